@@ -1,0 +1,32 @@
+# aicnet: `make run` starts the GUI on an example, `make test` runs every test headless.
+# The first use creates .venv and installs the project with its test tools.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+EXAMPLE ?= examples/small-hgx.fabric
+
+.PHONY: run test bench lint bundle clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/aicnet-gui $(EXAMPLE)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check aicnet_gui tests benchmarks
+	$(VENV)/bin/lint-imports
+
+bench: $(STAMP)
+	@for script in benchmarks/bench_*.py; do echo "== $$script"; QT_QPA_PLATFORM=offscreen $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

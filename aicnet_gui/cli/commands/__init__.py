@@ -1,0 +1,1 @@
+"""The `aicnet` sub-commands, one module each (discovered by `aicnet_gui.cli`)."""

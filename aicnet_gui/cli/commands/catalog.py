@@ -1,0 +1,68 @@
+"""`aicnet catalog list | show ID`: browse the hardware catalogs."""
+
+from __future__ import annotations
+
+import argparse
+
+from ...catalog.loader import load_catalog
+from ..common import EXIT_BAD_INPUT, EXIT_OK, CliError, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("catalog", help="list or show hardware catalog entries")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    listing = actions.add_parser("list", help="list catalog entries")
+    listing.add_argument("--kind", choices=["device", "transceiver", "cable"], help="only this kind")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(func=run_list)
+    show = actions.add_parser("show", help="show one entry with all its fields")
+    show.add_argument("id", help="catalog id, e.g. nvidia-qm9700")
+    show.set_defaults(func=run_show)
+
+
+def _loaded():
+    result = load_catalog()
+    return result.catalog, result.problems
+
+
+def _describe(entry) -> str:  # noqa: ANN001
+    if entry.kind == "device":
+        ports = ", ".join(f"{g.count}x{g.form_factor} {g.default_breakout}" for g in entry.cages)
+        return f"{entry.role.value:<10} {entry.height_ru}U  {ports}"
+    if entry.kind == "transceiver":
+        reach = entry.reach_m.best()
+        reach_text = f"{reach[1]:g} m {reach[0]}" if reach else "?"
+        twin = "twin-port " if entry.twin_port else ""
+        return f"{twin}{entry.form_factor} {entry.pmd} {entry.media} {reach_text}"
+    lengths = "/".join(f"{x:g}" for x in entry.stock_lengths_m)
+    return f"{entry.type} 1:{entry.legs} {lengths} m"
+
+
+def run_list(args: argparse.Namespace) -> int:
+    catalog, problems = _loaded()
+    entries = sorted((e for e in catalog if args.kind in (None, e.kind)), key=lambda e: (e.kind, e.id))
+    if args.json:
+        print_json([
+            {"id": e.id, "kind": e.kind, "vendor": e.vendor, "model": e.model, "verified": e.verified}
+            for e in entries
+        ])
+    else:
+        for entry in entries:
+            mark = "" if entry.verified else " (unverified)"
+            print(f"{entry.kind:<12} {entry.id:<36} {_describe(entry)}{mark}")
+        print(f"{len(entries)} entries")
+    for problem in problems:
+        print(f"warning: {problem}")
+    return EXIT_OK
+
+
+def run_show(args: argparse.Namespace) -> int:
+    catalog, _ = _loaded()
+    entry = catalog.get(args.id)
+    if entry is None:
+        close = sorted(i for i in (e.id for e in catalog) if args.id.lower() in i)
+        hint = f"; did you mean {', '.join(close[:5])}?" if close else "; see `aicnet catalog list`"
+        raise CliError(f"no catalog entry {args.id!r}{hint}")
+    print_json(entry.model_dump(mode="json"))
+    return EXIT_OK if entry else EXIT_BAD_INPUT

@@ -1,0 +1,230 @@
+"""`.fabric` files: UTF-8 JSON with a stable key order, loaded into a `FabricDocument`.
+
+Load: bytes -> UTF-8 -> JSON -> format and version check -> migrations -> pydantic -> document
+(indices and invariants).  Every failure on the way becomes one `FabricFileError` naming the file
+and the JSON path.  The garbage collector is paused during the load and the result is frozen
+(shared/reference/performance.md §9.4): a 100k-link file loads several times faster that way.
+
+Save: the same bytes for the same document (save, load, save is byte-stable), written to a temp
+file in the target folder, fsynced, and moved over the target with `os.replace`; the previous
+version stays as `<name>.bak`.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from ..model.catalog import Catalog
+from ..model.catalog_entities import CableAssembly, DeviceModel, Transceiver
+from ..model.document import FabricDocument, ModelError
+from ..model.fabric import FILE_FORMAT, SCHEMA_VERSION, Fabric
+from .errors import FabricFileError
+from .migrations import MigrationError, migrate
+
+MAX_REPORTED_ERRORS = 5
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC for a bulk build, then freeze what was built."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
+
+
+def json_path(loc: tuple[Any, ...]) -> str:
+    """`('links', 3, 'a', 'port')` -> `$.links[3].a.port`."""
+    path = "$"
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+def _validation_message(file: str, exc: ValidationError) -> FabricFileError:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    loc = tuple(first["loc"])
+    message = first["msg"]
+    if first.get("type") == "missing":
+        message = "required field is missing"
+    if len(errors) > 1:
+        others = "; ".join(
+            f"{json_path(e['loc'])}: {e['msg']}" for e in errors[1:MAX_REPORTED_ERRORS]
+        )
+        more = len(errors) - MAX_REPORTED_ERRORS
+        message += f" (also: {others}{f'; and {more} more' if more > 0 else ''})"
+    return FabricFileError(file, message, json_path(loc))
+
+
+def _catalog_for(fabric: Fabric, base: Catalog) -> Catalog:
+    embedded = Catalog()
+    for entry in (*fabric.catalog.devices, *fabric.catalog.transceivers, *fabric.catalog.cables):
+        embedded.add(entry, origin="embedded")
+    return base.merged(embedded)
+
+
+def parse_json(raw: bytes, file: str) -> dict[str, Any]:
+    """Bytes -> the top-level JSON object of a `.fabric` file, or a FabricFileError."""
+    if not raw.strip():
+        raise FabricFileError(file, "the file is empty")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FabricFileError(
+            file, f"not UTF-8 text (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        reason = exc.msg
+        if exc.pos >= len(raw.rstrip()) - 1:
+            reason = f"the file ends too early, it may be truncated ({reason})"
+        raise FabricFileError(
+            file, f"not valid JSON at line {exc.lineno}, column {exc.colno}: {reason}"
+        ) from None
+    if not isinstance(data, dict):
+        raise FabricFileError(file, "the top level must be a JSON object", "$")
+    if data.get("format") != FILE_FORMAT:
+        raise FabricFileError(
+            file, f"not an aicnet fabric (expected \"format\": \"{FILE_FORMAT}\")", "$.format"
+        )
+    version = data.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise FabricFileError(file, "schema_version must be a positive whole number", "$.schema_version")
+    if version > SCHEMA_VERSION:
+        raise FabricFileError(
+            file,
+            f"written by a newer aicnet (schema version {version}); this version reads up to "
+            f"{SCHEMA_VERSION}. Update aicnet to open it.",
+            "$.schema_version",
+        )
+    return data
+
+
+def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> FabricDocument:
+    """Parse `.fabric` bytes into a document; raise FabricFileError on any bad input."""
+    data = parse_json(raw, file)
+    try:
+        data = migrate(data)
+    except MigrationError as exc:
+        raise FabricFileError(file, str(exc), "$.schema_version") from None
+    with gc_paused():
+        try:
+            fabric = Fabric.model_validate(data)
+        except ValidationError as exc:
+            raise _validation_message(file, exc) from None
+        try:
+            return FabricDocument(_catalog_for(fabric, catalog), fabric)
+        except ModelError as exc:
+            raise FabricFileError(file, str(exc), exc.path or "$") from None
+
+
+def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
+    """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise FabricFileError(path, "no such file") from None
+    except IsADirectoryError:
+        raise FabricFileError(path, "is a folder, not a file") from None
+    except OSError as exc:
+        raise FabricFileError(path, f"cannot read: {exc.strerror}") from None
+    return loads_fabric(raw, catalog, str(path))
+
+
+def _entry_dump(entry: DeviceModel | Transceiver | CableAssembly) -> dict[str, Any]:
+    return entry.model_dump(mode="json", exclude_defaults=True) | {"kind": entry.kind}
+
+
+def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
+    """The document as the plain JSON object of a `.fabric` file, keys in a stable order."""
+    embedded = doc.embedded_catalog()
+
+    def dump(items: list[Any]) -> list[dict[str, Any]]:
+        return [item.model_dump(mode="json", exclude_defaults=True) for item in items]
+
+    return {
+        "format": FILE_FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "metadata": doc.metadata.model_dump(mode="json"),
+        "settings": doc.settings.model_dump(mode="json"),
+        "racks": dump(list(doc.racks.values())),
+        "devices": dump(list(doc.devices.values())),
+        "links": dump(list(doc.links.values())),
+        "workloads": dump(list(doc.workloads.values())),
+        "catalog": {
+            "devices": [_entry_dump(e) for e in embedded.devices],
+            "transceivers": [_entry_dump(e) for e in embedded.transceivers],
+            "cables": [_entry_dump(e) for e in embedded.cables],
+        },
+    }
+
+
+def dumps_fabric(doc: FabricDocument) -> bytes:
+    """The bytes of the `.fabric` file for `doc` (indented, one key order, newline at the end)."""
+    return orjson.dumps(fabric_to_dict(doc), option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def write_atomic(path: str | Path, payload: bytes, keep_backup: bool = True) -> None:
+    """Write `payload` to `path` so that a crash at any moment leaves the old or the new file.
+
+    The bytes go to a temp file in the same folder, are fsynced and then replace the target;
+    the previous file is kept as `<name>.bak` (a hard link, so there is no moment without a file).
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if keep_backup and path.exists():
+            backup = path.with_name(path.name + ".bak")
+            backup.unlink(missing_ok=True)
+            try:
+                os.link(path, backup)
+            except OSError:
+                backup.write_bytes(path.read_bytes())
+        os.replace(tmp_name, path)
+        _fsync_folder(folder)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def save_fabric(doc: FabricDocument, path: str | Path, keep_backup: bool = True) -> None:
+    """Save `doc` atomically; raise FabricFileError if the file cannot be written."""
+    payload = dumps_fabric(doc)
+    try:
+        write_atomic(path, payload, keep_backup)
+    except OSError as exc:
+        raise FabricFileError(path, f"cannot write: {exc.strerror or exc}") from None

@@ -1,0 +1,291 @@
+"""Catalog entities: device models with their cages, transceivers and cable assemblies.
+
+These are read-only descriptions of real hardware, loaded from the YAML files in `catalogs/`
+(or embedded in a `.fabric` file).  They carry everything the rest of aicnet needs to derive the
+logical ports of a device, check that two link ends agree, estimate reach and count a BOM.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import cached_property
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+CATALOG_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+
+def catalog_id(vendor: str, model: str) -> str:
+    """The catalog id of a part: `<vendor>-<model>` lower case, other characters runs -> `-`."""
+    return re.sub(r"[^a-z0-9]+", "-", f"{vendor}-{model}".lower()).strip("-")
+
+
+class Role(StrEnum):
+    GPU_SERVER = "gpu_server"
+    STORAGE = "storage"
+    LEAF = "leaf"
+    SPINE = "spine"
+    CORE = "core"
+    MGMT = "mgmt"
+
+
+SWITCH_ROLES = frozenset({Role.LEAF, Role.SPINE, Role.CORE, Role.MGMT})
+ROLE_TIER: dict[Role, int] = {
+    Role.GPU_SERVER: 0,
+    Role.STORAGE: 0,
+    Role.LEAF: 1,
+    Role.SPINE: 2,
+    Role.CORE: 3,
+    Role.MGMT: 1,
+}
+
+
+class Technology(StrEnum):
+    INFINIBAND = "infiniband"
+    ETHERNET = "ethernet"
+
+
+FormFactor = Literal[
+    "OSFP", "QSFP112", "QSFP-DD", "QSFP-DD800", "QSFP56", "QSFP28", "SFP28", "SFP112", "RJ45"
+]
+TopType = Literal["finned", "flat", "none"]
+FibreGrade = Literal["OM3", "OM4", "OM5", "OS2"]
+Media = Literal["MMF", "SMF", "copper"]
+
+_MODE_RE = re.compile(r"^(\d+)x(\d+)G$")
+
+
+class _Entity(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Sourced(_Entity):
+    """Every catalog entry says where its numbers come from and whether they were checked."""
+
+    source: str = Field(min_length=1, description="document or URL the numbers come from")
+    verified: bool = Field(description="true when every number was checked against a primary source")
+    notes: str = ""
+
+
+class BreakoutMode(_Entity):
+    """A parsed breakout mode such as `2x400G`: `legs` logical ports of `speed_gbps` each."""
+
+    legs: int
+    speed_gbps: int
+
+    @classmethod
+    def parse(cls, text: str) -> BreakoutMode:
+        match = _MODE_RE.match(text)
+        if not match:
+            raise ValueError(f"breakout mode {text!r} is not of the form <legs>x<speed>G, e.g. 2x400G")
+        return cls(legs=int(match.group(1)), speed_gbps=int(match.group(2)))
+
+    @property
+    def name(self) -> str:
+        return f"{self.legs}x{self.speed_gbps}G"
+
+
+class CageGroup(_Entity):
+    """A run of identical port cages on a device (e.g. 32 OSFP cages of a QM9700).
+
+    Cage numbers are global on the device: `first` .. `first + count - 1`.  The logical port
+    names come from `port_names`, a pattern per number of legs (`"1"` for an unsplit cage, `"2"`
+    for two legs ...) or the key `"*"` for any; placeholders: `{cage}`, `{leg}` (1-based),
+    `{leg0}` (0-based) and `{n}` (1-based running number over the group's legs).
+    """
+
+    name: str = Field(description="what the cages are for, e.g. 'compute', 'storage', 'uplink'")
+    count: int = Field(gt=0)
+    first: int = Field(default=1, ge=0)
+    form_factor: FormFactor
+    top: TopType = "none"
+    lanes: int = Field(gt=0, description="electrical lanes per cage")
+    lane_gbps: int = Field(gt=0, description="signalling rate per lane, Gb/s")
+    power_class_w: float | None = Field(default=None, description="max module power the cage cools")
+    breakouts: list[str] = Field(min_length=1)
+    default_breakout: str
+    port_names: dict[str, str]
+    interface_type: str = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
+    fabric: bool = Field(default=True, description="false for management / out-of-band ports")
+
+    @field_validator("breakouts")
+    @classmethod
+    def _modes_parse(cls, modes: list[str]) -> list[str]:
+        for mode in modes:
+            BreakoutMode.parse(mode)
+        return modes
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CageGroup:
+        if self.default_breakout not in self.breakouts:
+            raise ValueError(
+                f"default_breakout {self.default_breakout!r} is not one of breakouts {self.breakouts}"
+            )
+        for mode in self.breakouts:
+            legs = BreakoutMode.parse(mode).legs
+            if str(legs) not in self.port_names and "*" not in self.port_names:
+                raise ValueError(f"port_names has no pattern for {legs} legs (mode {mode})")
+            if self.lanes % legs:
+                raise ValueError(f"mode {mode}: {self.lanes} lanes do not split into {legs} legs")
+        return self
+
+    @property
+    def cage_numbers(self) -> range:
+        return range(self.first, self.first + self.count)
+
+    def port_name(self, cage: int, leg: int, legs: int) -> str:
+        pattern = self.port_names.get(str(legs)) or self.port_names["*"]
+        n = (cage - self.first) * legs + leg
+        return pattern.format(cage=cage, leg=leg, leg0=leg - 1, n=n)
+
+    @property
+    def native_gbps(self) -> int:
+        return self.lanes * self.lane_gbps
+
+
+class DeviceModel(Sourced):
+    """A switch, GPU server or storage node as the catalog describes it."""
+
+    kind: Literal["device"] = "device"
+    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN)]
+    vendor: str
+    model: str
+    part_numbers: list[str] = Field(default_factory=list)
+    role: Role
+    height_ru: int = Field(ge=0)
+    power_typical_w: float | None = None
+    power_max_w: float | None = None
+    gpus: int = 0
+    technology: list[Technology] = Field(min_length=1)
+    cages: list[CageGroup] = Field(min_length=1)
+    switching_tbps: float | None = None
+    price_usd: float | None = Field(default=None, description="list price if known; BOM cost")
+
+    @model_validator(mode="after")
+    def _unique_cages(self) -> DeviceModel:
+        seen: set[int] = set()
+        for group in self.cages:
+            overlap = seen.intersection(group.cage_numbers)
+            if overlap:
+                raise ValueError(f"cage group {group.name!r} reuses cage number {min(overlap)}")
+            seen.update(group.cage_numbers)
+        return self
+
+    @cached_property
+    def cage_group_of(self) -> dict[int, CageGroup]:
+        return {cage: group for group in self.cages for cage in group.cage_numbers}
+
+    @property
+    def is_switch(self) -> bool:
+        return self.role in SWITCH_ROLES
+
+    @property
+    def tier(self) -> int:
+        return ROLE_TIER[self.role]
+
+
+class ReachTable(_Entity):
+    """Maximum link length in metres per fibre grade (or `copper`)."""
+
+    OM3: float | None = None
+    OM4: float | None = None
+    OM5: float | None = None
+    OS2: float | None = None
+
+    def best(self) -> tuple[str, float] | None:
+        grades = [(g, getattr(self, g)) for g in ("OS2", "OM5", "OM4", "OM3")]
+        known = [(g, r) for g, r in grades if r is not None]
+        return max(known, key=lambda item: item[1]) if known else None
+
+
+class Transceiver(Sourced):
+    """A pluggable optic: one per cage; a twin-port optic has two optical ports (two links)."""
+
+    kind: Literal["transceiver"] = "transceiver"
+    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN)]
+    vendor: str
+    model: str
+    part_numbers: list[str] = Field(default_factory=list)
+    form_factor: FormFactor
+    top: TopType = "none"
+    speed_gbps: int = Field(gt=0, description="total module rate")
+    optical_ports: int = Field(default=1, ge=1, le=2)
+    port_gbps: int = Field(gt=0, description="rate of one optical port (one link)")
+    lanes_per_port: int = Field(gt=0)
+    pmd: str
+    media: Literal["MMF", "SMF"]
+    connector: str = Field(description="e.g. MPO-12/APC, duplex LC, MPO-16")
+    reach_m: ReachTable
+    reach_note: str = ""
+    power_w: float
+    breakouts: list[str] = Field(default_factory=list, description="per optical port, e.g. 2x200G")
+    technology: list[Technology] = Field(min_length=1)
+    switch_side: bool | None = Field(default=None, description="true: switch only; false: NIC only")
+    price_usd: float | None = None
+
+    @property
+    def twin_port(self) -> bool:
+        return self.optical_ports == 2
+
+
+class CableEnd(_Entity):
+    form_factor: FormFactor | None = Field(default=None, description="None for a fibre connector end")
+    top: TopType = "none"
+    connector: str | None = None
+
+
+class CableAssembly(Sourced):
+    """A DAC, ACC/AEC, AOC or a fibre patch cord; a splitter has several B legs."""
+
+    kind: Literal["cable"] = "cable"
+    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN)]
+    vendor: str
+    model: str
+    part_numbers: list[str] = Field(default_factory=list)
+    type: Literal["DAC", "ACC", "AEC", "AOC", "fibre"]
+    a_end: CableEnd
+    b_end: CableEnd
+    legs: int = Field(default=1, ge=1, description="B ends: 1 straight, 2/4/8 for a splitter")
+    leg_gbps: int | None = Field(default=None, description="rate per leg; None for passive fibre")
+    lanes_per_leg: int | None = None
+    fibre_grade: FibreGrade | None = None
+    fibres: int | None = None
+    polarity: str | None = None
+    stock_lengths_m: list[float] = Field(min_length=1)
+    max_length_m: float
+    netbox_type: str = Field(description="NetBox cable type slug, e.g. dac-passive, mmf-om4")
+    technology: list[Technology] = Field(min_length=1)
+    power_w: float = 0.0
+    price_usd: float | None = None
+
+    @field_validator("stock_lengths_m")
+    @classmethod
+    def _ladder_sorted(cls, lengths: list[float]) -> list[float]:
+        if sorted(lengths) != lengths:
+            raise ValueError("stock_lengths_m must be in increasing order")
+        return lengths
+
+    @property
+    def integrated_ends(self) -> bool:
+        """True when the ends are part of the cable (no separate optic): DAC/ACC/AEC/AOC."""
+        return self.type != "fibre"
+
+    @property
+    def media(self) -> Media:
+        if self.type in ("DAC", "ACC", "AEC"):
+            return "copper"
+        if self.type == "AOC":
+            return "MMF"
+        return "SMF" if self.fibre_grade == "OS2" else "MMF"
+
+    def ordered_length(self, length_m: float) -> float | None:
+        """The shortest stock length that covers `length_m`, or None if none does."""
+        for stock in self.stock_lengths_m:
+            if stock + 1e-9 >= length_m:
+                return stock
+        return None
+
+
+CatalogEntry = Annotated[DeviceModel | Transceiver | CableAssembly, Field(discriminator="kind")]

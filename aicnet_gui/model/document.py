@@ -1,0 +1,537 @@
+"""`FabricDocument`: the live fabric, its indices and the one mutation API.
+
+Every change goes through `apply(ops)`: the operations run in order, each checked against the
+invariants (ids unique, endpoints exist, a logical port carries at most one link, catalog ids
+known, breakout modes supported).  If any operation fails, the ones already done are rolled back
+and a `ModelError` says why: the document is unchanged.  A successful call returns the touched
+ids and the inverse operations, and notifies the listeners.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .catalog import Catalog, UnknownCatalogId
+from .catalog_entities import ROLE_TIER, DeviceModel, Role
+from .edits import (
+    AddDevice,
+    AddLink,
+    AddRack,
+    AddWorkload,
+    AppliedEdit,
+    ChangeSet,
+    Operation,
+    RemoveDevice,
+    RemoveLink,
+    RemoveRack,
+    RemoveWorkload,
+    UpdateDevice,
+    UpdateLink,
+    UpdateMetadata,
+    UpdateRack,
+    UpdateSettings,
+    UpdateWorkload,
+)
+from .fabric import Device, EmbeddedCatalog, Fabric, Link, Metadata, Rack, Settings, Workload
+from .ports import LogicalPort, PortConfigError, PortTables, check_cage_overrides
+
+Listener = Callable[[ChangeSet], None]
+
+
+class ModelError(ValueError):
+    """An edit that would break an invariant; `ids` names the objects concerned."""
+
+    def __init__(self, message: str, ids: Iterable[str] = (), path: str = "") -> None:
+        super().__init__(message)
+        self.ids = list(ids)
+        self.path = path
+
+
+def _validated_copy(obj: BaseModel, changes: dict[str, Any], what: str) -> Any:
+    if "id" in changes and changes["id"] != getattr(obj, "id", changes["id"]):
+        raise ModelError(f"{what}: the id of an object cannot change")
+    data = obj.model_dump()
+    data.update(changes)
+    try:
+        return type(obj).model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ModelError(f"{what}: {where}: {first['msg']}") from None
+
+
+class FabricDocument:
+    """The live fabric: objects by id, port and device indices, and the mutation API."""
+
+    def __init__(self, catalog: Catalog, fabric: Fabric | None = None) -> None:
+        self.catalog = catalog
+        self.metadata: Metadata = Metadata()
+        self.settings: Settings = Settings()
+        self.racks: dict[str, Rack] = {}
+        self.devices: dict[str, Device] = {}
+        self.links: dict[str, Link] = {}
+        self.workloads: dict[str, Workload] = {}
+        self.revision = 0
+        self._names: dict[str, str] = {}
+        self._port_link: dict[tuple[str, str], str] = {}
+        self._device_links: dict[str, set[str]] = {}
+        self._ports = PortTables()
+        self._device_ports: dict[str, dict[str, LogicalPort]] = {}
+        self._listeners: list[Listener] = []
+        if fabric is not None:
+            self._load(fabric)
+
+    # ---------------------------------------------------------------- building and export
+    def _load(self, fabric: Fabric) -> None:
+        self.metadata = fabric.metadata
+        self.settings = fabric.settings
+        undo: list[Operation] = []
+        changes = ChangeSet()
+        sections: list[tuple[str, list[Any], Callable[[Any], Operation]]] = [
+            ("racks", fabric.racks, AddRack),
+            ("devices", fabric.devices, AddDevice),
+            ("links", fabric.links, AddLink),
+            ("workloads", fabric.workloads, AddWorkload),
+        ]
+        for section, items, make_op in sections:
+            for index, item in enumerate(items):
+                try:
+                    self._apply_one(make_op(item), undo, changes)
+                except ModelError as exc:
+                    exc.path = f"$.{section}[{index}]"
+                    raise
+
+    def to_fabric(self) -> Fabric:
+        """A `Fabric` snapshot with the used catalog entries embedded (for saving)."""
+        return Fabric.model_construct(
+            metadata=self.metadata,
+            settings=self.settings,
+            racks=list(self.racks.values()),
+            devices=list(self.devices.values()),
+            links=list(self.links.values()),
+            workloads=list(self.workloads.values()),
+            catalog=self.embedded_catalog(),
+        )
+
+    def used_catalog_ids(self) -> set[str]:
+        used = {d.model for d in self.devices.values()}
+        for device in self.devices.values():
+            used.update(c.transceiver for c in device.cages.values() if c.transceiver)
+        used.update(link.cable for link in self.links.values() if link.cable)
+        return used
+
+    def embedded_catalog(self) -> EmbeddedCatalog:
+        used = sorted(self.used_catalog_ids())
+        return EmbeddedCatalog(
+            devices=[self.catalog.devices[i] for i in used if i in self.catalog.devices],
+            transceivers=[self.catalog.transceivers[i] for i in used if i in self.catalog.transceivers],
+            cables=[self.catalog.cables[i] for i in used if i in self.catalog.cables],
+        )
+
+    # ---------------------------------------------------------------- listeners
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    # ---------------------------------------------------------------- queries
+    def device_model(self, device: Device | str) -> DeviceModel:
+        if isinstance(device, str):
+            device = self.devices[device]
+        return self.catalog.device(device.model)
+
+    def ports(self, device: Device | str) -> dict[str, LogicalPort]:
+        """The logical ports of a device in its current breakout modes."""
+        device_id = device if isinstance(device, str) else device.id
+        table = self._device_ports.get(device_id)
+        if table is None:
+            current = self.devices[device_id]
+            table = self._ports.get(self.catalog.device(current.model), current.cages)
+        return table
+
+    def port(self, device_id: str, port: str) -> LogicalPort | None:
+        return self.ports(device_id).get(port)
+
+    def link_at(self, device_id: str, port: str) -> Link | None:
+        link_id = self._port_link.get((device_id, port))
+        return self.links[link_id] if link_id else None
+
+    def links_of(self, device_id: str) -> list[Link]:
+        return [self.links[i] for i in sorted(self._device_links.get(device_id, ()))]
+
+    def link_ids_of(self, device_id: str) -> set[str]:
+        return set(self._device_links.get(device_id, ()))
+
+    def free_ports(self, device_id: str) -> list[str]:
+        return [p for p in self.ports(device_id) if (device_id, p) not in self._port_link]
+
+    def device_by_name(self, name: str) -> Device | None:
+        device_id = self._names.get(name)
+        return self.devices.get(device_id) if device_id else None
+
+    def devices_in_rack(self, rack_id: str) -> list[Device]:
+        return [d for d in self.devices.values() if d.rack == rack_id]
+
+    def role_of(self, device: Device | str) -> Role:
+        """The device's role in this fabric (its own, else its model's usual role)."""
+        if isinstance(device, str):
+            device = self.devices[device]
+        return device.role or self.catalog.device(device.model).role
+
+    def tier_of(self, device: Device | str) -> int:
+        """0 servers and storage, 1 leaf, 2 spine, 3 core (from the role)."""
+        return ROLE_TIER[self.role_of(device)]
+
+    def iter_links(self) -> Iterator[Link]:
+        return iter(self.links.values())
+
+    def new_id(self, prefix: str, reserved: Iterable[str] = ()) -> str:
+        """A fresh id `prefix-N` used by no object of the document nor in `reserved`."""
+        taken = _IdView(self)
+        extra = set(reserved)
+        n = len(self.devices) + len(self.links) + len(self.racks) + len(self.workloads) + 1
+        while f"{prefix}-{n}" in taken or f"{prefix}-{n}" in extra:
+            n += 1
+        return f"{prefix}-{n}"
+
+    def next_name(self, role: str, taken: Iterable[str] = ()) -> str:
+        """The first free name for `role` following the project's naming pattern."""
+        pattern = self.settings.naming.get(role, role + "-{n}")
+        extra = set(taken)
+        n = 1
+        while True:
+            name = pattern.format(n=n)
+            if name not in self._names and name not in extra:
+                return name
+            n += 1
+
+    # ---------------------------------------------------------------- mutation API
+    def apply(self, ops: Sequence[Operation]) -> AppliedEdit:
+        """Apply `ops` all-or-nothing; return the change set and the inverse operations."""
+        undo: list[Operation] = []
+        changes = ChangeSet()
+        try:
+            for op in ops:
+                self._apply_one(op, undo, changes)
+        except ModelError:
+            for inverse in reversed(undo):
+                self._apply_one(inverse, [], ChangeSet())
+            raise
+        if not ops:
+            return AppliedEdit(changes, [])
+        self.revision += 1
+        changes.revision = self.revision
+        for listener in list(self._listeners):
+            listener(changes)
+        return AppliedEdit(changes, list(reversed(undo)))
+
+    # convenience wrappers, one operation each
+    def add_device(self, device: Device) -> AppliedEdit:
+        return self.apply([AddDevice(device)])
+
+    def remove_device(self, device_id: str) -> AppliedEdit:
+        return self.apply([RemoveDevice(device_id)])
+
+    def update_device(self, device_id: str, **changes: Any) -> AppliedEdit:
+        return self.apply([UpdateDevice(device_id, changes)])
+
+    def add_link(self, link: Link) -> AppliedEdit:
+        return self.apply([AddLink(link)])
+
+    def remove_link(self, link_id: str) -> AppliedEdit:
+        return self.apply([RemoveLink(link_id)])
+
+    def update_link(self, link_id: str, **changes: Any) -> AppliedEdit:
+        return self.apply([UpdateLink(link_id, changes)])
+
+    def add_rack(self, rack: Rack) -> AppliedEdit:
+        return self.apply([AddRack(rack)])
+
+    def add_workload(self, workload: Workload) -> AppliedEdit:
+        return self.apply([AddWorkload(workload)])
+
+    def update_settings(self, **changes: Any) -> AppliedEdit:
+        return self.apply([UpdateSettings(changes)])
+
+    # ---------------------------------------------------------------- operation handlers
+    def _apply_one(self, op: Operation, undo: list[Operation], changes: ChangeSet) -> None:
+        handler = self._HANDLERS.get(type(op))
+        if handler is None:
+            raise ModelError(f"unknown operation {type(op).__name__}")
+        handler(self, op, undo, changes)
+
+    def _check_device(self, device: Device, previous: Device | None) -> dict[str, LogicalPort]:
+        try:
+            model = self.catalog.device(device.model)
+        except UnknownCatalogId as exc:
+            raise ModelError(f"device {device.name}: {exc}", [device.id]) from None
+        try:
+            check_cage_overrides(model, device.cages)
+            ports = self._ports.get(model, device.cages)
+        except PortConfigError as exc:
+            raise ModelError(f"device {device.name}: {exc}", [device.id]) from None
+        for cage, config in device.cages.items():
+            if config.transceiver and config.transceiver not in self.catalog.transceivers:
+                raise ModelError(
+                    f"device {device.name}: cage {cage}: unknown transceiver catalog id "
+                    f"{config.transceiver!r}",
+                    [device.id],
+                )
+        if device.rack is not None and device.rack not in self.racks:
+            raise ModelError(f"device {device.name}: rack {device.rack!r} does not exist", [device.id])
+        owner = self._names.get(device.name)
+        if owner is not None and owner != device.id:
+            raise ModelError(f"the name {device.name!r} is already used by another device", [device.id, owner])
+        if device.ru is not None and device.ru + model.height_ru - 1 > self._rack_height(device.rack):
+            raise ModelError(
+                f"device {device.name}: RU {device.ru} + {model.height_ru}U does not fit rack "
+                f"{device.rack} ({self._rack_height(device.rack)} U)",
+                [device.id],
+            )
+        return ports
+
+    def _rack_height(self, rack_id: str | None) -> int:
+        if rack_id is None or rack_id not in self.racks:
+            return 10_000
+        return self.racks[rack_id].height_ru
+
+    def _add_device(self, op: AddDevice, undo: list[Operation], changes: ChangeSet) -> None:
+        device = op.device
+        if device.id in _IdView(self):
+            raise ModelError(f"id {device.id!r} is already used", [device.id])
+        self._device_ports[device.id] = self._check_device(device, None)
+        self.devices[device.id] = device
+        self._names[device.name] = device.id
+        self._device_links[device.id] = set()
+        undo.append(RemoveDevice(device.id))
+        changes.devices.add(device.id)
+
+    def _remove_device(self, op: RemoveDevice, undo: list[Operation], changes: ChangeSet) -> None:
+        device = self._get(self.devices, op.id, "device")
+        for link_id in sorted(self._device_links.get(op.id, ())):
+            self._remove_link(RemoveLink(link_id), undo, changes)
+        for workload in list(self.workloads.values()):
+            if op.id in workload.members:
+                members = [m for m in workload.members if m != op.id]
+                self._update_workload(UpdateWorkload(workload.id, {"members": members}), undo, changes)
+        del self.devices[op.id]
+        self._device_ports.pop(op.id, None)
+        del self._names[device.name]
+        self._device_links.pop(op.id, None)
+        undo.append(AddDevice(device))
+        changes.devices.add(op.id)
+
+    def _update_device(self, op: UpdateDevice, undo: list[Operation], changes: ChangeSet) -> None:
+        old = self._get(self.devices, op.id, "device")
+        new = _validated_copy(old, op.changes, f"device {old.name}")
+        ports = self._check_device(new, old)
+        for link_id in self._device_links.get(op.id, ()):
+            link = self.links[link_id]
+            for end in (link.a, link.b):
+                if end.device == op.id and end.port not in ports:
+                    raise ModelError(
+                        f"device {new.name}: port {end.port} carries link {link_id} but would no "
+                        "longer exist; remove or move the link first",
+                        [op.id, link_id],
+                    )
+        self.devices[op.id] = new
+        self._device_ports[op.id] = ports
+        if new.name != old.name:
+            del self._names[old.name]
+            self._names[new.name] = op.id
+        undo.append(UpdateDevice(op.id, {k: getattr(old, k) for k in op.changes}))
+        changes.devices.add(op.id)
+
+    def _check_endpoint(self, link: Link, end_name: str) -> None:
+        end = getattr(link, end_name)
+        if end.device not in self.devices:
+            raise ModelError(
+                f"link {link.id}: end {end_name} names device {end.device!r}, which does not exist",
+                [link.id],
+            )
+        device = self.devices[end.device]
+        if end.port not in self._device_ports[end.device]:
+            raise ModelError(
+                f"link {link.id}: device {device.name} has no port {end.port!r} in its current "
+                "breakout modes",
+                [link.id, end.device],
+            )
+        holder = self._port_link.get((end.device, end.port))
+        if holder is not None and holder != link.id:
+            raise ModelError(
+                f"port {device.name}:{end.port} already carries link {holder}",
+                [link.id, holder, end.device],
+            )
+
+    def _check_link(self, link: Link) -> None:
+        self._check_endpoint(link, "a")
+        self._check_endpoint(link, "b")
+        if link.cable is not None and link.cable not in self.catalog.cables:
+            raise ModelError(f"link {link.id}: unknown cable catalog id {link.cable!r}", [link.id])
+
+    def _index_link(self, link: Link) -> None:
+        a, b = link.a, link.b
+        self._port_link[(a.device, a.port)] = link.id
+        self._port_link[(b.device, b.port)] = link.id
+        self._device_links[a.device].add(link.id)
+        self._device_links[b.device].add(link.id)
+
+    def _unindex_link(self, link: Link) -> None:
+        for end in (link.a, link.b):
+            self._port_link.pop((end.device, end.port), None)
+            self._device_links[end.device].discard(link.id)
+
+    def _add_link(self, op: AddLink, undo: list[Operation], changes: ChangeSet) -> None:
+        link = op.link
+        if link.id in self.links or link.id in self.devices or link.id in self.racks:
+            raise ModelError(f"id {link.id!r} is already used", [link.id])
+        self._check_link(link)
+        self.links[link.id] = link
+        self._index_link(link)
+        undo.append(RemoveLink(link.id))
+        changes.links.add(link.id)
+        changes.devices.update((link.a.device, link.b.device))
+
+    def _remove_link(self, op: RemoveLink, undo: list[Operation], changes: ChangeSet) -> None:
+        link = self._get(self.links, op.id, "link")
+        self._unindex_link(link)
+        del self.links[op.id]
+        undo.append(AddLink(link))
+        changes.links.add(op.id)
+        changes.devices.update((link.a.device, link.b.device))
+
+    def _update_link(self, op: UpdateLink, undo: list[Operation], changes: ChangeSet) -> None:
+        old = self._get(self.links, op.id, "link")
+        new = _validated_copy(old, op.changes, f"link {op.id}")
+        self._unindex_link(old)
+        try:
+            self._check_link(new)
+        except ModelError:
+            self._index_link(old)
+            raise
+        self.links[op.id] = new
+        self._index_link(new)
+        undo.append(UpdateLink(op.id, {k: getattr(old, k) for k in op.changes}))
+        changes.links.add(op.id)
+        changes.devices.update((old.a.device, old.b.device, new.a.device, new.b.device))
+
+    def _add_rack(self, op: AddRack, undo: list[Operation], changes: ChangeSet) -> None:
+        if op.rack.id in self.racks or op.rack.id in self.devices or op.rack.id in self.links:
+            raise ModelError(f"id {op.rack.id!r} is already used", [op.rack.id])
+        self.racks[op.rack.id] = op.rack
+        undo.append(RemoveRack(op.rack.id))
+        changes.racks.add(op.rack.id)
+
+    def _remove_rack(self, op: RemoveRack, undo: list[Operation], changes: ChangeSet) -> None:
+        rack = self._get(self.racks, op.id, "rack")
+        for device in list(self.devices.values()):
+            if device.rack == op.id:
+                self._update_device(UpdateDevice(device.id, {"rack": None, "ru": None}), undo, changes)
+        del self.racks[op.id]
+        undo.append(AddRack(rack))
+        changes.racks.add(op.id)
+
+    def _update_rack(self, op: UpdateRack, undo: list[Operation], changes: ChangeSet) -> None:
+        old = self._get(self.racks, op.id, "rack")
+        new = _validated_copy(old, op.changes, f"rack {old.name}")
+        self.racks[op.id] = new
+        for device in self.devices.values():
+            if device.rack == op.id and device.ru is not None:
+                height = self.device_model(device).height_ru
+                if device.ru + height - 1 > new.height_ru:
+                    self.racks[op.id] = old
+                    raise ModelError(
+                        f"rack {new.name}: {new.height_ru} U is too low for {device.name} at RU {device.ru}",
+                        [op.id, device.id],
+                    )
+        undo.append(UpdateRack(op.id, {k: getattr(old, k) for k in op.changes}))
+        changes.racks.add(op.id)
+
+    def _check_workload(self, workload: Workload) -> None:
+        missing = [m for m in workload.members if m not in self.devices]
+        if missing:
+            raise ModelError(
+                f"workload {workload.name}: member {missing[0]!r} is not a device of this fabric",
+                [workload.id],
+            )
+
+    def _add_workload(self, op: AddWorkload, undo: list[Operation], changes: ChangeSet) -> None:
+        if op.workload.id in self.workloads or op.workload.id in self.devices:
+            raise ModelError(f"id {op.workload.id!r} is already used", [op.workload.id])
+        self._check_workload(op.workload)
+        self.workloads[op.workload.id] = op.workload
+        undo.append(RemoveWorkload(op.workload.id))
+        changes.workloads.add(op.workload.id)
+
+    def _remove_workload(self, op: RemoveWorkload, undo: list[Operation], changes: ChangeSet) -> None:
+        workload = self._get(self.workloads, op.id, "workload")
+        del self.workloads[op.id]
+        undo.append(AddWorkload(workload))
+        changes.workloads.add(op.id)
+
+    def _update_workload(self, op: UpdateWorkload, undo: list[Operation], changes: ChangeSet) -> None:
+        old = self._get(self.workloads, op.id, "workload")
+        new = _validated_copy(old, op.changes, f"workload {old.name}")
+        self._check_workload(new)
+        self.workloads[op.id] = new
+        undo.append(UpdateWorkload(op.id, {k: getattr(old, k) for k in op.changes}))
+        changes.workloads.add(op.id)
+
+    def _update_settings(self, op: UpdateSettings, undo: list[Operation], changes: ChangeSet) -> None:
+        old = self.settings
+        self.settings = _validated_copy(old, op.changes, "settings")
+        undo.append(UpdateSettings({k: getattr(old, k) for k in op.changes}))
+        changes.settings = True
+
+    def _update_metadata(self, op: UpdateMetadata, undo: list[Operation], changes: ChangeSet) -> None:
+        old = self.metadata
+        self.metadata = _validated_copy(old, op.changes, "metadata")
+        undo.append(UpdateMetadata({k: getattr(old, k) for k in op.changes}))
+        changes.metadata = True
+
+    @staticmethod
+    def _get(table: dict[str, Any], object_id: str, kind: str) -> Any:
+        try:
+            return table[object_id]
+        except KeyError:
+            raise ModelError(f"there is no {kind} with id {object_id!r}", [object_id]) from None
+
+    _HANDLERS: dict[type, Callable[..., None]] = {
+        AddDevice: _add_device,
+        RemoveDevice: _remove_device,
+        UpdateDevice: _update_device,
+        AddLink: _add_link,
+        RemoveLink: _remove_link,
+        UpdateLink: _update_link,
+        AddRack: _add_rack,
+        RemoveRack: _remove_rack,
+        UpdateRack: _update_rack,
+        AddWorkload: _add_workload,
+        RemoveWorkload: _remove_workload,
+        UpdateWorkload: _update_workload,
+        UpdateSettings: _update_settings,
+        UpdateMetadata: _update_metadata,
+    }
+
+
+class _IdView:
+    """Membership test over every id table of a document without building a set."""
+
+    __slots__ = ("_doc",)
+
+    def __init__(self, doc: FabricDocument) -> None:
+        self._doc = doc
+
+    def __contains__(self, object_id: object) -> bool:
+        doc = self._doc
+        return (
+            object_id in doc.devices
+            or object_id in doc.links
+            or object_id in doc.racks
+            or object_id in doc.workloads
+        )

@@ -1,0 +1,206 @@
+"""The fabric document as stored in a `.fabric` file: metadata, settings, racks, devices, links,
+workloads and the catalog entries the design uses.
+
+These pydantic classes are plain data.  `FabricDocument` (document.py) owns one `Fabric`, keeps
+its indices and is the only way to change it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
+
+SCHEMA_VERSION = 1
+FILE_FORMAT = "aicnet.fabric"
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class FabricTechnology(StrEnum):
+    INFINIBAND = "infiniband"
+    ROCEV2 = "rocev2"
+    ETHERNET = "ethernet"
+
+
+class WorkloadKind(StrEnum):
+    TRAINING = "training"
+    INFERENCE = "inference"
+    STORAGE = "storage"
+
+
+class LabelProfile(StrEnum):
+    TIA_606 = "tia-606"
+    ISO_14763 = "iso-14763"
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+class Metadata(_Data):
+    name: str = "Untitled fabric"
+    author: str = ""
+    revision: str = "A"
+    created: str = Field(default_factory=_now)
+    modified: str = Field(default_factory=_now)
+    description: str = ""
+
+
+class OversubscriptionTargets(_Data):
+    """Highest acceptable downlink:uplink ratio per workload kind (1.0 means 1:1)."""
+
+    training: float = Field(default=1.0, gt=0)
+    storage: float = Field(default=4 / 3, gt=0)
+    inference: float = Field(default=3.0, gt=0)
+
+    def for_kind(self, kind: WorkloadKind) -> float:
+        return float(getattr(self, kind.value))
+
+
+class LengthEstimation(_Data):
+    """Parameters of the cable length estimate (DESIGN.md §3, cabling.md §4)."""
+
+    slack_m: float = Field(default=1.0, ge=0, description="service loop added to every run")
+    slack_percent: float = Field(default=10.0, ge=0, description="added on top of the route")
+    tray_height_m: float = Field(default=2.6, ge=0, description="cable tray above the floor")
+    ru_height_m: float = Field(default=0.04445, gt=0)
+    rack_base_m: float = Field(default=0.1, ge=0, description="floor to the bottom of RU 1")
+    in_rack_m: float = Field(default=0.5, ge=0, description="extra route inside one rack")
+    tile_m: float = Field(default=0.6, gt=0, description="floor tile pitch")
+    rack_width_m: float = Field(default=0.6, gt=0)
+    row_pitch_m: float = Field(default=4.2, gt=0, description="row to row (7 tiles)")
+
+
+class Notes(_Data):
+    """Free text for the design report (the GUI edits these)."""
+
+    ecmp: str = ""
+    optics_plan: str = ""
+    nccl: str = ""
+    firmware: str = ""
+    growth: str = ""
+    general: str = ""
+
+
+class Settings(_Data):
+    technology: FabricTechnology = FabricTechnology.INFINIBAND
+    mtu: int = Field(default=4096, ge=576, le=9216)
+    pfc: bool = False
+    pfc_priority: int = Field(default=3, ge=0, le=7)
+    ecn: bool = False
+    dcb: bool = False
+    ecmp_policy: str = "adaptive routing"
+    oversubscription: OversubscriptionTargets = Field(default_factory=OversubscriptionTargets)
+    lengths: LengthEstimation = Field(default_factory=LengthEstimation)
+    label_profile: LabelProfile = LabelProfile.TIA_606
+    site: str = "1A"
+    spares_percent: float = Field(default=5.0, ge=0, le=100)
+    allreduce_message_mb: float = Field(default=1024.0, gt=0)
+    naming: dict[str, str] = Field(
+        default_factory=lambda: {
+            "gpu_server": "gpu-{n:03d}",
+            "storage": "stor-{n:02d}",
+            "leaf": "leaf-{n:02d}",
+            "spine": "spine-{n:02d}",
+            "core": "core-{n:02d}",
+            "mgmt": "mgmt-{n:02d}",
+        }
+    )
+    notes: Notes = Field(default_factory=Notes)
+
+
+class Rack(_Data):
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    row: int = Field(default=1, ge=0)
+    position: int = Field(default=1, ge=0)
+    x_m: float | None = Field(default=None, description="floor position; None: from row/position")
+    y_m: float | None = None
+    height_ru: int = Field(default=48, gt=0)
+    power_kw: float | None = Field(default=None, gt=0, description="power budget of the rack")
+
+
+class CageConfig(_Data):
+    """Per-cage overrides on a device: breakout mode and the optic installed in the cage."""
+
+    mode: str | None = None
+    transceiver: str | None = None
+
+
+class Device(_Data):
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    model: str = Field(min_length=1, description="catalog id of the device model")
+    role: Role | None = Field(
+        default=None, description="role in this fabric; None: the model's usual role"
+    )
+    rack: str | None = None
+    ru: int | None = Field(default=None, ge=1, description="lowest RU occupied, counted from 1")
+    position: tuple[float, float] = (0.0, 0.0)
+    firmware: str = ""
+    cages: dict[int, CageConfig] = Field(default_factory=dict)
+    tags: dict[str, str] = Field(default_factory=dict, description="su, pod, plane ...")
+
+
+class Endpoint(_Data):
+    device: str = Field(min_length=1)
+    port: str = Field(min_length=1)
+
+    def key(self) -> tuple[str, str]:
+        return (self.device, self.port)
+
+
+class Link(_Data):
+    id: str = Field(min_length=1)
+    a: Endpoint
+    b: Endpoint
+    cable: str | None = Field(default=None, description="catalog id: DAC/ACC/AOC or fibre cord")
+    assembly: str | None = Field(default=None, description="legs of one splitter share this id")
+    length_m: float | None = Field(default=None, gt=0, description="manual length; None: estimate")
+    colour: str | None = None
+    rail: int | None = None
+    plane: str | None = None
+    notes: str = ""
+
+    @field_validator("b")
+    @classmethod
+    def _two_ends(cls, b: Endpoint, info) -> Endpoint:  # noqa: ANN001
+        a = info.data.get("a")
+        if a is not None and a.key() == b.key():
+            raise ValueError("a link cannot connect a port to itself")
+        return b
+
+
+class Workload(_Data):
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    kind: WorkloadKind = WorkloadKind.TRAINING
+    members: list[str] = Field(default_factory=list, description="device ids of its servers")
+    pattern: Literal["ring-allreduce", "all-to-all"] = "ring-allreduce"
+    target_gbps_per_gpu: float | None = Field(default=None, gt=0)
+    message_mb: float | None = Field(default=None, gt=0)
+
+
+class EmbeddedCatalog(_Data):
+    devices: list[DeviceModel] = Field(default_factory=list)
+    transceivers: list[Transceiver] = Field(default_factory=list)
+    cables: list[CableAssembly] = Field(default_factory=list)
+
+
+class Fabric(_Data):
+    format: Literal["aicnet.fabric"] = FILE_FORMAT
+    schema_version: int = SCHEMA_VERSION
+    metadata: Metadata = Field(default_factory=Metadata)
+    settings: Settings = Field(default_factory=Settings)
+    racks: list[Rack] = Field(default_factory=list)
+    devices: list[Device] = Field(default_factory=list)
+    links: list[Link] = Field(default_factory=list)
+    workloads: list[Workload] = Field(default_factory=list)
+    catalog: EmbeddedCatalog = Field(default_factory=EmbeddedCatalog)

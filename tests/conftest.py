@@ -1,0 +1,33 @@
+"""Shared fixtures: the real built-in catalog and small documents built from it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    from aicnet_gui.catalog.loader import builtin_catalog
+
+    return builtin_catalog()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory, monkeypatch):
+    """Keep tests away from the real per-user catalog and state folders."""
+    base = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("AICNET_USER_CATALOG_DIR", str(base / "catalogs"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(base / "state"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(base / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+
+
+@pytest.fixture
+def doc(catalog):
+    from aicnet_gui.model.document import FabricDocument
+
+    return FabricDocument(catalog)

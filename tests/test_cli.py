@@ -1,0 +1,73 @@
+"""The `aicnet` command line: output a user reads, exit codes 0/1/2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aicnet_gui.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "small-hgx.fabric"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_catalog_list_and_show(capsys):
+    code, out, _ = run(capsys, "catalog", "list")
+    assert code == 0
+    assert "nvidia-qm9700" in out and "nvidia-sn5600" in out
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700")
+    entry = json.loads(out)
+    assert code == 0 and entry["cages"][0]["count"] == 32 and entry["cages"][0]["form_factor"] == "OSFP"
+
+
+def test_catalog_show_unknown_id_exits_2(capsys):
+    code, _, err = run(capsys, "catalog", "show", "qm97")
+    assert code == 2
+    assert "no catalog entry 'qm97'" in err and "nvidia-qm9700" in err
+
+
+def test_info_counts_by_role(capsys):
+    code, out, _ = run(capsys, "info", str(EXAMPLE), "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["devices"]["by_role"] == {"gpu_server": 4, "leaf": 2, "spine": 2}
+    assert data["links"]["by_tier"] == {"leaf-spine": 8, "server-leaf": 32}
+    assert data["racks"] == 3
+
+
+def test_validate_clean_example_exits_0(capsys):
+    code, out, _ = run(capsys, "validate", str(EXAMPLE))
+    assert code == 0, out
+
+
+def test_validate_bad_file_exits_2_with_place(capsys, tmp_path):
+    bad = tmp_path / "bad.fabric"
+    bad.write_text('{"format": "aicnet.fabric", "schema_version": 1, "links": [{"id": 3}]}')
+    code, _, err = run(capsys, "validate", str(bad))
+    assert code == 2
+    assert f"{bad}: $.links[0]" in err
+
+
+def test_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["validate"])
+    assert info.value.code == 2
+
+
+def test_no_traceback_reaches_the_user(tmp_path):
+    bad = tmp_path / "bad.fabric"
+    bad.write_bytes(b"\x00\xff garbage")
+    result = subprocess.run([sys.executable, "-m", "aicnet_gui.cli", "validate", str(bad)],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "not UTF-8" in result.stderr

@@ -1,0 +1,168 @@
+"""`.fabric` files: byte-stable round trip, atomic save, and one clear message per bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from aicnet_gui.fileio import FabricFileError, dumps_fabric, load_fabric, loads_fabric, save_fabric
+from aicnet_gui.fileio import fabric_file
+from aicnet_gui.fileio.migrations import MigrationError, migrate
+from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload
+
+
+@pytest.fixture
+def small(doc: FabricDocument) -> FabricDocument:
+    doc.update_settings(mtu=4096)
+    doc.add_rack(Rack(id="r1", name="R01", row=1, position=1))
+    doc.add_device(Device(id="leaf1", name="leaf-01", model="nvidia-qm9700", rack="r1", ru=40,
+                          cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
+    doc.add_device(Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100", rack="r1", ru=2,
+                          position=(10.0, 200.0)))
+    doc.add_link(Link(id="l1", a=Endpoint(device="gpu1", port="p1"), b=Endpoint(device="leaf1", port="5/1"),
+                      cable="nvidia-mfp7e10", length_m=17.4, rail=1))
+    doc.add_workload(Workload(id="w1", name="train", members=["gpu1"]))
+    return doc
+
+
+def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
+    first = tmp_path / "a.fabric"
+    save_fabric(small, first)
+    loaded = load_fabric(first, catalog)
+    second = tmp_path / "b.fabric"
+    save_fabric(loaded, second)
+    assert first.read_bytes() == second.read_bytes()
+    assert loaded.links["l1"] == small.links["l1"]
+    assert loaded.devices["leaf1"].cages[5].transceiver == "nvidia-mma4z00-ns"
+
+
+def test_file_is_versioned_json_with_embedded_catalog(small):
+    data = json.loads(dumps_fabric(small))
+    assert list(data)[:2] == ["format", "schema_version"]
+    assert data["format"] == "aicnet.fabric" and data["schema_version"] == 1
+    embedded = {e["id"] for section in data["catalog"].values() for e in section}
+    assert embedded == {"nvidia-qm9700", "nvidia-dgx-h100", "nvidia-mma4z00-ns", "nvidia-mfp7e10"}
+
+
+def test_embedded_catalog_opens_without_the_builtin_entry(small):
+    from aicnet_gui.model.catalog import Catalog
+
+    loaded = loads_fabric(dumps_fabric(small), Catalog())
+    assert loaded.device_model("leaf1").id == "nvidia-qm9700"
+
+
+def test_save_keeps_previous_version_as_bak(small, tmp_path):
+    target = tmp_path / "f.fabric"
+    save_fabric(small, target)
+    old = target.read_bytes()
+    small.update_link("l1", length_m=20.0)
+    save_fabric(small, target)
+    assert (tmp_path / "f.fabric.bak").read_bytes() == old
+    assert target.read_bytes() != old
+
+
+def test_interrupted_save_leaves_the_old_file_intact(small, tmp_path, monkeypatch):
+    target = tmp_path / "f.fabric"
+    save_fabric(small, target)
+    old = target.read_bytes()
+    small.update_link("l1", length_m=25.0)
+
+    def crash(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fabric_file.os, "fsync", crash)
+    with pytest.raises(FabricFileError, match="cannot write: No space left on device"):
+        save_fabric(small, target)
+    assert target.read_bytes() == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.fabric"]
+
+
+def _write(tmp_path: Path, content: bytes) -> Path:
+    path = tmp_path / "bad.fabric"
+    path.write_bytes(content)
+    return path
+
+
+def _mutated(small, change) -> bytes:
+    data = json.loads(dumps_fabric(small))
+    change(data)
+    return json.dumps(data).encode()
+
+
+BAD_INPUTS = {
+    "empty": (lambda s: b"", "", "the file is empty"),
+    "truncated": (lambda s: dumps_fabric(s)[:200], "", "truncated"),
+    "not utf-8": (lambda s: b'{"format": "aicnet.fabric", "x": "\xff\xfe"}', "", "not UTF-8"),
+    "not a fabric": (lambda s: b'{"hello": 1}', "$.format", "not an aicnet fabric"),
+    "newer schema": (
+        lambda s: _mutated(s, lambda d: d.update(schema_version=99)),
+        "$.schema_version", "newer aicnet (schema version 99)",
+    ),
+    "wrong type": (
+        lambda s: _mutated(s, lambda d: d["links"][0].update(length_m="long")),
+        "$.links[0].length_m", "valid number",
+    ),
+    "missing field": (
+        lambda s: _mutated(s, lambda d: d["devices"][1].pop("model")),
+        "$.devices[1].model", "required field is missing",
+    ),
+    "unknown catalog id": (
+        lambda s: _mutated(s, lambda d: d["devices"][0].update(model="acme-switch-9000")),
+        "$.devices[0]", "unknown device catalog id 'acme-switch-9000'",
+    ),
+    "duplicate id": (
+        lambda s: _mutated(s, lambda d: d["devices"][1].update(id="leaf1")),
+        "$.devices[1]", "id 'leaf1' is already used",
+    ),
+    "dangling endpoint": (
+        lambda s: _mutated(s, lambda d: d["links"][0]["a"].update(device="gpu9")),
+        "$.links[0]", "names device 'gpu9', which does not exist",
+    ),
+    "port used twice": (
+        lambda s: _mutated(s, lambda d: d["links"].append(
+            {"id": "l2", "a": {"device": "gpu1", "port": "p2"}, "b": {"device": "leaf1", "port": "5/1"}})),
+        "$.links[1]", "port leaf-01:5/1 already carries link l1",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_input_gives_one_clear_message(case, small, catalog, tmp_path):
+    make, json_path, text = BAD_INPUTS[case]
+    path = _write(tmp_path, make(small))
+    with pytest.raises(FabricFileError) as info:
+        load_fabric(path, catalog)
+    message = str(info.value)
+    assert message.startswith(str(path))
+    assert info.value.json_path == json_path
+    assert text in message
+
+
+def test_missing_file_is_reported(catalog, tmp_path):
+    with pytest.raises(FabricFileError, match="no such file"):
+        load_fabric(tmp_path / "nope.fabric", catalog)
+
+
+def test_migrations_run_step_by_step():
+    steps = {1: lambda d: {**d, "a": 1}, 2: lambda d: {**d, "b": d["a"] + 1}}
+    assert migrate({"schema_version": 1}, steps, target=3) == {"schema_version": 3, "a": 1, "b": 2}
+    with pytest.raises(MigrationError, match="no migration from schema version 1"):
+        migrate({"schema_version": 1}, {}, target=2)
+
+
+def test_recovery_store_round_trip(small, catalog, tmp_path):
+    from aicnet_gui.fileio.recovery import RecoveryStore
+
+    store = RecoveryStore(tmp_path / "recovery")
+    store.write(small, tmp_path / "f.fabric", session="s1", now=100.0)
+    pending = store.pending()
+    assert len(pending) == 1 and pending[0].original == str(tmp_path / "f.fabric")
+    restored = load_fabric(pending[0].recovery_file, catalog)
+    assert restored.links["l1"] == small.links["l1"]
+    store.discard(tmp_path / "f.fabric", session="s1")
+    assert store.pending() == []
+    assert os.listdir(tmp_path / "recovery") == []

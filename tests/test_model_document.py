@@ -1,0 +1,168 @@
+"""The mutation API keeps its invariants: every violating edit raises and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from aicnet_gui.model.document import FabricDocument, ModelError
+from aicnet_gui.model.edits import (
+    AddDevice,
+    AddLink,
+    RemoveDevice,
+    UpdateDevice,
+    UpdateLink,
+)
+from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload
+
+QM9700 = "nvidia-qm9700"
+SN5600 = "nvidia-sn5600"
+DGX = "nvidia-dgx-h100"
+
+
+def link(link_id: str, a: tuple[str, str], b: tuple[str, str], **extra) -> Link:
+    return Link(id=link_id, a=Endpoint(device=a[0], port=a[1]), b=Endpoint(device=b[0], port=b[1]), **extra)
+
+
+def snapshot(doc: FabricDocument):
+    return (
+        dict(doc.devices), dict(doc.links), dict(doc.racks), dict(doc.workloads),
+        {d: doc.link_ids_of(d) for d in doc.devices},
+    )
+
+
+@pytest.fixture
+def wired(doc: FabricDocument) -> FabricDocument:
+    doc.add_rack(Rack(id="r1", name="R01"))
+    doc.add_device(Device(id="leaf1", name="leaf-01", model=QM9700, rack="r1", ru=40))
+    doc.add_device(Device(id="gpu1", name="gpu-001", model=DGX, rack="r1", ru=2))
+    doc.add_link(link("l1", ("gpu1", "p1"), ("leaf1", "5/1")))
+    return doc
+
+
+def test_link_indices_follow_edits(wired: FabricDocument):
+    assert wired.link_at("leaf1", "5/1").id == "l1"
+    assert wired.link_at("gpu1", "p1").id == "l1"
+    assert wired.link_ids_of("leaf1") == {"l1"}
+    wired.update_link("l1", b=Endpoint(device="leaf1", port="5/2"))
+    assert wired.link_at("leaf1", "5/1") is None
+    assert wired.link_at("leaf1", "5/2").id == "l1"
+    wired.remove_link("l1")
+    assert wired.link_ids_of("leaf1") == set()
+    assert wired.link_at("gpu1", "p1") is None
+
+
+def test_port_used_twice_is_refused_and_changes_nothing(wired: FabricDocument):
+    before = snapshot(wired)
+    with pytest.raises(ModelError, match="already carries link l1"):
+        wired.add_link(link("l2", ("gpu1", "p2"), ("leaf1", "5/1")))
+    assert snapshot(wired) == before
+
+
+def test_dangling_endpoint_and_unknown_port_are_refused(wired: FabricDocument):
+    with pytest.raises(ModelError, match="does not exist"):
+        wired.add_link(link("l2", ("nope", "p1"), ("leaf1", "6/1")))
+    with pytest.raises(ModelError, match="has no port '99/1'"):
+        wired.add_link(link("l2", ("gpu1", "p2"), ("leaf1", "99/1")))
+    assert "l2" not in wired.links
+
+
+def test_ids_and_names_are_unique(wired: FabricDocument):
+    with pytest.raises(ModelError, match="already used"):
+        wired.add_device(Device(id="leaf1", name="leaf-99", model=QM9700))
+    with pytest.raises(ModelError, match="name 'leaf-01' is already used"):
+        wired.add_device(Device(id="leaf2", name="leaf-01", model=QM9700))
+    with pytest.raises(ModelError, match="already used"):
+        wired.add_link(link("gpu1", ("gpu1", "p2"), ("leaf1", "6/1")))
+
+
+def test_unknown_catalog_ids_are_refused(doc: FabricDocument):
+    with pytest.raises(ModelError, match="unknown device catalog id 'acme-x1'"):
+        doc.add_device(Device(id="d", name="x", model="acme-x1"))
+    with pytest.raises(ModelError, match="unknown transceiver"):
+        doc.add_device(Device(id="d", name="x", model=QM9700, cages={1: CageConfig(transceiver="acme-optic")}))
+    assert doc.devices == {}
+
+
+def test_breakout_mode_must_be_supported(doc: FabricDocument):
+    with pytest.raises(ModelError, match="does not support 1x800G"):
+        doc.add_device(Device(id="d", name="leaf-01", model=QM9700, cages={3: CageConfig(mode="1x800G")}))
+    doc.add_device(Device(id="s", name="spine-01", model=SN5600, cages={3: CageConfig(mode="2x400G")}))
+    assert {"swp3s0", "swp3s1"} <= set(doc.ports("s"))
+    doc.update_device("s", cages={3: CageConfig(mode="1x800G")})
+    assert "swp3" in doc.ports("s") and "swp3s0" not in doc.ports("s")
+
+
+def test_mode_change_that_strands_a_link_is_refused(doc: FabricDocument):
+    doc.add_device(Device(id="s", name="leaf-01", model=SN5600))
+    doc.add_device(Device(id="t", name="leaf-02", model=SN5600))
+    doc.add_link(link("l", ("s", "swp3s1"), ("t", "swp3s1")))
+    with pytest.raises(ModelError, match="port swp3s1 carries link l"):
+        doc.update_device("s", cages={3: CageConfig(mode="1x800G")})
+    assert doc.devices["s"].cages == {}
+
+
+def test_bulk_edit_is_all_or_nothing(wired: FabricDocument):
+    before = snapshot(wired)
+    revision = wired.revision
+    ops = [
+        AddDevice(Device(id="leaf2", name="leaf-02", model=QM9700)),
+        AddLink(link("l2", ("gpu1", "p2"), ("leaf2", "1/1"))),
+        AddLink(link("l3", ("gpu1", "p2"), ("leaf2", "1/2"))),  # p2 already used by l2
+    ]
+    with pytest.raises(ModelError):
+        wired.apply(ops)
+    assert snapshot(wired) == before
+    assert wired.revision == revision
+
+
+def test_inverse_restores_state_and_reports_touched_ids(wired: FabricDocument):
+    wired.add_workload(Workload(id="w", name="train", members=["gpu1"]))
+    before = snapshot(wired)
+    applied = wired.apply([RemoveDevice("gpu1")])
+    assert applied.changes.devices >= {"gpu1", "leaf1"}
+    assert applied.changes.links == {"l1"}
+    assert applied.changes.workloads == {"w"}
+    assert "l1" not in wired.links and wired.workloads["w"].members == []
+    wired.apply(applied.inverse)
+    assert snapshot(wired) == before
+
+
+def test_update_inverse_and_validation(wired: FabricDocument):
+    applied = wired.apply([UpdateDevice("gpu1", {"name": "gpu-777", "firmware": "28.39"})])
+    assert wired.device_by_name("gpu-777").id == "gpu1"
+    wired.apply(applied.inverse)
+    assert wired.devices["gpu1"].name == "gpu-001" and wired.device_by_name("gpu-777") is None
+    with pytest.raises(ModelError, match="length_m"):
+        wired.apply([UpdateLink("l1", {"length_m": -3})])
+    with pytest.raises(ModelError, match="id of an object cannot change"):
+        wired.apply([UpdateLink("l1", {"id": "zz"})])
+
+
+def test_listeners_hear_each_applied_edit(wired: FabricDocument):
+    heard = []
+    wired.subscribe(heard.append)
+    wired.update_link("l1", length_m=17.4)
+    with pytest.raises(ModelError):
+        wired.add_link(link("l9", ("gpu1", "p1"), ("leaf1", "7/1")))
+    assert len(heard) == 1
+    assert heard[0].links == {"l1"} and heard[0].revision == wired.revision
+
+
+def test_device_must_fit_its_rack(wired: FabricDocument):
+    with pytest.raises(ModelError, match="does not fit rack"):
+        wired.add_device(Device(id="x", name="gpu-002", model=DGX, rack="r1", ru=45))
+    with pytest.raises(ModelError, match="rack 'r9' does not exist"):
+        wired.add_device(Device(id="x", name="gpu-002", model=DGX, rack="r9", ru=1))
+
+
+def test_design_case_breakout_splitter(doc: FabricDocument):
+    """DESIGN.md §2 case 2: one MCP7Y10 splitter, two links sharing one assembly id."""
+    doc.add_device(Device(id="leaf2", name="leaf-02", model=SN5600, cages={3: CageConfig(mode="2x400G")}))
+    doc.add_device(Device(id="h1", name="hgx-01", model="generic-hgx-8-gpu-b3140h"))
+    doc.add_device(Device(id="h2", name="hgx-02", model="generic-hgx-8-gpu-b3140h"))
+    doc.apply([
+        AddLink(link("a", ("leaf2", "swp3s0"), ("h1", "p1"), cable="nvidia-mcp7y10", assembly="asm-1")),
+        AddLink(link("b", ("leaf2", "swp3s1"), ("h2", "p1"), cable="nvidia-mcp7y10", assembly="asm-1")),
+    ])
+    assert {doc.links["a"].assembly, doc.links["b"].assembly} == {"asm-1"}
+    assert doc.port("leaf2", "swp3s0").speed_gbps == 400
