@@ -41,7 +41,7 @@ def test_info_counts_by_role(capsys):
     data = json.loads(out)
     assert code == 0
     assert data["devices"]["by_role"] == {"gpu_server": 4, "leaf": 2, "spine": 2}
-    assert data["links"]["by_tier"] == {"leaf-spine": 8, "server-leaf": 32}
+    assert data["links"]["by_tier"] == {"leaf-spine": 32, "server-leaf": 32}
     assert data["racks"] == 3
 
 

@@ -8,8 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from aicnet_gui.fileio import FabricFileError, dumps_fabric, load_fabric, loads_fabric, save_fabric
-from aicnet_gui.fileio import fabric_file
+from aicnet_gui.fileio import (
+    FabricFileError,
+    dumps_fabric,
+    fabric_file,
+    load_fabric,
+    loads_fabric,
+    save_fabric,
+)
 from aicnet_gui.fileio.migrations import MigrationError, migrate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload

@@ -17,4 +17,6 @@ def test_setpos_does_not_leak_references_to_none(qapp):
     before = sys.getrefcount(None)
     for i in range(20_000):
         item.setPos(i % 100, 0)
-    assert sys.getrefcount(None) - before == 0
+    # The bug drops one reference per call (-20,000 here); unrelated Python activity in the
+    # process (pytest, the event loop) may move the count by a handful either way.
+    assert abs(sys.getrefcount(None) - before) < 100

@@ -93,7 +93,8 @@ class CageGroup(_Entity):
     Cage numbers are global on the device: `first` .. `first + count - 1`.  The logical port
     names come from `port_names`, a pattern per number of legs (`"1"` for an unsplit cage, `"2"`
     for two legs ...) or the key `"*"` for any; placeholders: `{cage}`, `{leg}` (1-based),
-    `{leg0}` (0-based) and `{n}` (1-based running number over the group's legs).
+    `{leg0}` (0-based), `{pos}` (1-based position of the cage within the group) and `{n}`
+    (1-based running number over the group's legs, assuming every cage runs the same mode).
     """
 
     name: str = Field(description="what the cages are for, e.g. 'compute', 'storage', 'uplink'")
@@ -138,7 +139,7 @@ class CageGroup(_Entity):
     def port_name(self, cage: int, leg: int, legs: int) -> str:
         pattern = self.port_names.get(str(legs)) or self.port_names["*"]
         n = (cage - self.first) * legs + leg
-        return pattern.format(cage=cage, leg=leg, leg0=leg - 1, n=n)
+        return pattern.format(cage=cage, leg=leg, leg0=leg - 1, n=n, pos=cage - self.first + 1)
 
     @property
     def native_gbps(self) -> int:
@@ -244,7 +245,7 @@ class CableAssembly(Sourced):
     vendor: str
     model: str
     part_numbers: list[str] = Field(default_factory=list)
-    type: Literal["DAC", "ACC", "AEC", "AOC", "fibre"]
+    type: Literal["DAC", "ACC", "AEC", "AOC", "fibre", "UTP"]
     a_end: CableEnd
     b_end: CableEnd
     legs: int = Field(default=1, ge=1, description="B ends: 1 straight, 2/4/8 for a splitter")
@@ -270,11 +271,11 @@ class CableAssembly(Sourced):
     @property
     def integrated_ends(self) -> bool:
         """True when the ends are part of the cable (no separate optic): DAC/ACC/AEC/AOC."""
-        return self.type != "fibre"
+        return self.type in ("DAC", "ACC", "AEC", "AOC")
 
     @property
     def media(self) -> Media:
-        if self.type in ("DAC", "ACC", "AEC"):
+        if self.type in ("DAC", "ACC", "AEC", "UTP"):
             return "copper"
         if self.type == "AOC":
             return "MMF"
