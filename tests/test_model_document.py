@@ -166,3 +166,8 @@ def test_design_case_breakout_splitter(doc: FabricDocument):
     ])
     assert {doc.links["a"].assembly, doc.links["b"].assembly} == {"asm-1"}
     assert doc.port("leaf2", "swp3s0").speed_gbps == 400
+
+
+def test_a_port_cannot_be_linked_to_itself(wired: FabricDocument):
+    with pytest.raises(ModelError, match="cannot connect a port to itself"):
+        wired.add_link(link("loop", ("gpu1", "p2"), ("gpu1", "p2")))

@@ -116,21 +116,40 @@ def parse_json(raw: bytes, file: str) -> dict[str, Any]:
 
 
 def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> FabricDocument:
-    """Parse `.fabric` bytes into a document; raise FabricFileError on any bad input."""
+    """Parse `.fabric` bytes into a document; raise FabricFileError on any bad input.
+
+    The common case, a well-formed file of the current schema, is parsed and validated in one
+    pass by pydantic's Rust core.  Anything else takes the careful path (UTF-8, JSON, format,
+    version, migrations, validation) that names exactly what is wrong and where.
+    """
+    with gc_paused():
+        fabric = _fast_validate(raw)
+        if fabric is None:
+            fabric = _careful_validate(raw, file)
+        try:
+            return FabricDocument(_catalog_for(fabric, catalog), fabric)
+        except ModelError as exc:
+            raise FabricFileError(file, str(exc), exc.path or "$") from None
+
+
+def _fast_validate(raw: bytes) -> Fabric | None:
+    try:
+        fabric = Fabric.model_validate_json(raw)
+    except (ValidationError, ValueError):
+        return None
+    return fabric if fabric.schema_version == SCHEMA_VERSION else None
+
+
+def _careful_validate(raw: bytes, file: str) -> Fabric:
     data = parse_json(raw, file)
     try:
         data = migrate(data)
     except MigrationError as exc:
         raise FabricFileError(file, str(exc), "$.schema_version") from None
-    with gc_paused():
-        try:
-            fabric = Fabric.model_validate(data)
-        except ValidationError as exc:
-            raise _validation_message(file, exc) from None
-        try:
-            return FabricDocument(_catalog_for(fabric, catalog), fabric)
-        except ModelError as exc:
-            raise FabricFileError(file, str(exc), exc.path or "$") from None
+    try:
+        return Fabric.model_validate(data)
+    except ValidationError as exc:
+        raise _validation_message(file, exc) from None
 
 
 def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
@@ -152,21 +171,30 @@ def _entry_dump(entry: DeviceModel | Transceiver | CableAssembly) -> dict[str, A
 
 
 def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
-    """The document as the plain JSON object of a `.fabric` file, keys in a stable order."""
+    """The document as the plain JSON object of a `.fabric` file, keys in a stable order.
+
+    Objects keep only their non-default fields (a 100k-link file stays small and diffs well);
+    metadata and settings are written in full so a reader sees every setting.
+    """
+    snapshot = Fabric.model_construct(
+        racks=list(doc.racks.values()),
+        devices=list(doc.devices.values()),
+        links=list(doc.links.values()),
+        workloads=list(doc.workloads.values()),
+    )
+    body = snapshot.model_dump(
+        mode="json", exclude_defaults=True, include={"racks", "devices", "links", "workloads"}
+    )
     embedded = doc.embedded_catalog()
-
-    def dump(items: list[Any]) -> list[dict[str, Any]]:
-        return [item.model_dump(mode="json", exclude_defaults=True) for item in items]
-
     return {
         "format": FILE_FORMAT,
         "schema_version": SCHEMA_VERSION,
         "metadata": doc.metadata.model_dump(mode="json"),
         "settings": doc.settings.model_dump(mode="json"),
-        "racks": dump(list(doc.racks.values())),
-        "devices": dump(list(doc.devices.values())),
-        "links": dump(list(doc.links.values())),
-        "workloads": dump(list(doc.workloads.values())),
+        "racks": body.get("racks", []),
+        "devices": body.get("devices", []),
+        "links": body.get("links", []),
+        "workloads": body.get("workloads", []),
         "catalog": {
             "devices": [_entry_dump(e) for e in embedded.devices],
             "transceivers": [_entry_dump(e) for e in embedded.transceivers],

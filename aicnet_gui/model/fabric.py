@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
 
@@ -168,14 +168,6 @@ class Link(_Data):
     rail: int | None = None
     plane: str | None = None
     notes: str = ""
-
-    @field_validator("b")
-    @classmethod
-    def _two_ends(cls, b: Endpoint, info) -> Endpoint:  # noqa: ANN001
-        a = info.data.get("a")
-        if a is not None and a.key() == b.key():
-            raise ValueError("a link cannot connect a port to itself")
-        return b
 
 
 class Workload(_Data):
