@@ -28,5 +28,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; QT_QPA_PLATFORM=offscreen $(PY) $$script || exit 1; done
 
+bundle: $(STAMP)
+	$(PY) -m pip install --quiet 'pyinstaller>=6.3'
+	$(VENV)/bin/pyinstaller --noconfirm --clean --distpath dist --workpath build packaging/aicnet-gui.spec
+	QT_QPA_PLATFORM=offscreen dist/aicnet-gui/aicnet-gui --screenshot dist/bundle-smoke.png $(EXAMPLE)
+	@echo "bundle: dist/aicnet-gui/ (smoke screenshot: dist/bundle-smoke.png)"
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
