@@ -171,3 +171,12 @@ def test_design_case_breakout_splitter(doc: FabricDocument):
 def test_a_port_cannot_be_linked_to_itself(wired: FabricDocument):
     with pytest.raises(ModelError, match="cannot connect a port to itself"):
         wired.add_link(link("loop", ("gpu1", "p2"), ("gpu1", "p2")))
+
+
+def test_snapshot_does_not_see_later_edits(wired: FabricDocument):
+    snap = wired.snapshot()
+    wired.update_link("l1", length_m=30.0)
+    wired.remove_device("gpu1")
+    assert snap.links["l1"].length_m is None
+    assert snap.link_at("leaf1", "5/1").id == "l1" and "gpu1" in snap.devices
+    assert snap.revision < wired.revision

@@ -143,6 +143,29 @@ class FabricDocument:
             device_links[a.device].add(link.id)
             device_links[b.device].add(link.id)
 
+    def snapshot(self) -> FabricDocument:
+        """A frozen-in-time copy for a background reader (validation, export).
+
+        Objects are never changed in place (an update stores a new object), so copying the
+        tables and indices is enough; later edits to this document do not show in the copy.
+        """
+        copy = FabricDocument.__new__(FabricDocument)
+        copy.catalog = self.catalog
+        copy.metadata = self.metadata
+        copy.settings = self.settings
+        copy.racks = dict(self.racks)
+        copy.devices = dict(self.devices)
+        copy.links = dict(self.links)
+        copy.workloads = dict(self.workloads)
+        copy.revision = self.revision
+        copy._names = dict(self._names)
+        copy._port_link = dict(self._port_link)
+        copy._device_links = {d: set(links) for d, links in self._device_links.items()}
+        copy._ports = self._ports
+        copy._device_ports = dict(self._device_ports)
+        copy._listeners = []
+        return copy
+
     def to_fabric(self) -> Fabric:
         """A `Fabric` snapshot with the used catalog entries embedded (for saving)."""
         return Fabric.model_construct(
