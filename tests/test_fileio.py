@@ -172,3 +172,18 @@ def test_recovery_store_round_trip(small, catalog, tmp_path):
     store.discard(tmp_path / "f.fabric", session="s1")
     assert store.pending() == []
     assert os.listdir(tmp_path / "recovery") == []
+
+
+def test_save_keeps_permissions_of_the_file(small, tmp_path):
+    target = tmp_path / "shared.fabric"
+    save_fabric(small, target)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    target.chmod(0o640)
+    save_fabric(small, target)
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

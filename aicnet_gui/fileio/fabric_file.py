@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CableAssembly, DeviceModel, Transceiver
 from ..model.document import FabricDocument, ModelError
-from ..model.fabric import FILE_FORMAT, SCHEMA_VERSION, Fabric
+from ..model.fabric import FILE_FORMAT, SCHEMA_VERSION, Device, Fabric, Link, Rack, Workload
 from .errors import FabricFileError
 from .migrations import MigrationError, migrate
 
@@ -167,7 +167,28 @@ def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
 
 
 def _entry_dump(entry: DeviceModel | Transceiver | CableAssembly) -> dict[str, Any]:
-    return entry.model_dump(mode="json", exclude_defaults=True) | {"kind": entry.kind}
+    """A catalog entry for embedding: kind and id first, then its non-default fields."""
+    fields = entry.model_dump(mode="json", exclude_defaults=True)
+    return {"kind": entry.kind, "id": entry.id} | fields
+
+
+_SECTION_TYPES: dict[str, type] = {
+    "racks": Rack, "devices": Device, "links": Link, "workloads": Workload,
+}
+_ADAPTERS = {name: TypeAdapter(list[kind]) for name, kind in _SECTION_TYPES.items()}
+OBJECT_SECTIONS = tuple(_SECTION_TYPES)
+
+
+def _section_lines(name: str, items: list[Any]) -> bytes:
+    """`[ {..},\n {..} ]` with one compact object per line, serialised in pydantic's core.
+
+    The split between objects is safe: `},{"id":` cannot occur inside an object (every other
+    nested value is keyed by a non-`id` name) nor inside a string (quotes there are escaped).
+    """
+    if not items:
+        return b"[]"
+    compact = _ADAPTERS[name].dump_json(items, exclude_defaults=True)
+    return b"[\n    " + compact[1:-1].replace(b'},{"id":', b'},\n    {"id":') + b"\n  ]"
 
 
 def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
@@ -176,25 +197,16 @@ def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
     Objects keep only their non-default fields (a 100k-link file stays small and diffs well);
     metadata and settings are written in full so a reader sees every setting.
     """
-    snapshot = Fabric.model_construct(
-        racks=list(doc.racks.values()),
-        devices=list(doc.devices.values()),
-        links=list(doc.links.values()),
-        workloads=list(doc.workloads.values()),
-    )
-    body = snapshot.model_dump(
-        mode="json", exclude_defaults=True, include={"racks", "devices", "links", "workloads"}
-    )
     embedded = doc.embedded_catalog()
     return {
         "format": FILE_FORMAT,
         "schema_version": SCHEMA_VERSION,
         "metadata": doc.metadata.model_dump(mode="json"),
         "settings": doc.settings.model_dump(mode="json"),
-        "racks": body.get("racks", []),
-        "devices": body.get("devices", []),
-        "links": body.get("links", []),
-        "workloads": body.get("workloads", []),
+        "racks": list(doc.racks.values()),
+        "devices": list(doc.devices.values()),
+        "links": list(doc.links.values()),
+        "workloads": list(doc.workloads.values()),
         "catalog": {
             "devices": [_entry_dump(e) for e in embedded.devices],
             "transceivers": [_entry_dump(e) for e in embedded.transceivers],
@@ -204,8 +216,20 @@ def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
 
 
 def dumps_fabric(doc: FabricDocument) -> bytes:
-    """The bytes of the `.fabric` file for `doc` (indented, one key order, newline at the end)."""
-    return orjson.dumps(fabric_to_dict(doc), option=orjson.OPT_INDENT_2) + b"\n"
+    """The bytes of the `.fabric` file for `doc`.
+
+    Top-level sections, metadata, settings and the embedded catalog are indented; each rack,
+    device, link and workload is one compact line, so a 100k-link file stays small and a git
+    diff shows one line per changed object.
+    """
+    parts = []
+    for key, value in fabric_to_dict(doc).items():
+        if key in OBJECT_SECTIONS:
+            body = _section_lines(key, value)
+        else:
+            body = orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+        parts.append(b"  " + orjson.dumps(key) + b": " + body)
+    return b"{\n" + b",\n".join(parts) + b"\n}\n"
 
 
 def write_atomic(path: str | Path, payload: bytes, keep_backup: bool = True) -> None:
@@ -218,6 +242,7 @@ def write_atomic(path: str | Path, payload: bytes, keep_backup: bool = True) -> 
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, _file_mode(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
@@ -234,6 +259,16 @@ def write_atomic(path: str | Path, payload: bytes, keep_backup: bool = True) -> 
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def _file_mode(path: Path) -> int:
+    """The target's current permissions, or what a new file gets under the umask."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _fsync_folder(folder: Path) -> None:

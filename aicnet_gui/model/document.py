@@ -10,6 +10,7 @@ ids and the inverse operations, and notifies the listeners.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -113,14 +114,15 @@ class FabricDocument:
         device_links = self._device_links
         device_ports = self._device_ports
         table = self.links
-        taken = _IdView(self)
+        taken = set(self.devices) | set(self.racks) | set(self.workloads)
         cables = self.catalog.cables
         for index, link in enumerate(links):
             a, b = link.a, link.b
             key_a, key_b = (a.device, a.port), (b.device, b.port)
             ports_a, ports_b = device_ports.get(a.device), device_ports.get(b.device)
             if (
-                link.id in taken
+                link.id in table
+                or link.id in taken
                 or ports_a is None
                 or ports_b is None
                 or a.port not in ports_a
@@ -131,7 +133,7 @@ class FabricDocument:
                 or (link.cable is not None and link.cable not in cables)
             ):
                 try:
-                    if link.id in taken:
+                    if link.id in table or link.id in taken:
                         raise ModelError(f"id {link.id!r} is already used", [link.id])
                     self._check_link(link)
                 except ModelError as exc:
@@ -179,10 +181,12 @@ class FabricDocument:
         )
 
     def used_catalog_ids(self) -> set[str]:
-        used = {d.model for d in self.devices.values()}
+        used = set(map(attrgetter("model"), self.devices.values()))
+        used.update(map(attrgetter("cable"), self.links.values()))
         for device in self.devices.values():
-            used.update(c.transceiver for c in device.cages.values() if c.transceiver)
-        used.update(link.cable for link in self.links.values() if link.cable)
+            if device.cages:
+                used.update(c.transceiver for c in device.cages.values())
+        used.discard(None)
         return used
 
     def embedded_catalog(self) -> EmbeddedCatalog:
