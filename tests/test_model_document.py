@@ -180,3 +180,19 @@ def test_snapshot_does_not_see_later_edits(wired: FabricDocument):
     assert snap.links["l1"].length_m is None
     assert snap.link_at("leaf1", "5/1").id == "l1" and "gpu1" in snap.devices
     assert snap.revision < wired.revision
+
+
+def test_bulk_link_run_rolls_back_on_a_late_failure(wired: FabricDocument):
+    before = snapshot(wired)
+    wired.add_device(Device(id="leaf2", name="leaf-02", model=QM9700))
+    before = snapshot(wired)
+    ops = [AddLink(link(f"x{i}", ("leaf2", f"{i}/1"), ("leaf1", f"{i + 10}/1"))) for i in range(1, 6)]
+    ops.append(AddLink(link("x9", ("leaf2", "9/1"), ("leaf1", "5/1"))))  # 5/1 carries l1
+    with pytest.raises(ModelError, match="already carries link l1"):
+        wired.apply(ops)
+    assert snapshot(wired) == before
+    applied = wired.apply(ops[:5])
+    assert applied.changes.links == {f"x{i}" for i in range(1, 6)}
+    assert applied.changes.devices == {"leaf1", "leaf2"}
+    wired.apply(applied.inverse)
+    assert snapshot(wired) == before

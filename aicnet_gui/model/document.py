@@ -105,10 +105,20 @@ class FabricDocument:
                 raise
 
     def _load_links(self, links: list[Link]) -> None:
-        """Index the links of a file being loaded: the checks of `_add_link` without undo.
+        self._add_link_run(links, None, None, "$.links")
 
-        A 100k-link file spends most of its load time here, so the loop is kept tight; the
-        first link that breaks an invariant is re-checked by `_check_link` for its message.
+    def _add_link_run(
+        self,
+        links: Sequence[Link],
+        undo: list[Operation] | None,
+        changes: ChangeSet | None,
+        path: str = "",
+    ) -> None:
+        """Add many links with the checks of `_add_link` in one tight loop.
+
+        Loading a 100k-link file or applying a generator run spends most of its time here.  The
+        first link that breaks an invariant is re-checked by `_check_link` for its message;
+        the links added before it are in `undo`, so `apply` rolls them back.
         """
         port_link = self._port_link
         device_links = self._device_links
@@ -116,34 +126,47 @@ class FabricDocument:
         table = self.links
         taken = set(self.devices) | set(self.racks) | set(self.workloads)
         cables = self.catalog.cables
-        for index, link in enumerate(links):
-            a, b = link.a, link.b
-            key_a, key_b = (a.device, a.port), (b.device, b.port)
-            ports_a, ports_b = device_ports.get(a.device), device_ports.get(b.device)
-            if (
-                link.id in table
-                or link.id in taken
-                or ports_a is None
-                or ports_b is None
-                or a.port not in ports_a
-                or b.port not in ports_b
-                or key_a in port_link
-                or key_b in port_link
-                or key_a == key_b
-                or (link.cable is not None and link.cable not in cables)
-            ):
-                try:
-                    if link.id in table or link.id in taken:
-                        raise ModelError(f"id {link.id!r} is already used", [link.id])
-                    self._check_link(link)
-                except ModelError as exc:
-                    exc.path = f"$.links[{index}]"
-                    raise
-            table[link.id] = link
-            port_link[key_a] = link.id
-            port_link[key_b] = link.id
-            device_links[a.device].add(link.id)
-            device_links[b.device].add(link.id)
+        added: list[str] = []
+        touched: set[str] = set()
+        try:
+            for index, link in enumerate(links):
+                a, b = link.a, link.b
+                key_a, key_b = (a.device, a.port), (b.device, b.port)
+                ports_a, ports_b = device_ports.get(a.device), device_ports.get(b.device)
+                if (
+                    link.id in table
+                    or link.id in taken
+                    or ports_a is None
+                    or ports_b is None
+                    or a.port not in ports_a
+                    or b.port not in ports_b
+                    or key_a in port_link
+                    or key_b in port_link
+                    or key_a == key_b
+                    or (link.cable is not None and link.cable not in cables)
+                ):
+                    try:
+                        if link.id in table or link.id in taken:
+                            raise ModelError(f"id {link.id!r} is already used", [link.id])
+                        self._check_link(link)
+                    except ModelError as exc:
+                        if path:
+                            exc.path = f"{path}[{index}]"
+                        raise
+                table[link.id] = link
+                port_link[key_a] = link.id
+                port_link[key_b] = link.id
+                device_links[a.device].add(link.id)
+                device_links[b.device].add(link.id)
+                added.append(link.id)
+                touched.add(a.device)
+                touched.add(b.device)
+        finally:
+            if undo is not None:
+                undo.extend(map(RemoveLink, added))
+            if changes is not None:
+                changes.links.update(added)
+                changes.devices.update(touched)
 
     def snapshot(self) -> FabricDocument:
         """A frozen-in-time copy for a background reader (validation, export).
@@ -282,8 +305,18 @@ class FabricDocument:
         undo: list[Operation] = []
         changes = ChangeSet()
         try:
-            for op in ops:
+            index = 0
+            while index < len(ops):
+                op = ops[index]
+                if type(op) is AddLink:
+                    end = index
+                    while end < len(ops) and type(ops[end]) is AddLink:
+                        end += 1
+                    self._add_link_run([o.link for o in ops[index:end]], undo, changes)
+                    index = end
+                    continue
                 self._apply_one(op, undo, changes)
+                index += 1
         except ModelError:
             for inverse in reversed(undo):
                 self._apply_one(inverse, [], ChangeSet())

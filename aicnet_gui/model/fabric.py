@@ -167,6 +167,7 @@ class Link(_Data):
     colour: str | None = None
     rail: int | None = None
     plane: str | None = None
+    pinned: bool = Field(default=False, description="media chosen by hand: automatic choice leaves it")
     notes: str = ""
 
 

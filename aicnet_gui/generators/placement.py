@@ -1,0 +1,231 @@
+"""Racks on the floor and devices in racks.
+
+Servers per rack follow from the rack power budget and its height (four DGX H100 at 10.2 kW in
+a 42 kW rack, the SuperPOD density; the budget also covers the optics the media choice installs,
+and the generator takes a server out of every rack when they would exceed it).  Each compute cell (SU) gets its server racks with its
+leaves in network racks in the middle of them, or on top of the servers' rack when a whole cell
+fits in one rack (top of rack).  Spines of a pod go to the middle of the pod's rows, core
+switches to rows in the middle of the floor.  Rows come in pairs around a hot aisle,
+pairs are separated by cold aisles (600 mm tiles), and long sequences of rows wrap into columns
+so that the floor stays roughly square and cable runs short.  A pod's spine racks join the
+middle row of the pod when there is room in it, else they get rows of their own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..model.fabric import LengthEstimation, Rack
+from .errors import GeneratorError
+from .naming import rack_name
+from .params import FloorParams
+from .plan import FabricPlan, PlannedDevice
+
+DEFAULT_SERVER_KW = 10.2  # DGX H100 maximum (hardware.md §2.2), used when a model has no power
+
+
+@dataclass(slots=True)
+class _RackSpec:
+    kind: str  # "server" or "network"
+    servers: list[int] = field(default_factory=list)
+    switches: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Placement:
+    racks: list[Rack]
+    servers_per_rack: int
+    server_racks: int
+    network_racks: int
+    rows: int
+    notes: list[str]
+
+
+def servers_per_rack(plan: FabricPlan, floor: FloorParams) -> tuple[int, list[str]]:
+    notes: list[str] = []
+    server = next(d.model for d in plan.devices if d.role.value == "gpu_server")
+    usable = floor.rack_height_ru - floor.reserved_top_ru
+    by_ru = usable // max(server.height_ru, 1)
+    if floor.servers_per_rack is not None:
+        if floor.servers_per_rack > by_ru:
+            raise GeneratorError(
+                f"{floor.servers_per_rack} x {server.model} ({server.height_ru} U) do not fit a "
+                f"{floor.rack_height_ru} U rack with {floor.reserved_top_ru} U reserved; at most {by_ru}"
+            )
+        return floor.servers_per_rack, notes
+    if floor.server_power_kw is not None:
+        kw = floor.server_power_kw
+    elif server.power_max_w:
+        kw = server.power_max_w / 1000
+    elif server.power_typical_w:
+        kw = server.power_typical_w / 1000
+    else:
+        kw = DEFAULT_SERVER_KW
+        notes.append(
+            f"the catalog has no power figure for {server.model}; racks are filled assuming "
+            f"{DEFAULT_SERVER_KW} kW per server (DGX H100 max); set the server power to change it"
+        )
+    by_power = int(floor.rack_power_kw / kw + 1e-9)
+    if by_power < 1:
+        raise GeneratorError(
+            f"one {server.model} draws {kw:g} kW, more than the {floor.rack_power_kw:g} kW rack "
+            "budget; raise the rack power"
+        )
+    if by_ru < 1:
+        raise GeneratorError(f"a {server.model} ({server.height_ru} U) does not fit the rack")
+    count = min(by_ru, by_power)
+    notes.append(
+        f"{count} servers per rack: {floor.rack_power_kw:g} kW / {kw:g} kW = {by_power} by power, "
+        f"{usable} U / {server.height_ru} U = {by_ru} by height"
+    )
+    return count, notes
+
+
+def _switch_racks(keys: list[int], devices: list[PlannedDevice], floor: FloorParams) -> list[_RackSpec]:
+    usable = floor.rack_height_ru - floor.reserved_top_ru
+    racks: list[_RackSpec] = []
+    used = 0
+    for key in keys:
+        height = devices[key].model.height_ru
+        if height > usable:
+            raise GeneratorError(f"{devices[key].model.model} ({height} U) does not fit the rack")
+        if not racks or len(racks[-1].switches) >= floor.switches_per_rack or used + height > usable:
+            racks.append(_RackSpec("network"))
+            used = 0
+        racks[-1].switches.append(key)
+        used += height
+    return racks
+
+
+def _cell_racks(plan: FabricPlan, cell_index: int, per_rack: int, floor: FloorParams) -> list[_RackSpec]:
+    cell = plan.cells[cell_index]
+    devices = plan.devices
+    chunks = [cell.servers[i:i + per_rack] for i in range(0, len(cell.servers), per_rack)]
+    racks = [_RackSpec("server", servers=chunk) for chunk in chunks]
+    usable = floor.rack_height_ru - floor.reserved_top_ru
+    if len(racks) == 1:
+        used = sum(devices[k].model.height_ru for k in racks[0].servers)
+        leaf_ru = sum(devices[k].model.height_ru for k in cell.leaves)
+        if used + leaf_ru <= usable and len(cell.leaves) <= floor.switches_per_rack:
+            racks[0].switches = list(cell.leaves)
+            return racks
+    network = _switch_racks(cell.leaves, devices, floor)
+    middle = len(racks) // 2
+    return racks[:middle] + network + racks[middle:]
+
+
+def _rows_of(racks: list[_RackSpec], per_row: int) -> list[list[_RackSpec]]:
+    return [racks[i:i + per_row] for i in range(0, len(racks), per_row)]
+
+
+def _row_sequence(plan: FabricPlan, per_rack: int, floor: FloorParams) -> list[list[_RackSpec]]:
+    per_row = floor.racks_per_row
+    pod_rows: dict[int, list[list[_RackSpec]]] = {}
+    for index, cell in enumerate(plan.cells):
+        racks = _cell_racks(plan, index, per_rack, floor)
+        rows = pod_rows.setdefault(cell.pod, [])
+        if len(racks) > per_row:
+            rows.extend(_rows_of(racks, per_row))
+        elif rows and len(rows[-1]) + len(racks) <= per_row:
+            rows[-1].extend(racks)
+        else:
+            rows.append(list(racks))
+    spine_racks: dict[int, list[_RackSpec]] = {}
+    core_rows: list[list[_RackSpec]] = []
+    for block in plan.blocks:
+        racks = _switch_racks(block.switches, plan.devices, floor)
+        if block.pod is None:
+            core_rows.extend(_rows_of(racks, per_row))
+        else:
+            spine_racks.setdefault(block.pod, []).extend(racks)
+    pods = sorted(set(pod_rows) | set(spine_racks))
+    sequence: list[list[_RackSpec]] = []
+    for number, pod in enumerate(pods):
+        if number == len(pods) // 2 and core_rows:
+            sequence.extend(core_rows)
+            core_rows = []
+        compute = pod_rows.get(pod, [])
+        spines = spine_racks.get(pod, [])
+        middle = (len(compute) - 1) // 2
+        if compute and spines and len(compute[middle]) + len(spines) <= per_row:
+            row = compute[middle]
+            centre = len(row) // 2
+            compute[middle] = row[:centre] + spines + row[centre:]
+            sequence.extend(compute)
+            continue
+        half = (len(compute) + 1) // 2
+        sequence.extend(compute[:half])
+        sequence.extend(_rows_of(spines, per_row))
+        sequence.extend(compute[half:])
+    sequence.extend(core_rows)
+    return sequence
+
+
+def _columns(rows: int, row_width: float, pair_pitch: float, aisle: float) -> int:
+    """Columns of rows that make the floor closest to square."""
+    best, best_cols = math.inf, 1
+    for cols in range(1, rows + 1):
+        per_col = -(-rows // cols)
+        per_col += per_col % 2 if per_col > 1 else 0
+        width = cols * row_width + (cols - 1) * aisle
+        depth = per_col / 2 * pair_pitch
+        score = max(width, depth)
+        if score < best - 1e-9:
+            best, best_cols = score, cols
+    return best_cols
+
+
+def place(
+    plan: FabricPlan, floor: FloorParams, lengths: LengthEstimation, limit: int | None = None
+) -> Placement:
+    """Create the racks and set `rack`/`ru` on every planned device (at most `limit` servers
+    per rack when given)."""
+    per_rack, notes = servers_per_rack(plan, floor)
+    if limit is not None and limit < per_rack:
+        notes.append(f"{limit} servers per rack so that the racks also power the optics")
+        per_rack = limit
+    sequence = _row_sequence(plan, per_rack, floor)
+    width = lengths.rack_width_m
+    row_width = max(len(row) for row in sequence) * width
+    pair_pitch = 2 * floor.rack_depth_m + floor.hot_aisle_m + floor.cold_aisle_m
+    aisle = floor.cold_aisle_m
+    cols = _columns(len(sequence), row_width, pair_pitch, aisle)
+    per_col = -(-len(sequence) // cols)
+    per_col += per_col % 2 if per_col > 1 else 0
+    top = floor.rack_height_ru - floor.reserved_top_ru
+    longest = max(len(row) for row in sequence)
+    racks: list[Rack] = []
+    server_racks = network_racks = 0
+    devices = plan.devices
+    for index, row in enumerate(sequence):
+        col, local = divmod(index, per_col)
+        y = (local // 2) * pair_pitch + (local % 2) * (floor.rack_depth_m + floor.hot_aisle_m)
+        y += floor.rack_depth_m / 2
+        x0 = col * (row_width + aisle)
+        for pos, spec in enumerate(row):
+            name = rack_name(index + 1, pos + 1, len(sequence), longest)
+            rack_id = "rack-" + name.lower()
+            racks.append(Rack(
+                id=rack_id, name=name, row=index + 1, position=pos + 1,
+                x_m=round(x0 + (pos + 0.5) * width, 3), y_m=round(y, 3),
+                height_ru=floor.rack_height_ru, power_kw=floor.rack_power_kw,
+            ))
+            ru = 1
+            for key in spec.servers:
+                devices[key].rack, devices[key].ru = rack_id, ru
+                ru += devices[key].model.height_ru
+            ru_top = top
+            for key in spec.switches:
+                height = devices[key].model.height_ru
+                devices[key].rack, devices[key].ru = rack_id, ru_top - height + 1
+                ru_top -= height
+            if spec.kind == "server":
+                server_racks += 1
+            else:
+                network_racks += 1
+    notes.append(
+        f"{len(sequence)} row(s) in {cols} column(s); row pairs share a {floor.hot_aisle_m:g} m hot "
+        f"aisle, pairs are {pair_pitch:g} m apart with {floor.cold_aisle_m:g} m cold aisles"
+    )
+    return Placement(racks, per_rack, server_racks, network_racks, len(sequence), notes)

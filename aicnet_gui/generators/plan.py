@@ -1,0 +1,97 @@
+"""The abstract result of a template: devices, links and placement groups, before naming,
+racks and media.  Plain slotted dataclasses (a 4,096-server plan has ~100k links)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model.catalog_entities import DeviceModel, Role
+from ..model.fabric import CageConfig
+
+# TIA-598 fibre colour order: the usual names for rail colours on labels and in the PDF legend.
+RAIL_COLOURS: tuple[str, ...] = (
+    "blue", "orange", "green", "brown", "slate", "white",
+    "red", "black", "yellow", "violet", "rose", "aqua",
+)
+
+
+def rail_colour(rail: int | None) -> str | None:
+    """The colour name of rail `rail` (1-based), cycling after twelve rails."""
+    if rail is None or rail < 1:
+        return None
+    return RAIL_COLOURS[(rail - 1) % len(RAIL_COLOURS)]
+
+
+@dataclass(slots=True)
+class PlannedDevice:
+    role: Role
+    model: DeviceModel
+    tags: dict[str, str]
+    cages: dict[int, CageConfig]
+    name: str = ""
+    rack: str | None = None
+    ru: int | None = None
+
+    @property
+    def id(self) -> str:
+        return self.name
+
+
+@dataclass(slots=True)
+class PlannedLink:
+    a: int
+    a_port: str
+    b: int
+    b_port: str
+    tier: str
+    rail: int | None = None
+    cable: str | None = None
+    assembly: str | None = None
+
+
+@dataclass(slots=True)
+class ComputeCell:
+    """Servers and the leaves they attach to, placed together (an SU, a rail group of leaves,
+    or one ToR leaf and its servers)."""
+
+    label: str
+    servers: list[int]
+    leaves: list[int]
+    pod: int = 0
+
+
+@dataclass(slots=True)
+class SwitchBlock:
+    """Spines of one pod (or of the whole two-tier fabric), or the core switches."""
+
+    label: str
+    switches: list[int]
+    pod: int | None = 0
+
+
+@dataclass
+class FabricPlan:
+    template: str
+    speed: int
+    tiers: int
+    devices: list[PlannedDevice] = field(default_factory=list)
+    links: list[PlannedLink] = field(default_factory=list)
+    cells: list[ComputeCell] = field(default_factory=list)
+    blocks: list[SwitchBlock] = field(default_factory=list)
+    pods: int = 1
+    sizing: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add_device(
+        self, role: Role, model: DeviceModel, tags: dict[str, str], cages: dict[int, CageConfig]
+    ) -> int:
+        self.devices.append(PlannedDevice(role, model, tags, dict(cages)))
+        return len(self.devices) - 1
+
+    def connect(
+        self, a: int, a_port: str, b: int, b_port: str, tier: str, rail: int | None = None
+    ) -> None:
+        self.links.append(PlannedLink(a, a_port, b, b_port, tier, rail))
+
+    def count(self, role: Role) -> int:
+        return sum(1 for d in self.devices if d.role == role)

@@ -1,0 +1,251 @@
+"""The `rail-optimized` template: scalable units (SU) as in NVIDIA DGX SuperPOD designs.
+
+NIC i of every server of an SU goes to the SU's leaf i (rail i); a leaf has as many ports up as
+down.  Spines join the leaves of one rail group across all SUs as a non-blocking fat tree (when
+one rail of all SUs cannot fill a spine, neighbouring rails share spines: the 1-SU SuperPOD has
+4 spines for 8 rails).  When two tiers cannot hold the SUs with the chosen spine radix, or when a
+core is requested, SUs are grouped into pods with their own spines per rail, and core groups join
+spine j of rail r across all pods.
+"""
+
+from __future__ import annotations
+
+from ..model.catalog import Catalog
+from ..model.catalog_entities import Role
+from .clos import divisors_desc, larger_switches, or_use, spine_block
+from .common import PLANE, Hardware, half_capacity, resolve_hardware, spine_of
+from .errors import GeneratorError
+from .params import RailOptimizedParams
+from .plan import ComputeCell, FabricPlan, SwitchBlock
+
+
+def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
+    if params.tiers == "2" and params.core is not None:
+        raise GeneratorError("--core asks for a core tier but --tiers 2 forbids one; drop one")
+    hw = resolve_hardware(
+        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
+    )
+    n = params.nodes_per_su
+    leaf = hw.leaf
+    u_max = leaf.max_split(n)
+    if u_max < n:
+        most = half_capacity(leaf)
+        raise GeneratorError(
+            f"{leaf.describe()}; a rail-optimized leaf has as many ports up as down, so an SU "
+            f"holds at most {most} nodes, not {n}; use --nodes-per-su {most} or a leaf with more "
+            "ports" + or_use(larger_switches(catalog, hw.speed, hw.technologies, 2 * n, leaf.model.id))
+        )
+    if params.core is None and params.tiers != "3":
+        rails_per_group = 1
+        for k in divisors_desc(hw.rails):
+            if params.sus * k * n <= hw.spine.ports:
+                rails_per_group = k
+                break
+        fit = spine_block(params.sus * rails_per_group, n, u_max, hw.spine.ports)
+        if fit is not None:
+            return _two_tier(hw, params, rails_per_group, *fit)
+        if params.tiers == "2":
+            spine = hw.spine
+            raise GeneratorError(
+                f"{spine.describe()}; {params.sus} SUs put {params.sus} leaves in each rail group, "
+                f"and a two-tier rail group needs a spine port per leaf on every spine, i.e. "
+                f"{params.sus} spine ports; add a core tier (--tiers 3 or --core ID)"
+                + or_use(
+                    larger_switches(catalog, hw.speed, hw.technologies, params.sus, spine.model.id)
+                )
+            )
+        core_hw = resolve_hardware(
+            catalog, params.server, params.leaf, spine_of(params), spine_of(params), params.speed_gbps
+        )
+        plan = _three_tier(catalog, core_hw, params, u_max)
+        plan.notes.append(
+            f"two tiers cannot hold {params.sus} SUs: {hw.spine.describe()}, and each rail group "
+            f"of {params.sus} leaves needs {params.sus} ports per spine; a core tier of "
+            f"{hw.spine.model.model} was added"
+        )
+        return plan
+    if hw.core is None:
+        hw = resolve_hardware(
+            catalog, params.server, params.leaf, spine_of(params), spine_of(params), params.speed_gbps
+        )
+    return _three_tier(catalog, hw, params, u_max)
+
+
+def _add_su(
+    plan: FabricPlan, hw: Hardware, su: int, n: int, u: int, pod: int, rails_per_group: int
+) -> list[int]:
+    """Servers and leaves of SU `su` (0-based), NIC r of every server to leaf r; the leaves."""
+    tags_su = {"su": str(su + 1), "pod": str(pod + 1), "plane": PLANE}
+    servers = [
+        plan.add_device(Role.GPU_SERVER, hw.server, dict(tags_su), hw.server_ports.overrides)
+        for _ in range(n)
+    ]
+    leaves: list[int] = []
+    split = hw.leaf.split(n, u)
+    assert split is not None
+    down = split[0]
+    for rail in range(hw.rails):
+        tags = dict(tags_su, rail=str(rail + 1), rail_group=str(rail // rails_per_group + 1))
+        key = plan.add_device(Role.LEAF, hw.leaf.model, tags, hw.leaf.block.overrides)
+        leaves.append(key)
+        port = hw.server_ports.ports[rail]
+        for m, server in enumerate(servers):
+            plan.connect(server, port, key, down[m], "server-leaf", rail + 1)
+    plan.cells.append(ComputeCell(f"SU {su + 1}", servers, leaves, pod))
+    return leaves
+
+
+def _two_tier(
+    hw: Hardware, params: RailOptimizedParams, rails_per_group: int, spines: int, u: int
+) -> FabricPlan:
+    n, sus, k = params.nodes_per_su, params.sus, rails_per_group
+    plan = FabricPlan("rail-optimized", hw.speed, tiers=2)
+    leaves_by_su: list[list[int]] = []
+    for su in range(sus):
+        leaves_by_su.append(_add_su(plan, hw, su, n, u, 0, k))
+    groups = hw.rails // k
+    per = u // spines
+    members = sus * k
+    spine_down = hw.spine.split(members * per, 0)
+    assert spine_down is not None
+    sdown = spine_down[0]
+    up_ports = hw.leaf.split(n, u)[1]  # type: ignore[index]
+    all_spines: list[int] = []
+    for g in range(groups):
+        tags = {"rail_group": str(g + 1), "pod": "1", "plane": PLANE}
+        group = [
+            plan.add_device(Role.SPINE, hw.spine.model, dict(tags), hw.spine.block.overrides)
+            for _ in range(spines)
+        ]
+        all_spines += group
+        members_list = [
+            (leaves_by_su[su][r], r) for su in range(sus) for r in range(g * k, (g + 1) * k)
+        ]
+        for i, (leaf_key, rail) in enumerate(members_list):
+            for j, spine_key in enumerate(group):
+                for t in range(per):
+                    plan.connect(
+                        leaf_key, up_ports[j * per + t], spine_key, sdown[i * per + t],
+                        "leaf-spine", rail + 1,
+                    )
+    plan.blocks.append(SwitchBlock("spines", all_spines, 0))
+    used = members * per
+    plan.sizing += [
+        f"rail-optimized, two tiers: {sus} SU x {n} nodes, {hw.rails} rails at {hw.speed}G",
+        f"leaf {hw.leaf.model.id}: {n} ports down, {u} up of {hw.leaf.ports}",
+        f"spines {hw.spine.model.id}: {groups} rail group(s) of {k} rail(s) x {spines} = "
+        f"{groups * spines}; {per} link(s) per leaf-spine pair; {used} of {hw.spine.ports} "
+        "ports used per spine",
+        f"two tiers hold up to {hw.spine.ports} SUs with this spine",
+    ]
+    return plan
+
+
+def _choose_pod(
+    hw: Hardware, sus: int, n: int, u_max: int, fixed: int | None
+) -> tuple[int, int, int, int, int] | None:
+    """(SUs per pod, spines per pod-rail S, leaf uplinks u, cores per group C, spine uplinks)."""
+    assert hw.core is not None
+    cap = half_capacity(hw.spine)
+    best: tuple[tuple[int, int, int], tuple[int, int, int, int, int]] | None = None
+    sizes = [fixed] if fixed is not None else list(range(1, min(sus, cap) + 1))
+    for size in sizes:
+        pods = -(-sus // size)
+        block = spine_block(size, n, u_max, cap)
+        if block is None:
+            continue
+        spines, u = block
+        spine_down = size * (u // spines)
+        core = spine_block(pods, spine_down, hw.spine.max_split(spine_down), hw.core.ports)
+        if core is None:
+            continue
+        cores, spine_up = core
+        total = pods * hw.rails * spines + hw.rails * spines * cores
+        score = (total, 0 if sus % size == 0 else 1, -size)
+        if best is None or score < best[0]:
+            best = (score, (size, spines, u, cores, spine_up))
+    return best[1] if best else None
+
+
+def _three_tier(
+    catalog: Catalog, hw: Hardware, params: RailOptimizedParams, u_max: int
+) -> FabricPlan:
+    assert hw.core is not None
+    n, sus, rails = params.nodes_per_su, params.sus, hw.rails
+    choice = _choose_pod(hw, sus, n, u_max, params.sus_per_pod)
+    if choice is None:
+        cap = half_capacity(hw.spine)
+        if params.sus_per_pod is not None and params.sus_per_pod > cap:
+            raise GeneratorError(
+                f"{hw.spine.describe()}; under a core it has {cap} ports down, so a pod holds at "
+                f"most {cap} SUs (one leaf per rail each), not {params.sus_per_pod}"
+            )
+        most = hw.core.ports * cap
+        raise GeneratorError(
+            f"{sus} SUs do not fit three tiers: {hw.spine.describe()} (so at most {cap} SUs per "
+            f"pod with half its ports down) and {hw.core.describe()} (so at most "
+            f"{hw.core.ports} pods), i.e. at most {most} SUs; use fewer SUs or larger switches"
+            + or_use(
+                larger_switches(catalog, hw.speed, hw.technologies, hw.core.ports + 1,
+                                hw.core.model.id)
+            )
+        )
+    size, spines, u, cores, spine_up = choice
+    pods = -(-sus // size)
+    plan = FabricPlan("rail-optimized", hw.speed, tiers=3, pods=pods)
+    per = u // spines
+    per_core = spine_up // cores
+    spine_split = hw.spine.split(size * per, spine_up)
+    core_split = hw.core.split(pods * per_core, 0)
+    assert spine_split is not None and core_split is not None
+    sdown, sup = spine_split
+    cdown = core_split[0]
+    up_ports = hw.leaf.split(n, u)[1]  # type: ignore[index]
+    spine_at: dict[tuple[int, int, int], int] = {}
+    for pod in range(pods):
+        first = pod * size
+        pod_sus = range(first, min(first + size, sus))
+        leaves_by_su = [_add_su(plan, hw, su, n, u, pod, 1) for su in pod_sus]
+        pod_spines: list[int] = []
+        for rail in range(rails):
+            tags = {"pod": str(pod + 1), "rail": str(rail + 1), "rail_group": str(rail + 1),
+                    "plane": PLANE}
+            for j in range(spines):
+                key = plan.add_device(Role.SPINE, hw.spine.model, dict(tags),
+                                      hw.spine.block.overrides)
+                spine_at[(pod, rail, j)] = key
+                pod_spines.append(key)
+            for q, leaves in enumerate(leaves_by_su):
+                for j in range(spines):
+                    for t in range(per):
+                        plan.connect(leaves[rail], up_ports[j * per + t], spine_at[(pod, rail, j)],
+                                     sdown[q * per + t], "leaf-spine", rail + 1)
+        plan.blocks.append(SwitchBlock(f"pod {pod + 1} spines", pod_spines, pod))
+    core_keys: list[int] = []
+    for rail in range(rails):
+        for j in range(spines):
+            tags = {"rail": str(rail + 1), "rail_group": str(rail + 1),
+                    "core_group": f"{rail + 1}.{j + 1}", "plane": PLANE}
+            group = [
+                plan.add_device(Role.CORE, hw.core.model, dict(tags), hw.core.block.overrides)
+                for _ in range(cores)
+            ]
+            core_keys += group
+            for pod in range(pods):
+                spine_key = spine_at[(pod, rail, j)]
+                for c, core_key in enumerate(group):
+                    for t in range(per_core):
+                        plan.connect(spine_key, sup[c * per_core + t], core_key,
+                                     cdown[pod * per_core + t], "spine-core", rail + 1)
+    plan.blocks.append(SwitchBlock("core", core_keys, None))
+    plan.sizing += [
+        f"rail-optimized, three tiers: {sus} SU x {n} nodes, {rails} rails at {hw.speed}G, "
+        f"{pods} pod(s) of up to {size} SUs",
+        f"leaf {hw.leaf.model.id}: {n} ports down, {u} up of {hw.leaf.ports}",
+        f"spines {hw.spine.model.id}: {spines} per pod and rail = {pods * rails * spines}; "
+        f"{per} link(s) per leaf-spine pair; {size * per} down + {spine_up} up of "
+        f"{hw.spine.ports} ports",
+        f"cores {hw.core.model.id}: {cores} per rail and spine index = {rails * spines * cores}; "
+        f"{per_core} link(s) per spine-core pair; {pods * per_core} of {hw.core.ports} ports used",
+    ]
+    return plan

@@ -1,0 +1,69 @@
+"""File speed: save and load `.fabric` files of 128 to 4,096 eight-GPU servers.
+
+Builds rail-optimized fabrics with the generator (QM9700 leaves, DGX H100 servers; three tiers
+at 4,096 servers, ~100k links), then times `dumps_fabric` + atomic write (save) and
+`load_fabric` (read, validate, index; GC paused and frozen as the loader does) in a fresh
+document.  Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,096 servers.
+
+    .venv/bin/python benchmarks/bench_files.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from aicnet_gui.catalog.loader import builtin_catalog
+from aicnet_gui.fileio import load_fabric, save_fabric
+from aicnet_gui.fileio.fabric_file import gc_paused
+from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.model.document import FabricDocument
+
+SIZES = [(128, 4), (512, 16), (1024, 32), (4096, 128)]
+
+
+def build(catalog, sus: int) -> FabricDocument:
+    doc = FabricDocument(catalog)
+    with gc_paused():
+        generate(doc, RailOptimizedParams(sus=sus, leaf="nvidia-qm9700"))
+    return doc
+
+
+def timed(func, runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        gc.collect()
+        start = time.perf_counter()
+        result = func()
+        samples.append(time.perf_counter() - start)
+        del result
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    catalog = builtin_catalog()
+    print(f"{'servers':>7} {'devices':>7} {'links':>7} {'size MB':>8} {'save s':>7} {'load s':>7}"
+          f"  (median of {args.runs})")
+    with tempfile.TemporaryDirectory() as folder:
+        for servers, sus in SIZES:
+            doc = build(catalog, sus)
+            path = Path(folder) / f"f{servers}.fabric"
+            save = timed(lambda doc=doc, path=path: save_fabric(doc, path, keep_backup=False), args.runs)
+            load = timed(lambda path=path: load_fabric(path, catalog), args.runs)
+            size = path.stat().st_size / 1e6
+            print(f"{servers:>7} {len(doc.devices):>7} {len(doc.links):>7} {size:>8.1f} "
+                  f"{save:>7.3f} {load:>7.3f}")
+            del doc
+            gc.unfreeze()
+            gc.collect()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Generator speed: time to generate fabrics of 128, 1,024 and 4,096 8-GPU servers.
+
+Each run is a whole `generate()` (plan, racks, lengths, media, ops, one `doc.apply`) into an
+empty document, with the garbage collector paused as `generate` does it.  The script prints the
+median of 3 runs and its parts: building the ops (`build_ops`) and applying them (`apply`, the
+model's validation and indexing), wall-clock, plus the process CPU time (steadier on a shared
+machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.
+
+    .venv/bin/python benchmarks/bench_generate.py [--runs N] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import pstats
+import statistics
+import time
+
+from aicnet_gui.catalog.loader import builtin_catalog
+from aicnet_gui.fileio.fabric_file import gc_paused
+from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, build_ops
+from aicnet_gui.model.document import FabricDocument
+
+QM9700 = "nvidia-qm9700"
+CASES = [
+    ("rail-optimized, 4 SU (2 tiers)", 128, RailOptimizedParams(sus=4, leaf=QM9700)),
+    ("rail-optimized, 32 SU (2 tiers)", 1024, RailOptimizedParams(sus=32, leaf=QM9700)),
+    ("rail-optimized, 128 SU (3 tiers)", 4096, RailOptimizedParams(sus=128, leaf=QM9700)),
+    ("three-tier", 4096, ThreeTierParams(servers=4096, leaf=QM9700)),
+]
+
+
+def one_run(catalog, params) -> tuple[float, float, float, int, int]:
+    """(build_ops s, apply s, CPU s of both, devices, links) of one generation."""
+    doc = FabricDocument(catalog)
+    gc.collect()
+    cpu = time.process_time()
+    start = time.perf_counter()
+    with gc_paused():
+        ops, _ = build_ops(doc, params)
+        built = time.perf_counter()
+        doc.apply(ops)
+    done = time.perf_counter()
+    cpu = time.process_time() - cpu
+    sizes = len(doc.devices), len(doc.links)
+    del doc, ops
+    gc.unfreeze()
+    gc.collect()
+    return built - start, done - built, cpu, *sizes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="cProfile the largest case")
+    args = parser.parse_args()
+    catalog = builtin_catalog()
+    print(f"{'case':<34} {'servers':>7} {'devices':>7} {'links':>7} {'build_ops':>9} "
+          f"{'apply':>7} {'total':>7} {'cpu':>7}  (s, median of {args.runs})")
+    for label, servers, params in CASES:
+        runs = [one_run(catalog, params) for _ in range(args.runs)]
+        build = statistics.median(r[0] for r in runs)
+        apply = statistics.median(r[1] for r in runs)
+        total = statistics.median(r[0] + r[1] for r in runs)
+        cpu = statistics.median(r[2] for r in runs)
+        devices, links = runs[0][3], runs[0][4]
+        print(f"{label:<34} {servers:>7} {devices:>7} {links:>7} {build:>9.3f} {apply:>7.3f} "
+              f"{total:>7.3f} {cpu:>7.3f}")
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.enable()
+        one_run(catalog, CASES[-1][2])
+        profile.disable()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""The generator API the GUI relies on: one apply (one undo step), settings from the models,
+tags, rails and colours, one workload, parameters that render as a form."""
+
+from __future__ import annotations
+
+import pytest
+
+from aicnet_gui.fileio import dumps_fabric, loads_fabric
+from aicnet_gui.generators import (
+    TEMPLATES,
+    GeneratorError,
+    RailOptimizedParams,
+    ThreeTierParams,
+    TwoTierParams,
+    build_ops,
+    generate,
+)
+from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.model.fabric import FabricTechnology
+
+QM9700, SN5600, HGX = "nvidia-qm9700", "nvidia-sn5600", "generic-hgx-8-gpu-b3140h"
+
+
+def test_one_apply_is_one_undo_step(catalog):
+    doc = FabricDocument(catalog)
+    calls = []
+    doc.subscribe(calls.append)
+    ops, result = build_ops(doc, RailOptimizedParams(sus=1, leaf=QM9700))
+    edit = doc.apply(ops)
+    assert len(calls) == 1
+    assert len(doc.devices) == 44 and len(doc.links) == 512 and result.links == 512
+    doc.apply(edit.inverse)
+    assert not doc.devices and not doc.links and not doc.racks and not doc.workloads
+
+
+def test_a_full_document_is_not_overwritten_unless_asked(catalog):
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, leaf=QM9700))
+    with pytest.raises(GeneratorError, match="already holds 44 devices"):
+        generate(doc, TwoTierParams(servers=4, server=HGX, leaf=SN5600))
+    generate(doc, TwoTierParams(servers=4, server=HGX, leaf=SN5600), replace=True)
+    assert len(doc.devices) == 4 + 8 + 2
+    assert doc.settings.technology == FabricTechnology.ROCEV2
+
+
+def test_settings_follow_the_switches(make):
+    ib, _ = make(RailOptimizedParams(sus=1, leaf=QM9700))
+    assert ib.settings.technology == FabricTechnology.INFINIBAND and ib.settings.mtu == 4096
+    roce, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600))
+    assert roce.settings.technology == FabricTechnology.ROCEV2
+    assert roce.settings.pfc and roce.settings.ecn and roce.settings.mtu == 9000
+    plain, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600, technology="ethernet",
+                                  workload="inference", oversubscription=3))
+    assert plain.settings.technology == FabricTechnology.ETHERNET
+    assert not plain.settings.pfc and not plain.settings.ecn
+    with pytest.raises(GeneratorError, match="InfiniBand switches"):
+        make(RailOptimizedParams(sus=1, leaf=QM9700, technology="rocev2"))
+
+
+def test_roles_tags_rails_and_colours(make):
+    """A QM9700 used as spine gets the spine role; leaves carry su/rail/rail_group tags; the
+    server-leaf link of NIC r has rail r and rail r's colour name."""
+    doc, _ = make(RailOptimizedParams(sus=2, leaf=QM9700, spine=QM9700))
+    spines = [d for d in doc.devices.values() if d.model == QM9700 and d.role.value == "spine"]
+    assert len(spines) == 8  # 2 SUs: rail groups of 1 rail, 1 spine each (64 = 2 x 32)
+    leaf = doc.device_by_name("leaf-10")
+    assert leaf.tags == {"su": "2", "pod": "1", "plane": "compute", "rail": "2", "rail_group": "2"}
+    server = doc.device_by_name("gpu-001")
+    for link in doc.links_of(server.id):
+        rail = int(link.a.port[1:])
+        assert link.rail == rail
+        assert doc.devices[link.b.device].tags["rail"] == str(rail)
+    colours = {link.rail: link.colour for link in doc.links.values()}
+    assert colours[1] == "blue" and colours[2] == "orange" and colours[8] == "black"
+
+
+def test_one_workload_over_all_servers(make):
+    doc, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600, workload="inference",
+                                oversubscription=3))
+    (workload,) = doc.workloads.values()
+    assert workload.kind.value == "inference"
+    assert sorted(workload.members) == sorted(
+        d.id for d in doc.devices.values() if d.role.value == "gpu_server")
+
+
+def test_generated_fabric_round_trips(make, catalog):
+    doc, _ = make(ThreeTierParams(servers=64, leaf=QM9700))
+    raw = dumps_fabric(doc)
+    again = loads_fabric(raw, catalog)
+    assert dumps_fabric(again) == raw
+    assert len(again.links) == len(doc.links)
+
+
+@pytest.mark.parametrize("template", sorted(TEMPLATES))
+def test_parameters_render_as_a_form(template):
+    """Every field has a description and a JSON schema the wizard can read."""
+    model = TEMPLATES[template]
+    schema = model.model_json_schema()
+    for name, field in model.model_fields.items():
+        if name == "template":
+            continue
+        assert field.description, name
+    assert schema["properties"]["template"]["const"] == template
+
+
+def test_a_refused_fabric_is_an_explained_error_and_changes_nothing(catalog):
+    """Naming servers like links makes ids collide: the model refuses the edit as a whole."""
+    doc = FabricDocument(catalog)
+    doc.update_settings(naming=dict(doc.settings.naming, gpu_server="link-{n}"))
+    with pytest.raises(GeneratorError, match="id 'link-1' is already used"):
+        generate(doc, RailOptimizedParams(sus=1, leaf=QM9700))
+    assert not doc.devices and not doc.links and not doc.racks

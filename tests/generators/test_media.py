@@ -1,0 +1,148 @@
+"""Automatic media choice: plausible media for every link, copper only inside a rack, optics that
+reach, twin-port cages never mixed, splitter legs sharing an assembly, re-choosing after racks
+move, pinned links and per-tier limits."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from aicnet_gui.analysis.lengths import link_length
+from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, choose_media
+from aicnet_gui.generators.params import MediaParams
+from aicnet_gui.model.edits import UpdateRack
+
+from .conftest import check_media
+
+HGX, SN5600, QM9700 = "generic-hgx-8-gpu-b3140h", "nvidia-sn5600", "nvidia-qm9700"
+
+
+def test_superpod_uses_twin_port_multimode_optics(make):
+    """DGX compute cages take the flat-top twin-port 2xSR4, QM9700 cages the finned one, each
+    link one straight OM4 MPO fibre: SU distances are well inside the 50 m of SR4."""
+    doc, result = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    assert check_media(doc) == {"fibre": 512}
+    assert result.transceivers == {"nvidia-mma4z00-ns": 8 * 32 + 4 * 32,
+                                   "nvidia-mma4z00-ns-flt": 32 * 4}
+    assert {link.cable for link in doc.links.values()} == {"nvidia-mfp7e10"}
+    assert result.unresolved == []
+
+
+def test_top_of_rack_uses_splitter_copper_in_the_rack(make):
+    """4 HGX and their SN5600 leaf share one rack.  A leaf cage (2 x 400G) feeds p1 and p2 of
+    one server: a 1:2 splitter DAC (MCP7Y10, <= 3 m) where it reaches, the 1:2 splitter ACC
+    (MCA7J65, 4-5 m) for the lower servers.  The two legs share an assembly id."""
+    doc, result = make(TwoTierParams(servers=4, server=HGX, leaf=SN5600, attach="tor"))
+    types = check_media(doc)
+    server_leaf = [x for x in doc.links.values() if x.a.device.startswith("gpu")]
+    cables = Counter(x.cable for x in server_leaf)
+    assert set(cables) <= {"nvidia-mcp7y10", "nvidia-mca7j65"}
+    assert cables["nvidia-mcp7y10"] > 0 and cables["nvidia-mca7j65"] > 0
+    assemblies = Counter(x.assembly for x in server_leaf)
+    assert set(assemblies.values()) == {2}
+    assert types["DAC"] + types["ACC"] == 32
+    for link in server_leaf:
+        assert link_length(doc, link).same_rack
+
+
+def test_far_racks_get_single_mode(make):
+    """Moving the spine rack 60 m away makes its links too long for multimode (50 m): the
+    re-chosen media are 2xDR4 single-mode optics with OS2 fibre; the rest is unchanged."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    spine = next(d for d in doc.devices.values() if d.role.value == "spine")
+    rack = doc.racks[spine.rack]
+    doc.apply([UpdateRack(rack.id, {"x_m": rack.x_m + 60})])
+    moved = [x.id for x in doc.links.values() if spine.rack in
+             (doc.devices[x.a.device].rack, doc.devices[x.b.device].rack)]
+    result = choose_media(doc, moved)
+    assert result.unresolved == [] and result.ops
+    doc.apply(result.ops)
+    check_media(doc)
+    for link_id in moved:
+        link = doc.links[link_id]
+        assert link.cable == "nvidia-mfp7e30"
+        assert link_length(doc, link).length_m > 50
+    server_leaf = {x.cable for x in doc.links.values() if x.a.device.startswith("gpu")}
+    assert server_leaf == {"nvidia-mfp7e10"}
+
+
+def test_rechoosing_unchanged_fabric_changes_nothing(make):
+    doc, _ = make(TwoTierParams(servers=4, server=HGX, leaf=SN5600, attach="tor"))
+    result = choose_media(doc)
+    assert result.ops == []
+    assert result.links == len(doc.links)
+
+
+def test_pinned_links_and_their_cage_partners_are_left_alone(make):
+    """A pinned link holds its whole component: the other link of its twin-port cage must keep
+    the same optic, so it is held too."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    for rack in list(doc.racks.values()):
+        doc.apply([UpdateRack(rack.id, {"x_m": (rack.x_m or 0) * 10})])
+    pinned = next(iter(doc.links))
+    result = choose_media(doc, pinned=[pinned])
+    assert pinned in result.held
+    assert len(result.held) >= 2
+    touched = {op.id for op in result.ops if hasattr(op, "id")}
+    assert not touched & set(result.held)
+
+
+def test_a_link_pinned_in_the_model_is_left_alone(make):
+    """`Link.pinned` (saved in the file) holds the link and its cage partner like `pinned=`."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    for rack in list(doc.racks.values()):
+        doc.apply([UpdateRack(rack.id, {"x_m": (rack.x_m or 0) * 10})])
+    pinned = next(iter(doc.links))
+    doc.update_link(pinned, pinned=True)
+    result = choose_media(doc)
+    assert pinned in result.held and len(result.held) >= 2
+    touched = {op.id for op in result.ops if hasattr(op, "id")}
+    assert not touched & set(result.held)
+
+
+def test_per_tier_limit(make):
+    """`allowed` restricts media classes per tier: leaf-spine forced to single-mode."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    result = choose_media(doc, allowed={"leaf-spine": ["smf"]})
+    doc.apply(result.ops)
+    check_media(doc)
+    leaf_spine = {x.cable for x in doc.links.values() if x.a.device.startswith("leaf")}
+    server_leaf = {x.cable for x in doc.links.values() if x.a.device.startswith("gpu")}
+    assert leaf_spine == {"nvidia-mfp7e30"} and server_leaf == {"nvidia-mfp7e10"}
+
+
+def test_generator_media_limits_and_exclusions(make):
+    """MediaParams in the template: leaf-spine single-mode, and a part excluded."""
+    doc, result = make(RailOptimizedParams(
+        sus=1, leaf=QM9700, spine=QM9700,
+        media=MediaParams(allowed={"leaf-spine": ["smf"]}, excluded_parts=["nvidia-mms4x00-ns"]),
+    ))
+    check_media(doc)
+    assert "nvidia-mms4x00-ns" not in result.transceivers
+    assert result.transceivers.get("nvidia-mms4x00-nm") == 8 * 16 + 4 * 32
+
+
+def test_no_media_reaches_is_reported_not_guessed(make):
+    """A spine rack 150 m away: no cord in the catalog is stocked that long (the SMF MPO ladder
+    ends at 100 m), so those links keep their media and the result says why."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    spine = next(d for d in doc.devices.values() if d.role.value == "spine")
+    rack = doc.racks[spine.rack]
+    doc.apply([UpdateRack(rack.id, {"x_m": rack.x_m + 150})])
+    result = choose_media(doc)
+    assert result.unresolved
+    assert all("reaches" in u.reason for u in result.unresolved)
+    unresolved = {link for u in result.unresolved for link in u.links}
+    touched = {op.id for op in result.ops}
+    assert not touched & unresolved
+    assert all(link_length(doc, doc.links[x]).length_m > 100 for x in unresolved)
+
+
+def test_an_equally_good_part_in_use_is_kept(make):
+    """The IB+Ethernet MMA4Z00-NS is as cheap as the Ethernet-only -T the chooser prefers on
+    Ethernet; where the user installed it, re-choosing proposes no change."""
+    doc, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600))
+    leaf = doc.device_by_name("leaf-01")
+    cages = {n: c.model_copy(update={"transceiver": "nvidia-mma4z00-ns"})
+             for n, c in leaf.cages.items()}
+    doc.update_device(leaf.id, cages=cages)
+    assert choose_media(doc).ops == []
