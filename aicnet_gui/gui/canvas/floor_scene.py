@@ -1,0 +1,659 @@
+"""The Floor scene: racks in rows on the floor grid, devices in their RU slots, cable runs.
+
+Racks sit at their floor position (row and position, or x/y in metres) and show their RU
+slots; each racked device fills its slots, and devices in no rack wait in a tray on the left.
+Dragging a device into a rack places it at the RU under it (the slot lights green, or red with
+the reason); dragging a rack moves it to another floor slot.  The cables of the selected devices
+are drawn as routes over the cable tray with their estimated length: this view is where the
+lengths come from.  Like the Topology scene it only mirrors the model.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from ...analysis.lengths import link_length, rack_floor_xy
+from ...model.edits import ChangeSet
+from ...model.fabric import Device, Rack
+from .. import theme
+from ..editor import Editor
+from ..units import natural_key
+from . import lod
+from .items import elide, static_text
+
+RU_PX = 14.0
+RACK_W = 166.0
+RAIL = 18.0
+HEADER = 30.0
+FOOTER = 8.0
+PITCH_X = RACK_W + 22.0
+AISLE = 150.0
+TRAY_W = 200.0
+TRAY_GAP = 120.0
+MAX_ROUTES = 400
+
+
+class RackItem(QGraphicsItem):
+    """A rack elevation: frame, name, RU ruler and slots."""
+
+    def __init__(self, rack_id: str) -> None:
+        super().__init__()
+        self.rack_id = rack_id
+        flags = QGraphicsItem.GraphicsItemFlag
+        self.setFlags(flags.ItemIsSelectable | flags.ItemIsMovable)
+        self.setZValue(1)
+        self.name = ""
+        self.subtitle = ""
+        self.height_ru = 48
+        self.used_ru = 0
+        self._rect = QRectF()
+
+    def configure(self, rack: Rack, used_ru: int) -> None:
+        self.prepareGeometryChange()
+        self.name = rack.name
+        self.subtitle = (f"row {rack.row} · pos {rack.position}" if rack.x_m is None
+                         else f"{rack.x_m:g} m, {rack.y_m or 0:g} m")
+        self.height_ru = rack.height_ru
+        self.used_ru = used_ru
+        self._rect = QRectF(0, 0, RACK_W, HEADER + rack.height_ru * RU_PX + FOOTER)
+        self.update()
+
+    def body_top(self) -> float:
+        return self.pos().y() + HEADER
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect.adjusted(-3, -3, 3, 3)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        scale = painter.worldTransform().m11()
+        rect = self._rect
+        selected = self.isSelected()
+        if selected:
+            painter.setPen(QPen(theme.SELECTION_HALO, 6))
+            painter.drawRect(rect)
+        painter.setPen(QPen(theme.SELECTION if selected else theme.RACK_FRAME, 2 if selected else 1.4))
+        painter.setBrush(QBrush(theme.RACK_FILL))
+        painter.drawRect(rect)
+        body = QRectF(RAIL, HEADER, RACK_W - 2 * RAIL, self.height_ru * RU_PX)
+        painter.fillRect(body, QColor("#f8f9fa"))
+        if scale >= lod.LABELS_MIN_SCALE:
+            painter.setPen(QPen(theme.RACK_SLOT, 0))
+            for ru in range(1, self.height_ru):
+                y = HEADER + ru * RU_PX
+                painter.drawLine(QPointF(RAIL, y), QPointF(RACK_W - RAIL, y))
+            painter.setPen(theme.DEVICE_TEXT)
+            painter.drawStaticText(QPointF(8, 3), static_text(elide(self.name, RACK_W - 16, 9.0, True), True, 9.0))
+            painter.setPen(theme.DEVICE_SUBTEXT)
+            used = static_text(f"{self.used_ru}/{self.height_ru} U", False, 7.0)
+            painter.drawStaticText(QPointF(RACK_W - 8 - used.size().width(), 16), used)
+            painter.drawStaticText(QPointF(8, 16), static_text(
+                elide(self.subtitle, RACK_W - 24 - used.size().width(), 7.0), False, 7.0))
+            if scale >= 0.6:
+                for ru in range(1, self.height_ru + 1):
+                    if ru % 5 and ru != 1:
+                        continue
+                    y = HEADER + (self.height_ru - ru) * RU_PX
+                    painter.drawStaticText(QPointF(2, y + 1), static_text(str(ru), False, 6.0))
+        painter.setPen(QPen(theme.RACK_FRAME, 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(body)
+
+
+class FloorDeviceItem(QGraphicsItem):
+    """A device in its RU slots (or waiting in the tray)."""
+
+    def __init__(self, device_id: str) -> None:
+        super().__init__()
+        self.device_id = device_id
+        flags = QGraphicsItem.GraphicsItemFlag
+        self.setFlags(flags.ItemIsSelectable | flags.ItemIsMovable)
+        self.setZValue(5)
+        self.name = ""
+        self.model_text = ""
+        self.role = "leaf"
+        self.height_ru = 1
+        self._rect = QRectF()
+
+    def configure(self, name: str, model_text: str, role: str, height_ru: int) -> None:
+        self.prepareGeometryChange()
+        self.name, self.model_text, self.role = name, model_text, role
+        self.height_ru = max(height_ru, 1)
+        self._rect = QRectF(0, 0, RACK_W - 2 * RAIL, self.height_ru * RU_PX)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect.adjusted(-3, -3, 3, 3)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._rect)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        scale = painter.worldTransform().m11()
+        rect = self._rect.adjusted(0.5, 0.5, -0.5, -0.5)
+        selected = self.isSelected()
+        colour = theme.role_colour(self.role)
+        tint = QColor.fromRgbF(1 - (1 - colour.redF()) * 0.22, 1 - (1 - colour.greenF()) * 0.22,
+                               1 - (1 - colour.blueF()) * 0.22)
+        if selected:
+            painter.setPen(QPen(theme.SELECTION_HALO, 5))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect)
+        painter.setPen(QPen(theme.SELECTION if selected else colour.darker(130), 1.6 if selected else 1))
+        painter.setBrush(QBrush(tint))
+        painter.drawRect(rect)
+        painter.fillRect(QRectF(rect.x(), rect.y(), 4, rect.height()), colour)
+        if scale < lod.LABELS_MIN_SCALE:
+            return
+        painter.setPen(theme.DEVICE_TEXT)
+        painter.drawStaticText(QPointF(8, max(0.0, rect.height() / 2 - 7 - (5 if self.height_ru >= 2 else 0))),
+                               static_text(elide(self.name, rect.width() - 12, 7.5, True), True, 7.5))
+        if self.height_ru >= 2:
+            painter.setPen(theme.DEVICE_SUBTEXT)
+            painter.drawStaticText(QPointF(8, rect.height() / 2 + 1),
+                                   static_text(elide(self.model_text, rect.width() - 12, 6.5), False, 6.5))
+
+
+class DropIndicator(QGraphicsItem):
+    """The RU slots a dragged device would take, green or red with the reason."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(50)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._rect = QRectF()
+        self._ok = True
+        self._text = ""
+
+    def show_at(self, rect: QRectF, ok: bool, text: str) -> None:
+        self.prepareGeometryChange()
+        self._rect, self._ok, self._text = rect, ok, text
+        self.setVisible(True)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect.adjusted(-4, -4, 600, 40)
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        colour = theme.TARGET_OK if self._ok else theme.TARGET_BAD
+        painter.setPen(QPen(colour, 2.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(self._rect)
+        if self._text:
+            painter.save()
+            anchor = painter.worldTransform().map(self._rect.topRight())
+            painter.resetTransform()
+            painter.setFont(theme.font(8.5))
+            width = painter.fontMetrics().horizontalAdvance(self._text) + 14
+            box = QRectF(anchor.x() + 8, anchor.y(), width, 22)
+            painter.setPen(QPen(colour, 1))
+            painter.setBrush(QBrush(QColor("#ffffff")))
+            painter.drawRoundedRect(box, 4, 4)
+            painter.setPen(theme.DEVICE_TEXT)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._text)
+            painter.restore()
+
+
+class RouteOverlay(QGraphicsItem):
+    """Cable runs of the selected devices: up to the tray, across, down; length labels."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(20)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._routes: list[tuple[list[QPointF], QColor]] = []
+        self._labels: list[tuple[QPointF, str, QColor]] = []
+        self._bounds = QRectF()
+
+    def set_routes(self, routes: list[tuple[list[QPointF], QColor]],
+                   labels: list[tuple[QPointF, str, QColor]]) -> None:
+        self.prepareGeometryChange()
+        self._routes, self._labels = routes, labels
+        bounds = QRectF()
+        for points, _c in routes:
+            for p in points:
+                r = QRectF(p.x() - 80, p.y() - 30, 160, 60)
+                bounds = r if bounds.isNull() else bounds.united(r)
+        self._bounds = bounds
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        for points, colour in self._routes:
+            pen = QPen(colour, 1.8)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.drawPolyline(points)
+        painter.save()
+        transform = painter.worldTransform()
+        painter.resetTransform()
+        painter.setFont(theme.font(7.5, True))
+        metrics = painter.fontMetrics()
+        for anchor_scene, text, colour in self._labels:
+            anchor = transform.map(anchor_scene)
+            w = metrics.horizontalAdvance(text) + 12
+            box = QRectF(anchor.x() - w / 2, anchor.y() - 10, w, 20)
+            painter.setPen(QPen(colour, 1.2))
+            painter.setBrush(QBrush(QColor("#ffffff")))
+            painter.drawRoundedRect(box, 4, 4)
+            painter.setPen(theme.DEVICE_TEXT)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+
+class Tray(QGraphicsItem):
+    """The area on the left holding devices that are in no rack yet."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(0)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._rect = QRectF()
+        self.count = 0
+
+    def set_rect(self, rect: QRectF, count: int) -> None:
+        self.prepareGeometryChange()
+        self._rect = rect
+        self.count = count
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        pen = QPen(QColor("#e0c36a"), 1.2)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(QBrush(theme.UNPLACED_FILL))
+        painter.drawRoundedRect(self._rect, 8, 8)
+        painter.setPen(theme.DEVICE_TEXT)
+        painter.drawStaticText(self._rect.topLeft() + QPointF(12, 8),
+                               static_text(f"Not in a rack ({self.count})", True, 9.0))
+        painter.setPen(theme.DEVICE_SUBTEXT)
+        painter.drawStaticText(self._rect.topLeft() + QPointF(12, 24),
+                               static_text("drag into a rack slot", False, 7.5))
+
+
+class FloorScene(QGraphicsScene):
+    """Mirror of the document on the Floor canvas."""
+
+    selection_changed_ids = Signal()
+    hint = Signal(str)
+
+    def __init__(self, editor: Editor, parent=None) -> None:  # noqa: ANN001
+        super().__init__(parent)
+        self.editor = editor
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.setBspTreeDepth(6)
+        self.setBackgroundBrush(theme.CANVAS_BG)
+        self.racks_by_id: dict[str, RackItem] = {}
+        self.items_by_id: dict[str, FloorDeviceItem] = {}
+        self.tray = Tray()
+        self.addItem(self.tray)
+        self.routes = RouteOverlay()
+        self.addItem(self.routes)
+        self.indicator = DropIndicator()
+        self.indicator.setVisible(False)
+        self.addItem(self.indicator)
+        self._dragging = False
+        self._pitch = 0.0
+        self._rows: list[float] = []
+        self._row_index: dict[float, int] = {}
+        self._pitch_key: tuple[int, int] | None = None
+        self.selectionChanged.connect(self._on_selection)
+        editor.document.changed.connect(self.apply_changes)
+        editor.document.reset.connect(self.rebuild)
+        self.rebuild()
+
+    @property
+    def doc(self):  # noqa: ANN201
+        return self.editor.doc
+
+    # ---------------------------------------------------------------- geometry
+    def _refresh_floor(self) -> None:
+        """Row pitch (tallest rack plus an aisle) and the floor rows, cached per revision.
+
+        Racks are drawn as elevations, so the rows are stacked on the page in floor order
+        (each distinct floor y is one row) while x keeps the floor's scale (one tile per rack).
+        """
+        doc = self.doc
+        if self._pitch_key == (id(doc), doc.revision):
+            return
+        tallest = max((r.height_ru for r in doc.racks.values()), default=48)
+        self._pitch = HEADER + tallest * RU_PX + FOOTER + AISLE
+        params = doc.settings.lengths
+        self._rows = sorted({round(rack_floor_xy(r, params)[1], 3) for r in doc.racks.values()})
+        self._row_index = {y: k for k, y in enumerate(self._rows)}
+        self._pitch_key = (id(doc), doc.revision)
+
+    def rack_origin(self, rack: Rack) -> QPointF:
+        self._refresh_floor()
+        params = self.doc.settings.lengths
+        x_m, y_m = rack_floor_xy(rack, params)
+        row = self._row_index.get(round(y_m, 3), 0)
+        return QPointF(x_m / params.rack_width_m * PITCH_X, row * self._pitch)
+
+    def floor_target(self, pos: QPointF) -> tuple[float, float]:
+        """The floor position (x, y in metres) for a rack dropped with its top-left at `pos`:
+        the nearest tile along the row, and the row under it (a new row past the last one)."""
+        self._refresh_floor()
+        params = self.doc.settings.lengths
+        x_m = max(0, round(pos.x() / PITCH_X)) * params.rack_width_m
+        k = max(0, round(pos.y() / self._pitch))
+        rows = self._rows or [0.0]
+        y_m = rows[k] if k < len(rows) else rows[-1] + (k - len(rows) + 1) * params.row_pitch_m
+        return round(x_m, 3), round(y_m, 3)
+
+    def device_slot_rect(self, rack: Rack, ru: int, height_ru: int) -> QRectF:
+        origin = self.rack_origin(rack)
+        top = origin.y() + HEADER + (rack.height_ru - (ru - 1) - max(height_ru, 1)) * RU_PX
+        return QRectF(origin.x() + RAIL, top, RACK_W - 2 * RAIL, max(height_ru, 1) * RU_PX)
+
+    def rack_at(self, pos: QPointF) -> Rack | None:
+        for rack_id, item in self.racks_by_id.items():
+            rect = item.sceneBoundingRect()
+            if rect.left() <= pos.x() <= rect.right() and rect.top() <= pos.y() <= rect.bottom():
+                return self.doc.racks.get(rack_id)
+        return None
+
+    def ru_at(self, rack: Rack, y: float, height_ru: int) -> int:
+        """The RU whose slot is at scene height `y` for a device whose top edge is at y."""
+        body_top = self.rack_origin(rack).y() + HEADER
+        slots_from_top = round((y - body_top) / RU_PX)
+        return rack.height_ru - slots_from_top - max(height_ru, 1) + 1
+
+    # ---------------------------------------------------------------- building
+    def rebuild(self) -> None:
+        self.blockSignals(True)
+        for item in list(self.racks_by_id.values()) + list(self.items_by_id.values()):
+            self.removeItem(item)
+        self.racks_by_id.clear()
+        self.items_by_id.clear()
+        self.blockSignals(False)
+        self.relayout()
+        self.selection_changed_ids.emit()
+
+    def relayout(self) -> None:
+        """Place every rack and device where the model says (racks are few; devices are cheap)."""
+        doc = self.doc
+        used: dict[str, int] = {}
+        for device in doc.devices.values():
+            if device.rack:
+                used[device.rack] = used.get(device.rack, 0) + doc.device_model(device).height_ru
+        for rack_id in [r for r in self.racks_by_id if r not in doc.racks]:
+            self.removeItem(self.racks_by_id.pop(rack_id))
+        for rack in doc.racks.values():
+            item = self.racks_by_id.get(rack.id)
+            if item is None:
+                item = RackItem(rack.id)
+                self.addItem(item)
+                self.racks_by_id[rack.id] = item
+            item.configure(rack, used.get(rack.id, 0))
+            item.setPos(self.rack_origin(rack))
+        for device_id in [d for d in self.items_by_id if d not in doc.devices]:
+            self.removeItem(self.items_by_id.pop(device_id))
+        unplaced: list[Device] = []
+        for device in doc.devices.values():
+            item = self.items_by_id.get(device.id)
+            if item is None:
+                item = FloorDeviceItem(device.id)
+                self.addItem(item)
+                self.items_by_id[device.id] = item
+            model = doc.device_model(device)
+            item.configure(device.name, model.model, doc.role_of(device).value, model.height_ru)
+            if device.rack in doc.racks and device.ru is not None:
+                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru).topLeft())
+            else:
+                unplaced.append(device)
+        self._layout_tray(unplaced)
+        self.update_routes()
+        self._update_scene_rect()
+
+    def _layout_tray(self, unplaced: list[Device]) -> None:
+        unplaced.sort(key=lambda d: natural_key(d.name))
+        left = -TRAY_W - TRAY_GAP
+        if not unplaced:
+            self.tray.set_rect(QRectF(left, 0, TRAY_W, 120), 0)
+            return
+        chip_h = 2 * RU_PX + 6
+        per_col = 40
+        cols = -(-len(unplaced) // per_col)
+        width = TRAY_W + (cols - 1) * (RACK_W - 2 * RAIL + 12)
+        left = -width - TRAY_GAP
+        for index, device in enumerate(unplaced):
+            col, row = divmod(index, per_col)
+            item = self.items_by_id[device.id]
+            item.configure(item.name, item.model_text, item.role, 2)
+            item.setPos(left + 12 + col * (RACK_W - 2 * RAIL + 12), 44 + row * chip_h)
+        rows = min(len(unplaced), per_col)
+        self.tray.set_rect(QRectF(left, 0, width, 56 + rows * chip_h), len(unplaced))
+
+    def _update_scene_rect(self) -> None:
+        rect = self.content_rect()
+        margin = max(rect.width(), rect.height(), 1500) * 0.5
+        self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+
+    def content_rect(self) -> QRectF:
+        rect = self.tray.boundingRect()
+        for item in self.racks_by_id.values():
+            rect = rect.united(item.sceneBoundingRect())
+        return rect
+
+    def empty_hint(self) -> str:
+        if self.racks_by_id:
+            return ""
+        return ("No racks yet. Add one with Arrange ▸ Add Rack (Ctrl+Shift+R),\n"
+                "then drag devices into its RU slots: cable lengths come from here.")
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        if changes.racks or changes.devices or changes.settings or changes.links:
+            self.relayout()
+
+    # ---------------------------------------------------------------- selection and routes
+    def _on_selection(self) -> None:
+        self.update_routes()
+        self.selection_changed_ids.emit()
+
+    def selected_device_ids(self) -> list[str]:
+        return [i.device_id for i in self.selectedItems() if isinstance(i, FloorDeviceItem)]
+
+    def selected_rack_ids(self) -> list[str]:
+        return [i.rack_id for i in self.selectedItems() if isinstance(i, RackItem)]
+
+    def select_ids(self, device_ids, rack_ids=(), add: bool = False) -> None:  # noqa: ANN001
+        self.blockSignals(True)
+        if not add:
+            self.clearSelection()
+        for device_id in device_ids:
+            if device_id in self.items_by_id:
+                self.items_by_id[device_id].setSelected(True)
+        for rack_id in rack_ids:
+            if rack_id in self.racks_by_id:
+                self.racks_by_id[rack_id].setSelected(True)
+        self.blockSignals(False)
+        self.update_routes()
+        self.selection_changed_ids.emit()
+
+    def select_all(self) -> None:
+        self.select_ids(list(self.items_by_id), list(self.racks_by_id))
+
+    def _port_height(self, device_id: str) -> QPointF | None:
+        item = self.items_by_id.get(device_id)
+        device = self.doc.devices.get(device_id)
+        if item is None or device is None or device.rack is None:
+            return None
+        rect = item.sceneBoundingRect()
+        return QPointF(rect.right() - 6, rect.center().y())
+
+    def update_routes(self) -> None:
+        """Draw the runs of the selected devices' cables; one length label per rack pair."""
+        doc = self.doc
+        selected = self.selected_device_ids()
+        routes: list[tuple[list[QPointF], QColor]] = []
+        groups: dict[tuple[str, str, str], list] = {}
+        seen: set[str] = set()
+        for device_id in selected:
+            fan = 0
+            for link in doc.links_of(device_id):
+                if link.id in seen or len(routes) >= MAX_ROUTES:
+                    continue
+                seen.add(link.id)
+                mine, other = (link.a, link.b) if link.a.device == device_id else (link.b, link.a)
+                a = self._port_height(mine.device)
+                b = self._port_height(other.device)
+                if a is None or b is None:
+                    continue
+                rack_a = self.racks_by_id[doc.devices[mine.device].rack]
+                rack_b = self.racks_by_id[doc.devices[other.device].rack]
+                offset = (fan % 10) * 3.0
+                fan += 1
+                a = a + QPointF(-offset, 0)
+                b = b + QPointF(-offset, 0)
+                if rack_a is rack_b:
+                    side = max(a.x(), b.x()) + 10 + offset
+                    points = [a, QPointF(side, a.y()), QPointF(side, b.y()), b]
+                    anchor = QPointF(side, (a.y() + b.y()) / 2)
+                else:
+                    tray_a = rack_a.pos().y() - 12 - offset
+                    tray_b = rack_b.pos().y() - 12 - offset
+                    points = [a, QPointF(a.x(), tray_a), QPointF(b.x(), tray_a), QPointF(b.x(), tray_b), b]
+                    anchor = QPointF((a.x() + b.x()) / 2, min(tray_a, tray_b))
+                length = link_length(doc, link)
+                port = doc.port(link.a.device, link.a.port)
+                colour = QColor(theme.link_colour_hex(link.colour)
+                                or theme.speed_colour_hex(port.speed_gbps if port else 0))
+                text = "length unknown" if length.length_m is None else f"{length.length_m:g} m"
+                if length.ordered_m is not None:
+                    text += f" → {length.ordered_m:g} m"
+                if length.manual:
+                    text += " (manual)"
+                routes.append((points, colour))
+                key = (rack_a.rack_id, rack_b.rack_id, text)
+                groups.setdefault(key, [0, anchor, colour])[0] += 1
+        labels = []
+        for (_ra, _rb, text), (count, anchor, colour) in groups.items():
+            labels.append((anchor, f"{count} × {text}" if count > 1 else text, colour))
+        # stack labels that would sit on top of each other
+        labels.sort(key=lambda x: (round(x[0].x()), round(x[0].y())))
+        placed: list[QPointF] = []
+        spread = []
+        for anchor, text, colour in labels:
+            point = QPointF(anchor)
+            while any(abs(point.x() - p.x()) < 90 and abs(point.y() - p.y()) < 22 for p in placed):
+                point += QPointF(0, -24)
+            placed.append(point)
+            spread.append((point, text, colour))
+        self.routes.set_routes(routes, spread)
+        if selected and routes:
+            self.hint.emit(f"{len(routes)} cable run{'s' if len(routes) != 1 else ''} of the selection "
+                           "shown with estimated and ordered length")
+
+    # ---------------------------------------------------------------- dragging devices and racks
+    def _dragged(self) -> list[QGraphicsItem]:
+        return [i for i in self.selectedItems() if isinstance(i, FloorDeviceItem | RackItem)]
+
+    def target_of(self, item: FloorDeviceItem) -> tuple[str | None, int | None, QRectF | None]:
+        """Where a dragged device item would land: (rack id, RU, slot rect)."""
+        rect = item.sceneBoundingRect().adjusted(3, 3, -3, -3)
+        rack = self.rack_at(rect.center())
+        if rack is None:
+            return None, None, None
+        ru = self.ru_at(rack, rect.top(), item.height_ru)
+        ru = max(1, min(ru, rack.height_ru - item.height_ru + 1))
+        return rack.id, ru, self.device_slot_rect(rack, ru, item.height_ru)
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        super().mousePressEvent(event)
+        self._dragging = event.button() == Qt.MouseButton.LeftButton and bool(self._dragged())
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        super().mouseMoveEvent(event)
+        if not self._dragging or not (event.buttons() & Qt.MouseButton.LeftButton):
+            return
+        grabber = self.mouseGrabberItem()
+        if isinstance(grabber, FloorDeviceItem):
+            rack_id, ru, slot = self.target_of(grabber)
+            if rack_id is None or slot is None or ru is None:
+                self.indicator.setVisible(False)
+                self.hint.emit("Release outside a rack to take the device out of its rack")
+                return
+            device = self.doc.devices[grabber.device_id]
+            moving = {i.device_id for i in self.selectedItems() if isinstance(i, FloorDeviceItem)}
+            problem = self.editor.rack_problem(device.id, device.model, rack_id, ru, ignore=moving)
+            rack = self.doc.racks[rack_id]
+            self.indicator.show_at(slot, problem is None, problem or f"{rack.name} · RU {ru}")
+            self.hint.emit(problem or f"Place {device.name} in {rack.name} at RU {ru}")
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton or not self._dragging:
+            return
+        self._dragging = False
+        self.indicator.setVisible(False)
+        self.hint.emit("")
+        self.commit_drag()
+
+    def commit_drag(self) -> None:
+        doc = self.doc
+        placements: dict[str, tuple[str | None, int | None]] = {}
+        racks_moved: list[tuple[str, float, float]] = []
+        for item in self._dragged():
+            if isinstance(item, FloorDeviceItem):
+                device = doc.devices.get(item.device_id)
+                if device is None:
+                    continue
+                rack_id, ru, _slot = self.target_of(item)
+                if (rack_id, ru) != (device.rack, device.ru):
+                    placements[device.id] = (rack_id, ru)
+            elif isinstance(item, RackItem):
+                rack = doc.racks.get(item.rack_id)
+                if rack is None:
+                    continue
+                origin = self.rack_origin(rack)
+                if (item.pos() - origin).manhattanLength() < 1:
+                    continue
+                racks_moved.append((rack.id, *self.floor_target(item.pos())))
+        changed = False
+        if placements:
+            changed = self.editor.place_devices(placements)
+        for rack_id, x_m, y_m in racks_moved:
+            changed = self.editor.move_rack(rack_id, x_m, y_m) or changed
+        if not changed:
+            self.relayout()  # refused or nothing to do: back to where the model says
+
+    # ---------------------------------------------------------------- drops
+    def drop_device(self, model_id: str, pos: QPointF) -> str | None:
+        model = self.doc.catalog.devices.get(model_id)
+        if model is None:
+            return None
+        rack = self.rack_at(pos)
+        if rack is None:
+            return self.editor.add_device(model_id)
+        ru = self.ru_at(rack, pos.y() - model.height_ru * RU_PX / 2, model.height_ru)
+        ru = max(1, min(ru, rack.height_ru - model.height_ru + 1))
+        return self.editor.add_device(model_id, rack=rack.id, ru=ru)

@@ -1,0 +1,371 @@
+"""Graphics items of the Topology canvas: devices, tier bands, the cable being drawn.
+
+Items hold ids and what they need to paint, never model objects they could change.  A device
+paints its front panel: role stripe and icon, name and model, and each logical port coloured by
+speed (filled when used, hollow when free).  While a cable is being drawn the scene's wire state
+tells each port whether it is a valid target (green ring) or not (red, dimmed).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QStaticText
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from .. import resources, theme
+from . import lod
+from .geometry import HEADER_W, DeviceGeometry, PortCell
+
+if TYPE_CHECKING:
+    from .topology_scene import TopologyScene
+
+_STATIC: dict[tuple[str, bool, float], QStaticText] = {}
+
+
+def static_text(text: str, bold: bool = False, size: float = 9.0) -> QStaticText:
+    """A cached QStaticText (3.8 µs per label instead of 10 for drawText)."""
+    key = (text, bold, size)
+    hit = _STATIC.get(key)
+    if hit is None:
+        hit = QStaticText(text)
+        hit.setTextFormat(Qt.TextFormat.PlainText)
+        hit.prepare(font=theme.font(size, bold))
+        _STATIC[key] = hit
+        if len(_STATIC) > 50_000:
+            _STATIC.clear()
+    return hit
+
+
+_ELIDED: dict[tuple[str, float, bool, float], str] = {}
+
+
+def elide(text: str, width: float, size: float = 9.0, bold: bool = False) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels in the given font (cached)."""
+    key = (text, width, bold, size)
+    hit = _ELIDED.get(key)
+    if hit is None:
+        hit = QFontMetricsF(theme.font(size, bold)).elidedText(text, Qt.TextElideMode.ElideRight, width)
+        _ELIDED[key] = hit
+        if len(_ELIDED) > 50_000:
+            _ELIDED.clear()
+    return hit
+
+
+class DeviceItem(QGraphicsItem):
+    """One device on the Topology canvas (top-left at its model position)."""
+
+    def __init__(self, device_id: str) -> None:
+        super().__init__()
+        self.device_id = device_id
+        flags = QGraphicsItem.GraphicsItemFlag
+        # no ItemSendsGeometryChanges and no itemChange override: with thousands of devices the
+        # Python dispatch of every item change costs seconds; the scene snaps and moves the cable
+        # ends itself while dragging
+        self.setFlags(flags.ItemIsSelectable | flags.ItemIsMovable)
+        self.setZValue(10)
+        # a front panel with 128 ports is ~300 draw calls: keep it as a pixmap at the current zoom
+        # (the scene raises QPixmapCache to 256 MB, shared/reference/performance.md §9)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.geometry: DeviceGeometry | None = None
+        self.role = "leaf"
+        self.name = ""
+        self.model_text = ""
+        self.used: set[str] = set()
+        self._rect = QRectF()
+
+    # ---------------------------------------------------------------- state from the model
+    def configure(self, name: str, model_text: str, role: str, geometry: DeviceGeometry) -> None:
+        if geometry is not self.geometry:
+            self.prepareGeometryChange()
+            self.geometry = geometry
+            self._rect = QRectF(0, 0, geometry.width, geometry.height)
+        self.name, self.model_text, self.role = name, model_text, role
+        self.update()
+
+    def set_used(self, used: set[str]) -> None:
+        if used != self.used:
+            self.used = used
+            self.update()
+
+    def sync_pos(self, x: float, y: float) -> bool:
+        """Move to the model position; True when the item really moved."""
+        pos = self.pos()
+        if pos.x() != x or pos.y() != y:
+            self.setPos(x, y)
+            return True
+        return False
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return self._rect.width(), self._rect.height()
+
+    def port_at(self, local: QPointF) -> PortCell | None:
+        if self.geometry is None or local.x() < HEADER_W:
+            return None
+        return self.geometry.port_at(local.x(), local.y())
+
+    def port_scene_pos(self, port: str) -> QPointF | None:
+        if self.geometry is None or port not in self.geometry.ports:
+            return None
+        cx, cy = self.geometry.ports[port].centre
+        return self.pos() + QPointF(cx, cy)
+
+    # ---------------------------------------------------------------- Qt overrides
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect.adjusted(-3, -3, 3, 3)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._rect)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        scale = painter.worldTransform().m11()
+        scene = self.scene()
+        detail = getattr(scene, "detail_scale", lod.PORTS_MIN_SCALE)
+        rect = self._rect
+        selected = self.isSelected()
+        role_colour = theme.role_colour(self.role)
+        if scale < lod.LABELS_MIN_SCALE:
+            painter.setPen(QPen(theme.SELECTION, 0) if selected else Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(theme.SELECTION if selected else role_colour))
+            painter.drawRect(rect)
+            if rect.width() * scale >= 56 and rect.height() * scale >= 9:
+                # the name in screen pixels, while it still fits on the bar
+                painter.save()
+                box = painter.worldTransform().mapRect(rect)
+                painter.resetTransform()
+                painter.setPen(QColor("#ffffff"))
+                painter.setFont(theme.font(7.5, True))
+                painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.name)
+                painter.restore()
+            return
+        if selected:
+            painter.setPen(QPen(theme.SELECTION_HALO, 6))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect, 4, 4)
+        painter.setPen(QPen(theme.SELECTION if selected else theme.DEVICE_BORDER, 1.6 if selected else 1.0))
+        painter.setBrush(QBrush(theme.DEVICE_FILL))
+        painter.drawRoundedRect(rect, 4, 4)
+        painter.fillRect(QRectF(0.5, 0.5, 5, rect.height() - 1), role_colour)
+        ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        painter.drawPixmap(QPointF(11, rect.height() / 2 - 10),
+                           resources.pixmap(f"role-{self.role}", 20, max(1.0, scale * ratio)))
+        painter.setPen(theme.DEVICE_TEXT)
+        top = rect.height() / 2 - 15
+        painter.drawStaticText(QPointF(37, top), static_text(elide(self.name, HEADER_W - 40, 9.0, True), True, 9.0))
+        painter.setPen(theme.DEVICE_SUBTEXT)
+        painter.drawStaticText(QPointF(37, top + 16),
+                               static_text(elide(self.model_text, HEADER_W - 40, 7.5), False, 7.5))
+        if self.geometry is None:
+            return
+        if scale < detail:
+            self._paint_port_summary(painter)
+            return
+        self._paint_ports(painter, scene)
+
+    def _paint_port_summary(self, painter: QPainter) -> None:
+        """Zoomed out: one bar per cage row, the used share filled."""
+        geometry = self.geometry
+        assert geometry is not None
+        if not geometry.cages:
+            return
+        left = geometry.cages[0].rect[0]
+        right = max(c.rect[0] + c.rect[2] for c in geometry.cages)
+        total = max(1, sum(1 for p in geometry.ports.values() if p.fabric))
+        used = sum(1 for name in self.used if name in geometry.ports and geometry.ports[name].fabric)
+        bar = QRectF(left, self._rect.height() / 2 - 5, right - left, 10)
+        painter.setPen(QPen(theme.DEVICE_BORDER, 1))
+        painter.setBrush(QBrush(theme.PORT_FREE_FILL))
+        painter.drawRect(bar)
+        if used:
+            painter.fillRect(QRectF(bar.x(), bar.y(), bar.width() * used / total, bar.height()),
+                             theme.role_colour(self.role))
+
+    def _paint_ports(self, painter: QPainter, scene: TopologyScene | None) -> None:
+        geometry = self.geometry
+        assert geometry is not None
+        wire = getattr(scene, "wire", None)
+        cage_pen = QPen(QColor("#ced4da"), 1)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(cage_pen)
+        for cage in geometry.cages:
+            x, y, w, h = cage.rect
+            painter.drawRect(QRectF(x - 1, y - 1, w + 2, h + 2))
+        used = self.used
+        for port in geometry.ports.values():
+            x, y, w, h = port.rect
+            cell = QRectF(x + 0.6, y + 0.6, w - 1.2, h - 1.2)
+            colour = theme.speed_colour(port.speed_gbps) if port.fabric else theme.PORT_NONFABRIC
+            if port.name in used:
+                painter.fillRect(cell, colour)
+            else:
+                painter.fillRect(cell, theme.speed_fill_light(port.speed_gbps) if port.fabric
+                                 else theme.PORT_FREE_FILL)
+                painter.setPen(QPen(colour, 1))
+                painter.drawRect(cell.adjusted(0.5, 0.5, -0.5, -0.5))
+        if wire is not None:
+            self._paint_wire_targets(painter, wire)
+
+    def _paint_wire_targets(self, painter: QPainter, wire: WireState) -> None:
+        geometry = self.geometry
+        assert geometry is not None
+        ok_pen = QPen(theme.TARGET_OK, 2.2)
+        bad_pen = QPen(theme.TARGET_BAD, 1.2)
+        for port in geometry.ports.values():
+            x, y, w, h = port.rect
+            key = (self.device_id, port.name)
+            if key == wire.source_key:
+                painter.setPen(QPen(theme.SOURCE_PORT, 2.4))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(QRectF(x - 1, y - 1, w + 2, h + 2))
+                continue
+            if not port.fabric and port.name not in self.used and not wire.includes_management:
+                continue
+            problem = wire.problem(self.device_id, port.name)
+            if problem is None:
+                painter.setPen(ok_pen)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(QRectF(x - 0.5, y - 0.5, w + 1, h + 1))
+            elif (self.device_id, port.name) == wire.hover_key:
+                painter.setPen(bad_pen)
+                painter.setBrush(QBrush(theme.TARGET_BAD_FILL))
+                painter.drawRect(QRectF(x, y, w, h))
+                painter.drawLine(QPointF(x + 1, y + 1), QPointF(x + w - 1, y + h - 1))
+
+
+class WireState:
+    """What the cable being drawn starts from, and a cache of port checks against it."""
+
+    def __init__(self, source_key: tuple[str, str], fixed_key: tuple[str, str],
+                 moving_link: str | None, moving_end: str | None, check) -> None:  # noqa: ANN001
+        self.source_key = source_key
+        self.fixed_key = fixed_key
+        self.moving_link = moving_link
+        self.moving_end = moving_end
+        self.hover_key: tuple[str, str] | None = None
+        self.includes_management = False
+        self._check = check
+        self._cache: dict[tuple[str, str], str | None] = {}
+
+    def problem(self, device: str, port: str) -> str | None:
+        key = (device, port)
+        if key not in self._cache:
+            self._cache[key] = self._check(key)
+        return self._cache[key]
+
+
+class TierBands(QGraphicsItem):
+    """The horizontal bands behind the devices of each tier, with their titles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(-100)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self._bands: list[tuple[int, QRectF]] = []
+        self._bounds = QRectF()
+
+    def set_bands(self, bands: list[tuple[int, QRectF]]) -> None:
+        self.prepareGeometryChange()
+        self._bands = bands
+        bounds = QRectF()
+        for _tier, rect in bands:
+            bounds = rect if bounds.isNull() else bounds.united(rect)
+        self._bounds = bounds
+        self.update()
+
+    def bands(self) -> list[tuple[int, QRectF]]:
+        return list(self._bands)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        scale = painter.worldTransform().m11()
+        exposed = option.exposedRect
+        for index, (tier, rect) in enumerate(self._bands):
+            if not rect.intersects(exposed):
+                continue
+            painter.fillRect(rect, theme.BAND_FILLS[index % 2])
+            painter.setPen(QPen(QColor("#e3e8ef"), 0))
+            painter.drawLine(rect.topLeft(), rect.topRight())
+            if rect.height() * scale < 28:
+                continue  # too thin on screen for a title
+            # the title stays readable at any zoom: draw it in device pixels
+            painter.save()
+            origin = painter.worldTransform().map(rect.topLeft())
+            painter.resetTransform()
+            painter.setPen(theme.BAND_TEXT)
+            painter.setFont(theme.font(10.0 if scale > 0.3 else 9.0, True))
+            painter.drawText(QPointF(max(origin.x(), 0) + 12, origin.y() + 20),
+                             theme.TIER_TITLES.get(tier, f"Tier {tier}").upper())
+            painter.restore()
+
+
+class WirePreview(QGraphicsItem):
+    """The cable being drawn: from the fixed port to the cursor, with the reason if refused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(100)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._start = QPointF()
+        self._end = QPointF()
+        self._state = "none"  # none / ok / bad
+        self._text = ""
+
+    def set_line(self, start: QPointF, end: QPointF, state: str, text: str) -> None:
+        self.prepareGeometryChange()
+        self._start, self._end, self._state, self._text = start, end, state, text
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        rect = QRectF(self._start, self._end).normalized()
+        return rect.adjusted(-50, -50, 3000, 400)
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        colour = {"ok": theme.TARGET_OK, "bad": theme.TARGET_BAD}.get(self._state, theme.SOURCE_PORT)
+        pen = QPen(colour, 2.2)
+        pen.setCosmetic(True)
+        if self._state == "none":
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.drawLine(self._start, self._end)
+        painter.setBrush(QBrush(colour))
+        painter.drawEllipse(self._end, 3, 3)
+        if not self._text:
+            return
+        painter.save()
+        anchor = painter.worldTransform().map(self._end)
+        painter.resetTransform()
+        painter.setFont(theme.font(9.0, False))
+        metrics = painter.fontMetrics()
+        width = min(metrics.horizontalAdvance(self._text) + 16, 560)
+        box = QRectF(anchor.x() + 14, anchor.y() + 10, width, metrics.height() + 10)
+        if widget is not None:  # keep the reason on screen
+            if box.right() > widget.width() - 8:
+                box.moveRight(widget.width() - 8)
+            if box.left() < 8:
+                box.setLeft(8)
+                width = box.width()
+            if box.bottom() > widget.height() - 8:
+                box.moveBottom(anchor.y() - 10)
+        painter.setPen(QPen(colour, 1))
+        painter.setBrush(QBrush(QColor("#fff5f5") if self._state == "bad" else QColor("#ebfbee")))
+        painter.drawRoundedRect(box, 4, 4)
+        painter.setPen(theme.DEVICE_TEXT)
+        painter.drawText(box.adjusted(8, 0, -8, 0), Qt.AlignmentFlag.AlignVCenter,
+                         metrics.elidedText(self._text, Qt.TextElideMode.ElideRight, int(width - 16)))
+        painter.restore()

@@ -1,0 +1,233 @@
+"""The canvas view used for both scenes: wheel zoom, pan, fit, rubber band, palette drops.
+
+Wheel zooms around the cursor, Shift+wheel scrolls sideways, the middle button or Space+drag
+pans.  A rubber band selects the devices it contains and, in the Topology scene, the cables with
+both ends inside it.  Devices dragged from the palette are handed to the scene; files dropped on
+the view go on to the window.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QApplication, QFrame, QGraphicsScene, QGraphicsView, QWidget
+
+from .. import theme
+
+DEVICE_MIME = "application/x-aicnet-device-model"
+MIN_SCALE = 0.01
+MAX_SCALE = 4.0
+
+
+class FabricView(QGraphicsView):
+    """A zoomable, pannable view of a fabric scene."""
+
+    #: the view scale changed (1.0 = 100 %)
+    zoom_changed = Signal(float)
+
+    def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
+                            | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.ContainsItemShape)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing, True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setAcceptDrops(True)
+        self._pan_from: QPoint | None = None
+        self._space = False
+        self._band: QRectF | None = None
+        self.rubberBandChanged.connect(self._on_rubber_band)
+
+    # ---------------------------------------------------------------- zoom
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
+        current = self.scale_factor()
+        target = min(max(current * factor, MIN_SCALE), MAX_SCALE)
+        if math.isclose(target, current):
+            return
+        if anchor is None:
+            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.scale(target / current, target / current)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.zoom_changed.emit(self.scale_factor())
+
+    def set_zoom(self, scale: float) -> None:
+        self.zoom_by(scale / self.scale_factor())
+
+    def fit_rect(self, rect: QRectF, max_scale: float = 1.5) -> None:
+        if rect.isNull() or rect.isEmpty():
+            return
+        margin = max(rect.width(), rect.height()) * 0.03 + 20
+        self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.scale_factor() > max_scale:
+            self.set_zoom(max_scale)
+            self.centerOn(rect.center())
+        elif self.scale_factor() < MIN_SCALE:
+            self.set_zoom(MIN_SCALE)
+        self.zoom_changed.emit(self.scale_factor())
+
+    def fit_all(self) -> None:
+        scene = self.scene()
+        rect = scene.content_rect() if hasattr(scene, "content_rect") else scene.itemsBoundingRect()
+        self.fit_rect(rect)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        delta = event.angleDelta()
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            bar = self.horizontalScrollBar()
+            bar.setValue(bar.value() - (delta.y() or delta.x()))
+            event.accept()
+            return
+        steps = delta.y() / 120.0 if delta.y() else event.pixelDelta().y() / 60.0
+        if steps:
+            self.zoom_by(1.18 ** steps, event.position().toPoint())
+        event.accept()
+
+    # ---------------------------------------------------------------- pan
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.MiddleButton or (
+            self._space and event.button() == Qt.MouseButton.LeftButton
+        ):
+            self._pan_from = event.position().toPoint()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self._pan_from is not None:
+            now = event.position().toPoint()
+            delta = now - self._pan_from
+            self._pan_from = now
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else Qt.CursorShape.ArrowCursor)
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            self.viewport().setCursor(Qt.CursorShape.ArrowCursor)
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+    # ---------------------------------------------------------------- rubber band for cables
+    def _on_rubber_band(self, rect: QRect, _start: QPointF, _end: QPointF) -> None:
+        # Qt reports the end point one move late; the viewport rectangle is exact
+        if not rect.isNull():
+            self._band = self.mapToScene(rect).boundingRect()
+            return
+        if self._band is None:
+            return
+        band, self._band = self._band, None
+        scene = self.scene()
+        if hasattr(scene, "select_links_in"):
+            add = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
+            scene.select_links_in(band, add)
+
+    # ---------------------------------------------------------------- background grid
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+        painter.fillRect(rect, theme.CANVAS_BG)
+        scale = self.scale_factor()
+        if scale < 0.25:
+            return
+        step = theme.GRID_STEP * (1 if scale >= 0.7 else 5)
+        left = math.floor(rect.left() / step) * step
+        top = math.floor(rect.top() / step) * step
+        minor: list[QLineF] = []
+        major: list[QLineF] = []
+        big = step * 5
+        for x in _frange(left, rect.right(), step):
+            (major if abs(round(x / big) * big - x) < 1e-6 else minor).append(
+                QLineF(x, rect.top(), x, rect.bottom()))
+        for y in _frange(top, rect.bottom(), step):
+            (major if abs(round(y / big) * big - y) < 1e-6 else minor).append(
+                QLineF(rect.left(), y, rect.right(), y))
+        painter.setPen(QPen(theme.GRID_MINOR, 0))
+        painter.drawLines(minor)
+        painter.setPen(QPen(theme.GRID_MAJOR, 0))
+        painter.drawLines(major)
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+        scene = self.scene()
+        hint = scene.empty_hint() if hasattr(scene, "empty_hint") else ""
+        if not hint:
+            return
+        painter.save()
+        painter.resetTransform()
+        area = QRectF(self.viewport().rect()).adjusted(40, 40, -40, -40)
+        painter.setPen(theme.BAND_TEXT)
+        painter.setFont(theme.font(12.0))
+        painter.drawText(area, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, hint)
+        painter.restore()
+
+    # ---------------------------------------------------------------- drops from the palette
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasFormat(DEVICE_MIME):
+            event.acceptProposedAction()
+            return
+        event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        if event.mimeData().hasFormat(DEVICE_MIME):
+            event.acceptProposedAction()
+            return
+        event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        data = event.mimeData()
+        if not data.hasFormat(DEVICE_MIME):
+            event.ignore()
+            return
+        model_id = bytes(data.data(DEVICE_MIME).data()).decode()
+        scene = self.scene()
+        if hasattr(scene, "drop_device"):
+            scene.drop_device(model_id, self.mapToScene(event.position().toPoint()))
+        event.acceptProposedAction()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        for child in self.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            if hasattr(child, "reposition"):
+                child.reposition()
+
+
+def _frange(start: float, stop: float, step: float) -> list[float]:
+    count = int((stop - start) / step) + 2
+    return [start + i * step for i in range(min(count, 2000))]

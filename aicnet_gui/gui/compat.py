@@ -1,0 +1,207 @@
+"""Can these two ports be wired, which optics fit this cage, which cables fit this link.
+
+Pure Python over the model (no Qt), used while the user drags a cable (to highlight compatible
+targets and say why another one is refused) and by the inspector (to offer only parts that fit).
+The model itself refuses a port used twice or a port that does not exist; these checks add the
+physical rules a person expects at the moment of wiring: speed, form factor, technology, media.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.catalog_entities import BreakoutMode, CableAssembly, Transceiver
+from ..model.document import FabricDocument
+from ..model.fabric import Link
+from ..model.ports import LogicalPort
+from .units import speed_label
+
+
+@dataclass(frozen=True, slots=True)
+class PortRef:
+    device: str
+    port: str
+
+    def key(self) -> tuple[str, str]:
+        return (self.device, self.port)
+
+
+def port_title(doc: FabricDocument, ref: PortRef) -> str:
+    device = doc.devices.get(ref.device)
+    return f"{device.name if device else ref.device}:{ref.port}"
+
+
+def _peer(link: Link, ref: PortRef) -> PortRef:
+    other = link.b if link.a.key() == ref.key() else link.a
+    return PortRef(other.device, other.port)
+
+
+def port_in_use(doc: FabricDocument, ref: PortRef, ignore_link: str | None = None) -> str | None:
+    """Why `ref` cannot take another cable (it already carries one), or None."""
+    link = doc.link_at(ref.device, ref.port)
+    if link is None or link.id == ignore_link:
+        return None
+    return f"{port_title(doc, ref)} is already used (cable to {port_title(doc, _peer(link, ref))})"
+
+
+def _mode_hint(doc: FabricDocument, ref: PortRef, port: LogicalPort, speed: int) -> str:
+    """A suggestion like 'set cage 3 of leaf-02 to 2x400G' when another mode would match."""
+    for mode in port.group.breakouts:
+        if BreakoutMode.parse(mode).speed_gbps == speed:
+            return f"; set cage {port.cage} of {doc.devices[ref.device].name} to {mode}"
+    return ""
+
+
+def connection_problem(
+    doc: FabricDocument, a: PortRef, b: PortRef, moving_link: str | None = None
+) -> str | None:
+    """Why a cable between ports `a` and `b` would be wrong, or None when it is fine.
+
+    `moving_link` is the id of a link whose end is being moved: its own ports count as free.
+    """
+    if a.device == b.device:
+        return "both ends are on the same device"
+    ports: list[LogicalPort] = []
+    for ref in (a, b):
+        if ref.device not in doc.devices:
+            return f"there is no device {ref.device!r}"
+        port = doc.port(ref.device, ref.port)
+        if port is None:
+            return f"{doc.devices[ref.device].name} has no port {ref.port} in its breakout modes"
+        used = port_in_use(doc, ref, moving_link)
+        if used:
+            return used
+        ports.append(port)
+    pa, pb = ports
+    model_a, model_b = doc.device_model(a.device), doc.device_model(b.device)
+    if not set(model_a.technology) & set(model_b.technology):
+        return (
+            f"technology: {model_a.model} is {'/'.join(t.value for t in model_a.technology)}, "
+            f"{model_b.model} is {'/'.join(t.value for t in model_b.technology)}"
+        )
+    ffa, ffb = pa.group.form_factor, pb.group.form_factor
+    if (ffa == "RJ45") != (ffb == "RJ45"):
+        return f"form factor: an {ffa} port cannot take a cable to an {ffb} port"
+    if pa.speed_gbps != pb.speed_gbps:
+        hint = _mode_hint(doc, b, pb, pa.speed_gbps) or _mode_hint(doc, a, pa, pb.speed_gbps)
+        return (
+            f"speed: {port_title(doc, a)} runs at {speed_label(pa.speed_gbps)}, "
+            f"{port_title(doc, b)} at {speed_label(pb.speed_gbps)}{hint}"
+        )
+    optic_a = cage_transceiver(doc, a.device, pa.cage)
+    optic_b = cage_transceiver(doc, b.device, pb.cage)
+    if optic_a is not None and optic_b is not None:
+        if optic_a.media != optic_b.media:
+            return (
+                f"media: {optic_a.model} is {optic_a.media} ({optic_a.pmd}), "
+                f"{optic_b.model} is {optic_b.media} ({optic_b.pmd})"
+            )
+        if optic_a.port_gbps != optic_b.port_gbps:
+            return (
+                f"optics: {optic_a.model} ports run at {speed_label(optic_a.port_gbps)}, "
+                f"{optic_b.model} ports at {speed_label(optic_b.port_gbps)}"
+            )
+    return None
+
+
+def cage_transceiver(doc: FabricDocument, device_id: str, cage: int) -> Transceiver | None:
+    config = doc.devices[device_id].cages.get(cage)
+    if config is None or not config.transceiver:
+        return None
+    return doc.catalog.transceivers.get(config.transceiver)
+
+
+def transceiver_fits(doc: FabricDocument, device_id: str, cage: int, optic: Transceiver) -> bool:
+    """True when `optic` fits cage `cage` of the device in its current breakout mode."""
+    device = doc.devices[device_id]
+    model = doc.device_model(device)
+    group = model.cage_group_of.get(cage)
+    if group is None or group.form_factor != optic.form_factor:
+        return False
+    if group.top != "none" and optic.top != "none" and group.top != optic.top:
+        return False
+    if optic.switch_side is not None and optic.switch_side != model.is_switch:
+        return False
+    if not set(optic.technology) & set(model.technology):
+        return False
+    if optic.speed_gbps > group.native_gbps:
+        return False
+    config = device.cages.get(cage)
+    mode = BreakoutMode.parse(config.mode if config and config.mode else group.default_breakout)
+    if mode.legs % optic.optical_ports:
+        return False
+    legs_per_optical_port = mode.legs // optic.optical_ports
+    if legs_per_optical_port * mode.speed_gbps != optic.port_gbps:
+        return False
+    if legs_per_optical_port > 1:
+        return f"{legs_per_optical_port}x{mode.speed_gbps}G" in optic.breakouts
+    return True
+
+
+def compatible_transceivers(doc: FabricDocument, device_id: str, cage: int) -> list[Transceiver]:
+    """The catalog optics that fit the cage, by part id."""
+    return [
+        t
+        for _id, t in sorted(doc.catalog.transceivers.items())
+        if transceiver_fits(doc, device_id, cage, t)
+    ]
+
+
+def _end_fits(end_ff: str | None, end_top: str, port: LogicalPort) -> bool:
+    if end_ff != port.group.form_factor:
+        return False
+    return end_top == "none" or port.group.top == "none" or end_top == port.group.top
+
+
+def cable_fits(doc: FabricDocument, link: Link, cable: CableAssembly) -> bool:
+    """True when `cable` can be the media of `link` given both ends' ports and optics."""
+    pa = doc.port(link.a.device, link.a.port)
+    pb = doc.port(link.b.device, link.b.port)
+    if pa is None or pb is None:
+        return False
+    model_a, model_b = doc.device_model(link.a.device), doc.device_model(link.b.device)
+    if not set(cable.technology) & set(model_a.technology) & set(model_b.technology):
+        return False
+    optic_a = cage_transceiver(doc, link.a.device, pa.cage)
+    optic_b = cage_transceiver(doc, link.b.device, pb.cage)
+    if cable.integrated_ends:
+        if optic_a is not None or optic_b is not None:
+            return False
+        # a straight twin cable (e.g. an 800G OSFP DAC) joins two cages split the same way and
+        # carries every leg: its rate is the whole cage's
+        whole_cage = (cable.legs == 1 and cable.leg_gbps is not None and pa.legs == pb.legs > 1
+                      and cable.leg_gbps == pa.speed_gbps * pa.legs)
+        if cable.leg_gbps is not None and cable.leg_gbps != pa.speed_gbps and not whole_cage:
+            return False
+        for first, second in ((pa, pb), (pb, pa)):
+            # a splitter's A end sits in the split cage, each leg in one unsplit port
+            if cable.legs > 1 and (first.legs != cable.legs or second.legs != 1):
+                continue
+            if cable.legs == 1 and first.legs != second.legs:
+                continue
+            if _end_fits(cable.a_end.form_factor, cable.a_end.top, first) and _end_fits(
+                cable.b_end.form_factor, cable.b_end.top, second
+            ):
+                return True
+        return False
+    if optic_a is None or optic_b is None:
+        return False
+    if cable.legs > 1 and cable.legs * min(optic_a.port_gbps, optic_b.port_gbps) != max(
+            optic_a.port_gbps, optic_b.port_gbps):
+        return False  # a fibre splitter joins one fast optical port to several slower ones
+    for optic in (optic_a, optic_b):
+        if cable.media != optic.media:
+            return False
+        connectors = {cable.a_end.connector, cable.b_end.connector} - {None}
+        if connectors and optic.connector and optic.connector not in connectors:
+            return False
+    grade = cable.fibre_grade
+    if grade is not None:
+        for optic in (optic_a, optic_b):
+            if getattr(optic.reach_m, grade) is None:
+                return False
+    return True
+
+
+def compatible_cables(doc: FabricDocument, link: Link) -> list[CableAssembly]:
+    return [c for _id, c in sorted(doc.catalog.cables.items()) if cable_fits(doc, link, c)]

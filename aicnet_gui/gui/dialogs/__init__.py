@@ -1,0 +1,1 @@
+"""Dialogs: bulk connect, new from template, recovery and error messages."""

@@ -1,0 +1,49 @@
+"""Message boxes the window asks through (one place, so tests can answer them)."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from ...fileio.recovery import Recovery
+
+SAVE = "save"
+DISCARD = "discard"
+CANCEL = "cancel"
+RECOVER = "recover"
+LATER = "later"
+
+
+def show_error(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.critical(parent, title, text)
+
+
+def ask_save_changes(parent: QWidget | None, name: str) -> str:
+    buttons = QMessageBox.StandardButton
+    answer = QMessageBox.warning(
+        parent, "Unsaved changes",
+        f"“{name}” has unsaved changes.\nSave them before closing it?",
+        buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save,
+    )
+    return {buttons.Save: SAVE, buttons.Discard: DISCARD}.get(answer, CANCEL)
+
+
+def ask_recover(parent: QWidget | None, recovery: Recovery) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(recovery.saved_at))
+    what = recovery.original or "an untitled fabric"
+    buttons = QMessageBox.StandardButton
+    box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved work",
+                      f"aicnet did not close cleanly last time.\n\nUnsaved changes to {what} "
+                      f"were autosaved at {when}. Recover them?", buttons.NoButton, parent)
+    recover = box.addButton("Recover", QMessageBox.ButtonRole.AcceptRole)
+    discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(recover)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is recover:
+        return RECOVER
+    if clicked is discard:
+        return DISCARD
+    return LATER

@@ -1,0 +1,199 @@
+"""New from template: pick a generator template, fill its parameters, preview, generate.
+
+The parameter form is rendered from the generator's pydantic model (`generators.TEMPLATES`).
+"Check" plans the fabric and shows what would be built, or the generator's reason why the
+parameters cannot work.  "Create" starts a new document and applies the generated operations as
+ONE undo step (undo gives back the empty fabric).  Devices get the editor's tier layout.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+)
+
+from ... import generators
+from ...model.catalog_entities import ROLE_TIER
+from ...model.edits import AddDevice, Operation
+from ...model.fabric import Device
+from .. import layout, resources
+from ..canvas.geometry import device_geometry
+from .model_form import ModelForm
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+TEMPLATE_TITLES = {
+    "two-tier": "Two-tier leaf-spine",
+    "rail-optimized": "Rail-optimized scalable units",
+    "three-tier": "Three-tier fat tree",
+}
+
+
+def params_error(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    return f"{where.replace('_', ' ')}: {first['msg']}"
+
+
+def laid_out(catalog, ops: list[Operation]) -> list[Operation]:  # noqa: ANN001
+    """The operations with the editor's tier layout applied to the devices they add."""
+    devices = [op.device for op in ops if isinstance(op, AddDevice)]
+
+    def tier_of(device: Device) -> int:
+        return ROLE_TIER[device.role or catalog.device(device.model).role]
+
+    def size_of(device: Device) -> tuple[float, float]:
+        geometry = device_geometry(catalog.device(device.model), device.cages)
+        return geometry.width, geometry.height
+
+    positions = layout.layout_devices(devices, tier_of, size_of)
+    result: list[Operation] = []
+    for op in ops:
+        if isinstance(op, AddDevice) and op.device.id in positions:
+            op = AddDevice(op.device.model_copy(update={"position": positions[op.device.id]}))
+        result.append(op)
+    return result
+
+
+class TemplateWizard(QDialog):
+    """Choose a template and its parameters; `result_ops` holds the generated operations."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setWindowTitle("New fabric from a template")
+        self.setWindowIcon(resources.icon("new-template"))
+        self.resize(880, 640)
+        self.window_ = window
+        self.catalog = window.catalog
+        self.result_ops: list[Operation] = []
+        self.result_summary = None
+        layout_ = QVBoxLayout(self)
+        body = QHBoxLayout()
+        layout_.addLayout(body, 1)
+        self.templates = QListWidget()
+        self.templates.setFixedWidth(230)
+        body.addWidget(self.templates)
+        right = QVBoxLayout()
+        body.addLayout(right, 1)
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        self.description.setStyleSheet("color: #3e4c59; padding-bottom: 6px;")
+        right.addWidget(self.description)
+        self.forms = QStackedWidget()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.forms)
+        right.addWidget(scroll, 1)
+        self.preview = QPlainTextEdit()
+        self.preview.setReadOnly(True)
+        self.preview.setFixedHeight(200)
+        self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.preview.setPlaceholderText("Press Check to see what the template builds.")
+        right.addWidget(self.preview)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.check_button = self.buttons.addButton("Check", QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
+        self.buttons.accepted.connect(self.create)
+        self.buttons.rejected.connect(self.reject)
+        self.check_button.clicked.connect(self.check)
+        layout_.addWidget(self.buttons)
+        self._forms: dict[str, ModelForm] = {}
+        for name, params in generators.TEMPLATES.items():
+            item = QListWidgetItem(resources.icon("new-template"), TEMPLATE_TITLES.get(name, name))
+            item.setData(Qt.ItemDataRole.UserRole, name)
+            self.templates.addItem(item)
+            form = ModelForm(params, self.catalog, skip=("template",))
+            form.changed.connect(self._invalidate)
+            self._forms[name] = form
+            self.forms.addWidget(form)
+        self.templates.currentRowChanged.connect(self._on_template)
+        self.templates.setCurrentRow(1 if "rail-optimized" in generators.TEMPLATES else 0)
+
+    def template(self) -> str:
+        return self.templates.currentItem().data(Qt.ItemDataRole.UserRole)
+
+    def form(self) -> ModelForm:
+        return self._forms[self.template()]
+
+    def _on_template(self, row: int) -> None:
+        self.forms.setCurrentIndex(row)
+        params = generators.TEMPLATES[self.template()]
+        self.description.setText((params.__doc__ or "").strip())
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        self.preview.setStyleSheet("")
+        self.preview.setPlainText("")
+
+    def params(self) -> Any:
+        """The validated parameters, or raises ValueError with a readable message."""
+        values = {"template": self.template(), **self.form().values()}
+        try:
+            return generators.TEMPLATES[self.template()].model_validate(values)
+        except ValidationError as exc:
+            raise ValueError(params_error(exc)) from None
+
+    def _build(self) -> bool:
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            params = self.params()
+            from ...model.document import FabricDocument
+
+            scratch = FabricDocument(self.catalog)
+            ops, summary = generators.build_ops(scratch, params)
+        except (ValueError, generators.GeneratorError) as exc:
+            self._show(str(exc), error=True)
+            return False
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        self.result_ops, self.result_summary = ops, summary
+        self._show("\n".join(summary.lines()), error=False)
+        return True
+
+    def _show(self, text: str, error: bool) -> None:
+        self.preview.setStyleSheet("color: #c92a2a;" if error else "")
+        self.preview.setPlainText(text)
+
+    def check(self) -> None:
+        self._build()
+
+    def create(self) -> None:
+        if self._build():
+            self.accept()
+
+
+def run_template_wizard(window: MainWindow) -> bool:
+    """Show the wizard; on Create, a new document holding the generated fabric (one undo step)."""
+    wizard = TemplateWizard(window)
+    if not wizard.exec():
+        return False
+    return apply_template(window, wizard.template(), wizard.result_ops)
+
+
+def apply_template(window: MainWindow, template: str, ops: list[Operation]) -> bool:
+    QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        window.document.new()
+        ok = window.editor.apply_generated(laid_out(window.catalog, ops),
+                                           f"Generate {TEMPLATE_TITLES.get(template, template)}")
+    finally:
+        QGuiApplication.restoreOverrideCursor()
+    if ok:
+        window.fit_to_view()
+    return ok
+

@@ -1,0 +1,383 @@
+"""The editor's verbs: every user gesture becomes model operations applied as one undo step.
+
+Scenes, panels and menus call these methods; they build operations (with the pure builders in
+`bulk`, `fragments` and `layout`), check what the model does not check itself (physical
+compatibility of two ports, RU overlap in a rack) and hand them to `EditorDocument.execute`.
+A refused edit changes nothing and says why through the `message` signal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from ..analysis.lengths import rack_floor_xy
+from ..model.catalog_entities import Role
+from ..model.document import FabricDocument
+from ..model.edits import (
+    AddDevice,
+    AddRack,
+    Operation,
+    UpdateDevice,
+    UpdateLink,
+    UpdateMetadata,
+    UpdateRack,
+    UpdateSettings,
+)
+from ..model.fabric import CageConfig, Device, Endpoint, Rack
+from . import bulk, fragments, layout
+from .canvas.geometry import device_geometry
+from .compat import PortRef, connection_problem, port_title
+from .document import EditorDocument
+
+INFO = 0
+REFUSED = 1
+KEEP: Any = object()
+"""Marks an argument of `set_cages` that stays as it is."""
+
+
+class Editor(QObject):
+    """Turns gestures into undoable edits of the open document."""
+
+    #: (text, level) for the status bar: INFO or REFUSED
+    message = Signal(str, int)
+    #: ask the views to select these ids after an edit (devices, links, racks)
+    select_requested = Signal(object, object, object)
+
+    def __init__(self, document: EditorDocument, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        document.refused.connect(lambda text: self.message.emit(text, REFUSED))
+
+    @property
+    def doc(self) -> FabricDocument:
+        return self.document.fabric
+
+    def _run(self, ops: list[Operation], text: str) -> bool:
+        if not ops:
+            return False
+        ok = self.document.execute(ops, text)
+        if ok:
+            self.message.emit(text, INFO)
+        return ok
+
+    def refuse(self, reason: str) -> bool:
+        self.message.emit(reason, REFUSED)
+        return False
+
+    def size_of(self, device: Device) -> tuple[float, float]:
+        geometry = device_geometry(self.doc.device_model(device), device.cages)
+        return geometry.width, geometry.height
+
+    # ---------------------------------------------------------------- devices
+    def add_device(self, model_id: str, position: tuple[float, float] | None = None,
+                   rack: str | None = None, ru: int | None = None) -> str | None:
+        doc = self.doc
+        if model_id not in doc.catalog.devices:
+            self.refuse(f"unknown device model {model_id}")
+            return None
+        model = doc.catalog.devices[model_id]
+        device_id = doc.new_id("dev")
+        if position is None:
+            geometry = device_geometry(model, {})
+            position = layout.tier_row_slot(doc, model.tier, self.size_of, geometry.width)
+        if rack is not None and ru is not None:
+            problem = self.rack_problem(device_id, model_id, rack, ru)
+            if problem:
+                self.refuse(problem)
+                return None
+        device = Device(id=device_id, name=doc.next_name(model.role.value), model=model_id,
+                        position=(float(position[0]), float(position[1])), rack=rack, ru=ru)
+        if self._run([AddDevice(device)], f"Add {device.name} ({model.model})"):
+            self.select_requested.emit([device_id], [], [])
+            return device_id
+        return None
+
+    def move_devices(self, positions: Mapping[str, tuple[float, float]]) -> bool:
+        ops = layout.move_ops(self.doc, dict(positions))
+        count = len(ops)
+        return self._run(ops, f"Move {count} device{'s' if count != 1 else ''}")
+
+    def update_devices(self, device_ids: Iterable[str], changes: dict[str, Any], text: str) -> bool:
+        ops: list[Operation] = []
+        for device_id in device_ids:
+            device = self.doc.devices.get(device_id)
+            if device is None:
+                continue
+            diff = {k: v for k, v in changes.items() if getattr(device, k) != v}
+            if diff:
+                ops.append(UpdateDevice(device_id, diff))
+        return self._run(ops, text)
+
+    def set_role(self, device_ids: Iterable[str], role: str) -> bool:
+        """Use devices as another role (an SN5600 as a spine); the model's own role stores None."""
+        ops: list[Operation] = []
+        for device_id in device_ids:
+            device = self.doc.devices.get(device_id)
+            if device is None:
+                continue
+            new = None if role == self.doc.device_model(device).role.value else Role(role)
+            if device.role != new:
+                ops.append(UpdateDevice(device_id, {"role": new}))
+        return self._run(ops, f"Use as {role.replace('_', ' ')}")
+
+    def rename_device(self, device_id: str, name: str) -> bool:
+        name = name.strip()
+        if not name:
+            return self.refuse("a device needs a name")
+        return self.update_devices([device_id], {"name": name}, f"Rename to {name}")
+
+    def set_cages(self, device_ids: Iterable[str], cages: Iterable[int], mode: Any = KEEP,
+                  transceiver: Any = KEEP) -> bool:
+        """Set the breakout mode and/or optic of cages on devices (one undo step)."""
+        ops: list[Operation] = []
+        cage_list = list(cages)
+        for device_id in device_ids:
+            device = self.doc.devices.get(device_id)
+            if device is None:
+                continue
+            model = self.doc.device_model(device)
+            new = dict(device.cages)
+            for cage in cage_list:
+                group = model.cage_group_of.get(cage)
+                if group is None:
+                    continue
+                config = new.get(cage, CageConfig())
+                update: dict[str, Any] = {}
+                if mode is not KEEP:
+                    update["mode"] = None if mode == group.default_breakout else mode
+                if transceiver is not KEEP:
+                    update["transceiver"] = transceiver
+                config = config.model_copy(update=update)
+                if config.mode is None and config.transceiver is None:
+                    new.pop(cage, None)
+                else:
+                    new[cage] = config
+            if new != device.cages:
+                ops.append(UpdateDevice(device_id, {"cages": new}))
+        what = "breakout mode" if mode is not KEEP else "transceiver"
+        return self._run(ops, f"Set {what} of {len(cage_list)} cage{'s' if len(cage_list) != 1 else ''}")
+
+    # ---------------------------------------------------------------- racks and RU
+    def rack_problem(self, device_id: str, model_id: str, rack: str, ru: int,
+                     ignore: Iterable[str] = ()) -> str | None:
+        """Why a device of `model_id` cannot sit in `rack` at `ru`, or None."""
+        doc = self.doc
+        if rack not in doc.racks:
+            return f"there is no rack {rack}"
+        rack_obj = doc.racks[rack]
+        height = doc.catalog.devices[model_id].height_ru
+        if ru < 1 or ru + height - 1 > rack_obj.height_ru:
+            return f"{height}U at RU {ru} does not fit {rack_obj.name} ({rack_obj.height_ru}U)"
+        skip = set(ignore) | {device_id}
+        for other in doc.devices.values():
+            if other.id in skip or other.rack != rack or other.ru is None:
+                continue
+            other_h = doc.device_model(other).height_ru
+            if ru <= other.ru + other_h - 1 and other.ru <= ru + height - 1:
+                return f"RU {ru}-{ru + height - 1} of {rack_obj.name} overlaps {other.name} (RU {other.ru}-{other.ru + other_h - 1})"
+        return None
+
+    def place_devices(self, placements: Mapping[str, tuple[str | None, int | None]]) -> bool:
+        """Move devices into racks and RU (None, None: out of any rack), one undo step."""
+        doc = self.doc
+        moving = set(placements)
+        ops: list[Operation] = []
+        claimed: list[tuple[str, int, int, str]] = []
+        for device_id, (rack, ru) in placements.items():
+            device = doc.devices.get(device_id)
+            if device is None:
+                continue
+            if rack is not None and ru is not None:
+                problem = self.rack_problem(device_id, device.model, rack, ru, ignore=moving)
+                if problem:
+                    return self.refuse(f"{device.name}: {problem}")
+                height = doc.device_model(device).height_ru
+                for other_rack, other_ru, other_h, other_name in claimed:
+                    if other_rack == rack and ru <= other_ru + other_h - 1 and other_ru <= ru + height - 1:
+                        return self.refuse(f"{device.name} and {other_name} would overlap in {doc.racks[rack].name}")
+                claimed.append((rack, ru, height, device.name))
+            if (device.rack, device.ru) != (rack, ru):
+                ops.append(UpdateDevice(device_id, {"rack": rack, "ru": ru}))
+        if not ops:
+            return False
+        first = doc.devices[next(iter(placements))]
+        rack_id = placements[first.id][0]
+        where = doc.racks[rack_id].name if rack_id else "no rack"
+        text = (f"Place {first.name} in {where}" if len(ops) == 1
+                else f"Place {len(ops)} devices")
+        return self._run(ops, text)
+
+    def add_rack(self, row: int | None = None, position: int | None = None, height_ru: int = 48) -> str | None:
+        doc = self.doc
+        if row is None or position is None:
+            row = row or 1
+            taken = [r.position for r in doc.racks.values() if r.row == row]
+            position = max(taken, default=0) + 1
+        names = {r.name for r in doc.racks.values()}
+        n = len(doc.racks) + 1
+        while f"R{n:02d}" in names:
+            n += 1
+        rack_id = doc.new_id("rack")
+        rack = Rack(id=rack_id, name=f"R{n:02d}", row=row, position=position, height_ru=height_ru)
+        if self._run([AddRack(rack)], f"Add rack {rack.name}"):
+            self.select_requested.emit([], [], [rack_id])
+            return rack_id
+        return None
+
+    def update_racks(self, rack_ids: Iterable[str], changes: dict[str, Any], text: str) -> bool:
+        ops: list[Operation] = []
+        for rack_id in rack_ids:
+            rack = self.doc.racks.get(rack_id)
+            if rack is None:
+                continue
+            diff = {k: v for k, v in changes.items() if getattr(rack, k) != v}
+            if diff:
+                ops.append(UpdateRack(rack_id, diff))
+        return self._run(ops, text)
+
+    def move_rack(self, rack_id: str, x_m: float, y_m: float) -> bool:
+        """Move a rack to floor position (x, y) in metres.  On a floor laid out by row and
+        position (no rack has coordinates) a position on that grid is stored as row/position."""
+        doc = self.doc
+        rack = doc.racks.get(rack_id)
+        if rack is None:
+            return False
+        params = doc.settings.lengths
+        for other in doc.racks.values():
+            ox, oy = rack_floor_xy(other, params)
+            if other.id != rack_id and abs(ox - x_m) < 1e-3 and abs(oy - y_m) < 1e-3:
+                return self.refuse(f"{x_m:g} m, {y_m:g} m on the floor is taken by rack {other.name}")
+        position = x_m / params.rack_width_m + 1
+        row = y_m / params.row_pitch_m + 1
+        on_grid = abs(position - round(position)) < 1e-6 and abs(row - round(row)) < 1e-6
+        if on_grid and all(r.x_m is None and r.y_m is None for r in doc.racks.values()):
+            changes: dict[str, Any] = {"row": round(row), "position": round(position), "x_m": None, "y_m": None}
+        else:
+            changes = {"x_m": x_m, "y_m": y_m}
+        return self.update_racks([rack_id], changes, f"Move rack {rack.name}")
+
+    # ---------------------------------------------------------------- wiring
+    def connect(self, a: PortRef, b: PortRef) -> bool:
+        problem = connection_problem(self.doc, a, b)
+        if problem:
+            return self.refuse(f"Cannot connect {port_title(self.doc, a)} to {port_title(self.doc, b)}: {problem}")
+        factory = bulk.LinkFactory(self.doc)
+        op = factory.make(a, b)
+        if self._run([op], f"Connect {port_title(self.doc, a)} to {port_title(self.doc, b)}"):
+            self.select_requested.emit([], [op.link.id], [])
+            return True
+        return False
+
+    def move_link_end(self, link_id: str, end: str, target: PortRef) -> bool:
+        doc = self.doc
+        link = doc.links.get(link_id)
+        if link is None:
+            return False
+        fixed = link.b if end == "a" else link.a
+        problem = connection_problem(doc, PortRef(fixed.device, fixed.port), target, moving_link=link_id)
+        if problem:
+            return self.refuse(f"Cannot move the cable to {port_title(doc, target)}: {problem}")
+        change = {end: Endpoint(device=target.device, port=target.port)}
+        return self._run([UpdateLink(link_id, change)], f"Move cable to {port_title(doc, target)}")
+
+    def connect_next_free(self, a: str, b: str, count: int = 1) -> bool:
+        try:
+            ops = bulk.connect_next_free(self.doc, a, b, count)
+        except bulk.BulkError as exc:
+            return self.refuse(str(exc))
+        names = f"{self.doc.devices[a].name} and {self.doc.devices[b].name}"
+        ok = self._run(ops, f"Connect {names} ({len(ops)} cable{'s' if len(ops) != 1 else ''})")
+        if ok:
+            self.select_requested.emit([], [op.link.id for op in ops], [])  # type: ignore[union-attr]
+        return ok
+
+    def full_mesh(self, lower: list[str], upper: list[str], per_pair: int) -> bool:
+        try:
+            ops = bulk.full_mesh(self.doc, lower, upper, per_pair)
+        except bulk.BulkError as exc:
+            return self.refuse(str(exc))
+        return self._run(ops, f"Full mesh: {len(lower)} x {len(upper)} devices, {len(ops)} cables")
+
+    def rail_wiring(self, servers: list[str], leaves: list[str]) -> bool:
+        try:
+            ops = bulk.rail_wiring(self.doc, servers, leaves)
+        except bulk.BulkError as exc:
+            return self.refuse(str(exc))
+        return self._run(ops, f"Rail wiring: {len(servers)} servers to {len(leaves)} leaves, {len(ops)} cables")
+
+    def update_links(self, link_ids: Iterable[str], changes: dict[str, Any], text: str) -> bool:
+        ops: list[Operation] = []
+        for link_id in link_ids:
+            link = self.doc.links.get(link_id)
+            if link is None:
+                continue
+            diff = {k: v for k, v in changes.items() if getattr(link, k) != v}
+            if diff:
+                ops.append(UpdateLink(link_id, diff))
+        return self._run(ops, text)
+
+    # ---------------------------------------------------------------- clipboard and deletion
+    def delete(self, device_ids: Iterable[str] = (), link_ids: Iterable[str] = (),
+               rack_ids: Iterable[str] = ()) -> bool:
+        devices, links, racks = list(device_ids), list(link_ids), list(rack_ids)
+        ops = fragments.delete_ops(self.doc, devices, links, racks)
+        parts = []
+        for count, noun in ((len(devices), "device"), (len(links), "cable"), (len(racks), "rack")):
+            if count:
+                parts.append(f"{count} {noun}{'s' if count != 1 else ''}")
+        return self._run(ops, "Delete " + ", ".join(parts))
+
+    def paste(self, fragment: dict[str, Any], offset: tuple[float, float] = (40.0, 40.0)) -> list[str]:
+        try:
+            pasted = fragments.paste_ops(self.doc, fragment, offset)
+        except fragments.FragmentError as exc:
+            self.refuse(str(exc))
+            return []
+        count = len(pasted.device_ids)
+        if self._run(pasted.ops, f"Paste {count} device{'s' if count != 1 else ''}"):
+            self.select_requested.emit(pasted.device_ids, pasted.link_ids, [])
+            return pasted.device_ids
+        return []
+
+    def duplicate(self, device_ids: Iterable[str]) -> list[str]:
+        fragment = fragments.make_fragment(self.doc, list(device_ids))
+        if not fragment["devices"]:
+            return []
+        return self.paste(fragment)
+
+    # ---------------------------------------------------------------- layout
+    def auto_layout(self) -> bool:
+        positions = layout.auto_layout(self.doc, self.size_of)
+        ops = layout.move_ops(self.doc, positions)
+        if not ops:
+            self.message.emit("The layout is already tidy", INFO)
+            return False
+        return self._run(ops, "Auto-layout by tier")
+
+    def align(self, device_ids: Iterable[str], how: str) -> bool:
+        boxes = {}
+        for device_id in device_ids:
+            device = self.doc.devices.get(device_id)
+            if device is not None:
+                w, h = self.size_of(device)
+                boxes[device_id] = (device.position[0], device.position[1], w, h)
+        if len(boxes) < 2:
+            return self.refuse("select two or more devices to align them")
+        positions = layout.align(boxes, how)
+        return self._run(layout.move_ops(self.doc, positions), f"Align {len(boxes)} devices")
+
+    # ---------------------------------------------------------------- fabric settings
+    def update_settings(self, changes: dict[str, Any], text: str) -> bool:
+        diff = {k: v for k, v in changes.items() if getattr(self.doc.settings, k) != v}
+        return self._run([UpdateSettings(diff)] if diff else [], text)
+
+    def update_metadata(self, changes: dict[str, Any], text: str) -> bool:
+        diff = {k: v for k, v in changes.items() if getattr(self.doc.metadata, k) != v}
+        return self._run([UpdateMetadata(diff)] if diff else [], text)
+
+    def apply_generated(self, ops: list[Operation], text: str) -> bool:
+        """A generator run (or any bulk build) as one undo step."""
+        return self._run(ops, text)

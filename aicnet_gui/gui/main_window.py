@@ -1,0 +1,758 @@
+"""The main window: palette, the Topology and Floor canvases, inspector, menus, status bar.
+
+The window arranges the parts and routes user commands to them: file commands to the
+`EditorDocument`, edits to the `Editor`, selection between the scenes and the inspector.  It
+holds no editing logic of its own.  Autosave runs on a timer; at start-up the window offers
+to recover work a crash left behind.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, Qt, QTimer
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QTabWidget,
+    QToolBar,
+)
+
+from ..catalog.loader import load_catalog
+from ..fileio import FabricFileError
+from ..model.catalog import Catalog
+from ..model.document import FabricDocument
+from ..model.edits import ChangeSet
+from . import layout as layout_ops
+from . import resources
+from .canvas.floor_scene import FloorScene
+from .canvas.geometry import device_geometry
+from .canvas.legend import Legend
+from .canvas.topology_scene import TopologyScene
+from .canvas.view import FabricView
+from .counts import counts
+from .dialogs import messages
+from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
+from .document import EditorDocument
+from .editor import INFO, Editor
+from .fragments import FRAGMENT_MIME, FragmentError, fragment_bytes, make_fragment, parse_fragment
+from .panels.inspector import InspectorDock
+from .panels.palette import PaletteDock
+
+FILE_FILTER = "aicnet fabric (*.fabric);;All files (*)"
+MAX_RECENT = 10
+AUTOSAVE_MS = 60_000
+
+
+class MainWindow(QMainWindow):
+    """One window, one open fabric document."""
+
+    def __init__(self, catalog: Catalog | None = None, settings: QSettings | None = None,
+                 interactive: bool = True) -> None:
+        super().__init__()
+        self.interactive = interactive
+        problems: list = []
+        if catalog is None:
+            result = load_catalog()
+            catalog, problems = result.catalog, result.problems
+        self.catalog = catalog
+        self.settings = settings or QSettings()
+        self.document = EditorDocument(catalog, self)
+        self.editor = Editor(self.document, self)
+        self.document.prepare = self._layout_if_unplaced
+        self.topology = TopologyScene(self.editor, self)
+        self.floor = FloorScene(self.editor, self)
+        self.topology_view = FabricView(self.topology)
+        self.floor_view = FabricView(self.floor)
+        self.legend = Legend(self.topology_view)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.topology_view, resources.icon("view-topology"), "Topology")
+        self.tabs.addTab(self.floor_view, resources.icon("view-floor"), "Floor")
+        self.setCentralWidget(self.tabs)
+        self.palette = PaletteDock(catalog, self)
+        self.inspector = InspectorDock(self.editor, self)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.palette)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.inspector)
+        self.resizeDocks([self.palette, self.inspector], [300, 340], Qt.Orientation.Horizontal)
+        self.setWindowIcon(resources.app_icon())
+        self.setAcceptDrops(True)
+        self._paste_count = 0
+        self._syncing_selection = False
+        self.export_job = None
+        self._build_status_bar()
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._connect()
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+        self._counts_timer = QTimer(self)
+        self._counts_timer.setSingleShot(True)
+        self._counts_timer.setInterval(150)
+        self._counts_timer.timeout.connect(self._update_counts)
+        self._update_title()
+        self._update_counts()
+        self._update_actions()
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        if problems:
+            self.show_message(f"{len(problems)} catalog problem(s); first: {problems[0]}", 1)
+
+    # ---------------------------------------------------------------- building
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.message_label = QLabel()
+        self.message_label.setMinimumWidth(200)
+        self.counts_label = QLabel()
+        self.zoom_label = QLabel("100 %")
+        self.zoom_label.setMinimumWidth(60)
+        self.zoom_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        bar.addWidget(self.message_label, 1)
+        bar.addPermanentWidget(self.counts_label)
+        bar.addPermanentWidget(self.zoom_label)
+        self._message_timer = QTimer(self)
+        self._message_timer.setSingleShot(True)
+        self._message_timer.timeout.connect(lambda: self.message_label.setText(""))
+
+    def _action(self, name: str, text: str, slot, shortcut=None, icon: str | None = None,  # noqa: ANN001
+                tip: str = "") -> QAction:
+        action = QAction(resources.icon(icon) if icon else resources.icon(name), text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, list):
+                action.setShortcuts(shortcut)
+            else:
+                action.setShortcut(shortcut)
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(f"{text.replace('&', '').replace('…', '')} — {tip}")
+        action.triggered.connect(slot)
+        self.actions_by_name[name] = action
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.actions_by_name: dict[str, QAction] = {}
+        key = QKeySequence.StandardKey
+        a = self._action
+        a("new", "&New", self.new_document, key.New, tip="start an empty fabric")
+        a("new-template", "New from &Template…", self.new_from_template, "Ctrl+Shift+N",
+          tip="generate a fabric from a template")
+        a("open", "&Open…", self.open_dialog, key.Open, tip="open a .fabric file")
+        a("save", "&Save", self.save, key.Save, tip="save the fabric")
+        a("save-as", "Save &As…", self.save_as, key.SaveAs, tip="save under a new name")
+        a("revert", "&Revert", self.revert, tip="reload the saved file, dropping changes")
+        a("export-pdf", "&Export…", self.export_pdf, "Ctrl+E",
+          tip="the cabling plan PDF, cable schedule and label CSVs, NetBox import files")
+        a("quit", "&Quit", self.close, key.Quit, icon="quit")
+        undo = self.document.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(key.Undo)
+        undo.setIcon(resources.icon("undo"))
+        redo = self.document.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence(key.Redo), QKeySequence("Ctrl+Y")])
+        redo.setIcon(resources.icon("redo"))
+        self.actions_by_name["undo"], self.actions_by_name["redo"] = undo, redo
+        a("cut", "Cu&t", self.cut, key.Cut)
+        a("copy", "&Copy", self.copy, key.Copy)
+        a("paste", "&Paste", self.paste, key.Paste)
+        a("duplicate", "&Duplicate", self.duplicate, "Ctrl+D", tip="copy and paste the selected devices")
+        a("delete", "De&lete", self.delete_selection, [QKeySequence(key.Delete), QKeySequence("Backspace")],
+          tip="remove the selection")
+        a("select-all", "Select &All", self.select_all, key.SelectAll)
+        a("connect-next", "Connect to &Next Free Port", self.connect_next_free, "Ctrl+L",
+          tip="one cable between the next free same-speed ports of two selected devices")
+        a("connect-mesh", "&Full Mesh…", self.full_mesh, "Ctrl+M",
+          tip="every lower-tier device to every upper-tier device")
+        a("connect-rail", "&Rail Wiring", self.rail_wiring, "Ctrl+Shift+W",
+          tip="NIC i of every selected server to the leaf of rail i")
+        a("auto-layout", "Auto-&Layout by Tier", self.editor.auto_layout, "Ctrl+Shift+L",
+          tip="tidy the topology: core, spines, leaves, servers")
+        for how, text in (("left", "Align Left"), ("hcenter", "Align Centres Horizontally"),
+                          ("right", "Align Right"), ("top", "Align Top"),
+                          ("vcenter", "Align Middles Vertically"), ("bottom", "Align Bottom"),
+                          ("hdistribute", "Distribute Horizontally"), ("vdistribute", "Distribute Vertically")):
+            a(f"align-{how}", text, lambda _c=False, h=how: self.align(h))
+        a("add-rack", "Add &Rack", self.add_rack, "Ctrl+Shift+R", tip="a 48U rack at the end of row 1")
+        a("view-topology", "&Topology", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
+        a("view-floor", "&Floor", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
+        a("zoom-in", "Zoom &In", lambda: self.current_view().zoom_by(1.25), [QKeySequence(key.ZoomIn), QKeySequence("Ctrl+=")])
+        a("zoom-out", "Zoom &Out", lambda: self.current_view().zoom_by(0.8), key.ZoomOut)
+        a("fit", "&Fit to View", self.fit_current, "Ctrl+0", tip="show the whole fabric")
+        snap = a("snap-grid", "&Snap to Grid", self._toggle_snap)
+        snap.setCheckable(True)
+        snap.setChecked(True)
+        legend = a("legend", "&Legend", lambda checked: self.legend.setVisible(checked))
+        legend.setCheckable(True)
+        legend.setChecked(True)
+        a("about", "&About aicnet", self.about, icon="aicnet-small")
+
+    def _build_menus(self) -> None:
+        act = self.actions_by_name
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        for name in ("new", "new-template", "open"):
+            file_menu.addAction(act[name])
+        self.recent_menu = file_menu.addMenu(resources.icon("recent"), "Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addSeparator()
+        for name in ("save", "save-as", "revert"):
+            file_menu.addAction(act[name])
+        file_menu.addSeparator()
+        file_menu.addAction(act["export-pdf"])
+        file_menu.addSeparator()
+        file_menu.addAction(act["quit"])
+        edit = bar.addMenu("&Edit")
+        for name in ("undo", "redo", None, "cut", "copy", "paste", "duplicate", "delete", None, "select-all"):
+            edit.addSeparator() if name is None else edit.addAction(act[name])
+        wire = bar.addMenu("&Connect")
+        for name in ("connect-next", "connect-mesh", "connect-rail"):
+            wire.addAction(act[name])
+        arrange = bar.addMenu("&Arrange")
+        arrange.addAction(act["auto-layout"])
+        arrange.addSeparator()
+        for how in ("left", "hcenter", "right", "top", "vcenter", "bottom"):
+            arrange.addAction(act[f"align-{how}"])
+        arrange.addSeparator()
+        arrange.addAction(act["align-hdistribute"])
+        arrange.addAction(act["align-vdistribute"])
+        arrange.addSeparator()
+        arrange.addAction(act["add-rack"])
+        view = bar.addMenu("&View")
+        for name in ("view-topology", "view-floor", None, "zoom-in", "zoom-out", "fit", None, "snap-grid", "legend"):
+            view.addSeparator() if name is None else view.addAction(act[name])
+        view.addSeparator()
+        view.addAction(self.palette.toggleViewAction())
+        view.addAction(self.inspector.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(act["about"])
+
+    def _build_toolbar(self) -> None:
+        act = self.actions_by_name
+        bar = QToolBar("Main")
+        bar.setObjectName("main-toolbar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        for name in ("new", "open", "save", None, "undo", "redo", None, "duplicate", "delete", None,
+                     "connect-next", "connect-mesh", "connect-rail", None, "auto-layout", "align-left",
+                     "align-top", "align-hdistribute", None, "add-rack", None, "zoom-out", "zoom-in", "fit"):
+            bar.addSeparator() if name is None else bar.addAction(act[name])
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.toolbar = bar
+
+    def _connect(self) -> None:
+        doc = self.document
+        doc.dirty_changed.connect(self._update_title)
+        doc.path_changed.connect(self._update_title)
+        doc.changed.connect(self._on_changed)
+        doc.reset.connect(self._on_reset)
+        self.editor.message.connect(self.show_message)
+        self.editor.select_requested.connect(self.select_ids)
+        self.topology.selection_changed_ids.connect(lambda: self._on_selection(self.topology))
+        self.floor.selection_changed_ids.connect(lambda: self._on_selection(self.floor))
+        self.topology.hint.connect(self._show_hint)
+        self.floor.hint.connect(self._show_hint)
+        self.topology_view.zoom_changed.connect(lambda s: self._on_zoom(s, self.topology_view))
+        self.floor_view.zoom_changed.connect(lambda s: self._on_zoom(s, self.floor_view))
+        self.tabs.currentChanged.connect(self._on_tab)
+        self.palette.add_requested.connect(self.add_device_from_palette)
+        self.inspector.select_link.connect(lambda link_id: self.select_ids([], [link_id], [], centre=True))
+        self.topology.edit_requested.connect(self._edit_device)
+        for view in (self.topology_view, self.floor_view):
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            view.customContextMenuRequested.connect(lambda pos, v=view: self._context_menu(v, pos))
+
+    # ---------------------------------------------------------------- helpers
+    def current_view(self) -> FabricView:
+        return self.floor_view if self.tabs.currentIndex() == 1 else self.topology_view
+
+    def current_scene(self) -> TopologyScene | FloorScene:
+        return self.floor if self.tabs.currentIndex() == 1 else self.topology
+
+    def selection(self) -> tuple[list[str], list[str], list[str]]:
+        if self.current_scene() is self.floor:
+            return self.floor.selected_device_ids(), [], self.floor.selected_rack_ids()
+        return self.topology.selected_device_ids(), self.topology.selected_link_ids(), []
+
+    def show_message(self, text: str, level: int = INFO) -> None:
+        colour = "#c92a2a" if level else "#1f2933"
+        self.message_label.setStyleSheet(f"color: {colour};")
+        self.message_label.setText(text)
+        self.message_label.setToolTip(text)
+        self._message_timer.start(12_000 if level else 6_000)
+
+    def _show_hint(self, text: str) -> None:
+        if text:
+            self.show_message(text)
+        else:
+            self.message_label.setText("")
+
+    def _update_title(self, *_args: object) -> None:
+        mark = "*" if self.document.dirty else ""
+        self.setWindowTitle(f"{self.document.display_name()}{mark} — aicnet")
+        self.actions_by_name["revert"].setEnabled(self.document.path is not None and self.document.dirty)
+
+    def _update_counts(self) -> None:
+        summary = counts(self.document.fabric)
+        devices, links, racks = self.selection()
+        selected = len(devices) + len(links) + len(racks)
+        text = (f"{summary.devices} devices · {summary.links} cables · {summary.racks} racks · "
+                f"{summary.gpus} GPUs")
+        if selected:
+            text += f"   |   {selected} selected"
+        self.counts_label.setText(text)
+
+    def _update_legend(self) -> None:
+        doc = self.document.fabric
+        seen: set[tuple[str, tuple]] = set()
+        speeds: set[int] = set()
+        for device in doc.devices.values():
+            key = (device.model, tuple(sorted((c, v.mode) for c, v in device.cages.items())))
+            if key in seen:
+                continue
+            seen.add(key)
+            geometry = device_geometry(doc.device_model(device), device.cages)
+            speeds.update(p.speed_gbps for p in geometry.ports.values() if p.fabric)
+        self.legend.set_speeds(speeds)
+
+    def _update_actions(self) -> None:
+        devices, links, racks = self.selection()
+        topology = self.current_scene() is self.topology
+        act = self.actions_by_name
+        act["delete"].setEnabled(bool(devices or links or racks))
+        act["cut"].setEnabled(bool(devices))
+        act["copy"].setEnabled(bool(devices))
+        act["duplicate"].setEnabled(bool(devices))
+        act["connect-next"].setEnabled(len(devices) == 2)
+        tiers = split_by_tier(self.document.fabric, devices)
+        act["connect-mesh"].setEnabled(len(tiers) >= 2)
+        act["connect-rail"].setEnabled(0 in tiers and 1 in tiers)
+        for how in layout_ops.ALIGNMENTS:
+            act[f"align-{how}"].setEnabled(topology and len(devices) >= 2)
+        act["auto-layout"].setEnabled(topology and bool(self.document.fabric.devices))
+
+    # ---------------------------------------------------------------- reactions
+    def _on_changed(self, changes: ChangeSet) -> None:
+        self._counts_timer.start()
+        if changes.devices:
+            self._update_legend()
+
+    def _on_reset(self) -> None:
+        self._paste_count = 0
+        self._update_counts()
+        self._update_legend()
+        self._update_actions()
+        self._update_title()
+
+    def _on_selection(self, scene: TopologyScene | FloorScene) -> None:
+        if self._syncing_selection or scene is not self.current_scene():
+            return
+        devices, links, racks = self.selection()
+        self.inspector.show_selection(devices, links, racks)
+        self._update_counts()
+        self._update_actions()
+
+    def _on_tab(self, index: int) -> None:
+        # carry the device selection over to the other view
+        other = self.topology if index == 1 else self.floor
+        current = self.current_scene()
+        devices = other.selected_device_ids()
+        self._syncing_selection = True
+        try:
+            if current is self.topology:
+                self.topology.select_ids(devices, [])
+            else:
+                self.floor.select_ids(devices, [])
+        finally:
+            self._syncing_selection = False
+        self._on_selection(current)
+        self._on_zoom(self.current_view().scale_factor())
+
+    def _on_zoom(self, scale: float, view: FabricView | None = None) -> None:
+        if view is None or view is self.current_view():
+            self.zoom_label.setText(f"{scale * 100:.0f} %")
+
+    def _toggle_snap(self, checked: bool) -> None:
+        self.topology.snap = checked
+
+    def select_ids(self, devices, links, racks, centre: bool = False) -> None:  # noqa: ANN001
+        if self.current_scene() is self.floor:
+            self.floor.select_ids(devices, racks)
+        else:
+            self.topology.select_ids(devices, links)
+            if centre:
+                rect = self.topology.ensure_item_visible_rect(devices, links)
+                if not rect.isNull():
+                    self.topology_view.ensureVisible(rect, 40, 40)
+
+    # ---------------------------------------------------------------- file commands
+    def maybe_save(self) -> bool:
+        """True when the current document may be replaced (saved, discarded or clean)."""
+        if not self.document.dirty:
+            return True
+        answer = messages.ask_save_changes(self, self.document.display_name())
+        if answer == messages.SAVE:
+            return self.save()
+        return answer == messages.DISCARD
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            self.document.new()
+            self.fit_to_view()
+
+    def new_from_template(self) -> None:
+        from .dialogs.template_wizard import run_template_wizard
+
+        if not self.maybe_save():
+            return
+        run_template_wizard(self)
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = str(self.document.path.parent) if self.document.path else str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(self, "Open fabric", start, FILE_FILTER)
+        if path:
+            self.open_path(path, ask=False)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a file; a bad file shows its error and the current document stays."""
+        if ask and not self.maybe_save():
+            return False
+        started = time.perf_counter()
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.document.open(path)
+        except FabricFileError as exc:
+            QGuiApplication.restoreOverrideCursor()
+            if self.interactive:
+                messages.show_error(self, "Cannot open fabric", str(exc))
+            else:
+                print(f"aicnet-gui: {exc}", file=sys.stderr)
+            self.show_message(f"Could not open {Path(path).name}", 1)
+            return False
+        QGuiApplication.restoreOverrideCursor()
+        self._add_recent(self.document.path)
+        self.fit_to_view()
+        elapsed = (time.perf_counter() - started) * 1000
+        self.show_message(f"Opened {self.document.display_name()} in {elapsed:.0f} ms")
+        return True
+
+    def _layout_if_unplaced(self, doc: FabricDocument) -> None:
+        """A file whose topology positions are unusable (unset, or devices on top of each other)
+        gets the tier layout before it is shown: presentation, not an edit, so no undo step."""
+        if layout_ops.needs_layout(doc, self.editor.size_of):
+            ops = layout_ops.move_ops(doc, layout_ops.auto_layout(doc, self.editor.size_of))
+            if ops:
+                doc.apply(ops)
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = str(self.document.path) if self.document.path else str(Path.home() / "fabric.fabric")
+        path, _filter = QFileDialog.getSaveFileName(self, "Save fabric as", start, FILE_FILTER)
+        if not path:
+            return False
+        if not path.endswith(".fabric"):
+            path += ".fabric"
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.document.save(path)
+        except FabricFileError as exc:
+            messages.show_error(self, "Cannot save fabric", str(exc))
+            return False
+        self._add_recent(self.document.path)
+        self.show_message(f"Saved {self.document.display_name()}")
+        return True
+
+    def revert(self) -> None:
+        if self.document.path is None:
+            return
+        if self.document.dirty:
+            answer = messages.ask_save_changes(self, self.document.display_name())
+            if answer == messages.CANCEL:
+                return
+            if answer == messages.SAVE:
+                self.save()
+                return
+        try:
+            self.document.revert()
+        except FabricFileError as exc:
+            messages.show_error(self, "Cannot revert", str(exc))
+            return
+        self.fit_to_view()
+        self.show_message(f"Reverted to the saved {self.document.display_name()}")
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: Path | None) -> None:
+        if path is None:
+            return
+        recent = [p for p in self.recent_files() if p != str(path)]
+        recent.insert(0, str(path))
+        self.settings.setValue("recent", recent[:MAX_RECENT])
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        if not recent:
+            empty = self.recent_menu.addAction("(no recent files)")
+            empty.setEnabled(False)
+            return
+        for index, path in enumerate(recent, start=1):
+            action = self.recent_menu.addAction(f"&{index % 10}  {Path(path).name}")
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.setEnabled(Path(path).exists())
+            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+        self.recent_menu.addSeparator()
+        clear = self.recent_menu.addAction("Clear the list")
+        clear.triggered.connect(lambda: self.settings.setValue("recent", []))
+
+    def export_pdf(self) -> None:
+        from .dialogs.export_dialog import run_export
+
+        run_export(self)
+
+    # ---------------------------------------------------------------- recovery
+    def autosave(self) -> Path | None:
+        try:
+            return self.document.autosave()
+        except OSError as exc:
+            self.show_message(f"Autosave failed: {exc}", 1)
+            return None
+
+    def start(self, file: str | None) -> None:
+        """At start-up: offer work a crash left behind first, then open `file` (if any)."""
+        if self.offer_recovery():
+            if file:
+                self.show_message(f"Recovered unsaved work; {Path(file).name} was not opened", 1)
+            return
+        if file:
+            self.open_path(file, ask=False)
+
+    def offer_recovery(self) -> bool:
+        """Offer the newest recovery file a crash left behind; True if one was restored."""
+        for recovery in self.document.pending_recoveries():
+            answer = messages.ask_recover(self, recovery)
+            if answer == messages.RECOVER:
+                try:
+                    self.document.recover(recovery)
+                except FabricFileError as exc:
+                    messages.show_error(self, "Cannot recover", str(exc))
+                    self.document.recovery.remove(recovery)
+                    continue
+                self.fit_to_view()
+                self.show_message("Recovered unsaved work; save it to keep it")
+                return True
+            if answer == messages.DISCARD:
+                self.document.recovery.remove(recovery)
+                continue
+            return False
+        return False
+
+    # ---------------------------------------------------------------- edit commands
+    def add_device_from_palette(self, model_id: str) -> None:
+        if self.current_scene() is self.floor:
+            self.editor.add_device(model_id)
+        else:
+            device_id = self.editor.add_device(model_id)
+            if device_id:
+                rect = self.topology.ensure_item_visible_rect([device_id], [])
+                self.topology_view.ensureVisible(rect, 60, 60)
+
+    def delete_selection(self) -> None:
+        devices, links, racks = self.selection()
+        if devices or links or racks:
+            self.editor.delete(devices, links, racks)
+
+    def copy(self) -> bool:
+        devices, links, _racks = self.selection()
+        if not devices:
+            return False
+        fragment = make_fragment(self.document.fabric, devices, links)
+        data = QMimeData()
+        raw = fragment_bytes(fragment)
+        data.setData(FRAGMENT_MIME, raw)
+        data.setText(raw.decode())
+        QApplication.clipboard().setMimeData(data)
+        self._paste_count = 0
+        self.show_message(f"Copied {len(fragment['devices'])} devices and {len(fragment['links'])} cables")
+        return True
+
+    def cut(self) -> None:
+        if self.copy():
+            self.delete_selection()
+
+    def paste(self) -> None:
+        data = QApplication.clipboard().mimeData()
+        raw = bytes(data.data(FRAGMENT_MIME).data()) if data and data.hasFormat(FRAGMENT_MIME) else (
+            data.text().encode() if data and data.hasText() else b"")
+        try:
+            fragment = parse_fragment(raw)
+        except FragmentError as exc:
+            self.show_message(str(exc), 1)
+            return
+        self._paste_count += 1
+        step = 40.0 * self._paste_count
+        self.tabs.setCurrentIndex(0)
+        self.editor.paste(fragment, (step, step))
+
+    def duplicate(self) -> None:
+        devices, _links, _racks = self.selection()
+        self.tabs.setCurrentIndex(0)
+        self.editor.duplicate(devices)
+
+    def select_all(self) -> None:
+        self.current_scene().select_all()
+
+    def connect_next_free(self) -> None:
+        devices, _l, _r = self.selection()
+        if len(devices) != 2:
+            self.show_message("Select exactly two devices to connect them", 1)
+            return
+        self.editor.connect_next_free(devices[0], devices[1])
+
+    def full_mesh(self) -> None:
+        devices, _l, _r = self.selection()
+        dialog = FullMeshDialog(self.document.fabric, devices, self)
+        if dialog.exec():
+            lower, upper, per_pair = dialog.choice()
+            self.editor.full_mesh(lower, upper, per_pair)
+
+    def rail_wiring(self) -> None:
+        devices, _l, _r = self.selection()
+        tiers = split_by_tier(self.document.fabric, devices)
+        self.editor.rail_wiring(tiers.get(0, []), tiers.get(1, []))
+
+    def align(self, how: str) -> None:
+        devices, _l, _r = self.selection()
+        self.editor.align(devices, how)
+
+    def add_rack(self) -> None:
+        rack_id = self.editor.add_rack()
+        if rack_id:
+            self.tabs.setCurrentIndex(1)
+            self.floor.select_ids([], [rack_id])
+            item = self.floor.racks_by_id.get(rack_id)
+            if item is not None:
+                self.floor_view.ensureVisible(item.sceneBoundingRect(), 40, 40)
+
+    def _edit_device(self, _device_id: str) -> None:
+        self.inspector.show()
+        self.inspector.raise_()
+        name = self.inspector.device_page.name
+        name.setFocus(Qt.FocusReason.OtherFocusReason)
+        name.selectAll()
+
+    def _context_menu(self, view: FabricView, pos) -> None:  # noqa: ANN001
+        """Right-click: select what is under the cursor (if it is not selected) and offer verbs."""
+        scene_pos = view.mapToScene(pos)
+        scene = view.scene()
+        act = self.actions_by_name
+        if scene is self.topology:
+            item = self.topology.device_item_at(scene_pos)
+            if item is not None and not item.isSelected():
+                self.topology.select_ids([item.device_id], [])
+            elif item is None:
+                link = self.topology.links.link_at(scene_pos.x(), scene_pos.y(), 5 / max(view.scale_factor(), 1e-6))
+                if link is not None and link not in self.topology.selected_link_ids():
+                    self.topology.select_ids([], [link])
+        else:
+            under = [i for i in self.floor.items(scene_pos) if hasattr(i, "device_id") or hasattr(i, "rack_id")]
+            if under and not under[0].isSelected():
+                target = under[0]
+                if hasattr(target, "device_id"):
+                    self.floor.select_ids([target.device_id], [])
+                else:
+                    self.floor.select_ids([], [target.rack_id])
+        devices, links, racks = self.selection()
+        menu = QMenu(self)
+        if devices or links or racks:
+            for name in ("copy", "duplicate", "delete"):
+                menu.addAction(act[name])
+            menu.addSeparator()
+        if scene is self.topology:
+            for name in ("connect-next", "connect-mesh", "connect-rail"):
+                if act[name].isEnabled():
+                    menu.addAction(act[name])
+            if len(devices) >= 2:
+                align = menu.addMenu(resources.icon("align-left"), "Align")
+                for how in layout_ops.ALIGNMENTS:
+                    align.addAction(act[f"align-{how}"])
+            menu.addSeparator()
+            menu.addAction(act["paste"])
+            menu.addAction(act["auto-layout"])
+        else:
+            racked = [d for d in devices if self.document.fabric.devices[d].rack]
+            if racked:
+                take_out = menu.addAction("Take Out of Rack")
+                take_out.triggered.connect(
+                    lambda: self.editor.place_devices({d: (None, None) for d in racked}))
+            menu.addAction(act["add-rack"])
+        menu.addSeparator()
+        menu.addAction(act["fit"])
+        menu.exec(view.viewport().mapToGlobal(pos))
+
+    # ---------------------------------------------------------------- view
+    def fit_current(self) -> None:
+        self.current_view().fit_all()
+
+    def fit_to_view(self) -> None:
+        self.topology_view.fit_all()
+        self.floor_view.fit_all()
+
+    def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.about(self, "About aicnet",
+                          "<h3>aicnet</h3><p>Design the network of an AI/GPU cluster, validate it while "
+                          "you draw, print the cabling plan.</p>")
+
+    # ---------------------------------------------------------------- window events
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        files = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if files:
+            event.acceptProposedAction()
+            QTimer.singleShot(0, lambda: self.open_path(files[0]))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.document.close()
+        event.accept()
+
