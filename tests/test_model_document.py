@@ -196,3 +196,13 @@ def test_bulk_link_run_rolls_back_on_a_late_failure(wired: FabricDocument):
     assert applied.changes.devices == {"leaf1", "leaf2"}
     wired.apply(applied.inverse)
     assert snapshot(wired) == before
+
+
+def test_update_validates_changed_fields_and_refuses_unknown_ones(wired: FabricDocument):
+    wired.update_device("gpu1", position=(10, 20), tags={"su": "2"})
+    assert wired.devices["gpu1"].position == (10.0, 20.0)
+    with pytest.raises(ModelError, match="unknown field 'colour'"):
+        wired.update_device("gpu1", colour="red")
+    with pytest.raises(ModelError, match="position"):
+        wired.update_device("gpu1", position="left")
+    assert wired.devices["gpu1"].tags == {"su": "2"}

@@ -52,16 +52,26 @@ class ModelError(ValueError):
 
 
 def _validated_copy(obj: BaseModel, changes: dict[str, Any], what: str) -> Any:
+    """A copy of `obj` with `changes`, each changed field validated (the rest already is).
+
+    Validating only the changed fields keeps frequent small edits cheap: a re-layout of 6,656
+    devices moves every position.
+    """
     if "id" in changes and changes["id"] != getattr(obj, "id", changes["id"]):
         raise ModelError(f"{what}: the id of an object cannot change")
-    data = obj.model_dump()
-    data.update(changes)
+    model = type(obj)
+    unknown = [name for name in changes if name not in model.model_fields]
+    if unknown:
+        raise ModelError(f"{what}: unknown field {unknown[0]!r}")
+    new = obj.model_copy()
     try:
-        return type(obj).model_validate(data)
+        for name, value in changes.items():
+            model.__pydantic_validator__.validate_assignment(new, name, value)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise ModelError(f"{what}: {where}: {first['msg']}") from None
+    return new
 
 
 class FabricDocument:
