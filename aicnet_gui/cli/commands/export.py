@@ -1,0 +1,147 @@
+"""`aicnet export FILE --pdf OUT.pdf | --csv OUT.csv | --labels-csv OUT.csv | --netbox DIR |
+--p2p OUT.csv`: the cabling plan and its CSV exports.
+
+Several outputs may be asked for at once; the cable plan is built once for all of them.
+Exit 0 when everything was written, 2 for bad input (unreadable fabric, unknown section, a label
+grid that does not fit its page, an output that cannot be written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from ..common import EXIT_OK, CliError, open_document
+
+if TYPE_CHECKING:
+    from ...report.options import ExportOptions
+
+T = TypeVar("T")
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not X,Y in millimetres, e.g. 0.5,-1"
+        ) from None
+    return x, y
+
+
+def _write(target: str, export: Callable[[], T]) -> T:
+    """Run one export; an OS error becomes a one-line message naming the output."""
+    try:
+        return export()
+    except OSError as exc:
+        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "export",
+        help="write the cabling plan PDF, label sheets and CSV exports",
+        description="Write the cabling plan (PDF: cover, topology, analysis, findings, BOM, "
+                    "design report, cable schedule, label sheets) and CSV exports.",
+    )
+    parser.add_argument("file", help="a .fabric file")
+    out = parser.add_argument_group("outputs (at least one)")
+    out.add_argument("--pdf", metavar="OUT.pdf", help="the cabling plan PDF")
+    out.add_argument("--csv", metavar="OUT.csv", help="the cable schedule as CSV")
+    out.add_argument("--labels-csv", metavar="OUT.csv",
+                     help="one row per cable end for P-touch Editor, Brady or Dymo")
+    out.add_argument("--netbox", metavar="DIR", help="NetBox bulk-import CSVs into DIR")
+    out.add_argument("--p2p", metavar="OUT.csv",
+                     help="NVIDIA Cable Validation Tool point-to-point sheet")
+    pdf = parser.add_argument_group("PDF options")
+    pdf.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    pdf.add_argument("--sections", metavar="LIST",
+                     help="comma-separated subset of: cover, topology, analysis, findings, bom, "
+                          "design, schedule, labels (default: all)")
+    pdf.add_argument("--labels", choices=["avery-5160", "avery-l7651", "custom", "none"],
+                     help="label stock (default: avery-l7651 on A4, avery-5160 on Letter)")
+    pdf.add_argument("--label-grid", metavar="SPEC",
+                     help="custom grid, e.g. cols=3,rows=10,w=66.7,h=25.4,left=4.8,top=12.7,"
+                          "px=69.9,py=25.4[,page=a4|letter|WxH][,unit=mm|in|pt]")
+    pdf.add_argument("--label-start", type=int, default=0, metavar="N",
+                     help="skip N used labels on the first sheet")
+    pdf.add_argument("--label-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                     help="printer calibration shift in mm (+X right, +Y up)")
+    pdf.add_argument("--no-qr", action="store_true", help="labels without QR codes")
+    pdf.add_argument("--no-calibration", action="store_true",
+                     help="leave out the label calibration page")
+    parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
+                        help="identifier profile (default: the project's label profile)")
+    parser.set_defaults(func=run)
+
+
+def _options(args: argparse.Namespace) -> ExportOptions:
+    from ...report.label_layout import parse_custom_stock
+    from ...report.options import SECTIONS, ExportOptions
+
+    sections = SECTIONS
+    if args.sections:
+        sections = tuple(s.strip().lower() for s in args.sections.split(",") if s.strip())
+    custom = None
+    labels = args.labels
+    if args.label_grid:
+        try:
+            custom = parse_custom_stock(args.label_grid)
+        except ValueError as exc:
+            raise CliError(f"--label-grid: {exc}") from None
+        labels = labels or "custom"
+        if labels != "custom":
+            raise CliError("--label-grid needs --labels custom (or no --labels)")
+    options = ExportOptions(
+        paper=args.paper, sections=sections, labels=labels, custom_labels=custom,
+        label_start=args.label_start, label_offset_mm=args.label_offset,
+        label_qr=not args.no_qr, calibration_page=not args.no_calibration, profile=args.profile,
+    )
+    try:
+        options.validate()
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p)):
+        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox or --p2p")
+    options = _options(args) if args.pdf else None
+    doc = open_document(args.file)
+
+    from ...report import (
+        build_plan,
+        export_csv,
+        export_labels_csv,
+        export_netbox,
+        export_p2p,
+        export_pdf,
+    )
+
+    plan = build_plan(doc, args.profile)
+    written: list[str] = []
+    if args.csv:
+        rows = _write(args.csv, lambda: export_csv(doc, args.csv, plan=plan))
+        written.append(f"{args.csv}: cable schedule, {rows} links")
+    if args.labels_csv:
+        rows = _write(args.labels_csv, lambda: export_labels_csv(doc, args.labels_csv, plan=plan))
+        written.append(f"{args.labels_csv}: {rows} labels")
+    if args.p2p:
+        rows = _write(args.p2p, lambda: export_p2p(doc, args.p2p, plan=plan))
+        written.append(f"{args.p2p}: P2P sheet, {rows} links")
+    if args.netbox:
+        files = _write(args.netbox, lambda: export_netbox(doc, args.netbox, plan=plan))
+        written.append(f"{args.netbox}: NetBox import, "
+                       + ", ".join(f"{name} ({n})" for name, n in files.items()))
+    if args.pdf:
+        result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, plan=plan))
+        written.append(f"{args.pdf}: {result.pages} pages ({result.links} links, "
+                       f"{result.cables} cables, {result.labels} labels)")
+    for line in written:
+        print(f"wrote {line}")
+    for problem in plan.problems:
+        print(f"aicnet: warning: {problem}", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,201 @@
+"""BOM lines for the PDF: part x length, per tier, with spares, power and cost (cabling.md §5).
+
+* Cables: one per *physical* cable (the links of a splitter or twin-port assembly share one),
+  by tier, part and ordered stock length.
+* Optics: one per cage that holds a transceiver - the twin-port rule: an 800G twin-port optic
+  serves two links and is counted once; straight 1:1 links to single-port NIC optics count one
+  optic at each end.  A cage's tier is the tier of the links it carries.
+* Devices: by model, with their maximum power (typical where only that is known), as the
+  validator's BOM counts them.
+Spares are `Settings.spares_percent` of every cable and optic line, rounded up.  No catalog
+part has a sourced price, so cost stays "unknown" unless the catalog gives `price_usd`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from ..analysis.bom import cable_key
+from ..model.catalog_entities import CableAssembly
+from ..model.document import FabricDocument
+from .cables import CablePlan
+
+UNLINKED = "not linked"
+
+
+@dataclass
+class BomLine:
+    kind: str
+    tier: str
+    part: str
+    vendor: str
+    part_numbers: str
+    length_m: float | None
+    quantity: int
+    spares: int
+    unit_power_w: float | None
+    unit_price: float | None
+    note: str = ""
+    key: str = ""
+
+    @property
+    def order(self) -> int:
+        return self.quantity + self.spares
+
+    @property
+    def power_w(self) -> float | None:
+        return None if self.unit_power_w is None else self.unit_power_w * self.quantity
+
+    @property
+    def cost(self) -> float | None:
+        return None if self.unit_price is None else self.unit_price * self.order
+
+
+@dataclass
+class BomTables:
+    cables: list[BomLine] = field(default_factory=list)
+    optics: list[BomLine] = field(default_factory=list)
+    devices: list[BomLine] = field(default_factory=list)
+    spares_percent: float = 0.0
+
+    def tiers(self) -> list[str]:
+        return sorted({line.tier for line in self.cables + self.optics})
+
+    def cable_totals(self) -> dict[str, int]:
+        """{"CATALOG-ID@LENGTH": installed count} as the validator's BOM counts them."""
+        totals: dict[str, int] = defaultdict(int)
+        for line in self.cables:
+            if line.key != "none@unknown" and not line.key.startswith("none@"):
+                totals[line.key] += line.quantity
+        return dict(sorted(totals.items()))
+
+    def optic_totals(self) -> dict[str, int]:
+        totals: dict[str, int] = defaultdict(int)
+        for line in self.optics:
+            totals[line.key] += line.quantity
+        return dict(totals)
+
+
+_LENGTH_CODE = re.compile(r"N(\d\d)([0-9A])$")
+
+
+def length_of_part_number(part_number: str) -> float | None:
+    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m."""
+    match = _LENGTH_CODE.search(part_number)
+    if match is None:
+        return None
+    tens, last = match.groups()
+    return int(tens) + 0.5 if last == "A" else float(int(tens + last))
+
+
+def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
+    """The part numbers of `part` at `length` (legacy and ordering), else its PN pattern(s)."""
+    if length is not None:
+        exact = [pn for pn in part.part_numbers if length_of_part_number(pn) == length]
+        if exact:
+            return ", ".join(exact)
+    patterns = [pn for pn in part.part_numbers if "x" in pn.lower().rsplit("-", 1)[-1]]
+    if patterns:
+        return ", ".join(patterns)
+    if any(length_of_part_number(pn) is not None for pn in part.part_numbers):
+        if length is None:
+            return f"{part.model} (no stock length fits)"
+        return f"{part.model} (no part number listed for {length:g} m)"
+    return ", ".join(part.part_numbers[:2])
+
+
+def _spares(quantity: int, percent: float) -> int:
+    return math.ceil(quantity * percent / 100.0 - 1e-9) if quantity else 0
+
+
+def bom_tables(doc: FabricDocument, plan: CablePlan) -> BomTables:
+    percent = doc.settings.spares_percent
+    tables = BomTables(spares_percent=percent)
+
+    # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
+    physical: dict[str, list] = {}
+    for row in plan.rows:
+        physical.setdefault(row.number, []).append(row)
+    cables: dict[tuple[str, str, str], list[float | None]] = defaultdict(list)
+    for rows in physical.values():
+        first = rows[0]
+        part = first.part
+        part_id = part.id if part is not None else "none"
+        lengths = [r.length_m for r in rows]
+        ordered = [r.ordered_m for r in rows]
+        if any(x is None for x in lengths):
+            key, order_m = (cable_key(part_id, None, None, 0.0), None)
+        elif any(x is None for x in ordered):
+            longest = part.stock_lengths_m[-1] if part is not None else 0.0
+            key, order_m = (cable_key(part_id, None, max(lengths), longest), None)
+        else:
+            key, order_m = (cable_key(part_id, max(ordered), max(lengths), 0.0), max(ordered))
+        cables[(first.tier, part_id, key)].append(order_m)
+    for (tier, part_id, key), ordered in sorted(
+        cables.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[1][0] or 0.0, kv[0][2])
+    ):
+        part = doc.catalog.cables.get(part_id)
+        quantity = len(ordered)
+        length = ordered[0]
+        suffix = "" if length is not None else f", length {key.split('@', 1)[1]}"
+        tables.cables.append(BomLine(
+            kind="cable", tier=tier,
+            part=part.model if part else "no cable chosen",
+            vendor=part.vendor if part else "",
+            part_numbers=cable_part_numbers(part, length) if part else "",
+            length_m=length, quantity=quantity, spares=_spares(quantity, percent),
+            unit_power_w=part.power_w if part else None,
+            unit_price=part.price_usd if part else None,
+            note=(f"{part.type} 1:{part.legs}" if part else "") + suffix,
+            key=key,
+        ))
+
+    cage_tier: dict[tuple[str, int], str] = {}
+    for row in plan.rows:
+        for end in (row.a, row.b):
+            cage_tier.setdefault((end.dev.id, end.cage), row.tier)
+    optics: dict[tuple[str, str], int] = defaultdict(int)
+    for device in doc.devices.values():
+        for cage, config in device.cages.items():
+            if config.transceiver:
+                tier = cage_tier.get((device.id, cage), UNLINKED)
+                optics[(tier, config.transceiver)] += 1
+    for (tier, optic_id), quantity in sorted(optics.items()):
+        optic = doc.catalog.transceivers.get(optic_id)
+        twin = optic is not None and optic.twin_port
+        tables.optics.append(BomLine(
+            kind="optic", tier=tier,
+            part=optic.model if optic else optic_id,
+            vendor=optic.vendor if optic else "",
+            part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
+            length_m=None, quantity=quantity, spares=_spares(quantity, percent),
+            unit_power_w=optic.power_w if optic else None,
+            unit_price=optic.price_usd if optic else None,
+            note=(f"twin-port {optic.pmd}: one per cage, 2 links" if twin
+                  else (optic.pmd if optic else "not in the catalog")),
+            key=optic_id,
+        ))
+
+    devices: dict[str, int] = defaultdict(int)
+    roles: dict[str, Counter[str]] = defaultdict(Counter)
+    for device in doc.devices.values():
+        devices[device.model] += 1
+        roles[device.model][doc.role_of(device).value.replace("_", " ")] += 1
+    for model_id, quantity in sorted(devices.items()):
+        model = doc.catalog.device(model_id)
+        role = ", ".join(f"{n} {r}" if len(roles[model_id]) > 1 else r
+                         for r, n in sorted(roles[model_id].items()))
+        tables.devices.append(BomLine(
+            kind="device", tier=role, part=model.model, vendor=model.vendor,
+            part_numbers=", ".join(model.part_numbers[:2]), length_m=None, quantity=quantity,
+            spares=0,
+            unit_power_w=(model.power_max_w if model.power_max_w is not None
+                          else model.power_typical_w),
+            unit_price=model.price_usd,
+            note=f"{model.height_ru}U" + (f", {model.gpus} GPUs" if model.gpus else ""),
+            key=model_id,
+        ))
+    return tables

@@ -1,0 +1,153 @@
+"""The bill-of-materials pages: cables and optics per tier with subtotals, devices, totals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..model.document import FabricDocument
+from .analysis_data import AnalysisData
+from .bom import BomLine, BomTables
+from .flow import Column, Flow
+from .pdfpage import PdfWriter
+
+SUBTOTAL_FILL = (0.88, 0.91, 0.95)
+
+
+def _num(value: float | None, unit: str = "") -> str:
+    if value is None:
+        return "unknown"
+    return f"{value:,.0f}{unit}" if value >= 100 else f"{value:g}{unit}"
+
+
+def _money(lines: list[BomLine]) -> str:
+    costs = [line.cost for line in lines]
+    if not lines:
+        return "-"
+    if any(c is None for c in costs):
+        known = sum(c for c in costs if c is not None)
+        return "unknown" if not known else f"unknown (>= USD {known:,.0f})"
+    return f"USD {sum(costs):,.0f}"
+
+
+def _power(lines: list[BomLine]) -> str:
+    powers = [line.power_w for line in lines]
+    if any(p is None for p in powers):
+        known = sum(p for p in powers if p is not None)
+        return "unknown" if not known else f">= {known:,.0f} W"
+    return f"{sum(powers):,.0f} W"
+
+
+def _tiered(flow: Flow, lines: list[BomLine], columns: list[Column],
+            cells: Callable[[BomLine], list[str]], what: str) -> None:
+    rows: list[list[str]] = []
+    fills: list[tuple[float, float, float] | None] = []
+    bold: set[int] = set()
+    tiers = sorted({line.tier for line in lines})
+    for tier in tiers:
+        group = [line for line in lines if line.tier == tier]
+        for line in group:
+            rows.append(cells(line))
+            fills.append(None)
+        quantity = sum(line.quantity for line in group)
+        order = sum(line.order for line in group)
+        subtotal = [f"{tier} subtotal", "", "", "", str(quantity), "", str(order)]
+        subtotal += [""] * (len(columns) - len(subtotal))
+        subtotal[-1] = f"{what}; power {_power(group)}; cost {_money(group)}"
+        bold.add(len(rows))
+        rows.append(subtotal)
+        fills.append(SUBTOTAL_FILL)
+    flow.table(columns, rows, size=7.3, row_fills=fills, bold_rows=bold)
+
+
+def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
+             analysis: AnalysisData | None, size: tuple[float, float],
+             check: Callable[[], None] | None = None) -> None:
+    flow = Flow(writer, "Bill of materials", size, check).start()
+    writer.bookmark("Bill of materials", 0)
+    flow.heading("Bill of materials", 1)
+    flow.para(
+        f"Spares: {tables.spares_percent:g} % of every cable and optic line, rounded up "
+        "(a project setting; no authoritative spares rate exists). Cables are counted per "
+        "physical cable: the legs of a splitter and the two links of a twin-port DAC share one. "
+        "Ordered lengths are the next stock length in each part's own ladder. Optics are counted "
+        "per cage: a twin-port optic serves two links and is one part. Cost is 'unknown' where "
+        "the catalog has no sourced price.",
+        size=8.2, rgb=(0.3, 0.3, 0.3))
+
+    flow.heading("Cables by tier", 2)
+    if tables.cables:
+        _tiered(flow, tables.cables, [
+            Column("Tier", 58), Column("Part", 0.2), Column("Part numbers", 0.3),
+            Column("Length m", 44, "right"), Column("Qty", 34, "right"),
+            Column("Spares", 38, "right"), Column("Order", 38, "right"), Column("Note", 0.5),
+        ], lambda line: [line.tier, line.part, line.part_numbers,
+                         f"{line.length_m:g}" if line.length_m else line.key.split("@", 1)[-1],
+                         str(line.quantity),
+                         str(line.spares), str(line.order), line.note], "cables")
+    else:
+        flow.para("No links, no cables.", size=9)
+
+    flow.heading("Optics by tier", 2)
+    if tables.optics:
+        _tiered(flow, tables.optics, [
+            Column("Tier", 58), Column("Part", 0.22), Column("Part numbers", 0.3),
+            Column("W each", 40, "right"), Column("Qty", 34, "right"),
+            Column("Spares", 38, "right"), Column("Order", 38, "right"), Column("Note", 0.48),
+        ], lambda line: [line.tier, line.part, line.part_numbers, _num(line.unit_power_w),
+                         str(line.quantity), str(line.spares), str(line.order), line.note],
+            "optics")
+    else:
+        flow.para("No pluggable optics (copper or active cables only).", size=9)
+
+    flow.heading("Devices", 2)
+    flow.table([
+        Column("Model", 0.22), Column("Vendor", 0.14), Column("Role", 0.14),
+        Column("Part numbers", 0.26), Column("Qty", 34, "right"),
+        Column("W each", 50, "right"), Column("W total", 56, "right"),
+        Column("Note", 0.24),
+    ], [[line.part, line.vendor, line.tier.replace("_", " "), line.part_numbers,
+         str(line.quantity), _num(line.unit_power_w), _num(line.power_w), line.note]
+        for line in tables.devices], size=7.3)
+
+    everything = tables.cables + tables.optics + tables.devices
+    totals = [
+        ("Cables to order", f"{sum(x.order for x in tables.cables)} "
+                            f"({sum(x.quantity for x in tables.cables)} + spares)"),
+        ("Optics to order", f"{sum(x.order for x in tables.optics)} "
+                            f"({sum(x.quantity for x in tables.optics)} + spares)"),
+        ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
+                                      f"{_power(tables.optics)}, cables {_power(tables.cables)}"),
+        ("Cost", _money(everything)),
+    ]
+    if analysis is not None and analysis.ran and analysis.bom:
+        totals += _validator_totals(analysis.bom, tables)
+    flow.heading("Totals", 2)
+    flow.key_values(totals)
+    flow.close()
+
+
+def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
+    out = []
+    details = bom.get("details", {})
+    power = bom.get("power_w")
+    unknown = details.get("power_unknown_models", [])
+    if isinstance(power, int | float):
+        text = f"{power:,.0f} W"
+        if unknown:
+            text += f" (without {', '.join(unknown)}: no power figure in the catalog)"
+        out.append(("Validator power total", text))
+    cost = bom.get("cost")
+    unpriced = details.get("unpriced_parts", [])
+    out.append(("Validator cost", f"USD {cost:,.0f}" if isinstance(cost, int | float)
+                else f"unknown ({len(unpriced)} parts have no price)"))
+    mismatches = []
+    if isinstance(bom.get("cables"), dict) and bom["cables"] != tables.cable_totals():
+        mismatches.append("cables")
+    if isinstance(bom.get("transceivers"), dict) and bom["transceivers"] != tables.optic_totals():
+        mismatches.append("optics")
+    if mismatches:
+        out.append(("Cross-check", f"the validator's BOM counts {' and '.join(mismatches)} "
+                                   "differently from these tables; check before ordering"))
+    else:
+        out.append(("Cross-check", "cable and optic counts agree with `aicnet bom`"))
+    return out

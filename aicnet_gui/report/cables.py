@@ -1,0 +1,494 @@
+"""The cable plan: every link of a fabric as one schedule row, grouped one rack per section.
+
+This is the data behind the PDF cable schedule, the label sheets and the CSV exports, built once
+per export from the document (`build_plan`).
+
+* **Orientation.** The A end of a row is where the installer starts: the shared end of a splitter
+  or multi-link assembly, else the lower tier (server before leaf before spine); ties keep the
+  link's stored order.
+* **Sort and group.** Rows are grouped by the rack of their A end (racks by row, position, name;
+  devices in no rack last) and sorted top of rack down (A device's top RU, highest first), then
+  by device, cage and leg.
+* **Cable numbers.** Every physical cable gets a serial `C000001`... in schedule order.  The links
+  of one assembly (a splitter, or a twin-port DAC carrying two links) share the number.
+* **Label ends.** A physical cable has one end per distinct (device, cage) it plugs into: two for
+  a straight cable, 1 + legs for a splitter.  Each end gets one label: the cable number, this end
+  and `TO:` the far end(s).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..analysis.lengths import Placement, placement, route_estimate_m
+from ..model.catalog_entities import CableAssembly, Transceiver
+from ..model.document import FabricDocument
+from ..model.fabric import Device, Link
+from ..model.ports import LogicalPort
+from ..model.summary import TIER_NAMES
+from .identifiers import Identifiers, cable_number, port_token
+
+NO_RACK = ""
+_TIERS = {(a, b): f"{TIER_NAMES[a]}-{TIER_NAMES[b]}" for a in TIER_NAMES for b in TIER_NAMES}
+
+
+@dataclass(slots=True)
+class DeviceInfo:
+    """What the plan needs to know about a device, computed once per device."""
+
+    id: str
+    name: str
+    role: str
+    tier: int
+    rack_id: str
+    rack: str
+    top_ru: int | None
+    prefix: str
+
+
+@dataclass(slots=True)
+class End:
+    """One end of a link: where it plugs in and what is plugged there."""
+
+    dev: DeviceInfo
+    port: str
+    cage: int
+    leg: int
+    legs: int
+    speed_gbps: int
+    optic: str
+    optic_part: Transceiver | None
+    connector: str
+    ident: str
+
+    @property
+    def device(self) -> str:
+        return self.dev.name
+
+    @property
+    def rack(self) -> str:
+        return self.dev.rack
+
+    @property
+    def ru(self) -> int | None:
+        return self.dev.top_ru
+
+    @property
+    def leg_text(self) -> str:
+        return f"{self.leg}/{self.legs}" if self.legs > 1 else ""
+
+    @property
+    def ru_text(self) -> str:
+        return f"U{self.dev.top_ru:02d}" if self.dev.top_ru is not None else "-"
+
+
+@dataclass(slots=True)
+class CableRow:
+    """One link of the schedule with both ends, media, lengths and tags."""
+
+    link_id: str
+    serial: int
+    number: str
+    a: End
+    b: End
+    cable_id: str
+    label_b: str
+    part: CableAssembly | None
+    part_name: str
+    media: str
+    fibre: str
+    polarity: str
+    length_m: float | None
+    manual: bool
+    ordered_m: float | None
+    colour: str
+    rail: int | None
+    plane: str
+    tier: str
+    assembly: str | None
+
+    @property
+    def label_a(self) -> str:
+        return self.cable_id
+
+    @property
+    def length_text(self) -> str:
+        if self.length_m is None:
+            return "?"
+        return f"{self.length_m:.1f}" + (" (manual)" if self.manual else "")
+
+    @property
+    def ordered_text(self) -> str:
+        return f"{self.ordered_m:g}" if self.ordered_m is not None else "?"
+
+    @property
+    def rail_text(self) -> str:
+        parts = []
+        if self.rail is not None:
+            parts.append(f"rail {self.rail}")
+        if self.plane:
+            parts.append(f"plane {self.plane}")
+        return " ".join(parts)
+
+
+@dataclass(slots=True)
+class LabelEnd:
+    """One printed label: one end of a physical cable."""
+
+    number: str
+    this_id: str
+    this_text: str
+    far: list[tuple[str, str]]
+    colour: str
+    detail: str
+    qr_payload: str
+    length_m: float | None
+    row: CableRow
+
+
+@dataclass(slots=True)
+class RackSection:
+    """The rows whose A end is in one rack, and where the cables arriving there come from."""
+
+    rack_id: str
+    title: str
+    rows: list[CableRow] = field(default_factory=list)
+    arriving: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class CablePlan:
+    rows: list[CableRow]
+    sections: list[RackSection]
+    problems: list[str]
+    profile: str
+    cables: int
+    _doc: FabricDocument = field(repr=False)
+    _group_of: dict[str, str] = field(repr=False)
+    _labels: list[LabelEnd] | None = field(default=None, repr=False)
+
+    @property
+    def labels(self) -> list[LabelEnd]:
+        """One label per physical cable end, in schedule order (built on first use)."""
+        if self._labels is None:
+            self._labels = _label_ends(self._doc, self.rows, self._group_of)
+        return self._labels
+
+    @property
+    def colours(self) -> list[str]:
+        """Colour names used, in order of first appearance."""
+        return list(dict.fromkeys(r.colour for r in self.rows if r.colour))
+
+
+def _media(part: CableAssembly | None) -> str:
+    if part is None:
+        return "?"
+    if part.type == "fibre":
+        return part.media
+    return part.type
+
+
+def _part_name(part: CableAssembly | None, cable_id: str | None) -> str:
+    if part is None:
+        return cable_id or "no cable chosen"
+    return part.model
+
+
+def _optic_name(optic: Transceiver) -> str:
+    return optic.part_numbers[0] if optic.part_numbers else optic.model
+
+
+class _Builder:
+    def __init__(self, doc: FabricDocument, ids: Identifiers) -> None:
+        self.doc = doc
+        self.ids = ids
+        self.devices: dict[str, DeviceInfo] = {}
+        self.problems: list[str] = []
+        self._ports: dict[str, dict[str, LogicalPort]] = {}
+        self._placements: dict[str, Placement | None] = {}
+        self._parts: dict[str | None, tuple] = {}
+        self._optics: dict[tuple[str, int, bool], tuple] = {}
+
+    def ports(self, device_id: str) -> dict[str, LogicalPort]:
+        table = self._ports.get(device_id)
+        if table is None:
+            table = self._ports[device_id] = self.doc.ports(device_id)
+        return table
+
+    def length(
+        self, link: Link, part: CableAssembly | None
+    ) -> tuple[float | None, bool, float | None]:
+        """(length m, manual, ordered stock length m), as `analysis.lengths.link_length`."""
+        if link.length_m is not None:
+            length, manual = link.length_m, True
+        else:
+            pa, pb = self.placement(link.a.device), self.placement(link.b.device)
+            manual = False
+            length = (route_estimate_m(pa, pb, self.doc.settings.lengths)
+                      if pa is not None and pb is not None else None)
+        ordered = part.ordered_length(length) if part is not None and length is not None else None
+        return length, manual, ordered
+
+    def placement(self, device_id: str) -> Placement | None:
+        if device_id not in self._placements:
+            self._placements[device_id] = placement(self.doc, self.doc.devices[device_id])
+        return self._placements[device_id]
+
+    def info(self, device_id: str) -> DeviceInfo:
+        info = self.devices.get(device_id)
+        if info is None:
+            doc = self.doc
+            device: Device = doc.devices[device_id]
+            rack = doc.racks.get(device.rack) if device.rack else None
+            place = self.ids.place(device)
+            role = doc.role_of(device)
+            info = DeviceInfo(
+                id=device.id,
+                name=device.name,
+                role=role.value,
+                tier=doc.tier_of(device),
+                rack_id=rack.id if rack else NO_RACK,
+                rack=rack.name if rack else "",
+                top_ru=place.top_ru,
+                prefix=self.ids.device_prefix(device.id),
+            )
+            self.devices[device_id] = info
+        return info
+
+    def part(self, cable_id: str | None) -> tuple:
+        """(part, name, media, fibre, polarity) of a cable catalog id, once per id."""
+        info = self._parts.get(cable_id)
+        if info is None:
+            part = self.doc.catalog.cables.get(cable_id) if cable_id else None
+            info = self._parts[cable_id] = (
+                part, _part_name(part, cable_id), _media(part),
+                (part.fibre_grade or "") if part else "", (part.polarity or "") if part else "",
+            )
+        return info
+
+    def _optic(self, device_id: str, cage: int, cabled: bool) -> tuple:
+        """(optic text, transceiver, connector) of a cage that holds a pluggable optic."""
+        key = (device_id, cage, cabled)
+        info = self._optics.get(key)
+        if info is None:
+            config = self.doc.devices[device_id].cages.get(cage)
+            optic_id = config.transceiver if config else None
+            optic = self.doc.catalog.transceivers.get(optic_id) if optic_id else None
+            info = self._optics[key] = (
+                _optic_name(optic) if optic else ("none" if cabled else ""),
+                optic,
+                optic.connector if optic else "",
+            )
+        return info
+
+    def end(self, device_id: str, port_name: str, part: CableAssembly | None) -> End:
+        dev = self.info(device_id)
+        port = self.ports(device_id).get(port_name)
+        cage = port.cage if port else 0
+        if part is not None and part.integrated_ends:
+            optic, optic_part = "integrated", None
+            connector = part.a_end.form_factor or part.a_end.connector or ""
+        else:
+            optic, optic_part, connector = self._optic(device_id, cage, part is not None)
+        if port is None:
+            leg, legs, speed = 1, 1, 0
+        else:
+            leg, legs, speed = port.leg, port.legs, port.speed_gbps
+        plain = "/" not in port_name and " " not in port_name
+        token = port_name if plain else port_token(port_name)
+        return End(dev, port_name, cage, leg, legs, speed, optic, optic_part, connector,
+                   f"{dev.prefix}:{token}")
+
+
+def _orient(builder: _Builder, links: list[Link]) -> list[tuple[Link, bool]]:
+    """(link, swapped) pairs so that A is the shared end of an assembly, else the lower tier."""
+    if len(links) > 1:
+        keys = [
+            {(link.a.device, _cage(builder, link.a.device, link.a.port)),
+             (link.b.device, _cage(builder, link.b.device, link.b.port))}
+            for link in links
+        ]
+        common = set.intersection(*keys)
+        if len(common) == 1:
+            anchor = next(iter(common))
+            return [
+                (link, (link.b.device, _cage(builder, link.b.device, link.b.port)) == anchor)
+                for link in links
+            ]
+    info = builder.info
+    return [(link, info(link.a.device).tier > info(link.b.device).tier) for link in links]
+
+
+def _cage(builder: _Builder, device_id: str, port: str) -> int:
+    logical = builder.ports(device_id).get(port)
+    return logical.cage if logical else -1
+
+
+def _rack_order(doc: FabricDocument) -> dict[str, tuple]:
+    order = {
+        rack.id: (rack.row, rack.position, rack.name, rack.id) for rack in doc.racks.values()
+    }
+    order[NO_RACK] = (10**9, 0, "", "")
+    return order
+
+
+def build_plan(
+    doc: FabricDocument,
+    profile: str | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> CablePlan:
+    """The cable plan of `doc`: sorted rows, rack sections, label ends and problems."""
+    ids = Identifiers(doc, profile)
+    builder = _Builder(doc, ids)
+    groups: dict[str, list[Link]] = defaultdict(list)
+    for link in doc.links.values():
+        groups[link.assembly or f"\x00{link.id}"].append(link)
+
+    rows: list[CableRow] = []
+    group_of: dict[str, str] = {}
+    total = max(len(doc.links), 1)
+    done = 0
+    for key, links in groups.items():
+        for link, swapped in _orient(builder, links):
+            rows.append(_row(builder, link, swapped))
+            group_of[link.id] = key
+            done += 1
+            if progress is not None and done % 2000 == 0:
+                progress(done / total)
+
+    rack_order = _rack_order(doc)
+    rows.sort(key=lambda r: (
+        rack_order[r.a.dev.rack_id],
+        -(r.a.dev.top_ru or 0),
+        r.a.dev.name,
+        r.a.cage,
+        r.a.leg,
+        r.a.port,
+    ))
+    serial_of: dict[str, int] = {}
+    for row in rows:
+        key = group_of[row.link_id]
+        serial = serial_of.get(key)
+        if serial is None:
+            serial = serial_of[key] = len(serial_of) + 1
+        row.serial = serial
+        row.number = cable_number(serial)
+
+    sections: dict[str, RackSection] = {}
+    for row in rows:
+        rack_id = row.a.dev.rack_id
+        section = sections.get(rack_id)
+        if section is None:
+            title = f"Rack {row.a.dev.rack}" if rack_id else "Devices in no rack"
+            section = sections[rack_id] = RackSection(rack_id, title)
+        section.rows.append(row)
+    for row in rows:
+        b_rack = row.b.dev.rack_id
+        if b_rack != row.a.dev.rack_id:
+            if b_rack not in sections:
+                title = f"Rack {row.b.dev.rack}" if b_rack else "Devices in no rack"
+                sections[b_rack] = RackSection(b_rack, title)
+            sections[b_rack].arriving[row.a.dev.rack or "no rack"] += 1
+    ordered_sections = sorted(sections.values(), key=lambda s: rack_order[s.rack_id])
+
+    problems = ids.problems + builder.problems
+    unknown = sum(1 for r in rows if r.length_m is None)
+    if unknown:
+        problems.append(f"{unknown} links have no length (device not placed, no manual length)")
+    too_long = sum(1 for r in rows if r.length_m is not None and r.part is not None
+                   and r.ordered_m is None)
+    if too_long:
+        problems.append(f"{too_long} links are longer than the longest stock length of their "
+                        "cable part (ordered length '?')")
+    nocable = sum(1 for r in rows if r.part is None)
+    if nocable:
+        problems.append(f"{nocable} links have no cable part chosen")
+    return CablePlan(rows, ordered_sections, problems, ids.profile_name, len(serial_of), doc,
+                     group_of)
+
+
+def _row(builder: _Builder, link: Link, swapped: bool) -> CableRow:
+    part, part_name, media, fibre, polarity = builder.part(link.cable)
+    a_ep, b_ep = (link.b, link.a) if swapped else (link.a, link.b)
+    a = builder.end(a_ep.device, a_ep.port, part)
+    b = builder.end(b_ep.device, b_ep.port, part)
+    length_m, manual, ordered_m = builder.length(link, part)
+    tiers = (a.dev.tier, b.dev.tier) if a.dev.tier <= b.dev.tier else (b.dev.tier, a.dev.tier)
+    # identifiers: near end first (Identifiers.cable_id), written inline for speed
+    return CableRow(
+        link.id, 0, "", a, b, f"{a.ident}/{b.ident}", f"{b.ident}/{a.ident}", part, part_name,
+        media, fibre, polarity, length_m, manual, ordered_m, (link.colour or "").strip(),
+        link.rail, link.plane or "", _TIERS[tiers], link.assembly,
+    )
+
+
+def _end_key(end: End) -> tuple[str, int]:
+    return (end.dev.id, end.cage)
+
+
+def _end_text(doc: FabricDocument, ends: list[End]) -> tuple[str, str]:
+    """(identifier, human text) of one physical cable end carrying one or more links."""
+    first = ends[0]
+    if len(ends) == 1:
+        return first.ident, f"{first.dev.name} {first.port}"
+    model = doc.device_model(first.dev.id)
+    group = model.cage_group_of.get(first.cage)
+    pattern = group.port_names.get("1") if group else None
+    cage_name = group.port_name(first.cage, 1, 1) if group and pattern else str(first.cage)
+    ports = ",".join(e.port for e in ends)
+    return f"{first.dev.prefix}:{port_token(cage_name)}", f"{first.dev.name} {ports}"
+
+
+def _detail(row: CableRow, length: float | None) -> str:
+    return " ".join(x for x in (row.media, row.fibre, f"{length:g} m" if length else "") if x)
+
+
+def _straight_labels(row: CableRow) -> tuple[LabelEnd, LabelEnd]:
+    """The two labels of a cable that carries one link."""
+    a_id, b_id = row.a.ident, row.b.ident
+    a_text, b_text = f"{row.a.dev.name} {row.a.port}", f"{row.b.dev.name} {row.b.port}"
+    detail = _detail(row, row.ordered_m)
+    return (
+        LabelEnd(row.number, a_id, a_text, [(b_id, b_text)], row.colour, detail,
+                 f"{row.number}|{a_id}|{b_id}", row.ordered_m, row),
+        LabelEnd(row.number, b_id, b_text, [(a_id, a_text)], row.colour, detail,
+                 f"{row.number}|{b_id}|{a_id}", row.ordered_m, row),
+    )
+
+
+def _label_ends(
+    doc: FabricDocument, rows: list[CableRow], group_of: dict[str, str]
+) -> list[LabelEnd]:
+    cables: dict[str, list[CableRow]] = {}
+    for row in rows:
+        cables.setdefault(group_of[row.link_id], []).append(row)
+    labels: list[LabelEnd] = []
+    for cable_rows in cables.values():
+        if len(cable_rows) == 1:
+            labels.extend(_straight_labels(cable_rows[0]))
+            continue
+        sides: list[dict[tuple[str, int], list[End]]] = [{}, {}]
+        for row in cable_rows:
+            sides[0].setdefault(_end_key(row.a), []).append(row.a)
+            sides[1].setdefault(_end_key(row.b), []).append(row.b)
+        texts = [[_end_text(doc, ends) for ends in side.values()] for side in sides]
+        first = cable_rows[0]
+        length = max((r.ordered_m or 0.0) for r in cable_rows)
+        detail = _detail(first, length)
+        for side in (0, 1):
+            far = texts[1 - side]
+            for this_id, this_text in texts[side]:
+                labels.append(LabelEnd(
+                    number=first.number,
+                    this_id=this_id,
+                    this_text=this_text,
+                    far=far,
+                    colour=first.colour,
+                    detail=detail,
+                    qr_payload=f"{first.number}|{this_id}|{';'.join(f[0] for f in far)}",
+                    length_m=length or None,
+                    row=first,
+                ))
+    return labels

@@ -1,0 +1,125 @@
+"""CSV exports of the cable plan: the schedule, label data for label printers, the NVIDIA P2P sheet.
+
+* `export_csv`: the cable schedule, one row per link, with the PDF schedule's columns spelled
+  out (cabling.md §2.3), in schedule order.  UTF-8 with a byte-order mark so that spreadsheet
+  programs read non-ASCII names right.
+* `export_labels_csv`: one row per label (cable end) for Brother P-touch Editor, Brady Workstation
+  and Dymo database merges (cabling.md §3.4, §7.8): cable number, this end, far end(s), the
+  near/far label text, colour, media, length and the QR payload.  UTF-8 with BOM.
+* `export_p2p`: the NVIDIA UFM Cable Validation Tool P2P sheet with the columns
+  `A-Node Name, A-Type, A-Port, Z-Node Name, Z-Type, Z-Port, Rack, U` (types Host / Switch;
+  Rack and U are the A end's).  Plain UTF-8.
+
+Every function takes the document (or a prebuilt `CablePlan`) and returns the rows written.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..model.document import FabricDocument
+from .cables import CablePlan, CableRow, End, build_plan
+
+SCHEDULE_HEADER: tuple[str, ...] = (
+    "Cable", "Label text A", "Label text B", "Tier", "Rail", "Plane",
+    "A site", "A rack", "A RU", "A device", "A port", "A breakout leg", "A optic", "A connector",
+    "B site", "B rack", "B RU", "B device", "B port", "B breakout leg", "B optic", "B connector",
+    "Media", "Speed Gb/s", "Cable part", "Cable type", "Fibre type", "Polarity",
+    "Calculated length m", "Length source", "Ordered length m", "Colour", "Status", "Link id",
+    "Assembly",
+)
+LABEL_HEADER: tuple[str, ...] = (
+    "cable", "this_end", "this_device_port", "to_end", "to_device_port", "label_text",
+    "colour", "media", "length_m", "qr_payload",
+)
+P2P_HEADER: tuple[str, ...] = (
+    "A-Node Name", "A-Type", "A-Port", "Z-Node Name", "Z-Type", "Z-Port", "Rack", "U",
+)
+
+
+def write_csv(path: str | os.PathLike[str], header: Sequence[str], rows: Iterable[Sequence[object]],
+              bom: bool = False) -> int:
+    """Write `rows` under `header` atomically (temp file + rename); return the row count."""
+    target = Path(path)
+    temp = target.with_name(f".{target.name}.part")
+    count = 0
+    with open(temp, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        for row in rows:
+            writer.writerow(["" if v is None else v for v in row])
+            count += 1
+    os.replace(temp, target)
+    return count
+
+
+def _plan(doc: FabricDocument, plan: CablePlan | None, profile: str | None) -> CablePlan:
+    return plan if plan is not None else build_plan(doc, profile)
+
+
+def _end_cells(site: str, end: End) -> list[object]:
+    return [site, end.rack, end.dev.top_ru if end.dev.top_ru is not None else "", end.device,
+            end.port, end.leg_text, end.optic, end.connector]
+
+
+def schedule_row(site: str, row: CableRow) -> list[object]:
+    """One CSV row of the schedule (columns of `SCHEDULE_HEADER`)."""
+    part = row.part
+    return [
+        row.number, row.cable_id, row.label_b, row.tier,
+        row.rail if row.rail is not None else "", row.plane,
+        *_end_cells(site, row.a),
+        *_end_cells(site, row.b),
+        row.media, row.a.speed_gbps or "", row.part_name,
+        (f"{part.type} 1:{part.legs}" if part is not None else ""),
+        row.fibre, row.polarity,
+        f"{row.length_m:.2f}" if row.length_m is not None else "",
+        ("manual" if row.manual else "estimated") if row.length_m is not None else "unknown",
+        f"{row.ordered_m:g}" if row.ordered_m is not None else "",
+        row.colour, "planned", row.link_id, row.assembly or "",
+    ]
+
+
+def export_csv(doc: FabricDocument, out_path: str | os.PathLike[str],
+               plan: CablePlan | None = None, profile: str | None = None) -> int:
+    """The cable schedule as CSV; returns the number of rows (links)."""
+    plan = _plan(doc, plan, profile)
+    site = doc.settings.site
+    rows = (schedule_row(site, r) for r in plan.rows)
+    return write_csv(out_path, SCHEDULE_HEADER, rows, bom=True)
+
+
+def export_labels_csv(doc: FabricDocument, out_path: str | os.PathLike[str],
+                      plan: CablePlan | None = None, profile: str | None = None) -> int:
+    """One row per label (cable end); returns the number of labels."""
+    plan = _plan(doc, plan, profile)
+    rows = []
+    for label in plan.labels:
+        far_ids = "; ".join(f[0] for f in label.far)
+        far_text = "; ".join(f[1] for f in label.far)
+        rows.append([
+            label.number, label.this_id, label.this_text, far_ids, far_text,
+            f"{label.this_id}/{far_ids}" if len(label.far) == 1 else label.this_id,
+            label.colour, label.row.media, f"{label.length_m:g}" if label.length_m else "",
+            label.qr_payload,
+        ])
+    return write_csv(out_path, LABEL_HEADER, rows, bom=True)
+
+
+def _node_type(end: End) -> str:
+    return "Host" if end.dev.tier == 0 else "Switch"
+
+
+def export_p2p(doc: FabricDocument, out_path: str | os.PathLike[str],
+               plan: CablePlan | None = None, profile: str | None = None) -> int:
+    """The NVIDIA Cable Validation Tool point-to-point sheet; returns the number of links."""
+    plan = _plan(doc, plan, profile)
+    rows = (
+        [r.a.device, _node_type(r.a), r.a.port, r.b.device, _node_type(r.b), r.b.port,
+         r.a.rack, r.a.dev.top_ru if r.a.dev.top_ru is not None else ""]
+        for r in plan.rows
+    )
+    return write_csv(out_path, P2P_HEADER, rows)

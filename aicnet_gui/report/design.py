@@ -1,0 +1,150 @@
+"""The design report: fabric settings, oversubscription, optics plan, NCCL, firmware, growth.
+
+Text the architect wrote comes from `Settings.notes` (the GUI edits it); the tables are derived
+from the document and the cable plan: optics and cables per tier, firmware versions per model,
+free switch ports per role, and the length-estimation assumptions the ordered lengths rest on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+
+from ..model.document import FabricDocument
+from .analysis_data import AnalysisData
+from .cables import CablePlan
+from .flow import Column, Flow
+from .pdfpage import PdfWriter
+
+NOT_SET = "(not written yet - Project > Settings > Notes)"
+
+
+def _yes(value: bool) -> str:
+    return "on" if value else "off"
+
+
+def optics_rows(plan: CablePlan) -> list[list[str]]:
+    """Tier, A optic, cable part, B optic, links, physical cables (one row per combination)."""
+    links: Counter[tuple[str, str, str, str]] = Counter()
+    cables: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
+    for row in plan.rows:
+        key = (row.tier, row.a.optic or "-", row.part_name, row.b.optic or "-")
+        links[key] += 1
+        cables[key].add(row.number)
+    return [[*key, str(n), str(len(cables[key]))] for key, n in sorted(links.items())]
+
+
+def firmware_rows(doc: FabricDocument) -> tuple[list[list[str]], list[str]]:
+    versions: dict[str, Counter[str]] = defaultdict(Counter)
+    for device in doc.devices.values():
+        versions[doc.device_model(device).model][device.firmware or "(not set)"] += 1
+    rows, drift = [], []
+    for model, counter in sorted(versions.items()):
+        text = ", ".join(f"{v} ({n})" for v, n in counter.most_common())
+        rows.append([model, text])
+        if len(counter) > 1:
+            drift.append(model)
+    return rows, drift
+
+
+def free_port_rows(doc: FabricDocument) -> list[list[str]]:
+    free: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    count: Counter[str] = Counter()
+    for device in doc.devices.values():
+        role = doc.role_of(device).value
+        if doc.tier_of(device) == 0:
+            continue
+        ports = doc.ports(device)
+        fabric = [p for p in ports.values() if p.group.fabric]
+        linked = sum(1 for p in fabric if doc.link_at(device.id, p.name) is not None)
+        free[role] += len(fabric) - linked
+        total[role] += len(fabric)
+        count[role] += 1
+    return [[role, str(count[role]), str(total[role]), str(free[role])] for role in sorted(count)]
+
+
+def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
+                analysis: AnalysisData | None, size: tuple[float, float],
+                check: Callable[[], None] | None = None) -> None:
+    s = doc.settings
+    notes = s.notes
+    flow = Flow(writer, "Design report", size, check).start()
+    writer.bookmark("Design report", 0)
+    flow.heading("Design report", 1)
+
+    flow.heading("Fabric technology", 2)
+    flow.key_values([
+        ("Technology", s.technology.value),
+        ("MTU", str(s.mtu)),
+        ("PFC", f"{_yes(s.pfc)}" + (f", priority {s.pfc_priority}" if s.pfc else "")),
+        ("ECN", _yes(s.ecn)),
+        ("DCB", _yes(s.dcb)),
+        ("ECMP / routing policy", s.ecmp_policy or "-"),
+        ("ECMP notes", notes.ecmp or NOT_SET),
+    ])
+
+    flow.heading("Oversubscription", 2)
+    targets = s.oversubscription
+    flow.key_values([
+        ("Targets (down:up)", f"training {targets.training:g}:1, storage {targets.storage:.2f}:1, "
+                              f"inference {targets.inference:g}:1"),
+    ])
+    if analysis is not None and analysis.ran:
+        from .analysis_pages import ratio_summary_rows
+
+        rows = ratio_summary_rows(analysis, doc)
+        if rows:
+            flow.table([Column("Tier", 0.3), Column("Switches", 0.15, "right"),
+                        Column("Lowest", 0.18, "right"), Column("Highest", 0.18, "right"),
+                        Column("Above target", 0.19, "right")], rows)
+    else:
+        flow.para("Measured ratios need the validation, which did not run for this export.",
+                  size=8.5)
+
+    flow.heading("Optics deployment plan", 2)
+    flow.para(notes.optics_plan or NOT_SET, size=9)
+    rows = optics_rows(plan)
+    if rows:
+        flow.table([Column("Tier", 62), Column("A-end optic", 0.3), Column("Cable", 0.22),
+                    Column("B-end optic", 0.3), Column("Links", 40, "right"),
+                    Column("Cables", 44, "right")], rows, size=7.5)
+
+    flow.heading("NCCL tuning notes", 2)
+    flow.para(notes.nccl or NOT_SET, size=9)
+    flow.para(f"All-reduce message size used for time estimates: {s.allreduce_message_mb:g} MB.",
+              size=8.5, rgb=(0.3, 0.3, 0.3))
+
+    flow.heading("Firmware baseline", 2)
+    flow.para(notes.firmware or NOT_SET, size=9)
+    firmware, drift = firmware_rows(doc)
+    if firmware:
+        flow.table([Column("Model", 0.3), Column("Firmware versions (devices)", 0.7)], firmware,
+                   size=7.5)
+    if drift:
+        flow.para(f"Firmware differs within: {', '.join(drift)}.", size=8.5, rgb=(0.75, 0.1, 0.1))
+
+    flow.heading("Growth", 2)
+    flow.para(notes.growth or NOT_SET, size=9)
+    free = free_port_rows(doc)
+    if free:
+        flow.table([Column("Switch role", 0.4), Column("Switches", 0.2, "right"),
+                    Column("Fabric ports", 0.2, "right"), Column("Free ports", 0.2, "right")],
+                   free, size=7.5)
+
+    flow.heading("Cable lengths and labels", 2)
+    lengths = s.lengths
+    flow.key_values([
+        ("Length estimate", f"route x (1 + {lengths.slack_percent:g} %) + {lengths.slack_m:g} m; "
+                            f"tray at {lengths.tray_height_m:g} m, {lengths.in_rack_m:g} m extra "
+                            "inside one rack; racks from row/position on a "
+                            f"{lengths.rack_width_m:g} m x {lengths.row_pitch_m:g} m grid"),
+        ("Ordered length", "the next stock length in each part's own ladder (catalog)"),
+        ("Spares", f"{s.spares_percent:g} % on every cable and optic line of the BOM (rounded up)"),
+        ("Label profile", f"{plan.profile}, site {s.site}; RU counted from the bottom, "
+                          "top RU of each device"),
+    ])
+    if notes.general:
+        flow.heading("General notes", 2)
+        flow.para(notes.general, size=9)
+    flow.close()

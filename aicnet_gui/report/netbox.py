@@ -1,0 +1,159 @@
+"""NetBox bulk-import CSVs of a fabric: manufacturers, roles, racks, devices, interfaces, cables.
+
+Column names are those of NetBox's CSV import forms (cabling.md §2.1: `CableImportForm` is
+`side_a_device, side_a_type, side_a_name, side_b_device, side_b_type, side_b_name, type, status,
+tenant, label, color, length, length_unit, description, comments, tags`).  Foreign keys are
+given by name, as NetBox's import expects (device type by model, manufacturer/role/site/rack by
+name).  Everything is imported as `planned`.
+
+NetBox cannot create device types from CSV: they come from the community device-type library
+(YAML).  `README.txt` in the output folder lists the device types the import needs and the
+import order.  `interfaces.csv` lists the logical ports that carry links (breakout ports such as
+`swp3s0` are usually not in a device type's template); rows for interfaces that the device
+type already defines must be dropped before importing it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+from ..model.document import FabricDocument
+from .cables import CablePlan, build_plan
+from .colours import colour_hex
+from .csv_exports import write_csv
+from .identifiers import rack_coordinate
+
+CABLE_HEADER: tuple[str, ...] = (
+    "side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
+    "type", "status", "tenant", "label", "color", "length", "length_unit", "description",
+    "comments", "tags",
+)
+DEVICE_HEADER: tuple[str, ...] = (
+    "name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face",
+    "description", "comments",
+)
+RACK_HEADER: tuple[str, ...] = (
+    "site", "name", "facility_id", "status", "width", "u_height", "description",
+)
+INTERFACE_HEADER: tuple[str, ...] = ("device", "name", "type", "speed", "enabled", "description")
+MANUFACTURER_HEADER: tuple[str, ...] = ("name", "slug")
+ROLE_HEADER: tuple[str, ...] = ("name", "slug", "color")
+
+ROLE_NAMES = {
+    "gpu_server": "GPU server",
+    "storage": "Storage",
+    "leaf": "Leaf switch",
+    "spine": "Spine switch",
+    "core": "Core switch",
+    "mgmt": "Management switch",
+}
+ROLE_COLOURS = {
+    "gpu_server": "4caf50", "storage": "8bc34a", "leaf": "2196f3", "spine": "ff9800",
+    "core": "9c27b0", "mgmt": "607d8b",
+}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
+                  plan: CablePlan | None = None, profile: str | None = None) -> dict[str, int]:
+    """Write the NetBox CSVs into `out_dir` (created if needed); return rows per file."""
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    plan = plan if plan is not None else build_plan(doc, profile)
+    site = doc.settings.site
+    written: dict[str, int] = {}
+
+    models = {d.model: doc.device_model(d) for d in doc.devices.values()}
+    vendors = sorted({m.vendor for m in models.values()})
+    written["manufacturers.csv"] = write_csv(
+        folder / "manufacturers.csv", MANUFACTURER_HEADER, ([v, _slug(v)] for v in vendors))
+    roles = sorted({doc.role_of(d).value for d in doc.devices.values()})
+    written["device_roles.csv"] = write_csv(
+        folder / "device_roles.csv", ROLE_HEADER,
+        ([ROLE_NAMES.get(r, r), _slug(ROLE_NAMES.get(r, r)), ROLE_COLOURS.get(r, "9e9e9e")]
+         for r in roles))
+
+    racks = sorted(doc.racks.values(), key=lambda r: (r.row, r.position, r.name))
+    written["racks.csv"] = write_csv(
+        folder / "racks.csv", RACK_HEADER,
+        ([site, r.name, rack_coordinate(r), "planned", 19, r.height_ru,
+          f"row {r.row} position {r.position}"] for r in racks))
+
+    devices = sorted(doc.devices.values(), key=lambda d: d.name)
+    written["devices.csv"] = write_csv(
+        folder / "devices.csv", DEVICE_HEADER,
+        ([d.name, ROLE_NAMES.get(doc.role_of(d).value, doc.role_of(d).value),
+          models[d.model].vendor, models[d.model].model, "planned", site,
+          doc.racks[d.rack].name if d.rack in doc.racks else "",
+          d.ru if d.rack in doc.racks and d.ru is not None else "",
+          "front" if d.rack in doc.racks and d.ru is not None else "",
+          f"aicnet id {d.id}", d.firmware and f"firmware {d.firmware}"] for d in devices))
+
+    interfaces = []
+    seen: set[tuple[str, str]] = set()
+    for row in plan.rows:
+        for end in (row.a, row.b):
+            key = (end.dev.id, end.port)
+            if key in seen:
+                continue
+            seen.add(key)
+            port = doc.port(end.dev.id, end.port)
+            kind = port.group.interface_type if port else "other"
+            speed = (port.speed_gbps * 1_000_000) if port else ""
+            leg = f" leg {end.leg}/{end.legs}" if end.legs > 1 else ""
+            interfaces.append([end.device, end.port, kind, speed, "true",
+                               f"cage {end.cage}{leg}"])
+    written["interfaces.csv"] = write_csv(folder / "interfaces.csv", INTERFACE_HEADER, interfaces)
+
+    per_cable = Counter(r.number for r in plan.rows)
+    seen_in_cable: Counter[str] = Counter()
+    cables = []
+    for row in plan.rows:
+        seen_in_cable[row.number] += 1
+        share = (f" (link {seen_in_cable[row.number]} of {per_cable[row.number]} on this cable)"
+                 if per_cable[row.number] > 1 else "")
+        part = row.part
+        cables.append([
+            row.a.device, "dcim.interface", row.a.port,
+            row.b.device, "dcim.interface", row.b.port,
+            part.netbox_type if part is not None else "",
+            "planned", "", row.number, colour_hex(row.colour),
+            f"{row.ordered_m:g}" if row.ordered_m is not None else "",
+            "m" if row.ordered_m is not None else "",
+            f"{row.cable_id}{share}",
+            f"{row.part_name}; {row.tier}" + (f"; rail {row.rail}" if row.rail is not None else ""),
+            "",
+        ])
+    written["cables.csv"] = write_csv(folder / "cables.csv", CABLE_HEADER, cables)
+
+    needed = sorted({(m.vendor, m.model, m.id) for m in models.values()})
+    readme = [
+        f"NetBox bulk import of {doc.metadata.name} (revision {doc.metadata.revision}), "
+        "written by aicnet.",
+        "",
+        "Import in this order (Import page of each object type, 'CSV file' tab):",
+        f"  0. Site: create the site '{site}' by hand if it does not exist.",
+        "  1. manufacturers.csv  (Devices > Manufacturers)",
+        "  2. device_roles.csv   (Devices > Device Roles)",
+        "  3. device types: import these from the NetBox device-type library (YAML); CSV cannot",
+        "     create them:",
+        *[f"       - {vendor} {model}   (aicnet catalog id {cid})"
+          for vendor, model, cid in needed],
+        "  4. racks.csv          (Racks > Racks)",
+        "  5. devices.csv        (Devices > Devices)",
+        "  6. interfaces.csv     (Devices > Interfaces): the logical ports that carry links;",
+        "     delete the rows of interfaces your device types already create (usually the",
+        "     unsplit ports) before importing, or NetBox rejects them as duplicates.",
+        "  7. cables.csv         (Connections > Cables)",
+        "",
+        "All objects are imported with status 'planned'.  Cable labels are aicnet's cable",
+        "numbers (C000123) as printed on the label sheets; lengths are the ordered lengths.",
+    ]
+    (folder / "README.txt").write_text("\n".join(readme) + "\n", encoding="utf-8")
+    return written

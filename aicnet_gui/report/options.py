@@ -1,0 +1,98 @@
+"""What an export produces: `ExportOptions` (paper, sections, label stock, offsets, profile).
+
+The GUI's File > Export dialog fills one of these; the CLI builds one from its flags.
+`validate()` raises ValueError with a message a user understands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from reportlab.lib.pagesizes import A4, LETTER
+
+from ..model.fabric import LabelProfile
+from .label_layout import AVERY_5160, AVERY_L7651, STOCKS, LabelStock
+
+SECTIONS: tuple[str, ...] = (
+    "cover", "topology", "analysis", "findings", "bom", "design", "schedule", "labels",
+)
+SECTION_TITLES = {
+    "cover": "Cover",
+    "topology": "Topology",
+    "analysis": "Oversubscription and workload bandwidth",
+    "findings": "Findings",
+    "schedule": "Cable schedule",
+    "labels": "Label sheets",
+    "bom": "Bill of materials",
+    "design": "Design report",
+}
+PAPERS = {"a4": A4, "letter": LETTER}
+LABEL_CHOICES = ("avery-5160", "avery-l7651", "custom", "none")
+
+
+@dataclass
+class ExportOptions:
+    """Options of `export_pdf`; defaults give the whole plan on A4 with L7651 labels."""
+
+    paper: str = "a4"
+    sections: tuple[str, ...] = SECTIONS
+    labels: str | None = None
+    """avery-5160, avery-l7651, custom (then `custom_labels`), none; None: the paper's stock."""
+    custom_labels: LabelStock | None = None
+    label_start: int = 0
+    """Used labels to skip on the first sheet (0 = start at the top left)."""
+    label_offset_mm: tuple[float, float] = (0.0, 0.0)
+    """Printer calibration: shift every label by (+x right, +y up) millimetres."""
+    label_qr: bool = True
+    calibration_page: bool = True
+    profile: str | None = None
+    """tia-606 or iso-14763; None: the project's Settings.label_profile."""
+    generated: datetime | None = None
+    """The date printed on the plan; None: now."""
+
+    @property
+    def page_size(self) -> tuple[float, float]:
+        return PAPERS[self.paper]
+
+    def label_stock(self) -> LabelStock | None:
+        """The label sheet to print on, or None for no label sheets."""
+        choice = self.labels or ("avery-5160" if self.paper == "letter" else "avery-l7651")
+        if choice == "none":
+            return None
+        if choice == "custom":
+            return self.custom_labels
+        return STOCKS[choice]
+
+    def validate(self) -> None:
+        if self.paper not in PAPERS:
+            raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {self.paper!r}")
+        unknown = [s for s in self.sections if s not in SECTIONS]
+        if unknown:
+            raise ValueError(
+                f"unknown section {unknown[0]!r}; sections are {', '.join(SECTIONS)}"
+            )
+        if not self.sections:
+            raise ValueError("choose at least one section")
+        if self.labels is not None and self.labels not in LABEL_CHOICES:
+            raise ValueError(f"labels must be one of {', '.join(LABEL_CHOICES)}")
+        if self.labels == "custom":
+            if self.custom_labels is None:
+                raise ValueError("labels=custom needs a custom label grid")
+            self.custom_labels.check()
+        stock = self.label_stock()
+        if stock is not None and not 0 <= self.label_start < stock.per_page:
+            raise ValueError(
+                f"label start must be 0..{stock.per_page - 1} for {stock.title}, "
+                f"not {self.label_start}"
+            )
+        if self.profile is not None:
+            try:
+                LabelProfile(self.profile)
+            except ValueError:
+                raise ValueError(
+                    f"label profile must be {' or '.join(p.value for p in LabelProfile)}"
+                ) from None
+
+
+__all__ = ["AVERY_5160", "AVERY_L7651", "ExportOptions", "SECTIONS", "SECTION_TITLES"]
