@@ -2,8 +2,14 @@
 
 route = vertical run from each end up to the cable tray + Manhattan distance between the racks
 (or, inside one rack, the height difference plus an in-rack allowance); the estimate adds the
-project's slack percentage and a fixed service loop.  The ordered length is the next stock
-length in the part's own ladder.  A manual length on the link wins over the estimate.
+project's slack percentage and a fixed service loop:
+
+    estimate = route * (1 + slack_percent / 100) + slack_m      (rounded to 1 cm, half to even)
+
+The ordered length is the next stock length in the part's own ladder.  A manual length on the
+link wins over the estimate.  `placement()` precomputes the per-device numbers so that the
+analysis can estimate 100k links without recomputing rack positions for every link;
+`estimate_route_m` and `link_length` use the same arithmetic.
 """
 
 from __future__ import annotations
@@ -22,6 +28,16 @@ class LinkLength:
     ordered_m: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a racked device sits: its rack, the rack's floor x/y and the device's height."""
+
+    rack: str
+    x_m: float
+    y_m: float
+    height_m: float
+
+
 def rack_floor_xy(rack: Rack, params: LengthEstimation) -> tuple[float, float]:
     """The rack's floor position in metres: explicit x/y, or from row and position."""
     x = rack.x_m if rack.x_m is not None else max(rack.position - 1, 0) * params.rack_width_m
@@ -36,26 +52,37 @@ def device_height_m(device: Device, height_ru: int, params: LengthEstimation) ->
     return params.rack_base_m + (device.ru - 1 + height_ru / 2) * params.ru_height_m
 
 
+def placement(doc: FabricDocument, device: Device) -> Placement | None:
+    """The device's placement, or None when it is not in a rack at a given RU."""
+    if device.rack is None or device.ru is None or device.rack not in doc.racks:
+        return None
+    params = doc.settings.lengths
+    height = device_height_m(device, doc.device_model(device).height_ru, params)
+    assert height is not None
+    x, y = rack_floor_xy(doc.racks[device.rack], params)
+    return Placement(device.rack, x, y, height)
+
+
+def route_estimate_m(a: Placement, b: Placement, params: LengthEstimation) -> float:
+    """The estimated length between two placed devices (route + slack), rounded to 1 cm.
+
+    The same float operations in the same order as the vectorized estimate of the analysis
+    (store.py), so both give the same value to the last bit.
+    """
+    if a.rack == b.rack:
+        route = abs(a.height_m - b.height_m) + params.in_rack_m
+    else:
+        tray = max(max(params.tray_height_m, a.height_m), b.height_m)
+        route = (tray - a.height_m) + (tray - b.height_m) + abs(a.x_m - b.x_m) + abs(a.y_m - b.y_m)
+    return round((route * (1 + params.slack_percent / 100) + params.slack_m) * 100) / 100
+
+
 def estimate_route_m(doc: FabricDocument, a: Device, b: Device) -> tuple[float | None, bool | None]:
     """(estimated length in metres, both ends in one rack) or (None, None) when unplaced."""
-    if a.rack is None or b.rack is None or a.ru is None or b.ru is None:
+    pa, pb = placement(doc, a), placement(doc, b)
+    if pa is None or pb is None:
         return None, None
-    params = doc.settings.lengths
-    rack_a, rack_b = doc.racks[a.rack], doc.racks[b.rack]
-    ha = device_height_m(a, doc.device_model(a).height_ru, params)
-    hb = device_height_m(b, doc.device_model(b).height_ru, params)
-    assert ha is not None and hb is not None
-    if a.rack == b.rack:
-        route = abs(ha - hb) + params.in_rack_m
-        same = True
-    else:
-        xa, ya = rack_floor_xy(rack_a, params)
-        xb, yb = rack_floor_xy(rack_b, params)
-        tray = max(params.tray_height_m, ha, hb)
-        route = (tray - ha) + (tray - hb) + abs(xa - xb) + abs(ya - yb)
-        same = False
-    estimate = route * (1 + params.slack_percent / 100) + params.slack_m
-    return round(estimate, 2), same
+    return route_estimate_m(pa, pb, doc.settings.lengths), pa.rack == pb.rack
 
 
 def link_length(doc: FabricDocument, link: Link) -> LinkLength:

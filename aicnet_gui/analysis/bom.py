@@ -1,0 +1,208 @@
+"""The bill of materials of a fabric.
+
+- devices by role and by catalog model;
+- transceivers per part: one per cage that has an optic installed (a twin-port optic is one
+  module for the two links of its cage);
+- cable assemblies per part x ordered stock length: one per physical cable, i.e. per assembly
+  id (all legs of a splitter are one cable, ordered at the length of its longest leg), or per
+  link without an assembly id.  A length that is unknown shows as `PART@unknown`; one longer
+  than the part's longest stock length as `PART@>MAX`;
+- spares: the project's spares percentage of every optic and cable line, rounded up;
+- power: devices at their maximum (typical when only that is known) plus optics and active
+  cables; devices without a power figure are listed, not guessed;
+- cost: the sum of list prices, or None with the parts that have no price (the built-in
+  catalogs carry no sourced prices).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..model.document import FabricDocument
+from .index import NONE
+from .media import fmt_m
+from .state import State
+
+TIER_NAMES = {0: "server", 1: "leaf", 2: "spine", 3: "core"}
+
+
+@dataclass(frozen=True)
+class Bom:
+    devices_by_role: dict[str, int]
+    devices_by_model: dict[str, int]
+    links_by_tier: dict[str, int]
+    links_total: int
+    transceivers: dict[str, int]
+    cables: dict[str, int]
+    spares_percent: float
+    transceiver_spares: dict[str, int]
+    cable_spares: dict[str, int]
+    power_w: float
+    power_unknown: tuple[str, ...]
+    cost_usd: float | None
+    cost_known_usd: float
+    unpriced: tuple[str, ...]
+    links_without_cable: int = 0
+    missing_optics: tuple[tuple[str, str, int], ...] = field(default=())  # (link, device, cage)
+
+    def to_json(self, details: bool = False) -> dict[str, Any]:
+        """The `aicnet bom --json` document; `details` adds spares, power and cost notes."""
+        data: dict[str, Any] = {
+            "devices": {"by_role": self.devices_by_role, "by_model": self.devices_by_model},
+            "links": {"by_tier": self.links_by_tier, "total": self.links_total},
+            "transceivers": self.transceivers,
+            "cables": self.cables,
+            "power_w": self.power_w,
+            "cost": self.cost_usd,
+        }
+        if details:
+            data["details"] = {
+                "spares_percent": self.spares_percent,
+                "spares": {"transceivers": self.transceiver_spares, "cables": self.cable_spares},
+                "power_unknown_models": list(self.power_unknown),
+                "cost_known_usd": self.cost_known_usd,
+                "unpriced_parts": list(self.unpriced),
+                "links_without_cable": self.links_without_cable,
+                "missing_optics": [
+                    {"link": link, "device": dev, "cage": cage}
+                    for link, dev, cage in self.missing_optics
+                ],
+            }
+        return data
+
+
+def cable_key(part: str, ordered: float | None, length: float | None, longest: float) -> str:
+    if length is None:
+        return f"{part}@unknown"
+    if ordered is None:
+        return f"{part}@>{fmt_m(longest)}"
+    return f"{part}@{fmt_m(ordered)}"
+
+
+def _spares(counts: dict[str, int], percent: float) -> dict[str, int]:
+    return {k: math.ceil(v * percent / 100 - 1e-9) for k, v in counts.items()}
+
+
+def compute_bom(doc: FabricDocument) -> Bom:
+    state = State.create(doc, [])
+    store = state.store
+    store.load_racks()
+    store.load_devices()
+    store.load_links()
+    rows = store.link_rows()
+    store.derive(rows)
+    catalog = doc.catalog
+    cindex = state.cindex
+
+    roles: Counter[str] = Counter()
+    models: Counter[str] = Counter()
+    optics: Counter[str] = Counter()
+    for device in doc.devices.values():
+        roles[doc.role_of(device).value] += 1
+        models[device.model] += 1
+        for config in device.cages.values():
+            if config.transceiver:
+                optics[config.transceiver] += 1
+
+    col = store.l
+    tiers = np.sort(np.stack([col["tier_a"][rows], col["tier_b"][rows]]), axis=0)
+    pairs = Counter(zip(tiers[0].tolist(), tiers[1].tolist(), strict=True))
+    links_by_tier = {f"{TIER_NAMES.get(a, a)}-{TIER_NAMES.get(b, b)}": n
+                     for (a, b), n in sorted(pairs.items())}
+
+    # one entry per physical cable: (cable index, longest ordered length, any length unknown)
+    cables: Counter[str] = Counter()
+    by_assembly: dict[str, list[int]] = {}
+    cable = col["cable"][rows]
+    plain = rows[(cable != NONE) & ~col["has_asm"][rows]]
+    for row in rows[col["has_asm"][rows] & (cable != NONE)].tolist():
+        by_assembly.setdefault(store.assembly[row], []).append(row)
+    groups: list[list[int]] = [[r] for r in plain.tolist()] + list(by_assembly.values())
+    cable_power = 0.0
+    for group in groups:
+        first = group[0]
+        part = cindex.cables[int(col["cable"][first])]
+        lengths = col["length"][group]
+        ordered = col["ordered"][group]
+        if np.isnan(lengths).any():
+            key = cable_key(part.id, None, None, part.stock_lengths_m[-1])
+        elif np.isnan(ordered).any():
+            key = cable_key(part.id, None, float(lengths.max()), part.stock_lengths_m[-1])
+        else:
+            key = cable_key(part.id, float(ordered.max()), float(lengths.max()),
+                            part.stock_lengths_m[-1])
+        cables[key] += 1
+        cable_power += part.power_w
+
+    missing: list[tuple[str, str, int]] = []
+    fibre = np.zeros(len(rows), dtype=bool)
+    fibre[cable != NONE] = cindex.c_fibre[cable[cable != NONE]]
+    ep = state.endpoints.arrays()
+    for side in ("a", "b"):
+        lost = rows[fibre & (col[side + "_opt"][rows] == NONE)]
+        for row in lost.tolist():
+            dev = int(col[side][row])
+            missing.append((store.link_ids[row], store.dev_ids[dev],
+                            int(ep["cage"][col[side + "_ep"][row]])))
+    missing.sort()
+
+    power = 0.0
+    unknown: set[str] = set()
+    for model_id, count in models.items():
+        model = catalog.device(model_id)
+        watts = model.power_max_w if model.power_max_w is not None else model.power_typical_w
+        if watts is None:
+            unknown.add(model_id)
+        else:
+            power += watts * count
+    for optic_id, count in optics.items():
+        power += catalog.transceiver(optic_id).power_w * count
+    power += cable_power
+
+    percent = doc.settings.spares_percent
+    optic_spares = _spares(dict(optics), percent)
+    cable_spares = _spares(dict(cables), percent)
+    known_cost = 0.0
+    unpriced: set[str] = set()
+    for model_id, count in models.items():
+        price = catalog.device(model_id).price_usd
+        if price is None:
+            unpriced.add(model_id)
+        else:
+            known_cost += price * count
+    for optic_id, count in optics.items():
+        price = catalog.transceiver(optic_id).price_usd
+        if price is None:
+            unpriced.add(optic_id)
+        else:
+            known_cost += price * (count + optic_spares[optic_id])
+    for key, count in cables.items():
+        part_id = key.split("@", 1)[0]
+        price = catalog.cable(part_id).price_usd
+        if price is None:
+            unpriced.add(part_id)
+        else:
+            known_cost += price * (count + cable_spares[key])
+    return Bom(
+        devices_by_role=dict(sorted(roles.items())),
+        devices_by_model=dict(sorted(models.items())),
+        links_by_tier=links_by_tier,
+        links_total=len(rows),
+        transceivers=dict(sorted(optics.items())),
+        cables=dict(sorted(cables.items())),
+        spares_percent=percent,
+        transceiver_spares=dict(sorted(optic_spares.items())),
+        cable_spares=dict(sorted(cable_spares.items())),
+        power_w=round(power, 1),
+        power_unknown=tuple(sorted(unknown)),
+        cost_usd=None if unpriced else round(known_cost, 2),
+        cost_known_usd=round(known_cost, 2),
+        unpriced=tuple(sorted(unpriced)),
+        links_without_cable=int((cable == NONE).sum()),
+        missing_optics=tuple(missing),
+    )

@@ -1,0 +1,329 @@
+"""`AnalysisReport`: the findings and metrics of one analysis run, as a plain immutable value.
+
+A report owns copies of the few columns its metrics are computed from, so the analyzer can
+keep changing its own columns while the GUI thread reads the report.  The per-switch,
+per-link and per-device metric tables are computed from those copies on first access
+(`functools.cached_property`), which keeps an incremental run fast.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ..model.catalog_entities import CableAssembly
+from ..model.fabric import Device
+from .bandwidth import WorkloadMetrics
+from .findings import Finding, Severity
+from .index import NONE, Endpoints
+from .media import media_label
+
+
+def _ratio(down: int, up: int) -> float | None:
+    return round(down / up, 4) if up > 0 else None
+
+
+LINK_FIELDS = ("length", "ordered", "reach", "manual", "cable", "sig")
+
+
+@dataclass(frozen=True, eq=False)
+class LinkColumns:
+    """Per-link columns as of the last full run (`ids`, `cols`) plus the links changed since
+    (`overlay`: id -> values in LINK_FIELDS order, or None when removed).  Sharing the base
+    between reports keeps an incremental run from copying 100k-row columns."""
+
+    ids: list[str | None]
+    cols: dict[str, np.ndarray]
+    overlay: dict[str, tuple | None]
+
+    @cached_property
+    def base_rows(self) -> np.ndarray:
+        """Rows of the base that are alive and not overridden by the overlay."""
+        keep = self.cols["alive"].copy()
+        if self.overlay:
+            index = {link_id: row for row, link_id in enumerate(self.ids) if link_id is not None}
+            for link_id in self.overlay:
+                row = index.get(link_id)
+                if row is not None:
+                    keep[row] = False
+        return np.flatnonzero(keep)
+
+    def values(self) -> list[tuple[str, tuple]]:
+        """(link id, values) of every live link."""
+        cols = [self.cols[name] for name in LINK_FIELDS]
+        rows = self.base_rows
+        result = [(self.ids[r], v) for r, v in zip(
+            rows.tolist(), zip(*(c[rows].tolist() for c in cols), strict=True), strict=True)]
+        result.extend((k, v) for k, v in self.overlay.items() if v is not None)
+        return result
+
+
+@dataclass(frozen=True, eq=False)
+class MetricsData:
+    """The columns the metrics read, copied at the end of a run."""
+
+    devices: list[Device | None]
+    d: dict[str, np.ndarray]
+    links: LinkColumns
+    cables: list[CableAssembly]
+    reach_by: list[str]
+    leaf_rail: np.ndarray
+    tier_totals: dict[int, tuple[int, int]]
+    targets: dict[str, float]
+
+
+class OversubscriptionMetrics:
+    """Per switch (down:up), per tier and per rail (sums), effective and worst."""
+
+    def __init__(self, data: MetricsData) -> None:
+        self._data = data
+
+    @cached_property
+    def switches(self) -> dict[str, float | None]:
+        """Switch name -> downlink:uplink ratio (None: downlinks but no uplink); switches of
+        the top tier (no uplinks by design, e.g. spines of a 2-tier fabric) are left out."""
+        data = self._data
+        d = data.d
+        n = len(data.devices)
+        rows = np.flatnonzero(d["alive"][:n] & d["switch"][:n] & (d["down"][:n] > 0))
+        top = max(data.tier_totals) + 1 if data.tier_totals else 2
+        keep = rows[(d["up"][rows] > 0) | (d["tier"][rows] < top)]
+        result = {}
+        for row, down, up in zip(keep.tolist(), d["down"][keep].tolist(), d["up"][keep].tolist(),
+                                 strict=True):
+            result[data.devices[row].name] = _ratio(down, up)
+        return dict(sorted(result.items()))
+
+    @cached_property
+    def tiers(self) -> dict[str, float]:
+        names = {1: "leaf", 2: "spine", 3: "core"}
+        return {names.get(t, str(t)): round(down / up, 4)
+                for t, (down, up) in sorted(self._data.tier_totals.items())}
+
+    @cached_property
+    def rails(self) -> dict[str, float]:
+        """Rail -> ratio summed over the leaves that carry that rail only."""
+        data = self._data
+        d = data.d
+        n = len(data.devices)
+        result = {}
+        rail = data.leaf_rail[:n]
+        for r in sorted(set(rail[rail > 0].tolist())):
+            rows = np.flatnonzero((rail == r) & (d["up"][:n] > 0))
+            if len(rows):
+                result[str(r)] = round(int(d["down"][rows].sum()) / int(d["up"][rows].sum()), 4)
+        return result
+
+    @cached_property
+    def effective(self) -> float | None:
+        product, worst = 1.0, None
+        for _tier, (down, up) in sorted(self._data.tier_totals.items()):
+            product *= down / up
+            worst = max(worst or 1.0, product)
+        return round(worst, 4) if worst is not None else None
+
+    @cached_property
+    def worst(self) -> tuple[str | None, float | None]:
+        ratios = {k: v for k, v in self.switches.items() if v is not None}
+        if not ratios:
+            return None, None
+        name = min(ratios, key=lambda k: (-ratios[k], k))
+        return name, ratios[name]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "switches": self.switches,
+            "tiers": self.tiers,
+            "rails": self.rails,
+            "effective": self.effective,
+            "worst": self.worst[1],
+            "worst_switch": self.worst[0],
+            "targets": self._data.targets,
+        }
+
+
+class ReachMetrics:
+    """Per link: length (manual or estimated), the stock length to order, the media's reach."""
+
+    def __init__(self, data: MetricsData) -> None:
+        self._data = data
+
+    @cached_property
+    def links(self) -> dict[str, dict[str, Any]]:
+        data = self._data
+        out: dict[str, dict[str, Any]] = {}
+        for link_id, (length, ordered, reach, manual, cable_i, sig) in data.links.values():
+            cable = data.cables[int(cable_i)] if cable_i != NONE else None
+            out[link_id] = {
+                "length_m": None if math.isnan(length) else length,
+                "manual": bool(manual),
+                "ordered_m": None if math.isnan(ordered) else ordered,
+                "max_reach_m": None if math.isnan(reach) else reach,
+                "limited_by": data.reach_by[int(sig)] or None,
+                "media": media_label(cable),
+                "cable": cable.id if cable else None,
+            }
+        return dict(sorted(out.items()))
+
+    @cached_property
+    def summary(self) -> dict[str, Any]:
+        values = self._data.links.values()
+        links = len(values)
+        manual = estimated = unknown = over = no_stock = 0
+        longest = None
+        for _id, (length, ordered, reach, is_manual, cable_i, _sig) in values:
+            if math.isnan(length):
+                unknown += 1
+                continue
+            if is_manual:
+                manual += 1
+            else:
+                estimated += 1
+            if not math.isnan(reach) and length > reach:
+                over += 1
+            if cable_i != NONE and math.isnan(ordered):
+                no_stock += 1
+            longest = length if longest is None else max(longest, length)
+        return {
+            "links": links,
+            "manual": manual,
+            "estimated": estimated,
+            "unknown": unknown,
+            "over_reach": over,
+            "no_stock_length": no_stock,
+            "longest_m": longest,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"summary": self.summary, "links": self.links}
+
+
+class BreakoutMetrics:
+    """Per device and in total: cages per mode, legs used, legs stranded, free ports."""
+
+    def __init__(self, data: MetricsData, ports: list[dict[str, int] | None],
+                 endpoints: Endpoints) -> None:
+        self._data = data
+        self._ports = ports
+        self._endpoints = endpoints
+
+    @cached_property
+    def _modes(self) -> dict[str, dict[str, int]]:
+        """Device id -> {mode: cages} from each device's port table."""
+        cache: dict[int, dict[str, int]] = {}
+        port_objects = self._endpoints.ports
+        out: dict[str, dict[str, int]] = {}
+        for device, pmap in zip(self._data.devices, self._ports, strict=True):
+            if device is None or pmap is None:
+                continue
+            modes = cache.get(id(pmap))
+            if modes is None:
+                per_cage = {}
+                for ep in pmap.values():
+                    port = port_objects[ep]
+                    per_cage[port.cage] = f"{port.legs}x{port.speed_gbps}G"
+                counted: dict[str, int] = {}
+                for mode in per_cage.values():
+                    counted[mode] = counted.get(mode, 0) + 1
+                modes = dict(sorted(counted.items()))
+                cache[id(pmap)] = modes
+            out[device.id] = modes
+        return out
+
+    @cached_property
+    def devices(self) -> dict[str, dict[str, Any]]:
+        data = self._data
+        d = data.d
+        n = len(data.devices)
+        rows = np.flatnonzero(d["alive"][:n])
+        out = {}
+        for row in rows.tolist():
+            device = data.devices[row]
+            out[device.name] = {
+                "cages_by_mode": self._modes.get(device.id, {}),
+                "legs_used": int(d["links"][row]),
+                "legs_stranded": int(d["stranded"][row]),
+                "free_ports": int(d["ports"][row] - d["links"][row]),
+                "ports": int(d["ports"][row]),
+            }
+        return dict(sorted(out.items()))
+
+    @cached_property
+    def total(self) -> dict[str, Any]:
+        d = self._data.d
+        n = len(self._data.devices)
+        alive = d["alive"][:n]
+        modes: dict[str, int] = {}
+        for per_device in self._modes.values():
+            for mode, count in per_device.items():
+                modes[mode] = modes.get(mode, 0) + count
+        return {
+            "cages_by_mode": dict(sorted(modes.items())),
+            "legs_used": int(d["links"][:n][alive].sum()),
+            "legs_stranded": int(d["stranded"][:n][alive].sum()),
+            "free_ports": int((d["ports"][:n] - d["links"][:n])[alive].sum()),
+            "split_cages": sum(c for m, c in modes.items() if not m.startswith("1x")),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"total": self.total, "devices": self.devices}
+
+
+@dataclass(frozen=True, eq=False)
+class Metrics:
+    oversubscription: OversubscriptionMetrics
+    reach: ReachMetrics
+    breakouts: BreakoutMetrics
+    workloads: tuple[WorkloadMetrics, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "oversubscription": self.oversubscription.to_json(),
+            "reach": self.reach.to_json(),
+            "breakouts": self.breakouts.to_json(),
+            "workloads": [w.to_json() for w in self.workloads],
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class AnalysisReport:
+    """Findings sorted by (severity, code, objects), the metrics, and the document revision."""
+
+    findings: list[Finding]
+    metrics: Metrics
+    revision: int
+    duration_ms: float = field(default=0.0)
+
+    @cached_property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == Severity.ERROR)
+
+    @cached_property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity == Severity.WARNING)
+
+    @cached_property
+    def infos(self) -> int:
+        return sum(1 for f in self.findings if f.severity == Severity.INFO)
+
+    def by_code(self, code: str) -> list[Finding]:
+        return [f for f in self.findings if f.code == code]
+
+    def to_json(self) -> dict[str, Any]:
+        """Exactly the `aicnet validate --json` document."""
+        return {
+            "findings": [f.to_json() for f in self.findings],
+            "metrics": self.metrics.to_json(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        """Same findings and metrics (the run time does not count)."""
+        if not isinstance(other, AnalysisReport):
+            return NotImplemented
+        return self.revision == other.revision and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]

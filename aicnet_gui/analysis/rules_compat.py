@@ -1,0 +1,392 @@
+"""Compatibility rules of one link, evaluated once per link signature (signatures.py).
+
+Each rule looks at the two ends (logical port, cage group, device model, optic in the cage) and
+the cable, and returns issue templates:
+
+- CABLE-UNSET: no cable or cord chosen;
+- SPEED-MISMATCH: the two ports run at different speeds, or an optic / cable cannot run the
+  port's speed, lanes or breakout;
+- FORM-FACTOR: optic or cable plug vs cage (OSFP vs QSFP, flat vs finned top), fibre connector
+  vs optic connector;
+- MEDIA-MISMATCH: multimode vs single-mode, SR vs DR, cord grade vs optic, splitter vs
+  straight cord at the wrong end;
+- TECH-MISMATCH: InfiniBand vs Ethernet (optic, cable, the two device models);
+- OPTIC-MISSING: a fibre cord to a cage without an optic;
+- PORT-DUPLICATE: a DAC/ACC/AOC plug in a cage that already holds an optic.
+"""
+
+from __future__ import annotations
+
+from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
+from .findings import ERROR, WARNING
+from .media import (
+    cable_media,
+    fits,
+    lane_gbps_of_cable,
+    lane_gbps_of_optic,
+    optic_legs_per_port,
+    optic_port_speeds,
+    optic_reach_m,
+    pmd_family,
+    top_problem,
+)
+from .signatures import End, Issue, SigContext, SigRule
+
+TECH_NAMES = {Technology.INFINIBAND: "InfiniBand", Technology.ETHERNET: "Ethernet"}
+
+
+def _lbl(end: End) -> str:
+    return "{" + end.label + "}"
+
+
+def _cage(end: End) -> str:
+    return "{c" + end.label + "}"
+
+
+def _modes_at(end: End, speed: int) -> list[str]:
+    """Modes of the end's cage group with legs at `speed`, most legs first."""
+    found = [BreakoutMode.parse(m) for m in end.group.breakouts]
+    return [m.name for m in sorted(found, key=lambda m: -m.legs) if m.speed_gbps == speed]
+
+
+def _optic_ok(ctx: SigContext, end: End, optic: Transceiver) -> bool:
+    """Does `optic` suit the end's cage, port speed, breakout leg and the fabric technology?"""
+    group = end.group
+    if not fits(group.form_factor, optic.form_factor) or top_problem(
+        group.form_factor, group.top, optic.top
+    ):
+        return False
+    if end.port.speed_gbps not in optic_port_speeds(optic):
+        return False
+    if end.port.leg > optic.optical_ports * optic_legs_per_port(optic, end.port.speed_gbps):
+        return False
+    if lane_gbps_of_optic(optic) > group.lane_gbps:
+        return False
+    return ctx.family in optic.technology
+
+
+def suggest_optic(ctx: SigContext, end: End) -> Transceiver | None:
+    """A catalog optic that fits this end and matches the far end's optic and the cord."""
+    other = ctx.other(end).optic
+    cable = ctx.cable
+    for optic in ctx.catalog_optics:
+        if not _optic_ok(ctx, end, optic):
+            continue
+        if other is not None and (
+            optic.media != other.media or pmd_family(optic.pmd) != pmd_family(other.pmd)
+        ):
+            continue
+        if cable is not None and cable.type == "fibre" and (
+            optic.connector != cable.a_end.connector or optic.media != cable_media(cable)
+        ):
+            continue
+        return optic
+    return None
+
+
+def _optic_fix(ctx: SigContext, end: End, why: str) -> tuple[tuple | None, str]:
+    better = suggest_optic(ctx, end)
+    if better is None:
+        return None, f"choose an optic that {why}"
+    return ("optic", end.label, better.id), f"install {better.model} in cage {_cage(end)} of {{{end.label.upper()}}}"
+
+
+# ---------------------------------------------------------------------------- rules
+def cable_unset(ctx: SigContext) -> list[Issue]:
+    if ctx.cable is not None:
+        return []
+    fix, fix_text = None, "choose a DAC/ACC/AOC or, with optics at both ends, a fibre cord"
+    a, b = ctx.a.optic, ctx.b.optic
+    if a is not None and b is not None and a.media == b.media and a.connector == b.connector:
+        for cable in ctx.catalog_cables:
+            if (cable.type == "fibre" and cable.legs == 1 and cable.a_end.connector == a.connector
+                    and cable_media(cable) == a.media and ctx.family in cable.technology):
+                fix, fix_text = ("cable", cable.id), f"use a {cable.model} fibre cord"
+                break
+    return [Issue(
+        "CABLE-UNSET", WARNING,
+        "{a} - {b}: no cable or fibre cord is chosen, so the BOM cannot count it and its "
+        "reach is not checked",
+        fix, fix_text,
+    )]
+
+
+def port_speed(ctx: SigContext) -> list[Issue]:
+    a, b = ctx.a, ctx.b
+    if a.port.speed_gbps == b.port.speed_gbps:
+        return []
+    fast, slow = (a, b) if a.port.speed_gbps > b.port.speed_gbps else (b, a)
+    text = (
+        f"{_lbl(a)} runs at {a.port.speed_gbps}G ({a.mode}) but {_lbl(b)} at "
+        f"{b.port.speed_gbps}G ({b.mode}): the link would not come up at the intended speed"
+    )
+    fix, fix_text = None, "set both cages to breakout modes of the same speed"
+    for end, target in ((fast, slow.port.speed_gbps), (slow, fast.port.speed_gbps)):
+        modes = _modes_at(end, target)
+        if modes and end.port.leg <= BreakoutMode.parse(modes[0]).legs:
+            fix = ("mode", end.label, modes[0])
+            fix_text = f"set cage {_cage(end)} of {{{end.label.upper()}}} to {modes[0]}"
+            break
+    return [Issue("SPEED-MISMATCH", ERROR, text, fix, fix_text)]
+
+
+def optic_fit(ctx: SigContext) -> list[Issue]:
+    issues: list[Issue] = []
+    for end in ctx.ends:
+        optic = end.optic
+        if optic is None:
+            continue
+        group, port, where = end.group, end.port, f"{_lbl(end)} (cage {_cage(end)})"
+        if not fits(group.form_factor, optic.form_factor):
+            fix, fix_text = _optic_fix(ctx, end, f"fits a {group.form_factor} cage")
+            issues.append(Issue(
+                "FORM-FACTOR", ERROR,
+                f"{where}: the {optic.model} is a {optic.form_factor} module; the cage is "
+                f"{group.form_factor}", fix, fix_text))
+            continue
+        problem = top_problem(group.form_factor, group.top, optic.top)
+        if problem:
+            fix, fix_text = _optic_fix(ctx, end, f"has a {group.top} top")
+            issues.append(Issue(
+                "FORM-FACTOR", ERROR,
+                f"{where}: the {optic.model} is {optic.top}-top but the cage is {group.top}: "
+                f"{problem}", fix, fix_text))
+        speeds = optic_port_speeds(optic)
+        if port.speed_gbps not in speeds:
+            fix, fix_text = None, f"run the port at {optic.port_gbps}G or choose another optic"
+            modes = _modes_at(end, optic.port_gbps)
+            if modes:
+                fix, fix_text = ("mode", end.label, modes[0]), (
+                    f"set cage {_cage(end)} of {{{end.label.upper()}}} to {modes[0]}")
+            issues.append(Issue(
+                "SPEED-MISMATCH", ERROR,
+                f"{where}: the port runs at {port.speed_gbps}G ({end.mode}) but the "
+                f"{optic.model} carries {'/'.join(f'{s}G' for s in sorted(speeds))} per optical "
+                f"port", fix, fix_text))
+            continue
+        served = optic.optical_ports * optic_legs_per_port(optic, port.speed_gbps)
+        if port.leg > served:
+            issues.append(Issue(
+                "SPEED-MISMATCH", ERROR,
+                f"{where}: the cage runs {end.mode} but the {optic.model} serves only {served} "
+                f"port(s); port leg {port.leg} has no optical lane", None,
+                "use a twin-port optic or a mode with fewer legs"))
+        if lane_gbps_of_optic(optic) > group.lane_gbps:
+            issues.append(Issue(
+                "SPEED-MISMATCH", ERROR,
+                f"{where}: the {optic.model} needs {lane_gbps_of_optic(optic):g}G electrical "
+                f"lanes but the cage runs {group.lane_gbps}G lanes", None,
+                "choose an optic of the cage's lane rate"))
+    return issues
+
+
+def technology(ctx: SigContext) -> list[Issue]:
+    issues: list[Issue] = []
+    family = ctx.family
+    name = TECH_NAMES[family]
+    for end in ctx.ends:
+        optic = end.optic
+        if optic is not None and family not in optic.technology:
+            fix, fix_text = _optic_fix(ctx, end, f"supports {name}")
+            issues.append(Issue(
+                "TECH-MISMATCH", ERROR,
+                f"{_lbl(end)}: the {optic.model} is "
+                f"{'/'.join(TECH_NAMES[t] for t in optic.technology)} only; this fabric runs "
+                f"{name}", fix, fix_text))
+    cable = ctx.cable
+    if cable is not None and family not in cable.technology:
+        fix, fix_text = None, f"choose a cable that supports {name}"
+        for other in ctx.catalog_cables:
+            if (family in other.technology and other.type == cable.type and other.legs == cable.legs
+                    and other.a_end == cable.a_end and other.b_end == cable.b_end):
+                fix, fix_text = ("cable", other.id), f"use the {other.model}"
+                break
+        issues.append(Issue(
+            "TECH-MISMATCH", ERROR,
+            f"{{a}} - {{b}}: the {cable.model} is "
+            f"{'/'.join(TECH_NAMES[t] for t in cable.technology)} only; this fabric runs {name}",
+            fix, fix_text))
+    tech_a, tech_b = set(ctx.a.model.technology), set(ctx.b.model.technology)
+    if not tech_a & tech_b:
+        issues.append(Issue(
+            "TECH-MISMATCH", ERROR,
+            f"{{A}} ({ctx.a.model.model}) is {'/'.join(TECH_NAMES[t] for t in tech_a)} and {{B}} "
+            f"({ctx.b.model.model}) is {'/'.join(TECH_NAMES[t] for t in tech_b)}: the two ends "
+            f"of {{a}} - {{b}} cannot talk", None,
+            "an InfiniBand and an Ethernet device need a gateway, not a link"))
+    return issues
+
+
+def _cable_sides(ctx: SigContext, cable: CableAssembly) -> dict[str, str]:
+    """Which end of the cable ('A' common end / 'B' leg end) sits at link end a and b."""
+
+    def score(end: End, side: str) -> int:
+        spec = cable.a_end if side == "A" else cable.b_end
+        value = 0
+        if fits(end.group.form_factor, spec.form_factor):
+            value += 2
+        if not top_problem(end.group.form_factor, end.group.top, spec.top):
+            value += 1
+        if side == "A" and cable.legs > 1 and end.port.legs == cable.legs:
+            value += 4
+        return value
+
+    straight = score(ctx.a, "A") + score(ctx.b, "B")
+    swapped = score(ctx.a, "B") + score(ctx.b, "A")
+    return {"a": "A", "b": "B"} if straight >= swapped else {"a": "B", "b": "A"}
+
+
+def _cable_modes(breakouts: list[str], legs: int, leg_gbps: int, side: str) -> list[str]:
+    """Cage modes that match a cable end: the common end of a 1:N splitter needs Nx<leg>G, a
+    splitter leg <leg>G, a straight cable <legs x speed> = its rate."""
+    modes = [BreakoutMode.parse(m) for m in breakouts]
+    if legs > 1 and side == "A":
+        fitting = [m for m in modes if m.legs == legs and m.speed_gbps == leg_gbps]
+    elif legs > 1:
+        fitting = sorted((m for m in modes if m.speed_gbps == leg_gbps), key=lambda m: m.legs)
+    else:
+        fitting = [m for m in modes if m.legs * m.speed_gbps == leg_gbps]
+    return [m.name for m in fitting]
+
+
+def integrated_cable(ctx: SigContext) -> list[Issue]:
+    cable = ctx.cable
+    if cable is None or cable.type == "fibre":
+        return []
+    issues: list[Issue] = []
+    sides = _cable_sides(ctx, cable)
+    for end in ctx.ends:
+        where = f"{_lbl(end)} (cage {_cage(end)})"
+        if end.optic is not None:
+            issues.append(Issue(
+                "PORT-DUPLICATE", ERROR,
+                f"{where} holds the {end.optic.model} optic, and the {cable.model} "
+                f"({cable.type}) brings its own plug for the same cage: one cage takes one module",
+                ("optic", end.label, None),
+                f"remove the optic from cage {_cage(end)} of {{{end.label.upper()}}}"))
+        side = sides[end.label]
+        spec = cable.a_end if side == "A" else cable.b_end
+        group, port = end.group, end.port
+        if not fits(group.form_factor, spec.form_factor):
+            issues.append(Issue(
+                "FORM-FACTOR", ERROR,
+                f"{where}: the {cable.model} has a {spec.form_factor} plug at this end; the cage "
+                f"is {group.form_factor}", None, "choose a cable with the cage's plug"))
+            continue
+        problem = top_problem(group.form_factor, group.top, spec.top)
+        if problem:
+            issues.append(Issue(
+                "FORM-FACTOR", ERROR,
+                f"{where}: the {cable.model} plug is {spec.top}-top, the cage is {group.top}: "
+                f"{problem}", None, "use the cable variant with the matching top (e.g. -FLT)"))
+        if cable.leg_gbps is not None:
+            if cable.legs > 1:
+                expect = cable.leg_gbps
+                bad = port.speed_gbps != expect or (side == "A" and port.legs != cable.legs)
+                want = f"{cable.legs}x{expect}G" if side == "A" else f"{expect}G"
+            else:
+                expect = cable.leg_gbps
+                bad = port.legs * port.speed_gbps != expect
+                want = f"{expect}G in total per cage"
+            if bad:
+                fix, fix_text = None, f"run the cage at {want}"
+                for mode in _cable_modes(group.breakouts, cable.legs, expect, side):
+                    if port.leg <= BreakoutMode.parse(mode).legs:
+                        fix = ("mode", end.label, mode)
+                        fix_text = f"set cage {_cage(end)} of {{{end.label.upper()}}} to {mode}"
+                        break
+                issues.append(Issue(
+                    "SPEED-MISMATCH", ERROR,
+                    f"{where}: the {cable.model} carries {want} at this end but the port runs "
+                    f"{end.mode}", fix, fix_text))
+        lane = lane_gbps_of_cable(cable)
+        if lane is not None and lane > group.lane_gbps:
+            issues.append(Issue(
+                "SPEED-MISMATCH", ERROR,
+                f"{where}: the {cable.model} needs {lane:g}G lanes but the cage runs "
+                f"{group.lane_gbps}G lanes", None, "choose a cable of the cage's lane rate"))
+    return issues
+
+
+def fibre_cord(ctx: SigContext) -> list[Issue]:
+    cable = ctx.cable
+    if cable is None or cable.type != "fibre":
+        return []
+    issues: list[Issue] = []
+    media = cable_media(cable)
+    connector = cable.a_end.connector
+    for end in ctx.ends:
+        optic = end.optic
+        where = f"{_lbl(end)} (cage {_cage(end)})"
+        if optic is None:
+            fix, fix_text = _optic_fix(ctx, end, f"takes a {connector} {media} cord")
+            issues.append(Issue(
+                "OPTIC-MISSING", ERROR,
+                f"{where}: the {cable.model} fibre cord needs an optic in the cage, and none is "
+                f"installed", fix, fix_text))
+            continue
+        if connector and optic.connector != connector:
+            issues.append(Issue(
+                "FORM-FACTOR", ERROR,
+                f"{where}: the {cable.model} has {connector} connectors but the {optic.model} "
+                f"takes {optic.connector}", None, f"use a {optic.connector} cord"))
+        if optic.media != media:
+            fix, fix_text = None, f"use a {optic.media} cord"
+            for other in ctx.catalog_cables:
+                if (other.type == "fibre" and cable_media(other) == optic.media
+                        and other.legs == cable.legs and other.a_end.connector == optic.connector
+                        and ctx.family in other.technology):
+                    fix, fix_text = ("cable", other.id), f"use the {other.model} ({other.fibre_grade})"
+                    break
+            issues.append(Issue(
+                "MEDIA-MISMATCH", ERROR,
+                f"{where}: {cable.fibre_grade} {media} cord on the {optic.media} "
+                f"{optic.model} ({optic.pmd})", fix, fix_text))
+        elif optic_reach_m(optic, cable.fibre_grade) is None:
+            issues.append(Issue(
+                "MEDIA-MISMATCH", WARNING,
+                f"{where}: the {optic.model} has no reach specified over {cable.fibre_grade} "
+                f"fibre; only the cord's own maximum is checked", None,
+                "use a fibre grade the optic's datasheet lists"))
+    a, b = ctx.a.optic, ctx.b.optic
+    if a is not None and b is not None:
+        if a.media != b.media:
+            issues.append(Issue(
+                "MEDIA-MISMATCH", ERROR,
+                f"{{a}} has the {a.media} {a.model} ({a.pmd}) and {{b}} the {b.media} {b.model} "
+                f"({b.pmd}): multimode and single-mode optics cannot link", None,
+                "use the same media at both ends"))
+        elif pmd_family(a.pmd) != pmd_family(b.pmd):
+            issues.append(Issue(
+                "MEDIA-MISMATCH", ERROR,
+                f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
+                f"cannot talk", None, "use optics of the same PMD family at both ends"))
+    # splitter vs straight: how many logical ports ride one optical port at each end
+    per_port = {}
+    for end in ctx.ends:
+        if end.optic is not None:
+            per_port[end.label] = max(1, end.port.legs // end.optic.optical_ports)
+    if cable.legs > 1 and per_port and max(per_port.values()) < cable.legs:
+        issues.append(Issue(
+            "SPEED-MISMATCH", ERROR,
+            f"{{a}} - {{b}}: the 1:{cable.legs} splitter cord {cable.model} needs an optical port "
+            f"split in {cable.legs} at one end (e.g. a twin-port optic in a 4x200G cage)", None,
+            "use a straight cord, or split the cage"))
+    if cable.legs == 1 and len(per_port) == 2 and per_port["a"] != per_port["b"]:
+        split = "a" if per_port["a"] > 1 else "b"
+        issues.append(Issue(
+            "SPEED-MISMATCH", ERROR,
+            "{" + split + "} carries " + str(per_port[split]) + " ports on one optical port; a "
+            f"straight cord {cable.model} reaches only one of them: use a 1:{per_port[split]} "
+            "splitter cord", None, "use a splitter cord"))
+    return issues
+
+
+RULES: list[tuple[str, SigRule]] = [
+    ("cable-unset", cable_unset),
+    ("port-speed", port_speed),
+    ("optic-fit", optic_fit),
+    ("technology", technology),
+    ("integrated-cable", integrated_cable),
+    ("fibre-cord", fibre_cord),
+]

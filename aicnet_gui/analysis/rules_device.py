@@ -1,0 +1,482 @@
+"""Per-device rules.
+
+TECH-MISMATCH (model vs fabric technology), MTU-MISMATCH (a device `mtu` tag that differs from
+the fabric MTU), OPTIC-POWER-CLASS (optic draws more than the cage cools), PORT-DUPLICATE and
+TWIN-PORT-MIXED-FIBRE (what shares one cage or one optical port), OVERSUBSCRIBED (per switch vs
+the strictest target of the workloads crossing it), ECMP-IMBALANCE (a switch missing an upper
+switch its peers reach, or with unequal bandwidth to its uppers), RAIL-MISWIRED (a NIC of rail r
+on a leaf that carries other rails), NIC-UNCONNECTED (a GPU NIC with no link), LENGTH-UNKNOWN
+(an unplaced device whose links have no typed-in length).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..model.edits import UpdateDevice
+from .findings import ERROR, INFO, WARNING, Finding, Fix
+from .fixes import set_assembly
+from .index import NONE
+from .rules_compat import TECH_NAMES
+from .state import Rule, State
+
+EPS = 1e-9
+
+
+def _gbps(value: float) -> str:
+    return f"{value / 1000:g} Tb/s" if value >= 1000 else f"{value:g} Gb/s"
+
+
+def ratio_text(ratio: float) -> str:
+    """2.0 -> '2:1', 1.333 -> '1.33:1'."""
+    return f"{round(ratio, 2):g}:1"
+
+
+# ---------------------------------------------------------------------------- technology, MTU
+def tech_check(state: State, row: int) -> Iterable[Finding]:
+    model = state.store.dev_models[row]
+    if model is None or state.family in model.technology:
+        return
+    techs = "/".join(TECH_NAMES[t] for t in model.technology)
+    yield Finding(
+        "TECH-MISMATCH", ERROR,
+        f"{state.name(row)} ({model.model}) is {techs} only, but the fabric runs "
+        f"{state.settings.technology.value}",
+        (state.dev_id(row),),
+        Fix(f"replace {state.name(row)} with an {TECH_NAMES[state.family]} model, or change the "
+            "fabric technology in the project settings"))
+
+
+def tech_candidates(state: State) -> Iterable[int]:
+    bad = np.array([state.family not in m.technology for m in state.cindex.models] or [False])
+    store = state.store
+    rows = store.device_rows()
+    return rows[bad[store.d["model"][rows]]].tolist()
+
+
+def mtu_check(state: State, row: int) -> Iterable[Finding]:
+    value = int(state.store.d["mtu"][row])
+    fabric = state.settings.mtu
+    if value == 0 or value == fabric:
+        return
+    device = state.store.dev_obj[row]
+    tags = {k: v for k, v in device.tags.items() if k != "mtu"}
+    told = "is not a number" if value < 0 else f"sets MTU {value}"
+    yield Finding(
+        "MTU-MISMATCH", ERROR,
+        f"{state.name(row)}: its mtu tag {told} but the fabric runs MTU {fabric}; every hop of a "
+        "path must use the same MTU or large frames are dropped",
+        (state.dev_id(row),),
+        Fix(f"remove the mtu tag of {state.name(row)} (use the fabric MTU {fabric})",
+            (UpdateDevice(state.dev_id(row), {"tags": tags}),)))
+
+
+def mtu_candidates(state: State) -> Iterable[int]:
+    store = state.store
+    rows = store.device_rows()
+    mtu = store.d["mtu"][rows]
+    return rows[(mtu != 0) & (mtu != state.settings.mtu)].tolist()
+
+
+# ---------------------------------------------------------------------------- optics power
+def power_check(state: State, row: int) -> Iterable[Finding]:
+    model = state.store.dev_models[row]
+    optics = state.store.dev_optics[row]
+    if model is None or not optics:
+        return
+    over: list[tuple[int, str, float, float]] = []
+    for cage, optic_i in sorted(optics.items()):
+        group = model.cage_group_of.get(cage)
+        optic = state.cindex.optics[optic_i]
+        if group is not None and group.power_class_w is not None and optic.power_w > group.power_class_w + EPS:
+            over.append((cage, optic.model, optic.power_w, group.power_class_w))
+    if not over:
+        return
+    cages = ", ".join(str(c[0]) for c in over)
+    first = over[0]
+    yield Finding(
+        "OPTIC-POWER-CLASS", ERROR,
+        f"{state.name(row)}: cage(s) {cages} hold optics that draw more than the cage cools "
+        f"(e.g. the {first[1]} draws {first[2]:g} W, the cage is rated {first[3]:g} W): they "
+        "overheat or are shut down",
+        (state.dev_id(row),),
+        Fix("use lower-power optics in these cages (e.g. multimode instead of FR4) or cages of a "
+            "higher power class"))
+
+
+def power_candidates(state: State) -> Iterable[int]:
+    cindex = state.cindex
+    risky_models = set()
+    for i, model in enumerate(cindex.models):
+        classes = [g.power_class_w for g in model.cages if g.power_class_w is not None]
+        if classes and any(o.power_w > min(classes) + EPS for o in cindex.optics):
+            risky_models.add(i)
+    if not risky_models:
+        return []
+    store = state.store
+    rows = store.device_rows()
+    pick = np.isin(store.d["model"][rows], np.array(sorted(risky_models)))
+    return [r for r in rows[pick].tolist() if store.dev_optics[r]]
+
+
+# ---------------------------------------------------------------------------- cage usage
+def _cage_ends(state: State, row: int) -> dict[int, list[tuple[int, int, int, int]]]:
+    """cage -> [(leg, legs, link row, cable index)] of the device's links, for the cages that
+    hold an integrated or splitter cable end, or more link ends than their optic has ports
+    (no other cage can break the cage rules)."""
+    store = state.store
+    if not store.d["cage_flag"][row]:
+        return {}
+    rows = store.rows_of_links(state.doc.link_ids_of(state.dev_id(row)))
+    if len(rows) < 2:
+        return {}
+    col = store.l
+    cindex = state.cindex
+    ep = state.endpoints.arrays()
+    side_a = col["a"][rows] == row
+    ends_ep = np.where(side_a, col["a_ep"][rows], col["b_ep"][rows])
+    opt = np.where(side_a, col["a_opt"][rows], col["b_opt"][rows])
+    cable = col["cable"][rows]
+    cage = ep["cage"][ends_ep]
+    legs = ep["legs"][ends_ep]
+    flag = (cable != NONE) & (~cindex.c_fibre[cable] | (cindex.c_legs[cable] > 1))
+    flag |= legs > cindex.o_ports[opt]
+    if not flag.any():
+        return {}
+    hot = set(cage[flag].tolist())
+    ends: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+    leg = ep["leg"][ends_ep]
+    for i in np.flatnonzero(np.isin(cage, list(hot))).tolist():
+        ends[int(cage[i])].append((int(leg[i]), int(legs[i]), int(rows[i]), int(cable[i])))
+    return ends
+
+
+def cage_check(state: State, row: int) -> Iterable[Finding]:
+    store = state.store
+    cindex = state.cindex
+    optics = store.dev_optics[row] or {}
+    name = state.name(row)
+    for cage, ends in sorted(_cage_ends(state, row).items()):
+        if len(ends) < 2:
+            continue
+        ends.sort()
+        keys = {}
+        for _leg, _legs, lrow, _cable in ends:
+            keys[lrow] = store.assembly[lrow] or state.link_id(lrow)
+        integrated = [e for e in ends if e[3] != NONE and not cindex.c_fibre[e[3]]]
+        link_ids = tuple(sorted(state.link_id(e[2]) for e in ends))
+        if integrated and len({keys[e[2]] for e in ends}) > 1:
+            cable = cindex.cables[integrated[0][3]]
+            yield Finding(
+                "PORT-DUPLICATE", ERROR,
+                f"{name} cage {cage}: the {cable.model} ({cable.type}) plug takes the whole cage, "
+                f"yet {len(ends)} links of different cables land on it "
+                f"({', '.join(link_ids)})",
+                (state.dev_id(row), *link_ids),
+                Fix("give the links of one cable the same assembly id, or move the other links "
+                    "to another cage"))
+            continue
+        optic_i = optics.get(cage)
+        if optic_i is None:
+            continue
+        optic = cindex.optics[optic_i]
+        by_port: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+        for end in ends:
+            leg, legs = end[0], end[1]
+            per_port = max(1, legs // optic.optical_ports)
+            by_port[(leg - 1) // per_port].append(end)
+        for optical, group in sorted(by_port.items()):
+            if len({keys[e[2]] for e in group}) > 1:
+                ids = sorted(state.link_id(e[2]) for e in group)
+                cables = {e[3] for e in group}
+                splitter = all(c != NONE and cindex.c_legs[c] > 1 for c in cables) and len(cables) == 1
+                fix = Fix("one MPO port takes one cord: use a single 1:2 splitter cord for these legs")
+                if splitter:
+                    asm = next((store.assembly[e[2]] for e in group if store.assembly[e[2]]), None)
+                    asm = asm or f"asm-{ids[0]}"
+                    fix = Fix(f"mark them as the legs of one splitter (assembly {asm})",
+                              tuple(set_assembly(ids, asm)))
+                yield Finding(
+                    "PORT-DUPLICATE", ERROR,
+                    f"{name} cage {cage}: optical port {optical + 1} of the {optic.model} carries "
+                    f"{len(group)} separate cords ({', '.join(ids)}); one port takes one cord",
+                    (state.dev_id(row), *ids), fix)
+        if optic.optical_ports == 2 and len(by_port) == 2:
+            kinds = {}
+            for optical, group in by_port.items():
+                fibres = [cindex.cables[e[3]] for e in group if e[3] != NONE and cindex.c_fibre[e[3]]]
+                if fibres:
+                    kinds[optical] = "splitter" if fibres[0].legs > 1 else "straight"
+            if len(set(kinds.values())) > 1:
+                yield Finding(
+                    "TWIN-PORT-MIXED-FIBRE", ERROR,
+                    f"{name} cage {cage}: the twin-port {optic.model} has a straight cord on one "
+                    "optical port and a splitter cord on the other; NVIDIA requires both fibres of "
+                    "one twin-port optic to be the same type",
+                    (state.dev_id(row), *link_ids),
+                    Fix("use straight cords on both ports (2 x 400G) or splitter cords on both "
+                        "(4 x 200G)"))
+
+
+def cage_candidates(state: State) -> Iterable[int]:
+    """Devices with a link end that can break the cage rules (counted by store.aggregate)."""
+    store = state.store
+    rows = store.device_rows()
+    return rows[store.d["cage_flag"][rows] > 0].tolist()
+
+
+# ---------------------------------------------------------------------------- oversubscription
+def oversub_check(state: State, row: int) -> Iterable[Finding]:
+    d = state.store.d
+    up, down = int(d["up"][row]), int(d["down"][row])
+    if not d["switch"][row] or up <= 0 or down <= 0:
+        return
+    ratio = down / up
+    targets = state.settings.oversubscription
+    target = float(state.target[row]) if row < len(state.target) else math.nan
+    covered = not math.isnan(target)
+    limit = target if covered else targets.training
+    if ratio <= limit + EPS:
+        return
+    need = math.ceil(down / limit) - up
+    speed = max((p[1] // max(p[2], 1) for p in state.topo.up(row)), default=0)
+    more = f" (about {math.ceil(need / speed)} more {speed}G uplinks)" if speed else ""
+    fix = Fix(f"add {_gbps(need)} of uplink bandwidth{more}, or move downlinks to another switch")
+    if covered:
+        wl = state.doc.workloads.get(state.target_ids[int(state.target_wl[row])])
+        who = f"{wl.kind.value} (workload {wl.name})" if wl else "its workloads"
+        yield Finding(
+            "OVERSUBSCRIBED", WARNING,
+            f"{state.name(row)}: {_gbps(down)} down and {_gbps(up)} up is {ratio_text(ratio)}, above "
+            f"the {ratio_text(limit)} target for {who}",
+            (state.dev_id(row),), fix)
+    else:
+        yield Finding(
+            "OVERSUBSCRIBED", INFO,
+            f"{state.name(row)}: {_gbps(down)} down and {_gbps(up)} up is {ratio_text(ratio)}; no "
+            f"workload crosses it, and against the {ratio_text(limit)} training default it is "
+            "oversubscribed",
+            (state.dev_id(row),), fix)
+
+
+def oversub_candidates(state: State) -> Iterable[int]:
+    store = state.store
+    rows = store.device_rows()
+    d = store.d
+    up, down = d["up"][rows], d["down"][rows]
+    ok = d["switch"][rows] & (up > 0) & (down > 0)
+    targets = state.settings.oversubscription
+    low = min(targets.training, targets.storage, targets.inference)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(up > 0, down / np.where(up > 0, up, 1), 0)
+    return rows[ok & (ratio > low + EPS)].tolist()
+
+
+# ---------------------------------------------------------------------------- ECMP
+def expected_uppers(state: State, row: int) -> frozenset[int]:
+    """The upper switches of every switch of the same tier that shares an upper switch with
+    `row`.  The union per upper switch is memoized in `state.memo["ecmp"]`; the analyzer drops
+    an entry when the lower switches of that upper switch or their uppers change."""
+    d = state.store.d
+    tier = int(d["tier"][row])
+    topo = state.topo
+    memo = state.memo.setdefault("ecmp", {})
+    parts = set()
+    for upper in topo.upset(row):
+        if not d["switch"][upper]:
+            continue
+        key = (upper, tier)
+        reach = memo.get(key)
+        if reach is None:
+            sets = {topo.upset(low) for low, _g, _n in topo.down(upper)
+                    if d["switch"][low] and int(d["tier"][low]) == tier}
+            reach = frozenset().union(*sets)
+            memo[key] = reach
+        parts.add(reach)
+    return frozenset(u for u in frozenset().union(*parts) if d["switch"][u])
+
+
+def ecmp_check(state: State, row: int) -> Iterable[Finding]:
+    store = state.store
+    if not store.d["switch"][row]:
+        return
+    ups = [p for p in state.topo.up(row) if store.d["switch"][p[0]]]
+    if not ups:
+        return
+    name = state.name(row)
+    mine = {p[0] for p in ups}
+    missing = sorted(expected_uppers(state, row) - mine, key=state.name)
+    if missing:
+        shown = ", ".join(state.name(m) for m in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        yield Finding(
+            "ECMP-IMBALANCE", WARNING,
+            f"{name} has no link to {shown} although its peers reach {len(mine) + len(missing)} "
+            "upper switches: ECMP hashing cannot use the missing paths, and traffic to devices "
+            "behind them takes the remaining ones",
+            (state.dev_id(row), *sorted(state.dev_id(m) for m in missing)),
+            Fix(f"connect {name} to {shown} with the same bandwidth as to its other upper switches"))
+    values = Counter(p[1] for p in ups)
+    if len(values) > 1:
+        low = min(values)
+        high = max(values)
+        lows = sorted((p[0] for p in ups if p[1] == low), key=state.name)
+        highs = sorted((p[0] for p in ups if p[1] == high), key=state.name)
+        yield Finding(
+            "ECMP-IMBALANCE", WARNING,
+            f"{name} has {_gbps(high)} to {state.names(highs[:4])} but only {_gbps(low)} to "
+            f"{state.names(lows[:4])}: ECMP spreads flows evenly per upper switch, so the thinner "
+            "paths congest first",
+            (state.dev_id(row), *sorted(state.dev_id(p[0]) for p in ups)),
+            Fix(f"give {name} the same bandwidth ({_gbps(high)}) to every upper switch"))
+
+
+def ecmp_candidates(state: State) -> Iterable[int]:
+    """Switches with unequal bandwidth to their uppers, or under an upper switch whose lower
+    switches (of one tier) do not all have the same set of uppers (an order-independent hash
+    of the set, summed per switch)."""
+    store = state.store
+    topo = state.topo
+    if topo._up is None:
+        return []
+    up = topo._up  # sorted by (device, neighbour)
+    is_sw = store.d["switch"]
+    keep = is_sw[up.dev] & is_sw[up.nbr]
+    dev, nbr, gbps = up.dev[keep], up.nbr[keep], up.gbps[keep]
+    if not len(dev):
+        return []
+    rng = np.random.default_rng(12345)
+    h = rng.integers(1, 2**62, size=store.n_devices, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, dev[1:] != dev[:-1]])
+    owners = dev[starts]
+    set_hash = np.zeros(store.n_devices, dtype=np.int64)
+    set_hash[owners] = np.add.reduceat(h[nbr], starts)
+    unequal = owners[np.minimum.reduceat(gbps, starts) != np.maximum.reduceat(gbps, starts)]
+    # per (upper, lower tier): do the lowers' upper sets differ?
+    code = nbr * 8 + store.d["tier"][dev]
+    order = np.argsort(code, kind="stable")
+    code_s, hash_s = code[order], set_hash[dev][order]
+    group = np.flatnonzero(np.r_[True, code_s[1:] != code_s[:-1]])
+    mixed_group = np.minimum.reduceat(hash_s, group) != np.maximum.reduceat(hash_s, group)
+    sizes = np.diff(np.r_[group, len(code_s)])
+    mixed = np.repeat(mixed_group, sizes)
+    return sorted(set(unequal.tolist()) | set(np.unique(dev[order][mixed]).tolist()))
+
+
+# ---------------------------------------------------------------------------- rails
+def rail_threshold(counts: Counter) -> float:
+    top = max(counts.values())
+    return max(2.0, top / 2)
+
+
+def rail_check(state: State, row: int) -> Iterable[Finding]:
+    store = state.store
+    if not store.d["switch"][row]:
+        return
+    nics = state.topo.nics(row)
+    counts = Counter(n[1] for n in nics if n[1] > 0)
+    if not counts or max(counts.values()) < 2:
+        return
+    threshold = rail_threshold(counts)
+    expected = sorted(r for r, c in counts.items() if c >= threshold)
+    leaf = state.name(row)
+    for server, rail, _gbps, lrow in nics:
+        if rail <= 0 or counts[rail] >= threshold:
+            continue
+        link_id = state.link_id(lrow)
+        yield Finding(
+            "RAIL-MISWIRED", WARNING,
+            f"{state.name(server)} NIC of rail {rail} ({link_id}) lands on {leaf}, which carries "
+            f"rail {', '.join(map(str, expected))}: rail-aligned traffic of this GPU now crosses "
+            "the spines",
+            (link_id, state.dev_id(server), state.dev_id(row)),
+            _rail_fix(state, server, rail))
+
+
+def _rail_fix(state: State, server: int, rail: int) -> Fix:
+    """Text only: which free port to use depends on other leaves, and a finding must depend
+    on this leaf's own links (so that an incremental run gives the same result)."""
+    return Fix(f"move the cable to a free port of the leaf that carries rail {rail} for "
+               f"{state.name(server)}")
+
+
+def rail_candidates(state: State) -> Iterable[int]:
+    nics = state.topo._nics
+    if nics is None or not len(nics.sw):
+        return []
+    known = nics.rail > 0
+    sw, rail = nics.sw[known], nics.rail[known]
+    code = sw * 1024 + rail
+    uniq, counts = np.unique(code, return_counts=True)
+    sw_u = uniq // 1024
+    top = np.zeros(state.store.n_devices, dtype=np.int64)
+    np.maximum.at(top, sw_u, counts)
+    low = counts < np.maximum(2.0, top[sw_u] / 2)
+    return np.unique(sw_u[low & (top[sw_u] >= 2)]).tolist()
+
+
+# ---------------------------------------------------------------------------- NICs, lengths
+def nic_check(state: State, row: int) -> Iterable[Finding]:
+    store = state.store
+    d = store.d
+    if not d["server"][row] or d["compute_linked"][row] >= d["compute"][row]:
+        return
+    dev_id = state.dev_id(row)
+    pmap = store.dev_ports[row]
+    missing = [p for p, ep in pmap.items() if state.endpoints.rail_of(ep)
+               and state.doc.link_at(dev_id, p) is None]
+    if int(d["compute_linked"][row]) == 0:
+        text = (f"{state.name(row)} has none of its {int(d['compute'][row])} GPU NICs connected: "
+                "its GPUs cannot reach the fabric")
+    else:
+        text = (f"{state.name(row)}: NIC port(s) {', '.join(missing)} are not connected, so their "
+                "GPUs have no scale-out bandwidth")
+    yield Finding("NIC-UNCONNECTED", WARNING, text, (dev_id,),
+                  Fix("connect every GPU NIC to its rail leaf"))
+
+
+def nic_candidates(state: State) -> Iterable[int]:
+    store = state.store
+    rows = store.device_rows()
+    d = store.d
+    return rows[d["server"][rows] & (d["compute_linked"][rows] < d["compute"][rows])].tolist()
+
+
+def length_unknown_check(state: State, row: int) -> Iterable[Finding]:
+    d = state.store.d
+    if d["rack"][row] != NONE or d["nolen"][row] == 0:
+        return
+    device = state.store.dev_obj[row]
+    where = "has no RU" if device.rack is not None else "is not placed in a rack"
+    n = int(d["nolen"][row])
+    yield Finding(
+        "LENGTH-UNKNOWN", WARNING,
+        f"{state.name(row)} {where}: the length of its {n} link(s) cannot be estimated, so their "
+        "reach is unchecked and the BOM cannot order them",
+        (state.dev_id(row),),
+        Fix(f"place {state.name(row)} in a rack (Floor view) or type the link lengths in"))
+
+
+def length_unknown_candidates(state: State) -> Iterable[int]:
+    store = state.store
+    rows = store.device_rows()
+    d = store.d
+    return rows[(d["rack"][rows] == NONE) & (d["nolen"][rows] > 0)].tolist()
+
+
+RULES = [
+    Rule("device-technology", "device", tech_check, tech_candidates, ("TECH-MISMATCH",)),
+    Rule("device-mtu", "device", mtu_check, mtu_candidates, ("MTU-MISMATCH",)),
+    Rule("optic-power", "device", power_check, power_candidates, ("OPTIC-POWER-CLASS",)),
+    Rule("cage-usage", "device", cage_check, cage_candidates,
+         ("PORT-DUPLICATE", "TWIN-PORT-MIXED-FIBRE")),
+    Rule("oversubscription", "device", oversub_check, oversub_candidates, ("OVERSUBSCRIBED",)),
+    Rule("ecmp", "device", ecmp_check, ecmp_candidates, ("ECMP-IMBALANCE",), depends="peers"),
+    Rule("rails", "device", rail_check, rail_candidates, ("RAIL-MISWIRED",)),
+    Rule("nics", "device", nic_check, nic_candidates, ("NIC-UNCONNECTED",)),
+    Rule("length-unknown", "device", length_unknown_check, length_unknown_candidates,
+         ("LENGTH-UNKNOWN",)),
+]

@@ -1,0 +1,217 @@
+"""Fabric-wide rules (project settings and whole-fabric sums) and the per-workload rule.
+
+ROCE-NO-PFC-ECN, MTU-MISMATCH (the MTU the technology allows), LEAF-NO-UPLINK, PORTS-EXHAUSTED
+(one summary of the switches without a free fabric port), OVERSUBSCRIBED (the effective ratio
+across the tiers vs the strictest workload target) and WORKLOAD-BANDWIDTH.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..model.edits import UpdateSettings
+from ..model.fabric import FabricTechnology
+from .findings import ERROR, INFO, WARNING, Finding, Fix
+from .rules_device import ratio_text
+from .state import Rule, State
+
+IB_MTUS = (256, 512, 1024, 2048, 4096)
+ROCE_MIN_MTU = 4200  # 4096-byte RoCE payload + RoCEv2/UDP/IP/Ethernet headers, with margin
+
+
+def roce_check(state: State, _key: None) -> Iterable[Finding]:
+    settings = state.settings
+    if settings.technology != FabricTechnology.ROCEV2 or (settings.pfc and settings.ecn):
+        return
+    missing = [name for name, on in (("PFC", settings.pfc), ("ECN", settings.ecn)) if not on]
+    fix = Fix("turn on PFC (lossless class for RDMA) and ECN (DCQCN congestion control)",
+              (UpdateSettings({"pfc": True, "ecn": True, "dcb": True}),))
+    if len(missing) == 2:
+        yield Finding(
+            "ROCE-NO-PFC-ECN", ERROR,
+            "RoCEv2 fabric without PFC and ECN: RDMA traffic is dropped under congestion and "
+            "collectives stall on retransmits", (), fix)
+    else:
+        yield Finding(
+            "ROCE-NO-PFC-ECN", WARNING,
+            f"RoCEv2 fabric without {missing[0]}: "
+            + ("congestion relies on drops and retransmits" if missing[0] == "PFC"
+               else "PFC alone causes pause storms and head-of-line blocking without ECN"),
+            (), fix)
+
+
+def mtu_check(state: State, _key: None) -> Iterable[Finding]:
+    settings = state.settings
+    mtu = settings.mtu
+    if settings.technology == FabricTechnology.INFINIBAND and mtu not in IB_MTUS:
+        yield Finding(
+            "MTU-MISMATCH", ERROR,
+            f"InfiniBand MTU {mtu} is not one of {', '.join(map(str, IB_MTUS))}: the subnet "
+            "manager cannot set it", (), Fix("use MTU 4096", (UpdateSettings({"mtu": 4096}),)))
+    elif settings.technology == FabricTechnology.ROCEV2 and mtu < ROCE_MIN_MTU:
+        yield Finding(
+            "MTU-MISMATCH", WARNING,
+            f"RoCEv2 with an Ethernet MTU of {mtu}: a 4096-byte RDMA path MTU needs at least "
+            f"{ROCE_MIN_MTU}, so RDMA falls back to smaller messages",
+            (), Fix("use MTU 9000 on the fabric", (UpdateSettings({"mtu": 9000}),)))
+
+
+def leaf_uplink_check(state: State, _key: None) -> Iterable[Finding]:
+    store = state.store
+    rows = store.device_rows()
+    d = store.d
+    tier = d["tier"][rows]
+    switch = d["switch"][rows]
+    higher = bool((switch & (tier >= 2)).any())
+    leaves = switch & (tier == 1)
+    lonely = rows[leaves & (d["down"][rows] > 0) & (d["up"][rows] == 0)]
+    if not len(lonely):
+        return
+    if higher:
+        for row in sorted(lonely.tolist(), key=state.dev_id):
+            yield Finding(
+                "LEAF-NO-UPLINK", ERROR,
+                f"{state.name(row)} has {int(d['down'][row])} Gb/s of downlinks but no uplink to "
+                "a spine: its servers cannot reach the rest of the fabric",
+                (state.dev_id(row),), Fix(f"connect {state.name(row)} to the spines"))
+    elif int(leaves.sum()) > 1:
+        for row in sorted(lonely.tolist(), key=state.dev_id):
+            if d["peer"][row] > 0:
+                continue
+            yield Finding(
+                "LEAF-NO-UPLINK", WARNING,
+                f"{state.name(row)} has servers but no uplink and no peer link, and the fabric "
+                "has other leaves but no spine: its servers form an island",
+                (state.dev_id(row),), Fix("add spine switches and connect every leaf to them"))
+
+
+def ports_check(state: State, _key: None) -> Iterable[Finding]:
+    store = state.store
+    n = store.n_devices
+    d = store.d
+    full = (d["alive"][:n] & d["switch"][:n] & (d["fabric_legs"][:n] > 0)
+            & (d["fabric_legs"][:n] <= d["fabric_used"][:n]))
+    # a row keeps its id until the next full run (which starts a new state); the memo keeps
+    # the ids of its rows itself (a removed device's row is dead) and the sorted id list
+    memo = state.memo.get("ports")
+    if memo is None:
+        row_ids = {r: state.dev_id(r) for r in np.flatnonzero(full).tolist()}
+        ids = tuple(sorted(row_ids.values()))
+    else:
+        old, ids, row_ids = memo
+        m = len(old)
+        moved = np.flatnonzero(old != full[:m]).tolist() + (np.flatnonzero(full[m:]) + m).tolist()
+        if moved:
+            row_ids = dict(row_ids)
+            kept = list(ids)
+            for r in moved:
+                if full[r]:
+                    row_ids[r] = state.dev_id(r)
+                    bisect.insort(kept, row_ids[r])
+                else:
+                    kept.remove(row_ids.pop(r))
+            ids = tuple(kept)
+    state.memo["ports"] = (full, ids, row_ids)
+    if not ids:
+        return
+    names = [state.doc.devices[i].name for i in ids[:5]]
+    yield Finding(
+        "PORTS-EXHAUSTED", INFO,
+        f"{len(ids)} switch(es) have no free fabric port ({', '.join(names)}"
+        f"{' ...' if len(ids) > 5 else ''}): growth needs new switches or other breakout modes",
+        ids, Fix("plan growth: spare spine ports or an extra tier"))
+
+
+def tier_ratios(state: State) -> dict[int, tuple[int, int]]:
+    """tier -> (down Gb/s, up Gb/s) summed over the switches of the tier that have uplinks
+    (computed once per run)."""
+    cached = state.run.get("tier_ratios")
+    if cached is not None:
+        return cached
+    store = state.store
+    rows = store.device_rows()
+    d = store.d
+    sw = rows[d["switch"][rows] & (d["up"][rows] > 0)]
+    result: dict[int, tuple[int, int]] = {}
+    for tier in sorted(set(d["tier"][sw].tolist())):
+        pick = sw[d["tier"][sw] == tier]
+        result[tier] = (int(d["down"][pick].sum()), int(d["up"][pick].sum()))
+    state.run["tier_ratios"] = result
+    return result
+
+
+def effective_ratio(ratios: dict[int, tuple[int, int]]) -> float | None:
+    """Oversubscription seen by traffic that crosses the top tier: the largest running product
+    of the tier ratios from the leaves up (at least 1)."""
+    if not ratios:
+        return None
+    product, worst = 1.0, 1.0
+    for tier in sorted(ratios):
+        down, up = ratios[tier]
+        product *= down / up
+        worst = max(worst, product)
+    return worst
+
+
+def effective_check(state: State, _key: None) -> Iterable[Finding]:
+    ratios = tier_ratios(state)
+    effective = effective_ratio(ratios)
+    if effective is None:
+        return
+    targets = state.settings.oversubscription
+    workloads = sorted(state.doc.workloads.values(), key=lambda w: (targets.for_kind(w.kind), w.id))
+    if workloads:
+        target, label = targets.for_kind(workloads[0].kind), f"{workloads[0].kind.value} target"
+    else:
+        target, label = targets.training, "training default"
+    if effective <= target + 1e-9:
+        return
+    parts = " x ".join(f"{state.tier_name(t)} {ratio_text(d / u)}" for t, (d, u) in ratios.items())
+    yield Finding(
+        "OVERSUBSCRIBED", WARNING,
+        f"traffic that crosses the top tier sees {ratio_text(effective)} effective "
+        f"oversubscription ({parts}), above the {ratio_text(target)} {label}",
+        tuple(w.id for w in workloads if effective > targets.for_kind(w.kind) + 1e-9),
+        Fix("add uplinks at the tier with the highest ratio"))
+
+
+def workload_check(state: State, workload_id: str) -> Iterable[Finding]:
+    view = state.workloads.get(workload_id)
+    workload = state.doc.workloads.get(workload_id)
+    if view is None or workload is None or view.metrics is None:
+        return
+    m = view.metrics
+    if m.target_gbps_per_gpu is None or m.gpus == 0:
+        return
+    if m.per_gpu_gbps + 1e-6 >= m.target_gbps_per_gpu:
+        return
+    if m.bottleneck_name:
+        where = f"the bottleneck is the {m.bottleneck_tier} tier at {m.bottleneck_name}"
+        objects = (workload_id, m.bottleneck_switch)
+    else:
+        where = "the GPUs' NICs inject less than that"
+        objects = (workload_id,)
+    yield Finding(
+        "WORKLOAD-BANDWIDTH", WARNING,
+        f"workload {m.name}: each GPU gets {m.per_gpu_gbps:g} Gb/s under {m.pattern}, below its "
+        f"{m.target_gbps_per_gpu:g} Gb/s target; {where}",
+        objects, Fix("add uplinks at the bottleneck tier or connect more NIC bandwidth"))
+
+
+def workload_candidates(state: State) -> Iterable[str]:
+    return sorted(state.doc.workloads)
+
+
+RULES = [
+    Rule("roce", "fabric", roce_check, None, ("ROCE-NO-PFC-ECN",)),
+    Rule("fabric-mtu", "fabric", mtu_check, None, ("MTU-MISMATCH",)),
+    Rule("leaf-uplinks", "fabric", leaf_uplink_check, None, ("LEAF-NO-UPLINK",)),
+    Rule("ports", "fabric", ports_check, None, ("PORTS-EXHAUSTED",)),
+    Rule("effective-oversubscription", "fabric", effective_check, None, ("OVERSUBSCRIBED",)),
+    Rule("workload-bandwidth", "workload", workload_check, workload_candidates,
+         ("WORKLOAD-BANDWIDTH",)),
+]
+

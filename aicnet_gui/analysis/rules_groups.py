@@ -1,0 +1,249 @@
+"""Rules over groups of objects: a rack (RACK-SPACE, RACK-POWER), a device model
+(FIRMWARE-DRIFT) and a cable assembly (PORT-DUPLICATE: one splitter used on two cages, more
+links than legs, mixed parts under one assembly id)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..model.edits import UpdateDevice
+from .findings import ERROR, WARNING, Finding, Fix
+from .state import Rule, State
+from .store import MAX_CAGE
+
+
+# ---------------------------------------------------------------------------- racks
+def rack_space_check(state: State, rack_id: str) -> Iterable[Finding]:
+    rack = state.doc.racks.get(rack_id)
+    if rack is None:
+        return
+    store = state.store
+    members = sorted(state.rack_members.get(rack_id, ()))
+    if not members:
+        return
+    used: list[tuple[int, int, str, str]] = []  # (low RU, high RU, name, id)
+    total = 0
+    for dev_id in members:
+        row = store.dev_row[dev_id]
+        height = int(store.d["height"][row])
+        total += height
+        device = store.dev_obj[row]
+        if device.ru is not None and height > 0:
+            used.append((device.ru, device.ru + height - 1, device.name, dev_id))
+    used.sort()
+    for i, (low, high, name, dev_id) in enumerate(used):
+        for low2, high2, name2, dev_id2 in used[i + 1:]:
+            if low2 > high:
+                break
+            yield Finding(
+                "RACK-SPACE", ERROR,
+                f"rack {rack.name}: {name} (RU {low}-{high}) and {name2} (RU {low2}-{high2}) "
+                "occupy the same rack units",
+                (rack_id, dev_id, dev_id2),
+                Fix(f"move {name2} to free rack units"))
+    if total > rack.height_ru:
+        yield Finding(
+            "RACK-SPACE", ERROR,
+            f"rack {rack.name}: its devices need {total} U but the rack has {rack.height_ru} U",
+            (rack_id,), Fix("move devices to another rack or use a taller rack"))
+
+
+def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
+    rack = state.doc.racks.get(rack_id)
+    if rack is None or rack.power_kw is None:
+        return
+    store = state.store
+    total = 0.0
+    unknown = []
+    for dev_id in sorted(state.rack_members.get(rack_id, ())):
+        row = store.dev_row[dev_id]
+        power = float(store.d["power"][row])
+        if np.isnan(power):
+            unknown.append(store.dev_obj[row].name)
+        else:
+            total += power
+        total += float(store.d["optic_w"][row])
+    budget = rack.power_kw * 1000
+    if total <= budget + 1e-6:
+        return
+    note = (f"; {len(unknown)} device(s) have no power figure and are not counted "
+            f"({', '.join(unknown[:3])}{' ...' if len(unknown) > 3 else ''})" if unknown else "")
+    yield Finding(
+        "RACK-POWER", ERROR,
+        f"rack {rack.name}: its devices and optics draw up to {total / 1000:.1f} kW, above its "
+        f"{rack.power_kw:g} kW budget{note}",
+        (rack_id,), Fix("move a device to another rack or raise the rack's power budget"))
+
+
+def _rack_sums(state: State) -> tuple[np.ndarray, np.ndarray]:
+    store = state.store
+    rows = store.device_rows()
+    d = store.d
+    rack = d["rack_any"][rows]
+    inrack = rack >= 0
+    k = len(store.rack_ids)
+    height = np.bincount(rack[inrack], weights=d["height"][rows][inrack], minlength=k)
+    power = np.nan_to_num(d["power"][rows][inrack]) + d["optic_w"][rows][inrack]
+    watts = np.bincount(rack[inrack], weights=power, minlength=k)
+    return height, watts
+
+
+def rack_space_candidates(state: State) -> Iterable[str]:
+    """Racks whose devices need more RU than the rack has, or where two devices overlap."""
+    store = state.store
+    rows = store.device_rows()
+    d = store.d
+    height, _ = _rack_sums(state)
+    over = set(np.flatnonzero(height > store.r_height).tolist())
+    placed = rows[(d["rack_any"][rows] >= 0) & (d["ru"][rows] > 0) & (d["height"][rows] > 0)]
+    if len(placed):
+        rack, ru, h = d["rack_any"][placed], d["ru"][placed], d["height"][placed]
+        order = np.lexsort((ru, rack))
+        rack, ru, h = rack[order], ru[order], h[order]
+        top = ru + h - 1
+        clash = np.zeros(len(rack), dtype=bool)
+        clash[1:] = (rack[1:] == rack[:-1]) & (ru[1:] <= _rack_running_max(rack, top)[:-1])
+        over.update(np.unique(rack[clash]).tolist())
+    return sorted(store.rack_ids[r] for r in over)
+
+
+def _rack_running_max(rack: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """The highest top RU seen so far within each rack (rows sorted by rack, RU)."""
+    starts = np.r_[True, rack[1:] != rack[:-1]]
+    group = np.cumsum(starts) - 1
+    # lift each rack's values above the previous racks' so the running max stays per rack
+    offset = group * (int(top.max()) + 1)
+    return np.maximum.accumulate(top + offset) - offset
+
+
+def rack_power_candidates(state: State) -> Iterable[str]:
+    store = state.store
+    _, watts = _rack_sums(state)
+    with np.errstate(invalid="ignore"):
+        over = np.flatnonzero(watts > store.r_budget * 1000 + 1e-6)
+    return sorted(store.rack_ids[r] for r in over.tolist())
+
+
+# ---------------------------------------------------------------------------- firmware
+def firmware_check(state: State, model_id: str) -> Iterable[Finding]:
+    versions = state.firmware.get(model_id)
+    if not versions:
+        return
+    counts = Counter(v for v in versions.values() if v)
+    if len(counts) < 2:
+        return
+    baseline = max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    off = sorted(d for d, v in versions.items() if v and v != baseline)
+    model = state.cindex.model_of(model_id) if model_id in state.cindex.model_idx else None
+    label = model.model if model else model_id
+    listing = ", ".join(f"{v} ({n})" for v, n in sorted(counts.items()))
+    names = [state.doc.devices[d].name for d in off]
+    yield Finding(
+        "FIRMWARE-DRIFT", WARNING,
+        f"{label}: {len(counts)} firmware versions in use ({listing}); "
+        f"{', '.join(names[:5])}{' ...' if len(names) > 5 else ''} differ from the baseline "
+        f"{baseline}: mixed versions behave differently under congestion and failover",
+        tuple(off),
+        Fix(f"upgrade them to {baseline}",
+            tuple(UpdateDevice(d, {"firmware": baseline}) for d in off)))
+
+
+def firmware_candidates(state: State) -> Iterable[str]:
+    return sorted(m for m, v in state.firmware.items() if len({x for x in v.values() if x}) > 1)
+
+
+# ---------------------------------------------------------------------------- assemblies
+def assembly_check(state: State, assembly: str) -> Iterable[Finding]:
+    link_ids = sorted(state.assemblies.get(assembly, ()))
+    if not link_ids:
+        return
+    links = [state.doc.links[i] for i in link_ids if i in state.doc.links]
+    cables = {link.cable for link in links}
+    objects = tuple(link_ids)
+    if len(cables) > 1:
+        parts = ", ".join(sorted(c or "none" for c in cables))
+        yield Finding(
+            "PORT-DUPLICATE", ERROR,
+            f"assembly {assembly} groups links of different parts ({parts}): legs of one cable "
+            "are one part",
+            objects, Fix("give each physical cable its own assembly id"))
+        return
+    cable_id = next(iter(cables))
+    if cable_id is None:
+        return
+    cable = state.doc.catalog.cables.get(cable_id)
+    if cable is None:
+        return
+    store = state.store
+    ports = state.endpoints.ports
+    cages: list[set[tuple[str, int]]] = []
+    for link in links:
+        row = store.link_row[link.id]
+        cages.append({
+            (link.a.device, ports[int(store.l["a_ep"][row])].cage),
+            (link.b.device, ports[int(store.l["b_ep"][row])].cage),
+        })
+    common = set.intersection(*cages)
+    if cable.legs > 1:
+        if len(links) > cable.legs:
+            yield Finding(
+                "PORT-DUPLICATE", ERROR,
+                f"assembly {assembly}: {len(links)} links share one {cable.model}, which has "
+                f"{cable.legs} legs",
+                objects, Fix(f"split the links over {-(-len(links) // cable.legs)} cables"))
+        if not common:
+            yield Finding(
+                "PORT-DUPLICATE", ERROR,
+                f"assembly {assembly}: the legs of one {cable.model} splitter start from different "
+                "cages; a splitter has one common plug",
+                objects, Fix("give the legs from each cage their own assembly id"))
+    elif len(links) > 1 and (len(common) < 2 or len({frozenset(c) for c in cages}) > 1):
+        yield Finding(
+            "PORT-DUPLICATE", ERROR,
+            f"assembly {assembly}: one straight {cable.model} cannot land on different cages "
+            f"({len(links)} links)",
+            objects, Fix("give each cable its own assembly id"))
+
+
+def assembly_candidates(state: State) -> Iterable[str]:
+    """Assemblies with mixed parts, more links than legs, or no end shared by all their links."""
+    store = state.store
+    rows = store.link_rows()
+    rows = rows[store.l["has_asm"][rows]]
+    if not len(rows):
+        return []
+    names = sorted({store.assembly[r] for r in rows.tolist()})
+    code_of = {name: i for i, name in enumerate(names)}
+    group = np.fromiter((code_of[store.assembly[r]] for r in rows.tolist()), np.int64, len(rows))
+    cable = store.l["cable"][rows]
+    k = len(names)
+    size = np.bincount(group, minlength=k)
+    cmin = np.full(k, np.iinfo(np.int64).max)
+    cmax = np.full(k, np.iinfo(np.int64).min)
+    np.minimum.at(cmin, group, cable)
+    np.maximum.at(cmax, group, cable)
+    legs = state.cindex.c_legs[np.where(cmax >= 0, cmax, -1)]
+    ep = state.endpoints.arrays()
+    ends = []
+    for side in ("a", "b"):
+        ends.append(store.l[side][rows] * MAX_CAGE + ep["cage"][store.l[side + "_ep"][rows]])
+    g2 = np.concatenate([group, group])
+    e2 = np.concatenate(ends)
+    pairs, occurrences = np.unique(np.stack([g2, e2]), axis=1, return_counts=True)
+    best = np.zeros(k, dtype=np.int64)
+    np.maximum.at(best, pairs[0], occurrences)
+    distinct = np.bincount(pairs[0], minlength=k)
+    bad = (cmin != cmax) | (size > np.maximum(legs, 1)) & (legs > 1) | (best < size)
+    bad |= (legs <= 1) & (size > 1) & (distinct != 2)
+    return [names[i] for i in np.flatnonzero(bad).tolist()]
+
+
+RULES = [
+    Rule("rack-space", "rack", rack_space_check, rack_space_candidates, ("RACK-SPACE",)),
+    Rule("rack-power", "rack", rack_power_check, rack_power_candidates, ("RACK-POWER",)),
+    Rule("firmware", "model", firmware_check, firmware_candidates, ("FIRMWARE-DRIFT",)),
+    Rule("assembly", "assembly", assembly_check, assembly_candidates, ("PORT-DUPLICATE",)),
+]

@@ -1,0 +1,182 @@
+"""Per-link rules: the compatibility issues of the link's signature, and length vs reach.
+
+- link-compat turns the issue templates of the link's signature (rules_compat.py) into findings
+  with this link's names and a machine fix where the template has one;
+- link-length: DAC-ACROSS-RACKS (copper between racks: an error when the run is longer than the
+  cable, a warning otherwise) and REACH-EXCEEDED (longer than the media reach, or than the
+  longest stock length of the part).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from .findings import ERROR, WARNING, Finding, Fix
+from .fixes import set_cable, set_cage_mode, set_cage_optic
+from .index import NONE
+from .media import COPPER_TYPES, fmt_m
+from .state import Failure, Rule, State
+
+
+def siblings(state: State, row: int) -> list[str]:
+    """The link and the other legs of its assembly that share a device with it (the legs of
+    one splitter share its common end; looking no further keeps the result local)."""
+    store = state.store
+    link_id = state.link_id(row)
+    asm = store.assembly[row]
+    if asm is None:
+        return [link_id]
+    found = {link_id}
+    for side in ("a", "b"):
+        for other in state.doc.link_ids_of(state.dev_id(int(store.l[side][row]))):
+            other_row = store.link_row.get(other)
+            if other_row is not None and store.assembly[other_row] == asm:
+                found.add(other)
+    return sorted(found)
+
+
+def _fix(state: State, row: int, spec: tuple | None, text: str, names: dict[str, str]) -> Fix:
+    description = text.format(**names) if text else ""
+    if spec is None:
+        return Fix(description)
+    store = state.store
+    kind = spec[0]
+    ops = None
+    if kind in ("mode", "optic"):
+        side = spec[1]
+        dev_id = state.dev_id(int(store.l[side][row]))
+        ep = int(store.l[side + "_ep"][row])
+        cage = state.endpoints.ports[ep].cage
+        if kind == "mode":
+            ops = set_cage_mode(state.doc, dev_id, cage, spec[2])
+        else:
+            ops = set_cage_optic(state.doc, dev_id, cage, spec[2])
+    elif kind == "cable":
+        ops = set_cable(siblings(state, row), spec[1])
+    return Fix(description, tuple(ops) if ops else ())
+
+
+def _names(state: State, row: int) -> dict[str, str]:
+    store = state.store
+    ep = state.endpoints.ports
+    return {
+        "a": state.end_label(row, "a"),
+        "b": state.end_label(row, "b"),
+        "A": state.name(int(store.l["a"][row])),
+        "B": state.name(int(store.l["b"][row])),
+        "ca": str(ep[int(store.l["a_ep"][row])].cage),
+        "cb": str(ep[int(store.l["b_ep"][row])].cage),
+    }
+
+
+def _objects(state: State, row: int) -> tuple[str, ...]:
+    store = state.store
+    return (state.link_id(row), state.dev_id(int(store.l["a"][row])),
+            state.dev_id(int(store.l["b"][row])))
+
+
+def compat_check(state: State, row: int) -> Iterable[Finding | Failure]:
+    sig = int(state.store.l["sig"][row])
+    result = state.sigs.results[sig]
+    for name, error in result.failures:
+        yield Failure(name, error)
+    if not result.issues:
+        return
+    names = _names(state, row)
+    objects = _objects(state, row)
+    for issue in result.issues:
+        yield Finding(issue.code, issue.severity, issue.text.format(**names), objects,
+                      _fix(state, row, issue.fix, issue.fix_text, names))
+
+
+def compat_candidates(state: State) -> Iterable[int]:
+    store = state.store
+    rows = store.link_rows()
+    sig = store.l["sig"][rows]
+    return rows[state.sigs.has_issue[sig]].tolist()
+
+
+def _length_fix(state: State, row: int, length: float) -> Fix:
+    """A longer-reaching cable with the same plugs (e.g. an AOC for a cross-rack DAC)."""
+    store = state.store
+    cable = state.cindex.cables[int(store.l["cable"][row])]
+    for other in sorted(state.cindex.cables, key=lambda c: (c.max_length_m, c.id)):
+        if (other.id != cable.id and other.a_end == cable.a_end and other.b_end == cable.b_end
+                and other.legs == cable.legs and other.leg_gbps == cable.leg_gbps
+                and other.max_length_m >= length and other.ordered_length(length) is not None
+                and state.family in other.technology):
+            return Fix(f"use the {other.model} ({other.type}, up to {fmt_m(other.max_length_m)} m)",
+                       tuple(set_cable(siblings(state, row), other.id)))
+    return Fix("use optics and a fibre cord (or an AOC) for this run, or move the devices closer")
+
+
+def length_check(state: State, row: int) -> Iterable[Finding]:
+    store = state.store
+    col = store.l
+    cable_i = int(col["cable"][row])
+    if cable_i == NONE:
+        return
+    length = float(col["length"][row])
+    if np.isnan(length):
+        return
+    cable = state.cindex.cables[cable_i]
+    reach = float(col["reach"][row])
+    same = int(col["same"][row])
+    objects = _objects(state, row)
+    names = _names(state, row)
+    what = f"{names['a']} - {names['b']}"
+    source = "typed-in" if col["manual"][row] else "estimated"
+    if cable.type in COPPER_TYPES and same == 0:
+        a_rack = state.doc.racks[state.store.dev_obj[int(col["a"][row])].rack].name
+        b_rack = state.doc.racks[state.store.dev_obj[int(col["b"][row])].rack].name
+        if length > reach:
+            yield Finding(
+                "DAC-ACROSS-RACKS", ERROR,
+                f"{what}: the {cable.model} {cable.type} reaches at most {fmt_m(reach)} m, but "
+                f"the run from rack {a_rack} to rack {b_rack} is {fmt_m(length)} m ({source})",
+                objects, _length_fix(state, row, length))
+        else:
+            yield Finding(
+                "DAC-ACROSS-RACKS", WARNING,
+                f"{what}: {cable.type} {cable.model} between racks {a_rack} and {b_rack} "
+                f"({fmt_m(length)} m {source}); copper is meant to stay inside a rack - check the "
+                "route through the tray", objects, _length_fix(state, row, length))
+        return
+    if not np.isnan(reach) and length > reach:
+        yield Finding(
+            "REACH-EXCEEDED", ERROR,
+            f"{what}: {fmt_m(length)} m ({source}) is longer than the {fmt_m(reach)} m reach of "
+            f"{state.sigs.reach_by[int(col['sig'][row])]}", objects,
+            _length_fix(state, row, length))
+        return
+    if np.isnan(col["ordered"][row]):
+        yield Finding(
+            "REACH-EXCEEDED", ERROR,
+            f"{what}: no stock length of the {cable.model} covers {fmt_m(length)} m ({source}); "
+            f"its longest is {fmt_m(cable.stock_lengths_m[-1])} m", objects,
+            _length_fix(state, row, length))
+
+
+def length_candidates(state: State) -> Iterable[int]:
+    store = state.store
+    col = store.l
+    rows = store.link_rows()
+    length = col["length"][rows]
+    cable = col["cable"][rows]
+    known = ~np.isnan(length) & (cable != NONE)
+    copper_across = col["copper"][rows] & (col["same"][rows] == 0)
+    with np.errstate(invalid="ignore"):
+        too_long = length > col["reach"][rows]
+    no_stock = np.isnan(col["ordered"][rows])
+    return rows[known & (copper_across | too_long | no_stock)].tolist()
+
+
+RULES = [
+    Rule("link-compat", "link", compat_check, compat_candidates,
+         ("CABLE-UNSET", "SPEED-MISMATCH", "FORM-FACTOR", "MEDIA-MISMATCH", "TECH-MISMATCH",
+          "OPTIC-MISSING", "PORT-DUPLICATE")),
+    Rule("link-length", "link", length_check, length_candidates,
+         ("DAC-ACROSS-RACKS", "REACH-EXCEEDED")),
+]

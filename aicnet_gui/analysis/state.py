@@ -1,0 +1,126 @@
+"""The analyzer's state that rules read, and the `Rule` type.
+
+A rule has a scope (`link`, `device`, `rack`, `model`, `assembly`, `workload`, `fabric`), a
+`check(state, key)` that returns findings for one key (a link row, a device row, a rack id, a
+device-model id, an assembly id, a workload id, or None for the fabric), and optionally
+`candidates(state)`: a fast (numpy) pre-selection of the keys worth checking in a full run.
+`candidates` must never leave out a key that `check` would report on: an incremental run calls
+`check` on every dirty key, and both runs must agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from ..model.catalog_entities import Technology
+from ..model.document import FabricDocument
+from ..model.fabric import Link, Workload
+from .findings import Finding
+from .index import CatalogIndex, Endpoints
+from .media import fabric_family
+from .signatures import Signatures
+from .store import Store
+from .topology import Topology
+
+Scope = Literal["link", "device", "rack", "model", "assembly", "workload", "fabric"]
+SCOPES: tuple[Scope, ...] = ("link", "device", "rack", "model", "assembly", "workload", "fabric")
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A rule that raised on one key; reported as one INTERNAL-ERROR finding per rule."""
+
+    rule: str
+    error: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    scope: Scope
+    check: Callable[[State, Any], Iterable[Finding | Failure]]
+    candidates: Callable[[State], Iterable[Any]] | None = None
+    codes: tuple[str, ...] = ()
+    # device rules only: "self" (the device's own links and settings) or "peers" (also the
+    # upper switches of the switches it shares an upper switch with, e.g. ECMP)
+    depends: str = "self"
+
+
+@dataclass
+class WorkloadView:
+    """Per-workload results the fabric and device rules read (filled by bandwidth.py)."""
+
+    covered: np.ndarray  # bool per device row: the workload's traffic crosses this switch
+    metrics: Any = None
+
+
+@dataclass
+class State:
+    doc: FabricDocument
+    cindex: CatalogIndex
+    endpoints: Endpoints
+    sigs: Signatures
+    store: Store
+    topo: Topology
+    family: Technology
+    workloads: dict[str, WorkloadView] = field(default_factory=dict)
+    # strictest oversubscription target over the workloads crossing each device row
+    target: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    target_wl: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    target_ids: list[str] = field(default_factory=list)
+    leaf_rail: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    wl_models: dict[str, Any] = field(default_factory=dict)
+    # results a rule may reuse while its inputs are unchanged (kept until the next full run)
+    memo: dict[str, Any] = field(default_factory=dict)
+    # results shared by the rules of one run (cleared at the start of every run)
+    run: dict[str, Any] = field(default_factory=dict)
+    # link ids per assembly id, and device ids per (model id -> firmware)
+    assemblies: dict[str, set[str]] = field(default_factory=dict)
+    firmware: dict[str, dict[str, str]] = field(default_factory=dict)
+    rack_members: dict[str, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, doc: FabricDocument, sig_rules: list) -> State:
+        cindex = CatalogIndex(doc.catalog)
+        endpoints = Endpoints(cindex)
+        family = fabric_family(doc.settings.technology)
+        sigs = Signatures(cindex, endpoints, family, sig_rules)
+        store = Store(doc, cindex, endpoints, sigs)
+        return cls(doc, cindex, endpoints, sigs, store, Topology(store), family)
+
+    # ---------------------------------------------------------------- names and objects
+    @property
+    def settings(self):  # noqa: ANN201
+        return self.doc.settings
+
+    def dev_id(self, row: int) -> str:
+        return self.store.dev_ids[row]  # type: ignore[return-value]
+
+    def name(self, row: int) -> str:
+        device = self.store.dev_obj[row]
+        return device.name if device is not None else f"#{row}"
+
+    def names(self, rows: Iterable[int]) -> str:
+        return ", ".join(self.name(r) for r in rows)
+
+    def link_id(self, row: int) -> str:
+        return self.store.link_ids[row]  # type: ignore[return-value]
+
+    def link(self, row: int) -> Link:
+        return self.doc.links[self.link_id(row)]
+
+    def end_label(self, row: int, side: str) -> str:
+        store = self.store
+        dev = int(store.l[side][row])
+        port = store.a_port[row] if side == "a" else store.b_port[row]
+        return f"{self.name(dev)}:{port}"
+
+    def workload(self, workload_id: str) -> Workload:
+        return self.doc.workloads[workload_id]
+
+    def tier_name(self, tier: int) -> str:
+        return {0: "server", 1: "leaf", 2: "spine", 3: "core"}.get(tier, f"tier {tier}")

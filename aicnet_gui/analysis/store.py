@@ -1,0 +1,478 @@
+"""The analysis store: devices, racks and links as rows of numpy columns.
+
+A full run fills the columns in bulk (C-level `map`/`zip` over the document's objects, then
+numpy); an incremental run rewrites the rows of the dirty ids one by one.  Everything derived
+from the raw columns (tiers, bandwidth, lengths, stock lengths, reach, per-device sums) is
+computed by *one* vectorized function that takes the rows to (re)compute, so a full run and an
+incremental run cannot disagree: the full run just passes every row.
+
+Rows are stable: a removed link or device leaves a dead row (`alive` false) until the next full
+run compacts the table; an added one gets a new row at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import repeat
+from operator import attrgetter, is_not
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..model.catalog_entities import ROLE_TIER, DeviceModel, Role
+from ..model.document import FabricDocument
+from ..model.fabric import Device, Link
+from .context import compute_group
+from .index import NONE, CatalogIndex, Endpoints, _grow
+from .lengths import device_height_m, rack_floor_xy
+
+if TYPE_CHECKING:
+    from .signatures import Signatures
+
+MAX_CAGE = 1024  # cage numbers are small; (device, cage) pairs are coded as row * MAX_CAGE + cage
+
+
+def _mtu_tag(device: Device) -> int:
+    """The device's `mtu` tag as an int: 0 without the tag, -1 when it is not a number."""
+    text = device.tags.get("mtu")
+    if text is None:
+        return 0
+    try:
+        value = int(text)
+    except ValueError:
+        return -1
+    return value if value > 0 else -1
+
+
+class Store:
+    """Columns for racks, devices and links of one document (see the module docstring)."""
+
+    DEVICE_COLUMNS = (
+        ("alive", bool), ("model", np.int64), ("tier", np.int64), ("switch", bool),
+        ("server", bool), ("mgmt", bool), ("rack", np.int64), ("rack_any", np.int64), ("x", float), ("y", float),
+        ("h", float), ("gpus", np.int64), ("power", float), ("optic_w", float),
+        ("height", np.int64), ("ru", np.int64), ("mtu", np.int64), ("compute", np.int64),
+        ("fabric_legs", np.int64), ("ports", np.int64),
+        # sums over the device's links (aggregate())
+        ("up", np.int64), ("down", np.int64), ("peer", np.int64), ("links", np.int64),
+        ("fabric_used", np.int64), ("stranded", np.int64), ("compute_linked", np.int64),
+        ("nolen", np.int64), ("nic_links", np.int64), ("cage_flag", np.int64),
+    )
+    LINK_COLUMNS = (
+        ("alive", bool), ("a", np.int64), ("b", np.int64), ("a_ep", np.int64),
+        ("b_ep", np.int64), ("a_opt", np.int64), ("b_opt", np.int64), ("cable", np.int64),
+        ("manual_len", float), ("rail_tag", float), ("has_asm", bool),
+        # derived (derive())
+        ("tier_a", np.int64), ("tier_b", np.int64), ("gbps", np.int64), ("fabric", bool),
+        ("rail", np.int64), ("same", np.int64), ("length", float), ("manual", bool),
+        ("ordered", float), ("reach", float), ("sig", np.int64), ("copper", bool),
+    )
+
+    def __init__(self, doc: FabricDocument, cindex: CatalogIndex, endpoints: Endpoints,
+                 signatures: Signatures) -> None:
+        self.doc = doc
+        self.cindex = cindex
+        self.ep = endpoints
+        self.sigs = signatures
+        self.settings = doc.settings
+        # racks
+        self.rack_ids: list[str] = []
+        self.rack_row: dict[str, int] = {}
+        self.r_x = np.zeros(0)
+        self.r_y = np.zeros(0)
+        self.r_height = np.zeros(0, dtype=np.int64)
+        self.r_budget = np.zeros(0)
+        # devices
+        self.dev_ids: list[str | None] = []
+        self.dev_row: dict[str, int] = {}
+        self.dev_obj: list[Device | None] = []
+        self.dev_models: list[DeviceModel | None] = []
+        self.dev_ports: list[dict[str, int] | None] = []
+        self.dev_optics: list[dict[int, int] | None] = []
+        self._models: dict[str, tuple] = {}
+        self.d: dict[str, np.ndarray] = {}
+        # links
+        self.link_ids: list[str | None] = []
+        self._link_row: dict[str, int] | None = {}
+        self.a_port: list[str | None] = []
+        self.b_port: list[str | None] = []
+        self.assembly: list[str | None] = []
+        self.l: dict[str, np.ndarray] = {}
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_devices(self) -> int:
+        return len(self.dev_ids)
+
+    @property
+    def n_links(self) -> int:
+        return len(self.link_ids)
+
+    @property
+    def link_row(self) -> dict[str, int]:
+        """Link id -> row."""
+        if self._link_row is None:
+            ids = self.link_ids
+            self._link_row = {i: r for r, i in enumerate(ids) if i is not None}
+        return self._link_row
+
+    # ------------------------------------------------------------------ racks
+    def load_racks(self) -> None:
+        params = self.settings.lengths
+        racks = list(self.doc.racks.values())
+        self.rack_ids = [r.id for r in racks]
+        self.rack_row = {r: i for i, r in enumerate(self.rack_ids)}
+        xy = [rack_floor_xy(r, params) for r in racks]
+        self.r_x = np.array([p[0] for p in xy], dtype=float)
+        self.r_y = np.array([p[1] for p in xy], dtype=float)
+        self.r_height = np.array([r.height_ru for r in racks], dtype=np.int64)
+        self.r_budget = np.array([r.power_kw if r.power_kw is not None else np.nan for r in racks],
+                                 dtype=float)
+
+    def set_rack(self, rack_id: str) -> None:
+        """Re-read one rack (added, changed or removed); rows stay stable."""
+        rack = self.doc.racks.get(rack_id)
+        row = self.rack_row.get(rack_id)
+        if rack is None:
+            if row is not None:
+                self.r_height[row] = 0
+                self.r_budget[row] = np.nan
+            return
+        if row is None:
+            row = len(self.rack_ids)
+            self.rack_ids.append(rack_id)
+            self.rack_row[rack_id] = row
+            for name in ("r_x", "r_y", "r_height", "r_budget"):
+                setattr(self, name, _grow(getattr(self, name), row + 1))
+        x, y = rack_floor_xy(rack, self.settings.lengths)
+        self.r_x[row], self.r_y[row] = x, y
+        self.r_height[row] = rack.height_ru
+        self.r_budget[row] = rack.power_kw if rack.power_kw is not None else np.nan
+
+    # ------------------------------------------------------------------ devices
+    def _model_info(self, model_id: str) -> tuple:
+        """(model, model index, compute group, power or nan) of a catalog model, cached."""
+        info = self._models.get(model_id)
+        if info is None:
+            cindex = self.cindex
+            index = cindex.model_idx[model_id]
+            model = cindex.models[index]
+            power = model.power_max_w if model.power_max_w is not None else model.power_typical_w
+            info = (model, index, compute_group(model), np.nan if power is None else float(power))
+            self._models[model_id] = info
+        return info
+
+    def _device_values(self, device: Device) -> tuple:
+        """Raw per-device values, in DEVICE_COLUMNS order up to `ports` (one logic for both
+        the bulk and the one-row path)."""
+        cindex = self.cindex
+        model, model_i, group, power = self._model_info(device.model)
+        role = device.role or model.role
+        tier = ROLE_TIER[role]
+        pmap = self.ep.port_map(self.doc.ports(device.id), group)
+        optic_idx = cindex.optic_idx
+        optics = {c: optic_idx[cfg.transceiver] for c, cfg in device.cages.items() if cfg.transceiver}
+        optic_w = float(sum(map(cindex.o_power_list.__getitem__, optics.values()))) if optics else 0.0
+        rack = NONE
+        if device.rack is not None and device.rack in self.doc.racks:
+            rack = self.rack_row.get(device.rack, NONE)
+        ru = device.ru
+        if rack != NONE and ru is not None:
+            placed_rack = rack
+            x, y = float(self.r_x[rack]), float(self.r_y[rack])
+            h = device_height_m(device, model.height_ru, self.settings.lengths)
+        else:
+            placed_rack, x, y, h = NONE, np.nan, np.nan, np.nan
+        summary = _table_summary(self.ep, pmap)
+        values = (
+            True, model_i, tier, tier >= 1 and role != Role.MGMT, tier == 0,
+            role == Role.MGMT, placed_rack, rack, x, y, h, model.gpus, power, optic_w,
+            model.height_ru, ru if ru is not None else 0, _mtu_tag(device) if device.tags else 0,
+            summary[0], summary[1], len(pmap),
+        )
+        return values, model, pmap, optics
+
+    def load_devices(self) -> None:
+        devices = list(self.doc.devices.values())
+        self.dev_ids = [d.id for d in devices]
+        self.dev_row = {d: i for i, d in enumerate(self.dev_ids)}
+        self.dev_obj = list(devices)
+        rows = [self._device_values(d) for d in devices]
+        self.dev_models = [r[1] for r in rows]
+        self.dev_ports = [r[2] for r in rows]
+        self.dev_optics = [r[3] for r in rows]
+        n = len(devices)
+        columns = list(zip(*[r[0] for r in rows], strict=True)) if rows else []
+        self.d = {}
+        for i, (name, dtype) in enumerate(self.DEVICE_COLUMNS):
+            if i < len(columns):
+                self.d[name] = np.array(columns[i], dtype=dtype)
+            else:
+                self.d[name] = np.zeros(n, dtype=dtype)
+
+    def set_device(self, device_id: str) -> int | None:
+        """Re-read one device (added, changed or removed); returns its row or None."""
+        device = self.doc.devices.get(device_id)
+        row = self.dev_row.get(device_id)
+        if device is None:
+            if row is not None:
+                self.d["alive"][row] = False
+                self.dev_ids[row] = None
+                self.dev_obj[row] = None
+                del self.dev_row[device_id]
+            return None
+        if row is None:
+            row = len(self.dev_ids)
+            self.dev_ids.append(device_id)
+            self.dev_row[device_id] = row
+            self.dev_obj.append(device)
+            self.dev_models.append(None)
+            self.dev_ports.append(None)
+            self.dev_optics.append(None)
+            for name in self.d:
+                self.d[name] = _grow(self.d[name], row + 1)
+        values, model, pmap, optics = self._device_values(device)
+        self.dev_obj[row] = device
+        self.dev_models[row] = model
+        self.dev_ports[row] = pmap
+        self.dev_optics[row] = optics
+        d = self.d
+        for (name, _dtype), value in zip(self.DEVICE_COLUMNS, values, strict=False):
+            d[name][row] = value
+        return row
+
+    def device_rows(self) -> np.ndarray:
+        return np.flatnonzero(self.d["alive"][: self.n_devices]) if self.n_devices else np.zeros(0, np.int64)
+
+    # ------------------------------------------------------------------ links
+    def load_links(self) -> None:
+        links = list(self.doc.links.values())
+        n = len(links)
+        self.l = {name: np.zeros(n, dtype=dtype) for name, dtype in self.LINK_COLUMNS}
+        if not n:
+            self.link_ids, self._link_row, self.a_port, self.b_port, self.assembly = [], {}, [], [], []
+            return
+        # one C-level pass per attribute (a pydantic attribute read is the bulk of the cost)
+        ids = list(map(attrgetter("id"), links))
+        ends_a = list(map(attrgetter("a"), links))
+        ends_b = list(map(attrgetter("b"), links))
+        device, port = attrgetter("device"), attrgetter("port")
+        ad, ap = list(map(device, ends_a)), list(map(port, ends_a))
+        bd, bp = list(map(device, ends_b)), list(map(port, ends_b))
+        cab = list(map(attrgetter("cable"), links))
+        lm = list(map(attrgetter("length_m"), links))
+        asm = list(map(attrgetter("assembly"), links))
+        rail = list(map(attrgetter("rail"), links))
+        self.link_ids = ids
+        self._link_row = None  # built on first use: a clean full run never needs it
+        self.a_port, self.b_port, self.assembly = ap, bp, asm
+        dev_row = self.dev_row
+        dev_ports = {i: self.dev_ports[r] for i, r in dev_row.items()}
+        a_rows = list(map(dev_row.__getitem__, ad))
+        b_rows = list(map(dev_row.__getitem__, bd))
+        a_ep = np.fromiter(map(dict.__getitem__, map(dev_ports.__getitem__, ad), ap), np.int64, n)
+        b_ep = np.fromiter(map(dict.__getitem__, map(dev_ports.__getitem__, bd), bp), np.int64, n)
+        ep_cage = self.ep.arrays()["cage"]
+        optics = self.dev_optics
+        a_opt = np.fromiter(map(dict.get, map(optics.__getitem__, a_rows),
+                                ep_cage[a_ep].tolist(), repeat(NONE)), np.int64, n)
+        b_opt = np.fromiter(map(dict.get, map(optics.__getitem__, b_rows),
+                                ep_cage[b_ep].tolist(), repeat(NONE)), np.int64, n)
+        cable_idx = self.cindex.cable_idx
+        col = self.l
+        col["alive"][:] = True
+        col["a"][:] = a_rows
+        col["b"][:] = b_rows
+        col["a_ep"][:] = a_ep
+        col["b_ep"][:] = b_ep
+        col["a_opt"][:] = a_opt
+        col["b_opt"][:] = b_opt
+        col["cable"][:] = np.fromiter(map(cable_idx.__getitem__, cab), np.int64, n)
+        # mostly None: skip the conversion when nothing is set
+        col["manual_len"][:] = np.nan if lm.count(None) == n else np.array(lm, dtype=float)
+        col["rail_tag"][:] = np.nan if rail.count(None) == n else np.array(rail, dtype=float)
+        if asm.count(None) != n:
+            col["has_asm"][:] = np.fromiter(map(is_not, asm, repeat(None)), bool, n)
+
+    def _link_values(self, link: Link) -> tuple:
+        a_row, b_row = self.dev_row[link.a.device], self.dev_row[link.b.device]
+        a_ep = self.dev_ports[a_row][link.a.port]
+        b_ep = self.dev_ports[b_row][link.b.port]
+        cage = self.ep.arrays()["cage"]
+        return (
+            True, a_row, b_row, a_ep, b_ep,
+            self.dev_optics[a_row].get(int(cage[a_ep]), NONE),
+            self.dev_optics[b_row].get(int(cage[b_ep]), NONE),
+            self.cindex.cable_idx[link.cable],
+            np.nan if link.length_m is None else link.length_m,
+            np.nan if link.rail is None else link.rail,
+            link.assembly is not None,
+        )
+
+    def set_link(self, link_id: str) -> int | None:
+        """Re-read one link (added, changed or removed); returns its row or None."""
+        link = self.doc.links.get(link_id)
+        row = self.link_row.get(link_id)
+        if link is None:
+            if row is not None:
+                self.l["alive"][row] = False
+                self.link_ids[row] = None
+                self.a_port[row] = self.b_port[row] = self.assembly[row] = None
+                del self.link_row[link_id]
+            return None
+        if row is None:
+            row = len(self.link_ids)
+            self.link_ids.append(link_id)
+            self.link_row[link_id] = row
+            self.a_port.append(None)
+            self.b_port.append(None)
+            self.assembly.append(None)
+            for name in self.l:
+                self.l[name] = _grow(self.l[name], row + 1)
+        values = self._link_values(link)
+        col = self.l
+        for (name, _dtype), value in zip(self.LINK_COLUMNS, values, strict=False):
+            col[name][row] = value
+        self.a_port[row] = link.a.port
+        self.b_port[row] = link.b.port
+        self.assembly[row] = link.assembly
+        return row
+
+    def link_rows(self) -> np.ndarray:
+        return np.flatnonzero(self.l["alive"][: self.n_links]) if self.n_links else np.zeros(0, np.int64)
+
+    def rows_of_links(self, link_ids: Iterable[str]) -> np.ndarray:
+        row = self.link_row
+        return np.array(sorted(row[i] for i in link_ids if i in row), dtype=np.int64)
+
+    # ------------------------------------------------------------------ derived link columns
+    def derive(self, rows: np.ndarray) -> None:
+        """Compute the derived link columns for `rows` (all rows in a full run)."""
+        if not len(rows):
+            return
+        col, d = self.l, self.d
+        ep = self.ep.arrays()
+        a, b = col["a"][rows], col["b"][rows]
+        a_ep, b_ep = col["a_ep"][rows], col["b_ep"][rows]
+        tier_a, tier_b = d["tier"][a], d["tier"][b]
+        col["tier_a"][rows] = tier_a
+        col["tier_b"][rows] = tier_b
+        col["gbps"][rows] = np.minimum(ep["speed"][a_ep], ep["speed"][b_ep])
+        col["fabric"][rows] = ep["fabric"][a_ep] & ep["fabric"][b_ep] & ~d["mgmt"][a] & ~d["mgmt"][b]
+        # NIC rail: the rail tag, else the NIC's ordinal in its server's compute ports
+        tag = col["rail_tag"][rows]
+        a_nic = (tier_a == 0) & (tier_b >= 1)
+        b_nic = (tier_b == 0) & (tier_a >= 1)
+        ordinal = np.where(a_nic, ep["rail"][a_ep], np.where(b_nic, ep["rail"][b_ep], 0))
+        rail = np.where(np.isnan(tag), ordinal, np.nan_to_num(tag)).astype(np.int64)
+        col["rail"][rows] = np.where(a_nic | b_nic, rail, 0)
+        # lengths: manual wins, else the estimate from rack positions (lengths.py formula)
+        params = self.settings.lengths
+        rack_a, rack_b = d["rack"][a], d["rack"][b]
+        placed = (rack_a != NONE) & (rack_b != NONE)
+        same = rack_a == rack_b
+        col["same"][rows] = np.where(placed, same.astype(np.int64), NONE)
+        ha, hb = d["h"][a], d["h"][b]
+        tray = np.maximum(np.maximum(params.tray_height_m, ha), hb)
+        across = (tray - ha) + (tray - hb) + np.abs(d["x"][a] - d["x"][b]) + np.abs(d["y"][a] - d["y"][b])
+        inside = np.abs(ha - hb) + params.in_rack_m
+        route = np.where(same, inside, across)
+        factor = 1 + params.slack_percent / 100
+        estimate = np.rint((route * factor + params.slack_m) * 100) / 100
+        estimate = np.where(placed, estimate, np.nan)
+        manual_len = col["manual_len"][rows]
+        manual = ~np.isnan(manual_len)
+        length = np.where(manual, manual_len, estimate)
+        col["manual"][rows] = manual
+        col["length"][rows] = length
+        # signature of (ends, optics, cable): compatibility findings and reach per signature
+        cable = col["cable"][rows]
+        kind = ep["kind"]
+        sig = self.sigs.assign(kind[a_ep], col["a_opt"][rows], kind[b_ep], col["b_opt"][rows], cable)
+        col["sig"][rows] = sig
+        col["reach"][rows] = self.sigs.reach[sig]
+        col["copper"][rows] = self.cindex.c_copper[cable]
+        # the stock length to order: the first rung of the cable's own ladder that covers it
+        ordered = np.full(len(rows), np.nan)
+        known = ~np.isnan(length) & (cable != NONE)
+        if known.any():
+            for c in np.unique(cable[known]).tolist():
+                pick = known & (cable == c)
+                ladder, stock = self.cindex.ladders[c], self.cindex.stocks[c]
+                at = np.searchsorted(ladder, length[pick], side="left")
+                values = np.full(len(at), np.nan)
+                ok = at < len(ladder)
+                values[ok] = stock[at[ok]]
+                ordered[pick] = values
+        col["ordered"][rows] = ordered
+
+    # ------------------------------------------------------------------ per-device sums
+    def aggregate(self, dev_rows: np.ndarray, link_rows: np.ndarray) -> None:
+        """Sum the links in `link_rows` (every link of every device in `dev_rows`) into the
+        per-device columns of `dev_rows`."""
+        if not len(dev_rows):
+            return
+        col, d = self.l, self.d
+        ep = self.ep.arrays()
+        n = self.n_devices
+        rows = link_rows
+        dev = np.concatenate([col["a"][rows], col["b"][rows]])
+        t_self = np.concatenate([col["tier_a"][rows], col["tier_b"][rows]])
+        t_other = np.concatenate([col["tier_b"][rows], col["tier_a"][rows]])
+        ends_ep = np.concatenate([col["a_ep"][rows], col["b_ep"][rows]])
+        gbps = np.tile(col["gbps"][rows], 2)
+        fabric = np.tile(col["fabric"][rows], 2)
+        nolen = np.tile(np.isnan(col["length"][rows]), 2)
+
+        def count(mask: np.ndarray | None = None, weights: np.ndarray | None = None) -> np.ndarray:
+            sel = dev if mask is None else dev[mask]
+            w = None if weights is None else (weights if mask is None else weights[mask])
+            return np.bincount(sel, weights=w, minlength=n)[dev_rows]
+
+        up = fabric & (t_other > t_self)
+        down = fabric & (t_other < t_self)
+        peer = fabric & (t_other == t_self)
+        d["up"][dev_rows] = np.rint(count(up, gbps)).astype(np.int64)
+        d["down"][dev_rows] = np.rint(count(down, gbps)).astype(np.int64)
+        d["peer"][dev_rows] = np.rint(count(peer, gbps)).astype(np.int64)
+        d["links"][dev_rows] = count()
+        d["fabric_used"][dev_rows] = count(ep["fabric"][ends_ep])
+        d["compute_linked"][dev_rows] = count((ep["rail"][ends_ep] > 0) & (t_self == 0))
+        d["nolen"][dev_rows] = count(nolen)
+        d["nic_links"][dev_rows] = count(down & (t_other == 0))
+        # link ends that can break the cage rules (rules_device.cage_check): an integrated or
+        # splitter cable end, or more legs in the cage than its optic has optical ports
+        cindex = self.cindex
+        cable = np.tile(col["cable"][rows], 2)
+        opt = np.concatenate([col["a_opt"][rows], col["b_opt"][rows]])
+        flag = (cable != NONE) & (~cindex.c_fibre[cable] | (cindex.c_legs[cable] > 1))
+        flag |= ep["legs"][ends_ep] > cindex.o_ports[opt]
+        d["cage_flag"][dev_rows] = count(flag)
+        # legs stranded: unused legs of split cages that carry at least one link
+        code = dev * MAX_CAGE + ep["cage"][ends_ep]
+        uniq, first, used = np.unique(code, return_index=True, return_counts=True)
+        legs = ep["legs"][ends_ep][first]
+        stranded = np.where(legs > 1, legs - used, 0)
+        per_dev = np.bincount(uniq // MAX_CAGE, weights=stranded, minlength=n)[dev_rows]
+        d["stranded"][dev_rows] = np.rint(per_dev).astype(np.int64)
+
+
+def _table_summary(endpoints: Endpoints, pmap: dict[str, int]) -> tuple[int, int]:
+    """(compute NIC ports, fabric legs) of a port table, cached by the map's identity."""
+    cached = _SUMMARIES.get(id(pmap))
+    if cached is not None and cached[0] is pmap:
+        return cached[1]
+    compute = fabric = 0
+    cindex = endpoints.cindex
+    for ep in pmap.values():
+        if endpoints.rail_of(ep):
+            compute += 1
+        if cindex.groups[endpoints.group_of(ep)].group.fabric:
+            fabric += 1
+    result = (compute, fabric)
+    _SUMMARIES[id(pmap)] = (pmap, result)
+    return result
+
+
+_SUMMARIES: dict[int, tuple[dict[str, int], tuple[int, int]]] = {}
+

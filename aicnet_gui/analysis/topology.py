@@ -1,0 +1,140 @@
+"""Who is wired to whom: per device, its upper and lower neighbours and the server NICs on it.
+
+Computed with numpy from the link columns: a full run builds one sorted pair table for every
+device; an incremental run recomputes the pairs of the dirty devices only and keeps them in an
+overlay.  Rules read `up(row)`, `down(row)` and `nics(row)`, which give the same tuples either
+way (both come from `PairTable.tuples`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from .store import Store
+
+Pair = tuple[int, int, int]  # (neighbour row, Gb/s, links)
+Nic = tuple[int, int, int, int]  # (server row, rail, Gb/s, link row)
+
+
+class PairTable:
+    """Sorted (device, neighbour) pairs with summed bandwidth and link counts."""
+
+    def __init__(self, dev: np.ndarray, nbr: np.ndarray, gbps: np.ndarray, n_devices: int) -> None:
+        if len(dev):
+            code = dev * max(n_devices, 1) + nbr
+            uniq, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
+            sums = np.bincount(inverse.reshape(-1), weights=gbps, minlength=len(uniq))
+            self.dev = uniq // max(n_devices, 1)
+            self.nbr = uniq % max(n_devices, 1)
+            self.gbps = np.rint(sums).astype(np.int64)
+            self.n = counts.astype(np.int64)
+        else:
+            self.dev = self.nbr = self.gbps = self.n = np.zeros(0, dtype=np.int64)
+
+    def tuples(self, row: int) -> tuple[Pair, ...]:
+        lo = int(np.searchsorted(self.dev, row, side="left"))
+        hi = int(np.searchsorted(self.dev, row, side="right"))
+        if lo == hi:
+            return ()
+        return tuple(zip(self.nbr[lo:hi].tolist(), self.gbps[lo:hi].tolist(),
+                         self.n[lo:hi].tolist(), strict=True))
+
+
+class NicTable:
+    """Server NIC links on switches, sorted by (switch, link row)."""
+
+    def __init__(self, sw: np.ndarray, server: np.ndarray, rail: np.ndarray, gbps: np.ndarray,
+                 link: np.ndarray) -> None:
+        order = np.lexsort((link, sw))
+        self.sw, self.server, self.rail = sw[order], server[order], rail[order]
+        self.gbps, self.link = gbps[order], link[order]
+
+    def tuples(self, row: int) -> tuple[Nic, ...]:
+        lo = int(np.searchsorted(self.sw, row, side="left"))
+        hi = int(np.searchsorted(self.sw, row, side="right"))
+        if lo == hi:
+            return ()
+        return tuple(zip(self.server[lo:hi].tolist(), self.rail[lo:hi].tolist(),
+                         self.gbps[lo:hi].tolist(), self.link[lo:hi].tolist(), strict=True))
+
+
+def _tables(store: Store, rows: np.ndarray) -> tuple[PairTable, PairTable, NicTable]:
+    col = store.l
+    n = store.n_devices
+    a, b = col["a"][rows], col["b"][rows]
+    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
+    gbps, fabric = col["gbps"][rows], col["fabric"][rows]
+    dev = np.concatenate([a, b])
+    nbr = np.concatenate([b, a])
+    t_self = np.concatenate([ta, tb])
+    t_other = np.concatenate([tb, ta])
+    g = np.concatenate([gbps, gbps])
+    f = np.concatenate([fabric, fabric])
+    up = f & (t_other > t_self)
+    down = f & (t_other < t_self)
+    nic = down & (t_other == 0)
+    link = np.concatenate([rows, rows])
+    rail = np.concatenate([col["rail"][rows], col["rail"][rows]])
+    return (
+        PairTable(dev[up], nbr[up], g[up], n),
+        PairTable(dev[down], nbr[down], g[down], n),
+        NicTable(dev[nic], nbr[nic], rail[nic], g[nic], link[nic]),
+    )
+
+
+class Topology:
+    """Neighbour look-ups over the store (see the module docstring)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._up = self._down = None
+        self._nics = None
+        self._overlay: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
+        # base-table tuples already built (the base tables only change on rebuild)
+        self._memo: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
+        self._sets: dict[int, tuple[tuple[Pair, ...], frozenset[int]]] = {}
+
+    def rebuild(self) -> None:
+        self._up, self._down, self._nics = _tables(self.store, self.store.link_rows())
+        self._overlay = {}
+        self._memo = {}
+
+    def refresh(self, dev_rows: Iterable[int], link_rows: np.ndarray) -> None:
+        """Recompute the neighbours of `dev_rows` from `link_rows` (all their links)."""
+        up, down, nics = _tables(self.store, link_rows)
+        alive = self.store.d["alive"]
+        for row in dev_rows:
+            if alive[row]:
+                self._overlay[row] = (up.tuples(row), down.tuples(row), nics.tuples(row))
+            else:
+                self._overlay[row] = ((), (), ())
+
+    def _entry(self, row: int) -> tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]:
+        entry = self._overlay.get(row)
+        if entry is None:
+            entry = self._memo.get(row)
+            if entry is None:
+                entry = (self._up.tuples(row), self._down.tuples(row), self._nics.tuples(row))
+                self._memo[row] = entry
+        return entry
+
+    def up(self, row: int) -> tuple[Pair, ...]:
+        return self._entry(row)[0]
+
+    def upset(self, row: int) -> frozenset[int]:
+        """The rows of the row's upper neighbours (cached while they do not change)."""
+        ups = self._entry(row)[0]
+        cached = self._sets.get(row)
+        if cached is not None and cached[0] is ups:
+            return cached[1]
+        value = frozenset(p[0] for p in ups)
+        self._sets[row] = (ups, value)
+        return value
+
+    def down(self, row: int) -> tuple[Pair, ...]:
+        return self._entry(row)[1]
+
+    def nics(self, row: int) -> tuple[Nic, ...]:
+        return self._entry(row)[2]

@@ -1,0 +1,80 @@
+"""`aicnet bom FILE [--json] [--details]`: the bill of materials of a fabric.
+
+Devices by role and model, transceivers per part (one per installed cage: a twin-port optic is
+one module for two links), cable assemblies per part and ordered stock length (a splitter once
+for all its legs), spares, power and cost.  --json prints exactly
+`{"devices", "links", "transceivers", "cables", "power_w", "cost"}`; --details adds spares,
+unknown power and unpriced parts.  Exit 0, or 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ...analysis import Bom, compute_bom
+from ..common import EXIT_OK, open_document, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("bom", help="bill of materials (devices, optics, cables, power, cost)")
+    parser.add_argument("file", help="a .fabric file")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--details", action="store_true",
+                        help="with --json: add spares, unknown power and unpriced parts")
+    parser.set_defaults(func=run)
+
+
+def _table(title: str, rows: list[tuple[str, str, str]], header: tuple[str, str, str]) -> list[str]:
+    if not rows:
+        return [title, "  (none)"]
+    width = max(len(header[0]), *(len(r[0]) for r in rows))
+    lines = [title, f"  {header[0]:<{width}}  {header[1]:>8}  {header[2]:>8}"]
+    lines.extend(f"  {a:<{width}}  {b:>8}  {c:>8}" for a, b, c in rows)
+    return lines
+
+
+def render(bom: Bom, source: str) -> str:
+    lines = [f"Bill of materials: {source}", ""]
+    lines += _table("Devices", [(m, str(n), "") for m, n in bom.devices_by_model.items()],
+                    ("model", "qty", ""))
+    lines.append("  by role: " + ", ".join(f"{r} {n}" for r, n in bom.devices_by_role.items()))
+    lines.append("")
+    lines += _table(
+        "Transceivers (one per cage; twin-port optics serve two links)",
+        [(p, str(n), str(bom.transceiver_spares.get(p, 0))) for p, n in bom.transceivers.items()],
+        ("part", "qty", "spares"))
+    lines.append("")
+    lines += _table(
+        "Cables (part @ ordered length in m; one per splitter)",
+        [(k, str(n), str(bom.cable_spares.get(k, 0))) for k, n in bom.cables.items()],
+        ("part@length", "qty", "spares"))
+    lines.append("")
+    lines.append(f"Links: {bom.links_total} ("
+                 + ", ".join(f"{t} {n}" for t, n in bom.links_by_tier.items()) + ")")
+    if bom.links_without_cable:
+        lines.append(f"  {bom.links_without_cable} link(s) have no cable chosen and are not counted")
+    if bom.missing_optics:
+        lines.append(f"  {len(bom.missing_optics)} fibre link end(s) have no optic in the cage "
+                     "(not counted; see aicnet validate)")
+    lines.append(f"Spares: {bom.spares_percent:g} % of every optic and cable line, rounded up")
+    power = f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, optics, active cables)"
+    if bom.power_unknown:
+        power += f"; no power figure for {', '.join(bom.power_unknown)}"
+    lines.append(power)
+    if bom.cost_usd is None:
+        lines.append(f"Cost: unknown - no price for {len(bom.unpriced)} part(s) "
+                     f"({', '.join(bom.unpriced[:6])}{' ...' if len(bom.unpriced) > 6 else ''}); "
+                     f"priced parts total {bom.cost_known_usd:,.2f} USD")
+    else:
+        lines.append(f"Cost: {bom.cost_usd:,.2f} USD (list prices, spares included)")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    doc = open_document(args.file)
+    bom = compute_bom(doc)
+    if args.json:
+        print_json(bom.to_json(details=args.details))
+    else:
+        print(render(bom, args.file))
+    return EXIT_OK

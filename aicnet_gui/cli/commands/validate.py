@@ -1,0 +1,88 @@
+"""`aicnet validate FILE [--json]`: check a fabric; exit 0 clean, 1 errors, 2 bad input.
+
+Loading enforces the structural invariants (ids unique, endpoints exist, a port carries at most
+one link, catalog ids known, breakout modes supported); then every design rule and metric of
+`aicnet_gui.analysis` runs (docs/rules.md).  Without --json: the findings grouped by severity
+with their counts and the key metrics; with --json: `{"findings": [...], "metrics": {...}}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ...analysis import AnalysisReport, Severity, analyze
+from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
+
+TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes"}
+MAX_PER_CODE = 20
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("validate", help="check a fabric (exit 0 clean, 1 errors, 2 bad input)")
+    parser.add_argument("file", help="a .fabric file")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--all", action="store_true",
+                        help=f"list every finding (default: at most {MAX_PER_CODE} per code)")
+    parser.set_defaults(func=run)
+
+
+def _ratio(value: float | None) -> str:
+    return "no uplinks" if value is None else f"{value:g}:1"
+
+
+def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
+    lines = [f"{source}: {report.errors} error(s), {report.warnings} warning(s), "
+             f"{report.infos} note(s)  ({report.duration_ms:.0f} ms)"]
+    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+        found = [f for f in report.findings if f.severity == severity]
+        if not found:
+            continue
+        lines.append("")
+        lines.append(f"{TITLES[severity]} ({len(found)})")
+        shown: dict[str, int] = {}
+        for finding in found:
+            shown[finding.code] = shown.get(finding.code, 0) + 1
+            if not show_all and shown[finding.code] > MAX_PER_CODE:
+                continue
+            lines.append(f"  {finding.code:<22} {finding.message}")
+            if finding.fix is not None and finding.fix.description:
+                lines.append(f"  {'':<22}   fix: {finding.fix.description}"
+                             + ("  [one-click]" if finding.fix.applicable else ""))
+        for code, count in sorted(shown.items()):
+            if not show_all and count > MAX_PER_CODE:
+                lines.append(f"  {code:<22} ... and {count - MAX_PER_CODE} more (--all lists them)")
+    metrics = report.metrics
+    over = metrics.oversubscription
+    lines.append("")
+    lines.append("Metrics")
+    tiers = ", ".join(f"{k} {_ratio(v)}" for k, v in over.tiers.items()) or "no uplinks"
+    worst_name, worst = over.worst
+    lines.append(f"  oversubscription: {tiers}; effective {_ratio(over.effective)}"
+                 + (f"; worst {worst_name} {_ratio(worst)}" if worst_name else ""))
+    reach = metrics.reach.summary
+    longest = reach["longest_m"]
+    lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
+                 f"in, {reach['unknown']} unknown length); longest "
+                 f"{'-' if longest is None else f'{longest:g} m'}; {reach['over_reach']} over reach")
+    total = metrics.breakouts.total
+    lines.append(f"  breakouts: {total['split_cages']} split cages, {total['legs_used']} legs used, "
+                 f"{total['legs_stranded']} stranded, {total['free_ports']} free ports")
+    for w in metrics.workloads:
+        time_ms = "-" if w.allreduce_ms is None else f"{w.allreduce_ms:g} ms"
+        where = f" at {w.bottleneck_name}" if w.bottleneck_name else ""
+        lines.append(
+            f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
+            f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
+            f"bisection {w.bisection_gbps / 1000:g} Tb/s; all-reduce of {w.message_mb:g} MB "
+            f"{time_ms}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    doc = open_document(args.file)
+    report = analyze(doc)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(render(report, args.file, getattr(args, "all", False)))
+    return EXIT_FINDINGS if report.errors else EXIT_OK

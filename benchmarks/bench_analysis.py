@@ -1,0 +1,160 @@
+"""Analysis speed: full analysis and single-edit re-analysis of rail-optimized fabrics.
+
+Fabrics of 128, 512, 1,024 and 4,096 8-GPU servers (the last ~98k links) come from the
+rail-optimized generator (`aicnet_gui.generators`, QM9700 leaves; `benchmarks/fabric_builder.py`
+when the generator is not available), built with the garbage collector paused and the result
+frozen, as a loaded file would be.
+
+For each size the script prints:
+- full: `Analyzer(doc).full()` on a fresh analyzer (median and best of --runs), wall clock and
+  process CPU time (steadier on a shared machine);
+- edit: `analyzer.update(changes)` after one edit, median and 90th percentile over --edits edits
+  of each kind: a link's length, a link's cable, removing a link and adding it back (topology),
+  a device's firmware, moving a server to another RU.
+
+Budgets (DESIGN.md §7, 2-core machine): full < 300 ms and one edit < 5 ms at 4,096 servers.
+
+    .venv/bin/python benchmarks/bench_analysis.py [--sizes 128 512 1024 4096] [--runs 5] [--edits 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from aicnet_gui.analysis import Analyzer
+from aicnet_gui.catalog.loader import builtin_catalog
+from aicnet_gui.fileio.fabric_file import gc_paused
+from aicnet_gui.model.catalog import Catalog
+from aicnet_gui.model.document import FabricDocument
+
+
+def build(catalog: Catalog, servers: int) -> tuple[FabricDocument, str]:
+    try:
+        from aicnet_gui.generators import RailOptimizedParams, generate
+    except ImportError:
+        generate = None
+    if generate is not None:
+        doc = FabricDocument(catalog)
+        with gc_paused():
+            generate(doc, RailOptimizedParams(sus=servers // 32, leaf="nvidia-qm9700"))
+        return doc, "generators.rail-optimized"
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from fabric_builder import build_rail_optimized
+
+    return build_rail_optimized(catalog, servers), "fabric_builder"
+
+
+def time_full(doc: FabricDocument, runs: int) -> tuple[list[float], list[float]]:
+    walls, cpus = [], []
+    for _ in range(runs):
+        gc.collect()
+        cpu = time.process_time()
+        start = time.perf_counter()
+        Analyzer(doc).full()
+        walls.append((time.perf_counter() - start) * 1000)
+        cpus.append((time.process_time() - cpu) * 1000)
+    return walls, cpus
+
+
+def edit_kinds(doc: FabricDocument, rng: random.Random):  # noqa: ANN201
+    links = sorted(doc.links)
+    servers = sorted(d for d in doc.devices if doc.tier_of(d) == 0)
+    switches = sorted(d for d in doc.devices if doc.tier_of(d) >= 1)
+
+    def length():
+        return doc.update_link(rng.choice(links), length_m=rng.choice([4.0, 9.0, 17.4]))
+
+    def cable():
+        link_id = rng.choice(links)
+        old = doc.links[link_id].cable
+        return doc.update_link(link_id, cable="nvidia-mfp7e30" if old != "nvidia-mfp7e30" else old)
+
+    def topology():
+        link_id = rng.choice(links)
+        edit = doc.remove_link(link_id)
+        return edit, edit.inverse
+
+    def firmware():
+        return doc.update_device(rng.choice(switches), firmware=rng.choice(["fw-a", "fw-b"]))
+
+    def move():
+        server = rng.choice(servers)
+        device = doc.devices[server]
+        if device.ru is None:
+            return None
+        for ru in range(1, 40):
+            if ru != device.ru:
+                try:
+                    return doc.update_device(server, ru=ru)
+                except ValueError:
+                    continue
+        return None
+
+    return {"link length": length, "link cable": cable, "remove/add link": topology,
+            "device firmware": firmware, "move server": move}
+
+
+def time_edits(doc: FabricDocument, edits: int, seed: int = 1) -> dict[str, list[float]]:
+    rng = random.Random(seed)
+    analyzer = Analyzer(doc)
+    analyzer.full()
+    result: dict[str, list[float]] = {}
+    for name, make in edit_kinds(doc, rng).items():
+        times = []
+        for _ in range(edits):
+            made = make()
+            if made is None:
+                continue
+            if isinstance(made, tuple):  # remove, then re-add: two edits
+                edit, inverse = made
+                start = time.perf_counter()
+                analyzer.update(edit.changes)
+                times.append((time.perf_counter() - start) * 1000)
+                edit = doc.apply(inverse)
+            else:
+                edit = made
+            start = time.perf_counter()
+            analyzer.update(edit.changes)
+            times.append((time.perf_counter() - start) * 1000)
+        result[name] = times
+    return result
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[128, 512, 1024, 4096])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--edits", type=int, default=30)
+    args = parser.parse_args()
+    catalog = builtin_catalog()
+    for servers in args.sizes:
+        doc, source = build(catalog, servers)
+        walls, cpus = time_full(doc, args.runs)
+        print(f"{servers} servers ({source}): {len(doc.devices)} devices, {len(doc.links)} links")
+        print(f"  full analysis   median {statistics.median(walls):7.1f} ms  best {min(walls):7.1f} ms"
+              f"  (CPU median {statistics.median(cpus):.1f} ms)")
+        edits = time_edits(doc, args.edits)
+        every = [t for times in edits.values() for t in times]
+        for name, times in edits.items():
+            print(f"  edit {name:<16} median {statistics.median(times):6.2f} ms  "
+                  f"p90 {p90(times):6.2f} ms  ({len(times)} updates)")
+        print(f"  edit (all kinds)      median {statistics.median(every):6.2f} ms  "
+              f"p90 {p90(every):6.2f} ms")
+        del doc
+        gc.unfreeze()
+        gc.collect()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The incremental analysis returns what a full run returns, after any sequence of edits; a
+failing rule becomes one INTERNAL-ERROR finding and the other rules still run."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from conftest import two_leaf_fabric
+from edits import apply_random
+
+from aicnet_gui.analysis import Analyzer, Rule, analyze
+from aicnet_gui.analysis.engine import DEFAULT_RULES, SIGNATURE_RULES
+from aicnet_gui.fileio import load_fabric
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "small-hgx.fabric"
+
+
+def _first_difference(a: dict, b: dict) -> str:
+    fa = [(f["code"], f["objects"], f["message"]) for f in a["findings"]]
+    fb = [(f["code"], f["objects"], f["message"]) for f in b["findings"]]
+    only_a = [x for x in fa if x not in fb][:3]
+    only_b = [x for x in fb if x not in fa][:3]
+    if only_a or only_b:
+        return f"incremental only: {only_a}; full only: {only_b}"
+    for key in a["metrics"]:
+        if a["metrics"][key] != b["metrics"][key]:
+            return f"metrics.{key} differ"
+    return "fixes differ"
+
+
+def run_random_edits(doc, seed: int, steps: int) -> int:
+    rng = random.Random(seed)
+    analyzer = Analyzer(doc)
+    analyzer.full()
+    undo: list = []
+    checked = 0
+    for step in range(steps):
+        if undo and rng.random() < 0.3:
+            edit = doc.apply(undo.pop())
+        else:
+            edit = apply_random(doc, rng)
+            if edit is None:
+                continue
+            undo.append(edit.inverse)
+        incremental = analyzer.update(edit.changes)
+        full = Analyzer(doc).full()
+        assert incremental == full, (
+            f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}"
+        )
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_incremental_equals_full_on_random_edits_of_the_example(catalog, seed):
+    doc = load_fabric(EXAMPLE, catalog)
+    assert run_random_edits(doc, seed, 120) > 80
+
+
+def test_incremental_equals_full_on_random_edits_of_a_rail_optimized_fabric(catalog):
+    from fabric_builder import build_rail_optimized
+
+    doc = build_rail_optimized(catalog, 128)
+    assert run_random_edits(doc, 7, 60) > 40
+
+
+def test_update_reads_a_snapshot_and_never_writes_the_document(build):
+    two_leaf_fabric(build)
+    build.workload("train", ["gpu-1", "gpu-2", "gpu-3", "gpu-4"])
+    live = build.doc
+    analyzer = Analyzer(live.snapshot())
+    first = analyzer.full()
+    before = live.revision
+    edit = live.remove_link("u10")
+    report = analyzer.update(edit.changes, doc=live.snapshot())
+    assert live.revision == before + 1  # only our own edit
+    assert report == analyze(live) and report != first
+    assert report.revision == live.revision
+
+
+def test_reports_do_not_change_when_the_analyzer_moves_on(build):
+    two_leaf_fabric(build)
+    analyzer = Analyzer(build.doc)
+    first = analyzer.full()
+    snapshot = first.to_json()
+    analyzer.update(build.doc.update_link("s11", length_m=70.0).changes)
+    assert first.to_json() == snapshot
+    assert first.metrics.reach.links["s11"]["manual"] is False
+
+
+def _boom(state, key):
+    raise RuntimeError("boom")
+    yield  # pragma: no cover - makes this a generator like the real rules
+
+
+def test_a_raising_rule_becomes_an_internal_error_and_the_others_still_run(build):
+    two_leaf_fabric(build, uplinks_per_leaf=8)
+    build.doc.update_settings(pfc=False, ecn=False)
+    rules = [*DEFAULT_RULES, Rule("exploding", "device", _boom)]
+    report = Analyzer(build.doc, rules=rules).full()
+    (internal,) = report.by_code("INTERNAL-ERROR")
+    assert "the rule 'exploding' failed on 8 object(s) (RuntimeError: boom" in internal.message
+    assert set(internal.objects) == set(build.doc.devices)
+    assert report.by_code("ROCE-NO-PFC-ECN") and report.by_code("OVERSUBSCRIBED")
+
+
+def test_a_raising_compatibility_rule_reports_its_links(build):
+    two_leaf_fabric(build, uplinks_per_leaf=8)
+
+    def fragile(ctx):
+        if ctx.cable is not None and ctx.cable.type == "DAC":
+            raise KeyError("no such thing")
+        return []
+
+    analyzer = Analyzer(build.doc, signature_rules=[*SIGNATURE_RULES, ("fragile", fragile)])
+    report = analyzer.full()
+    (internal,) = report.by_code("INTERNAL-ERROR")
+    assert "'fragile' failed on 16 object(s)" in internal.message  # the 16 DAC uplinks
+    # still reported after an edit elsewhere, and gone when the link is removed
+    report = analyzer.update(build.doc.remove_link("u10").changes)
+    (internal,) = report.by_code("INTERNAL-ERROR")
+    assert "failed on 15 object(s)" in internal.message
+
+
+def test_renaming_the_bottleneck_switch_renames_it_in_the_metrics(build):
+    two_leaf_fabric(build, uplinks_per_leaf=8)
+    build.workload("train", ["gpu-1", "gpu-2", "gpu-3", "gpu-4"], pattern="all-to-all",
+                   target_gbps_per_gpu=400)
+    analyzer = Analyzer(build.doc)
+    assert analyzer.full().metrics.workloads[0].bottleneck_name == "leaf-1"
+    report = analyzer.update(build.doc.update_device("leaf-1", name="leaf-A").changes)
+    assert report.metrics.workloads[0].bottleneck_name == "leaf-A"
+    assert "at leaf-A" in report.by_code("WORKLOAD-BANDWIDTH")[0].message
+    assert report == analyze(build.doc)
