@@ -115,21 +115,30 @@ def switch_profile(model: DeviceModel, speed: int) -> SwitchProfile | None:
     legs: list[int] = []
     overrides: dict[int, CageConfig] = {}
     for group in model.cages:
-        if not group.fabric:
-            continue
-        mode = _mode_at(group, speed)
-        if mode is None:
-            continue
-        for cage in group.cage_numbers:
-            if mode.name != group.default_breakout:
-                overrides[cage] = CageConfig(mode=mode.name)
-            for leg in range(1, mode.legs + 1):
-                ports.append(group.port_name(cage, leg, mode.legs))
-                cages.append(cage)
-                legs.append(mode.legs)
+        mode = _mode_at(group, speed) if group.fabric else None
+        if mode is not None:
+            _add_group_ports(group, mode, ports, cages, legs, overrides)
     if not ports:
         return None
     return SwitchProfile(model, speed, PortBlock(tuple(ports), tuple(cages), tuple(legs), overrides))
+
+
+def _add_group_ports(
+    group: CageGroup,
+    mode: BreakoutMode,
+    ports: list[str],
+    cages: list[int],
+    legs: list[int],
+    overrides: dict[int, CageConfig],
+) -> None:
+    """Append every port of `group` running `mode`, with the cage overrides that sets it."""
+    for cage in group.cage_numbers:
+        if mode.name != group.default_breakout:
+            overrides[cage] = CageConfig(mode=mode.name)
+        for leg in range(1, mode.legs + 1):
+            ports.append(group.port_name(cage, leg, mode.legs))
+            cages.append(cage)
+            legs.append(mode.legs)
 
 
 def switch_speeds(model: DeviceModel) -> set[int]:
@@ -164,15 +173,11 @@ def server_block(model: DeviceModel, speed: int) -> PortBlock:
             f"server {model.id} cannot run its compute ports at {speed}G; "
             f"modes: {', '.join(group.breakouts)}"
         )
-    ports, cages, legs = [], [], []
+    ports: list[str] = []
+    cages: list[int] = []
+    legs: list[int] = []
     overrides: dict[int, CageConfig] = {}
-    for cage in group.cage_numbers:
-        if mode.name != group.default_breakout:
-            overrides[cage] = CageConfig(mode=mode.name)
-        for leg in range(1, mode.legs + 1):
-            ports.append(group.port_name(cage, leg, mode.legs))
-            cages.append(cage)
-            legs.append(mode.legs)
+    _add_group_ports(group, mode, ports, cages, legs, overrides)
     return PortBlock(tuple(ports), tuple(cages), tuple(legs), overrides)
 
 

@@ -5,6 +5,10 @@ invariants (ids unique, endpoints exist, a logical port carries at most one link
 known, breakout modes supported).  If any operation fails, the ones already done are rolled back
 and a `ModelError` says why: the document is unchanged.  A successful call returns the touched
 ids and the inverse operations, and notifies the listeners.
+
+Objects are values: an update stores a new object and never edits one in place.  Snapshots
+rely on that, and so does the incremental analysis, which tells "this device changed" (a new
+object) from "a link of this device changed" (same object, id in `ChangeSet.devices`).
 """
 
 from __future__ import annotations
