@@ -31,3 +31,17 @@ def doc(catalog):
     from aicnet_gui.model.document import FabricDocument
 
     return FabricDocument(catalog)
+
+
+@pytest.fixture(autouse=True)
+def _clear_clipboard_after_gui_tests():
+    """Qt (offscreen) crashes at interpreter exit when the clipboard still owns data we put there."""
+    yield
+    import sys
+
+    if "PySide6.QtWidgets" in sys.modules:
+        from PySide6.QtWidgets import QApplication
+
+        app = QApplication.instance()
+        if app is not None:
+            app.clipboard().clear()
