@@ -17,7 +17,7 @@ from pydantic import TypeAdapter
 from ..analysis.lengths import Placement, device_height_m, rack_floor_xy, route_estimate_m
 from ..fileio.fabric_file import gc_paused
 from ..model.catalog import Catalog
-from ..model.catalog_entities import Role
+from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import (
     AddDevice,
@@ -44,6 +44,7 @@ from ..model.fabric import (
 )
 from ..model.ports import build_port_table, mode_overrides
 from .errors import GeneratorError
+from .layout import layout_devices, panel_size
 from .leaf_spine import plan_three_tier, plan_two_tier
 from .media import (
     AssemblyIds,
@@ -58,14 +59,12 @@ from .naming import names
 from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
 from .placement import Placement as Placement_
 from .placement import place
-from .plan import FabricPlan, rail_colour
+from .plan import FabricPlan, PlannedDevice, rail_colour
 from .rail_optimized import plan_rail_optimized
 from .result import GenerationResult
 
 _LINKS = TypeAdapter(list[Link])
 _ROLE_ORDER = (Role.GPU_SERVER, Role.LEAF, Role.SPINE, Role.CORE)
-_CANVAS_Y = {Role.GPU_SERVER: 600.0, Role.LEAF: 400.0, Role.SPINE: 200.0, Role.CORE: 0.0}
-_CANVAS_STEP = 40.0
 
 PLANNERS: dict[type, Callable[[Catalog, TemplateParams], FabricPlan]] = {
     TwoTierParams: plan_two_tier,  # type: ignore[dict-item]
@@ -121,16 +120,18 @@ def _assign_names(fabric: FabricPlan, naming: dict[str, str]) -> None:
 
 
 def _canvas(fabric: FabricPlan) -> dict[int, tuple[float, float]]:
-    by_role: dict[Role, list[int]] = {}
-    for index, device in enumerate(fabric.devices):
-        by_role.setdefault(device.role, []).append(index)
-    width = max(len(v) for v in by_role.values()) * _CANVAS_STEP
-    positions: dict[int, tuple[float, float]] = {}
-    for role, indices in by_role.items():
-        step = width / len(indices)
-        for i, index in enumerate(indices):
-            positions[index] = (round((i + 0.5) * step, 1), _CANVAS_Y.get(role, 0.0))
-    return positions
+    """Topology-canvas positions: the editor's tier layout at the editor's device sizes (servers
+    grouped by SU, pod or rack under their leaves), so a generated file opens as drawn."""
+    sizes: dict[str, tuple[float, float]] = {}
+
+    def size_of(device: PlannedDevice) -> tuple[float, float]:
+        size = sizes.get(device.model.id)
+        if size is None:
+            size = sizes[device.model.id] = panel_size(device.model)
+        return size
+
+    positions = layout_devices(fabric.devices, lambda d: ROLE_TIER[d.role], size_of)
+    return {index: positions[device.id] for index, device in enumerate(fabric.devices)}
 
 
 def _lengths(
@@ -235,10 +236,10 @@ def build_ops(
     _assign_names(fabric, doc.settings.naming)
     technology = fabric_technology(settings_changes["technology"])
     link_ids = [f"link-{n}" for n in range(1, len(fabric.links) + 1)]
-    canvas = _canvas(fabric)
     limit: int | None = None
     while True:
         placement = place(fabric, params.floor, doc.settings.lengths, limit)
+        canvas = _canvas(fabric)  # after placement: servers without an SU group by rack
         devices = [
             Device(
                 id=d.id, name=d.name, model=d.model.id, role=d.role, rack=d.rack, ru=d.ru,

@@ -23,6 +23,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="window size for --screenshot (default 1600x1000)")
     parser.add_argument("--view", choices=("topology", "floor"), default="topology",
                         help="which canvas --screenshot shows (default topology)")
+    parser.add_argument("--dock", choices=("inspector", "metrics", "workloads"), default="inspector",
+                        help="which right-hand panel --screenshot shows (default inspector)")
+    parser.add_argument("--colour", choices=("cable", "speed", "tier", "rail", "oversubscription"),
+                        default="cable", help="colour mode of the cables for --screenshot")
+    parser.add_argument("--collapse", choices=("su", "rack", "rail"),
+                        help="collapse every group of this kind for --screenshot")
+    parser.add_argument("--select-finding", type=int, metavar="N",
+                        help="select the N-th finding (from 0) for --screenshot")
+    parser.add_argument("--select", metavar="NAME[,NAME]",
+                        help="select these devices (by name) for --screenshot")
     return parser.parse_args(argv)
 
 
@@ -48,25 +58,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setWindowIcon(resources.app_icon())
     window = MainWindow(interactive=not args.screenshot)
     if args.screenshot:
-        return screenshot(app, window, args.file, Path(args.screenshot), _size(args.size), args.view)
+        return screenshot(app, window, args.file, Path(args.screenshot), _size(args.size), args.view,
+                          args)
     window.resize(1440, 900)
     window.show()
     QTimer.singleShot(0, lambda: window.start(args.file))
     return app.exec()
 
 
-def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], view: str) -> int:  # noqa: ANN001
-    """Load `file`, fit it, save the window as a PNG; 0 on success, 1 otherwise."""
+def wait_for(app, done, timeout_s: float = 60.0) -> bool:  # noqa: ANN001
+    """Process events until `done()` (the validation and BOM run in worker threads)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        app.processEvents()
+        time.sleep(0.01)
+    return True
+
+
+def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], view: str,  # noqa: ANN001
+               args: argparse.Namespace | None = None) -> int:
+    """Load `file`, fit it, wait for the live validation, save the window as a PNG; 0 on
+    success, 1 otherwise."""
     window.resize(*size)
     window.show()
+    app.processEvents()
+    dock = getattr(args, "dock", "inspector")
+    if dock == "metrics":
+        window.metrics.raise_()
+    elif dock == "workloads":
+        window.workloads.raise_()
     app.processEvents()
     if file and not window.open_path(file, ask=False):
         return 1
     if view == "floor":
         window.tabs.setCurrentIndex(1)
+    validator = window.validator
+    wait_for(app, validator.current)
+    if dock == "metrics":
+        wait_for(app, lambda: validator.bom is not None)
+    if getattr(args, "colour", "cable") != "cable":
+        window.set_colour_mode(args.colour)
+    if getattr(args, "collapse", None):
+        window.collapse_all(args.collapse)
     for _ in range(3):
         app.processEvents()
     window.fit_to_view()
+    if getattr(args, "select", None):
+        doc = window.document.fabric
+        found = [doc.device_by_name(n.strip()) for n in args.select.split(",")]
+        window.select_ids([d.id for d in found if d is not None], [], [])
+    if getattr(args, "select_finding", None) is not None and window.findings.proxy.rowCount():
+        window.topology_view.set_zoom(0.6)  # close enough to see ports and the marks
+        window.findings.select_row(min(args.select_finding, window.findings.proxy.rowCount() - 1))
+        for _ in range(3):
+            app.processEvents()
     app.processEvents()
     image = window.grab()
     ok = image.save(str(out))

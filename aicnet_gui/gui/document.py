@@ -8,6 +8,7 @@ autosave to a recovery file live here too, so the window only asks and shows.
 
 from __future__ import annotations
 
+import gc
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -22,7 +23,11 @@ from ..model.catalog import Catalog
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import ChangeSet, Operation, UpdateMetadata
 from ..paths import user_state_dir
+from .canvas.scene_data import TopologyData
 from .commands import ApplyOps
+from .counts import carry_over
+from .layout import lay_out_if_unusable
+from .workers.load_worker import LoadedFabric
 
 
 def recovery_folder() -> Path:
@@ -56,9 +61,12 @@ class EditorDocument(QObject):
         self.recovery = RecoveryStore(recovery_folder())
         self._autosaved_revision = -1
         self._recovery_key: Path | None = None
-        #: called with every loaded model before it is shown (the window lays out files
-        #: without usable canvas positions here, before any scene item exists)
-        self.prepare: Callable[[FabricDocument], None] | None = None
+        #: called with every model opened in the GUI thread before it is shown (files without
+        #: usable canvas positions are laid out here, before any scene item exists); a file
+        #: opened in the background was prepared in its loader thread
+        self.prepare: Callable[[FabricDocument], None] | None = lay_out_if_unusable
+        self._scene_data: TopologyData | None = None
+        self._snapshot: FabricDocument | None = None
 
     # ---------------------------------------------------------------- state
     @property
@@ -85,6 +93,7 @@ class EditorDocument(QObject):
         self._set_dirty(not clean)
 
     def _on_model_changed(self, changes: ChangeSet) -> None:
+        carry_over(self._fabric, changes)  # before any listener asks for the counts
         self.changed.emit(changes)
 
     # ---------------------------------------------------------------- editing
@@ -102,8 +111,22 @@ class EditorDocument(QObject):
         return True
 
     # ---------------------------------------------------------------- replacing the model
-    def _replace(self, fabric: FabricDocument, path: Path | None, dirty: bool) -> None:
-        if self.prepare is not None:
+    def take_snapshot(self) -> FabricDocument | None:
+        """The snapshot a background open made of the document as loaded (once), if the
+        document is still at that revision."""
+        snap, self._snapshot = self._snapshot, None
+        if snap is not None and snap.revision == self._fabric.revision:
+            return snap
+        return None
+
+    def take_scene_data(self) -> TopologyData | None:
+        """What a background open computed for the Topology scene (once; None otherwise)."""
+        data, self._scene_data = self._scene_data, None
+        return data
+
+    def _replace(self, fabric: FabricDocument, path: Path | None, dirty: bool,
+                 prepared: bool = False) -> None:
+        if self.prepare is not None and not prepared:
             self.prepare(fabric)
         self._discard_recovery()
         self._fabric.unsubscribe(self._on_model_changed)
@@ -120,6 +143,9 @@ class EditorDocument(QObject):
             self._path = path
             self.path_changed.emit(path)
         self.reset.emit()
+        # the document and its scene are long-lived: keep them out of every later collection
+        # (they hold no reference cycles, so a replaced document is still freed by refcount)
+        gc.freeze()
 
     def new(self, fabric: FabricDocument | None = None) -> None:
         """Start a new document (empty, or `fabric` from a template, unsaved)."""
@@ -130,6 +156,15 @@ class EditorDocument(QObject):
         path = Path(path)
         fabric = load_fabric(path, self.catalog)
         self._replace(fabric, path.resolve(), dirty=False)
+
+    def adopt(self, loaded: LoadedFabric) -> None:
+        """Show a file the background loader read and prepared (see workers/load_worker.py)."""
+        self._scene_data = loaded.scene
+        self._snapshot = loaded.snapshot
+        try:
+            self._replace(loaded.fabric, loaded.path.resolve(), dirty=False, prepared=True)
+        finally:
+            self._scene_data = None
 
     def revert(self) -> None:
         if self._path is None:

@@ -19,14 +19,17 @@ from ..model.document import FabricDocument
 from ..model.edits import (
     AddDevice,
     AddRack,
+    AddWorkload,
     Operation,
+    RemoveWorkload,
     UpdateDevice,
     UpdateLink,
     UpdateMetadata,
     UpdateRack,
     UpdateSettings,
+    UpdateWorkload,
 )
-from ..model.fabric import CageConfig, Device, Endpoint, Rack
+from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
 from . import bulk, fragments, layout
 from .canvas.geometry import device_geometry
 from .compat import PortRef, connection_problem, port_title
@@ -368,6 +371,42 @@ class Editor(QObject):
             return self.refuse("select two or more devices to align them")
         positions = layout.align(boxes, how)
         return self._run(layout.move_ops(self.doc, positions), f"Align {len(boxes)} devices")
+
+    # ---------------------------------------------------------------- workloads
+    def add_workload(self, kind: str, members: Iterable[str] = (), name: str | None = None) -> str | None:
+        """A new workload of `kind` (training / inference / storage) with `members`."""
+        doc = self.doc
+        kind_ = WorkloadKind(kind)
+        workload_id = doc.new_id("workload")
+        taken = {w.name for w in doc.workloads.values()}
+        if name is None:
+            n = 1
+            while f"{kind_.value} {n}" in taken:
+                n += 1
+            name = f"{kind_.value} {n}"
+        pattern = "all-to-all" if kind_ == WorkloadKind.INFERENCE else "ring-allreduce"
+        workload = Workload(id=workload_id, name=name, kind=kind_, members=list(members),
+                            pattern=pattern)
+        if self._run([AddWorkload(workload)], f"Add workload {name}"):
+            return workload_id
+        return None
+
+    def update_workload(self, workload_id: str, changes: dict[str, Any], text: str) -> bool:
+        workload = self.doc.workloads.get(workload_id)
+        if workload is None:
+            return False
+        diff = {k: v for k, v in changes.items() if getattr(workload, k) != v}
+        return self._run([UpdateWorkload(workload_id, diff)] if diff else [], text)
+
+    def remove_workload(self, workload_id: str) -> bool:
+        workload = self.doc.workloads.get(workload_id)
+        if workload is None:
+            return False
+        return self._run([RemoveWorkload(workload_id)], f"Delete workload {workload.name}")
+
+    def apply_fix(self, ops: list[Operation], text: str) -> bool:
+        """A finding's suggested fix, as one undo step."""
+        return self._run(list(ops), text)
 
     # ---------------------------------------------------------------- fabric settings
     def update_settings(self, changes: dict[str, Any], text: str) -> bool:

@@ -12,9 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
+    QActionGroup,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
@@ -23,10 +24,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
+    QProgressBar,
     QTabWidget,
     QToolBar,
 )
@@ -34,12 +37,12 @@ from PySide6.QtWidgets import (
 from ..catalog.loader import load_catalog
 from ..fileio import FabricFileError
 from ..model.catalog import Catalog
-from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
+from . import colouring, resources
 from . import layout as layout_ops
-from . import resources
+from .canvas import groups
 from .canvas.floor_scene import FloorScene
-from .canvas.geometry import device_geometry
+from .canvas.groups import GroupItem, GroupKey
 from .canvas.legend import Legend
 from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
@@ -49,8 +52,11 @@ from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
 from .document import EditorDocument
 from .editor import INFO, Editor
 from .fragments import FRAGMENT_MIME, FragmentError, fragment_bytes, make_fragment, parse_fragment
+from .live import LivePanels
 from .panels.inspector import InspectorDock
 from .panels.palette import PaletteDock
+from .workers.background import BackgroundJob
+from .workers.load_worker import LoadedFabric, load_for_editor
 
 FILE_FILTER = "aicnet fabric (*.fabric);;All files (*)"
 MAX_RECENT = 10
@@ -59,6 +65,11 @@ AUTOSAVE_MS = 60_000
 
 class MainWindow(QMainWindow):
     """One window, one open fabric document."""
+
+    #: a file opened in the background is shown (its path)
+    opened = Signal(object)
+    #: a file could not be opened (path, message)
+    open_failed = Signal(object, str)
 
     def __init__(self, catalog: Catalog | None = None, settings: QSettings | None = None,
                  interactive: bool = True) -> None:
@@ -72,7 +83,6 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.document = EditorDocument(catalog, self)
         self.editor = Editor(self.document, self)
-        self.document.prepare = self._layout_if_unplaced
         self.topology = TopologyScene(self.editor, self)
         self.floor = FloorScene(self.editor, self)
         self.topology_view = FabricView(self.topology)
@@ -85,9 +95,25 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.palette = PaletteDock(catalog, self)
         self.inspector = InspectorDock(self.editor, self)
+        self.live = LivePanels(self)
+        self.findings, self.metrics, self.workloads = (self.live.findings, self.live.metrics,
+                                                       self.live.workloads)
+        self.validator = self.live.validator
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.palette)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.inspector)
-        self.resizeDocks([self.palette, self.inspector], [300, 340], Qt.Orientation.Horizontal)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.metrics)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.workloads)
+        self.tabifyDockWidget(self.inspector, self.metrics)
+        self.tabifyDockWidget(self.metrics, self.workloads)
+        self.inspector.raise_()
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.findings)
+        self.resizeDocks([self.palette, self.inspector], [300, 360], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.findings], [190], Qt.Orientation.Vertical)
+        self._load_job: BackgroundJob | None = None
+        self._legend_speeds: set[int] = set()
+        self._sized_docks = False
+        self._fit_floor = False
+        self._load_started = 0.0
         self.setWindowIcon(resources.app_icon())
         self.setAcceptDrops(True)
         self._paste_count = 0
@@ -127,7 +153,15 @@ class MainWindow(QMainWindow):
         self.zoom_label = QLabel("100 %")
         self.zoom_label.setMinimumWidth(60)
         self.zoom_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(160)
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
+        self.progress.setVisible(False)
         bar.addWidget(self.message_label, 1)
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.live.status_label)
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.zoom_label)
         self._message_timer = QTimer(self)
@@ -203,6 +237,20 @@ class MainWindow(QMainWindow):
         legend = a("legend", "&Legend", lambda checked: self.legend.setVisible(checked))
         legend.setCheckable(True)
         legend.setChecked(True)
+        a("validate", "&Validate Now", self.validator.revalidate, "F5", icon="validate",
+          tip="check the whole fabric again")
+        self.colour_group = QActionGroup(self)
+        for mode, title in colouring.MODES.items():
+            action = a(f"colour-{mode}", f"By {title.lower()}" if mode != "cable" else title,
+                       lambda _c=False, m=mode: self.set_colour_mode(m), icon="colour-mode")
+            action.setCheckable(True)
+            action.setChecked(mode == "cable")
+            self.colour_group.addAction(action)
+        for kind, title in (("su", "Scalable Units"), ("rack", "Racks"), ("rail", "Rails")):
+            a(f"collapse-{kind}", f"Collapse All {title}", lambda _c=False, k=kind: self.collapse_all(k),
+              icon="collapse", tip=f"draw each {kind if kind != 'su' else 'scalable unit'} as one box")
+        a("expand-all", "E&xpand All Groups", self.expand_all, icon="expand",
+          tip="show every device of the collapsed groups")
         a("about", "&About aicnet", self.about, icon="aicnet-small")
 
     def _build_menus(self) -> None:
@@ -240,8 +288,16 @@ class MainWindow(QMainWindow):
         for name in ("view-topology", "view-floor", None, "zoom-in", "zoom-out", "fit", None, "snap-grid", "legend"):
             view.addSeparator() if name is None else view.addAction(act[name])
         view.addSeparator()
-        view.addAction(self.palette.toggleViewAction())
-        view.addAction(self.inspector.toggleViewAction())
+        colour = view.addMenu(resources.icon("colour-mode"), "&Colour Cables")
+        for mode in colouring.MODES:
+            colour.addAction(act[f"colour-{mode}"])
+        collapse = view.addMenu(resources.icon("collapse"), "&Groups")
+        for name in ("collapse-su", "collapse-rack", "collapse-rail", None, "expand-all"):
+            collapse.addSeparator() if name is None else collapse.addAction(act[name])
+        view.addAction(act["validate"])
+        view.addSeparator()
+        for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads):
+            view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(act["about"])
 
@@ -255,6 +311,18 @@ class MainWindow(QMainWindow):
                      "connect-next", "connect-mesh", "connect-rail", None, "auto-layout", "align-left",
                      "align-top", "align-hdistribute", None, "add-rack", None, "zoom-out", "zoom-in", "fit"):
             bar.addSeparator() if name is None else bar.addAction(act[name])
+        bar.addSeparator()
+        self.colour_combo = QComboBox()
+        self.colour_combo.setToolTip("Colour cables (and switches) by…")
+        for mode, title in colouring.MODES.items():
+            self.colour_combo.addItem(resources.icon("colour-mode"), title, mode)
+        self.colour_combo.currentIndexChanged.connect(
+            lambda: self.set_colour_mode(self.colour_combo.currentData()))
+        bar.addWidget(QLabel("  Colour: "))
+        bar.addWidget(self.colour_combo)
+        bar.addSeparator()
+        bar.addAction(act["collapse-su"])
+        bar.addAction(act["expand-all"])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.toolbar = bar
 
@@ -271,6 +339,7 @@ class MainWindow(QMainWindow):
         self.topology.hint.connect(self._show_hint)
         self.floor.hint.connect(self._show_hint)
         self.topology_view.zoom_changed.connect(lambda s: self._on_zoom(s, self.topology_view))
+        self.topology_view.zoom_changed.connect(self.topology.set_view_scale)
         self.floor_view.zoom_changed.connect(lambda s: self._on_zoom(s, self.floor_view))
         self.tabs.currentChanged.connect(self._on_tab)
         self.palette.add_requested.connect(self.add_device_from_palette)
@@ -320,18 +389,22 @@ class MainWindow(QMainWindow):
             text += f"   |   {selected} selected"
         self.counts_label.setText(text)
 
-    def _update_legend(self) -> None:
-        doc = self.document.fabric
-        seen: set[tuple[str, tuple]] = set()
-        speeds: set[int] = set()
-        for device in doc.devices.values():
-            key = (device.model, tuple(sorted((c, v.mode) for c, v in device.cages.items())))
-            if key in seen:
-                continue
-            seen.add(key)
-            geometry = device_geometry(doc.device_model(device), device.cages)
+    def _update_legend(self, device_ids: set[str] | None = None) -> None:
+        """The speeds in the legend: every panel geometry after a reset (shared by devices of a
+        model and breakout modes, so a few), the changed devices after an edit (a removed
+        device's speed stays until the next reset)."""
+        if device_ids is None:
+            self._legend_speeds = set()
+            items = self.topology.items_by_id.values()
+        else:
+            items = [self.topology.items_by_id[d] for d in device_ids if d in self.topology.items_by_id]
+        geometries = {id(item.geometry): item.geometry for item in items if item.geometry is not None}
+        speeds = self._legend_speeds
+        before = len(speeds)
+        for geometry in geometries.values():
             speeds.update(p.speed_gbps for p in geometry.ports.values() if p.fabric)
-        self.legend.set_speeds(speeds)
+        if device_ids is None or len(speeds) != before:
+            self.legend.set_speeds(speeds)
 
     def _update_actions(self) -> None:
         devices, links, racks = self.selection()
@@ -353,7 +426,7 @@ class MainWindow(QMainWindow):
     def _on_changed(self, changes: ChangeSet) -> None:
         self._counts_timer.start()
         if changes.devices:
-            self._update_legend()
+            self._update_legend(changes.devices)
 
     def _on_reset(self) -> None:
         self._paste_count = 0
@@ -371,6 +444,10 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_tab(self, index: int) -> None:
+        self.floor.set_eager(index == 1)
+        if index == 1 and self._fit_floor:
+            self._fit_floor = False
+            self.floor_view.fit_all()
         # carry the device selection over to the other view
         other = self.topology if index == 1 else self.floor
         current = self.current_scene()
@@ -393,15 +470,56 @@ class MainWindow(QMainWindow):
     def _toggle_snap(self, checked: bool) -> None:
         self.topology.snap = checked
 
+    def selected_servers(self) -> list[str]:
+        """The servers (tier 0) selected on the current canvas."""
+        doc = self.document.fabric
+        devices, _links, _racks = self.selection()
+        return [d for d in devices if d in doc.devices and doc.tier_of(doc.devices[d]) == 0]
+
+    def show_objects(self, ids: list[str]) -> None:
+        """Select and centre what a finding or metric names (devices and cables; racks on the
+        floor; a workload in its dock)."""
+        doc = self.document.fabric
+        devices = [i for i in ids if i in doc.devices]
+        links = [i for i in ids if i in doc.links]
+        racks = [i for i in ids if i in doc.racks]
+        workloads = [i for i in ids if i in doc.workloads]
+        if workloads and not (devices or links or racks):
+            self.workloads.show()
+            self.workloads.raise_()
+            self.workloads.select(workloads[0])
+            return
+        if racks and not (devices or links):
+            self.tabs.setCurrentIndex(1)
+        elif devices or links:
+            self.tabs.setCurrentIndex(0)
+        self.select_ids(devices, links, racks, centre=True)
+
     def select_ids(self, devices, links, racks, centre: bool = False) -> None:  # noqa: ANN001
         if self.current_scene() is self.floor:
             self.floor.select_ids(devices, racks)
+            if centre:
+                items = [self.floor.items_by_id[d] for d in devices if d in self.floor.items_by_id]
+                items += [self.floor.racks_by_id[r] for r in racks if r in self.floor.racks_by_id]
+                if items:
+                    rect = items[0].sceneBoundingRect()
+                    for item in items[1:]:
+                        rect = rect.united(item.sceneBoundingRect())
+                    self.floor_view.centerOn(rect.center())
         else:
             self.topology.select_ids(devices, links)
             if centre:
                 rect = self.topology.ensure_item_visible_rect(devices, links)
                 if not rect.isNull():
-                    self.topology_view.ensureVisible(rect, 40, 40)
+                    self.centre_on(rect)
+
+    def centre_on(self, rect) -> None:  # noqa: ANN001
+        """Centre the Topology view on `rect`, zooming out if it does not fit (never in)."""
+        view = self.topology_view
+        visible = view.mapToScene(view.viewport().rect()).boundingRect()
+        if rect.width() > visible.width() * 0.9 or rect.height() > visible.height() * 0.9:
+            view.fit_rect(rect, max_scale=view.scale_factor())
+        view.centerOn(rect.center())
 
     # ---------------------------------------------------------------- file commands
     def maybe_save(self) -> bool:
@@ -431,7 +549,69 @@ class MainWindow(QMainWindow):
         start = str(self.document.path.parent) if self.document.path else str(Path.home())
         path, _filter = QFileDialog.getOpenFileName(self, "Open fabric", start, FILE_FILTER)
         if path:
-            self.open_path(path, ask=False)
+            self.open_in_background(path, ask=False)
+
+    def loading(self) -> bool:
+        return self._load_job is not None
+
+    def open_in_background(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a file without blocking the window: it is read and prepared in a worker thread
+        (a progress bar shows meanwhile), then shown; `opened` or `open_failed` follows."""
+        if self._load_job is not None:
+            self.show_message("Still opening the previous file", 1)
+            return False
+        if ask and not self.maybe_save():
+            return False
+        path = Path(path)
+        catalog = self.catalog
+        job = BackgroundJob(lambda: load_for_editor(path, catalog), "aicnet-open", self)
+        job.finished.connect(self._on_loaded)
+        job.failed.connect(lambda exc: self._on_load_failed(path, exc))
+        self._load_job = job
+        self._load_started = time.perf_counter()
+        self._set_loading(True, f"Opening {path.name}…")
+        job.start()
+        return True
+
+    def _set_loading(self, loading: bool, text: str = "") -> None:
+        self.progress.setVisible(loading)
+        # the old document must not be edited while it is being replaced
+        for widget in (self.tabs, self.inspector, self.palette, self.workloads, self.findings):
+            widget.setEnabled(not loading)
+        if loading:
+            self.message_label.setStyleSheet("color: #1f2933;")
+            self.message_label.setText(text)
+            QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+        else:
+            QGuiApplication.restoreOverrideCursor()
+
+    def _on_loaded(self, loaded: LoadedFabric) -> None:
+        self._load_job = None
+        shown_from = time.perf_counter()
+        try:
+            self.document.adopt(loaded)
+        finally:
+            self._set_loading(False)
+        self._add_recent(self.document.path)
+        self.fit_to_view()
+        total = (time.perf_counter() - self._load_started) * 1000
+        gui = (time.perf_counter() - shown_from) * 1000
+        layout = ", laid out by tier" if loaded.laid_out else ""
+        self.show_message(f"Opened {self.document.display_name()} in {total:.0f} ms (read "
+                          f"{loaded.load_ms:.0f} ms, prepared {loaded.prepare_ms:.0f} ms{layout}, "
+                          f"shown {gui:.0f} ms)")
+        self.opened.emit(self.document.path)
+
+    def _on_load_failed(self, path: Path, exc: object) -> None:
+        self._load_job = None
+        self._set_loading(False)
+        text = str(exc) if isinstance(exc, FabricFileError) else f"{path}: {type(exc).__name__}: {exc}"
+        if self.interactive:
+            messages.show_error(self, "Cannot open fabric", text)
+        else:
+            print(f"aicnet-gui: {text}", file=sys.stderr)
+        self.show_message(f"Could not open {path.name}", 1)
+        self.open_failed.emit(path, text)
 
     def open_path(self, path: str | Path, ask: bool = True) -> bool:
         """Open a file; a bad file shows its error and the current document stays."""
@@ -455,14 +635,6 @@ class MainWindow(QMainWindow):
         elapsed = (time.perf_counter() - started) * 1000
         self.show_message(f"Opened {self.document.display_name()} in {elapsed:.0f} ms")
         return True
-
-    def _layout_if_unplaced(self, doc: FabricDocument) -> None:
-        """A file whose topology positions are unusable (unset, or devices on top of each other)
-        gets the tier layout before it is shown: presentation, not an edit, so no undo step."""
-        if layout_ops.needs_layout(doc, self.editor.size_of):
-            ops = layout_ops.move_ops(doc, layout_ops.auto_layout(doc, self.editor.size_of))
-            if ops:
-                doc.apply(ops)
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -531,7 +703,7 @@ class MainWindow(QMainWindow):
             action.setToolTip(path)
             action.setStatusTip(path)
             action.setEnabled(Path(path).exists())
-            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+            action.triggered.connect(lambda _c=False, p=path: self.open_in_background(p))
         self.recent_menu.addSeparator()
         clear = self.recent_menu.addAction("Clear the list")
         clear.triggered.connect(lambda: self.settings.setValue("recent", []))
@@ -556,7 +728,7 @@ class MainWindow(QMainWindow):
                 self.show_message(f"Recovered unsaved work; {Path(file).name} was not opened", 1)
             return
         if file:
-            self.open_path(file, ask=False)
+            self.open_in_background(file, ask=False)
 
     def offer_recovery(self) -> bool:
         """Offer the newest recovery file a crash left behind; True if one was restored."""
@@ -677,7 +849,9 @@ class MainWindow(QMainWindow):
         scene_pos = view.mapToScene(pos)
         scene = view.scene()
         act = self.actions_by_name
+        group_item: GroupItem | None = None
         if scene is self.topology:
+            group_item = self.topology.group_at(scene_pos)
             item = self.topology.device_item_at(scene_pos)
             if item is not None and not item.isSelected():
                 self.topology.select_ids([item.device_id], [])
@@ -700,6 +874,19 @@ class MainWindow(QMainWindow):
                 menu.addAction(act[name])
             menu.addSeparator()
         if scene is self.topology:
+            if group_item is not None:
+                expand = menu.addAction(resources.icon("expand"), f"Expand {group_item.title}")
+                expand.triggered.connect(lambda: self.topology.expand([group_item.key]))
+            device_under = self.topology.device_item_at(scene_pos)
+            if device_under is not None and device_under.device_id in self.document.fabric.devices:
+                device = self.document.fabric.devices[device_under.device_id]
+                for key in groups.groups_of(self.document.fabric, device):
+                    entry = menu.addAction(resources.icon("collapse"),
+                                           f"Collapse {key.title(self.document.fabric)}")
+                    entry.triggered.connect(lambda _c=False, k=key: self.collapse([k]))
+            if self.topology.collapsed:
+                menu.addAction(act["expand-all"])
+            menu.addSeparator()
             for name in ("connect-next", "connect-mesh", "connect-rail"):
                 if act[name].isEnabled():
                     menu.addAction(act[name])
@@ -721,13 +908,44 @@ class MainWindow(QMainWindow):
         menu.addAction(act["fit"])
         menu.exec(view.viewport().mapToGlobal(pos))
 
+    # ---------------------------------------------------------------- colour modes and groups
+    def set_colour_mode(self, mode: str) -> None:
+        self.live.set_colour_mode(mode)
+        self.actions_by_name[f"colour-{mode}"].setChecked(True)
+        index = self.colour_combo.findData(mode)
+        if index != self.colour_combo.currentIndex():
+            self.colour_combo.blockSignals(True)
+            self.colour_combo.setCurrentIndex(index)
+            self.colour_combo.blockSignals(False)
+        self.show_message(f"Cables coloured by {colouring.MODES[mode].lower()}")
+
+    def collapse_all(self, kind: str) -> int:
+        keys = groups.all_groups(self.document.fabric, kind)
+        count = self.topology.collapse(keys)
+        if not keys:
+            self.show_message(f"No {kind if kind != 'su' else 'scalable unit'} groups in this fabric", 1)
+        else:
+            self.show_message(f"Collapsed {count} group{'s' if count != 1 else ''}; "
+                              "double-click a box to open it")
+        return count
+
+    def collapse(self, keys: list[GroupKey]) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.topology.collapse(keys)
+
+    def expand_all(self) -> None:
+        self.topology.expand_all()
+
     # ---------------------------------------------------------------- view
     def fit_current(self) -> None:
         self.current_view().fit_all()
 
     def fit_to_view(self) -> None:
         self.topology_view.fit_all()
-        self.floor_view.fit_all()
+        if self.floor.stale:
+            self._fit_floor = True  # fitted once it is built, when the Floor tab is shown
+        else:
+            self.floor_view.fit_all()
 
     def about(self) -> None:
         from PySide6.QtWidgets import QMessageBox
@@ -737,6 +955,14 @@ class MainWindow(QMainWindow):
                           "you draw, print the cabling plan.</p>")
 
     # ---------------------------------------------------------------- window events
+    def showEvent(self, event) -> None:  # noqa: ANN001, N802
+        super().showEvent(event)
+        if not self._sized_docks and self.settings.value("window/state") is None:
+            # first start: room for the metrics and findings (later starts restore the layout)
+            self._sized_docks = True
+            self.resizeDocks([self.palette, self.inspector], [280, 400], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.findings], [200], Qt.Orientation.Vertical)
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
@@ -745,12 +971,14 @@ class MainWindow(QMainWindow):
         files = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
         if files:
             event.acceptProposedAction()
-            QTimer.singleShot(0, lambda: self.open_path(files[0]))
+            QTimer.singleShot(0, lambda: self.open_in_background(files[0]))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.maybe_save():
             event.ignore()
             return
+        self.validator.enabled = False
+        self.validator.wait()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.document.close()

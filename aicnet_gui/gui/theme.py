@@ -102,6 +102,52 @@ RACK_FILL = QColor("#e9ecef")
 RACK_SLOT = QColor("#dee2e6")
 UNPLACED_FILL = QColor("#fff9db")
 
+SEVERITY_COLOURS: dict[str, QColor] = {
+    "error": QColor("#e03131"),
+    "warning": QColor("#f08c00"),
+    "info": QColor("#1c7ed6"),
+}
+ERROR_HALO = QColor("#ffc9c9")
+WARNING_HALO = QColor("#ffe8a1")
+HIGHLIGHTS: dict[str, QColor] = {
+    "member": QColor("#96f2d7"),  # servers of the workload shown in the workloads panel
+    "bottleneck": QColor("#ff8787"),  # the switch that limits its bandwidth
+}
+
+# ---------------------------------------------------------------- colour modes of the canvas
+TIER_PAIR_COLOURS: dict[int, tuple[str, str]] = {
+    0: ("server - leaf", "#2f9e44"),
+    1: ("leaf - spine", "#1971c2"),
+    2: ("spine - core", "#c2255c"),
+}
+RAIL_COLOURS: tuple[str, ...] = (
+    "#1c7ed6", "#f76707", "#2f9e44", "#8d5b3a", "#5c677d", "#e64980",
+    "#7048e8", "#15aabf", "#e03131", "#f5c000", "#212529", "#94d82d",
+)
+NO_RAIL = "#adb5bd"
+OVERSUB_CLASSES: tuple[tuple[str, str], ...] = (
+    ("within target", "#2f9e44"),
+    ("up to 1.5x target", "#f08c00"),
+    ("over 1.5x target", "#e03131"),
+    ("no ratio (top tier)", "#adb5bd"),
+)
+
+
+def rail_colour_hex(rail: int | None) -> str:
+    if rail is None or rail < 1:
+        return NO_RAIL
+    return RAIL_COLOURS[(rail - 1) % len(RAIL_COLOURS)]
+
+
+def oversub_class(ratio: float | None, target: float) -> int:
+    """0 within target, 1 up to 1.5x, 2 above, 3 unknown (no uplinks)."""
+    if ratio is None:
+        return 3
+    if ratio <= target + 1e-9:
+        return 0
+    return 1 if ratio <= 1.5 * target + 1e-9 else 2
+
+
 GRID_STEP = 20.0
 """Grid pitch of the topology canvas in scene units; moves snap to it."""
 

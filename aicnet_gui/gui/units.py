@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from ..generators.layout import natural_key
 
-_DIGITS = re.compile(r"(\d+)")
+__all__ = ["natural_key", "speed_label"]
 
 
 def speed_label(speed_gbps: int) -> str:
@@ -12,8 +12,3 @@ def speed_label(speed_gbps: int) -> str:
     if speed_gbps >= 1000 and speed_gbps % 100 == 0 and speed_gbps % 1000:
         return f"{speed_gbps / 1000:g}T"
     return f"{speed_gbps}G"
-
-
-def natural_key(text: str) -> tuple:
-    """Sort `gpu-2` before `gpu-10`."""
-    return tuple(int(part) if part.isdigit() else part.lower() for part in _DIGITS.split(text))

@@ -15,7 +15,8 @@ def layer_with(rows, devices) -> LinkLayer:  # noqa: ANN001
     ids = [r[0] for r in rows]
     coords = np.array([r[1:5] for r in rows], dtype=float)
     layer.load(ids, coords, ["#7b2cbf"] * len(rows), ["#7b2cbf"] * len(rows),
-               [r[5] for r in rows], [r[6] for r in rows])
+               np.array([layer.device_index(r[5]) for r in rows]),
+               np.array([layer.device_index(r[6]) for r in rows]))
     return layer
 
 

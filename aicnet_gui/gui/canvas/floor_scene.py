@@ -117,6 +117,7 @@ class FloorDeviceItem(QGraphicsItem):
         flags = QGraphicsItem.GraphicsItemFlag
         self.setFlags(flags.ItemIsSelectable | flags.ItemIsMovable)
         self.setZValue(5)
+        self.in_tray = False
         self.name = ""
         self.model_text = ""
         self.role = "leaf"
@@ -311,8 +312,13 @@ class FloorScene(QGraphicsScene):
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.setBspTreeDepth(6)
         self.setBackgroundBrush(theme.CANVAS_BG)
-        self.racks_by_id: dict[str, RackItem] = {}
-        self.items_by_id: dict[str, FloorDeviceItem] = {}
+        self._racks: dict[str, RackItem] = {}
+        self._items: dict[str, FloorDeviceItem] = {}
+        #: build and follow edits at once (the Floor tab is showing); otherwise only note that
+        #: the scene is stale and rebuild when it is next looked at (opening a 4,096-server
+        #: fabric need not lay out 6,656 rack slots nobody sees yet)
+        self.eager = False
+        self._stale = True
         self.tray = Tray()
         self.addItem(self.tray)
         self.routes = RouteOverlay()
@@ -327,8 +333,39 @@ class FloorScene(QGraphicsScene):
         self._pitch_key: tuple[int, int] | None = None
         self.selectionChanged.connect(self._on_selection)
         editor.document.changed.connect(self.apply_changes)
-        editor.document.reset.connect(self.rebuild)
+        editor.document.reset.connect(self._on_reset)
         self.rebuild()
+
+    # ---------------------------------------------------------------- lazy building
+    @property
+    def items_by_id(self) -> dict[str, FloorDeviceItem]:
+        self.ensure_current()
+        return self._items
+
+    @property
+    def racks_by_id(self) -> dict[str, RackItem]:
+        self.ensure_current()
+        return self._racks
+
+    @property
+    def stale(self) -> bool:
+        """True while the scene waits to be rebuilt (edits or a new document it has not shown)."""
+        return self._stale
+
+    def ensure_current(self) -> None:
+        """Rebuild now if edits or a new document arrived while the scene was not shown."""
+        if self._stale:
+            self.rebuild()
+
+    def set_eager(self, eager: bool) -> None:
+        self.eager = eager
+        if eager:
+            self.ensure_current()
+
+    def _on_reset(self) -> None:
+        self._stale = True
+        if self.eager:
+            self.rebuild()
 
     @property
     def doc(self):  # noqa: ANN201
@@ -375,7 +412,7 @@ class FloorScene(QGraphicsScene):
         return QRectF(origin.x() + RAIL, top, RACK_W - 2 * RAIL, max(height_ru, 1) * RU_PX)
 
     def rack_at(self, pos: QPointF) -> Rack | None:
-        for rack_id, item in self.racks_by_id.items():
+        for rack_id, item in self._racks.items():
             rect = item.sceneBoundingRect()
             if rect.left() <= pos.x() <= rect.right() and rect.top() <= pos.y() <= rect.bottom():
                 return self.doc.racks.get(rack_id)
@@ -389,11 +426,12 @@ class FloorScene(QGraphicsScene):
 
     # ---------------------------------------------------------------- building
     def rebuild(self) -> None:
+        self._stale = False
         self.blockSignals(True)
-        for item in list(self.racks_by_id.values()) + list(self.items_by_id.values()):
+        for item in list(self._racks.values()) + list(self._items.values()):
             self.removeItem(item)
-        self.racks_by_id.clear()
-        self.items_by_id.clear()
+        self._racks.clear()
+        self._items.clear()
         self.blockSignals(False)
         self.relayout()
         self.selection_changed_ids.emit()
@@ -405,29 +443,30 @@ class FloorScene(QGraphicsScene):
         for device in doc.devices.values():
             if device.rack:
                 used[device.rack] = used.get(device.rack, 0) + doc.device_model(device).height_ru
-        for rack_id in [r for r in self.racks_by_id if r not in doc.racks]:
-            self.removeItem(self.racks_by_id.pop(rack_id))
+        for rack_id in [r for r in self._racks if r not in doc.racks]:
+            self.removeItem(self._racks.pop(rack_id))
         for rack in doc.racks.values():
-            item = self.racks_by_id.get(rack.id)
+            item = self._racks.get(rack.id)
             if item is None:
                 item = RackItem(rack.id)
                 self.addItem(item)
-                self.racks_by_id[rack.id] = item
+                self._racks[rack.id] = item
             item.configure(rack, used.get(rack.id, 0))
             item.setPos(self.rack_origin(rack))
-        for device_id in [d for d in self.items_by_id if d not in doc.devices]:
-            self.removeItem(self.items_by_id.pop(device_id))
+        for device_id in [d for d in self._items if d not in doc.devices]:
+            self.removeItem(self._items.pop(device_id))
         unplaced: list[Device] = []
         for device in doc.devices.values():
-            item = self.items_by_id.get(device.id)
+            item = self._items.get(device.id)
             if item is None:
                 item = FloorDeviceItem(device.id)
                 self.addItem(item)
-                self.items_by_id[device.id] = item
+                self._items[device.id] = item
             model = doc.device_model(device)
             item.configure(device.name, model.model, doc.role_of(device).value, model.height_ru)
             if device.rack in doc.racks and device.ru is not None:
                 item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru).topLeft())
+                item.in_tray = False
             else:
                 unplaced.append(device)
         self._layout_tray(unplaced)
@@ -447,8 +486,9 @@ class FloorScene(QGraphicsScene):
         left = -width - TRAY_GAP
         for index, device in enumerate(unplaced):
             col, row = divmod(index, per_col)
-            item = self.items_by_id[device.id]
+            item = self._items[device.id]
             item.configure(item.name, item.model_text, item.role, 2)
+            item.in_tray = True
             item.setPos(left + 12 + col * (RACK_W - 2 * RAIL + 12), 44 + row * chip_h)
         rows = min(len(unplaced), per_col)
         self.tray.set_rect(QRectF(left, 0, width, 56 + rows * chip_h), len(unplaced))
@@ -460,19 +500,70 @@ class FloorScene(QGraphicsScene):
 
     def content_rect(self) -> QRectF:
         rect = self.tray.boundingRect()
-        for item in self.racks_by_id.values():
+        for item in self._racks.values():
             rect = rect.united(item.sceneBoundingRect())
         return rect
 
     def empty_hint(self) -> str:
-        if self.racks_by_id:
+        if self._racks:
             return ""
         return ("No racks yet. Add one with Arrange ▸ Add Rack (Ctrl+Shift+R),\n"
                 "then drag devices into its RU slots: cable lengths come from here.")
 
     def apply_changes(self, changes: ChangeSet) -> None:
-        if changes.racks or changes.devices or changes.settings or changes.links:
+        if self._stale:
+            return
+        if not self.eager:
+            if changes.racks or changes.devices or changes.settings:
+                self._stale = True
+            elif changes.links:
+                self.update_routes()
+            return
+        if changes.racks or changes.settings:
             self.relayout()
+        elif changes.devices:
+            self.update_devices(changes.devices)
+        elif changes.links:
+            self.update_routes()
+
+    def update_devices(self, device_ids: set[str]) -> None:
+        """Follow edits of a few devices without placing every other device again."""
+        doc = self.doc
+        tray = False
+        for device_id in device_ids:
+            device = doc.devices.get(device_id)
+            item = self._items.get(device_id)
+            if device is None:
+                if item is not None:
+                    self.removeItem(self._items.pop(device_id))
+                    tray = True
+                continue
+            if item is None:
+                item = FloorDeviceItem(device.id)
+                self.addItem(item)
+                self._items[device.id] = item
+            model = doc.device_model(device)
+            racked = device.rack in doc.racks and device.ru is not None
+            was_in_tray = item.in_tray
+            item.configure(device.name, model.model, doc.role_of(device).value, model.height_ru)
+            if racked:
+                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru).topLeft())
+                item.in_tray = False
+            tray |= was_in_tray or not racked
+        racks = {doc.devices[d].rack for d in device_ids if d in doc.devices} - {None}
+        used: dict[str, int] = {}
+        for device in doc.devices.values():
+            if device.rack in racks:
+                used[device.rack] = used.get(device.rack, 0) + doc.device_model(device).height_ru
+        for rack_id in racks:
+            item = self._racks.get(rack_id)
+            if item is not None and rack_id in doc.racks:
+                item.configure(doc.racks[rack_id], used.get(rack_id, 0))
+        if tray:
+            self._layout_tray([d for d in doc.devices.values()
+                               if not (d.rack in doc.racks and d.ru is not None)])
+        self.update_routes()
+        self._update_scene_rect()
 
     # ---------------------------------------------------------------- selection and routes
     def _on_selection(self) -> None:
@@ -490,20 +581,20 @@ class FloorScene(QGraphicsScene):
         if not add:
             self.clearSelection()
         for device_id in device_ids:
-            if device_id in self.items_by_id:
-                self.items_by_id[device_id].setSelected(True)
+            if device_id in self._items:
+                self._items[device_id].setSelected(True)
         for rack_id in rack_ids:
-            if rack_id in self.racks_by_id:
-                self.racks_by_id[rack_id].setSelected(True)
+            if rack_id in self._racks:
+                self._racks[rack_id].setSelected(True)
         self.blockSignals(False)
         self.update_routes()
         self.selection_changed_ids.emit()
 
     def select_all(self) -> None:
-        self.select_ids(list(self.items_by_id), list(self.racks_by_id))
+        self.select_ids(list(self._items), list(self._racks))
 
     def _port_height(self, device_id: str) -> QPointF | None:
-        item = self.items_by_id.get(device_id)
+        item = self._items.get(device_id)
         device = self.doc.devices.get(device_id)
         if item is None or device is None or device.rack is None:
             return None
@@ -528,8 +619,8 @@ class FloorScene(QGraphicsScene):
                 b = self._port_height(other.device)
                 if a is None or b is None:
                     continue
-                rack_a = self.racks_by_id[doc.devices[mine.device].rack]
-                rack_b = self.racks_by_id[doc.devices[other.device].rack]
+                rack_a = self._racks[doc.devices[mine.device].rack]
+                rack_b = self._racks[doc.devices[other.device].rack]
                 offset = (fan % 10) * 3.0
                 fan += 1
                 a = a + QPointF(-offset, 0)

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...generators.layout import (
+    CAGE_H,
+    CAGE_W,
+    GAP,
+    GROUP_GAP,
+    HEADER_W,
+    MARGIN,
+    MIN_CONTENT_W,
+    ONE_ROW_H,
+    TWO_ROW_H,
+    panel_rows,
+)
 from ...model.catalog_entities import BreakoutMode, DeviceModel
 from ...model.fabric import CageConfig
 from ...model.ports import mode_overrides
-
-HEADER_W = 128.0
-MARGIN = 6.0
-CAGE_W = 16.0
-CAGE_H = 13.0
-GAP = 3.0
-GROUP_GAP = 8.0
-MIN_CONTENT_W = 48.0
-ONE_ROW_MAX_CAGES = 12
 
 Rect = tuple[float, float, float, float]
 
@@ -98,10 +101,9 @@ def build_geometry(model: DeviceModel, modes: tuple[tuple[int, str], ...]) -> De
     """Lay out the cages and logical ports of `model` in the given breakout modes."""
     overrides = dict(modes)
     groups = sorted(model.cages, key=lambda g: (not g.fabric,))  # fabric cages first
-    total = sum(g.count for g in groups)
-    rows = 1 if total <= ONE_ROW_MAX_CAGES else 2
+    rows = panel_rows(model)
     grid_h = rows * CAGE_H + (rows - 1) * GAP
-    height = 38.0 if rows == 1 else 46.0
+    height = ONE_ROW_H if rows == 1 else TWO_ROW_H
     top = (height - grid_h) / 2
     x = HEADER_W + MARGIN
     cages: list[CageCell] = []

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QStaticText
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
 from .. import resources, theme
 from . import lod
@@ -53,36 +53,79 @@ def elide(text: str, width: float, size: float = 9.0, bold: bool = False) -> str
     return hit
 
 
-class DeviceItem(QGraphicsItem):
-    """One device on the Topology canvas (top-left at its model position)."""
+_FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+_FAR_FLAGS = _FLAGS | QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+_CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
+_NO_PEN = QPen(Qt.PenStyle.NoPen)
 
-    def __init__(self, device_id: str) -> None:
+
+class DeviceItem(QGraphicsRectItem):
+    """One device on the Topology canvas (top-left at its model position).
+
+    A QGraphicsRectItem so that Qt computes the bounding rectangle in C++: a Python
+    `boundingRect` override is called several times per item and frame (16 ms per frame for
+    6,656 devices zoomed out).  The rectangle is the panel plus 3 units for the selection halo;
+    the item's own pen and brush are never drawn (`paint` is ours).
+    """
+
+    def __init__(self, device_id: str, far: bool = False) -> None:
         super().__init__()
+        self.setPen(_NO_PEN)
         self.device_id = device_id
-        flags = QGraphicsItem.GraphicsItemFlag
         # no ItemSendsGeometryChanges and no itemChange override: with thousands of devices the
         # Python dispatch of every item change costs seconds; the scene snaps and moves the cable
         # ends itself while dragging
-        self.setFlags(flags.ItemIsSelectable | flags.ItemIsMovable)
+        self.setFlags(_FAR_FLAGS if far else _FLAGS)
         self.setZValue(10)
-        # a front panel with 128 ports is ~300 draw calls: keep it as a pixmap at the current zoom
-        # (the scene raises QPixmapCache to 256 MB, shared/reference/performance.md §9)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        if not far:
+            # a front panel with 128 ports is ~300 draw calls: keep it as a pixmap at the current
+            # zoom (the scene raises QPixmapCache to 256 MB, shared/reference/performance.md §9)
+            self.setCacheMode(_CACHE)
         self.geometry: DeviceGeometry | None = None
         self.role = "leaf"
+        self.tier = 1
         self.name = ""
         self.model_text = ""
         self.used: set[str] = set()
         self._rect = QRectF()
+        self._size = (0.0, 0.0)
+        #: (severity "error" / "warning", number of findings) from the live validation
+        self.badge: tuple[str, int] | None = None
+        #: a colour mode's colour for the stripe (None: the role colour)
+        self.accent: QColor | None = None
+        #: "member" / "bottleneck" of the workload shown in the workloads panel
+        self.highlight: str | None = None
 
     # ---------------------------------------------------------------- state from the model
     def configure(self, name: str, model_text: str, role: str, geometry: DeviceGeometry) -> None:
         if geometry is not self.geometry:
-            self.prepareGeometryChange()
             self.geometry = geometry
             self._rect = QRectF(0, 0, geometry.width, geometry.height)
+            self._size = (geometry.width, geometry.height)
+            self.setRect(self._rect.adjusted(-3, -3, 3, 3))
         self.name, self.model_text, self.role = name, model_text, role
         self.update()
+
+    def set_far(self, far: bool) -> None:
+        """Zoomed far out the scene's device layer draws this device: paint nothing, cache
+        nothing (the item stays for clicks, rubber bands and drags)."""
+        self.setFlags(_FAR_FLAGS if far else _FLAGS)
+        self.setCacheMode(QGraphicsItem.CacheMode.NoCache if far else _CACHE)
+
+    def set_badge(self, badge: tuple[str, int] | None) -> None:
+        if badge != self.badge:
+            self.badge = badge
+            self.update()
+
+    def set_accent(self, accent: QColor | None) -> None:
+        if accent != self.accent:
+            self.accent = accent
+            self.update()
+
+    def set_highlight(self, highlight: str | None) -> None:
+        if highlight != self.highlight:
+            self.highlight = highlight
+            self.update()
 
     def set_used(self, used: set[str]) -> None:
         if used != self.used:
@@ -99,7 +142,7 @@ class DeviceItem(QGraphicsItem):
 
     @property
     def size(self) -> tuple[float, float]:
-        return self._rect.width(), self._rect.height()
+        return self._size
 
     def port_at(self, local: QPointF) -> PortCell | None:
         if self.geometry is None or local.x() < HEADER_W:
@@ -113,9 +156,6 @@ class DeviceItem(QGraphicsItem):
         return self.pos() + QPointF(cx, cy)
 
     # ---------------------------------------------------------------- Qt overrides
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        return self._rect.adjusted(-3, -3, 3, 3)
-
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         path.addRect(self._rect)
@@ -128,11 +168,19 @@ class DeviceItem(QGraphicsItem):
         detail = getattr(scene, "detail_scale", lod.PORTS_MIN_SCALE)
         rect = self._rect
         selected = self.isSelected()
-        role_colour = theme.role_colour(self.role)
+        role_colour = self.accent or theme.role_colour(self.role)
         if scale < lod.LABELS_MIN_SCALE:
+            if self.highlight and not selected:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QBrush(theme.HIGHLIGHTS[self.highlight]))
+                painter.drawRect(rect.adjusted(-3, -3, 3, 3))
             painter.setPen(QPen(theme.SELECTION, 0) if selected else Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(theme.SELECTION if selected else role_colour))
             painter.drawRect(rect)
+            if self.badge is not None:
+                # the right end of the bar in the severity colour: problems read from afar
+                part = rect.adjusted(rect.width() * 0.72, 0, 0, 0)
+                painter.fillRect(part, theme.SEVERITY_COLOURS[self.badge[0]])
             if rect.width() * scale >= 56 and rect.height() * scale >= 9:
                 # the name in screen pixels, while it still fits on the bar
                 painter.save()
@@ -143,8 +191,9 @@ class DeviceItem(QGraphicsItem):
                 painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.name)
                 painter.restore()
             return
-        if selected:
-            painter.setPen(QPen(theme.SELECTION_HALO, 6))
+        if selected or self.highlight:
+            halo = theme.SELECTION_HALO if selected else theme.HIGHLIGHTS[self.highlight or "member"]
+            painter.setPen(QPen(halo, 6))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect, 4, 4)
         painter.setPen(QPen(theme.SELECTION if selected else theme.DEVICE_BORDER, 1.6 if selected else 1.0))
@@ -160,12 +209,29 @@ class DeviceItem(QGraphicsItem):
         painter.setPen(theme.DEVICE_SUBTEXT)
         painter.drawStaticText(QPointF(37, top + 16),
                                static_text(elide(self.model_text, HEADER_W - 40, 7.5), False, 7.5))
-        if self.geometry is None:
-            return
-        if scale < detail:
-            self._paint_port_summary(painter)
-            return
-        self._paint_ports(painter, scene)
+        if self.geometry is not None:
+            if scale < detail:
+                self._paint_port_summary(painter)
+            else:
+                self._paint_ports(painter, scene)
+        if self.badge is not None:
+            self._paint_badge(painter, scale)
+
+    def _paint_badge(self, painter: QPainter, scale: float) -> None:
+        """A round mark with the number of findings in the top-right corner of the panel."""
+        assert self.badge is not None
+        severity, count = self.badge
+        text = str(count) if count < 100 else "99+"
+        radius = 7.5 if count < 10 else 9.0
+        centre = QPointF(self._rect.right() - radius - 2, radius + 2)
+        painter.setPen(QPen(QColor("#ffffff"), 1.2))
+        painter.setBrush(QBrush(theme.SEVERITY_COLOURS[severity]))
+        painter.drawEllipse(centre, radius, radius)
+        if scale * radius >= 4:
+            painter.setPen(QColor("#ffffff"))
+            painter.setFont(theme.font(6.5, True))
+            painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+                             Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_port_summary(self, painter: QPainter) -> None:
         """Zoomed out: one bar per cage row, the used share filled."""

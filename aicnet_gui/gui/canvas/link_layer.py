@@ -5,10 +5,15 @@ Qt's BSP index chokes on long lines (shared/reference/performance.md §6).  This
 end points of every cable in numpy arrays, culls them against the exposed rectangle and draws
 each colour with one `drawLines` call.  Picking a cable is a vectorised distance test.
 
-Zoomed out (below the scene's `detail_scale`) the same layer draws *bundles*: one line per device pair
-with a width that grows with the number of cables and a "×N" label; further out servers of one
-group (scalable unit, pod or rack) share one end, so a rail-optimized fabric becomes a few
+Zoomed out (below the scene's `detail_scale`) the same layer draws *bundles*: one line per device
+pair with a width that grows with the number of cables and a "×N" label; further out servers of
+one group (scalable unit, pod or rack) share one end, so a rail-optimized fabric becomes a few
 thousand trunks instead of 100k lines.
+
+The layer also carries what the live validation and the colour modes add to the picture, without
+a single extra item: a pale red (error) or amber (warning) halo under cables that have findings,
+the colour of each cable in the current mode (jacket, speed, tier, rail, oversubscription), and
+collapsed groups, whose cables end at the group's box as one bundle per group and device.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from .. import theme
 from . import lod
 
 _GROW = 1.6
+MODES = ("cable", "speed", "tier", "rail", "oversubscription")
+"""Colour modes: jacket colour (speed when none), speed, tier pair, rail, oversubscription."""
 
 
 def _pen(colour: str, width: float) -> QPen:
@@ -33,16 +40,28 @@ def _pen(colour: str, width: float) -> QPen:
     return pen
 
 
-def _bundle_width(count: int) -> float:
-    if count <= 1:
-        return theme.LINK_WIDTH
-    if count <= 4:
-        return 2.6
-    if count <= 16:
-        return 3.6
-    if count <= 64:
-        return 5.0
-    return 7.0
+def _visible_area(widget: QWidget | None) -> QRectF | None:
+    """The scene area the view shows (not just the part being repainted)."""
+    view = widget.parent() if widget is not None else None
+    if view is None or not hasattr(view, "mapToScene"):
+        return None
+    return view.mapToScene(widget.rect()).boundingRect()
+
+
+class Bundles:
+    """Cables merged by end node: `a`, `b` node ids, `counts`, the first cable row of each
+    bundle (for its colour), and for every merged cable row its bundle (`inverse`)."""
+
+    __slots__ = ("a", "b", "counts", "first", "inverse", "rows", "sev")
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, counts: np.ndarray, first: np.ndarray,
+                 inverse: np.ndarray, rows: np.ndarray) -> None:
+        self.a, self.b, self.counts, self.first = a, b, counts, first
+        self.inverse, self.rows = inverse, rows
+        self.sev: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.a)
 
 
 class LinkLayer(QGraphicsItem):
@@ -59,6 +78,7 @@ class LinkLayer(QGraphicsItem):
         self._ids: list[str | None] = []
         self._free: list[int] = []
         self._pens: list[QPen] = []
+        self._faded: list[QPen] = []
         self._pen_of: dict[str, int] = {}
         self._selected: set[int] = set()
         self._highlight: set[int] = set()
@@ -68,9 +88,14 @@ class LinkLayer(QGraphicsItem):
         self._dev_cx = np.zeros(256)
         self._dev_cy = np.zeros(256)
         self._dev_group = np.zeros(256, dtype=np.int64)
+        self._dev_tier = np.zeros(256, dtype=np.int8)
+        self._dev_class = np.full(256, 3, dtype=np.int8)
+        self._dev_collapse = np.full(256, -1, dtype=np.int64)
         self._groups: dict[str, int] = {}
-        self._bundles: tuple[np.ndarray, ...] | None = None
-        self._bundles_grouped: tuple[np.ndarray, ...] | None = None
+        self._collapsed: list[tuple[float, float]] = []  # centre of each collapsed group
+        self._bundle_cache: dict[str, Bundles] = {}
+        self._marked = False
+        self.mode = "cable"
         #: below this view scale cables are drawn as bundles (set by the scene by fabric size)
         self.detail_scale = lod.PORTS_MIN_SCALE
 
@@ -82,15 +107,11 @@ class LinkLayer(QGraphicsItem):
                 new[: len(old)] = old
             return new
 
-        self._ax = grow(getattr(self, "_ax", None), np.float64)
-        self._ay = grow(getattr(self, "_ay", None), np.float64)
-        self._bx = grow(getattr(self, "_bx", None), np.float64)
-        self._by = grow(getattr(self, "_by", None), np.float64)
-        self._pen = grow(getattr(self, "_pen", None), np.int32)
-        self._spen = grow(getattr(self, "_spen", None), np.int32)
-        self._alive = grow(getattr(self, "_alive", None), np.bool_)
-        self._da = grow(getattr(self, "_da", None), np.int64)
-        self._db = grow(getattr(self, "_db", None), np.int64)
+        for name, dtype in (("_ax", np.float64), ("_ay", np.float64), ("_bx", np.float64),
+                            ("_by", np.float64), ("_pen", np.int32), ("_spen", np.int32),
+                            ("_mpen", np.int32), ("_alive", np.bool_), ("_da", np.int64),
+                            ("_db", np.int64), ("_sev", np.int8), ("_rail", np.int16)):
+            setattr(self, name, grow(getattr(self, name, None), dtype))
         self._cap = cap
 
     def _slot(self) -> int:
@@ -117,12 +138,15 @@ class LinkLayer(QGraphicsItem):
             self._dev_index[device_id] = index
             if index >= len(self._dev_cx):
                 size = int(len(self._dev_cx) * _GROW) + 256
-                for name in ("_dev_cx", "_dev_cy", "_dev_group"):
+                for name, fill in (("_dev_cx", 0), ("_dev_cy", 0), ("_dev_group", -1),
+                                   ("_dev_tier", 0), ("_dev_class", 3), ("_dev_collapse", -1)):
                     old = getattr(self, name)
-                    new = np.zeros(size, dtype=old.dtype)
+                    new = np.full(size, fill, dtype=old.dtype)
                     new[: len(old)] = old
                     setattr(self, name, new)
             self._dev_group[index] = -1
+            self._dev_collapse[index] = -1
+            self._dev_class[index] = 3
         return index
 
     def __len__(self) -> int:
@@ -137,12 +161,14 @@ class LinkLayer(QGraphicsItem):
         self._clear_links()
         self._dev_index.clear()
         self._groups.clear()
+        self._collapsed.clear()
         self._invalidate_bundles()
 
     def _clear_links(self) -> None:
         self.prepareGeometryChange()
         self._n = 0
-        for name in ("_ax", "_ay", "_bx", "_by", "_pen", "_spen", "_alive", "_da", "_db"):
+        for name in ("_ax", "_ay", "_bx", "_by", "_pen", "_spen", "_mpen", "_alive", "_da", "_db",
+                     "_sev", "_rail"):
             setattr(self, name, None)
         self._alloc(1024)
         self._index.clear()
@@ -150,24 +176,27 @@ class LinkLayer(QGraphicsItem):
         self._free.clear()
         self._selected.clear()
         self._highlight.clear()
+        self._marked = False
         self._bounds = QRectF()
         self._invalidate_bundles()
         self.update()
 
-    def set_devices(self, entries: list[tuple[str, float, float, str | None]]) -> None:
-        """Register devices: (id, centre x, centre y, group key or None)."""
-        for device_id, cx, cy, group in entries:
-            self.set_device(device_id, cx, cy, group)
+    def set_devices(self, entries: list[tuple]) -> None:
+        """Register devices: (id, centre x, centre y, group key or None[, tier])."""
+        for entry in entries:
+            self.set_device(*entry)
 
-    def set_device(self, device_id: str, cx: float, cy: float, group: str | None) -> None:
+    def set_device(self, device_id: str, cx: float, cy: float, group: str | None,
+                   tier: int = 0) -> None:
         index = self.device_index(device_id)
         self._dev_cx[index] = cx
         self._dev_cy[index] = cy
+        self._dev_tier[index] = tier
         if group is None:
             self._dev_group[index] = -1
         else:
             self._dev_group[index] = self._groups.setdefault(group, len(self._groups))
-        self._bundles_grouped = None
+        self._invalidate_bundles()
 
     def move_device(self, device_id: str, cx: float, cy: float) -> None:
         index = self._dev_index.get(device_id)
@@ -175,8 +204,9 @@ class LinkLayer(QGraphicsItem):
             self._dev_cx[index] = cx
             self._dev_cy[index] = cy
 
-    def set_links(self, rows: list[tuple[str, float, float, float, float, str, str, str, str]]) -> None:
-        """Add or replace cables: (id, ax, ay, bx, by, colour, speed colour, device a, device b).
+    def set_links(self, rows: list[tuple]) -> None:
+        """Add or replace cables: (id, ax, ay, bx, by, colour, speed colour, device a, device b
+        [, rail]).
 
         `colour` draws the cable (a jacket colour the user chose, else its speed colour); bundles
         always use the speed colour, so a trunk of mixed jackets reads by speed as in the legend.
@@ -184,7 +214,9 @@ class LinkLayer(QGraphicsItem):
         if not rows:
             return
         self.prepareGeometryChange()
-        for link_id, ax, ay, bx, by, colour, speed_colour, dev_a, dev_b in rows:
+        touched = []
+        for row in rows:
+            link_id, ax, ay, bx, by, colour, speed_colour, dev_a, dev_b = row[:9]
             i = self._index.get(link_id)
             if i is None:
                 i = self._slot()
@@ -195,14 +227,18 @@ class LinkLayer(QGraphicsItem):
             self._spen[i] = self.pen_index(speed_colour)
             self._da[i] = self.device_index(dev_a)
             self._db[i] = self.device_index(dev_b)
+            self._rail[i] = row[9] if len(row) > 9 and row[9] else 0
             self._alive[i] = True
             self._grow_bounds(ax, ay, bx, by)
+            touched.append(i)
+        self._mode_pens(np.array(touched, dtype=np.int64))
         self._invalidate_bundles()
         self.update()
 
     def load(self, ids: list[str], coords: np.ndarray, colours: list[str], speed_colours: list[str],
-             dev_a: list[str], dev_b: list[str]) -> None:
-        """Bulk load of every cable (coords: n x 4 array ax, ay, bx, by); devices stay."""
+             dev_a: np.ndarray, dev_b: np.ndarray, rails: np.ndarray | None = None) -> None:
+        """Bulk load of every cable (coords: n x 4 array ax, ay, bx, by); `dev_a`/`dev_b` are the
+        indices of the end devices in the order `set_devices` registered them."""
         self._clear_links()
         n = len(ids)
         if n == 0:
@@ -210,17 +246,20 @@ class LinkLayer(QGraphicsItem):
         if n > self._cap:
             self._alloc(n + 1024)
         self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n] = coords.T
-        self._pen[:n] = [self.pen_index(c) for c in colours]
-        self._spen[:n] = [self.pen_index(c) for c in speed_colours]
-        self._da[:n] = [self.device_index(d) for d in dev_a]
-        self._db[:n] = [self.device_index(d) for d in dev_b]
+        pens = {c: self.pen_index(c) for c in set(colours) | set(speed_colours)}
+        self._pen[:n] = [pens[c] for c in colours]
+        self._spen[:n] = [pens[c] for c in speed_colours]
+        self._da[:n] = dev_a
+        self._db[:n] = dev_b
+        self._rail[:n] = 0 if rails is None else rails
         self._alive[:n] = True
         self._n = n
         self._ids = list(ids)
-        self._index = {link_id: i for i, link_id in enumerate(ids)}
+        self._index = dict(zip(ids, range(n), strict=True))
         xs = np.concatenate((coords[:, 0], coords[:, 2]))
         ys = np.concatenate((coords[:, 1], coords[:, 3]))
         self._bounds = QRectF(QPointF(xs.min(), ys.min()), QPointF(xs.max(), ys.max())).adjusted(-8, -8, 8, 8)
+        self._mode_pens(None)
         self._invalidate_bundles()
         self.update()
 
@@ -231,6 +270,7 @@ class LinkLayer(QGraphicsItem):
                 continue
             self._alive[i] = False
             self._ids[i] = None
+            self._sev[i] = 0
             self._free.append(i)
             self._selected.discard(i)
             self._highlight.discard(i)
@@ -261,8 +301,123 @@ class LinkLayer(QGraphicsItem):
         self._bounds = rect if self._bounds.isNull() else self._bounds.united(rect)
 
     def _invalidate_bundles(self) -> None:
-        self._bundles = None
-        self._bundles_grouped = None
+        self._bundle_cache.clear()
+
+    # ---------------------------------------------------------------- colour modes
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown colour mode {mode!r}")
+        if mode != self.mode:
+            self.mode = mode
+            self._mode_pens(None)
+            self.update()
+
+    def set_device_classes(self, classes: dict[str, int]) -> None:
+        """Oversubscription class per device id (theme.oversub_class); others become 3."""
+        ndev = len(self._dev_index)
+        self._dev_class[:ndev] = 3
+        for device_id, value in classes.items():
+            index = self._dev_index.get(device_id)
+            if index is not None:
+                self._dev_class[index] = value
+        if self.mode == "oversubscription":
+            self._mode_pens(None)
+            self.update()
+
+    def _mode_pens(self, rows: np.ndarray | None) -> None:
+        """The pen of each cable in the tier / rail / oversubscription mode."""
+        if self.mode in ("cable", "speed"):
+            return
+        rows = np.flatnonzero(self._alive[: self._n]) if rows is None else rows
+        if not len(rows):
+            return
+        da, db = self._da[rows], self._db[rows]
+        ta, tb = self._dev_tier[da], self._dev_tier[db]
+        if self.mode == "tier":
+            lo = np.clip(np.minimum(ta, tb), 0, 2)
+            table = np.array([self.pen_index(theme.TIER_PAIR_COLOURS[t][1]) for t in (0, 1, 2)])
+            self._mpen[rows] = table[lo]
+        elif self.mode == "rail":
+            rails = self._rail[rows]
+            values = np.unique(rails)
+            table = {int(r): self.pen_index(theme.rail_colour_hex(int(r))) for r in values.tolist()}
+            self._mpen[rows] = [table[r] for r in rails.tolist()]
+        else:
+            # the cable counts for the lower switch it touches (a server's cable: its leaf)
+            a_lower = np.where(ta == 0, False, (ta <= tb) | (tb == 0))
+            switch = np.where(a_lower, da, db)
+            classes = self._dev_class[switch]
+            table = np.array([self.pen_index(colour) for _label, colour in theme.OVERSUB_CLASSES])
+            self._mpen[rows] = table[np.clip(classes, 0, 3)]
+
+    def _faded_pens(self) -> list[QPen]:
+        if len(self._faded) != len(self._pens):
+            background = theme.CANVAS_BG
+            self._faded = []
+            for pen in self._pens:
+                c = pen.color()
+                mix = QColor(round(c.red() * 0.25 + background.red() * 0.75),
+                             round(c.green() * 0.25 + background.green() * 0.75),
+                             round(c.blue() * 0.25 + background.blue() * 0.75))
+                self._faded.append(_pen(mix.name(), pen.widthF()))
+        return self._faded
+
+    def _line_pens(self) -> np.ndarray:
+        if self.mode == "cable":
+            return self._pen
+        if self.mode == "speed":
+            return self._spen
+        return self._mpen
+
+    def _bundle_pens(self) -> np.ndarray:
+        return self._spen if self.mode in ("cable", "speed") else self._mpen
+
+    # ---------------------------------------------------------------- findings
+    def set_marks(self, errors: set[str], warnings: set[str]) -> None:
+        """Halo the cables that have error / warning findings (others lose theirs)."""
+        self._sev[: self._n] = 0
+        index = self._index
+        for link_id in warnings:
+            i = index.get(link_id)
+            if i is not None:
+                self._sev[i] = 1
+        for link_id in errors:
+            i = index.get(link_id)
+            if i is not None:
+                self._sev[i] = 2
+        self._marked = bool(errors or warnings)
+        for bundles in self._bundle_cache.values():
+            bundles.sev = None
+        self.update()
+
+    def marks(self) -> dict[str, int]:
+        """Link id -> 1 (warning) or 2 (error), for the marked cables."""
+        rows = np.flatnonzero(self._sev[: self._n])
+        return {self._ids[r]: int(self._sev[r]) for r in rows.tolist() if self._ids[r] is not None}
+
+    # ---------------------------------------------------------------- collapsed groups
+    def set_collapsed(self, groups: list[tuple[list[str], float, float]]) -> None:
+        """Collapsed groups: (member device ids, centre x, centre y); their cables end at the
+        centre, one bundle per group and other end."""
+        self._dev_collapse[: len(self._dev_index)] = -1
+        self._collapsed = []
+        for number, (members, cx, cy) in enumerate(groups):
+            self._collapsed.append((cx, cy))
+            for device_id in members:
+                index = self._dev_index.get(device_id)
+                if index is not None:
+                    self._dev_collapse[index] = number
+        self._invalidate_bundles()
+        self.update()
+
+    def collapsed_links(self) -> int:
+        """How many cables touch a collapsed group (drawn as bundles)."""
+        n = self._n
+        if not self._collapsed or not n:
+            return 0
+        collapse = self._dev_collapse
+        hidden = (collapse[self._da[:n]] >= 0) | (collapse[self._db[:n]] >= 0)
+        return int((hidden & self._alive[:n]).sum())
 
     # ---------------------------------------------------------------- selection and picking
     def set_selected(self, link_ids: set[str]) -> None:
@@ -286,6 +441,14 @@ class LinkLayer(QGraphicsItem):
             return None
         return float(self._ax[i]), float(self._ay[i]), float(self._bx[i]), float(self._by[i])
 
+    def _pickable(self) -> np.ndarray:
+        n = self._n
+        alive = self._alive[:n]
+        if self._collapsed:
+            collapse = self._dev_collapse
+            alive = alive & (collapse[self._da[:n]] < 0) & (collapse[self._db[:n]] < 0)
+        return alive
+
     def link_at(self, x: float, y: float, tolerance: float) -> str | None:
         """The cable nearest to (x, y) within `tolerance` scene units, or None."""
         n = self._n
@@ -293,7 +456,7 @@ class LinkLayer(QGraphicsItem):
             return None
         ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
         near = (
-            self._alive[:n]
+            self._pickable()
             & (np.minimum(ax, bx) - tolerance <= x) & (np.maximum(ax, bx) + tolerance >= x)
             & (np.minimum(ay, by) - tolerance <= y) & (np.maximum(ay, by) + tolerance >= y)
         )
@@ -318,7 +481,7 @@ class LinkLayer(QGraphicsItem):
         ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
         left, right, top, bottom = rect.left(), rect.right(), rect.top(), rect.bottom()
         inside = (
-            self._alive[:n]
+            self._pickable()
             & (ax >= left) & (ax <= right) & (bx >= left) & (bx <= right)
             & (ay >= top) & (ay <= bottom) & (by >= top) & (by <= bottom)
         )
@@ -337,9 +500,13 @@ class LinkLayer(QGraphicsItem):
         painter.save()
         if scale < self.detail_scale:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-            self._paint_bundles(painter, exposed, scale)
+            # server groups share one end only in big fabrics: a few hundred cables read better
+            # per device pair than converging on one point
+            grouped = (scale < lod.GROUPS_MAX_SCALE and bool(self._groups)
+                       and len(self._index) > lod.SMALL_FABRIC_LINKS)
+            self._paint_bundles(painter, exposed, scale, "grouped" if grouped else "pairs")
         else:
-            self._paint_lines(painter, exposed)
+            self._paint_lines(painter, exposed, scale, _visible_area(widget))
         painter.restore()
 
     def _visible(self, ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray,
@@ -366,12 +533,34 @@ class LinkLayer(QGraphicsItem):
             painter.setPen(pen_list[int(keys[start])])
             painter.drawLines(list(starmap(QLineF, coords[start:end])))
 
-    def _paint_lines(self, painter: QPainter, exposed: QRectF) -> None:
+    def _draw_halos(self, painter: QPainter, idx: np.ndarray, sev: np.ndarray, ax: np.ndarray,
+                    ay: np.ndarray, bx: np.ndarray, by: np.ndarray, width: float) -> None:
+        """Pale wide lines under cables (or bundles) with warnings (1) and errors (2)."""
+        for level, colour in ((1, theme.WARNING_HALO), (2, theme.ERROR_HALO)):
+            rows = idx[sev[idx] == level]
+            if len(rows):
+                painter.setPen(_pen(colour.name(), width))
+                coords = np.column_stack((ax[rows], ay[rows], bx[rows], by[rows])).tolist()
+                painter.drawLines(list(starmap(QLineF, coords)))
+
+    def _paint_lines(self, painter: QPainter, exposed: QRectF, scale: float,
+                     area: QRectF | None = None) -> None:
         n = self._n
         ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
-        idx = self._visible(ax, ay, bx, by, exposed, self._alive[:n])
+        alive = self._pickable()
+        if area is not None and n > lod.SMALL_FABRIC_LINKS:
+            # a big fabric close up: only cables with an end on screen; the thousands of long
+            # trunks that merely pass through would bury the devices being worked on
+            margin = 60.0 / max(scale, 1e-6)
+            left, right = area.left() - margin, area.right() + margin
+            top, bottom = area.top() - margin, area.bottom() + margin
+            alive = alive & (((ax >= left) & (ax <= right) & (ay >= top) & (ay <= bottom))
+                             | ((bx >= left) & (bx <= right) & (by >= top) & (by <= bottom)))
+        idx = self._visible(ax, ay, bx, by, exposed, alive)
         if len(idx) > lod.MAX_AA_LINES:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        if self._marked:
+            self._draw_halos(painter, idx, self._sev[:n], ax, ay, bx, by, 6.0)
         marked = self._selected | self._highlight
         if marked:
             sel = np.fromiter(marked, dtype=np.int64)
@@ -381,7 +570,10 @@ class LinkLayer(QGraphicsItem):
                 painter.setPen(halo)
                 coords = np.column_stack((ax[sel], ay[sel], bx[sel], by[sel])).tolist()
                 painter.drawLines(list(starmap(QLineF, coords)))
-        self._draw_groups(painter, idx, self._pen[:n], ax, ay, bx, by, self._pens)
+        pens = self._line_pens()[:n]
+        # with cables selected the others fade (to opaque pale colours: alpha pens are slow)
+        self._draw_groups(painter, idx, pens, ax, ay, bx, by,
+                          self._faded_pens() if self._selected else self._pens)
         if self._selected:
             sel = np.fromiter(self._selected, dtype=np.int64)
             sel = sel[np.isin(sel, idx)]
@@ -389,67 +581,92 @@ class LinkLayer(QGraphicsItem):
                 bold = [QPen(p) for p in self._pens]
                 for pen in bold:
                     pen.setWidthF(2.8)
-                self._draw_groups(painter, sel, self._pen[:n], ax, ay, bx, by, bold)
+                self._draw_groups(painter, sel, pens, ax, ay, bx, by, bold)
+        if self._collapsed:
+            self._paint_bundles(painter, exposed, scale, "collapsed")
 
     # ---------------------------------------------------------------- bundles
-    def _compute_bundles(self, grouped: bool) -> tuple[np.ndarray, ...]:
-        n = self._n
-        alive = np.flatnonzero(self._alive[:n])
-        da, db = self._da[alive], self._db[alive]
+    def _nodes(self, kind: str) -> np.ndarray:
+        """End node of every device: itself, its zoom group, or its collapsed group."""
         ndev = len(self._dev_index)
-        if grouped:
+        node = np.arange(ndev)
+        if kind == "grouped":
             groups = self._dev_group[:ndev]
-            node = np.where(groups >= 0, ndev + groups, np.arange(ndev))
-            da, db = node[da], node[db]
+            node = np.where(groups >= 0, ndev + groups, node)
+        if self._collapsed:
+            collapse = self._dev_collapse[:ndev]
+            node = np.where(collapse >= 0, ndev + len(self._groups) + collapse, node)
+        return node
+
+    def _compute_bundles(self, kind: str) -> Bundles:
+        n = self._n
+        alive = self._alive[:n]
+        if kind == "collapsed":  # only the cables that touch a collapsed group
+            collapse = self._dev_collapse
+            alive = alive & ((collapse[self._da[:n]] >= 0) | (collapse[self._db[:n]] >= 0))
+        rows = np.flatnonzero(alive)
+        node = self._nodes(kind)
+        da, db = node[self._da[rows]], node[self._db[rows]]
         lo, hi = np.minimum(da, db), np.maximum(da, db)
         keep = lo != hi
-        lo, hi, alive = lo[keep], hi[keep], alive[keep]
+        lo, hi, rows = lo[keep], hi[keep], rows[keep]
         span = int(hi.max()) + 1 if len(hi) else 1
         keys = lo * span + hi
-        uniq, first, counts = np.unique(keys, return_index=True, return_counts=True)
-        a_node, b_node = uniq // span, uniq % span
-        pens = self._spen[alive[first]]
-        return a_node, b_node, counts, pens
+        uniq, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True,
+                                                 return_counts=True)
+        return Bundles(uniq // span, uniq % span, counts, rows[first], inverse.ravel(), rows)
 
-    def _node_centres(self, grouped: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _node_centres(self, kind: str) -> tuple[np.ndarray, np.ndarray]:
         ndev = len(self._dev_index)
         cx, cy = self._dev_cx[:ndev], self._dev_cy[:ndev]
-        if not grouped:
-            return cx, cy
-        groups = self._dev_group[:ndev]
         ngroups = len(self._groups)
-        member = groups >= 0
-        totals = np.bincount(groups[member], minlength=ngroups).astype(np.float64)
-        totals[totals == 0] = 1
-        gx = np.bincount(groups[member], weights=cx[member], minlength=ngroups) / totals
-        gy = np.bincount(groups[member], weights=cy[member], minlength=ngroups) / totals
-        return np.concatenate((cx, gx)), np.concatenate((cy, gy))
+        gx = gy = np.zeros(ngroups)
+        if kind == "grouped" and ngroups:
+            groups = self._dev_group[:ndev]
+            member = groups >= 0
+            totals = np.bincount(groups[member], minlength=ngroups).astype(np.float64)
+            totals[totals == 0] = 1
+            gx = np.bincount(groups[member], weights=cx[member], minlength=ngroups) / totals
+            gy = np.bincount(groups[member], weights=cy[member], minlength=ngroups) / totals
+        centres = np.array(self._collapsed, dtype=np.float64).reshape(-1, 2)
+        return (np.concatenate((cx, gx, centres[:, 0])), np.concatenate((cy, gy, centres[:, 1])))
+
+    def bundles(self, kind: str = "pairs") -> Bundles:
+        """The bundles of `kind`: "pairs" (device pairs), "grouped" (server groups), "collapsed"
+        (cables of collapsed groups only)."""
+        cached = self._bundle_cache.get(kind)
+        if cached is None:
+            cached = self._bundle_cache[kind] = self._compute_bundles(kind)
+        return cached
 
     def bundle_count(self, grouped: bool = False) -> int:
-        return len(self._bundles_for(grouped)[0])
+        return len(self.bundles("grouped" if grouped else "pairs"))
 
-    def _bundles_for(self, grouped: bool) -> tuple[np.ndarray, ...]:
-        if grouped:
-            if self._bundles_grouped is None:
-                self._bundles_grouped = self._compute_bundles(True)
-            return self._bundles_grouped
-        if self._bundles is None:
-            self._bundles = self._compute_bundles(False)
-        return self._bundles
+    def _bundle_sev(self, bundles: Bundles) -> np.ndarray:
+        if bundles.sev is None:
+            sev = np.zeros(len(bundles), dtype=np.int8)
+            if len(bundles.rows):
+                np.maximum.at(sev, bundles.inverse, self._sev[bundles.rows])
+            bundles.sev = sev
+        return bundles.sev
 
-    def _paint_bundles(self, painter: QPainter, exposed: QRectF, scale: float) -> None:
-        grouped = scale < lod.GROUPS_MAX_SCALE and bool(self._groups)
-        a_node, b_node, counts, pens = self._bundles_for(grouped)
-        if not len(a_node):
+    def _paint_bundles(self, painter: QPainter, exposed: QRectF, scale: float, kind: str) -> None:
+        bundles = self.bundles(kind)
+        if not len(bundles):
             return
-        cx, cy = self._node_centres(grouped)
-        ax, ay, bx, by = cx[a_node], cy[a_node], cx[b_node], cy[b_node]
+        counts = bundles.counts
+        cx, cy = self._node_centres(kind)
+        ax, ay, bx, by = cx[bundles.a], cy[bundles.a], cx[bundles.b], cy[bundles.b]
         idx = self._visible(ax, ay, bx, by, exposed, None)
         if not len(idx):
             return
-        widths = np.array([_bundle_width(int(c)) for c in (1, 2, 5, 17, 65)])
-        if grouped:  # trunks of a whole fabric: structure, not weight
+        widths = np.array([1.6, 2.6, 3.6, 5.0, 7.0])
+        if kind == "grouped":  # trunks of a whole fabric: structure, not weight
             widths = np.array([1.0, 1.4, 1.8, 2.2, 2.8])
+        if self._marked:
+            self._draw_halos(painter, idx, self._bundle_sev(bundles), ax, ay, bx, by,
+                             float(widths[-1]) + 4)
+        pens = self._bundle_pens()[bundles.first]
         bucket = np.searchsorted(np.array([1, 4, 16, 64]), counts, side="left")
         keys = pens.astype(np.int64) * 8 + bucket
         pen_list: dict[int, QPen] = {}
@@ -472,6 +689,7 @@ class LinkLayer(QGraphicsItem):
         painter.save()
         transform = painter.worldTransform()
         painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setFont(theme.font(8.0, True))
         metrics = painter.fontMetrics()
         painter.setBrush(QBrush(QColor("#ffffff")))

@@ -3,18 +3,22 @@
 The representation changes as a whole at these scales, instead of every item deciding in its own
 `paint()` (shared/reference/performance.md §6): below `PORTS_MIN_SCALE` ports are hidden and the
 cables of one device pair are drawn as one bundle with a count; below `GROUPS_MAX_SCALE` servers
-of one scalable unit / rack are bundled together; below `LABELS_MIN_SCALE` names are hidden.
+of one scalable unit / rack are bundled together; below `LABELS_MIN_SCALE` (`FAR_SCALE`) devices
+are bars drawn by one batched layer, with names only where a bar is wide enough.
 """
 
 from __future__ import annotations
 
 PORTS_MIN_SCALE = 0.4
-SMALL_PORTS_MIN_SCALE = 0.25
-"""Fabrics with fewer than SMALL_FABRIC_LINKS cables keep ports and single cables down to here."""
+SMALL_PORTS_MIN_SCALE = 0.12
+"""Fabrics with fewer than SMALL_FABRIC_LINKS cables keep single cables down to here (and never
+bundle servers by group)."""
 SMALL_FABRIC_LINKS = 4000
 LABELS_MIN_SCALE = 0.22
+FAR_SCALE = LABELS_MIN_SCALE
+"""Below this scale devices are drawn by one batched layer instead of their own items."""
 GROUPS_MAX_SCALE = 0.16
 BUNDLE_LABEL_MIN_PX = 70.0
 MAX_BUNDLE_LABELS = 160
-MAX_AA_LINES = 3000
+MAX_AA_LINES = 1000
 """Above this many visible cables, lines are drawn without antialiasing."""

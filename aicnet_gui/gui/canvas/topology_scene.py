@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPixmapCache, QTransform
+from PySide6.QtGui import QColor, QKeyEvent, QPixmapCache, QTransform
 from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsSceneHelpEvent,
@@ -25,10 +25,13 @@ from .. import theme
 from ..compat import PortRef, connection_problem, port_title
 from ..editor import Editor
 from ..units import speed_label
-from . import lod
+from . import groups, lod
+from .device_layer import DeviceLayer
 from .geometry import device_geometry
+from .groups import GroupItem, GroupKey
 from .items import DeviceItem, TierBands, WirePreview, WireState
 from .link_layer import LinkLayer
+from .scene_data import TopologyData, group_key, topology_data
 
 BAND_PAD = 50.0
 PIXMAP_CACHE_KB = 256 * 1024
@@ -37,23 +40,6 @@ BAND_MIN_H = 140.0
 
 def link_colour(link, ports_speed: int) -> str:  # noqa: ANN001
     return theme.link_colour_hex(link.colour) or theme.speed_colour_hex(ports_speed)
-
-
-def group_key(device: Device, tier: int) -> str | None:
-    """The bundle group of a device zoomed far out: servers of one SU (or pod, or rack), spines of
-    one rail group (plane), cores of one group; leaves stay single.  Cables then become trunks
-    SU -> leaf -> spine group -> core group (shared/reference/performance.md §6)."""
-    tags = device.tags
-    if tier == 0:
-        for tag in ("su", "pod"):
-            if tag in tags:
-                return f"servers:{tag}:{tags[tag]}"
-        return f"servers:rack:{device.rack}" if device.rack else None
-    if tier == 2 and ("rail_group" in tags or "plane" in tags):
-        return f"spines:{tags.get('pod', '')}:{tags.get('rail_group', tags.get('plane'))}"
-    if tier == 3 and ("core_group" in tags or "group" in tags):
-        return f"cores:{tags.get('core_group', tags.get('group'))}"
-    return None
 
 
 def _merge(spans: list[tuple[float, float]], gap: float) -> list[tuple[float, float]]:
@@ -65,6 +51,23 @@ def _merge(spans: list[tuple[float, float]], gap: float) -> list[tuple[float, fl
         else:
             merged.append([top, bottom])
     return [(top, bottom) for top, bottom in merged]
+
+
+def tier_bands(tiers: np.ndarray, xs: np.ndarray, ys: np.ndarray, ws: np.ndarray,
+               hs: np.ndarray) -> list[tuple[int, QRectF]]:
+    """The horizontal band of each tier (split where its devices leave a wide gap)."""
+    left = float(xs.min()) - 220
+    right = float((xs + ws).max()) + 120
+    bands = []
+    for tier in np.unique(tiers).tolist():
+        mask = tiers == tier
+        spans = list(zip(ys[mask].tolist(), (ys[mask] + hs[mask]).tolist(), strict=True))
+        for top, bottom in _merge(spans, gap=2 * BAND_PAD):
+            height = max(bottom - top + 2 * BAND_PAD, BAND_MIN_H)
+            centre = (top + bottom) / 2
+            bands.append((tier, QRectF(left, centre - height / 2, right - left, height)))
+    bands.sort(key=lambda band: band[1].top())
+    return bands
 
 
 class TopologyScene(QGraphicsScene):
@@ -90,16 +93,27 @@ class TopologyScene(QGraphicsScene):
         self.items_by_id: dict[str, DeviceItem] = {}
         self.links = LinkLayer()
         self.addItem(self.links)
+        self.device_layer = DeviceLayer()
+        self.device_layer.setVisible(False)
+        self.addItem(self.device_layer)
+        #: devices drawn by the batched layer (zoomed far out), see set_view_scale
+        self.far = False
         self.bands = TierBands()
         self.addItem(self.bands)
         self.preview = WirePreview()
         self.preview.setVisible(False)
         self.addItem(self.preview)
         self.wire: WireState | None = None
+        #: collapsed groups (view state, not in the model)
+        self.collapsed: dict[GroupKey, GroupItem] = {}
+        self._badges: dict[str, tuple[str, int]] = {}
+        self._highlighted: dict[str, str] = {}
+        self._accents: dict[str, QColor] = {}
+        self.colour_mode = "cable"
         self._band_timer = QTimer(self)
         self._band_timer.setSingleShot(True)
         self._band_timer.setInterval(0)
-        self._band_timer.timeout.connect(self.update_bands)
+        self._band_timer.timeout.connect(self._after_moves)
         self.selectionChanged.connect(self._on_qt_selection)
         document = editor.document
         document.changed.connect(self.apply_changes)
@@ -112,48 +126,95 @@ class TopologyScene(QGraphicsScene):
 
     # ---------------------------------------------------------------- building from the model
     def rebuild(self) -> None:
-        """Recreate every item from the model (new, open, revert)."""
+        """Recreate every item from the model (new, open, revert).  A file opened in the
+        background brings its `TopologyData` along (computed in the loader thread)."""
         self.cancel_wire()
         self.blockSignals(True)
         for item in self.items_by_id.values():
             self.removeItem(item)
         self.items_by_id.clear()
+        for group in self.collapsed.values():
+            self.removeItem(group)
+        self.collapsed.clear()
+        self._badges.clear()
+        self._highlighted.clear()
+        self._accents.clear()
         self.links.clear()
+        self.device_layer.clear()
         self.blockSignals(False)
         doc = self.doc
-        used: dict[str, set[str]] = {d: set() for d in doc.devices}
-        for link in doc.links.values():
-            used[link.a.device].add(link.a.port)
-            used[link.b.device].add(link.b.port)
-        device_rows = []
-        for device in doc.devices.values():
-            item = self._new_item(device, used[device.id])
-            device_rows.append(self._device_row(device, item))
-        self.links.set_devices(device_rows)
-        self._load_links()
+        data = self.editor.document.take_scene_data()
+        if data is None or data.revision != doc.revision or len(data.devices) != len(doc.devices):
+            data = topology_data(doc)
+        self._build(data)
         self._update_detail_scale()
-        self.update_bands()
+        if not data.devices:
+            self.bands.set_bands([])
         self._update_scene_rect()
         self.selection_changed_ids.emit()
+
+    def _build(self, data: TopologyData) -> None:
+        """Items for every device, one bulk load of the device layer and of every cable."""
+        add = self.addItem
+        items = self.items_by_id
+        if data.devices:
+            xs = [row.x for row in data.devices]
+            ys = [row.y for row in data.devices]
+            self._expect_fit(min(xs), min(ys), max(r.x + r.geometry.width for r in data.devices),
+                             max(r.y + r.geometry.height for r in data.devices))
+        far = self.far
+        for row, used in zip(data.devices, data.used, strict=True):
+            item = DeviceItem(row.id, far)
+            item.configure(row.name, row.model_text, row.role, row.geometry)
+            item.tier = row.tier
+            item.used = used
+            item.setPos(row.x, row.y)
+            add(item)
+            items[row.id] = item
+        n = len(data.devices)
+        ids = [row.id for row in data.devices]
+        x = np.fromiter((row.x for row in data.devices), np.float64, n)
+        y = np.fromiter((row.y for row in data.devices), np.float64, n)
+        w = np.fromiter((row.geometry.width for row in data.devices), np.float64, n)
+        h = np.fromiter((row.geometry.height for row in data.devices), np.float64, n)
+        tiers = np.fromiter((row.tier for row in data.devices), np.int64, n)
+
+        self.device_layer.load(ids, x, y, w, h, [row.role for row in data.devices],
+                               [row.name for row in data.devices])
+        self.links.set_devices([(row.id, row.x + row.geometry.width / 2, row.y + row.geometry.height / 2,
+                                 row.group, row.tier) for row in data.devices])
+        if data.link_ids:
+            self.links.load(data.link_ids, data.coords, data.colours, data.speed_colours,
+                            data.dev_a, data.dev_b, data.rails)
+        if n:
+            self.bands.set_bands(tier_bands(tiers, x, y, w, h))
 
     def _new_item(self, device: Device, used: set[str]) -> DeviceItem:
         item = DeviceItem(device.id)
         self._configure(item, device)
         item.used = used
         item.sync_pos(*device.position)
+        if self.far:
+            item.set_far(True)
         self.addItem(item)
         self.items_by_id[device.id] = item
         return item
 
     def _configure(self, item: DeviceItem, device: Device) -> None:
         model = self.doc.device_model(device)
-        item.configure(device.name, model.model, self.doc.role_of(device).value,
-                       device_geometry(model, device.cages))
+        geometry = device_geometry(model, device.cages)
+        role = self.doc.role_of(device).value
+        item.configure(device.name, model.model, role, geometry)
+        item.tier = self.doc.tier_of(device)
+        x, y = device.position
+        self.device_layer.set_device(device.id, x, y, geometry.width, geometry.height, role,
+                                     device.name)
 
-    def _device_row(self, device: Device, item: DeviceItem) -> tuple[str, float, float, str | None]:
+    def _device_row(self, device: Device, item: DeviceItem) -> tuple[str, float, float, str | None, int]:
         w, h = item.size
         tier = self.doc.tier_of(device)
-        return (device.id, device.position[0] + w / 2, device.position[1] + h / 2, group_key(device, tier))
+        return (device.id, device.position[0] + w / 2, device.position[1] + h / 2,
+                group_key(device, tier), tier)
 
     def _link_row(self, link) -> tuple | None:  # noqa: ANN001
         a_item = self.items_by_id.get(link.a.device)
@@ -169,44 +230,7 @@ class TopologyScene(QGraphicsScene):
         pos_a, pos_b = a_item.pos(), b_item.pos()
         return (link.id, pos_a.x() + ax, pos_a.y() + ay, pos_b.x() + bx, pos_b.y() + by,
                 link_colour(link, pa.speed_gbps), theme.speed_colour_hex(pa.speed_gbps),
-                link.a.device, link.b.device)
-
-    def _load_links(self) -> None:
-        """Every cable in one pass (the hot path of opening a 100k-cable file)."""
-        origin: dict[str, tuple[float, float, dict]] = {}
-        for device_id, item in self.items_by_id.items():
-            if item.geometry is not None:
-                pos = item.pos()
-                origin[device_id] = (pos.x(), pos.y(), item.geometry.ports)
-        ids: list[str] = []
-        coords: list[tuple[float, float, float, float]] = []
-        colours: list[str] = []
-        speeds: list[str] = []
-        dev_a: list[str] = []
-        dev_b: list[str] = []
-        speed_hex: dict[int, str] = {}
-        named = theme.link_colour_hex
-        for link in self.doc.links.values():
-            a, b = link.a, link.b
-            oa, ob = origin.get(a.device), origin.get(b.device)
-            if oa is None or ob is None:
-                continue
-            pa, pb = oa[2].get(a.port), ob[2].get(b.port)
-            if pa is None or pb is None:
-                continue
-            ax, ay = pa.centre
-            bx, by = pb.centre
-            speed = speed_hex.get(pa.speed_gbps)
-            if speed is None:
-                speed = speed_hex[pa.speed_gbps] = theme.speed_colour_hex(pa.speed_gbps)
-            ids.append(link.id)
-            coords.append((oa[0] + ax, oa[1] + ay, ob[0] + bx, ob[1] + by))
-            colours.append((named(link.colour) if link.colour else None) or speed)
-            speeds.append(speed)
-            dev_a.append(a.device)
-            dev_b.append(b.device)
-        if ids:
-            self.links.load(ids, np.array(coords, dtype=np.float64), colours, speeds, dev_a, dev_b)
+                link.a.device, link.b.device, link.rail)
 
     def apply_changes(self, changes: ChangeSet) -> None:
         """Follow one applied edit: update only the touched devices and cables."""
@@ -220,6 +244,7 @@ class TopologyScene(QGraphicsScene):
                 if item is not None:
                     self.removeItem(item)
                     del self.items_by_id[device_id]
+                    self.device_layer.remove(device_id)
                     bands = True
                 continue
             used = {p for p in doc.ports(device) if doc.link_at(device_id, p) is not None}
@@ -245,9 +270,164 @@ class TopologyScene(QGraphicsScene):
         self._update_detail_scale()
         if bands:
             self._band_timer.start()
-        self._update_scene_rect()
+        if self.collapsed and changes.devices:
+            self.refresh_groups()
         if gone:
             self.selection_changed_ids.emit()
+
+    # ---------------------------------------------------------------- validation and colour modes
+    def show_badges(self, devices: dict[str, tuple[str, int]], link_errors: set[str],
+                    link_warnings: set[str]) -> None:
+        """Badges on devices (worst severity, number of findings) and halos on cables."""
+        for device_id in set(self._badges) - set(devices):
+            item = self.items_by_id.get(device_id)
+            if item is not None:
+                item.set_badge(None)
+        for device_id, badge in devices.items():
+            item = self.items_by_id.get(device_id)
+            if item is not None:
+                item.set_badge(badge)
+        self._badges = dict(devices)
+        self.device_layer.set_badges(self._badges)
+        self.links.set_marks(link_errors, link_warnings)
+        self._group_badges()
+
+    def badge_of(self, device_id: str) -> tuple[str, int] | None:
+        return self._badges.get(device_id)
+
+    def set_colour_mode(self, mode: str, accents: dict[str, QColor],
+                        classes: dict[str, int] | None = None) -> None:
+        """Colour cables by `mode` (link_layer.MODES); `accents` recolour device stripes."""
+        self.colour_mode = mode
+        if classes is not None:
+            self.links.set_device_classes(classes)
+        self.links.set_mode(mode)
+        for device_id in set(self._accents) - set(accents):
+            item = self.items_by_id.get(device_id)
+            if item is not None:
+                item.set_accent(None)
+        for device_id, colour in accents.items():
+            item = self.items_by_id.get(device_id)
+            if item is not None:
+                item.set_accent(colour)
+        self._accents = dict(accents)
+        self.device_layer.set_accents(self._accents)
+
+    def set_highlight(self, members: set[str], bottleneck: str | None) -> None:
+        """Show a workload: its servers and the switch that limits it."""
+        wanted = {d: "member" for d in members}
+        if bottleneck:
+            wanted[bottleneck] = "bottleneck"
+        for device_id in set(self._highlighted) - set(wanted):
+            item = self.items_by_id.get(device_id)
+            if item is not None:
+                item.set_highlight(None)
+        for device_id, kind in wanted.items():
+            item = self.items_by_id.get(device_id)
+            if item is not None:
+                item.set_highlight(kind)
+        self._highlighted = wanted
+        self.device_layer.set_highlights(wanted)
+
+    def _expect_fit(self, left: float, top: float, right: float, bottom: float) -> None:
+        """A new document is fitted to the view next: choose the representation fit will need
+        before the items exist, instead of switching 6,656 items right after creating them."""
+        views = self.views()
+        if not views:
+            return
+        viewport = views[0].viewport().rect()
+        width, height = right - left + 400, bottom - top + 400  # the bands' margins
+        scale = min(viewport.width() / max(width, 1), viewport.height() / max(height, 1))
+        self.far = scale * 0.97 < lod.FAR_SCALE
+        self.device_layer.setVisible(self.far)
+
+    def set_view_scale(self, scale: float) -> None:
+        """The view zoomed: below lod.FAR_SCALE the batched layer draws the devices."""
+        far = scale < lod.FAR_SCALE
+        if far == self.far:
+            return
+        self.far = far
+        for item in self.items_by_id.values():
+            item.set_far(far)
+        self.device_layer.setVisible(far)
+
+    # ---------------------------------------------------------------- collapsed groups
+    def collapse(self, keys: list[GroupKey]) -> int:
+        """Collapse groups (SU, rack, rail) into boxes; returns how many were collapsed."""
+        count = 0
+        for key in keys:
+            if key in self.collapsed or not groups.members(self.doc, key):
+                continue
+            item = GroupItem(key)
+            self.addItem(item)
+            self.collapsed[key] = item
+            count += 1
+        if count:
+            self.refresh_groups()
+        return count
+
+    def expand(self, keys: list[GroupKey]) -> None:
+        for key in keys:
+            item = self.collapsed.pop(key, None)
+            if item is not None:
+                self.removeItem(item)
+        self.refresh_groups()
+
+    def expand_all(self) -> None:
+        self.expand(list(self.collapsed))
+
+    def hidden_devices(self) -> set[str]:
+        hidden: set[str] = set()
+        for item in self.collapsed.values():
+            hidden.update(item.members)
+        return hidden
+
+    def refresh_groups(self) -> None:
+        """Recompute members, boxes and visibility of the collapsed groups after an edit."""
+        doc = self.doc
+        hidden: set[str] = set()
+        entries = []
+        for key, group in list(self.collapsed.items()):
+            ids = [d for d in groups.members(doc, key) if d not in hidden and d in self.items_by_id]
+            if not ids:
+                self.removeItem(self.collapsed.pop(key))
+                continue
+            hidden.update(ids)
+            group.members = ids
+            rects = [self.items_by_id[d].sceneBoundingRect() for d in ids]
+            group.configure(groups.box_for(rects), key.title(doc), groups.describe(doc, ids))
+            centre = group.centre()
+            entries.append((ids, centre.x(), centre.y()))
+        self.blockSignals(True)
+        for device_id, item in self.items_by_id.items():
+            visible = device_id not in hidden
+            if item.isVisible() != visible:
+                if not visible and item.isSelected():
+                    item.setSelected(False)
+                item.setVisible(visible)
+        self.blockSignals(False)
+        self.links.set_collapsed(entries)
+        self.device_layer.set_hidden(hidden)
+        self._group_badges()
+        self.selection_changed_ids.emit()
+
+    def _group_badges(self) -> None:
+        for group in self.collapsed.values():
+            worst: tuple[str, int] | None = None
+            total = 0
+            for device_id in group.members:
+                badge = self._badges.get(device_id)
+                if badge is not None:
+                    total += badge[1]
+                    if worst is None or badge[0] == "error":
+                        worst = badge
+            group.set_badge((worst[0], total) if worst else None)
+
+    def group_at(self, pos: QPointF) -> GroupItem | None:
+        for item in self.items(pos):
+            if isinstance(item, GroupItem):
+                return item
+        return None
 
     def _update_detail_scale(self) -> None:
         small = len(self.doc.links) < lod.SMALL_FABRIC_LINKS
@@ -277,52 +457,49 @@ class TopologyScene(QGraphicsScene):
             self.links.move_ends(updates)
         w, h = item.size
         self.links.move_device(item.device_id, pos.x() + w / 2, pos.y() + h / 2)
+        self.device_layer.move(item.device_id, pos.x(), pos.y())
 
     def update_bands(self) -> None:
         """Recompute the tier bands from where the devices of each tier are."""
-        doc = self.doc
-        extents: dict[int, list[float]] = {}
-        spans_by_tier: dict[int, list[tuple[float, float]]] = {}
-        for device_id, item in self.items_by_id.items():
-            device = doc.devices.get(device_id)
-            if device is None:
-                continue
-            tier = doc.tier_of(device)
-            rect = item.sceneBoundingRect()
-            spans_by_tier.setdefault(tier, []).append((rect.top(), rect.bottom()))
-            ext = extents.setdefault(tier, [rect.left(), rect.top(), rect.right(), rect.bottom()])
-            ext[0], ext[1] = min(ext[0], rect.left()), min(ext[1], rect.top())
-            ext[2], ext[3] = max(ext[2], rect.right()), max(ext[3], rect.bottom())
-        if not extents:
+        items = list(self.items_by_id.values())
+        if not items:
             self.bands.set_bands([])
             return
-        left = min(e[0] for e in extents.values()) - 220
-        right = max(e[2] for e in extents.values()) + 120
-        bands = []
-        for tier, spans in spans_by_tier.items():
-            for top, bottom in _merge(spans, gap=2 * BAND_PAD):
-                height = max(bottom - top + 2 * BAND_PAD, BAND_MIN_H)
-                centre = (top + bottom) / 2
-                bands.append((tier, QRectF(left, centre - height / 2, right - left, height)))
-        bands.sort(key=lambda band: band[1].top())
-        self.bands.set_bands(bands)
+        n = len(items)
+        pos = [item.pos() for item in items]
+        sizes = [item.size for item in items]
+        self.bands.set_bands(tier_bands(
+            np.fromiter((item.tier for item in items), np.int64, n),
+            np.fromiter((p.x() for p in pos), np.float64, n),
+            np.fromiter((p.y() for p in pos), np.float64, n),
+            np.fromiter((size[0] for size in sizes), np.float64, n),
+            np.fromiter((size[1] for size in sizes), np.float64, n)))
+
+    def _after_moves(self) -> None:
+        self.update_bands()
+        self._update_scene_rect()
 
     def _update_scene_rect(self) -> None:
         rect = self.content_rect()
         margin = max(rect.width(), rect.height(), 2000) * 0.5
-        self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+        wanted = rect.adjusted(-margin, -margin, margin, margin)
+        current = self.sceneRect()
+        # grow at once; shrink only when the content is much smaller (no jumping scroll bars)
+        if not current.contains(rect) or current.width() > 3 * wanted.width() \
+                or current.height() > 3 * wanted.height():
+            self.setSceneRect(wanted)
 
     def content_rect(self) -> QRectF:
-        """The bounding box of every device and band (what "fit to view" shows)."""
+        """The bounding box of every device and band (what "fit to view" shows): the bands
+        enclose every device with a margin, so they are the box."""
         if self._band_timer.isActive():
             self._band_timer.stop()
             self.update_bands()
-        rect = QRectF()
-        for item in self.items_by_id.values():
-            r = item.sceneBoundingRect()
-            rect = r if rect.isNull() else rect.united(r)
-        if not self.bands.boundingRect().isNull():
-            rect = self.bands.boundingRect() if rect.isNull() else rect.united(self.bands.boundingRect())
+        rect = self.bands.boundingRect()
+        if rect.isNull():
+            for item in self.items_by_id.values():
+                r = item.sceneBoundingRect()
+                rect = r if rect.isNull() else rect.united(r)
         if rect.isNull():
             rect = QRectF(-400, -300, 800, 600)
         return rect
@@ -336,23 +513,38 @@ class TopologyScene(QGraphicsScene):
 
     # ---------------------------------------------------------------- selection
     def selected_device_ids(self) -> list[str]:
-        return [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)]
+        """Selected devices; a selected collapsed group counts as all of its members."""
+        ids = []
+        for item in self.selectedItems():
+            if isinstance(item, DeviceItem):
+                ids.append(item.device_id)
+            elif isinstance(item, GroupItem):
+                ids.extend(item.members)
+        return ids
 
     def selected_link_ids(self) -> list[str]:
         return sorted(self.links.selected_ids())
 
     def _on_qt_selection(self) -> None:
+        self.device_layer.set_selected(
+            [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)])
         self.selection_changed_ids.emit()
 
     def select_ids(self, device_ids, link_ids, add: bool = False) -> None:  # noqa: ANN001
         self.blockSignals(True)
         if not add:
             self.clearSelection()
+        hidden = self.hidden_devices() if self.collapsed else set()
         for device_id in device_ids:
             item = self.items_by_id.get(device_id)
-            if item is not None:
+            if item is not None and device_id not in hidden:
                 item.setSelected(True)
+        for group in self.collapsed.values():  # a finding's device inside a collapsed group
+            if any(d in hidden and d in group.members for d in device_ids):
+                group.setSelected(True)
         self.blockSignals(False)
+        self.device_layer.set_selected(
+            [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)])
         links = set(link_ids) | (self.links.selected_ids() if add else set())
         self.links.set_selected(links)
         self.selection_changed_ids.emit()
@@ -378,7 +570,7 @@ class TopologyScene(QGraphicsScene):
     def device_item_at(self, pos: QPointF, transform: QTransform | None = None) -> DeviceItem | None:
         for item in self.items(pos, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder, transform or QTransform()):
-            if isinstance(item, DeviceItem):
+            if isinstance(item, DeviceItem) and item.isVisible():
                 return item
         return None
 
@@ -396,6 +588,11 @@ class TopologyScene(QGraphicsScene):
                 event.accept()
                 return
         add = bool(event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier))
+        if item is None and self.collapsed and self.group_at(pos) is not None:
+            if not add and self.links.selected_ids():
+                self.links.set_selected(set())
+            super().mousePressEvent(event)  # a collapsed group's box takes the click
+            return
         if item is None:
             link_id = self.links.link_at(pos.x(), pos.y(), 5.0 / scale)
             if link_id is not None:
@@ -469,6 +666,11 @@ class TopologyScene(QGraphicsScene):
                 self.device_item_moved(item)
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        group = self.group_at(event.scenePos())
+        if group is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.expand([group.key])
+            event.accept()
+            return
         item = self.device_item_at(event.scenePos())
         if item is not None and event.button() == Qt.MouseButton.LeftButton:
             self.select_ids([item.device_id], [])
@@ -664,10 +866,11 @@ class TopologyScene(QGraphicsScene):
 
     def ensure_item_visible_rect(self, device_ids, link_ids) -> QRectF:  # noqa: ANN001
         rect = QRectF()
+        boxes = {d: g.box() for g in self.collapsed.values() for d in g.members}
         for device_id in device_ids:
             item = self.items_by_id.get(device_id)
             if item is not None:
-                r = item.sceneBoundingRect()
+                r = boxes.get(device_id) or item.sceneBoundingRect()
                 rect = r if rect.isNull() else rect.united(r)
         for link_id in link_ids:
             ends = self.links.endpoints(link_id)

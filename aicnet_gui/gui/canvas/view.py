@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QResizeEvent,
+    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QApplication, QFrame, QGraphicsScene, QGraphicsView, QWidget
@@ -72,16 +73,26 @@ class FabricView(QGraphicsView):
     def set_zoom(self, scale: float) -> None:
         self.zoom_by(scale / self.scale_factor())
 
+    def reserved_left(self) -> int:
+        """Pixels on the left that an overlay (the legend) covers: fitting keeps clear of them."""
+        for child in self.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            if hasattr(child, "reserved_width") and child.isVisible():
+                return int(child.reserved_width())
+        return 0
+
     def fit_rect(self, rect: QRectF, max_scale: float = 1.5) -> None:
+        """Show `rect` whole (next to the legend), at most at `max_scale`."""
         if rect.isNull() or rect.isEmpty():
             return
         margin = max(rect.width(), rect.height()) * 0.03 + 20
-        self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.AspectRatioMode.KeepAspectRatio)
-        if self.scale_factor() > max_scale:
-            self.set_zoom(max_scale)
-            self.centerOn(rect.center())
-        elif self.scale_factor() < MIN_SCALE:
-            self.set_zoom(MIN_SCALE)
+        box = rect.adjusted(-margin, -margin, margin, margin)
+        viewport = self.viewport().rect()
+        reserved = min(self.reserved_left(), viewport.width() // 3)
+        width = max(viewport.width() - reserved, 40)
+        scale = min(width / box.width(), viewport.height() / box.height(), max_scale)
+        scale = max(scale, MIN_SCALE)
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.centerOn(box.center() - QPointF(reserved / 2 / scale, 0))
         self.zoom_changed.emit(self.scale_factor())
 
     def fit_all(self) -> None:

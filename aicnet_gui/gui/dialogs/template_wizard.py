@@ -3,7 +3,8 @@
 The parameter form is rendered from the generator's pydantic model (`generators.TEMPLATES`).
 "Check" plans the fabric and shows what would be built, or the generator's reason why the
 parameters cannot work.  "Create" starts a new document and applies the generated operations as
-ONE undo step (undo gives back the empty fabric).  Devices get the editor's tier layout.
+ONE undo step (undo gives back the empty fabric).  The generator already places the devices
+with the editor's tier layout (`generators.layout`).
 """
 
 from __future__ import annotations
@@ -27,11 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from ... import generators
-from ...model.catalog_entities import ROLE_TIER
-from ...model.edits import AddDevice, Operation
-from ...model.fabric import Device
-from .. import layout, resources
-from ..canvas.geometry import device_geometry
+from ...model.edits import Operation
+from .. import resources
 from .model_form import ModelForm
 
 if TYPE_CHECKING:
@@ -48,26 +46,6 @@ def params_error(exc: ValidationError) -> str:
     first = exc.errors(include_url=False)[0]
     where = ".".join(str(p) for p in first["loc"])
     return f"{where.replace('_', ' ')}: {first['msg']}"
-
-
-def laid_out(catalog, ops: list[Operation]) -> list[Operation]:  # noqa: ANN001
-    """The operations with the editor's tier layout applied to the devices they add."""
-    devices = [op.device for op in ops if isinstance(op, AddDevice)]
-
-    def tier_of(device: Device) -> int:
-        return ROLE_TIER[device.role or catalog.device(device.model).role]
-
-    def size_of(device: Device) -> tuple[float, float]:
-        geometry = device_geometry(catalog.device(device.model), device.cages)
-        return geometry.width, geometry.height
-
-    positions = layout.layout_devices(devices, tier_of, size_of)
-    result: list[Operation] = []
-    for op in ops:
-        if isinstance(op, AddDevice) and op.device.id in positions:
-            op = AddDevice(op.device.model_copy(update={"position": positions[op.device.id]}))
-        result.append(op)
-    return result
 
 
 class TemplateWizard(QDialog):
@@ -189,7 +167,7 @@ def apply_template(window: MainWindow, template: str, ops: list[Operation]) -> b
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         window.document.new()
-        ok = window.editor.apply_generated(laid_out(window.catalog, ops),
+        ok = window.editor.apply_generated(ops,
                                            f"Generate {TEMPLATE_TITLES.get(template, template)}")
     finally:
         QGuiApplication.restoreOverrideCursor()

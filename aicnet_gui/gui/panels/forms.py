@@ -177,3 +177,9 @@ class Page(QWidget):
 
     def refresh_later(self) -> None:
         self._refresh_timer.start()
+
+
+def on_screen(widget: QWidget) -> bool:
+    """True when a dock is really shown: a dock behind another dock's tab still reports
+    `isVisible()`, but has nothing of itself on screen."""
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()

@@ -1,0 +1,251 @@
+"""Topology-canvas positions of devices, laid out by tier (pure Python, no Qt).
+
+The editor draws a device as its front panel: a header (role icon, name, model) and its cages in
+one row, or two rows when there are more than `ONE_ROW_MAX_CAGES`.  `panel_size` gives that
+panel's size from the catalog model alone, so a generator can write positions that the editor
+shows without overlaps and without laying the fabric out again when a file opens.
+
+`layout_devices` puts core switches on top, then spines, leaves, and servers and storage at the
+bottom.  Servers are grouped by scalable unit (tag `su`, else `pod`, else rack) and each group's
+leaves sit right above it, so a rail-optimized fabric reads as blocks.  Rows of blocks wrap so
+that a 4,096-server fabric stays a compact rectangle.  Positions are top-left corners in scene
+units, snapped to the editor's 20-unit grid.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from ..model.catalog_entities import DeviceModel
+
+# ---------------------------------------------------------------- the front panel of a device
+HEADER_W = 128.0
+MARGIN = 6.0
+CAGE_W = 16.0
+CAGE_H = 13.0
+GAP = 3.0
+GROUP_GAP = 8.0
+MIN_CONTENT_W = 48.0
+ONE_ROW_MAX_CAGES = 12
+ONE_ROW_H = 38.0
+TWO_ROW_H = 46.0
+
+Size = tuple[float, float]
+
+
+def panel_rows(model: DeviceModel) -> int:
+    """1 or 2 rows of cages on the drawn front panel."""
+    return 1 if sum(g.count for g in model.cages) <= ONE_ROW_MAX_CAGES else 2
+
+
+def panel_size(model: DeviceModel) -> Size:
+    """Width and height of a device of `model` on the Topology canvas (breakout modes split a
+    cage's cell into legs and never change the size)."""
+    rows = panel_rows(model)
+    x = HEADER_W + MARGIN
+    groups = sorted(model.cages, key=lambda g: (not g.fabric,))
+    for index, group in enumerate(groups):
+        if index:
+            x += GROUP_GAP - GAP
+        group_rows = rows if group.count > 1 else 1
+        x += -(-group.count // group_rows) * (CAGE_W + GAP)
+    content_w = max(x - GAP - (HEADER_W + MARGIN), MIN_CONTENT_W)
+    return HEADER_W + MARGIN + content_w + MARGIN, ONE_ROW_H if rows == 1 else TWO_ROW_H
+
+
+# ---------------------------------------------------------------- layout by tier
+H_GAP = 40.0
+V_GAP = 36.0
+TIER_GAP = 240.0
+BLOCK_GAP = 160.0
+MAX_ROW_W = 16000.0
+ASPECT = 2.0
+MAX_GROUP_LEAVES_PER_ROW = 16
+ONE_ROW_BLOCKS = 2
+GRID = 20.0
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+class Placeable(Protocol):
+    """What the layout reads of a device (a model `Device` or a generator's planned device)."""
+
+    @property
+    def id(self) -> str: ...
+
+    name: str
+    tags: dict[str, str]
+    rack: str | None
+
+
+def natural_key(text: str) -> tuple:
+    """Sort `gpu-2` before `gpu-10`."""
+    return tuple(int(part) if part.isdigit() else part.lower() for part in _DIGITS.split(text))
+
+
+def snap(value: float) -> float:
+    return round(value / GRID) * GRID
+
+
+def group_key(device: Placeable) -> str:
+    """The block a server or leaf belongs to: its scalable unit, pod or rack."""
+    for tag in ("su", "pod"):
+        if tag in device.tags:
+            return f"{tag}:{device.tags[tag]}"
+    return f"rack:{device.rack}" if device.rack else ""
+
+
+def _grid(devices: list[Placeable], size_of: Callable[[Placeable], Size], cols: int,
+          x0: float, y0: float) -> tuple[dict[str, tuple[float, float]], float, float]:
+    """Place devices row-major in `cols` columns; return positions, width and height."""
+    if not devices:
+        return {}, 0.0, 0.0
+    cell_w = max(size_of(d)[0] for d in devices) + H_GAP
+    cell_h = max(size_of(d)[1] for d in devices) + V_GAP
+    positions = {}
+    for index, device in enumerate(devices):
+        row, col = divmod(index, cols)
+        positions[device.id] = (x0 + col * cell_w, y0 + row * cell_h)
+    rows = math.ceil(len(devices) / cols)
+    return positions, cols * cell_w - H_GAP, rows * cell_h - V_GAP
+
+
+def _balanced(count: int, max_cols: int) -> int:
+    """Columns for `count` items, at most `max_cols`, with rows as full as possible (32 -> 8x4)."""
+    if count <= 0:
+        return 1
+    rows = math.ceil(count / max(max_cols, 1))
+    return max(1, math.ceil(count / rows))
+
+
+def _row_cols(devices: list[Placeable], size_of: Callable[[Placeable], Size], max_w: float) -> int:
+    if not devices:
+        return 1
+    cell_w = max(size_of(d)[0] for d in devices) + H_GAP
+    return max(1, min(len(devices), int((max_w + H_GAP) // cell_w)))
+
+
+_Block = tuple[float, dict[str, tuple[float, float]], dict[str, tuple[float, float]], float, float,
+               float, float]
+
+
+def _block(leaves: list[Placeable], servers: list[Placeable],
+           size_of: Callable[[Placeable], Size]) -> _Block:
+    """One group: its leaves in a balanced grid, its servers below about as wide."""
+    leaf_pos, leaf_w, leaf_h = _grid(leaves, size_of, _balanced(len(leaves), MAX_GROUP_LEAVES_PER_ROW),
+                                     0.0, 0.0)
+    cols = 1
+    if servers:
+        server_w = max(size_of(d)[0] for d in servers) + H_GAP
+        target = leaf_w if leaves else math.sqrt(len(servers) * 3) * server_w
+        cols = _balanced(len(servers), max(1, int((max(target, server_w) + H_GAP) // server_w)))
+    server_pos, server_w_total, server_h = _grid(servers, size_of, cols, 0.0, 0.0)
+    leaf_right = max((x + size_of(d)[0] for d, (x, _y) in zip(leaves, leaf_pos.values(), strict=True)),
+                     default=0.0)
+    server_right = max((x + size_of(d)[0] for d, (x, _y) in zip(servers, server_pos.values(), strict=True)),
+                       default=0.0)
+    return (max(leaf_w, server_w_total), leaf_pos, server_pos, leaf_h, server_h, leaf_right,
+            server_right)
+
+
+def layout_devices(devices_in: Iterable[Placeable], tier_of: Callable[[Placeable], int],
+                   size_of: Callable[[Placeable], Size]) -> dict[str, tuple[float, float]]:
+    """Top-left positions for `devices_in` (which need not be in a document yet), by id."""
+    sizes: dict[str, Size] = {}
+    by_tier: dict[int, list[Placeable]] = defaultdict(list)
+    for device in devices_in:
+        by_tier[tier_of(device)].append(device)
+        sizes[device.id] = size_of(device)
+    for devices in by_tier.values():
+        devices.sort(key=lambda d: natural_key(d.name))
+
+    def size(device: Placeable) -> Size:
+        return sizes[device.id]
+
+    # bottom two tiers: blocks per group (servers below, their leaves above)
+    groups: dict[str, dict[int, list[Placeable]]] = defaultdict(lambda: {0: [], 1: []})
+    for tier in (0, 1):
+        for device in by_tier.get(tier, []):
+            groups[group_key(device)][tier].append(device)
+    ordered = sorted(groups.items(), key=lambda item: natural_key(item[0]))
+    blocks = [_block(members[1], members[0], size) for _key, members in ordered]
+
+    positions: dict[str, tuple[float, float]] = {}
+    per_row = _blocks_per_row(blocks)
+    block_rows = [list(range(i, min(i + per_row, len(blocks))))
+                  for i in range(0, len(blocks), per_row)] or [[]]
+    total_w = max((sum(blocks[i][0] for i in row) + BLOCK_GAP * (len(row) - 1) for row in block_rows),
+                  default=0.0)
+
+    y = 0.0
+    for tier in (3, 2):
+        devices = by_tier.get(tier, [])
+        if not devices:
+            continue
+        cols = _row_cols(devices, size, min(max(total_w, 2000.0), MAX_ROW_W))
+        pos, width, height = _grid(devices, size, cols, 0.0, y)
+        shift = max(0.0, (total_w - width) / 2)
+        positions.update({k: (px + shift, py) for k, (px, py) in pos.items()})
+        y += height + TIER_GAP
+
+    for row in block_rows:
+        leaf_h = max((blocks[i][3] for i in row), default=0.0)
+        server_h = max((blocks[i][4] for i in row), default=0.0)
+        has_leaves = any(blocks[i][1] for i in row)
+        has_servers = any(blocks[i][2] for i in row)
+        x = 0.0
+        server_y = y + (leaf_h + TIER_GAP if has_leaves else 0.0)
+        for i in row:
+            width, leaf_pos, server_pos, _lh, _sh, leaf_w, serv_w = blocks[i]
+            for k, (px, py) in leaf_pos.items():
+                positions[k] = (x + (width - leaf_w) / 2 + px, y + py)
+            for k, (px, py) in server_pos.items():
+                positions[k] = (x + (width - serv_w) / 2 + px, server_y + py)
+            x += width + BLOCK_GAP
+        y = server_y + (server_h + TIER_GAP if has_servers else 0.0)
+    return {k: (snap(px), snap(py)) for k, (px, py) in positions.items()}
+
+
+def _blocks_per_row(blocks: list[_Block]) -> int:
+    """How many group blocks per row: all of them up to ONE_ROW_BLOCKS, else the number that
+    gives a picture closest to ASPECT (width / height)."""
+    if len(blocks) <= ONE_ROW_BLOCKS:
+        return max(len(blocks), 1)  # two SUs side by side keep every tier one band
+    width = sum(b[0] for b in blocks) / len(blocks) + BLOCK_GAP
+    height = max(b[3] + b[4] for b in blocks) + 2 * TIER_GAP
+    best, best_error = 1, math.inf
+    for per_row in range(1, len(blocks) + 1):
+        rows = math.ceil(len(blocks) / per_row)
+        error = abs(math.log((per_row * width) / (rows * height) / ASPECT))
+        if error < best_error:
+            best, best_error = per_row, error
+    return best
+
+
+# ---------------------------------------------------------------- checking stored positions
+Box = tuple[float, float, float, float]
+
+
+def overlap_fraction(boxes: dict[str, Box]) -> float:
+    """The share of boxes (x, y, w, h) that overlap another box (a grid hash keeps it linear)."""
+    if len(boxes) < 2:
+        return 0.0
+    cell = max(max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values()), 1.0)
+    grid: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for key, (x, y, w, h) in boxes.items():
+        for gx in range(int(x // cell), int((x + w) // cell) + 1):
+            for gy in range(int(y // cell), int((y + h) // cell) + 1):
+                grid[(gx, gy)].append(key)
+    overlapping: set[str] = set()
+    for members in grid.values():
+        for i, first in enumerate(members):
+            x1, y1, w1, h1 = boxes[first]
+            for second in members[i + 1:]:
+                x2, y2, w2, h2 = boxes[second]
+                if x1 < x2 + w2 - 1 and x2 < x1 + w1 - 1 and y1 < y2 + h2 - 1 and y2 < y1 + h1 - 1:
+                    overlapping.update((first, second))
+    return len(overlapping) / len(boxes)

@@ -1,0 +1,154 @@
+"""What the window shows of the live validation: findings, metrics and workloads docks, badges
+on the canvas, colour modes and the validation state in the status bar.
+
+`LivePanels` connects the `LiveValidator` to everything that shows its results, so the window
+only creates it and places its docks.  A report is shown only for the revision it describes;
+between an edit and the next report the fixes are disabled and the status says "validating…".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel
+
+from ..analysis import AnalysisReport, Bom, Finding, Severity
+from ..model.edits import ChangeSet
+from . import colouring
+from .panels.findings import FindingsDock
+from .panels.forms import on_screen
+from .panels.metrics import MetricsDock
+from .panels.workloads import WorkloadsDock
+from .validation import LiveValidator
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+def badges_of(report: AnalysisReport, devices: set[str] | dict, links: set[str] | dict
+              ) -> tuple[dict[str, tuple[str, int]], set[str], set[str]]:
+    """Device badges (worst severity, count of error/warning findings) and the cables with
+    errors and with warnings, from a report's findings."""
+    counts: dict[str, int] = {}
+    worst: dict[str, str] = {}
+    link_errors: set[str] = set()
+    link_warnings: set[str] = set()
+    for finding in report.findings:
+        if finding.severity == Severity.INFO:
+            continue
+        error = finding.severity == Severity.ERROR
+        for object_id in finding.objects:
+            if object_id in devices:
+                counts[object_id] = counts.get(object_id, 0) + 1
+                if error or object_id not in worst:
+                    worst[object_id] = finding.severity.value
+            elif object_id in links:
+                (link_errors if error else link_warnings).add(object_id)
+    link_warnings -= link_errors
+    return {d: (worst[d], n) for d, n in counts.items()}, link_errors, link_warnings
+
+
+class LivePanels(QObject):
+    """The validator and the docks and marks that show its results."""
+
+    #: a current report was shown everywhere
+    shown = Signal(object)
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.validator = LiveValidator(window.document, self)
+        doc = lambda: window.document.fabric  # noqa: E731
+        self.findings = FindingsDock(doc, window)
+        self.metrics = MetricsDock(doc, window)
+        self.workloads = WorkloadsDock(window.editor, window.selected_servers, window)
+        self.colour_mode = "cable"
+        self.status_label = QLabel("validating…")
+        self.status_label.setToolTip("Live validation: every edit is checked in the background")
+        v = self.validator
+        v.report_ready.connect(self._on_report)
+        v.bom_ready.connect(self._on_bom)
+        v.status.connect(self._on_status)
+        v.failed.connect(lambda text: window.show_message(text, 1))
+        window.document.changed.connect(self._on_changed)
+        window.document.reset.connect(self._on_reset)
+        self.findings.show_objects.connect(lambda ids: window.show_objects(ids))
+        self.findings.fix_requested.connect(self.apply_fix)
+        self.metrics.show_objects.connect(lambda ids: window.show_objects(ids))
+        self.workloads.show_objects.connect(lambda ids: window.show_objects(ids))
+        self.workloads.highlight.connect(self._on_highlight)
+        self.metrics.visibilityChanged.connect(self._on_metrics_visible)
+        self.workloads.visibilityChanged.connect(self._on_workloads_visible)
+
+    # ---------------------------------------------------------------- following the validator
+    def _on_status(self, text: str) -> None:
+        report = self.validator.report
+        if text.startswith("validated") and report is not None:
+            parts = []
+            if report.errors:
+                parts.append(f"{report.errors} error{'s' if report.errors != 1 else ''}")
+            if report.warnings:
+                parts.append(f"{report.warnings} warning{'s' if report.warnings != 1 else ''}")
+            text += " · " + (", ".join(parts) if parts else "no problems")
+            colour = "#c92a2a" if report.errors else ("#e67700" if report.warnings else "#2b8a3e")
+        else:
+            colour = "#616e7c"
+        self.status_label.setStyleSheet(f"color: {colour};")
+        self.status_label.setText(text)
+
+    def _on_report(self, report: AnalysisReport) -> None:
+        window = self.window
+        doc = window.document.fabric
+        self.findings.set_report(report, current=True)
+        self.metrics.set_report(report)
+        self.workloads.set_report(report)
+        devices, errors, warnings = badges_of(report, doc.devices, doc.links)
+        window.topology.show_badges(devices, errors, warnings)
+        if self.colour_mode == "oversubscription":
+            self.set_colour_mode(self.colour_mode)
+        self.shown.emit(report)
+
+    def _on_bom(self, bom: Bom) -> None:
+        self.metrics.set_bom(bom)
+
+    def _on_changed(self, _changes: ChangeSet) -> None:
+        self.findings.set_stale()
+
+    def _on_reset(self) -> None:
+        self.findings.clear()
+        self.metrics.clear()
+        self.window.topology.set_highlight(set(), None)
+        self.set_colour_mode(self.colour_mode)
+
+    def _on_highlight(self, members: set[str], bottleneck: str | None) -> None:
+        """The workload's servers and bottleneck, while the Workloads panel is on screen."""
+        if not on_screen(self.workloads):
+            members, bottleneck = set(), None
+        self.window.topology.set_highlight(set(members), bottleneck)
+
+    def _on_workloads_visible(self, visible: bool) -> None:
+        if visible:
+            self.workloads.emit_highlight()
+        else:
+            self.window.topology.set_highlight(set(), None)
+
+    def _on_metrics_visible(self, visible: bool) -> None:
+        self.validator.set_bom_enabled(visible)
+
+    # ---------------------------------------------------------------- actions
+    def apply_fix(self, finding: Finding) -> bool:
+        """Apply a finding's suggested fix as one undo step (only while its report is current)."""
+        if finding.fix is None or not finding.fix.applicable or not self.validator.current():
+            return False
+        return self.window.editor.apply_fix(list(finding.fix.ops),
+                                            f"Fix {finding.code}: {finding.fix.description}")
+
+    def set_colour_mode(self, mode: str) -> None:
+        window = self.window
+        doc = window.document.fabric
+        self.colour_mode = mode
+        classes = colouring.oversub_classes(doc, self.validator.report) if mode == "oversubscription" else None
+        window.topology.set_colour_mode(mode, colouring.accents(doc, mode, classes or {}), classes)
+        title, rows = colouring.legend_rows(doc, mode)
+        window.legend.set_mode(title, rows)

@@ -1,0 +1,383 @@
+"""The workloads dock: what runs on the fabric, and what the fabric gives it.
+
+Create a training, inference or storage workload, pick its servers from the canvas selection or
+by rule (scalable unit, pod, rack, rail), choose its pattern (ring all-reduce or all-to-all), its
+target bandwidth per GPU and message size.  The live validation's numbers for it follow every
+edit: bandwidth per GPU (and through each tier), bisection bandwidth, the all-reduce estimate
+and the bottleneck, which the canvas highlights together with the workload's servers.  Every
+change is one undo step through the editor.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...analysis import AnalysisReport
+from ...model.fabric import WorkloadKind
+from .. import resources, workload_rules
+from ..editor import Editor
+from ..units import natural_key
+from .forms import form, on_commit, on_screen, section
+from .metrics import gbps
+
+KIND_TITLES = {"training": "Training", "inference": "Inference", "storage": "Storage"}
+PATTERNS = {"ring-allreduce": "Ring all-reduce", "all-to-all": "All-to-all"}
+
+
+class WorkloadsDock(QDockWidget):
+    """Workloads of the fabric, their servers and their bandwidth."""
+
+    #: the canvas selection is asked for (the window answers with `selected_servers`)
+    selection_requested = Signal()
+    #: highlight (members, bottleneck switch id or None) on the canvas; empty to clear
+    highlight = Signal(object, object)
+    #: select and centre these ids
+    show_objects = Signal(object)
+
+    def __init__(self, editor: Editor, selected_servers, parent=None) -> None:  # noqa: ANN001
+        super().__init__("Workloads", parent)
+        self.setObjectName("workloads-dock")
+        self.editor = editor
+        self._selected_servers = selected_servers
+        self.report: AnalysisReport | None = None
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(8, 6, 8, 8)
+        layout.setSpacing(6)
+        top = QHBoxLayout()
+        self.new_button = QToolButton()
+        self.new_button.setText("New")
+        self.new_button.setIcon(resources.icon("workload"))
+        self.new_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.new_button)
+        for kind, title in KIND_TITLES.items():
+            action = menu.addAction(f"{title} workload")
+            action.triggered.connect(lambda _c=False, k=kind: self.create(k))
+        self.new_button.setMenu(menu)
+        self.new_button.setToolTip("A new workload on the selected servers (all servers if none)")
+        top.addWidget(self.new_button)
+        self.delete_button = QPushButton(resources.icon("delete"), "Delete")
+        self.delete_button.clicked.connect(self.delete_current)
+        top.addWidget(self.delete_button)
+        top.addStretch(1)
+        layout.addLayout(top)
+        self.list = QListWidget()
+        self.list.setMaximumHeight(110)
+        self.list.currentItemChanged.connect(lambda *_: self._show_current())
+        layout.addWidget(self.list)
+
+        self.details = QWidget()
+        details = QVBoxLayout(self.details)
+        details.setContentsMargins(0, 0, 0, 0)
+        fields = form()
+        self.name = QLineEdit()
+        on_commit(self.name, self._commit_name)
+        self.kind = QComboBox()
+        for kind, title in KIND_TITLES.items():
+            self.kind.addItem(title, kind)
+        self.kind.currentIndexChanged.connect(
+            lambda: self._update({"kind": WorkloadKind(self.kind.currentData())}, "Set workload kind"))
+        self.pattern = QComboBox()
+        for pattern, title in PATTERNS.items():
+            self.pattern.addItem(title, pattern)
+        self.pattern.currentIndexChanged.connect(
+            lambda: self._update({"pattern": self.pattern.currentData()}, "Set traffic pattern"))
+        self.target = QDoubleSpinBox()
+        self.target.setRange(0, 100_000)
+        self.target.setDecimals(0)
+        self.target.setSuffix(" Gb/s per GPU")
+        self.target.setSpecialValueText("no target")
+        self.target.setKeyboardTracking(False)
+        self.target.valueChanged.connect(
+            lambda v: self._update({"target_gbps_per_gpu": v or None}, "Set bandwidth target"))
+        self.message = QDoubleSpinBox()
+        self.message.setRange(0, 1_000_000)
+        self.message.setDecimals(0)
+        self.message.setSuffix(" MB")
+        self.message.setSpecialValueText("fabric default")
+        self.message.setKeyboardTracking(False)
+        self.message.valueChanged.connect(
+            lambda v: self._update({"message_mb": v or None}, "Set all-reduce message size"))
+        fields.addRow("Name", self.name)
+        fields.addRow("Kind", self.kind)
+        fields.addRow("Pattern", self.pattern)
+        fields.addRow("Target", self.target)
+        fields.addRow("Message", self.message)
+        details.addLayout(fields)
+
+        details.addWidget(section("Servers"))
+        self.members = QLabel()
+        details.addWidget(self.members)
+        picks = QHBoxLayout()
+        for text, how, tip in (("Use selection", "set", "the workload runs on the selected servers"),
+                               ("Add", "add", "add the selected servers"),
+                               ("Remove", "remove", "remove the selected servers")):
+            button = QPushButton(text)
+            button.setToolTip(tip)
+            button.clicked.connect(lambda _c=False, h=how: self.members_from_selection(h))
+            picks.addWidget(button)
+        details.addLayout(picks)
+        rule_row = QHBoxLayout()
+        self.rule = QComboBox()
+        for rule, title in workload_rules.RULES.items():
+            self.rule.addItem(title, rule)
+        self.rule.currentIndexChanged.connect(self._fill_rule_values)
+        self._rules_filled = False
+        self.rule_value = QComboBox()
+        self.rule_value.setMinimumWidth(90)
+        self.apply_rule_button = QPushButton("Apply rule")
+        self.apply_rule_button.setToolTip("replace the servers with the ones the rule picks")
+        self.apply_rule_button.clicked.connect(self.apply_rule)
+        rule_row.addWidget(self.rule, 1)
+        rule_row.addWidget(self.rule_value, 1)
+        rule_row.addWidget(self.apply_rule_button)
+        details.addLayout(rule_row)
+
+        details.addWidget(section("What the fabric gives it"))
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(10)
+        self.values: dict[str, QLabel] = {}
+        for row, (key, title) in enumerate((("per_gpu", "Bandwidth per GPU"),
+                                            ("tiers", "Through each tier"),
+                                            ("bisection", "Bisection bandwidth"),
+                                            ("allreduce", "All-reduce estimate"),
+                                            ("bottleneck", "Bottleneck"))):
+            label = QLabel(title)
+            label.setStyleSheet("color: #616e7c;")
+            value = QLabel("–")
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(value, row, 1)
+            self.values[key] = value
+        grid.setColumnStretch(1, 1)
+        details.addLayout(grid)
+        self.show_bottleneck = QPushButton(resources.icon("fit"), "Show bottleneck")
+        self.show_bottleneck.clicked.connect(self._show_bottleneck)
+        details.addWidget(self.show_bottleneck)
+        layout.addWidget(self.details)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+        editor.document.changed.connect(self._on_changed)
+        editor.document.reset.connect(self.refresh)
+        self.visibilityChanged.connect(self._on_visibility)
+        self.refresh()
+
+    # ---------------------------------------------------------------- the list
+    def current_id(self) -> str | None:
+        item = self.list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def select(self, workload_id: str) -> None:
+        for row in range(self.list.count()):
+            if self.list.item(row).data(Qt.ItemDataRole.UserRole) == workload_id:
+                self.list.setCurrentRow(row)
+                return
+
+    def refresh(self) -> None:
+        doc = self.editor.doc
+        current = self.current_id()
+        with QSignalBlocker(self.list):
+            self.list.clear()
+            for workload in sorted(doc.workloads.values(), key=lambda w: natural_key(w.name)):
+                item = QListWidgetItem(resources.icon("workload"),
+                                       f"{workload.name}  ·  {len(workload.members)} servers")
+                item.setData(Qt.ItemDataRole.UserRole, workload.id)
+                self.list.addItem(item)
+        if current in doc.workloads:
+            with QSignalBlocker(self.list):
+                self.select(current)
+        elif self.list.count():
+            with QSignalBlocker(self.list):
+                self.list.setCurrentRow(0)
+        self._rules_filled = False
+        if on_screen(self):
+            self._fill_rule_values()
+        self._show_current()
+
+    def _on_visibility(self, visible: bool) -> None:
+        if visible and not self._rules_filled:
+            self._fill_rule_values()
+
+    def _on_changed(self, changes) -> None:  # noqa: ANN001
+        if changes.workloads or changes.reset:
+            self.refresh()
+
+    # ---------------------------------------------------------------- one workload
+    def _show_current(self) -> None:
+        doc = self.editor.doc
+        workload = doc.workloads.get(self.current_id() or "")
+        self.details.setEnabled(workload is not None)
+        self.delete_button.setEnabled(workload is not None)
+        if workload is None:
+            self.members.setText("No workload yet: New ▸ Training workload")
+            for value in self.values.values():
+                value.setText("–")
+            self.highlight.emit(set(), None)
+            return
+        with QSignalBlocker(self.name):
+            self.name.setText(workload.name)
+        for combo, value in ((self.kind, workload.kind.value), (self.pattern, workload.pattern)):
+            with QSignalBlocker(combo):
+                combo.setCurrentIndex(max(combo.findData(value), 0))
+        with QSignalBlocker(self.target):
+            self.target.setValue(workload.target_gbps_per_gpu or 0)
+        with QSignalBlocker(self.message):
+            self.message.setValue(workload.message_mb or 0)
+        gpus = sum(doc.device_model(doc.devices[m]).gpus for m in workload.members if m in doc.devices)
+        self.members.setText(f"{len(workload.members)} servers, {gpus} GPUs")
+        self._show_metrics()
+
+    def set_report(self, report: AnalysisReport) -> None:
+        self.report = report
+        self._show_metrics()
+
+    def metrics(self):  # noqa: ANN201
+        """The validation's WorkloadMetrics of the current workload, or None."""
+        workload_id = self.current_id()
+        if self.report is None or workload_id is None:
+            return None
+        for metrics in self.report.metrics.workloads:
+            if metrics.id == workload_id:
+                return metrics
+        return None
+
+    def _show_metrics(self) -> None:
+        workload = self.editor.doc.workloads.get(self.current_id() or "")
+        metrics = self.metrics()
+        if workload is None:
+            return
+        if metrics is None:
+            for value in self.values.values():
+                value.setText("validating…")
+            self.highlight.emit(set(workload.members), None)
+            return
+        target = metrics.target_gbps_per_gpu
+        per_gpu = f"{gbps(metrics.per_gpu_gbps)} ({PATTERNS.get(metrics.pattern, metrics.pattern)})"
+        per_gpu += f" of {gbps(metrics.injection_gbps_per_gpu)} injected"
+        if target:
+            ok = metrics.per_gpu_gbps + 1e-9 >= target
+            colour = "#2b8a3e" if ok else "#c92a2a"
+            per_gpu += f"<br><span style='color:{colour}'>{'meets' if ok else 'misses'} the target of {gbps(target)}</span>"
+        self.values["per_gpu"].setText(per_gpu)
+        self.values["tiers"].setText(", ".join(f"{tier}: {gbps(v)}" for tier, v in metrics.tiers) or "–")
+        self.values["bisection"].setText(gbps(metrics.bisection_gbps))
+        self.values["allreduce"].setText(
+            f"{metrics.allreduce_ms:.2f} ms for {metrics.message_mb:g} MB" if metrics.allreduce_ms is not None
+            else "not applicable")
+        if metrics.bottleneck_name:
+            self.values["bottleneck"].setText(f"{metrics.bottleneck_tier} tier · {metrics.bottleneck_name}")
+        elif metrics.bottleneck_tier == "server":
+            self.values["bottleneck"].setText("the servers' NICs: the fabric is not the limit")
+        else:
+            self.values["bottleneck"].setText(f"{metrics.bottleneck_tier} tier")
+        if metrics.unconnected_servers:
+            self.values["bottleneck"].setText(self.values["bottleneck"].text()
+                                              + f" ({metrics.unconnected_servers} servers not cabled)")
+        self.show_bottleneck.setEnabled(bool(metrics.bottleneck_switch))
+        self.highlight.emit(set(workload.members), metrics.bottleneck_switch)
+
+    def emit_highlight(self) -> None:
+        """Tell the canvas what to highlight for the current workload (again)."""
+        workload = self.editor.doc.workloads.get(self.current_id() or "")
+        if workload is None:
+            self.highlight.emit(set(), None)
+            return
+        metrics = self.metrics()
+        self.highlight.emit(set(workload.members), metrics.bottleneck_switch if metrics else None)
+
+    def _show_bottleneck(self) -> None:
+        metrics = self.metrics()
+        if metrics is not None and metrics.bottleneck_switch:
+            self.show_objects.emit([metrics.bottleneck_switch])
+
+    # ---------------------------------------------------------------- edits (one undo step each)
+    def _update(self, changes: dict, text: str) -> None:
+        workload_id = self.current_id()
+        if workload_id is not None:
+            self.editor.update_workload(workload_id, changes, text)
+
+    def _commit_name(self, text: str) -> None:
+        if text.strip():
+            self._update({"name": text.strip()}, "Rename workload")
+        else:
+            self._show_current()
+
+    def create(self, kind: str) -> str | None:
+        """A new workload on the selected servers, or on every server when none is selected."""
+        doc = self.editor.doc
+        members = self._selected_servers() or workload_rules.servers(doc, "all", "")
+        workload_id = self.editor.add_workload(kind, members)
+        if workload_id is not None:
+            self.refresh()
+            self.select(workload_id)
+        return workload_id
+
+    def delete_current(self) -> None:
+        workload_id = self.current_id()
+        if workload_id is not None:
+            self.editor.remove_workload(workload_id)
+
+    def members_from_selection(self, how: str) -> bool:
+        workload = self.editor.doc.workloads.get(self.current_id() or "")
+        if workload is None:
+            return False
+        picked = self._selected_servers()
+        if not picked:
+            return self.editor.refuse("Select servers on the canvas first")
+        if how == "set":
+            members = list(picked)
+        elif how == "add":
+            members = workload.members + [d for d in picked if d not in workload.members]
+        else:
+            members = [d for d in workload.members if d not in set(picked)]
+        verb = {"set": "Set", "add": "Add", "remove": "Remove"}[how]
+        return self.editor.update_workload(workload.id, {"members": members},
+                                           f"{verb} servers of {workload.name}")
+
+    def _fill_rule_values(self) -> None:
+        self._rules_filled = True
+        rule = self.rule.currentData()
+        with QSignalBlocker(self.rule_value):
+            self.rule_value.clear()
+            for value, label in workload_rules.choices(self.editor.doc, rule):
+                self.rule_value.addItem(label, value)
+        self.rule_value.setEnabled(rule != "all")
+
+    def apply_rule(self) -> bool:
+        if not self._rules_filled:
+            self._fill_rule_values()
+        workload = self.editor.doc.workloads.get(self.current_id() or "")
+        if workload is None:
+            return False
+        rule = self.rule.currentData()
+        value = self.rule_value.currentData() or ""
+        members = workload_rules.servers(self.editor.doc, rule, value)
+        if not members:
+            return self.editor.refuse("The rule picks no server")
+        label = self.rule_value.currentText() if rule != "all" else "all servers"
+        return self.editor.update_workload(workload.id, {"members": members},
+                                           f"Servers of {workload.name}: {label}")

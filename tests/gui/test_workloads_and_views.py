@@ -1,0 +1,185 @@
+"""Workloads panel, collapsible groups, colour modes and opening big files in the background."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aicnet_gui.gui import workload_rules
+from aicnet_gui.gui.canvas.groups import GroupKey
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def validated(window, qtbot):  # noqa: ANN001, ANN201
+    if not window.validator.current():
+        with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+            pass
+    return window.validator.report
+
+
+def servers(doc) -> list[str]:  # noqa: ANN001
+    return sorted(d.id for d in doc.devices.values() if doc.tier_of(d) == 0)
+
+
+def test_creating_a_workload_from_the_selection_is_undoable_and_shows_its_metrics(window, qtbot, example_path):
+    assert window.open_path(example_path, ask=False)
+    validated(window, qtbot)
+    doc = window.document.fabric
+    picked = servers(doc)[:2]
+    window.workloads.show()
+    window.workloads.raise_()
+    window.topology.select_ids(picked, [])
+    before = set(doc.workloads)
+    steps = window.document.undo_stack.count()
+    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+        workload_id = window.workloads.create("training")
+    assert workload_id is not None and set(doc.workloads) == before | {workload_id}
+    workload = doc.workloads[workload_id]
+    assert sorted(workload.members) == picked and workload.kind.value == "training"
+    assert workload.pattern == "ring-allreduce"
+    assert window.document.undo_stack.count() == steps + 1
+    assert window.workloads.current_id() == workload_id
+    metrics = window.workloads.metrics()
+    assert metrics is not None and metrics.servers == 2
+    # 2 HGX servers with 8 x 400G NICs each: 16 GPUs, 400 Gb/s injected per GPU
+    assert metrics.gpus == 16
+    assert window.workloads.members.text() == "2 servers, 16 GPUs"
+    assert "Gb/s" in window.workloads.values["per_gpu"].text()
+    assert window.workloads.values["bisection"].text().endswith("b/s")
+    # the workload's servers are highlighted on the canvas while the panel is shown
+    assert {d for d, item in window.topology.items_by_id.items() if item.highlight == "member"} == set(picked)
+    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+        window.document.undo_stack.undo()
+    assert workload_id not in doc.workloads
+    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+        window.document.undo_stack.redo()
+    assert sorted(doc.workloads[workload_id].members) == picked
+
+
+def test_workload_pattern_target_and_servers_by_rule_are_undoable_edits(window, qtbot, example_path):
+    assert window.open_path(example_path, ask=False)
+    validated(window, qtbot)
+    doc = window.document.fabric
+    window.workloads.show()
+    window.workloads.raise_()
+    workload_id = window.workloads.create("inference")
+    assert doc.workloads[workload_id].pattern == "all-to-all"
+    assert sorted(doc.workloads[workload_id].members) == servers(doc)  # nothing selected: all
+    panel = window.workloads
+    panel.pattern.setCurrentIndex(panel.pattern.findData("ring-allreduce"))
+    assert doc.workloads[workload_id].pattern == "ring-allreduce"
+    panel.target.setValue(300)
+    assert doc.workloads[workload_id].target_gbps_per_gpu == 300
+    # by rule: the servers of one rack
+    rack = doc.devices[servers(doc)[0]].rack
+    expected = sorted(d.id for d in doc.devices.values() if doc.tier_of(d) == 0 and d.rack == rack)
+    panel.rule.setCurrentIndex(panel.rule.findData("rack"))
+    panel.rule_value.setCurrentIndex(panel.rule_value.findData(rack))
+    assert panel.apply_rule()
+    assert sorted(doc.workloads[workload_id].members) == expected
+    window.document.undo_stack.undo()
+    assert sorted(doc.workloads[workload_id].members) == servers(doc)
+    assert validated(window, qtbot).revision == doc.revision
+
+
+def test_rules_pick_servers_by_su_and_rail(catalog):
+    from aicnet_gui.fileio import load_fabric
+
+    doc = load_fabric(EXAMPLES / "superpod-4su.fabric", catalog)
+    su2 = workload_rules.servers(doc, "su", "2")
+    assert len(su2) == 32 and all(doc.devices[d].tags["su"] == "2" for d in su2)
+    assert [v for v, _label in workload_rules.choices(doc, "su")] == ["1", "2", "3", "4"]
+    # every server of a rail-optimized fabric has a NIC on each of the 8 rails
+    assert len(workload_rules.servers(doc, "rail", "3")) == 128
+    assert [v for v, _label in workload_rules.choices(doc, "rail")] == [str(r) for r in range(1, 9)]
+
+
+def test_collapsing_a_scalable_unit_hides_its_devices_and_bundles_their_cables(window):
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    scene = window.topology
+    doc = window.document.fabric
+    key = GroupKey("su", "2")
+    members = {d.id for d in doc.devices.values() if d.tags.get("su") == "2"}
+    assert len(members) == 40  # 32 servers and their 8 rail leaves
+    assert scene.collapse([key]) == 1
+    group = scene.collapsed[key]
+    assert set(group.members) == members and group.isVisible()
+    assert all(not scene.items_by_id[d].isVisible() for d in members)
+    assert all(scene.items_by_id[d].isVisible() for d in set(doc.devices) - members)
+    # 256 server-leaf cables inside the SU and 8 leaves x 32 uplinks leave it: all become bundles
+    touching = {link.id for link in doc.links.values() if link.a.device in members or link.b.device in members}
+    assert scene.links.collapsed_links() == len(touching) == 512
+    assert "32 servers, 8 leaves" in group.subtitle
+    # selecting the box selects its devices; a finding's device inside selects the box
+    group.setSelected(True)
+    assert set(scene.selected_device_ids()) == members
+    scene.expand([key])
+    assert not scene.collapsed and all(scene.items_by_id[d].isVisible() for d in members)
+    assert scene.links.collapsed_links() == 0
+
+
+def test_collapse_all_from_the_view_menu_and_expand_all(window):
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    window.actions_by_name["collapse-su"].trigger()
+    assert len(window.topology.collapsed) == 4
+    window.actions_by_name["expand-all"].trigger()
+    assert not window.topology.collapsed
+    window.actions_by_name["collapse-rail"].trigger()
+    assert len(window.topology.collapsed) == 8  # rails 1..8 (their leaves and spines)
+
+
+def test_colour_modes_recolour_the_cables(window):
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    layer = window.topology.links
+    for mode in ("speed", "tier", "rail", "oversubscription", "cable"):
+        window.actions_by_name[f"colour-{mode}"].trigger()
+        assert layer.mode == mode and window.colour_combo.currentData() == mode
+    window.colour_combo.setCurrentIndex(window.colour_combo.findData("rail"))
+    assert layer.mode == "rail"
+    title, _rows = window.legend._mode_title, window.legend._mode_rows
+    assert title == "Cables by rail" and len(_rows) == 8
+
+
+def test_a_file_opens_in_the_background_with_a_progress_bar(window, qtbot):
+    path = EXAMPLES / "superpod-4su.fabric"
+    with qtbot.waitSignal(window.opened, timeout=60000) as opened:
+        assert window.open_in_background(path, ask=False)
+        assert window.loading() and window.progress.isVisibleTo(window)
+        assert not window.tabs.isEnabled()  # the old document is not edited while replaced
+    assert opened.args == [path.resolve()]
+    assert not window.progress.isVisibleTo(window) and window.tabs.isEnabled()
+    doc = window.document.fabric
+    assert len(doc.devices) == 176 and len(doc.links) == 2048
+    assert len(window.topology.items_by_id) == 176 and len(window.topology.links) == 2048
+    assert window.message_label.text().startswith("Opened superpod-4su.fabric in ")
+    assert validated(window, qtbot).revision == doc.revision
+
+
+def test_a_broken_file_opened_in_the_background_reports_and_keeps_the_window(window, qtbot, dialogs, tmp_path):
+    bad = tmp_path / "bad.fabric"
+    bad.write_text("{ not json", encoding="utf-8")
+    with qtbot.waitSignal(window.open_failed, timeout=30000) as failed:
+        window.open_in_background(bad, ask=False)
+    assert failed.args[0] == bad and "bad.fabric" in failed.args[1]
+    assert dialogs.errors and dialogs.errors[0][0] == "Cannot open fabric"
+    assert window.tabs.isEnabled() and not window.loading()
+
+
+def test_clicking_a_collapsed_box_selects_it_and_a_double_click_opens_it(window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    scene, view = window.topology, window.topology_view
+    key = GroupKey("su", "1")
+    scene.collapse([key])
+    box = scene.collapsed[key].box()
+    view.set_zoom(0.3)
+    view.centerOn(box.center())
+    point = view.mapFromScene(box.center())
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    assert scene.collapsed[key].isSelected()
+    assert scene.selected_link_ids() == []  # not a cable that passes under the box
+    assert len(scene.selected_device_ids()) == 40
+    QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    assert key not in scene.collapsed
