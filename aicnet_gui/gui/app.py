@@ -63,7 +63,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.resize(1440, 900)
     window.show()
     QTimer.singleShot(0, lambda: window.start(args.file))
-    return app.exec()
+    code = app.exec()
+    if app.platformName() == "offscreen":
+        # Qt's offscreen clipboard segfaults at interpreter exit while it still owns data that
+        # was copied; desktop platforms (xcb, wayland, windows, cocoa) hand it over properly.
+        app.clipboard().clear()
+    return code
 
 
 def wait_for(app, done, timeout_s: float = 60.0) -> bool:  # noqa: ANN001
