@@ -18,6 +18,7 @@ from ..analysis.lengths import Placement, device_height_m, rack_floor_xy, route_
 from ..fileio.fabric_file import gc_paused
 from ..model.catalog import Catalog
 from ..model.catalog_entities import ROLE_TIER, Role
+from ..model.colours import rail_colour
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import (
     AddDevice,
@@ -59,7 +60,7 @@ from .naming import names
 from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
 from .placement import Placement as Placement_
 from .placement import place
-from .plan import FabricPlan, PlannedDevice, rail_colour
+from .plan import FabricPlan, PlannedDevice
 from .rail_optimized import plan_rail_optimized
 from .result import GenerationResult
 

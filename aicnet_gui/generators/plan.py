@@ -8,19 +8,6 @@ from dataclasses import dataclass, field
 from ..model.catalog_entities import DeviceModel, Role
 from ..model.fabric import CageConfig
 
-# TIA-598 fibre colour order: the usual names for rail colours on labels and in the PDF legend.
-RAIL_COLOURS: tuple[str, ...] = (
-    "blue", "orange", "green", "brown", "slate", "white",
-    "red", "black", "yellow", "violet", "rose", "aqua",
-)
-
-
-def rail_colour(rail: int | None) -> str | None:
-    """The colour name of rail `rail` (1-based), cycling after twelve rails."""
-    if rail is None or rail < 1:
-        return None
-    return RAIL_COLOURS[(rail - 1) % len(RAIL_COLOURS)]
-
 
 @dataclass(slots=True)
 class PlannedDevice:

@@ -12,6 +12,8 @@ from functools import cache
 
 from PySide6.QtGui import QColor, QFont
 
+from ..model.colours import CABLE_COLOURS
+
 # ---------------------------------------------------------------- speeds
 #: (lowest speed in Gb/s, label, colour) from fast to slow; a port takes the first row it reaches.
 SPEED_COLOURS: tuple[tuple[int, str, str], ...] = (
@@ -154,21 +156,8 @@ GRID_STEP = 20.0
 LINK_WIDTH = 1.6
 """Cosmetic width of one cable line in pixels."""
 
-# Named link colours a user can pick in the inspector (TIA-606 style jacket colours).
-LINK_COLOURS: dict[str, str] = {
-    "blue": "#1c7ed6",
-    "orange": "#f76707",
-    "green": "#2f9e44",
-    "brown": "#8d5b3a",
-    "slate": "#5c677d",
-    "white": "#ced4da",
-    "red": "#e03131",
-    "black": "#212529",
-    "yellow": "#f5c000",
-    "violet": "#7048e8",
-    "rose": "#e64980",
-    "aqua": "#15aabf",
-}
+# Named link colours a user can pick in the inspector (TIA-598 jacket colours, shared with print).
+LINK_COLOURS: dict[str, str] = {name: f"#{tone}" for name, tone in CABLE_COLOURS.items()}
 
 
 def link_colour_hex(name: str | None) -> str | None:

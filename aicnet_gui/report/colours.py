@@ -13,18 +13,13 @@ from functools import cache
 
 from reportlab.lib import colors
 
+from ..model.colours import CABLE_COLOURS
+
 _HEX = re.compile(r"^#?([0-9a-fA-F]{6})$")
-# The twelve TIA-598 fibre colours the generators and the GUI use, with the GUI's tones
-# (aicnet_gui/gui/theme.py LINK_COLOURS) so print and screen agree.
-_TIA_598 = {
-    "blue": "1c7ed6", "orange": "f76707", "green": "2f9e44", "brown": "8d5b3a",
-    "slate": "5c677d", "white": "ced4da", "red": "e03131", "black": "212529",
-    "yellow": "f5c000", "violet": "7048e8", "rose": "e64980", "aqua": "15aabf",
-}
 _EXTRA = {
     "grey": (0.5, 0.5, 0.5),
     **{name: (int(v[:2], 16) / 255, int(v[2:4], 16) / 255, int(v[4:], 16) / 255)
-       for name, v in _TIA_598.items()},
+       for name, v in CABLE_COLOURS.items()},
 }
 
 
