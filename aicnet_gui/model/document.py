@@ -128,59 +128,70 @@ class FabricDocument:
         changes: ChangeSet | None,
         path: str = "",
     ) -> None:
-        """Add many links with the checks of `_add_link` in one tight loop.
+        """Add many links with the checks of `_add_link`.
 
-        Loading a 100k-link file or applying a generator run spends most of its time here.  The
-        first link that breaks an invariant is re-checked by `_check_link` for its message;
-        the links added before it are in `undo`, so `apply` rolls them back.
+        Loading a 100k-link file or applying a generator run spends most of its time here, so
+        the whole run is first checked with set operations (ids and ports unique and free,
+        ports present, cables known) and then indexed in bulk.  A run that fails a check goes
+        link by link instead, so the first offending link is named and the ones before it
+        are in `undo` for `apply` to roll back.
         """
-        port_link = self._port_link
+        if not links:
+            return
+        ends = self._clean_link_run_ends(links)
+        if ends is None:
+            self._add_links_one_by_one(links, undo, changes, path)
+            return
+        ids = [link.id for link in links]
+        owners = ids + ids  # `ends` lists every A end, then every B end
+        self.links.update(zip(ids, links, strict=True))
+        self._port_link.update(zip(ends, owners, strict=True))
         device_links = self._device_links
+        for (device, _port), link_id in zip(ends, owners, strict=True):
+            device_links[device].add(link_id)
+        if undo is not None:
+            undo.extend(map(RemoveLink, ids))
+        if changes is not None:
+            changes.links.update(ids)
+            changes.devices.update(device for device, _port in ends)
+
+    def _clean_link_run_ends(self, links: Sequence[Link]) -> list[tuple[str, str]] | None:
+        """The (device, port) ends of the run, A ends then B ends, when adding every link keeps
+        all invariants; None when some link breaks one.  Changes nothing."""
+        ids = [link.id for link in links]
+        if len(set(ids)) != len(ids) or not self.links.keys().isdisjoint(ids):
+            return None
+        if not (self.devices.keys() | self.racks.keys() | self.workloads.keys()).isdisjoint(ids):
+            return None
+        ends = [(link.a.device, link.a.port) for link in links]
+        ends += [(link.b.device, link.b.port) for link in links]
+        if len(set(ends)) != len(ends) or not self._port_link.keys().isdisjoint(ends):
+            return None
         device_ports = self._device_ports
-        table = self.links
-        taken = set(self.devices) | set(self.racks) | set(self.workloads)
-        cables = self.catalog.cables
-        added: list[str] = []
-        touched: set[str] = set()
         try:
-            for index, link in enumerate(links):
-                a, b = link.a, link.b
-                key_a, key_b = (a.device, a.port), (b.device, b.port)
-                ports_a, ports_b = device_ports.get(a.device), device_ports.get(b.device)
-                if (
-                    link.id in table
-                    or link.id in taken
-                    or ports_a is None
-                    or ports_b is None
-                    or a.port not in ports_a
-                    or b.port not in ports_b
-                    or key_a in port_link
-                    or key_b in port_link
-                    or key_a == key_b
-                    or (link.cable is not None and link.cable not in cables)
-                ):
-                    try:
-                        if link.id in table or link.id in taken:
-                            raise ModelError(f"id {link.id!r} is already used", [link.id])
-                        self._check_link(link)
-                    except ModelError as exc:
-                        if path:
-                            exc.path = f"{path}[{index}]"
-                        raise
-                table[link.id] = link
-                port_link[key_a] = link.id
-                port_link[key_b] = link.id
-                device_links[a.device].add(link.id)
-                device_links[b.device].add(link.id)
-                added.append(link.id)
-                touched.add(a.device)
-                touched.add(b.device)
-        finally:
-            if undo is not None:
-                undo.extend(map(RemoveLink, added))
-            if changes is not None:
-                changes.links.update(added)
-                changes.devices.update(touched)
+            if not all(port in device_ports[device] for device, port in ends):
+                return None
+        except KeyError:
+            return None
+        cables = {link.cable for link in links}
+        cables.discard(None)
+        return ends if cables <= self.catalog.cables.keys() else None
+
+    def _add_links_one_by_one(
+        self,
+        links: Sequence[Link],
+        undo: list[Operation] | None,
+        changes: ChangeSet | None,
+        path: str,
+    ) -> None:
+        for index, link in enumerate(links):
+            try:
+                self._add_link(AddLink(link), undo if undo is not None else [],
+                               changes if changes is not None else ChangeSet())
+            except ModelError as exc:
+                if path:
+                    exc.path = f"{path}[{index}]"
+                raise
 
     def snapshot(self) -> FabricDocument:
         """A frozen-in-time copy for a background reader (validation, export).
