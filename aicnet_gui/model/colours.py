@@ -23,9 +23,11 @@ CABLE_COLOURS: dict[str, str] = {
 }
 
 
+_NAMES = tuple(CABLE_COLOURS)
+
+
 def rail_colour(rail: int | None) -> str | None:
     """The colour name of rail `rail` (1-based), cycling after twelve rails."""
     if rail is None or rail < 1:
         return None
-    names = tuple(CABLE_COLOURS)
-    return names[(rail - 1) % len(names)]
+    return _NAMES[(rail - 1) % len(_NAMES)]
