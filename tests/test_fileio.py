@@ -187,3 +187,13 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_save_after_edits_reuses_lines_but_writes_the_same_bytes(small, catalog):
+    first = dumps_fabric(small)
+    small.update_link("l1", length_m=21.5)
+    small.add_device(Device(id="leaf2", name="leaf-02", model="nvidia-qm9700"))
+    warm = dumps_fabric(small)
+    cold = dumps_fabric(loads_fabric(warm, catalog))
+    assert warm == cold != first
+    assert b'"length_m":21.5' in warm

@@ -46,6 +46,18 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def gc_held() -> Iterator[None]:
+    """Pause the cyclic GC while many short-lived containers are made (nothing is frozen)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def json_path(loc: tuple[Any, ...]) -> str:
     """`('links', 3, 'a', 'port')` -> `$.links[3].a.port`."""
     path = "$"
@@ -179,16 +191,44 @@ _ADAPTERS = {name: TypeAdapter(list[kind]) for name, kind in _SECTION_TYPES.item
 OBJECT_SECTIONS = tuple(_SECTION_TYPES)
 
 
-def _section_lines(name: str, items: list[Any]) -> bytes:
-    """`[ {..},\n {..} ]` with one compact object per line, serialised in pydantic's core.
+_SEPARATOR = b'},{"id":'
 
-    The split between objects is safe: `},{"id":` cannot occur inside an object (every other
-    nested value is keyed by a non-`id` name) nor inside a string (quotes there are escaped).
+
+def _serialise(name: str, items: list[Any]) -> list[bytes]:
+    """One compact JSON object per item, serialised together in pydantic's core.
+
+    Splitting the joined array at `},{"id":` is safe: that sequence cannot occur inside an
+    object (every other nested value is keyed by a non-`id` name) nor inside a string (quotes
+    there are escaped).
     """
+    joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True)[1:-1]
+    pieces = joined.split(_SEPARATOR)
+    if len(pieces) == 1:
+        return pieces
+    return [pieces[0] + b"}", *(b'{"id":' + p + b"}" for p in pieces[1:-1]), b'{"id":' + pieces[-1]]
+
+
+def _section_lines(name: str, items: list[Any], cache: dict[int, tuple[object, bytes]],
+                   fresh: dict[int, tuple[object, bytes]]) -> bytes:
+    """`[ {..},\n {..} ]` with one compact object per line; unchanged objects reuse the line
+    of the previous save (`cache`), and every line goes into `fresh` for the next one."""
     if not items:
         return b"[]"
-    compact = _ADAPTERS[name].dump_json(items, exclude_defaults=True)
-    return b"[\n    " + compact[1:-1].replace(b'},{"id":', b'},\n    {"id":') + b"\n  ]"
+    lines: list[bytes | None] = []
+    missing: list[int] = []
+    for index, item in enumerate(items):
+        hit = cache.get(id(item))
+        if hit is not None and hit[0] is item:
+            lines.append(hit[1])
+        else:
+            lines.append(None)
+            missing.append(index)
+    if missing:
+        for index, line in zip(missing, _serialise(name, [items[i] for i in missing]), strict=True):
+            lines[index] = line
+    for item, line in zip(items, lines, strict=True):
+        fresh[id(item)] = (item, line)
+    return b"[\n    " + b",\n    ".join(lines) + b"\n  ]"  # type: ignore[arg-type]
 
 
 def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
@@ -223,12 +263,15 @@ def dumps_fabric(doc: FabricDocument) -> bytes:
     diff shows one line per changed object.
     """
     parts = []
-    for key, value in fabric_to_dict(doc).items():
-        if key in OBJECT_SECTIONS:
-            body = _section_lines(key, value)
-        else:
-            body = orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
-        parts.append(b"  " + orjson.dumps(key) + b": " + body)
+    fresh: dict[int, tuple[object, bytes]] = {}
+    with gc_held():  # 100k new cache entries would set off full collections
+        for key, value in fabric_to_dict(doc).items():
+            if key in OBJECT_SECTIONS:
+                body = _section_lines(key, value, doc.save_cache, fresh)
+            else:
+                body = orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+            parts.append(b"  " + orjson.dumps(key) + b": " + body)
+    doc.save_cache = fresh
     return b"{\n" + b",\n".join(parts) + b"\n}\n"
 
 

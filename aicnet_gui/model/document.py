@@ -96,6 +96,9 @@ class FabricDocument:
         self._ports = PortTables()
         self._device_ports: dict[str, dict[str, LogicalPort]] = {}
         self._listeners: list[Listener] = []
+        # Owned by aicnet_gui.fileio: the saved JSON line of each object by identity, so that a
+        # save after a few edits serialises only what changed (objects are never edited in place).
+        self.save_cache: dict[int, tuple[object, bytes]] = {}
         if fabric is not None:
             self._load(fabric)
 
@@ -214,6 +217,7 @@ class FabricDocument:
         copy._ports = self._ports
         copy._device_ports = dict(self._device_ports)
         copy._listeners = []
+        copy.save_cache = {}
         return copy
 
     def to_fabric(self) -> Fabric:
