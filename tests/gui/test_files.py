@@ -184,3 +184,16 @@ def test_revert_drops_the_changes_after_asking(window, dialogs, example_path):
     assert dialogs.asked_save == 1
     assert len(window.document.fabric.devices) == 8
     assert not window.document.dirty
+
+
+def test_new_from_template_shows_the_whole_generated_fabric(window):
+    """The scene grows to the generated devices at once, so Fit to View reaches all of them."""
+    from aicnet_gui.generators import RailOptimizedParams, build_ops
+    from aicnet_gui.gui.dialogs.template_wizard import apply_template
+    from aicnet_gui.model.document import FabricDocument
+
+    ops, _ = build_ops(FabricDocument(window.catalog), RailOptimizedParams(sus=1, leaf="nvidia-qm9700"))
+    assert apply_template(window, "rail-optimized", ops)
+    content = window.topology.content_rect()
+    assert content.width() > 2800
+    assert window.topology.sceneRect().contains(content)

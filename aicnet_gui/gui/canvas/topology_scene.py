@@ -493,8 +493,9 @@ class TopologyScene(QGraphicsScene):
         """The bounding box of every device and band (what "fit to view" shows): the bands
         enclose every device with a margin, so they are the box."""
         if self._band_timer.isActive():
+            # pending moves: lay out the bands and grow the scene rect now (the timer would)
             self._band_timer.stop()
-            self.update_bands()
+            self._after_moves()
         rect = self.bands.boundingRect()
         if rect.isNull():
             for item in self.items_by_id.values():
