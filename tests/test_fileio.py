@@ -197,3 +197,22 @@ def test_a_save_after_edits_reuses_lines_but_writes_the_same_bytes(small, catalo
     cold = dumps_fabric(loads_fabric(warm, catalog))
     assert warm == cold != first
     assert b'"length_m":21.5' in warm
+
+
+def test_recovery_of_a_running_instance_is_not_offered(small, tmp_path):
+    import subprocess
+    import sys
+
+    from aicnet_gui.fileio.recovery import RecoveryStore
+
+    store = RecoveryStore(tmp_path / "recovery")
+    store.write(small, None, session="other", now=1.0)
+    note = next((tmp_path / "recovery").glob("*.json"))
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        note.write_text(note.read_text().replace(f'"pid":{os.getpid()}', f'"pid":{other.pid}'))
+        assert store.pending() == []
+    finally:
+        other.kill()
+        other.wait()
+    assert len(store.pending()) == 1

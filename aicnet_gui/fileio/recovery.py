@@ -1,14 +1,16 @@
 """Recovery files: periodic autosaves of unsaved work, offered back after a crash.
 
 A recovery file is a normal `.fabric` file in the per-user state folder, next to a small JSON
-note that says which document it belongs to.  It is written atomically like a save and removed
+note that says which document it belongs to and which process wrote it.  It is written atomically like a save and removed
 when the document is saved or closed cleanly, so one that is still there at start-up means the
-program did not end cleanly.
+program did not end cleanly - unless the process that wrote it is still running (a second
+window of aicnet must not offer, or discard, the first one's live autosave).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +32,19 @@ def _key(original: str | Path | None, session: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+def _still_running(pid: object) -> bool:
+    """True when `pid` names a live process other than this one."""
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but belongs to someone else, or the check is not supported
+        return True
+    return True
+
+
 class RecoveryStore:
     """Writes, lists and removes the recovery files in one folder."""
 
@@ -44,7 +59,7 @@ class RecoveryStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         data_path, note_path = self._paths(original, session)
         write_atomic(data_path, dumps_fabric(doc), keep_backup=False)
-        note = {"original": str(original) if original else None, "saved_at": now}
+        note = {"original": str(original) if original else None, "saved_at": now, "pid": os.getpid()}
         write_atomic(note_path, orjson.dumps(note), keep_backup=False)
         return data_path
 
@@ -63,7 +78,7 @@ class RecoveryStore:
                 note = orjson.loads(note_path.read_bytes())
             except (OSError, orjson.JSONDecodeError):
                 continue
-            if data_path.exists():
+            if data_path.exists() and not _still_running(note.get("pid")):
                 found.append(Recovery(data_path, note.get("original"), float(note.get("saved_at", 0))))
         return sorted(found, key=lambda r: r.saved_at, reverse=True)
 
