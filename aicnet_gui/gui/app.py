@@ -52,9 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     QCoreApplication.setOrganizationName("aicnet")
     QCoreApplication.setApplicationName("aicnet")
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    from . import resources
+    from . import resources, wheel_guard
     from .main_window import MainWindow
 
+    wheel_guard.install(app)
     app.setWindowIcon(resources.app_icon())
     window = MainWindow(interactive=not args.screenshot)
     if args.screenshot:
