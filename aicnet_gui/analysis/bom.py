@@ -194,10 +194,10 @@ def compute_bom(doc: FabricDocument) -> Bom:
         links_by_tier=links_by_tier,
         links_total=len(rows),
         transceivers=dict(sorted(optics.items())),
-        cables=dict(sorted(cables.items())),
+        cables=dict(sorted(cables.items(), key=_part_then_length)),
         spares_percent=percent,
         transceiver_spares=dict(sorted(optic_spares.items())),
-        cable_spares=dict(sorted(cable_spares.items())),
+        cable_spares=dict(sorted(cable_spares.items(), key=_part_then_length)),
         power_w=round(power, 1),
         power_unknown=tuple(sorted(unknown)),
         cost_usd=None if unpriced else round(known_cost, 2),
@@ -206,3 +206,12 @@ def compute_bom(doc: FabricDocument) -> Bom:
         links_without_cable=int((cable == NONE).sum()),
         missing_optics=tuple(missing),
     )
+
+
+def _part_then_length(item: tuple[str, int]) -> tuple[str, float]:
+    """Sort key of a `PART@LENGTH_M` line: by part, then by length as a number (3 before 10)."""
+    part, _, length = item[0].rpartition("@")
+    try:
+        return part, float(length)
+    except ValueError:
+        return item[0], 0.0

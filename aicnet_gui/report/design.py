@@ -16,7 +16,7 @@ from .cables import CablePlan
 from .flow import Column, Flow
 from .pdfpage import PdfWriter
 
-NOT_SET = "(not written yet - Project > Settings > Notes)"
+NOT_SET = "(not written yet - settings.notes in the .fabric file)"
 
 
 def _yes(value: bool) -> str:

@@ -58,3 +58,11 @@ def test_bom_of_the_example(catalog):
     # 32 leaf-spine links ride 16 twin-port 800G DACs
     assert sum(n for k, n in bom.cables.items() if k.startswith("nvidia-mcp4y10@")) == 16
     assert sum(n for k, n in bom.cables.items() if k.startswith(f"{MMF}@")) == 32
+
+
+def test_cable_lines_are_ordered_by_part_then_numeric_length():
+    from aicnet_gui.analysis.bom import _part_then_length
+
+    lines = {"b@10": 1, "b@3": 1, "a@7.5": 1, "a@15": 1}
+    ordered = [key for key, _ in sorted(lines.items(), key=_part_then_length)]
+    assert ordered == ["a@7.5", "a@15", "b@3", "b@10"]
