@@ -191,7 +191,8 @@ def start_export(window: MainWindow, kind: str, target: str, options: Any) -> Ex
     progress.setWindowTitle("Export")
     progress.setWindowModality(Qt.WindowModality.WindowModal)
     progress.setMinimumDuration(300)
-    job = ExportJob(export_job(kind, window.document.fabric, target, options), window)
+    # the export runs in a worker: it reads a snapshot, so edits made meanwhile cannot reach it
+    job = ExportJob(export_job(kind, window.document.fabric.snapshot(), target, options), window)
     job.progress.connect(lambda f, m: (progress.setValue(int(f * 1000)), progress.setLabelText(m)))
     progress.canceled.connect(job.cancel)
 
