@@ -80,6 +80,7 @@ class LivePanels(QObject):
         self.workloads.highlight.connect(self._on_highlight)
         self.metrics.visibilityChanged.connect(self._on_metrics_visible)
         self.workloads.visibilityChanged.connect(self._on_workloads_visible)
+        v.revalidate()  # the document the window starts with (possibly empty) is checked too
 
     # ---------------------------------------------------------------- following the validator
     def _on_status(self, text: str) -> None:

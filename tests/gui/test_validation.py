@@ -236,3 +236,9 @@ def test_colouring_by_oversubscription_marks_the_switch_over_target(window, qtbo
     assert window.topology.items_by_id[doc.device_by_name("leaf-02").id].accent.name() == green
     window.set_colour_mode("cable")
     assert window.topology.items_by_id[leaf.id].accent is None
+
+
+def test_a_window_started_without_a_file_reports_validated(window, qtbot):
+    """The empty document the window starts with is validated too: no endless 'validating…'."""
+    label = window.live.status_label
+    qtbot.waitUntil(lambda: label.text().startswith("validated"), timeout=10_000)
