@@ -7,7 +7,7 @@ from typing import Any
 
 from ..model.catalog import Catalog
 from ..model.catalog_entities import DeviceModel, Role
-from .clos import tech_set
+from .clos import spine_block, tech_set
 from .errors import GeneratorError
 from .hardware import (
     PortBlock,
@@ -95,3 +95,30 @@ def half_capacity(profile: SwitchProfile) -> int:
 
 def ratio_text(ratio: float) -> str:
     return f"{ratio:g}:1"
+
+
+PodPlan = tuple[int, int, int, int, int]
+"""(pod size, spines per pod S, leaf uplinks u, cores per group C, spine uplinks)."""
+
+
+def pod_option(
+    hw: Hardware, size: int, pods: int, u_min: int, u_max: int, planes: int, uneven: bool
+) -> tuple[tuple[int, int, int], PodPlan] | None:
+    """One pod size of a three-tier fabric: (score, plan), or None when it does not fit.
+
+    `size` leaves per pod (per plane) fit under spines with `u_min`..`u_max` uplinks each; the
+    spines of `pods` pods fit under a core group.  The score prefers the fewest switches over
+    all `planes` (rail groups), then pods of equal size, then larger pods.
+    """
+    assert hw.core is not None
+    block = spine_block(size, u_min, u_max, half_capacity(hw.spine))
+    if block is None:
+        return None
+    spines, u = block
+    spine_down = size * (u // spines)
+    core = spine_block(pods, spine_down, hw.spine.max_split(spine_down), hw.core.ports)
+    if core is None:
+        return None
+    cores, spine_up = core
+    total = planes * (pods * spines + spines * cores)
+    return (total, 1 if uneven else 0, -size), (size, spines, u, cores, spine_up)

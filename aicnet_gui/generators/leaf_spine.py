@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from .clos import larger_switches, or_use, spine_block
-from .common import PLANE, Hardware, half_capacity, ratio_text, resolve_hardware, spine_of
+from .common import (
+    PLANE,
+    Hardware,
+    half_capacity,
+    pod_option,
+    ratio_text,
+    resolve_hardware,
+    spine_of,
+)
 from .errors import GeneratorError
 from .params import ThreeTierParams, TwoTierParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
@@ -186,20 +194,10 @@ def _choose_pod(
         size = cells_per_pod * lp.cell_leaves
         if size > cap and fixed is None:
             break
-        pods = -(-cells // cells_per_pod)
-        block = spine_block(size, lp.u_min, lp.u_max, cap)
-        if block is None:
-            continue
-        spines, u = block
-        spine_down = size * (u // spines)
-        core = spine_block(pods, spine_down, hw.spine.max_split(spine_down), hw.core.ports)
-        if core is None:
-            continue
-        cores, spine_up = core
-        total = pods * spines + spines * cores
-        score = (total, 0 if cells % cells_per_pod == 0 else 1, -size)
-        if best is None or score < best[0]:
-            best = (score, (size, spines, u, cores, spine_up))
+        option = pod_option(hw, size, -(-cells // cells_per_pod), lp.u_min, lp.u_max, 1,
+                            cells % cells_per_pod != 0)
+        if option is not None and (best is None or option[0] < best[0]):
+            best = option
     return best[1] if best else None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from .clos import divisors_desc, larger_switches, or_use, spine_block
-from .common import PLANE, Hardware, half_capacity, resolve_hardware, spine_of
+from .common import PLANE, Hardware, half_capacity, pod_option, resolve_hardware, spine_of
 from .errors import GeneratorError
 from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
@@ -150,20 +150,9 @@ def _choose_pod(
     best: tuple[tuple[int, int, int], tuple[int, int, int, int, int]] | None = None
     sizes = [fixed] if fixed is not None else list(range(1, min(sus, cap) + 1))
     for size in sizes:
-        pods = -(-sus // size)
-        block = spine_block(size, n, u_max, cap)
-        if block is None:
-            continue
-        spines, u = block
-        spine_down = size * (u // spines)
-        core = spine_block(pods, spine_down, hw.spine.max_split(spine_down), hw.core.ports)
-        if core is None:
-            continue
-        cores, spine_up = core
-        total = pods * hw.rails * spines + hw.rails * spines * cores
-        score = (total, 0 if sus % size == 0 else 1, -size)
-        if best is None or score < best[0]:
-            best = (score, (size, spines, u, cores, spine_up))
+        option = pod_option(hw, size, -(-sus // size), n, u_max, hw.rails, sus % size != 0)
+        if option is not None and (best is None or option[0] < best[0]):
+            best = option
     return best[1] if best else None
 
 
