@@ -199,6 +199,43 @@ def test_a_save_after_edits_reuses_lines_but_writes_the_same_bytes(small, catalo
     assert b'"length_m":21.5' in warm
 
 
+def _three_links(small: FabricDocument) -> FabricDocument:
+    for number, port in ((2, "5/2"), (3, "6/1")):
+        small.add_link(Link(id=f"l{number}", a=Endpoint(device="gpu1", port=f"p{number}"),
+                            b=Endpoint(device="leaf1", port=port), rail=number))
+    return small
+
+
+def test_first_save_after_opening_keeps_the_lines_of_unchanged_objects(small, catalog):
+    raw = dumps_fabric(_three_links(small))
+    canonical = json.dumps(json.loads(_line_of(raw, b'"id":"l1"')), separators=(",", ":")).encode()
+    by_hand = _line_of(raw, b'"id":"l1"').replace(b'","', b'", "')  # same object, spaced out
+    opened = loads_fabric(raw.replace(_line_of(raw, b'"id":"l1"'), by_hand), catalog)
+    opened.update_link("l2", length_m=9.5)
+    opened.remove_link("l3")
+    saved = dumps_fabric(opened)
+    assert by_hand in saved and canonical not in saved  # the unchanged link is written as read
+    assert b'"length_m":9.5' in saved and b'"id":"l3"' not in saved
+    reopened = loads_fabric(saved, catalog)
+    assert reopened.links == opened.links and reopened.devices == opened.devices
+
+
+def test_a_hand_formatted_section_is_written_afresh(small, catalog):
+    raw = dumps_fabric(_three_links(small))
+    one, two, three = (_line_of(raw, f'"id":"l{n}"'.encode()) for n in (1, 2, 3))
+    # as many line breaks as links, but not one link per line
+    split_one = one.replace(b',"b":', b',\n    "b":')
+    reformatted = raw.replace(one + b",\n    " + two + b",\n    " + three,
+                              split_one + b", " + two + b",\n    " + three)
+    assert reformatted != raw
+    opened = loads_fabric(reformatted, catalog)
+    assert dumps_fabric(opened) == raw
+
+
+def _line_of(raw: bytes, marker: bytes) -> bytes:
+    return next(line.strip().rstrip(b",") for line in raw.splitlines() if marker in line)
+
+
 def test_recovery_of_a_running_instance_is_not_offered(small, tmp_path):
     import subprocess
     import sys

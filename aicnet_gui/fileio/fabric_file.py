@@ -28,6 +28,7 @@ from ..model.catalog_entities import CableAssembly, DeviceModel, Transceiver
 from ..model.document import FabricDocument, ModelError
 from ..model.fabric import FILE_FORMAT, SCHEMA_VERSION, Device, Fabric, Link, Rack, Workload
 from .errors import FabricFileError
+from .line_cache import FileLines, LineCache
 from .migrations import MigrationError, migrate
 
 MAX_REPORTED_ERRORS = 5
@@ -136,12 +137,16 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
     """
     with gc_paused():
         fabric = _fast_validate(raw)
+        current = fabric is not None
         if fabric is None:
             fabric = _careful_validate(raw, file)
         try:
-            return FabricDocument(_catalog_for(fabric, catalog), fabric)
+            doc = FabricDocument(_catalog_for(fabric, catalog), fabric)
         except ModelError as exc:
             raise FabricFileError(file, str(exc), exc.path or "$") from None
+    if current:  # a migrated file is written afresh in the current layout
+        doc.save_cache = FileLines(raw, {name: getattr(fabric, name) for name in OBJECT_SECTIONS})
+    return doc
 
 
 def _fast_validate(raw: bytes) -> Fabric | None:
@@ -192,6 +197,7 @@ OBJECT_SECTIONS = tuple(_SECTION_TYPES)
 
 
 _SEPARATOR = b'},{"id":'
+_SEPARATOR_AS_LINES = b'}\n{"id":'
 
 
 def _serialise(name: str, items: list[Any]) -> list[bytes]:
@@ -199,36 +205,25 @@ def _serialise(name: str, items: list[Any]) -> list[bytes]:
 
     Splitting the joined array at `},{"id":` is safe: that sequence cannot occur inside an
     object (every other nested value is keyed by a non-`id` name) nor inside a string (quotes
-    there are escaped).
+    there are escaped).  The split goes through a newline, which cannot occur in compact JSON
+    either (strings escape it), so the pieces come out whole without copying each one again.
     """
     joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True)[1:-1]
-    pieces = joined.split(_SEPARATOR)
-    if len(pieces) == 1:
-        return pieces
-    return [pieces[0] + b"}", *(b'{"id":' + p + b"}" for p in pieces[1:-1]), b'{"id":' + pieces[-1]]
+    return joined.replace(_SEPARATOR, _SEPARATOR_AS_LINES).split(b"\n")
 
 
-def _section_lines(name: str, items: list[Any], cache: dict[int, tuple[object, bytes]],
-                   fresh: dict[int, tuple[object, bytes]]) -> bytes:
-    """`[ {..},\n {..} ]` with one compact object per line; unchanged objects reuse the line
-    of the previous save (`cache`), and every line goes into `fresh` for the next one."""
-    if not items:
-        return b"[]"
-    lines: list[bytes | None] = []
-    missing: list[int] = []
-    for index, item in enumerate(items):
-        hit = cache.get(id(item))
-        if hit is not None and hit[0] is item:
-            lines.append(hit[1])
-        else:
-            lines.append(None)
-            missing.append(index)
-    if missing:
-        for index, line in zip(missing, _serialise(name, [items[i] for i in missing]), strict=True):
+def _section_lines(name: str, items: list[Any], cache: LineCache) -> list[bytes]:
+    """The JSON line of each of `items`: the cached line of an unchanged object, the others
+    serialised together."""
+    lines = cache.known_lines(name, items)
+    if None in lines:
+        missing = [index for index, line in enumerate(lines) if line is None]
+        if len(missing) == len(items):
+            return _serialise(name, items)
+        fresh = _serialise(name, [items[index] for index in missing])
+        for index, line in zip(missing, fresh, strict=True):
             lines[index] = line
-    for item, line in zip(items, lines, strict=True):
-        fresh[id(item)] = (item, line)
-    return b"[\n    " + b",\n    ".join(lines) + b"\n  ]"  # type: ignore[arg-type]
+    return lines  # type: ignore[return-value]
 
 
 def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
@@ -263,15 +258,18 @@ def dumps_fabric(doc: FabricDocument) -> bytes:
     diff shows one line per changed object.
     """
     parts = []
-    fresh: dict[int, tuple[object, bytes]] = {}
-    with gc_held():  # 100k new cache entries would set off full collections
+    cache = doc.save_cache if isinstance(doc.save_cache, LineCache) else LineCache()
+    written: dict[str, tuple[list[Any], list[bytes]]] = {}
+    with gc_held():  # 100k new lines would set off full collections
         for key, value in fabric_to_dict(doc).items():
             if key in OBJECT_SECTIONS:
-                body = _section_lines(key, value, doc.save_cache, fresh)
+                lines = _section_lines(key, value, cache)
+                written[key] = (value, lines)
+                body = b"[\n    " + b",\n    ".join(lines) + b"\n  ]" if lines else b"[]"
             else:
                 body = orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
             parts.append(b"  " + orjson.dumps(key) + b": " + body)
-    doc.save_cache = fresh
+    doc.save_cache = LineCache(written)
     return b"{\n" + b",\n".join(parts) + b"\n}\n"
 
 

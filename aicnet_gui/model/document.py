@@ -13,8 +13,9 @@ object) from "a link of this device changed" (same object, id in `ChangeSet.devi
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -44,6 +45,16 @@ from .fabric import Device, EmbeddedCatalog, Fabric, Link, Metadata, Rack, Setti
 from .ports import LogicalPort, PortConfigError, PortTables, check_cage_overrides
 
 Listener = Callable[[ChangeSet], None]
+
+# Field getters that run in C: bulk link runs map them over 100k links.
+_ID = attrgetter("id")
+_CABLE = attrgetter("cable")
+_A_END = attrgetter("a.device", "a.port")
+_B_END = attrgetter("b.device", "b.port")
+_MODE = attrgetter("mode")
+_TRANSCEIVER = attrgetter("transceiver")
+_FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
 
 
 class ModelError(ValueError):
@@ -94,11 +105,15 @@ class FabricDocument:
         self._port_link: dict[tuple[str, str], str] = {}
         self._device_links: dict[str, set[str]] = {}
         self._ports = PortTables()
+        # (model id, ((cage, mode, transceiver), ...)) -> port table, for overrides that passed
+        self._checked_cages: dict[tuple[str, tuple[tuple[int, str | None, str | None], ...]],
+                                  dict[str, LogicalPort]] = {}
         self._device_ports: dict[str, dict[str, LogicalPort]] = {}
         self._listeners: list[Listener] = []
-        # Owned by aicnet_gui.fileio: the saved JSON line of each object by identity, so that a
-        # save after a few edits serialises only what changed (objects are never edited in place).
-        self.save_cache: dict[int, tuple[object, bytes]] = {}
+        # Owned by aicnet_gui.fileio: the saved JSON line of each object by identity (or the
+        # lines of the file it was opened from), so that a save after a few edits serialises
+        # only what changed (objects are never edited in place).
+        self.save_cache: object = None
         if fabric is not None:
             self._load(fabric)
 
@@ -145,38 +160,38 @@ class FabricDocument:
         if ends is None:
             self._add_links_one_by_one(links, undo, changes, path)
             return
-        ids = [link.id for link in links]
+        ids = list(map(_ID, links))
         owners = ids + ids  # `ends` lists every A end, then every B end
         self.links.update(zip(ids, links, strict=True))
         self._port_link.update(zip(ends, owners, strict=True))
-        device_links = self._device_links
-        for (device, _port), link_id in zip(ends, owners, strict=True):
-            device_links[device].add(link_id)
+        devices = list(map(_FIRST, ends))
+        # set.add over every end, looped in C (a Python loop here is a third of a big load)
+        deque(map(set.add, map(self._device_links.__getitem__, devices), owners), maxlen=0)
         if undo is not None:
             undo.extend(map(RemoveLink, ids))
         if changes is not None:
             changes.links.update(ids)
-            changes.devices.update(device for device, _port in ends)
+            changes.devices.update(devices)
 
     def _clean_link_run_ends(self, links: Sequence[Link]) -> list[tuple[str, str]] | None:
         """The (device, port) ends of the run, A ends then B ends, when adding every link keeps
         all invariants; None when some link breaks one.  Changes nothing."""
-        ids = [link.id for link in links]
+        ids = list(map(_ID, links))
         if len(set(ids)) != len(ids) or not self.links.keys().isdisjoint(ids):
             return None
         if not (self.devices.keys() | self.racks.keys() | self.workloads.keys()).isdisjoint(ids):
             return None
-        ends = [(link.a.device, link.a.port) for link in links]
-        ends += [(link.b.device, link.b.port) for link in links]
+        ends = list(map(_A_END, links))
+        ends += map(_B_END, links)
         if len(set(ends)) != len(ends) or not self._port_link.keys().isdisjoint(ends):
             return None
-        device_ports = self._device_ports
         try:
-            if not all(port in device_ports[device] for device, port in ends):
-                return None
+            tables = list(map(self._device_ports.__getitem__, map(_FIRST, ends)))
         except KeyError:
             return None
-        cables = {link.cable for link in links}
+        if not all(map(dict.__contains__, tables, map(_SECOND, ends))):
+            return None
+        cables = set(map(_CABLE, links))
         cables.discard(None)
         return ends if cables <= self.catalog.cables.keys() else None
 
@@ -215,9 +230,10 @@ class FabricDocument:
         copy._port_link = dict(self._port_link)
         copy._device_links = {d: set(links) for d, links in self._device_links.items()}
         copy._ports = self._ports
+        copy._checked_cages = self._checked_cages
         copy._device_ports = dict(self._device_ports)
         copy._listeners = []
-        copy.save_cache = {}
+        copy.save_cache = None
         return copy
 
     def to_fabric(self) -> Fabric:
@@ -398,18 +414,7 @@ class FabricDocument:
             model = self.catalog.device(device.model)
         except UnknownCatalogId as exc:
             raise ModelError(f"device {device.name}: {exc}", [device.id]) from None
-        try:
-            check_cage_overrides(model, device.cages)
-            ports = self._ports.get(model, device.cages)
-        except PortConfigError as exc:
-            raise ModelError(f"device {device.name}: {exc}", [device.id]) from None
-        for cage, config in device.cages.items():
-            if config.transceiver and config.transceiver not in self.catalog.transceivers:
-                raise ModelError(
-                    f"device {device.name}: cage {cage}: unknown transceiver catalog id "
-                    f"{config.transceiver!r}",
-                    [device.id],
-                )
+        ports = self._checked_ports(model, device)
         if device.rack is not None and device.rack not in self.racks:
             raise ModelError(f"device {device.name}: rack {device.rack!r} does not exist", [device.id])
         owner = self._names.get(device.name)
@@ -421,6 +426,31 @@ class FabricDocument:
                 f"{device.rack} ({self._rack_height(device.rack)} U)",
                 [device.id],
             )
+        return ports
+
+    def _checked_ports(self, model: DeviceModel, device: Device) -> dict[str, LogicalPort]:
+        """The port table of `device` after checking its cage overrides against `model` and the
+        catalog.  Devices with the same overrides share the check: a 4,096-server file has
+        thousands of switches configured alike."""
+        cages = device.cages
+        configs = cages.values()
+        key = (model.id, tuple(zip(cages, map(_MODE, configs), map(_TRANSCEIVER, configs), strict=True)))
+        ports = self._checked_cages.get(key)
+        if ports is not None:
+            return ports
+        try:
+            check_cage_overrides(model, cages)
+            ports = self._ports.get(model, cages)
+        except PortConfigError as exc:
+            raise ModelError(f"device {device.name}: {exc}", [device.id]) from None
+        for cage, config in cages.items():
+            if config.transceiver and config.transceiver not in self.catalog.transceivers:
+                raise ModelError(
+                    f"device {device.name}: cage {cage}: unknown transceiver catalog id "
+                    f"{config.transceiver!r}",
+                    [device.id],
+                )
+        self._checked_cages[key] = ports
         return ports
 
     def _rack_height(self, rack_id: str | None) -> int:
