@@ -1,9 +1,12 @@
 """A form generated from a pydantic model: one field per model field, with its description.
 
 Used by the New-from-template wizard to render the generators' parameter models.  Numbers get
-spin boxes with the field's bounds ("auto" when the field may be None), `Literal` fields and
-catalog ids get combo boxes, booleans check boxes, nested models a titled sub-form.  Fields of
+spin boxes with the field's bounds ("auto" when the field may be None), `Literal` and enum fields
+and catalog ids get combo boxes, booleans check boxes, nested models a titled sub-form.  Fields of
 other shapes (lists, mappings) keep their defaults and are listed as such.
+
+A float shows as many decimals as its value needs (a 0.04445 m rack unit stays 0.04445), and a
+value the user did not touch comes back exactly as it was given (4/3 is not rounded to 1.33).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from annotated_types import Ge, Gt, Le, Lt
@@ -34,6 +38,18 @@ from ...model.catalog import Catalog
 from .. import resources
 
 AUTO = "auto"
+
+#: how enum values read in a combo box
+ENUM_TITLES = {
+    "infiniband": "InfiniBand", "rocev2": "RoCEv2", "ethernet": "Ethernet",
+    "tia-606": "ANSI/TIA-606", "iso-14763": "ISO/IEC 14763",
+}
+
+
+def decimals_for(value: float) -> int:
+    """Decimals a spin box needs to show `value` (2 to 6)."""
+    fraction = f"{value:.6f}".rstrip("0").partition(".")[2]
+    return max(2, len(fraction))
 
 # catalog-id fields of the generators, and the roles their models may have
 CATALOG_FIELDS: dict[str, tuple[str, ...]] = {
@@ -70,14 +86,17 @@ def _bounds(info: FieldInfo) -> tuple[float | None, float | None, bool]:
 
 
 _WORDS = {"su": "SU", "sus": "SUs", "gbps": "(Gb/s)", "kw": "(kW)", "ru": "(RU)", "m": "(m)",
-          "id": "ID", "tor": "ToR"}
+          "id": "ID", "tor": "ToR", "mtu": "MTU", "pfc": "PFC", "ecn": "ECN", "dcb": "DCB",
+          "ecmp": "ECMP", "mb": "(MB)", "percent": "(%)", "allreduce": "All-reduce"}
 
 
 def field_title(name: str) -> str:
     """`nodes_per_su` -> `Nodes per SU`, `rack_power_kw` -> `Rack power (kW)`."""
     words = [_WORDS.get(w, w) for w in name.split("_")]
     first = words[0]
-    words[0] = first if first[:1].isupper() or first.startswith("(") else first.capitalize()
+    if first.startswith("("):  # a unit first: `ru_height_m` -> `RU height (m)`
+        first = first.strip("()")
+    words[0] = first if first[:1].isupper() else first.capitalize()
     return " ".join(words)
 
 
@@ -143,6 +162,8 @@ class ModelForm(QWidget):
             self._getters[name] = box.currentData
             self._setters[name] = lambda v, b=box: b.setCurrentIndex(max(b.findData(v), 0))
             return box
+        if isinstance(annotation, type) and issubclass(annotation, Enum):
+            return self._choice(name, annotation)
         if annotation is str and name in CATALOG_FIELDS:
             box = QComboBox()
             if optional:
@@ -173,6 +194,15 @@ class ModelForm(QWidget):
             return edit
         return None
 
+    def _choice(self, name: str, enum: type[Enum]) -> QWidget:
+        box = QComboBox()
+        for member in enum:
+            box.addItem(ENUM_TITLES.get(str(member.value), str(member.value)), member.value)
+        box.currentIndexChanged.connect(self.changed)
+        self._getters[name] = lambda b=box: enum(b.currentData())
+        self._setters[name] = lambda v, b=box: b.setCurrentIndex(max(b.findData(getattr(v, "value", v)), 0))
+        return box
+
     def _number(self, name: str, info: FieldInfo, annotation: type, optional: bool) -> QWidget:
         low, high, strict = _bounds(info)
         spin: QSpinBox | QDoubleSpinBox
@@ -190,12 +220,20 @@ class ModelForm(QWidget):
         spin.setKeyboardTracking(False)
         spin.valueChanged.connect(self.changed)
 
+        given: list[Any] = [None]  # the value last put in, returned as is while untouched
+
         def get(s: QSpinBox | QDoubleSpinBox = spin) -> Any:
             if optional and s.value() == s.minimum():
                 return None
+            if isinstance(s, QDoubleSpinBox) and isinstance(given[0], float) \
+                    and s.value() == round(given[0], s.decimals()):
+                return given[0]
             return s.value()
 
         def put(value: Any, s: QSpinBox | QDoubleSpinBox = spin) -> None:
+            given[0] = value
+            if isinstance(s, QDoubleSpinBox) and isinstance(value, float):
+                s.setDecimals(max(s.decimals(), decimals_for(value)))
             s.setValue(s.minimum() if value is None else value)
 
         self._getters[name] = get

@@ -1,0 +1,63 @@
+"""Fabric settings dialog: every setting editable, checked by the file's models, one undo step."""
+
+from __future__ import annotations
+
+import pytest
+
+from aicnet_gui.model.fabric import LabelProfile, Notes, OversubscriptionTargets, Settings
+
+
+@pytest.fixture
+def dialog(qtbot, doc, catalog):  # noqa: ANN001, ANN201
+    from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
+
+    doc.update_settings(oversubscription=OversubscriptionTargets(storage=4 / 3),
+                        notes=Notes(general="first line\nsecond line"))
+    box = FabricSettingsDialog(doc, catalog)
+    qtbot.addWidget(box)
+    return box
+
+
+def test_an_untouched_dialog_changes_nothing(dialog):
+    # 4/3 and the 0.04445 m rack unit must not come back rounded to what a spin box shows
+    assert dialog.operations() == []
+    dialog.accept()
+    assert dialog.result_ops == []
+
+
+def test_every_tab_edits_the_settings_in_one_edit(dialog, doc):
+    dialog.general.set_values({"revision": "C", "author": "N. Architect"})
+    dialog.place.set_values({"site": "DC2", "label_profile": LabelProfile.ISO_14763})
+    dialog.network.set_values({"mtu": 9000, "pfc": True, "allreduce_message_mb": 256.0})
+    dialog.targets.set_values({"training": 1.5})
+    dialog.lengths.set_values({"slack_m": 2.0, "row_pitch_m": 3.6})
+    dialog.naming.edits["leaf"].setText("lf{n:03d}")
+    dialog.notes.edits["nccl"].setPlainText("NCCL_IB_HCA=mlx5")
+    dialog.accept()
+    assert dialog.result() == dialog.DialogCode.Accepted
+    applied = doc.apply(dialog.result_ops)
+    settings, metadata = doc.settings, doc.metadata
+    assert (metadata.revision, metadata.author) == ("C", "N. Architect")
+    assert (settings.site, settings.label_profile) == ("DC2", LabelProfile.ISO_14763)
+    assert (settings.mtu, settings.pfc, settings.allreduce_message_mb) == (9000, True, 256.0)
+    assert settings.oversubscription.training == 1.5
+    assert settings.oversubscription.storage == 4 / 3  # untouched, exact
+    assert (settings.lengths.slack_m, settings.lengths.row_pitch_m) == (2.0, 3.6)
+    assert settings.lengths.ru_height_m == 0.04445
+    assert settings.naming["leaf"] == "lf{n:03d}" and settings.naming["spine"] == "spine-{n:02d}"
+    assert settings.notes.nccl == "NCCL_IB_HCA=mlx5"
+    assert settings.notes.general == "first line\nsecond line"
+    doc.apply(applied.inverse)  # one undo step gives every old value back
+    assert doc.settings == Settings(oversubscription=OversubscriptionTargets(storage=4 / 3),
+                                    notes=Notes(general="first line\nsecond line"))
+    assert doc.metadata.revision == "A"
+
+
+def test_a_naming_pattern_without_a_number_keeps_the_dialog_open(dialog, doc):
+    dialog.naming.edits["spine"].setText("spine")
+    assert "every device gets one name" in dialog.naming.previews["spine"].text()
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted
+    assert dialog.error.isVisibleTo(dialog)
+    assert "Naming: Spine switches" in dialog.error.text()
+    assert doc.settings.naming["spine"] == "spine-{n:02d}"
