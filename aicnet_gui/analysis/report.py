@@ -85,12 +85,15 @@ class OversubscriptionMetrics:
     @cached_property
     def switches(self) -> dict[str, float | None]:
         """Switch name -> downlink:uplink ratio (None: downlinks but no uplink); switches of
-        the top tier (no uplinks by design, e.g. spines of a 2-tier fabric) are left out."""
+        the top tier (no uplinks by design: the spines of a 2-tier fabric, the one leaf of a
+        fabric without spines) are left out."""
         data = self._data
         d = data.d
         n = len(data.devices)
-        rows = np.flatnonzero(d["alive"][:n] & d["switch"][:n] & (d["down"][:n] > 0))
-        top = max(data.tier_totals) + 1 if data.tier_totals else 2
+        switches = d["alive"][:n] & d["switch"][:n]
+        rows = np.flatnonzero(switches & (d["down"][:n] > 0))
+        highest = int(d["tier"][:n][switches].max()) if switches.any() else 1
+        top = max(highest, max(data.tier_totals) + 1 if data.tier_totals else 1)
         keep = rows[(d["up"][rows] > 0) | (d["tier"][rows] < top)]
         result = {}
         for row, down, up in zip(keep.tolist(), d["down"][keep].tolist(), d["up"][keep].tolist(),

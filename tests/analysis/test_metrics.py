@@ -41,6 +41,20 @@ def test_leaf_with_32x400_down_and_16x400_up_is_2_to_1_and_warns_under_training(
     assert "1:1 target for training" in found[0].message
 
 
+def test_a_lone_leaf_is_the_top_tier_and_a_leaf_cut_off_from_the_spines_is_not(build):
+    build.rack("r1")
+    build.dev("leaf-1", SN5600, rack="r1", ru=36)
+    build.dev("gpu-1", HGX, rack="r1", ru=1, optics={c: NIC_OPTIC for c in range(1, 9)})
+    build.link("s1", "gpu-1", "p1", "leaf-1", "swp1s0", cable=MMF)
+    report = analyze(build.doc)
+    assert report.metrics.oversubscription.switches == {}  # nothing to flag, no finding either
+    assert not report.by_code("LEAF-NO-UPLINK") and not report.by_code("OVERSUBSCRIBED")
+    build.dev("spine-1", SN5600, rack="r1", ru=40, role="spine")
+    report = analyze(build.doc)
+    assert report.metrics.oversubscription.switches == {"leaf-1": None}
+    assert [f.objects for f in report.by_code("LEAF-NO-UPLINK")] == [("leaf-1",)]
+
+
 def test_oversubscription_without_workload_is_a_note(build):
     two_leaf_fabric(build, uplinks_per_leaf=8)
     report = analyze(build.doc)
