@@ -38,6 +38,7 @@ from .params import MEDIA_CLASSES, MediaParams
 CLASS_RANK = {"dac": 0, "acc": 1, "aec": 2, "aoc": 3, "mmf": 4, "smf": 5}
 _CABLE_CLASS = {"DAC": "dac", "ACC": "acc", "AEC": "aec", "AOC": "aoc"}
 _COPPER = frozenset({"dac", "acc", "aec"})
+_EVERYTHING = frozenset(MEDIA_CLASSES)
 
 
 class CageSpec(NamedTuple):
@@ -101,7 +102,7 @@ class _Option:
 
 
 @dataclass(frozen=True, slots=True)
-class _Candidate:
+class Candidate:
     rank: int
     power: float
     limit: float
@@ -110,6 +111,42 @@ class _Candidate:
     optics: dict[CageSpec, _Option] = field(default_factory=dict)
     cords: dict[tuple[int, int], str] = field(default_factory=dict)
     straight: str | None = None  # the cord when no cage of the component splits
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """How one component is equipped: per cage of `cages` (its cages in order of first use)
+    the optic (None: an integrated cable fills it); per link its cable and assembly slot (-1:
+    none, else the index of a new assembly id, numbered in order of first use); `length` is the
+    component's longest link."""
+
+    cages: tuple[int, ...]
+    optics: tuple[str | None, ...]
+    cables: tuple[str, ...]
+    slots: tuple[int, ...]
+    length: float
+
+    @property
+    def assemblies(self) -> int:
+        return max(self.slots, default=-1) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """A component's cages in order of first use, its cage specs and allowed media classes,
+    and the ways to equip it, cheapest first."""
+
+    used: tuple[int, ...]
+    specs: frozenset[CageSpec]
+    allowed: frozenset[str]
+    candidates: list[Candidate]
+
+    def pick(self, length: float) -> Candidate | None:
+        """The cheapest candidate that reaches `length` m."""
+        for candidate in self.candidates:
+            if candidate.limit + 1e-9 >= length:
+                return candidate
+        return None
 
 
 def _end_fits(end: CableEnd, spec: CageSpec) -> bool:
@@ -153,7 +190,7 @@ class MediaSelector:
         for cords in self.cords.values():
             cords.sort(key=lambda c: (c.power_w, stock_limit(c), c.id))
         self._options: dict[CageSpec, list[_Option]] = {}
-        self._candidates: dict[tuple, list[_Candidate]] = {}
+        self._candidates: dict[tuple, list[Candidate]] = {}
 
     # ------------------------------------------------------------------ optics per cage
     def _grade(self, media: str) -> str:
@@ -191,9 +228,9 @@ class MediaSelector:
         return found
 
     # ------------------------------------------------------------------ candidates
-    def _cable_candidates(self, shape: tuple) -> list[_Candidate]:
+    def _cable_candidates(self, shape: tuple) -> list[Candidate]:
         kind = shape[0]
-        found: list[_Candidate] = []
+        found: list[Candidate] = []
         for cable in self.integrated:
             if kind == "p2p":
                 a, b = shape[1], shape[2]
@@ -209,19 +246,19 @@ class MediaSelector:
             ends = (shape[1], *shape[2]) if kind == "star" else shape[-2:]
             if ok and all(_lanes_match(cable, spec) for spec in ends):
                 media_class = _CABLE_CLASS[cable.type]
-                found.append(_Candidate(CLASS_RANK[media_class], cable.power_w, stock_limit(cable),
+                found.append(Candidate(CLASS_RANK[media_class], cable.power_w, stock_limit(cable),
                                         media_class, cable=cable.id))
         return found
 
     def _optics_candidates(
         self, specs: frozenset[CageSpec], pairs: frozenset[tuple[CageSpec, CageSpec]]
-    ) -> list[_Candidate]:
+    ) -> list[Candidate]:
         per_spec = {spec: self.options(spec) for spec in specs}
         families: set[tuple[str, str, str]] | None = None
         for options in per_spec.values():
             fams = {o.family for o in options}
             families = fams if families is None else families & fams
-        found: list[tuple[tuple, _Candidate]] = []
+        found: list[tuple[tuple, Candidate]] = []
         for family in sorted(families or ()):
             _, media, connector = family
             grade = self._grade(media)
@@ -248,7 +285,7 @@ class MediaSelector:
                           tuple(sorted(cords.items())))
                 if found and found[-1][0] == config:
                     found.pop()  # the same parts reach further: keep the longer limit only
-                found.append((config, _Candidate(
+                found.append((config, Candidate(
                     CLASS_RANK[media_class], power, limit, media_class,
                     optics=chosen, cords=cords, straight=straight,
                 )))
@@ -273,7 +310,7 @@ class MediaSelector:
             cords[(sa, sb)] = cord.id
         return cords
 
-    def candidates(self, signature: tuple) -> list[_Candidate]:
+    def candidates(self, signature: tuple) -> list[Candidate]:
         """Every way to equip a component of this shape, cheapest first, with its reach."""
         cached = self._candidates.get(signature)
         if cached is not None:
@@ -291,6 +328,14 @@ class MediaSelector:
         return found
 
     # ------------------------------------------------------------------ components
+    def limits(self, allowed: dict[str, frozenset[str]] | None = None) -> dict[str, frozenset[str]]:
+        """Media classes allowed per tier pair: `allowed` narrowed by the media parameters."""
+        everything = frozenset(MEDIA_CLASSES)
+        limits = dict(allowed or {})
+        for tier, classes in self.params.allowed.items():
+            limits[tier] = limits.get(tier, everything) & frozenset(classes)
+        return limits
+
     def select(
         self,
         links: Sequence[MediaLink],
@@ -299,89 +344,58 @@ class MediaSelector:
         allowed: dict[str, frozenset[str]] | None = None,
     ) -> MediaSelection:
         """Choose media for `links`, which must include every link of every cage they touch."""
-        everything = frozenset(MEDIA_CLASSES)
-        limits = dict(allowed or {})
-        for tier, classes in self.params.allowed.items():
-            limits[tier] = limits.get(tier, everything) & frozenset(classes)
+        limits = self.limits(allowed)
         result = MediaSelection()
         for component in components(links, len(cages)):
-            self._component([links[i] for i in component], cages, new_assembly, limits,
-                            everything, result)
+            members = [links[i] for i in component]
+            decision = self.decide(members, cages, limits)
+            if isinstance(decision, Unresolved):
+                result.unresolved.append(decision)
+            else:
+                apply_recipe(decision, members, new_assembly, result)
         return result
 
-    def _component(
-        self,
-        links: list[MediaLink],
-        cages: Sequence[Cage],
-        new_assembly: Callable[[], str],
-        limits: dict[str, frozenset[str]],
-        everything: frozenset[str],
-        result: MediaSelection,
-    ) -> None:
-        length = 0.0
+    def choices(
+        self, links: list[MediaLink], cages: Sequence[Cage], limits: dict[str, frozenset[str]]
+    ) -> Choices:
+        """Everything a component's media depends on but its length: cages, specs, shape,
+        tiers, whether it stays in one rack; and the candidates for that."""
         used: dict[int, int] = {}
         for link in links:
-            value = link.length_m
-            if value is None:
-                result.unresolved.append(Unresolved(
-                    tuple(x.id for x in links),
-                    "length unknown: a device of the link is not placed in a rack"))
-                return
-            if value > length:
-                length = value
             used[link.a] = used.get(link.a, 0) + 1
             used[link.b] = used.get(link.b, 0) + 1
         racks = {cages[c].rack for c in used}
         same_rack = len(racks) == 1 and None not in racks
-        allowed = everything
+        allowed = _EVERYTHING
         if limits:
             for tier in {link.tier for link in links}:
-                allowed = allowed & limits.get(tier, everything)
+                allowed = allowed & limits.get(tier, _EVERYTHING)
         specs = frozenset([cages[c].spec for c in used])
         pairs = frozenset([(cages[x.a].spec, cages[x.b].spec) for x in links])
         signature = (_shape(links, cages, used), specs, pairs, same_rack, allowed)
         candidates = self._candidates.get(signature)
         if candidates is None:
             candidates = self.candidates(signature)
-        choice = None
-        for candidate in candidates:
-            if candidate.limit + 1e-9 >= length:
-                choice = candidate
-                break
-        if choice is None:
-            result.unresolved.append(Unresolved(
-                tuple(x.id for x in links), self._why_not(links, cages, specs, length, allowed)))
-            return
-        transceivers, cables = result.transceivers, result.cables
-        if choice.cable is not None:
-            for cage in used:
-                transceivers[cage] = None
-            assembly = new_assembly() if len(links) > 1 else None
-            for link in links:
-                cables[link.id] = (choice.cable, assembly)
-            return
-        option_of = choice.optics
-        need = result.need_m
-        for cage in used:
-            transceivers[cage] = option_of[cages[cage].spec].optic.id
-            need[cage] = length
-        if choice.straight is not None:
-            entry = (choice.straight, None)
-            for link in links:
-                cables[link.id] = entry
-            return
-        groups: dict[tuple[int, int], str] = {}
+        return Choices(tuple(used), specs, allowed, candidates)
+
+    def decide(
+        self, links: list[MediaLink], cages: Sequence[Cage], limits: dict[str, frozenset[str]]
+    ) -> Recipe | Unresolved:
+        """How to equip one component (its links in order), or why nothing fits."""
+        length = 0.0
         for link in links:
-            sa = option_of[cages[link.a].spec].split
-            sb = option_of[cages[link.b].spec].split
-            assembly = None
-            if sa > 1 or sb > 1:
-                hub, leg, split = (link.a, link.a_leg, sa) if sa > 1 else (link.b, link.b_leg, sb)
-                port = (hub, (leg - 1) // split)
-                assembly = groups.get(port)
-                if assembly is None:
-                    assembly = groups[port] = new_assembly()
-            cables[link.id] = (choice.cords[(sa, sb)], assembly)
+            value = link.length_m
+            if value is None:
+                return Unresolved(tuple(x.id for x in links),
+                                  "length unknown: a device of the link is not placed in a rack")
+            if value > length:
+                length = value
+        choices = self.choices(links, cages, limits)
+        candidate = choices.pick(length)
+        if candidate is None:
+            return Unresolved(tuple(x.id for x in links), self._why_not(
+                links, cages, choices.specs, length, choices.allowed))
+        return recipe(candidate, links, cages, choices.used, length)
 
     def _why_not(
         self, links: list[MediaLink], cages: Sequence[Cage], specs: frozenset[CageSpec],
@@ -398,6 +412,50 @@ class MediaSelector:
             reasons.append(
                 f"no allowed media ({', '.join(sorted(allowed))}) in the catalog reaches {length:g} m")
         return f"{len(links)} link(s) around {where}: " + "; ".join(reasons)
+
+
+def recipe(
+    choice: Candidate, links: list[MediaLink], cages: Sequence[Cage], used: tuple[int, ...],
+    length: float,
+) -> Recipe:
+    """The parts of `choice` per cage of `used` and per link, with assembly slots."""
+    if choice.cable is not None:
+        slot = 0 if len(links) > 1 else -1
+        return Recipe(used, (None,) * len(used), (choice.cable,) * len(links),
+                      (slot,) * len(links), length)
+    option_of = choice.optics
+    optics = tuple(option_of[cages[cage].spec].optic.id for cage in used)
+    if choice.straight is not None:
+        return Recipe(used, optics, (choice.straight,) * len(links), (-1,) * len(links), length)
+    groups: dict[tuple[int, int], int] = {}
+    cables: list[str] = []
+    slots: list[int] = []
+    for link in links:
+        sa = option_of[cages[link.a].spec].split
+        sb = option_of[cages[link.b].spec].split
+        slot = -1
+        if sa > 1 or sb > 1:
+            hub, leg, split = (link.a, link.a_leg, sa) if sa > 1 else (link.b, link.b_leg, sb)
+            slot = groups.setdefault((hub, (leg - 1) // split), len(groups))
+        cables.append(choice.cords[(sa, sb)])
+        slots.append(slot)
+    return Recipe(used, optics, tuple(cables), tuple(slots), length)
+
+
+def apply_recipe(
+    recipe: Recipe, links: list[MediaLink], new_assembly: Callable[[], str],
+    result: MediaSelection,
+) -> None:
+    """Record a component's parts in `result`, with fresh assembly ids for its slots."""
+    transceivers, need = result.transceivers, result.need_m
+    for cage, optic in zip(recipe.cages, recipe.optics, strict=True):
+        transceivers[cage] = optic
+        if optic is not None:
+            need[cage] = recipe.length
+    assemblies = [new_assembly() for _ in range(recipe.assemblies)]
+    cables = result.cables
+    for link, cable, slot in zip(links, recipe.cables, recipe.slots, strict=True):
+        cables[link.id] = (cable, assemblies[slot] if slot >= 0 else None)
 
 
 def _split(optic: Transceiver, spec: CageSpec) -> int | None:
