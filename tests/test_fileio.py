@@ -18,6 +18,7 @@ from aicnet_gui.fileio import (
 )
 from aicnet_gui.fileio.migrations import MigrationError, migrate
 from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.model.edits import UpdateRack
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload
 
 
@@ -49,7 +50,8 @@ def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
 def test_file_is_versioned_json_with_embedded_catalog(small):
     data = json.loads(dumps_fabric(small))
     assert list(data)[:2] == ["format", "schema_version"]
-    assert data["format"] == "aicnet.fabric" and data["schema_version"] == 1
+    assert data["format"] == "aicnet.fabric" and data["schema_version"] == 2
+    assert data["links"][0]["a"] == ["gpu1", "p1"]
     embedded = {e["id"] for section in data["catalog"].values() for e in section}
     assert embedded == {"nvidia-qm9700", "nvidia-dgx-h100", "nvidia-mma4z00-ns", "nvidia-mfp7e10"}
 
@@ -125,7 +127,7 @@ BAD_INPUTS = {
         "$.devices[1]", "id 'leaf1' is already used",
     ),
     "dangling endpoint": (
-        lambda s: _mutated(s, lambda d: d["links"][0]["a"].update(device="gpu9")),
+        lambda s: _mutated(s, lambda d: d["links"][0]["a"].__setitem__(0, "gpu9")),
         "$.links[0]", "names device 'gpu9', which does not exist",
     ),
     "port used twice": (
@@ -158,6 +160,17 @@ def test_migrations_run_step_by_step():
     assert migrate({"schema_version": 1}, steps, target=3) == {"schema_version": 3, "a": 1, "b": 2}
     with pytest.raises(MigrationError, match="no migration from schema version 1"):
         migrate({"schema_version": 1}, {}, target=2)
+
+
+def test_a_version_1_file_opens_and_is_saved_as_version_2(small, catalog, tmp_path):
+    current = json.loads(dumps_fabric(small))
+    old = dict(current, schema_version=1, links=[
+        dict(link, a={"device": link["a"][0], "port": link["a"][1]},
+             b={"device": link["b"][0], "port": link["b"][1]}) for link in current["links"]])
+    path = _write(tmp_path, json.dumps(old, indent=2).encode())
+    opened = load_fabric(path, catalog)
+    assert opened.links["l1"].a == ("gpu1", "p1") and opened.links["l1"].a.port == "p1"
+    assert json.loads(dumps_fabric(opened)) == current
 
 
 def test_recovery_store_round_trip(small, catalog, tmp_path):
@@ -230,6 +243,33 @@ def test_a_hand_formatted_section_is_written_afresh(small, catalog):
     assert reformatted != raw
     opened = loads_fabric(reformatted, catalog)
     assert dumps_fabric(opened) == raw
+
+
+@pytest.mark.parametrize("layout", ["bracket on the last line", "sections reordered", "key twice"])
+def test_a_file_not_laid_out_as_aicnet_writes_it_saves_what_the_document_holds(layout, catalog):
+    # one object per line, as aicnet writes sections, but the file around them differs
+    raw = b"""{
+  "format": "aicnet.fabric",
+  "schema_version": 2,
+  "devices": [
+    {"id": "s1", "name": "s1", "model": "nvidia-sn5600", "rack": "r1"},
+    {"id": "s2", "name": "s2", "model": "nvidia-sn5600"}],
+  "settings": {"mtu": 4096},
+  "racks": [
+    {"id": "r1", "name": "R01"}
+  ]
+}
+"""
+    if layout == "sections reordered":
+        raw = raw.replace(b"}],\n", b"}\n  ],\n")
+    if layout == "key twice":
+        raw = raw.replace(b'  "format"', b'  "racks": [\n    {"id": "r0", "name": "old"}\n  ],\n  "format"')
+    opened = loads_fabric(raw, catalog)
+    opened.update_settings(mtu=9000)
+    opened.apply([UpdateRack("r1", {"name": "RACK-A"})])
+    saved = loads_fabric(dumps_fabric(opened), catalog)
+    assert (saved.settings.mtu, saved.racks["r1"].name, list(saved.racks)) == (9000, "RACK-A", ["r1"])
+    assert dumps_fabric(saved) == dumps_fabric(opened)
 
 
 def _line_of(raw: bytes, marker: bytes) -> bytes:

@@ -85,15 +85,20 @@ class OversubscriptionMetrics:
     @cached_property
     def switches(self) -> dict[str, float | None]:
         """Switch name -> downlink:uplink ratio (None: downlinks but no uplink); switches of
-        the top tier (no uplinks by design: the spines of a 2-tier fabric, the one leaf of a
-        fabric without spines) are left out."""
+        the top tier (no uplinks by design: the spines of a 2-tier fabric, whose cores are not
+        cabled yet, or the one leaf of a fabric without spines) are left out.  Leaves without
+        uplinks are listed exactly when LEAF-NO-UPLINK reports them."""
         data = self._data
         d = data.d
         n = len(data.devices)
         switches = d["alive"][:n] & d["switch"][:n]
-        rows = np.flatnonzero(switches & (d["down"][:n] > 0))
-        highest = int(d["tier"][:n][switches].max()) if switches.any() else 1
+        tier, down, up = d["tier"][:n], d["down"][:n], d["up"][:n]
+        rows = np.flatnonzero(switches & (down > 0))
+        linked = switches & ((down > 0) | (up > 0))
+        highest = int(tier[linked].max()) if linked.any() else 1
         top = max(highest, max(data.tier_totals) + 1 if data.tier_totals else 1)
+        if top == 1 and ((switches & (tier >= 2)).any() or int((switches & (tier == 1)).sum()) > 1):
+            top = 2  # leaves cut off from spines, or islands: LEAF-NO-UPLINK reports them
         keep = rows[(d["up"][rows] > 0) | (d["tier"][rows] < top)]
         result = {}
         for row, down, up in zip(keep.tolist(), d["down"][keep].tolist(), d["up"][keep].tolist(),

@@ -17,6 +17,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,20 @@ from pydantic import TypeAdapter, ValidationError
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CableAssembly, DeviceModel, Transceiver
 from ..model.document import FabricDocument, ModelError
-from ..model.fabric import FILE_FORMAT, SCHEMA_VERSION, Device, Fabric, Link, Rack, Workload
+from ..model.fabric import (
+    FILE_FORMAT,
+    SCHEMA_VERSION,
+    Device,
+    EmbeddedCatalog,
+    Fabric,
+    Link,
+    Metadata,
+    Rack,
+    Settings,
+    Workload,
+)
 from .errors import FabricFileError
-from .line_cache import FileLines, LineCache
+from .line_cache import FileLines, Layout, LineCache
 from .migrations import MigrationError, migrate
 
 MAX_REPORTED_ERRORS = 5
@@ -145,7 +157,8 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
         except ModelError as exc:
             raise FabricFileError(file, str(exc), exc.path or "$") from None
     if current:  # a migrated file is written afresh in the current layout
-        doc.save_cache = FileLines(raw, {name: getattr(fabric, name) for name in OBJECT_SECTIONS})
+        doc.save_cache = FileLines(raw, {name: getattr(fabric, name) for name in OBJECT_SECTIONS},
+                                   partial(_loaded_layout, fabric))
     return doc
 
 
@@ -232,22 +245,42 @@ def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
     Objects keep only their non-default fields (a 100k-link file stays small and diffs well);
     metadata and settings are written in full so a reader sees every setting.
     """
-    embedded = doc.embedded_catalog()
-    return {
-        "format": FILE_FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "metadata": doc.metadata.model_dump(mode="json"),
-        "settings": doc.settings.model_dump(mode="json"),
+    return _file_values(doc.metadata, doc.settings, doc.embedded_catalog(), {
         "racks": list(doc.racks.values()),
         "devices": list(doc.devices.values()),
         "links": list(doc.links.values()),
         "workloads": list(doc.workloads.values()),
+    })
+
+
+def _file_values(metadata: Metadata, settings: Settings, embedded: EmbeddedCatalog,
+                 sections: dict[str, list[Any]]) -> dict[str, Any]:
+    return {
+        "format": FILE_FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "metadata": metadata.model_dump(mode="json"),
+        "settings": settings.model_dump(mode="json"),
+        **sections,
         "catalog": {
             "devices": [_entry_dump(e) for e in embedded.devices],
             "transceivers": [_entry_dump(e) for e in embedded.transceivers],
             "cables": [_entry_dump(e) for e in embedded.cables],
         },
     }
+
+
+def _layout(values: dict[str, Any]) -> Layout:
+    """Per top-level key: its bytes in the file, or the section name of an object section."""
+    return [key if key in OBJECT_SECTIONS else
+            b"  " + orjson.dumps(key) + b": "
+            + orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+            for key, value in values.items()]
+
+
+def _loaded_layout(fabric: Fabric) -> Layout:
+    """The layout aicnet would have written for `fabric` as read (before any edit)."""
+    return _layout(_file_values(fabric.metadata, fabric.settings, fabric.catalog,
+                                {name: [] for name in OBJECT_SECTIONS}))
 
 
 def dumps_fabric(doc: FabricDocument) -> bytes:
@@ -257,18 +290,18 @@ def dumps_fabric(doc: FabricDocument) -> bytes:
     device, link and workload is one compact line, so a 100k-link file stays small and a git
     diff shows one line per changed object.
     """
+    values = fabric_to_dict(doc)
     parts = []
     cache = doc.save_cache if isinstance(doc.save_cache, LineCache) else LineCache()
     written: dict[str, tuple[list[Any], list[bytes]]] = {}
     with gc_held():  # 100k new lines would set off full collections
-        for key, value in fabric_to_dict(doc).items():
-            if key in OBJECT_SECTIONS:
-                lines = _section_lines(key, value, cache)
-                written[key] = (value, lines)
+        for part in _layout(values):
+            if isinstance(part, str):
+                lines = _section_lines(part, values[part], cache)
+                written[part] = (values[part], lines)
                 body = b"[\n    " + b",\n    ".join(lines) + b"\n  ]" if lines else b"[]"
-            else:
-                body = orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
-            parts.append(b"  " + orjson.dumps(key) + b": " + body)
+                part = b"  " + orjson.dumps(part) + b": " + body
+            parts.append(part)
     doc.save_cache = LineCache(written)
     return b"{\n" + b",\n".join(parts) + b"\n}\n"
 

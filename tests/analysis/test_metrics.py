@@ -55,6 +55,24 @@ def test_a_lone_leaf_is_the_top_tier_and_a_leaf_cut_off_from_the_spines_is_not(b
     assert [f.objects for f in report.by_code("LEAF-NO-UPLINK")] == [("leaf-1",)]
 
 
+def test_leaves_forming_islands_are_listed_and_an_uncabled_core_changes_nothing(build):
+    build.rack("r1")
+    for n in (1, 2):
+        build.dev(f"leaf-{n}", SN5600, rack="r1", ru=30 + 2 * n)
+        build.dev(f"gpu-{n}", HGX, rack="r1", ru=1 + 8 * n, optics={c: NIC_OPTIC for c in range(1, 9)})
+        build.link(f"s{n}", f"gpu-{n}", "p1", f"leaf-{n}", "swp1s0", cable=MMF)
+    report = analyze(build.doc)
+    assert report.metrics.oversubscription.switches == {"leaf-1": None, "leaf-2": None}
+    assert len(report.by_code("LEAF-NO-UPLINK")) == 2
+
+
+def test_a_core_switch_not_cabled_yet_leaves_the_spines_out(build):
+    two_leaf_fabric(build, uplinks_per_leaf=8)
+    before = analyze(build.doc).metrics.oversubscription.switches
+    build.dev("core-1", SN5600, rack="rn", ru=30, role="core")
+    assert analyze(build.doc).metrics.oversubscription.switches == before == {"leaf-1": 2.0, "leaf-2": 2.0}
+
+
 def test_oversubscription_without_workload_is_a_note(build):
     two_leaf_fabric(build, uplinks_per_leaf=8)
     report = analyze(build.doc)

@@ -4,22 +4,30 @@ from __future__ import annotations
 
 import pytest
 
-from aicnet_gui.model.fabric import LabelProfile, Notes, OversubscriptionTargets, Settings
+from aicnet_gui.model.fabric import (
+    LabelProfile,
+    LengthEstimation,
+    Notes,
+    OversubscriptionTargets,
+    Settings,
+)
 
 
 @pytest.fixture
 def dialog(qtbot, doc, catalog):  # noqa: ANN001, ANN201
     from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
 
-    doc.update_settings(oversubscription=OversubscriptionTargets(storage=4 / 3),
-                        notes=Notes(general="first line\nsecond line"))
+    # values a spin box would round or clamp, text a form would trim
+    doc.update_settings(oversubscription=OversubscriptionTargets(storage=4 / 3, inference=0.004),
+                        lengths=LengthEstimation(in_rack_m=1e-7), allreduce_message_mb=2e6,
+                        notes=Notes(general="first line\nsecond line\n"),
+                        naming={**Settings().naming, "border": "", "leaf": " leaf-{n:02d}"})
     box = FabricSettingsDialog(doc, catalog)
     qtbot.addWidget(box)
     return box
 
 
 def test_an_untouched_dialog_changes_nothing(dialog):
-    # 4/3 and the 0.04445 m rack unit must not come back rounded to what a spin box shows
     assert dialog.operations() == []
     dialog.accept()
     assert dialog.result_ops == []
@@ -42,14 +50,17 @@ def test_every_tab_edits_the_settings_in_one_edit(dialog, doc):
     assert (settings.mtu, settings.pfc, settings.allreduce_message_mb) == (9000, True, 256.0)
     assert settings.oversubscription.training == 1.5
     assert settings.oversubscription.storage == 4 / 3  # untouched, exact
+    assert settings.lengths.in_rack_m == 1e-7 and settings.oversubscription.inference == 0.004
     assert (settings.lengths.slack_m, settings.lengths.row_pitch_m) == (2.0, 3.6)
     assert settings.lengths.ru_height_m == 0.04445
     assert settings.naming["leaf"] == "lf{n:03d}" and settings.naming["spine"] == "spine-{n:02d}"
+    assert settings.naming["border"] == ""
     assert settings.notes.nccl == "NCCL_IB_HCA=mlx5"
-    assert settings.notes.general == "first line\nsecond line"
+    assert settings.notes.general == "first line\nsecond line\n"
+    before = doc.settings
     doc.apply(applied.inverse)  # one undo step gives every old value back
-    assert doc.settings == Settings(oversubscription=OversubscriptionTargets(storage=4 / 3),
-                                    notes=Notes(general="first line\nsecond line"))
+    assert doc.settings.mtu == 4096 and doc.settings.naming["leaf"] == " leaf-{n:02d}"
+    assert doc.settings != before
     assert doc.metadata.revision == "A"
 
 

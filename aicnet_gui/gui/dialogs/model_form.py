@@ -6,7 +6,8 @@ and catalog ids get combo boxes, booleans check boxes, nested models a titled su
 other shapes (lists, mappings) keep their defaults and are listed as such.
 
 A float shows as many decimals as its value needs (a 0.04445 m rack unit stays 0.04445), and a
-value the user did not touch comes back exactly as it was given (4/3 is not rounded to 1.33).
+value the user did not touch comes back exactly as it was given (4/3 is not rounded to 1.33, a
+value outside the box's range is not clamped).
 """
 
 from __future__ import annotations
@@ -220,21 +221,22 @@ class ModelForm(QWidget):
         spin.setKeyboardTracking(False)
         spin.valueChanged.connect(self.changed)
 
-        given: list[Any] = [None]  # the value last put in, returned as is while untouched
+        # the value last put in and what the box showed for it: while the box still shows
+        # that, the value comes back as given (not rounded to the decimals, not clamped)
+        given: list[Any] = [None, None]
 
         def get(s: QSpinBox | QDoubleSpinBox = spin) -> Any:
+            if s.value() == given[1]:
+                return given[0]
             if optional and s.value() == s.minimum():
                 return None
-            if isinstance(s, QDoubleSpinBox) and isinstance(given[0], float) \
-                    and s.value() == round(given[0], s.decimals()):
-                return given[0]
             return s.value()
 
         def put(value: Any, s: QSpinBox | QDoubleSpinBox = spin) -> None:
-            given[0] = value
             if isinstance(s, QDoubleSpinBox) and isinstance(value, float):
                 s.setDecimals(max(s.decimals(), decimals_for(value)))
             s.setValue(s.minimum() if value is None else value)
+            given[:] = [value, s.value()]
 
         self._getters[name] = get
         self._setters[name] = put

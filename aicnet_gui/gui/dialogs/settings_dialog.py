@@ -88,6 +88,7 @@ class NamingForm(QWidget):
 
     def __init__(self, naming: dict[str, str]) -> None:
         super().__init__()
+        self.original = dict(naming)
         form = QFormLayout(self)
         hint = QLabel("Use {n} for the number; {n:03d} pads it to three digits and widens "
                       "by itself when a fabric has more devices.")
@@ -120,9 +121,13 @@ class NamingForm(QWidget):
         self.previews[role].setText(f"{first}, {second}, …")
 
     def values(self) -> dict[str, str]:
-        """The patterns, checked: a SettingsError names the first role whose pattern is unusable."""
+        """The patterns, checked: a SettingsError names the first role whose pattern is unusable.
+        A pattern left as it was comes back unchanged; a cleared one is dropped."""
         naming = {}
         for role, edit in self.edits.items():
+            if role in self.original and edit.text() == self.original[role]:
+                naming[role] = self.original[role]
+                continue
             pattern = edit.text().strip()
             if not pattern:
                 continue
@@ -144,6 +149,7 @@ class NotesForm(QWidget):
         hint.setWordWrap(True)
         hint.setStyleSheet("color: #52606d;")
         form.addRow(hint)
+        self.original = notes
         self.edits: dict[str, QPlainTextEdit] = {}
         for name in Notes.model_fields:
             edit = QPlainTextEdit(getattr(notes, name))
@@ -153,7 +159,13 @@ class NotesForm(QWidget):
             form.addRow(NOTE_TITLES.get(name, name.replace("_", " ").capitalize()), edit)
 
     def values(self) -> dict[str, str]:
-        return {name: edit.toPlainText().rstrip() for name, edit in self.edits.items()}
+        """The notes; one left as it was comes back unchanged, an edited one without trailing
+        blank lines."""
+        values = {}
+        for name, edit in self.edits.items():
+            text, before = edit.toPlainText(), getattr(self.original, name)
+            values[name] = before if text == before else text.rstrip()
+        return values
 
 
 class FabricSettingsDialog(QDialog):
