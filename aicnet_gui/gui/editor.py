@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QWidget
 
 from ..analysis.lengths import rack_floor_xy
 from ..model.catalog_entities import Role
@@ -33,6 +34,7 @@ from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, Workloa
 from . import bulk, fragments, layout
 from .canvas.geometry import device_geometry
 from .compat import PortRef, connection_problem, port_title
+from .dialogs.settings_dialog import FabricSettingsDialog
 from .document import EditorDocument
 
 INFO = 0
@@ -416,6 +418,14 @@ class Editor(QObject):
     def update_metadata(self, changes: dict[str, Any], text: str) -> bool:
         diff = {k: v for k, v in changes.items() if getattr(self.doc.metadata, k) != v}
         return self._run([UpdateMetadata(diff)] if diff else [], text)
+
+    def open_fabric_settings(self, parent: QWidget | None = None) -> FabricSettingsDialog:
+        """Show the fabric settings dialog (window-modal); OK applies its changes as one step."""
+        dialog = FabricSettingsDialog(self.doc, self.doc.catalog, parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self._run(dialog.result_ops, "Edit fabric settings"))
+        dialog.open()
+        return dialog
 
     def apply_generated(self, ops: list[Operation], text: str) -> bool:
         """A generator run (or any bulk build) as one undo step."""

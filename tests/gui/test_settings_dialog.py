@@ -72,3 +72,22 @@ def test_a_naming_pattern_without_a_number_keeps_the_dialog_open(dialog, doc):
     assert dialog.error.isVisibleTo(dialog)
     assert "Naming: Spine switches" in dialog.error.text()
     assert doc.settings.naming["spine"] == "spine-{n:02d}"
+
+
+def test_the_inspector_opens_the_dialog_and_ok_is_one_undo_step(window, qtbot):
+    from PySide6.QtWidgets import QPushButton
+
+    from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
+
+    button = next(b for b in window.inspector.findChildren(QPushButton)
+                  if b.text() == "All fabric settings…")
+    button.click()
+    dialog = next(d for d in window.findChildren(FabricSettingsDialog) if d.isVisible())
+    dialog.place.set_values({"site": "DC9"})
+    dialog.targets.set_values({"inference": 2.0})
+    dialog.accept()
+    assert (window.document.fabric.settings.site, window.document.fabric.settings.oversubscription.inference) \
+        == ("DC9", 2.0)
+    assert window.document.undo_stack.undoText() == "Edit fabric settings"
+    window.document.undo_stack.undo()
+    assert window.document.fabric.settings.site == "1A"

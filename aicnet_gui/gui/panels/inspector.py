@@ -7,13 +7,14 @@ the editor; the page re-reads the model after any change that touches what it sh
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDockWidget,
     QLabel,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QStackedWidget,
     QVBoxLayout,
@@ -158,6 +159,11 @@ class FabricPage(Page):
         net.addRow("ECMP policy", self.ecmp)
         net.addRow("Spares", self.spares)
         layout.addLayout(net)
+        more = QPushButton("All fabric settings…")
+        more.setToolTip("site, label profile, oversubscription targets, cable length estimate, "
+                        "naming patterns and design notes")
+        more.clicked.connect(lambda: editor.open_fabric_settings(self.window()))
+        layout.addWidget(more, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(section("Contents"))
         self.summary = QLabel()
         self.summary.setWordWrap(True)
