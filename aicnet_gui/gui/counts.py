@@ -60,23 +60,33 @@ def counts(doc: FabricDocument) -> Counts:
     hit = _CACHE.get(doc)
     if hit is not None and hit[0] == doc.revision:
         return hit[1]
-    roles: Counter[str] = Counter()
-    tiers: dict[str, int] = {}
-    gpus = 0
     known: dict[str, tuple[str, int, int]] = {}
+    tiers: dict[str, int] = {}
     for device in doc.devices.values():
         key = known[device.id] = _device_key(doc, device)
-        roles[key[0]] += 1
         tiers[device.id] = key[1]
-        gpus += key[2]
     pairs: Counter[tuple[int, int]] = Counter()
     for link in doc.links.values():
         a, b = tiers[link.a.device], tiers[link.b.device]
         pairs[(a, b) if a <= b else (b, a)] += 1
+    return _store(doc, known, pairs)
+
+
+def prime_counts(doc: FabricDocument, ids: list[str], roles: list[str], tiers: list[int],
+                 gpus: list[int], tier_pairs: dict[tuple[int, int], int]) -> Counts:
+    """Cache the counts of `doc` from columns already computed for it (the file loader's scene
+    data: each device's role, tier and GPUs; the cables per tier pair, lower tier first)."""
+    known = {d: (r, t, g) for d, r, t, g in zip(ids, roles, tiers, gpus, strict=True)}
+    return _store(doc, known, Counter(tier_pairs))
+
+
+def _store(doc: FabricDocument, known: dict[str, tuple[str, int, int]],
+           pairs: Counter[tuple[int, int]]) -> Counts:
+    roles: Counter[str] = Counter(key[0] for key in known.values())
     by_tier = {f"{TIER_NAMES[a]}-{TIER_NAMES[b]}": n for (a, b), n in sorted(pairs.items())}
     result = Counts(
         devices=len(doc.devices), links=len(doc.links), racks=len(doc.racks),
-        workloads=len(doc.workloads), gpus=gpus,
+        workloads=len(doc.workloads), gpus=sum(key[2] for key in known.values()),
         devices_by_role={r.value: roles[r.value] for r in Role if roles[r.value]},
         links_by_tier=by_tier,
     )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import numpy as np
+
 from ..generators.layout import H_GAP, TIER_GAP, layout_devices, overlap_fraction, panel_size
 from ..generators.layout import snap as _snap
 from ..model.document import FabricDocument
@@ -18,7 +20,7 @@ from ..model.fabric import Device
 
 __all__ = ["ALIGNMENTS", "align", "auto_layout", "canvas_size", "lay_out_if_unusable", "layout_devices",
            "move_ops", "needs_layout",
-           "overlap_fraction", "tier_row_slot"]
+           "overlap_fraction", "overlap_share", "tier_row_slot"]
 
 Size = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -101,18 +103,69 @@ def tier_row_slot(doc: FabricDocument, tier: int, size_of: Callable[[Device], Si
     return _snap(left), _snap(ref_y - (tier - nearest) * (TIER_GAP + 60))
 
 
+def overlap_share(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray,
+                  enough: float = 1.0) -> float:
+    """`generators.layout.overlap_fraction` on columns, vectorised: the share of boxes that
+    overlap another box (by more than a unit).  Boxes are put in grid cells as large as the
+    largest box (so each lies in at most 2 x 2 cells) and only boxes of one cell are compared;
+    it stops early once the share reaches `enough`."""
+    n = len(x)
+    if n < 2:
+        return 0.0
+    cell = max(float(w.max()), float(h.max()), 1.0)
+    gx0, gy0 = np.floor(x / cell), np.floor(y / cell)
+    gx1, gy1 = np.floor((x + w) / cell), np.floor((y + h) / cell)
+    span = int(max(gy1.max() - gy0.min(), 0)) + 2
+    boxes, keys = [], []
+    for dx in (0, 1):
+        for dy in (0, 1):
+            inside = np.flatnonzero((gx0 + dx <= gx1) & (gy0 + dy <= gy1))
+            boxes.append(inside)
+            keys.append((gx0[inside] + dx - gx0.min()) * span + (gy0[inside] + dy - gy0.min()))
+    box = np.concatenate(boxes)
+    key = np.concatenate(keys)
+    order = np.argsort(key, kind="stable")
+    box, key = box[order], key[order]
+    hit = np.zeros(n, dtype=bool)
+    for distance in range(1, len(key)):
+        same = np.flatnonzero(key[distance:] == key[:-distance])
+        if not len(same):
+            break
+        first, second = box[same], box[same + distance]
+        overlap = ((x[first] < x[second] + w[second] - 1) & (x[second] < x[first] + w[first] - 1)
+                   & (y[first] < y[second] + h[second] - 1) & (y[second] < y[first] + h[first] - 1))
+        hit[first[overlap]] = True
+        hit[second[overlap]] = True
+        if hit.sum() >= enough * n:
+            break
+    return float(hit.sum()) / n
+
+
 def needs_layout(doc: FabricDocument, size_of: Callable[[Device], Size]) -> bool:
     """True when the stored topology positions are unusable: none set, or devices on top of each
-    other (positions written for other device sizes, e.g. by a generator)."""
+    other (a quarter of them or more; positions written for other device sizes, e.g. by a
+    generator)."""
     if len(doc.devices) < 2:
         return False
-    boxes = {d.id: (d.position[0], d.position[1], *size_of(d)) for d in doc.devices.values()}
-    return overlap_fraction(boxes) >= 0.25
+    devices = list(doc.devices.values())
+    sizes = [size_of(d) for d in devices]
+    x = np.array([d.position[0] for d in devices], dtype=np.float64)
+    y = np.array([d.position[1] for d in devices], dtype=np.float64)
+    w = np.array([s[0] for s in sizes], dtype=np.float64)
+    h = np.array([s[1] for s in sizes], dtype=np.float64)
+    return overlap_share(x, y, w, h, enough=0.25) >= 0.25
+
+
+_SIZES: dict[str, tuple[object, Size]] = {}
 
 
 def canvas_size(doc: FabricDocument, device: Device) -> Size:
-    """The size of a device's panel on the Topology canvas (from its catalog model)."""
-    return panel_size(doc.device_model(device))
+    """The size of a device's panel on the Topology canvas (from its catalog model; cached)."""
+    model = doc.device_model(device)
+    hit = _SIZES.get(model.id)
+    if hit is None or hit[0] is not model:
+        hit = _SIZES[model.id] = (model, panel_size(model))
+    return hit[1]
 
 
 def lay_out_if_unusable(doc: FabricDocument) -> bool:

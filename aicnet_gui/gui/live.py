@@ -80,6 +80,9 @@ class LivePanels(QObject):
         self.workloads.highlight.connect(self._on_highlight)
         self.metrics.visibilityChanged.connect(self._on_metrics_visible)
         self.workloads.visibilityChanged.connect(self._on_workloads_visible)
+        # a new document is validated once the canvas has drawn it and built its items
+        v.hold_after_reset = True
+        window.topology.built.connect(v.resume)
         v.revalidate()  # the document the window starts with (possibly empty) is checked too
 
     # ---------------------------------------------------------------- following the validator

@@ -395,13 +395,13 @@ class MainWindow(QMainWindow):
         device's speed stays until the next reset)."""
         if device_ids is None:
             self._legend_speeds = set()
-            items = self.topology.items_by_id.values()
+            geometries = self.topology.panel_geometries()  # no item needed: some are still to come
         else:
             items = [self.topology.items_by_id[d] for d in device_ids if d in self.topology.items_by_id]
-        geometries = {id(item.geometry): item.geometry for item in items if item.geometry is not None}
+            geometries = [item.geometry for item in items if item.geometry is not None]
         speeds = self._legend_speeds
         before = len(speeds)
-        for geometry in geometries.values():
+        for geometry in {id(g): g for g in geometries}.values():
             speeds.update(p.speed_gbps for p in geometry.ports.values() if p.fabric)
         if device_ids is None or len(speeds) != before:
             self.legend.set_speeds(speeds)

@@ -12,7 +12,10 @@ Design, from measurements on the 4,096-server fabric (98k cables, this 2-vCPU ma
   full run in the worker;
 - edits are collected for `DEBOUNCE_MS` before anything runs, so a burst of edits costs one run;
 - every result carries the document revision it describes; one older than the document (edits
-  arrived while the worker ran, or a new file replaced the document) is dropped and never shown.
+  arrived while the worker ran, or a new file replaced the document) is dropped and never shown;
+- after a new document the first full run waits until the window has drawn it (`hold_after_reset`
+  and `resume()`, at most `RESET_MAX_DELAY_MS`): the worker would compete with the first frame
+  and the scene's item building for the GIL.
 
 The window shows "validating…" from the first edit until a current report arrives, then
 "validated in N ms" (`status`).
@@ -37,6 +40,8 @@ from .workers.background import BackgroundJob
 DEBOUNCE_MS = 120
 RESET_DELAY_MS = 300
 """After a new document: let the window draw it first (the worker competes for the GIL)."""
+RESET_MAX_DELAY_MS = 3000
+"""With `hold_after_reset`: the longest a new document waits for `resume()`."""
 BOM_DEBOUNCE_MS = 700
 INCREMENTAL_MAX_IDS = 2000
 
@@ -104,6 +109,10 @@ class LiveValidator(QObject):
         self.bom: Bom | None = None
         self.bom_enabled = False
         self.enabled = True
+        #: after a reset, wait for `resume()` (the window drew the document) instead of
+        #: RESET_DELAY_MS, but at most RESET_MAX_DELAY_MS
+        self.hold_after_reset = False
+        self._held = False
         self._pending = ChangeSet()
         self._need_full = True
         self._generation = 0
@@ -139,9 +148,18 @@ class LiveValidator(QObject):
         self._bom_revision = -1
         self._pending = ChangeSet()
         self._need_full = True
-        self._schedule(RESET_DELAY_MS)
+        self._held = self.hold_after_reset
+        self._schedule(RESET_MAX_DELAY_MS if self._held else RESET_DELAY_MS)
+
+    def resume(self) -> None:
+        """The window has drawn the new document: start the run its reset scheduled now."""
+        if self._held:
+            self._held = False
+            if self._timer.isActive():
+                self._timer.start(0)
 
     def _on_changed(self, changes: ChangeSet) -> None:
+        self._held = False
         self._pending.merge(changes)
         if changes.settings or changes.reset:
             self._need_full = True
@@ -155,6 +173,7 @@ class LiveValidator(QObject):
 
     def revalidate(self) -> None:
         """Run everything again from scratch (View ▸ Validate Now)."""
+        self._held = False
         self._need_full = True
         self._schedule(0)
 

@@ -52,3 +52,68 @@ def test_overlap_detection_finds_devices_drawn_on_top_of_each_other():
     assert overlap_fraction(apart) == 0
     stacked = {"a": (0, 0, 100, 40), "b": (50, 10, 100, 40), "c": (400, 0, 100, 40)}
     assert overlap_fraction(stacked) == 2 / 3
+
+
+def test_a_bulk_loaded_layer_finds_replaces_and_removes_cables_by_id(qapp):
+    layer = layer_with(
+        [("l1", 0, 0, 100, 0, "a", "b"), ("l2", 0, 50, 100, 150, "a", "c"), ("l3", 0, 0, 0, 9, "b", "c")],
+        [("a", 0, 0, None), ("b", 100, 0, None), ("c", 100, 150, None)],
+    )
+    assert len(layer) == 3 and layer.link_ids() == ["l1", "l2", "l3"]
+    layer.set_links([("l2", 0, 60, 100, 160, "#000000", "#000000", "a", "c")])  # replaced, not added
+    assert len(layer) == 3 and layer.endpoints("l2") == (0.0, 60.0, 100.0, 160.0)
+    layer.set_marks({"l3"}, {"l1"})
+    assert layer.marks() == {"l1": 1, "l3": 2}
+    layer.remove_links(["l1"])
+    assert len(layer) == 2 and layer.link_ids() == ["l2", "l3"]
+    layer.set_selected({"l3"})
+    assert layer.selected_ids() == {"l3"}
+
+
+def test_the_scene_columns_put_every_cable_on_its_ports(catalog):
+    from pathlib import Path
+
+    from aicnet_gui.fileio import load_fabric
+    from aicnet_gui.gui import theme
+    from aicnet_gui.gui.canvas.scene_data import topology_data
+    from aicnet_gui.gui.counts import _CACHE, counts, prime_counts
+
+    doc = load_fabric(Path(__file__).resolve().parents[2] / "examples" / "superpod-1su.fabric", catalog)
+    data = topology_data(doc)
+    assert data.ids == list(doc.devices) and len(data.link_ids) == len(doc.links) == 512
+    row_of = {device_id: row for row, device_id in enumerate(data.ids)}
+    for k, link_id in enumerate(data.link_ids):
+        link = doc.links[link_id]
+        for end, column, device_rows in ((link.a, 0, data.dev_a), (link.b, 2, data.dev_b)):
+            row = row_of[end.device]
+            cx, cy = data.geometries[row].ports[end.port].centre
+            assert int(device_rows[k]) == row
+            assert tuple(data.coords[k, column:column + 2]) == (data.x[row] + cx, data.y[row] + cy)
+        speed = theme.speed_colour_hex(data.geometries[row_of[link.a.device]].ports[link.a.port].speed_gbps)
+        assert data.palette[int(data.speed_pens[k])] == speed
+        assert data.palette[int(data.pens[k])] == (theme.link_colour_hex(link.colour) or speed)
+    for row, device_id in enumerate(data.ids):
+        expected = {p for p in doc.ports(device_id) if doc.link_at(device_id, p) is not None}
+        assert data.used_of(row) == expected
+    _CACHE.clear()
+    reference = counts(doc)
+    _CACHE.clear()
+    primed = prime_counts(doc, data.ids, data.roles, data.tiers.tolist(), data.gpus, data.tier_pairs)
+    assert primed == reference and counts(doc) is primed
+    assert primed.links_by_tier == {"server-leaf": 256, "leaf-spine": 256}
+
+
+def test_the_vectorised_overlap_share_agrees_with_the_reference():
+    import random
+
+    from aicnet_gui.gui.layout import overlap_share
+
+    rng = random.Random(7)
+    for _ in range(200):
+        boxes = {str(i): (rng.uniform(-400, 400), rng.uniform(-300, 300), rng.choice([40.5, 100, 300, 900]),
+                          rng.choice([40, 60, 120])) for i in range(rng.randint(2, 40))}
+        columns = np.array(list(boxes.values()))
+        assert overlap_share(*columns.T) == overlap_fraction(boxes)
+    stacked = np.zeros(1000)
+    share = overlap_share(stacked, stacked, stacked + 100, stacked + 40, enough=0.25)
+    assert share >= 0.25  # all on one spot: stops early, still says "unusable"

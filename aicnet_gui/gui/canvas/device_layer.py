@@ -11,6 +11,8 @@ accents and the validation's severity mark included.
 
 from __future__ import annotations
 
+from itertools import starmap
+
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
@@ -38,6 +40,8 @@ class DeviceLayer(QGraphicsItem):
         self._colour_of: dict[str, int] = {}
         self._names: list[str] = []
         self._bounds = QRectF()
+        #: every row's bar as a QRectF, kept between frames until a device moves or changes
+        self._bar_rects: list[QRectF] | None = None
         self._alloc(256)
 
     def _alloc(self, cap: int) -> None:
@@ -75,6 +79,7 @@ class DeviceLayer(QGraphicsItem):
             setattr(self, name, None)
         self._alloc(256)
         self._bounds = QRectF()
+        self._bar_rects = None
         self.update()
 
     def set_device(self, device_id: str, x: float, y: float, w: float, h: float, role: str,
@@ -122,6 +127,7 @@ class DeviceLayer(QGraphicsItem):
         self._names = list(names)
         self._rows = dict(zip(ids, range(n), strict=True))
         self._n = n
+        self._bar_rects = None
         self.prepareGeometryChange()
         self._bounds = QRectF(float(x.min()) - 4, float(y.min()) - 4,
                               float((x + w).max() - x.min()) + 8, float((y + h).max() - y.min()) + 8)
@@ -142,6 +148,7 @@ class DeviceLayer(QGraphicsItem):
             self.update()
 
     def _grow(self, x: float, y: float, w: float, h: float) -> None:
+        self._bar_rects = None
         rect = QRectF(x - 4, y - 4, w + 8, h + 8)
         if not self._bounds.contains(rect):
             self.prepareGeometryChange()
@@ -228,9 +235,17 @@ class DeviceLayer(QGraphicsItem):
         painter.restore()
 
     def _rects(self, rows: np.ndarray, pad: float) -> list[QRectF]:
+        if pad == 0.0:
+            if self._bar_rects is None:
+                self._bar_rects = self._make_rects(np.arange(self._n), 0.0)
+            bars = self._bar_rects
+            return [bars[r] for r in rows.tolist()]
+        return self._make_rects(rows, pad)
+
+    def _make_rects(self, rows: np.ndarray, pad: float) -> list[QRectF]:
         coords = np.column_stack((self._x[rows] - pad, self._y[rows] - pad,
                                   self._w[rows] + 2 * pad, self._h[rows] + 2 * pad)).tolist()
-        return [QRectF(*c) for c in coords]
+        return list(starmap(QRectF, coords))
 
     def _paint_names(self, painter: QPainter, rows: np.ndarray, scale: float) -> None:
         """Names on the bars that are wide enough on screen (a few at most this far out)."""

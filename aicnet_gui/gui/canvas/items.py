@@ -57,6 +57,17 @@ _FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.Graphic
 _FAR_FLAGS = _FLAGS | QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 _CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
+_RECTS: dict[int, tuple[DeviceGeometry, QRectF, QRectF]] = {}
+
+
+def _panel_rects(geometry: DeviceGeometry) -> tuple[QRectF, QRectF]:
+    """The panel rectangle of a geometry and the item's rectangle (3 units more for the
+    selection halo), shared by every device with that geometry (never changed in place)."""
+    hit = _RECTS.get(id(geometry))
+    if hit is None or hit[0] is not geometry:
+        panel = QRectF(0, 0, geometry.width, geometry.height)
+        hit = _RECTS[id(geometry)] = (geometry, panel, panel.adjusted(-3, -3, 3, 3))
+    return hit[1], hit[2]
 
 
 class DeviceItem(QGraphicsRectItem):
@@ -67,6 +78,23 @@ class DeviceItem(QGraphicsRectItem):
     6,656 devices zoomed out).  The rectangle is the panel plus 3 units for the selection halo;
     the item's own pen and brush are never drawn (`paint` is ours).
     """
+
+    # the state from the model and the marks, as class defaults: 6,656 items are created after
+    # a file opens, so each sets only what differs
+    geometry: DeviceGeometry | None = None
+    role = "leaf"
+    tier = 1
+    name = ""
+    model_text = ""
+    used: set[str] | frozenset[str] = frozenset()
+    _rect = QRectF()
+    _size = (0.0, 0.0)
+    #: (severity "error" / "warning", number of findings) from the live validation
+    badge: tuple[str, int] | None = None
+    #: a colour mode's colour for the stripe (None: the role colour)
+    accent: QColor | None = None
+    #: "member" / "bottleneck" of the workload shown in the workloads panel
+    highlight: str | None = None
 
     def __init__(self, device_id: str, far: bool = False) -> None:
         super().__init__()
@@ -81,28 +109,14 @@ class DeviceItem(QGraphicsRectItem):
             # a front panel with 128 ports is ~300 draw calls: keep it as a pixmap at the current
             # zoom (the scene raises QPixmapCache to 256 MB, shared/reference/performance.md §9)
             self.setCacheMode(_CACHE)
-        self.geometry: DeviceGeometry | None = None
-        self.role = "leaf"
-        self.tier = 1
-        self.name = ""
-        self.model_text = ""
-        self.used: set[str] = set()
-        self._rect = QRectF()
-        self._size = (0.0, 0.0)
-        #: (severity "error" / "warning", number of findings) from the live validation
-        self.badge: tuple[str, int] | None = None
-        #: a colour mode's colour for the stripe (None: the role colour)
-        self.accent: QColor | None = None
-        #: "member" / "bottleneck" of the workload shown in the workloads panel
-        self.highlight: str | None = None
 
     # ---------------------------------------------------------------- state from the model
     def configure(self, name: str, model_text: str, role: str, geometry: DeviceGeometry) -> None:
         if geometry is not self.geometry:
             self.geometry = geometry
-            self._rect = QRectF(0, 0, geometry.width, geometry.height)
+            self._rect, outer = _panel_rects(geometry)
             self._size = (geometry.width, geometry.height)
-            self.setRect(self._rect.adjusted(-3, -3, 3, 3))
+            self.setRect(outer)
         self.name, self.model_text, self.role = name, model_text, role
         self.update()
 

@@ -74,7 +74,10 @@ class LinkLayer(QGraphicsItem):
         self._n = 0
         self._cap = 0
         self._alloc(1024)
-        self._index: dict[str, int] = {}
+        #: link id -> row; built on first use after a bulk `load` (98k ids cost ~25 ms, not
+        #: needed for drawing): see `_index`
+        self._index_cache: dict[str, int] | None = {}
+        self._count = 0
         self._ids: list[str | None] = []
         self._free: list[int] = []
         self._pens: list[QPen] = []
@@ -149,8 +152,24 @@ class LinkLayer(QGraphicsItem):
             self._dev_class[index] = 3
         return index
 
+    @property
+    def _index(self) -> dict[str, int]:
+        """Link id -> row of every live cable."""
+        if self._index_cache is None:
+            ids = self._ids
+            self._index_cache = {ids[i]: i for i in np.flatnonzero(self._alive[: self._n]).tolist()}
+        return self._index_cache
+
+    def index_pending(self) -> bool:
+        """True while the id index of a bulk `load` is still to be built."""
+        return self._index_cache is None
+
+    def ensure_index(self) -> None:
+        """Build the id index now (after the first frame, before a click or a report needs it)."""
+        _ = self._index
+
     def __len__(self) -> int:
-        return len(self._index)
+        return self._count
 
     def link_ids(self) -> list[str]:
         return list(self._index)
@@ -171,7 +190,8 @@ class LinkLayer(QGraphicsItem):
                      "_sev", "_rail"):
             setattr(self, name, None)
         self._alloc(1024)
-        self._index.clear()
+        self._index_cache = {}
+        self._count = 0
         self._ids.clear()
         self._free.clear()
         self._selected.clear()
@@ -185,6 +205,28 @@ class LinkLayer(QGraphicsItem):
         """Register devices: (id, centre x, centre y, group key or None[, tier])."""
         for entry in entries:
             self.set_device(*entry)
+
+    def load_devices(self, ids: list[str], cx: np.ndarray, cy: np.ndarray,
+                     groups: list[str | None], tiers: np.ndarray) -> None:
+        """Every device at once, in the order `load`'s device indices refer to (after `clear`)."""
+        n = len(ids)
+        if len(self._dev_index):
+            for entry in zip(ids, cx.tolist(), cy.tolist(), groups, tiers.tolist(), strict=True):
+                self.set_device(*entry)
+            return
+        size = max(n + 256, len(self._dev_cx))
+        self._dev_cx, self._dev_cy = np.zeros(size), np.zeros(size)
+        self._dev_cx[:n], self._dev_cy[:n] = cx, cy
+        self._dev_tier = np.zeros(size, dtype=np.int8)
+        self._dev_tier[:n] = tiers
+        self._dev_class = np.full(size, 3, dtype=np.int8)
+        self._dev_collapse = np.full(size, -1, dtype=np.int64)
+        known = self._groups
+        codes = [-1 if g is None else known.setdefault(g, len(known)) for g in groups]
+        self._dev_group = np.full(size, -1, dtype=np.int64)
+        self._dev_group[:n] = codes
+        self._dev_index = dict(zip(ids, range(n), strict=True))
+        self._invalidate_bundles()
 
     def set_device(self, device_id: str, cx: float, cy: float, group: str | None,
                    tier: int = 0) -> None:
@@ -222,6 +264,7 @@ class LinkLayer(QGraphicsItem):
                 i = self._slot()
                 self._index[link_id] = i
                 self._ids[i] = link_id
+                self._count += 1
             self._ax[i], self._ay[i], self._bx[i], self._by[i] = ax, ay, bx, by
             self._pen[i] = self.pen_index(colour)
             self._spen[i] = self.pen_index(speed_colour)
@@ -239,6 +282,16 @@ class LinkLayer(QGraphicsItem):
              dev_a: np.ndarray, dev_b: np.ndarray, rails: np.ndarray | None = None) -> None:
         """Bulk load of every cable (coords: n x 4 array ax, ay, bx, by); `dev_a`/`dev_b` are the
         indices of the end devices in the order `set_devices` registered them."""
+        palette = list(dict.fromkeys([*colours, *speed_colours]))
+        code = {c: i for i, c in enumerate(palette)}
+        self.load_coded(ids, coords, palette, np.array([code[c] for c in colours], dtype=np.int64),
+                        np.array([code[c] for c in speed_colours], dtype=np.int64), dev_a, dev_b,
+                        rails)
+
+    def load_coded(self, ids: list[str], coords: np.ndarray, palette: list[str], pens: np.ndarray,
+                   speed_pens: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray,
+                   rails: np.ndarray | None = None) -> None:
+        """`load` with the colours given as indices into `palette` (the file loader's columns)."""
         self._clear_links()
         n = len(ids)
         if n == 0:
@@ -246,16 +299,17 @@ class LinkLayer(QGraphicsItem):
         if n > self._cap:
             self._alloc(n + 1024)
         self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n] = coords.T
-        pens = {c: self.pen_index(c) for c in set(colours) | set(speed_colours)}
-        self._pen[:n] = [pens[c] for c in colours]
-        self._spen[:n] = [pens[c] for c in speed_colours]
+        table = np.array([self.pen_index(c) for c in palette], dtype=np.int32)
+        self._pen[:n] = table[pens]
+        self._spen[:n] = table[speed_pens]
         self._da[:n] = dev_a
         self._db[:n] = dev_b
         self._rail[:n] = 0 if rails is None else rails
         self._alive[:n] = True
         self._n = n
         self._ids = list(ids)
-        self._index = dict(zip(ids, range(n), strict=True))
+        self._index_cache = None
+        self._count = n
         xs = np.concatenate((coords[:, 0], coords[:, 2]))
         ys = np.concatenate((coords[:, 1], coords[:, 3]))
         self._bounds = QRectF(QPointF(xs.min(), ys.min()), QPointF(xs.max(), ys.max())).adjusted(-8, -8, 8, 8)
@@ -268,6 +322,7 @@ class LinkLayer(QGraphicsItem):
             i = self._index.pop(link_id, None)
             if i is None:
                 continue
+            self._count -= 1
             self._alive[i] = False
             self._ids[i] = None
             self._sev[i] = 0
@@ -493,7 +548,7 @@ class LinkLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        if not self._index:
+        if not self._count:
             return
         scale = painter.worldTransform().m11()
         exposed = option.exposedRect
@@ -503,7 +558,7 @@ class LinkLayer(QGraphicsItem):
             # server groups share one end only in big fabrics: a few hundred cables read better
             # per device pair than converging on one point
             grouped = (scale < lod.GROUPS_MAX_SCALE and bool(self._groups)
-                       and len(self._index) > lod.SMALL_FABRIC_LINKS)
+                       and self._count > lod.SMALL_FABRIC_LINKS)
             self._paint_bundles(painter, exposed, scale, "grouped" if grouped else "pairs")
         else:
             self._paint_lines(painter, exposed, scale, _visible_area(widget))

@@ -1,20 +1,26 @@
 """What the Topology scene shows of a document, computed without touching a widget.
 
-`topology_data(doc)` walks the document once: every device's panel geometry, position, tier and
-bundle group, the ports that carry a cable, and every cable's end points and colours as numpy
-columns.  It only reads the document and creates no Qt object (QColor values only), so the file
-loader runs it in its worker thread and the GUI thread merely turns the result into items: that
-is what keeps opening a 100k-cable fabric from freezing the window.
+`topology_data(doc)` walks the document once and returns columns: every device's panel
+geometry, position, size, tier and bundle group, and every cable's end points, colours and end
+devices as numpy arrays.  It only reads the document and creates no Qt object (colour strings
+only), so the file loader runs it in its worker thread and the GUI thread merely hands the
+columns to the batched layers (and creates device items after the first frame): that is what
+keeps opening a 100k-cable fabric from freezing the window.
+
+The per-cable work is a few list comprehensions over the links (attribute reads and dict
+look-ups); everything else (end points, colours, the ports each device uses, the cable count
+per tier pair) is numpy on those columns.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...model.document import FabricDocument
-from ...model.fabric import Device
+from ...model.fabric import Device, Link
 from .. import theme
 from .geometry import DeviceGeometry, device_geometry
 
@@ -36,112 +42,229 @@ def group_key(device: Device, tier: int) -> str | None:
     return None
 
 
-@dataclass(slots=True)
-class DeviceRow:
-    id: str
-    name: str
-    model_text: str
-    role: str
-    tier: int
-    geometry: DeviceGeometry
-    x: float
-    y: float
-    group: str | None
+def _floats(n: int = 0) -> np.ndarray:
+    return np.zeros(n, dtype=np.float64)
+
+
+def _ints(n: int = 0) -> np.ndarray:
+    return np.zeros(n, dtype=np.int64)
 
 
 @dataclass(slots=True)
 class TopologyData:
-    """Devices and cables of one document revision, ready for the scene."""
+    """Devices and cables of one document revision as columns, ready for the scene."""
 
     revision: int
-    devices: list[DeviceRow] = field(default_factory=list)
-    used: list[set[str]] = field(default_factory=list)
+    # devices, in document order
+    ids: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    model_texts: list[str] = field(default_factory=list)
+    roles: list[str] = field(default_factory=list)
+    gpus: list[int] = field(default_factory=list)
+    geometries: list[DeviceGeometry] = field(default_factory=list)
+    groups: list[str | None] = field(default_factory=list)
+    tiers: np.ndarray = field(default_factory=_ints)
+    x: np.ndarray = field(default_factory=_floats)
+    y: np.ndarray = field(default_factory=_floats)
+    w: np.ndarray = field(default_factory=_floats)
+    h: np.ndarray = field(default_factory=_floats)
+    # cables that can be drawn (both ends on a known port)
     link_ids: list[str] = field(default_factory=list)
     coords: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
-    colours: list[str] = field(default_factory=list)
-    speed_colours: list[str] = field(default_factory=list)
-    dev_a: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    dev_b: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    palette: list[str] = field(default_factory=list)
+    """Colours (#rrggbb) the `pens` and `speed_pens` columns index."""
+    pens: np.ndarray = field(default_factory=_ints)
+    """Per cable: its jacket colour, else its speed colour."""
+    speed_pens: np.ndarray = field(default_factory=_ints)
+    dev_a: np.ndarray = field(default_factory=_ints)
+    dev_b: np.ndarray = field(default_factory=_ints)
     rails: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
+    tier_pairs: dict[tuple[int, int], int] = field(default_factory=dict)
+    """Every cable (drawable or not) counted by the tiers of its ends (lower tier first)."""
+    # the ports that carry a drawn cable, grouped by device (see used_of): port-table rows
+    # and the port names those rows have
+    _used_rows: np.ndarray = field(default_factory=_ints)
+    _used_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    _port_names: list[str] = field(default_factory=list)
+    _used_lists: tuple[list[str], list[int]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def used_of(self, row: int) -> set[str]:
+        """The used port names of the device in `row` (the first call lists the names of every
+        device's used ports, the others slice that list)."""
+        if self._used_lists is None:
+            names = self._port_names
+            self._used_lists = ([names[r] for r in self._used_rows.tolist()],
+                                self._used_start.tolist())
+        flat, start = self._used_lists
+        return set(flat[start[row]:start[row + 1]])
+
+    def distinct_geometries(self) -> list[DeviceGeometry]:
+        return list({id(g): g for g in self.geometries}.values())
 
 
-_CENTRES: dict[int, tuple[DeviceGeometry, dict[str, tuple[float, float, str]]]] = {}
+class _PortTable:
+    """Every port of the distinct geometries in one table: centre, speed colour, name."""
+
+    def __init__(self) -> None:
+        self.rows_of: dict[int, dict[str, int]] = {}
+        self.cx: list[float] = []
+        self.cy: list[float] = []
+        self.speed: list[str] = []
+        self.names: list[str] = []
+
+    def rows(self, geometry: DeviceGeometry) -> dict[str, int]:
+        """Port name -> table row for a geometry (shared by every device that has it)."""
+        rows = self.rows_of.get(id(geometry))
+        if rows is None:
+            rows = self.rows_of[id(geometry)] = {}
+            for name, port in geometry.ports.items():
+                x, y, w, h = port.rect
+                rows[name] = len(self.names)
+                self.cx.append(x + w / 2)
+                self.cy.append(y + h / 2)
+                self.speed.append(theme.speed_colour_hex(port.speed_gbps))
+                self.names.append(name)
+        return rows
 
 
-def port_centres(geometry: DeviceGeometry) -> dict[str, tuple[float, float, str]]:
-    """Port name -> (centre x, centre y, speed colour) of a (shared) geometry, cached."""
-    hit = _CENTRES.get(id(geometry))
-    if hit is not None and hit[0] is geometry:
-        return hit[1]
-    centres = {}
-    for name, port in geometry.ports.items():
-        x, y, w, h = port.rect
-        centres[name] = (x + w / 2, y + h / 2, theme.speed_colour_hex(port.speed_gbps))
-    _CENTRES[id(geometry)] = (geometry, centres)
-    return centres
+def _devices(doc: FabricDocument, data: TopologyData, table: _PortTable) -> list[dict[str, int]]:
+    """Fill the device columns; returns each device's port-name -> port-row map."""
+    models = doc.catalog.devices
+    tier_of_role: dict[object, int] = {}
+    port_rows: list[dict[str, int]] = []
+    tiers: list[int] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    for device in doc.devices.values():
+        model = models[device.model]
+        geometry = device_geometry(model, device.cages)
+        role = doc.role_of(device)
+        tier = tier_of_role.get(role)
+        if tier is None:
+            tier = tier_of_role[role] = doc.tier_of(device)
+        x, y = device.position
+        data.ids.append(device.id)
+        data.names.append(device.name)
+        data.model_texts.append(model.model)
+        data.roles.append(role.value)
+        data.gpus.append(model.gpus)
+        data.geometries.append(geometry)
+        data.groups.append(group_key(device, tier))
+        tiers.append(tier)
+        xs.append(x)
+        ys.append(y)
+        port_rows.append(table.rows(geometry))
+    data.tiers = np.array(tiers, dtype=np.int64)
+    data.x = np.array(xs, dtype=np.float64)
+    data.y = np.array(ys, dtype=np.float64)
+    data.w = np.array([g.width for g in data.geometries], dtype=np.float64)
+    data.h = np.array([g.height for g in data.geometries], dtype=np.float64)
+    return port_rows
+
+
+def _tier_pairs(tiers: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> dict[tuple[int, int], int]:
+    known = (ia >= 0) & (ib >= 0)
+    ta, tb = tiers[ia[known]], tiers[ib[known]]
+    lo, hi = np.minimum(ta, tb), np.maximum(ta, tb)
+    top = int(hi.max()) + 1 if len(hi) else 1
+    counts = np.bincount(lo * top + hi, minlength=top * top)
+    return {(k // top, k % top): int(c) for k, c in enumerate(counts.tolist()) if c}
+
+
+def _colours(names: list[str | None], speed: np.ndarray, table: _PortTable,
+             data: TopologyData) -> None:
+    """The palette and the pen columns: jacket colours where set, speed colours otherwise."""
+    palette: dict[str, int] = {}
+    speed_codes = {c: palette.setdefault(c, len(palette)) for c in dict.fromkeys(table.speed)}
+    speed_of_row = np.array([speed_codes[c] for c in table.speed] or [0], dtype=np.int64)
+    data.speed_pens = speed_of_row[speed] if len(speed) else _ints()
+    jackets: dict[str | None, int] = {None: -1}
+    for name in dict.fromkeys(names):
+        if name not in jackets:
+            hex_colour = theme.link_colour_hex(name)
+            jackets[name] = -1 if hex_colour is None else palette.setdefault(hex_colour, len(palette))
+    jacket = np.fromiter(map(jackets.__getitem__, names), dtype=np.int64, count=len(names))
+    data.pens = np.where(jacket >= 0, jacket, data.speed_pens)
+    data.palette = list(palette)
+
+
+@dataclass(slots=True)
+class _LinkColumns:
+    ids: list[str] = field(default_factory=list)
+    ia: list[int] = field(default_factory=list)
+    ib: list[int] = field(default_factory=list)
+    pa: list[int] = field(default_factory=list)
+    pb: list[int] = field(default_factory=list)
+    rails: list[int] = field(default_factory=list)
+    colours: list[str | None] = field(default_factory=list)
+
+
+def _link_columns(links: Iterable[Link], index: dict[str, int],
+                  port_rows: list[dict[str, int]]) -> _LinkColumns:
+    """One pass over the cables (one loop touches each link object once: at 100k links
+    memory, not the interpreter, is what costs).  An end on an unknown device gets device
+    row len(index), an unknown port row -1."""
+    columns = _LinkColumns()
+    find, missing = index.get, len(index)
+    ids, ia, ib, pa, pb = columns.ids, columns.ia, columns.ib, columns.pa, columns.pb
+    rails, colours = columns.rails, columns.colours
+    for link in links:
+        a, b = link.a, link.b
+        i, j = find(a.device, missing), find(b.device, missing)
+        ia.append(i)
+        ib.append(j)
+        pa.append(port_rows[i].get(a.port, -1))
+        pb.append(port_rows[j].get(b.port, -1))
+        ids.append(link.id)
+        rails.append(link.rail or 0)
+        colours.append(link.colour)
+    return columns
+
+
+def _used_ports(data: TopologyData, ends: np.ndarray, ports: np.ndarray,
+                names: list[str]) -> None:
+    """Group the port rows of every drawn cable end by device (for `used_of`)."""
+    data._used_rows = ports[np.argsort(ends, kind="stable")]
+    data._port_names = names
+    counts = np.bincount(ends, minlength=len(data.ids))
+    data._used_start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
 
 
 def topology_data(doc: FabricDocument) -> TopologyData:
     """Read everything the Topology scene draws from `doc` (any thread; reads only)."""
     data = TopologyData(doc.revision)
-    index: dict[str, int] = {}
-    centres: list[dict[str, tuple[float, float, str]]] = []
-    xs: list[float] = []
-    ys: list[float] = []
-    models = doc.catalog.devices
-    for device in doc.devices.values():
-        model = models[device.model]
-        geometry = device_geometry(model, device.cages)
-        role = doc.role_of(device)
-        tier = doc.tier_of(device)
-        x, y = device.position
-        index[device.id] = len(data.devices)
-        data.devices.append(DeviceRow(device.id, device.name, model.model, role.value, tier, geometry,
-                                      x, y, group_key(device, tier)))
-        data.used.append(set())
-        centres.append(port_centres(geometry))
-        xs.append(x)
-        ys.append(y)
-    n = len(doc.links)
-    ids: list[str] = []
-    coords = np.empty((n, 4), dtype=np.float64)
-    dev_a = np.empty(n, dtype=np.int64)
-    dev_b = np.empty(n, dtype=np.int64)
-    rails = np.zeros(n, dtype=np.int16)
-    colours: list[str] = []
-    speeds: list[str] = []
-    jackets: dict[str, str | None] = {}
-    used = data.used
-    k = 0
-    for link in doc.links.values():
-        a, b = link.a, link.b
-        ia, ib = index.get(a.device), index.get(b.device)
-        if ia is None or ib is None:
-            continue
-        ca, cb = centres[ia].get(a.port), centres[ib].get(b.port)
-        if ca is None or cb is None:
-            continue
-        coords[k] = (xs[ia] + ca[0], ys[ia] + ca[1], xs[ib] + cb[0], ys[ib] + cb[1])
-        dev_a[k], dev_b[k] = ia, ib
-        if link.rail:
-            rails[k] = link.rail
-        speed = ca[2]
-        jacket = None
-        if link.colour:
-            jacket = jackets.get(link.colour, "")
-            if jacket == "":
-                jacket = jackets[link.colour] = theme.link_colour_hex(link.colour)
-        ids.append(link.id)
-        colours.append(jacket or speed)
-        speeds.append(speed)
-        used[ia].add(a.port)
-        used[ib].add(b.port)
-        k += 1
+    table = _PortTable()
+    port_rows = _devices(doc, data, table)
+    ndev = len(data.ids)
+    data._used_start = np.zeros(ndev + 1, dtype=np.int64)
+    if not doc.links:
+        return data
+    port_rows.append({})  # row ndev: an unknown device has no ports
+    index = {device_id: i for i, device_id in enumerate(data.ids)}
+    columns = _link_columns(doc.links.values(), index, port_rows)
+    ia = np.array(columns.ia, dtype=np.int64)
+    ib = np.array(columns.ib, dtype=np.int64)
+    pa = np.array(columns.pa, dtype=np.int64)
+    pb = np.array(columns.pb, dtype=np.int64)
+    data.tier_pairs = _tier_pairs(data.tiers, np.where(ia < ndev, ia, -1), np.where(ib < ndev, ib, -1))
+    ok = (pa >= 0) & (pb >= 0)
+    ids, rails, colours = columns.ids, columns.rails, columns.colours
+    if not ok.all():
+        keep = np.flatnonzero(ok)
+        ia, ib, pa, pb = ia[keep], ib[keep], pa[keep], pb[keep]
+        rows = keep.tolist()
+        ids = [ids[r] for r in rows]
+        rails = [rails[r] for r in rows]
+        colours = [colours[r] for r in rows]
+    cx, cy = np.array(table.cx), np.array(table.cy)
+    data.coords = np.column_stack((data.x[ia] + cx[pa], data.y[ia] + cy[pa],
+                                   data.x[ib] + cx[pb], data.y[ib] + cy[pb]))
+    data.dev_a, data.dev_b = ia, ib
     data.link_ids = ids
-    data.coords = coords[:k]
-    data.dev_a = dev_a[:k]
-    data.dev_b = dev_b[:k]
-    data.rails = rails[:k]
-    data.colours = colours
-    data.speed_colours = speeds
+    data.rails = np.array(rails, dtype=np.int16)
+    _colours(colours, pa, table, data)
+    _used_ports(data, np.concatenate((ia, ib)), np.concatenate((pa, pb)), table.names)
     return data

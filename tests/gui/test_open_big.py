@@ -1,0 +1,144 @@
+"""Opening a big fabric: the batched layers draw it at once, its device items follow the first
+frame, and the first full validation waits for them; anything that needs an item earlier (a
+click, a zoom in, an edit, a mark) gets it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+FABRIC = EXAMPLES / "superpod-4su.fabric"  # 176 devices, 2048 cables
+
+
+@pytest.fixture
+def lazy(monkeypatch):  # noqa: ANN001, ANN201
+    """Treat the 176-device example as big (the 4,096-server fabric takes too long to build)."""
+    from aicnet_gui.gui.canvas import topology_scene
+
+    monkeypatch.setattr(topology_scene, "LAZY_MIN_DEVICES", 50)
+
+
+def open_big(window, qtbot, right_after=None) -> dict:  # noqa: ANN001
+    """Open FABRIC in the background; `right_after(window)` runs in the slot of `opened` (before
+    the window has painted the new document) and its result is returned under "seen"."""
+    result: dict = {}
+
+    def on_opened(_path) -> None:  # noqa: ANN001
+        result["building"] = window.topology.building()
+        if right_after is not None:
+            result["seen"] = right_after(window)
+
+    window.opened.connect(on_opened)
+    with qtbot.waitSignal(window.opened, timeout=60000):
+        assert window.open_in_background(FABRIC, ask=False)
+    window.opened.disconnect(on_opened)
+    return result
+
+
+def used_ports(doc, device_id: str) -> set[str]:  # noqa: ANN001
+    return {port for port in doc.ports(device_id) if doc.link_at(device_id, port) is not None}
+
+
+def test_every_device_gets_its_item_after_the_first_frame_then_the_validation_runs(
+        window, qtbot, lazy):  # noqa: ANN001
+    scene = window.topology
+    qtbot.waitUntil(window.validator.current, timeout=30000)  # the empty start document's
+    order: list[str] = []
+    scene.built.connect(lambda: order.append("built"))
+    window.validator.report_ready.connect(lambda _r: order.append("report"))
+    opened = open_big(window, qtbot)
+    assert opened["building"]  # drawn by the batched layers first
+    assert scene.far and scene.device_layer.isVisible()
+    qtbot.waitUntil(lambda: "report" in order, timeout=60000)
+    assert order[:2] == ["built", "report"]  # the validation did not compete with the build
+    doc = window.document.fabric
+    assert not scene.building() and set(scene.items_by_id) == set(doc.devices)
+    for device_id, item in scene.items_by_id.items():
+        device = doc.devices[device_id]
+        assert (item.pos().x(), item.pos().y()) == tuple(device.position)
+        assert item.used == used_ports(doc, device_id)
+        assert item.name == device.name and item.tier == doc.tier_of(device)
+
+
+def test_a_click_right_after_the_open_selects_the_device_under_it(window, qtbot, lazy):  # noqa: ANN001
+    doc_name = "leaf-05"
+
+    def click(window) -> list[str]:  # noqa: ANN001
+        scene, view = window.topology, window.topology_view
+        device = window.document.fabric.device_by_name(doc_name)
+        x, y = device.position
+        point = view.mapFromScene(x + 10, y + 10)
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         point)
+        return scene.selected_device_ids()
+
+    opened = open_big(window, qtbot, click)
+    assert opened["building"]
+    leaf = window.document.fabric.device_by_name(doc_name)
+    assert opened["seen"] == [leaf.id]
+
+
+def test_zooming_in_before_the_items_exist_shows_every_device(window, qtbot, lazy):  # noqa: ANN001
+    def zoom_in(window) -> tuple[bool, int]:  # noqa: ANN001
+        window.topology_view.set_zoom(1.0)
+        return window.topology.building(), len(window.topology.items_by_id)
+
+    opened = open_big(window, qtbot, zoom_in)
+    assert opened["building"]
+    assert opened["seen"] == (False, 176)
+    scene = window.topology
+    assert not scene.far and not scene.device_layer.isVisible()
+    assert all(not (item.flags() & item.GraphicsItemFlag.ItemHasNoContents)
+               for item in scene.items_by_id.values())
+
+
+def test_marks_shown_before_the_items_exist_reach_them(window, qtbot, lazy):  # noqa: ANN001
+    def mark(window) -> None:  # noqa: ANN001
+        doc = window.document.fabric
+        leaf = doc.device_by_name("leaf-01").id
+        server = doc.device_by_name("gpu-001").id
+        window.topology.show_badges({leaf: ("error", 2)}, set(), set())
+        window.topology.set_highlight({server}, leaf)
+
+    opened = open_big(window, qtbot, mark)
+    assert opened["building"]
+    scene = window.topology
+    qtbot.waitUntil(lambda: not scene.building(), timeout=30000)
+    leaf = window.document.fabric.device_by_name("leaf-01").id
+    item = scene.items_by_id[leaf]
+    assert item.badge == ("error", 2) and item.highlight == "bottleneck"
+    assert scene.items_by_id[window.document.fabric.device_by_name("gpu-001").id].highlight == "member"
+    assert scene.badge_of(leaf) == ("error", 2)
+
+
+def test_an_edit_right_after_the_open_moves_the_device_and_its_cables(window, qtbot, lazy):  # noqa: ANN001
+    def move(window) -> tuple[float, float]:  # noqa: ANN001
+        doc = window.document.fabric
+        leaf = doc.device_by_name("leaf-02")
+        x, y = leaf.position
+        assert window.editor.move_devices({leaf.id: (x + 40, y)})
+        return x + 40, y
+
+    opened = open_big(window, qtbot, move)
+    assert opened["building"]
+    doc = window.document.fabric
+    leaf = doc.device_by_name("leaf-02")
+    item = window.topology.items_by_id[leaf.id]
+    assert (item.pos().x(), item.pos().y()) == opened["seen"] == tuple(leaf.position)
+    link_id = sorted(doc.link_ids_of(leaf.id))[0]
+    link = doc.links[link_id]
+    end = link.a if link.a.device == leaf.id else link.b
+    ends = window.topology.links.endpoints(link_id)
+    port = item.port_scene_pos(end.port)
+    assert (port.x(), port.y()) in ((ends[0], ends[1]), (ends[2], ends[3]))
+
+
+def test_a_window_that_never_paints_still_gets_its_items_and_validation(make_window, qtbot, lazy):  # noqa: ANN001
+    window = make_window(show=False)
+    assert window.open_path(FABRIC, ask=False)
+    qtbot.waitUntil(window.validator.current, timeout=30000)
+    assert len(window.topology.items_by_id) == len(window.document.fabric.devices) == 176
