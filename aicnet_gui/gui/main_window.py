@@ -212,6 +212,9 @@ class MainWindow(QMainWindow):
         a("delete", "De&lete", self.delete_selection, [QKeySequence(key.Delete), QKeySequence("Backspace")],
           tip="remove the selection")
         a("select-all", "Select &All", self.select_all, key.SelectAll)
+        a("fabric-settings", "Fabric &Settings…", lambda: self.editor.open_fabric_settings(self),
+          "Ctrl+,", tip="site, labels, network, oversubscription targets, cable lengths, "
+          "naming, design notes")
         a("connect-next", "Connect to &Next Free Port", self.connect_next_free, "Ctrl+L",
           tip="one cable between the next free same-speed ports of two selected devices")
         a("connect-mesh", "&Full Mesh…", self.full_mesh, "Ctrl+M",
@@ -269,7 +272,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")
-        for name in ("undo", "redo", None, "cut", "copy", "paste", "duplicate", "delete", None, "select-all"):
+        for name in ("undo", "redo", None, "cut", "copy", "paste", "duplicate", "delete", None, "select-all",
+                     None, "fabric-settings"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         wire = bar.addMenu("&Connect")
         for name in ("connect-next", "connect-mesh", "connect-rail"):

@@ -91,3 +91,17 @@ def test_the_inspector_opens_the_dialog_and_ok_is_one_undo_step(window, qtbot):
     assert window.document.undo_stack.undoText() == "Edit fabric settings"
     window.document.undo_stack.undo()
     assert window.document.fabric.settings.site == "1A"
+
+
+def test_edit_menu_has_the_fabric_settings(window):
+    from PySide6.QtWidgets import QMenu
+
+    from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
+
+    action = window.actions_by_name["fabric-settings"]
+    edit_menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Edit")
+    assert action in edit_menu.actions()
+    action.trigger()
+    dialog = next(d for d in window.findChildren(FabricSettingsDialog) if d.isVisible())
+    dialog.reject()
+    assert not window.document.undo_stack.canUndo()
