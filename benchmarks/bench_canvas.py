@@ -176,16 +176,8 @@ def bench(path: Path) -> dict[str, float]:
     return result
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="128,1024,4096", help="servers per fabric (multiples of 32)")
-    args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    folder = Path(tempfile.mkdtemp(prefix="aicnet-bench-"))
-    extra: list[str] = []
-    print(f"{'servers':>7} {'devices':>7} {'cables':>7} {'open':>7} {'GUI busy':>8} {'fitted':>11} "
-          f"{'middle 0.3':>11} {'close 1.0':>11} {'pan':>6} {'drag':>10} {'full val':>8} "
-          f"{'edit val':>8} {'peak RSS':>8}")
+def run_sizes(sizes: list[int], folder: Path, extra: list[str]) -> bool:
+    """Generate, open and measure each size in a fresh process; print a row per size."""
     for servers in sizes:
         path = folder / f"ro-{servers}.fabric"
         generate(max(1, servers // 32), path)
@@ -195,7 +187,7 @@ def main() -> int:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
         if out.returncode != 0:
             print(out.stderr, file=sys.stderr)
-            return 1
+            return False
         r = json.loads(out.stdout.strip().splitlines()[-1])
         extra.append(f"{servers}: fitted frame while validating {r['frame_while_validating_ms']:.0f} ms, "
                      f"edit validated and shown {r['validate_edit_shown_ms']:.0f} ms, "
@@ -205,8 +197,22 @@ def main() -> int:
               f"{r['fitted_first_ms']:>4.0f}/{r['fitted_ms']:>3.0f}ms {r['middle_first_ms']:>4.0f}/{r['middle_ms']:>3.0f}ms "
               f"{r['close_first_ms']:>4.0f}/{r['close_ms']:>3.0f}ms {r['pan_ms']:>4.0f}ms "
               f"{r['drag_ms']:>4.0f}ms/{r['drag_cables']:<3} {r['validate_full_ms']:>6.0f}ms "
-              f"{r['validate_edit_ms']:>6.1f}ms {r['peak_rss_mb']:>6.0f}MB")
-        path.unlink(missing_ok=True)
+              f"{r['validate_edit_ms']:>6.1f}ms {r['peak_rss_mb']:>6.0f}MB", flush=True)
+    return True
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="128,1024,4096", help="servers per fabric (multiples of 32)")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"{'servers':>7} {'devices':>7} {'cables':>7} {'open':>7} {'GUI busy':>8} {'fitted':>11} "
+          f"{'middle 0.3':>11} {'close 1.0':>11} {'pan':>6} {'drag':>10} {'full val':>8} "
+          f"{'edit val':>8} {'peak RSS':>8}")
+    extra: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="aicnet-bench-") as folder:
+        if not run_sizes(sizes, Path(folder), extra):
+            return 1
     for line in extra:
         print(line)
     print("open: File > Open until the first fitted frame (read + prepare in a worker, scene in the "
