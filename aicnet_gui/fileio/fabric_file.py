@@ -40,7 +40,7 @@ from ..model.fabric import (
     Workload,
 )
 from .errors import FabricFileError
-from .line_cache import FileLines, Layout, LineCache
+from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
 from .migrations import MigrationError, migrate
 
 MAX_REPORTED_ERRORS = 5
@@ -210,33 +210,35 @@ OBJECT_SECTIONS = tuple(_SECTION_TYPES)
 
 
 _SEPARATOR = b'},{"id":'
-_SEPARATOR_AS_LINES = b'}\n{"id":'
+_SEPARATOR_IN_FILE = b'},\n    {"id":'
 
 
-def _serialise(name: str, items: list[Any]) -> list[bytes]:
-    """One compact JSON object per item, serialised together in pydantic's core.
+def _serialise(name: str, items: list[Any]) -> bytes:
+    """The section's objects as the file holds them: compact JSON objects joined by
+    `,\n    `, serialised together in pydantic's core.
 
-    Splitting the joined array at `},{"id":` is safe: that sequence cannot occur inside an
+    Breaking the joined array at `},{"id":` is safe: that sequence cannot occur inside an
     object (every other nested value is keyed by a non-`id` name) nor inside a string (quotes
-    there are escaped).  The split goes through a newline, which cannot occur in compact JSON
-    either (strings escape it), so the pieces come out whole without copying each one again.
+    there are escaped).  Compact JSON has no raw newline (strings escape it), so the result
+    splits back into one line per object at `,\n    `.
     """
     joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True)[1:-1]
-    return joined.replace(_SEPARATOR, _SEPARATOR_AS_LINES).split(b"\n")
+    return joined.replace(_SEPARATOR, _SEPARATOR_IN_FILE)
 
 
-def _section_lines(name: str, items: list[Any], cache: LineCache) -> list[bytes]:
-    """The JSON line of each of `items`: the cached line of an unchanged object, the others
-    serialised together."""
+def _section_text(name: str, items: list[Any], cache: LineCache) -> tuple[bytes, list[bytes] | bytes]:
+    """The section's objects one per line (joined by `,\n    `), and what the cache keeps of
+    them: the cached line of an unchanged object is reused, the others serialised together."""
     lines = cache.known_lines(name, items)
     if None in lines:
         missing = [index for index, line in enumerate(lines) if line is None]
         if len(missing) == len(items):
-            return _serialise(name, items)
-        fresh = _serialise(name, [items[index] for index in missing])
+            text = _serialise(name, items)  # nothing to reuse: no need to split it into lines
+            return text, text
+        fresh = _serialise(name, [items[index] for index in missing]).split(LINE_SEPARATOR)
         for index, line in zip(missing, fresh, strict=True):
             lines[index] = line
-    return lines  # type: ignore[return-value]
+    return LINE_SEPARATOR.join(lines), lines  # type: ignore[arg-type]
 
 
 def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
@@ -293,17 +295,21 @@ def dumps_fabric(doc: FabricDocument) -> bytes:
     values = fabric_to_dict(doc)
     parts = []
     cache = doc.save_cache if isinstance(doc.save_cache, LineCache) else LineCache()
-    written: dict[str, tuple[list[Any], list[bytes]]] = {}
+    written: dict[str, tuple[list[Any], list[bytes] | bytes]] = {}
     with gc_held():  # 100k new lines would set off full collections
         for part in _layout(values):
             if isinstance(part, str):
-                lines = _section_lines(part, values[part], cache)
-                written[part] = (values[part], lines)
-                body = b"[\n    " + b",\n    ".join(lines) + b"\n  ]" if lines else b"[]"
+                body = b"[]"
+                if values[part]:
+                    text, kept = _section_text(part, values[part], cache)
+                    written[part] = (values[part], kept)
+                    body = b"[\n    " + text + b"\n  ]"
                 part = b"  " + orjson.dumps(part) + b": " + body
             parts.append(part)
     doc.save_cache = LineCache(written)
-    return b"{\n" + b",\n".join(parts) + b"\n}\n"
+    parts[0] = b"{\n" + parts[0]
+    parts[-1] += b"\n}\n"
+    return b",\n".join(parts)
 
 
 def write_atomic(path: str | Path, payload: bytes, keep_backup: bool = True) -> None:

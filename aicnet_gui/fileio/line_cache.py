@@ -25,19 +25,25 @@ from itertools import compress
 from operator import is_, not_
 
 _INDENT = b"\n    "
-_SEPARATOR = b"," + _INDENT
-_OBJECT_SEPARATOR = _SEPARATOR + b"{"
+#: between two objects of a section in the file
+LINE_SEPARATOR = b"," + _INDENT
+_OBJECT_SEPARATOR = LINE_SEPARATOR + b"{"
 _SECTION_END = b"\n  ]"
 
 
 class LineCache:
-    """Per section name: the objects of the last save and the JSON line of each."""
+    """Per section name: the objects of the last save and the JSON line of each (or, after a
+    save that serialised the whole section, its text, split into lines when next needed)."""
 
-    def __init__(self, sections: dict[str, tuple[Sequence[object], list[bytes]]] | None = None) -> None:
+    def __init__(self, sections: dict[str, tuple[Sequence[object], list[bytes] | bytes]] | None = None
+                 ) -> None:
         self._sections = dict(sections or {})
 
     def _section(self, name: str) -> tuple[Sequence[object], list[bytes]] | None:
-        return self._sections.get(name)
+        entry = self._sections.get(name)
+        if entry is not None and isinstance(entry[1], bytes):
+            entry = self._sections[name] = (entry[0], entry[1].split(LINE_SEPARATOR))
+        return entry  # type: ignore[return-value]
 
     def known_lines(self, name: str, items: Sequence[object]) -> list[bytes | None]:
         """The cached line of each of `items`, None for an object not written before."""
@@ -75,7 +81,7 @@ class FileLines(LineCache):
             bodies = match_layout(self._raw, self._layout(), {k: len(v) for k, v in self._loaded.items()})
             for section, body in (bodies or {}).items():
                 if body:
-                    self._sections[section] = (self._loaded[section], body.split(_SEPARATOR))
+                    self._sections[section] = (self._loaded[section], body.split(LINE_SEPARATOR))
             self._raw, self._layout, self._loaded = b"", None, {}
         return self._sections.get(name)
 

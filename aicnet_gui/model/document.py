@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -59,8 +60,7 @@ Listener = Callable[[ChangeSet], None]
 # Field getters that run in C: bulk link runs map them over 100k links.
 _ID = attrgetter("id")
 _CABLE = attrgetter("cable")
-_A_END = attrgetter("a")  # an Endpoint is the (device, port) key itself
-_B_END = attrgetter("b")
+_RUN_FIELDS = attrgetter("id", "a", "b", "cable")  # an Endpoint is the (device, port) key itself
 _MODE = attrgetter("mode")
 _TRANSCEIVER = attrgetter("transceiver")
 _FIRST = itemgetter(0)
@@ -187,13 +187,14 @@ class FabricDocument:
         """The ids of the run and its (device, port) -> link id entries, every A end then every
         B end, when adding every link keeps all invariants; None when some link breaks one.
         Changes nothing."""
-        ids = list(map(_ID, links))
+        # one read of every link (at 100k links, fetching the objects is what costs)
+        ids, a_ends, b_ends, cables = map(list, zip(*map(_RUN_FIELDS, links), strict=True))
         if len(set(ids)) != len(ids) or not self.links.keys().isdisjoint(ids):
             return None
         if not (self.devices.keys() | self.racks.keys() | self.workloads.keys()).isdisjoint(ids):
             return None
-        port_link = dict(zip(map(_A_END, links), ids, strict=True))
-        port_link.update(zip(map(_B_END, links), ids, strict=True))
+        port_link = dict(zip(a_ends, ids, strict=True))
+        port_link.update(zip(b_ends, ids, strict=True))
         if len(port_link) != 2 * len(ids) or not self._port_link.keys().isdisjoint(port_link):
             return None  # a port used twice in the run, or already in use
         try:
@@ -202,9 +203,9 @@ class FabricDocument:
             return None
         if not all(map(dict.__contains__, tables, map(_SECOND, port_link))):
             return None
-        cables = set(map(_CABLE, links))
-        cables.discard(None)
-        return (ids, port_link) if cables <= self.catalog.cables.keys() else None
+        used = set(cables)
+        used.discard(None)
+        return (ids, port_link) if used <= self.catalog.cables.keys() else None
 
     def _add_links_one_by_one(
         self,
@@ -260,11 +261,11 @@ class FabricDocument:
         )
 
     def used_catalog_ids(self) -> set[str]:
+        """Catalog ids of the device models, cables and optics the design uses (loops in C)."""
         used = set(map(attrgetter("model"), self.devices.values()))
-        used.update(map(attrgetter("cable"), self.links.values()))
-        for device in self.devices.values():
-            if device.cages:
-                used.update(c.transceiver for c in device.cages.values())
+        used.update(map(_CABLE, self.links.values()))
+        configs = chain.from_iterable(map(dict.values, map(attrgetter("cages"), self.devices.values())))
+        used.update(map(_TRANSCEIVER, configs))
         used.discard(None)
         return used
 
