@@ -272,6 +272,20 @@ def test_a_file_not_laid_out_as_aicnet_writes_it_saves_what_the_document_holds(l
     assert dumps_fabric(saved) == dumps_fabric(opened)
 
 
+def test_devices_read_with_the_same_cage_table_share_it_and_an_edit_touches_one(small, catalog):
+    small.add_device(Device(id="leaf2", name="leaf-02", model="nvidia-qm9700",
+                            cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
+    opened = loads_fabric(dumps_fabric(small), catalog)
+    first, second = opened.devices["leaf1"], opened.devices["leaf2"]
+    assert first.cages is second.cages  # validated once
+    opened.update_device("leaf2", cages={5: CageConfig(mode="4x200G")})
+    assert opened.devices["leaf1"].cages[5].transceiver == "nvidia-mma4z00-ns"
+    assert opened.devices["leaf2"].cages[5].mode == "4x200G"
+    bad = dumps_fabric(small).replace(b'"transceiver":"nvidia-mma4z00-ns"}}', b'"transceiver":7}}', 1)
+    with pytest.raises(FabricFileError, match=r"\$\.devices\[\d\]\.cages\.5\.transceiver"):
+        loads_fabric(bad, catalog)
+
+
 def _line_of(raw: bytes, marker: bytes) -> bytes:
     return next(line.strip().rstrip(b",") for line in raw.splitlines() if marker in line)
 

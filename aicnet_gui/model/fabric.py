@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
 
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
 
@@ -134,6 +141,34 @@ class CageConfig(_Data):
     transceiver: str | None = None
 
 
+#: validated cage tables by the JSON they were read from (see `_shared_cages`)
+_CAGE_TABLES: dict[tuple[tuple[Any, ...], ...], dict[int, CageConfig]] = {}
+_CAGE_TABLES_MAX = 4096
+
+
+def _shared_cages(value: Any, handler: ValidatorFunctionWrapHandler) -> dict[int, CageConfig]:
+    """Validate a device's cage table once per distinct content read from a file.
+
+    A 4,096-server fabric has 2,048 switches with 32 configured cages each but only a handful
+    of distinct tables; devices read with the same table share one validated dict (objects are
+    values: an edit stores a new dict, nothing changes one in place).  Anything but plain JSON
+    data (e.g. CageConfig objects from an edit) is validated as usual.
+    """
+    if not isinstance(value, dict):
+        return handler(value)
+    try:
+        key = tuple((cage, tuple(config.items())) for cage, config in value.items())
+        table = _CAGE_TABLES.get(key)
+    except (AttributeError, TypeError):  # not JSON objects of plain values
+        return handler(value)
+    if table is None:
+        table = handler(value)
+        if len(_CAGE_TABLES) >= _CAGE_TABLES_MAX:
+            _CAGE_TABLES.clear()
+        _CAGE_TABLES[key] = table
+    return table
+
+
 class Device(_Data):
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
@@ -145,7 +180,7 @@ class Device(_Data):
     ru: int | None = Field(default=None, ge=1, description="lowest RU occupied, counted from 1")
     position: tuple[float, float] = (0.0, 0.0)
     firmware: str = ""
-    cages: dict[int, CageConfig] = Field(default_factory=dict)
+    cages: Annotated[dict[int, CageConfig], WrapValidator(_shared_cages)] = Field(default_factory=dict)
     tags: dict[str, str] = Field(default_factory=dict, description="su, pod, plane ...")
 
 
