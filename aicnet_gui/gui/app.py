@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     wheel_guard.install(app)
     app.setWindowIcon(resources.app_icon())
-    window = MainWindow(interactive=not args.screenshot)
+    window = MainWindow(interactive=not args.screenshot, record_recent=not args.screenshot)
     if args.screenshot:
         return screenshot(app, window, args.file, Path(args.screenshot), _size(args.size), args.view,
                           args)

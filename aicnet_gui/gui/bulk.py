@@ -15,7 +15,7 @@ from ..model.edits import AddLink, Operation
 from ..model.fabric import Endpoint, Link
 from ..model.ports import LogicalPort
 from .compat import PortRef, connection_problem
-from .units import natural_key, speed_label
+from .units import counted, natural_key, speed_label
 
 
 class BulkError(ValueError):
@@ -93,7 +93,7 @@ def connect_next_free(doc: FabricDocument, a: str, b: str, count: int = 1,
             if made == 0:
                 raise BulkError(_no_pair_reason(doc, factory, a, b))
             raise BulkError(
-                f"only {made} of {count} cables fit between {name_a} and {name_b}: "
+                f"only {made} of {counted(count, 'cable')} fit between {name_a} and {name_b}: "
                 "no more free ports of the same speed"
             )
         ops.append(factory.make(*pair))

@@ -8,7 +8,8 @@
   the colour of the lower switch it touches.
 
 The link layer colours cables itself from per-device tiers and classes; this module computes the
-classes and device accents from the last validation report and the legend rows of each mode.
+classes and device accents from the last validation report and what the legend shows in each mode
+(`legend_spec`): ports are always coloured by speed, cables by the mode.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 
 from ..analysis import AnalysisReport
+from ..model.colours import CABLE_COLOURS
 from ..model.document import FabricDocument
 from . import theme
+from .canvas.legend import SPEED_SPEC, LegendSpec
 from .panels.metrics import fabric_target
 
 MODES: dict[str, str] = {
@@ -27,6 +30,11 @@ MODES: dict[str, str] = {
     "rail": "Rail",
     "oversubscription": "Oversubscription",
 }
+
+#: at most this many colour rows in the legend (then "N more")
+MAX_ROWS = 12
+#: tone (`#rrggbb`) -> name of the TIA-598 jacket colours, as the PDF names them
+_COLOUR_NAMES: dict[str, str] = {f"#{tone}": name for name, tone in CABLE_COLOURS.items()}
 
 
 def oversub_classes(doc: FabricDocument, report: AnalysisReport | None) -> dict[str, int]:
@@ -60,15 +68,55 @@ def accents(doc: FabricDocument, mode: str, classes: dict[str, int]) -> dict[str
     return {}
 
 
-def legend_rows(doc: FabricDocument, mode: str) -> tuple[str, list[tuple[str, str]]]:
-    """(title, [(label, colour)]) of the legend in `mode`; empty rows: the speed legend."""
+def legend_spec(doc: FabricDocument, mode: str) -> LegendSpec:
+    """What the legend shows in `mode` for `doc` (ports are always coloured by speed)."""
+    if mode == "cable":
+        rows, plain = jacket_rows(doc)
+        if not rows:
+            return SPEED_SPEC  # no cable has a colour of its own: every cable shows its speed
+        return LegendSpec("Cables by jacket colour", rows,
+                          "Ports, other cables by speed" if plain else "Ports by speed",
+                          speed_cables=plain, bundle="bundle of N cables (speed)")
     if mode == "tier":
-        return "Cables by tier", [(label, colour) for label, colour in theme.TIER_PAIR_COLOURS.values()]
+        rows = [(label, colour) for label, colour in theme.TIER_PAIR_COLOURS.values()]
+        return _mode_spec("Cables by tier", rows)
     if mode == "rail":
         rails = sorted({link.rail for link in doc.links.values() if link.rail})
-        rows = [(f"rail {r}", theme.rail_colour_hex(r)) for r in rails[:12]]
-        return "Cables by rail", rows or [("no rails set", theme.NO_RAIL)]
+        rows = [(f"rail {r}", theme.rail_colour_hex(r)) for r in rails]
+        return _mode_spec("Cables by rail", _capped(rows) or [("no rails set", theme.NO_RAIL)])
     if mode == "oversubscription":
-        target, kind = fabric_target(doc)
-        return (f"Oversubscription vs {target:.2f}:1", [(label, colour) for label, colour in theme.OVERSUB_CLASSES])
-    return "", []
+        target, _kind = fabric_target(doc)
+        rows = [(label, colour) for label, colour in theme.OVERSUB_CLASSES]
+        return _mode_spec(f"Oversubscription vs {target:.2f}:1", rows)
+    return SPEED_SPEC
+
+
+def _mode_spec(title: str, rows: list[tuple[str, str]]) -> LegendSpec:
+    """A mode that colours cables and their bundles by something other than speed."""
+    return LegendSpec(title, rows, "Ports by speed", bundle_colour=rows[0][1])
+
+
+def jacket_rows(doc: FabricDocument) -> tuple[list[tuple[str, str]], bool]:
+    """The jacket colours the cables of `doc` are drawn in, as (name, `#rrggbb`) in TIA-598
+    order (other tones after, named by their hex), and whether some cable has none (it is
+    drawn in its speed colour)."""
+    names = {link.colour for link in doc.links.values()}
+    tones: set[str] = set()
+    plain = False
+    for name in names:
+        tone = theme.link_colour_hex(name)
+        if tone is None:
+            plain = True
+        else:
+            tones.add(tone.lower())
+    order = list(_COLOUR_NAMES)
+    named = [(_COLOUR_NAMES[t], t) for t in order if t in tones]
+    other = [(t, t) for t in sorted(tones - set(order))]
+    return _capped(named + other), plain
+
+
+def _capped(rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """At most MAX_ROWS rows; beyond them a last row "N more" without a colour."""
+    if len(rows) <= MAX_ROWS:
+        return rows
+    return [*rows[: MAX_ROWS - 1], (f"{len(rows) - MAX_ROWS + 1} more", "")]

@@ -36,6 +36,7 @@ from .canvas.geometry import device_geometry
 from .compat import PortRef, connection_problem, port_title
 from .dialogs.settings_dialog import FabricSettingsDialog
 from .document import EditorDocument
+from .units import counted
 
 INFO = 0
 REFUSED = 1
@@ -103,7 +104,7 @@ class Editor(QObject):
     def move_devices(self, positions: Mapping[str, tuple[float, float]]) -> bool:
         ops = layout.move_ops(self.doc, dict(positions))
         count = len(ops)
-        return self._run(ops, f"Move {count} device{'s' if count != 1 else ''}")
+        return self._run(ops, f"Move {counted(count, 'device')}")
 
     def update_devices(self, device_ids: Iterable[str], changes: dict[str, Any], text: str) -> bool:
         ops: list[Operation] = []
@@ -163,7 +164,7 @@ class Editor(QObject):
             if new != device.cages:
                 ops.append(UpdateDevice(device_id, {"cages": new}))
         what = "breakout mode" if mode is not KEEP else "transceiver"
-        return self._run(ops, f"Set {what} of {len(cage_list)} cage{'s' if len(cage_list) != 1 else ''}")
+        return self._run(ops, f"Set {what} of {counted(len(cage_list), 'cage')}")
 
     # ---------------------------------------------------------------- racks and RU
     def rack_problem(self, device_id: str, model_id: str, rack: str, ru: int,
@@ -294,7 +295,7 @@ class Editor(QObject):
         except bulk.BulkError as exc:
             return self.refuse(str(exc))
         names = f"{self.doc.devices[a].name} and {self.doc.devices[b].name}"
-        ok = self._run(ops, f"Connect {names} ({len(ops)} cable{'s' if len(ops) != 1 else ''})")
+        ok = self._run(ops, f"Connect {names} ({counted(len(ops), 'cable')})")
         if ok:
             self.select_requested.emit([], [op.link.id for op in ops], [])  # type: ignore[union-attr]
         return ok
@@ -304,14 +305,16 @@ class Editor(QObject):
             ops = bulk.full_mesh(self.doc, lower, upper, per_pair)
         except bulk.BulkError as exc:
             return self.refuse(str(exc))
-        return self._run(ops, f"Full mesh: {len(lower)} x {len(upper)} devices, {len(ops)} cables")
+        cables = counted(len(ops), "cable")
+        return self._run(ops, f"Full mesh: {len(lower)} x {len(upper)} devices, {cables}")
 
     def rail_wiring(self, servers: list[str], leaves: list[str]) -> bool:
         try:
             ops = bulk.rail_wiring(self.doc, servers, leaves)
         except bulk.BulkError as exc:
             return self.refuse(str(exc))
-        return self._run(ops, f"Rail wiring: {len(servers)} servers to {len(leaves)} leaves, {len(ops)} cables")
+        return self._run(ops, (f"Rail wiring: {counted(len(servers), 'server')} to "
+                                f"{counted(len(leaves), 'leaf')}, {counted(len(ops), 'cable')}"))
 
     def update_links(self, link_ids: Iterable[str], changes: dict[str, Any], text: str) -> bool:
         ops: list[Operation] = []
@@ -332,7 +335,7 @@ class Editor(QObject):
         parts = []
         for count, noun in ((len(devices), "device"), (len(links), "cable"), (len(racks), "rack")):
             if count:
-                parts.append(f"{count} {noun}{'s' if count != 1 else ''}")
+                parts.append(counted(count, noun))
         return self._run(ops, "Delete " + ", ".join(parts))
 
     def paste(self, fragment: dict[str, Any], offset: tuple[float, float] = (40.0, 40.0)) -> list[str]:
@@ -342,7 +345,7 @@ class Editor(QObject):
             self.refuse(str(exc))
             return []
         count = len(pasted.device_ids)
-        if self._run(pasted.ops, f"Paste {count} device{'s' if count != 1 else ''}"):
+        if self._run(pasted.ops, f"Paste {counted(count, 'device')}"):
             self.select_requested.emit(pasted.device_ids, pasted.link_ids, [])
             return pasted.device_ids
         return []

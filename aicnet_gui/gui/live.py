@@ -20,6 +20,7 @@ from .panels.findings import FindingsDock
 from .panels.forms import on_screen
 from .panels.metrics import MetricsDock
 from .panels.workloads import WorkloadsDock
+from .units import counted
 from .validation import LiveValidator
 
 if TYPE_CHECKING:
@@ -91,9 +92,9 @@ class LivePanels(QObject):
         if text.startswith("validated") and report is not None:
             parts = []
             if report.errors:
-                parts.append(f"{report.errors} error{'s' if report.errors != 1 else ''}")
+                parts.append(counted(report.errors, "error"))
             if report.warnings:
-                parts.append(f"{report.warnings} warning{'s' if report.warnings != 1 else ''}")
+                parts.append(counted(report.warnings, "warning"))
             text += " · " + (", ".join(parts) if parts else "no problems")
             colour = "#c92a2a" if report.errors else ("#e67700" if report.warnings else "#2b8a3e")
         else:
@@ -116,8 +117,10 @@ class LivePanels(QObject):
     def _on_bom(self, bom: Bom) -> None:
         self.metrics.set_bom(bom)
 
-    def _on_changed(self, _changes: ChangeSet) -> None:
+    def _on_changed(self, changes: ChangeSet) -> None:
         self.findings.set_stale()
+        if changes.links and self.colour_mode in ("cable", "rail"):
+            self.refresh_legend()  # cable colours and rails in the legend follow the cables
 
     def _on_reset(self) -> None:
         self.findings.clear()
@@ -154,5 +157,8 @@ class LivePanels(QObject):
         self.colour_mode = mode
         classes = colouring.oversub_classes(doc, self.validator.report) if mode == "oversubscription" else None
         window.topology.set_colour_mode(mode, colouring.accents(doc, mode, classes or {}), classes)
-        title, rows = colouring.legend_rows(doc, mode)
-        window.legend.set_mode(title, rows)
+        self.refresh_legend()
+
+    def refresh_legend(self) -> None:
+        """Show in the legend what the current colour mode draws."""
+        self.window.legend.set_spec(colouring.legend_spec(self.window.document.fabric, self.colour_mode))

@@ -55,6 +55,7 @@ from .fragments import FRAGMENT_MIME, FragmentError, fragment_bytes, make_fragme
 from .live import LivePanels
 from .panels.inspector import InspectorDock
 from .panels.palette import PaletteDock
+from .units import counted
 from .workers.background import BackgroundJob
 from .workers.load_worker import LoadedFabric, load_for_editor
 
@@ -72,9 +73,12 @@ class MainWindow(QMainWindow):
     open_failed = Signal(object, str)
 
     def __init__(self, catalog: Catalog | None = None, settings: QSettings | None = None,
-                 interactive: bool = True) -> None:
+                 interactive: bool = True, record_recent: bool = True) -> None:
+        """`interactive`: errors in dialogs (else on stderr); `record_recent`: files opened and
+        saved join File > Open Recent (a screenshot run leaves the user's list alone)."""
         super().__init__()
         self.interactive = interactive
+        self.record_recent = record_recent
         problems: list = []
         if catalog is None:
             result = load_catalog()
@@ -142,7 +146,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state)
         if problems:
-            self.show_message(f"{len(problems)} catalog problem(s); first: {problems[0]}", 1)
+            self.show_message(f"{counted(len(problems), 'catalog problem')}; first: {problems[0]}", 1)
 
     # ---------------------------------------------------------------- building
     def _build_status_bar(self) -> None:
@@ -387,8 +391,8 @@ class MainWindow(QMainWindow):
         summary = counts(self.document.fabric)
         devices, links, racks = self.selection()
         selected = len(devices) + len(links) + len(racks)
-        text = (f"{summary.devices} devices · {summary.links} cables · {summary.racks} racks · "
-                f"{summary.gpus} GPUs")
+        text = " · ".join([counted(summary.devices, "device"), counted(summary.links, "cable"),
+                           counted(summary.racks, "rack"), counted(summary.gpus, "GPU")])
         if selected:
             text += f"   |   {selected} selected"
         self.counts_label.setText(text)
@@ -689,7 +693,7 @@ class MainWindow(QMainWindow):
         return [str(v) for v in (value or [])]
 
     def _add_recent(self, path: Path | None) -> None:
-        if path is None:
+        if path is None or not self.record_recent:
             return
         recent = [p for p in self.recent_files() if p != str(path)]
         recent.insert(0, str(path))
@@ -780,7 +784,8 @@ class MainWindow(QMainWindow):
         data.setText(raw.decode())
         QApplication.clipboard().setMimeData(data)
         self._paste_count = 0
-        self.show_message(f"Copied {len(fragment['devices'])} devices and {len(fragment['links'])} cables")
+        self.show_message(f"Copied {counted(len(fragment['devices']), 'device')} and "
+                          f"{counted(len(fragment['links']), 'cable')}")
         return True
 
     def cut(self) -> None:
@@ -929,7 +934,7 @@ class MainWindow(QMainWindow):
         if not keys:
             self.show_message(f"No {kind if kind != 'su' else 'scalable unit'} groups in this fabric", 1)
         else:
-            self.show_message(f"Collapsed {count} group{'s' if count != 1 else ''}; "
+            self.show_message(f"Collapsed {counted(count, 'group')}; "
                               "double-click a box to open it")
         return count
 
@@ -964,7 +969,8 @@ class MainWindow(QMainWindow):
         if not self._sized_docks and self.settings.value("window/state") is None:
             # first start: room for the metrics and findings (later starts restore the layout)
             self._sized_docks = True
-            self.resizeDocks([self.palette, self.inspector], [280, 400], Qt.Orientation.Horizontal)
+            palette = max(280, min(self.palette.preferred_width(), self.width() // 4))
+            self.resizeDocks([self.palette, self.inspector], [palette, 400], Qt.Orientation.Horizontal)
             self.resizeDocks([self.findings], [200], Qt.Orientation.Vertical)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802

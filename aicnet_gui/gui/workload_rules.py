@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..model.document import FabricDocument
 from ..model.fabric import Device
-from .units import natural_key
+from .units import counted, natural_key
 
 RULES = {
     "all": "All servers",
@@ -50,7 +50,7 @@ def choices(doc: FabricDocument, rule: str) -> list[tuple[str, str]]:
     """(value, label) pairs a rule can take in this fabric."""
     servers = _servers(doc)
     if rule == "all":
-        return [("", f"{len(servers)} servers")]
+        return [("", counted(len(servers), "server"))]
     if rule in ("su", "pod"):
         values = {d.tags[rule] for d in servers if rule in d.tags}
         return [(v, f"{rule.upper() if rule == 'su' else 'Pod'} {v}") for v in sorted(values, key=natural_key)]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontMetricsF
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from aicnet_gui.gui.compat import PortRef
+from aicnet_gui.gui import theme
+from aicnet_gui.gui.compat import PortRef, connection_problem
 
 LEAF = "nvidia-sn5600"
 SERVER = "generic-hgx-8-gpu-b3140h"
@@ -278,3 +279,51 @@ def test_moving_a_rack_on_the_floor_changes_cable_lengths_and_refuses_taken_spot
     # the floor scene follows: R02 is two tiles right of R01
     item1, item2 = window.floor.racks_by_id[r1], window.floor.racks_by_id[r2]
     assert item2.pos().y() == item1.pos().y() and item2.pos().x() > item1.pos().x()
+
+
+def hover_wire(window, a: PortRef, b: PortRef) -> None:
+    """Press on port a and move onto port b without releasing: the label shows at b."""
+    scene, view = window.topology, window.topology_view
+    start = view.mapFromScene(scene.items_by_id[a.device].port_scene_pos(a.port))
+    end = view.mapFromScene(scene.items_by_id[b.device].port_scene_pos(b.port))
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(view.viewport(), (start + end) / 2)
+    QTest.mouseMove(view.viewport(), end)
+
+
+def label_on_screen(window) -> QRectF:
+    """The wire label's rectangle in the Topology view's pixels."""
+    label = window.topology.preview.label
+    anchor = QPointF(window.topology_view.mapFromScene(label.scenePos()))
+    return label.box().translated(anchor)
+
+
+def test_the_wire_label_shows_the_whole_reason_inside_the_view(window):
+    server, leaf = wired_pair(window)
+    # SN5600 cages run 2x400G; the HGX north-south port runs at 200G
+    reason = connection_problem(window.document.fabric, PortRef(server, "ns1"), PortRef(leaf, "swp1s0"))
+    assert reason is not None and len(reason) > 80
+    hover_wire(window, PortRef(server, "ns1"), PortRef(leaf, "swp1s0"))
+    label = window.topology.preview.label
+    assert " ".join(label.lines()) == reason  # nothing cut off
+    assert "…" not in reason and not any("…" in line for line in label.lines())
+    viewport = QRectF(window.topology_view.viewport().rect())
+    assert viewport.contains(label_on_screen(window))
+    width = max(QFontMetricsF(theme.font(9.0)).horizontalAdvance(line) for line in label.lines())
+    assert label.box().width() >= width  # the box is sized to its text
+    QTest.mouseRelease(window.topology_view.viewport(), Qt.MouseButton.LeftButton)
+
+
+def test_in_a_narrow_view_the_wire_label_wraps_instead_of_cutting_the_reason(window, qtbot):
+    window.palette.hide()
+    window.inspector.hide()
+    window.resize(700, 900)
+    qtbot.waitUntil(lambda: window.topology_view.viewport().width() < 700)
+    server, leaf = wired_pair(window)
+    reason = connection_problem(window.document.fabric, PortRef(server, "ns1"), PortRef(leaf, "swp1s0"))
+    hover_wire(window, PortRef(server, "ns1"), PortRef(leaf, "swp1s0"))
+    label = window.topology.preview.label
+    assert len(label.lines()) >= 2
+    assert " ".join(label.lines()) == reason
+    assert QRectF(window.topology_view.viewport().rect()).contains(label_on_screen(window))
+    QTest.mouseRelease(window.topology_view.viewport(), Qt.MouseButton.LeftButton)

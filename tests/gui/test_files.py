@@ -125,8 +125,17 @@ def test_nothing_to_recover_after_a_clean_close(make_window, dialogs):
     assert dialogs.asked_recover == 0
 
 
-def test_screenshot_option_writes_a_png_of_the_loaded_fabric(tmp_path, example_path):
+def test_screenshot_option_writes_a_png_and_leaves_the_recent_list_alone(tmp_path, example_path):
+    from PySide6.QtCore import QSettings
+
     out = tmp_path / "shot.png"
+    # the user's settings (QSettings' native format on Linux: $XDG_CONFIG_HOME/aicnet/aicnet.conf)
+    config = tmp_path / "cfg" / "aicnet" / "aicnet.conf"
+    config.parent.mkdir(parents=True)
+    mine = ["/projects/pod-a.fabric", "/projects/pod-b.fabric"]
+    before = QSettings(str(config), QSettings.Format.IniFormat)
+    before.setValue("recent", mine)
+    before.sync()
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"),
                XDG_STATE_HOME=str(tmp_path / "state"))
     result = subprocess.run(
@@ -140,6 +149,8 @@ def test_screenshot_option_writes_a_png_of_the_loaded_fabric(tmp_path, example_p
 
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1200, 800)
+    after = QSettings(str(config), QSettings.Format.IniFormat)
+    assert after.value("recent") == mine  # a screenshot is not something the user opened
 
 
 def test_screenshot_of_a_missing_file_fails_with_a_message(tmp_path):

@@ -29,6 +29,29 @@ def test_palette_search_and_filters_narrow_the_tree(window):
     assert palette.visible_model_ids() == [SERVER]
 
 
+def _ports_column_whole(tree) -> bool:  # noqa: ANN001
+    """The Ports column is as wide as its widest text and both columns fit the tree."""
+    widths = tree.columnWidth(0) + tree.columnWidth(1)
+    return (tree.columnWidth(1) >= tree.sizeHintForColumn(1)
+            and tree.columnWidth(1) >= tree.header().sectionSizeHint(1)
+            and widths <= tree.viewport().width() and tree.horizontalScrollBar().maximum() == 0)
+
+
+def test_palette_ports_column_is_never_cut_and_long_model_names_have_tooltips(window, qtbot):
+    palette, tree = window.palette, window.palette.tree
+    assert palette.row_for(SERVER).text(1) == "10× QSFP112 · 8U"  # 8 rail + 2 north-south cages
+    assert palette.row_for(DGX).text(1) == "4× OSFP, 4× QSFP112 · 8U"
+    qtbot.waitUntil(lambda: _ports_column_whole(tree))  # at the width of a first start
+    assert palette.width() >= 300
+    # the user narrows the dock: the ports stay whole, model names give way (tooltip: whole)
+    window.resizeDocks([palette], [260], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: palette.width() < 300)
+    qtbot.waitUntil(lambda: _ports_column_whole(tree))
+    for model_id in palette.model_ids():
+        model = window.catalog.device(model_id)
+        assert model.model in palette.row_for(model_id).toolTip(0)
+
+
 def test_palette_double_click_adds_a_device_at_the_end_of_its_tier(window):
     window.palette.add_requested.emit(LEAF)
     window.palette.add_requested.emit(LEAF)

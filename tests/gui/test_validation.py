@@ -45,7 +45,7 @@ def test_an_edit_that_makes_an_error_shows_the_finding_and_its_fix_removes_it(hg
         window.editor.update_settings({"pfc": False, "ecn": False}, "Turn PFC and ECN off")
     assert ("ROCE-NO-PFC-ECN", "error") in codes(window)
     assert "1 error" in window.live.status_label.text()
-    assert window.findings.buttons[Severity.ERROR].text() == "1 errors"
+    assert window.findings.buttons[Severity.ERROR].text() == "1 error"
     row = visible_codes(window).index("ROCE-NO-PFC-ECN")
     window.findings.select_row(row)
     assert window.findings.fix_button.isEnabled()

@@ -136,8 +136,7 @@ def test_colour_modes_recolour_the_cables(window):
         assert layer.mode == mode and window.colour_combo.currentData() == mode
     window.colour_combo.setCurrentIndex(window.colour_combo.findData("rail"))
     assert layer.mode == "rail"
-    title, _rows = window.legend._mode_title, window.legend._mode_rows
-    assert title == "Cables by rail" and len(_rows) == 8
+    assert window.legend.title() == "Cables by rail" and len(window.legend.colour_rows()) == 8
 
 
 def test_a_file_opens_in_the_background_with_a_progress_bar(window, qtbot):
@@ -183,3 +182,67 @@ def test_clicking_a_collapsed_box_selects_it_and_a_double_click_opens_it(window)
     assert len(scene.selected_device_ids()) == 40
     QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
     assert key not in scene.collapsed
+
+
+def _colours(rows: list[tuple[str, str]]) -> set[str]:
+    return {colour for _label, colour in rows}
+
+
+def test_the_legend_names_the_jacket_colours_drawn_in_cable_mode_and_follows_edits(window):
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    legend, layer = window.legend, window.topology.links
+    assert layer.mode == "cable"  # the default: every cable in its own jacket colour
+    assert legend.title() == "Cables by jacket colour"
+    # rails 1..8 wear the first eight TIA-598 colours, named as model/colours.py names them
+    assert [name for name, _c in legend.colour_rows()] == [
+        "blue", "orange", "green", "brown", "slate", "white", "red", "black"]
+    assert ("blue", "#1c7ed6") in legend.colour_rows()
+    assert _colours(legend.colour_rows()) == layer.line_colours()
+    assert legend.spec().speed_title == "Ports by speed"  # ports still show their speed
+    assert [label for label, _c in legend.speed_rows()] == ["400G"]
+    doc = window.document.fabric
+    first, second = sorted(doc.links)[:2]
+    assert window.editor.update_links([first], {"colour": "violet"}, "Colour a cable")
+    assert window.editor.update_links([second], {"colour": None}, "Take a colour off")
+    assert "violet" in [name for name, _c in legend.colour_rows()]
+    # the cable without a jacket colour is drawn in its speed colour (400G), as the legend says
+    assert legend.spec().speed_title == "Ports, other cables by speed"
+    assert legend.spec().speed_cables
+    jackets = _colours(legend.colour_rows())
+    assert layer.line_colours() == jackets | {"#7b2cbf"}
+    assert ("400G", "#7b2cbf") in legend.speed_rows()
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    assert "violet" not in [name for name, _c in legend.colour_rows()]
+    assert legend.spec().speed_title == "Ports by speed"
+
+
+def test_the_legend_follows_the_colour_mode(window):
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    legend, layer = window.legend, window.topology.links
+    window.actions_by_name["colour-speed"].trigger()
+    assert legend.title() == "Ports and cables by speed" and legend.colour_rows() == []
+    assert legend.spec().speed_cables
+    assert layer.line_colours() <= _colours(legend.speed_rows())
+    window.actions_by_name["colour-tier"].trigger()
+    assert legend.title() == "Cables by tier"
+    assert [label for label, _c in legend.colour_rows()] == ["server - leaf", "leaf - spine", "spine - core"]
+    assert layer.line_colours() <= _colours(legend.colour_rows())
+    assert legend.spec().speed_title == "Ports by speed" and not legend.spec().speed_cables
+    window.actions_by_name["colour-cable"].trigger()
+    assert legend.title() == "Cables by jacket colour"
+    assert _colours(legend.colour_rows()) == layer.line_colours()
+
+
+def test_in_cable_mode_a_fabric_without_jacket_colours_shows_the_speed_legend(window):
+    # two devices wired by hand: no cable has a jacket colour, every one is drawn by its speed
+    from aicnet_gui.gui.compat import PortRef
+
+    server = window.editor.add_device("generic-hgx-8-gpu-b3140h", (0, 400))
+    leaf = window.editor.add_device("nvidia-sn5600", (0, 0))
+    assert window.editor.connect(PortRef(server, "p1"), PortRef(leaf, "swp1s0"))
+    legend = window.legend
+    assert window.topology.links.mode == "cable"
+    assert legend.title() == "Ports and cables by speed" and legend.colour_rows() == []
+    assert window.topology.links.line_colours() == {"#7b2cbf"}  # 400G
+    assert ("400G", "#7b2cbf") in legend.speed_rows()

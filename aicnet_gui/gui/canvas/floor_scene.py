@@ -25,7 +25,7 @@ from ...model.edits import ChangeSet
 from ...model.fabric import Device, Rack
 from .. import theme
 from ..editor import Editor
-from ..units import natural_key
+from ..units import counted, natural_key
 from . import lod
 from .items import elide, static_text
 
@@ -661,7 +661,7 @@ class FloorScene(QGraphicsScene):
             spread.append((point, text, colour))
         self.routes.set_routes(routes, spread)
         if selected and routes:
-            self.hint.emit(f"{len(routes)} cable run{'s' if len(routes) != 1 else ''} of the selection "
+            self.hint.emit(f"{counted(len(routes), 'cable run')} of the selection "
                            "shown with estimated and ordered length")
 
     # ---------------------------------------------------------------- dragging devices and racks

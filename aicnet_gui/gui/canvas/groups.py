@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGrap
 from ...model.document import FabricDocument
 from ...model.fabric import Device
 from .. import theme
-from ..units import natural_key
+from ..units import counted, natural_key
 
 KINDS = ("su", "rack", "rail")
 KIND_TITLES = {"su": "SU", "rack": "Rack", "rail": "Rail"}
@@ -84,9 +84,7 @@ def describe(doc: FabricDocument, device_ids: Iterable[str]) -> str:
     for role in ("gpu_server", "storage", "leaf", "spine", "core", "mgmt"):
         n = counts.get(role, 0)
         if n:
-            word = words[role]
-            plural = "leaves" if word == "leaf" else word + "s"
-            parts.append(f"{n} {word if n == 1 else plural}")
+            parts.append(counted(n, words[role]))
     return ", ".join(parts) or "empty"
 
 

@@ -1,4 +1,4 @@
-"""Graphics items of the Topology canvas: devices, tier bands, the cable being drawn.
+"""Graphics items of the Topology canvas: devices, tier bands, the wire state of a drag.
 
 Items hold ids and what they need to paint, never model objects they could change.  A device
 paints its front panel: role stripe and icon, name and model, and each logical port coloured by
@@ -388,64 +388,3 @@ class TierBands(QGraphicsItem):
             painter.drawText(QPointF(max(origin.x(), 0) + 12, origin.y() + 20),
                              theme.TIER_TITLES.get(tier, f"Tier {tier}").upper())
             painter.restore()
-
-
-class WirePreview(QGraphicsItem):
-    """The cable being drawn: from the fixed port to the cursor, with the reason if refused."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setZValue(100)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self._start = QPointF()
-        self._end = QPointF()
-        self._state = "none"  # none / ok / bad
-        self._text = ""
-
-    def set_line(self, start: QPointF, end: QPointF, state: str, text: str) -> None:
-        self.prepareGeometryChange()
-        self._start, self._end, self._state, self._text = start, end, state, text
-        self.update()
-
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        rect = QRectF(self._start, self._end).normalized()
-        return rect.adjusted(-50, -50, 3000, 400)
-
-    def shape(self) -> QPainterPath:
-        return QPainterPath()
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        colour = {"ok": theme.TARGET_OK, "bad": theme.TARGET_BAD}.get(self._state, theme.SOURCE_PORT)
-        pen = QPen(colour, 2.2)
-        pen.setCosmetic(True)
-        if self._state == "none":
-            pen.setStyle(Qt.PenStyle.DashLine)
-        painter.setPen(pen)
-        painter.drawLine(self._start, self._end)
-        painter.setBrush(QBrush(colour))
-        painter.drawEllipse(self._end, 3, 3)
-        if not self._text:
-            return
-        painter.save()
-        anchor = painter.worldTransform().map(self._end)
-        painter.resetTransform()
-        painter.setFont(theme.font(9.0, False))
-        metrics = painter.fontMetrics()
-        width = min(metrics.horizontalAdvance(self._text) + 16, 560)
-        box = QRectF(anchor.x() + 14, anchor.y() + 10, width, metrics.height() + 10)
-        if widget is not None:  # keep the reason on screen
-            if box.right() > widget.width() - 8:
-                box.moveRight(widget.width() - 8)
-            if box.left() < 8:
-                box.setLeft(8)
-                width = box.width()
-            if box.bottom() > widget.height() - 8:
-                box.moveBottom(anchor.y() - 10)
-        painter.setPen(QPen(colour, 1))
-        painter.setBrush(QBrush(QColor("#fff5f5") if self._state == "bad" else QColor("#ebfbee")))
-        painter.drawRoundedRect(box, 4, 4)
-        painter.setPen(theme.DEVICE_TEXT)
-        painter.drawText(box.adjusted(8, 0, -8, 0), Qt.AlignmentFlag.AlignVCenter,
-                         metrics.elidedText(self._text, Qt.TextElideMode.ElideRight, int(width - 16)))
-        painter.restore()

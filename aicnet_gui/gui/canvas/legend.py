@@ -1,21 +1,58 @@
-"""The legend in the corner of the canvas: port and cable colours by speed, port states.
+"""The legend in the corner of the canvas: what the colours of the current colour mode mean.
 
-It lists the speeds the open fabric uses (all of them when the fabric is empty), then what a
-filled, hollow, green-ringed and crossed port means, how a bundle of cables looks when zoomed
-out, and the marks of the live validation.  In another colour mode (tier, rail,
-oversubscription) the first rows show that mode's colours instead.  Click the title to fold it.
+Ports are always coloured by speed; cables by the colour mode (their jacket colour by default,
+else speed, tier pair, rail or the oversubscription of their switch).  `LegendSpec` says what a
+mode shows: its cable colours first, then the speeds the open fabric uses (all of them when the
+fabric is empty), then what a filled, hollow, green-ringed and crossed port means, how a bundle
+of cables looks when zoomed out, and the marks of the live validation.  The widget is as wide as
+its longest text.  Click the title to fold it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontMetrics,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+)
 from PySide6.QtWidgets import QWidget
 
 from .. import theme
 
 ROW_H = 18
-WIDTH = 196
+WIDTH = 196  # the narrowest the legend gets
+TEXT_X = 76  # where the label of a colour row starts
+STATE_X = 40  # where the label of a port-state row starts
+
+
+@dataclass(frozen=True)
+class LegendSpec:
+    """What the legend shows in a colour mode.
+
+    `rows` (label, colour) are the cable colours of the mode, under `title`; the speed rows
+    follow under `speed_title` (empty: the speed rows come first, under `title`), with a cable
+    line next to each port swatch when `speed_cables` (cables drawn in their speed colour).
+    `bundle` is the label of the bundle row (a bundle of cables drawn when zoomed out) and
+    `bundle_colour` its colour (empty: a speed colour, as bundles are in the cable mode).
+    """
+
+    title: str
+    rows: list[tuple[str, str]] = field(default_factory=list)
+    speed_title: str = ""
+    speed_cables: bool = False
+    bundle: str = "bundle of N cables"
+    bundle_colour: str = ""
+
+
+SPEED_SPEC = LegendSpec("Ports and cables by speed", speed_cables=True)
 
 
 class Legend(QWidget):
@@ -24,42 +61,92 @@ class Legend(QWidget):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self._speeds: list[tuple[str, str]] = [(label, colour) for _f, label, colour in theme.SPEED_COLOURS]
-        self._mode_title = ""
-        self._mode_rows: list[tuple[str, str]] = []
+        self._spec = SPEED_SPEC
         self._folded = False
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("Port and cable colours; click to fold")
         self._resize()
 
+    # ---------------------------------------------------------------- content
     def set_speeds(self, speeds_gbps: set[int]) -> None:
-        if speeds_gbps:
-            labels: dict[str, str] = {}
-            for floor, label, colour in theme.SPEED_COLOURS:
-                if any(theme.speed_colour_hex(s) == colour for s in speeds_gbps):
-                    labels[label] = colour
-                del floor
-            rows = list(labels.items())
-        else:
-            rows = [(label, colour) for _f, label, colour in theme.SPEED_COLOURS]
+        """The speeds the fabric's ports run at (none: every speed)."""
+        rows = [(label, colour) for _floor, label, colour in theme.SPEED_COLOURS
+                if not speeds_gbps or any(theme.speed_colour_hex(s) == colour for s in speeds_gbps)]
         if rows != self._speeds:
             self._speeds = rows
-            self._resize()
-            self.update()
+            self._changed()
 
-    def set_mode(self, title: str, rows: list[tuple[str, str]]) -> None:
-        """Show a colour mode's rows (label, colour) instead of speeds; no rows: speeds."""
-        if (title, rows) != (self._mode_title, self._mode_rows):
-            self._mode_title, self._mode_rows = title, list(rows)
-            self._resize()
-            self.update()
+    def set_spec(self, spec: LegendSpec) -> None:
+        """Show what a colour mode draws (colouring.legend_spec)."""
+        if spec != self._spec:
+            self._spec = spec
+            self._changed()
 
-    def _top_rows(self) -> list[tuple[str, str]]:
-        return self._mode_rows if self._mode_rows else self._speeds
+    def spec(self) -> LegendSpec:
+        return self._spec
+
+    def title(self) -> str:
+        return self._spec.title
+
+    def colour_rows(self) -> list[tuple[str, str]]:
+        """(label, colour) of the cable colours of the mode (empty in the speed mode)."""
+        return list(self._spec.rows)
+
+    def speed_rows(self) -> list[tuple[str, str]]:
+        """(label, colour) of the speeds shown."""
+        return list(self._speeds)
+
+    def texts(self) -> list[str]:
+        """Every text of the legend, top to bottom (the folded legend: its title only)."""
+        return [text for _kind, text, _colour in self._lines()]
+
+    def _lines(self) -> list[tuple[str, str, str]]:
+        """(kind, text, colour) per line: title, colour, heading, speed, gap, state."""
+        spec = self._spec
+        if self._folded:
+            return [("title", "Legend  ▸", "")]
+        lines = [("title", f"{spec.title}  ▾", "")]
+        lines += [("colour", label, colour) for label, colour in spec.rows]
+        if spec.speed_title:
+            lines.append(("heading", spec.speed_title, ""))
+        lines += [("speed", label, colour) for label, colour in self._speeds]
+        lines.append(("gap", "", ""))
+        lines += [("state", text, "") for text, _draw in self._states()]
+        return lines
+
+    def _states(self) -> list[tuple[str, Callable[[QPainter, float], None]]]:
+        sample = QColor(theme.speed_colour_hex(400))
+        return [
+            ("used port", lambda p, y: self._swatch_used(p, y, sample)),
+            ("free port", lambda p, y: self._swatch_free(p, y, sample)),
+            ("fits the cable you draw", lambda p, y: self._swatch_ring(p, y, theme.TARGET_OK)),
+            ("refused (hover: why)", lambda p, y: self._swatch_bad(p, y)),
+            (self._spec.bundle, lambda p, y: self._swatch_bundle(p, y)),
+            ("device with errors (count)", lambda p, y: self._swatch_badge(p, y, "error")),
+            ("cable with a warning", lambda p, y: self._swatch_halo(p, y, theme.WARNING_HALO)),
+        ]
+
+    # ---------------------------------------------------------------- geometry
+    def _changed(self) -> None:
+        self._resize()
+        self.update()
 
     def _resize(self) -> None:
-        rows = 1 if self._folded else 1 + len(self._top_rows()) + 7
-        self.resize(QSize(WIDTH, 8 + rows * ROW_H + (12 if not self._folded else 8)))
+        lines = self._lines()
+        height = 8 + sum(4 if kind == "gap" else ROW_H for kind, _t, _c in lines) + (8 if self._folded else 12)
+        self.resize(QSize(self._width(lines), height))
         self.reposition()
+
+    def _width(self, lines: list[tuple[str, str, str]]) -> int:
+        """Wide enough for the longest text (the title and headings are bold)."""
+        bold, plain = QFontMetrics(theme.font(8.5, True)), QFontMetrics(theme.font(8.0))
+        widest = WIDTH
+        for kind, text, _colour in lines:
+            if kind in ("title", "heading"):
+                widest = max(widest, 12 + bold.horizontalAdvance(text) + 12)
+            elif kind in ("colour", "speed", "state"):
+                widest = max(widest, self._text_x(kind) + plain.horizontalAdvance(text) + 12)
+        return widest
 
     def reposition(self) -> None:
         parent = self.parentWidget()
@@ -73,52 +160,66 @@ class Legend(QWidget):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self._folded = not self._folded
-        self._resize()
-        self.update()
+        self._changed()
         event.accept()
 
+    # ---------------------------------------------------------------- painting
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(QColor("#ced4da"), 1))
         painter.setBrush(QBrush(QColor("#ffffff")))
         painter.drawRoundedRect(QRectF(0.5, 0.5, self.width() - 1, self.height() - 1), 6, 6)
-        painter.setFont(theme.font(8.5, True))
-        painter.setPen(theme.DEVICE_TEXT)
-        y = 8
-        title = self._mode_title or "Ports and cables"
-        painter.drawText(QRectF(12, y, WIDTH - 24, ROW_H), Qt.AlignmentFlag.AlignVCenter,
-                         "Legend  ▸" if self._folded else f"{title}  ▾")
-        if self._folded:
-            return
-        y += ROW_H
-        painter.setFont(theme.font(8.0))
-        for label, colour in self._top_rows():
-            if not self._mode_rows:
-                self._swatch_used(painter, y, QColor(colour))
-            painter.setPen(QPen(QColor(colour), 2.2 if not self._mode_rows else 3.0))
-            painter.drawLine(QPointF(40 if not self._mode_rows else 14, y + ROW_H / 2),
-                             QPointF(66, y + ROW_H / 2))
-            painter.setPen(theme.DEVICE_TEXT)
-            painter.drawText(QRectF(76, y, 116, ROW_H), Qt.AlignmentFlag.AlignVCenter, label)
-            y += ROW_H
-        y += 4
-        sample = QColor(theme.speed_colour_hex(400))
-        rows = [
-            ("used port", lambda yy: self._swatch_used(painter, yy, sample)),
-            ("free port", lambda yy: self._swatch_free(painter, yy, sample)),
-            ("fits the cable you draw", lambda yy: self._swatch_ring(painter, yy, theme.TARGET_OK)),
-            ("refused (hover: why)", lambda yy: self._swatch_bad(painter, yy)),
-            ("bundle of N cables", lambda yy: self._swatch_bundle(painter, yy)),
-            ("device with errors (count)", lambda yy: self._swatch_badge(painter, yy, "error")),
-            ("cable with a warning", lambda yy: self._swatch_halo(painter, yy, theme.WARNING_HALO)),
-        ]
-        for text, draw in rows:
-            draw(y)
-            painter.setPen(theme.DEVICE_TEXT)
-            painter.drawText(QRectF(40, y, 150, ROW_H), Qt.AlignmentFlag.AlignVCenter, text)
+        states = iter(self._states())
+        y = 8.0
+        for kind, text, colour in self._lines():
+            if kind == "gap":
+                y += 4
+                continue
+            if kind in ("title", "heading"):
+                self._heading(painter, y, text)
+            elif kind == "colour":
+                self._colour_row(painter, y, text, colour)
+            elif kind == "speed":
+                self._speed_row(painter, y, text, colour)
+            else:
+                _label, draw = next(states)
+                painter.setFont(theme.font(8.0))
+                draw(painter, y)
+                self._label(painter, STATE_X, y, text)
             y += ROW_H
         painter.end()
+
+    def _heading(self, painter: QPainter, y: float, text: str) -> None:
+        painter.setFont(theme.font(8.5, True))
+        painter.setPen(theme.DEVICE_TEXT)
+        painter.drawText(QRectF(12, y, self.width() - 24, ROW_H), Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _label(self, painter: QPainter, x: float, y: float, text: str) -> None:
+        painter.setFont(theme.font(8.0))
+        painter.setPen(theme.DEVICE_TEXT)
+        painter.drawText(QRectF(x, y, self.width() - x - 4, ROW_H), Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _colour_row(self, painter: QPainter, y: float, text: str, colour: str) -> None:
+        """A cable colour of the mode: a thick line, its name ("N more" rows have no colour)."""
+        if colour:
+            painter.setPen(QPen(QColor(colour), 3.0))
+            painter.drawLine(QPointF(14, y + ROW_H / 2), QPointF(66, y + ROW_H / 2))
+        self._label(painter, TEXT_X, y, text)
+
+    def _speed_row(self, painter: QPainter, y: float, text: str, colour: str) -> None:
+        """A speed: the port swatch and, where cables show their speed, a cable line."""
+        self._swatch_used(painter, y, QColor(colour))
+        if self._spec.speed_cables:
+            painter.setPen(QPen(QColor(colour), 2.2))
+            painter.drawLine(QPointF(40, y + ROW_H / 2), QPointF(66, y + ROW_H / 2))
+        self._label(painter, self._text_x("speed"), y, text)
+
+    def _text_x(self, kind: str) -> int:
+        """Where the label of a row starts: after a line swatch, or after a port swatch."""
+        if kind == "colour" or (kind == "speed" and self._spec.speed_cables):
+            return TEXT_X
+        return STATE_X
 
     @staticmethod
     def _cell(y: float) -> QRectF:
@@ -162,7 +263,8 @@ class Legend(QWidget):
         painter.drawLine(QPointF(12, y + ROW_H / 2), QPointF(32, y + ROW_H / 2))
 
     def _swatch_bundle(self, painter: QPainter, y: float) -> None:
-        painter.setPen(QPen(QColor(theme.speed_colour_hex(400)), 4.5))
+        colour = self._spec.bundle_colour or theme.speed_colour_hex(400)
+        painter.setPen(QPen(QColor(colour), 4.5))
         painter.drawLine(QPointF(12, y + ROW_H / 2), QPointF(32, y + ROW_H / 2))
 
 

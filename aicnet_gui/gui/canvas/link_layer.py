@@ -174,6 +174,13 @@ class LinkLayer(QGraphicsItem):
     def link_ids(self) -> list[str]:
         return list(self._index)
 
+    def line_colours(self) -> set[str]:
+        """The colours (`#rrggbb`) the cables are drawn in, in the current mode (the legend
+        names them)."""
+        n = self._n
+        pens = np.unique(self._line_pens()[:n][self._alive[:n]])
+        return {self._pens[int(i)].color().name() for i in pens.tolist()}
+
     # ---------------------------------------------------------------- editing
     def clear(self) -> None:
         """Forget every cable and device."""

@@ -30,14 +30,15 @@ from ...model.fabric import Device
 from .. import theme
 from ..compat import PortRef, connection_problem, port_title
 from ..editor import Editor
-from ..units import speed_label
+from ..units import counted, speed_label
 from . import groups, lod
 from .device_layer import DeviceLayer
 from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
-from .items import DeviceItem, TierBands, WirePreview, WireState
+from .items import DeviceItem, TierBands, WireState
 from .link_layer import LinkLayer
 from .scene_data import TopologyData, group_key, topology_data
+from .wire_preview import WirePreview
 
 BAND_PAD = 50.0
 PIXMAP_CACHE_KB = 256 * 1024
@@ -959,7 +960,8 @@ class TopologyScene(QGraphicsScene):
             rack = doc.racks[device.rack].name if device.rack in doc.racks else "not in a rack"
             ru = f", RU {device.ru}" if device.ru else ""
             return (f"<b>{device.name}</b><br>{model.vendor} {model.model} · {doc.role_of(device).value}<br>"
-                    f"{rack}{ru}<br>{len(doc.link_ids_of(device.id))} cables, {free} free ports")
+                    f"{rack}{ru}<br>{counted(len(doc.link_ids_of(device.id)), 'cable')}, "
+                    f"{counted(free, 'free port')}")
         link_id = self.links.link_at(pos.x(), pos.y(), 5.0 / max(scale, 1e-6))
         if link_id is not None and link_id in doc.links:
             link = doc.links[link_id]

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from ...model.document import FabricDocument
 from ..theme import TIER_TITLES
+from ..units import counted
 
 
 def split_by_tier(doc: FabricDocument, device_ids: list[str]) -> dict[int, list[str]]:
@@ -76,6 +77,7 @@ class FullMeshDialog(QDialog):
         ok = self.lower.currentData() != self.upper.currentData() and lower and upper
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(ok))
         if ok:
-            self.preview.setText(f"{len(lower)} × {len(upper)} pairs × {k} = {len(lower) * len(upper) * k} cables")
+            cables = counted(len(lower) * len(upper) * k, "cable")
+            self.preview.setText(f"{len(lower)} × {len(upper)} pairs × {k} = {cables}")
         else:
             self.preview.setText("Choose two different tiers.")

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from ... import report
 from ...report.options import SECTION_TITLES
 from .. import resources
+from ..units import counted
 from ..workers.export_worker import ExportJob
 
 if TYPE_CHECKING:
@@ -157,22 +158,23 @@ def export_job(kind: str, doc, target: str, options: Any):  # noqa: ANN001, ANN2
     def run(progress, cancelled) -> str:  # noqa: ANN001
         if kind == "pdf":
             result = report.export_pdf(doc, target, options, progress=progress, cancelled=cancelled)
-            text = f"Wrote {result.pages} pages ({result.links} cables, {result.labels} labels) to {target}"
+            text = (f"Wrote {counted(result.pages, 'page')} ({counted(result.links, 'cable')}, "
+                    f"{counted(result.labels, 'label')}) to {target}")
             if result.warnings:
                 text += "\n\n" + "\n".join(result.warnings[:10])
             return text
         progress(0.1, "building the cable plan")
         if kind == "csv":
             rows = report.export_csv(doc, target)
-            return f"Wrote {rows} cables to {target}"
+            return f"Wrote {counted(rows, 'cable')} to {target}"
         if kind == "labels":
             rows = report.export_labels_csv(doc, target)
-            return f"Wrote {rows} labels to {target}"
+            return f"Wrote {counted(rows, 'label')} to {target}"
         if kind == "p2p":
             rows = report.export_p2p(doc, target)
-            return f"Wrote {rows} point-to-point rows to {target}"
+            return f"Wrote {counted(rows, 'point-to-point row')} to {target}"
         files = report.export_netbox(doc, target)
-        return f"Wrote {len(files)} NetBox files to {target}"
+        return f"Wrote {counted(len(files), 'NetBox file')} to {target}"
     return run
 
 

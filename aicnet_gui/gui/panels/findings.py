@@ -38,9 +38,11 @@ from PySide6.QtWidgets import (
 from ...analysis import AnalysisReport, Finding, Severity
 from ...model.document import FabricDocument
 from .. import resources
+from ..units import counted
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 SEVERITY_TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
+SEVERITY_NOUNS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
 SEVERITY_COLOURS = {Severity.ERROR: "#c92a2a", Severity.WARNING: "#e67700", Severity.INFO: "#1c7ed6"}
 MAX_OBJECTS_SHOWN = 4
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -301,7 +303,7 @@ class FindingsDock(QDockWidget):
                    Severity.WARNING: report.warnings if report else 0,
                    Severity.INFO: report.infos if report else 0}
         for severity, button in self.buttons.items():
-            button.setText(f"{numbers[severity]} {SEVERITY_TITLES[severity].lower()}")
+            button.setText(counted(numbers[severity], SEVERITY_NOUNS[severity]))
         total = sum(numbers.values())
         self.setWindowTitle(f"Findings ({total})" if report else "Findings")
 

@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
 
 from ...model.edits import ChangeSet
 from ...model.fabric import FabricTechnology, Rack
+from .. import theme
 from ..counts import counts
 from ..editor import Editor
+from ..units import counted
 from .device_page import DevicePage
 from .forms import (
     MIXED,
@@ -107,7 +109,7 @@ class RackPage(Page):
             devices = doc.devices_in_rack(rack.id)
             used = sum(doc.device_model(d).height_ru for d in devices)
             power = sum((doc.device_model(d).power_max_w or 0) for d in devices) / 1000
-            lines.append(f"{rack.name}: {len(devices)} devices, {used}/{rack.height_ru} U, "
+            lines.append(f"{rack.name}: {counted(len(devices), 'device')}, {used}/{rack.height_ru} U, "
                          f"{power:.1f} kW max (known parts)")
         self.contents.setText("\n".join(lines))
 
@@ -203,10 +205,13 @@ class FabricPage(Page):
         set_line(self.ecmp, settings.ecmp_policy)
         set_spin(self.spares, settings.spares_percent)
         summary = counts(doc)
-        roles = ", ".join(f"{n} {r.replace('_', ' ')}" for r, n in summary.devices_by_role.items()) or "no devices"
-        tiers = ", ".join(f"{n} {t}" for t, n in summary.links_by_tier.items()) or "no cables"
-        self.summary.setText(f"{roles}\n{summary.links} cables: {tiers}\n{summary.racks} racks · "
-                             f"{summary.gpus} GPUs · {summary.workloads} workloads")
+        roles = ", ".join(counted(n, theme.ROLE_SINGULAR.get(r, r.replace("_", " ")))
+                          for r, n in summary.devices_by_role.items()) or "no devices"
+        tiers = ", ".join(f"{n} {t}" for t, n in summary.links_by_tier.items())
+        cables = counted(summary.links, "cable") + (f": {tiers}" if tiers else "")
+        self.summary.setText(f"{roles}\n{cables}\n"
+                             f"{counted(summary.racks, 'rack')} · {counted(summary.gpus, 'GPU')} · "
+                             f"{counted(summary.workloads, 'workload')}")
 
 
 class MixedPage(Page):
@@ -219,7 +224,7 @@ class MixedPage(Page):
         layout.addStretch(1)
 
     def show_counts(self, devices: int, links: int, racks: int) -> None:
-        parts = [f"{n} {noun}{'s' if n != 1 else ''}" for n, noun in
+        parts = [counted(n, noun) for n, noun in
                  ((devices, "device"), (links, "cable"), (racks, "rack")) if n]
         self.header.set(", ".join(parts) + " selected",
                         "Select only devices, only cables or only racks to edit them together.")

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from ...analysis import AnalysisReport, Bom
 from ...model.document import FabricDocument
 from .. import theme
+from ..units import counted
 from ..workers.background import BackgroundJob
 from .forms import on_screen
 
@@ -204,7 +205,7 @@ class MetricsDock(QDockWidget):
         self._sections.clear()
         doc = self._doc()
         if self.report is not None:
-            self.status.setText(f"As of the last validation ({len(self.report.findings)} findings)")
+            self.status.setText(f"As of the last validation ({counted(len(self.report.findings), 'finding')})")
             self._oversubscription(doc, self.report)
             self._workloads(self.report)
             self._breakouts(self.report)
@@ -335,11 +336,11 @@ class MetricsDock(QDockWidget):
         for part, count in list(bom.cables.items())[:MAX_PARTS]:
             self._row(cables, part, f"{count:,}")
         if len(bom.cables) > MAX_PARTS:
-            self._row(cables, f"… {len(bom.cables) - MAX_PARTS} more lines", "")
+            self._row(cables, f"… {counted(len(bom.cables) - MAX_PARTS, 'more line')}", "")
         power_tip = ("devices at maximum power, plus optics and active cables"
                      + (f"; no figure for {', '.join(bom.power_unknown)}" if bom.power_unknown else ""))
         self._row(section, "Power", f"{bom.power_w / 1000:,.1f} kW", tip=power_tip)
-        cost_tip = (f"no price for {len(bom.unpriced)} part(s): {', '.join(bom.unpriced[:6])}"
+        cost_tip = (f"no price for {counted(len(bom.unpriced), 'part')}: {', '.join(bom.unpriced[:6])}"
                     + ("…" if len(bom.unpriced) > 6 else "") if bom.unpriced else "list prices")
         self._row(section, "Cost", cost, tip=cost_tip)
         if bom.unpriced:

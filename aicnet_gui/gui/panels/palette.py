@@ -2,7 +2,8 @@
 
 Drag a model onto the Topology or Floor canvas to add a device (named by the project's naming
 pattern); double-click adds it at the end of its tier.  Search matches vendor, model, catalog
-id, part numbers and port form factors.
+id, part numbers and port form factors.  The Ports column is always as wide as its text; the
+Model column takes the rest and elides a name that does not fit (its tooltip has it whole).
 """
 
 from __future__ import annotations
@@ -30,9 +31,17 @@ from ..canvas.view import DEVICE_MIME
 MODEL_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+#: the widest the dock is made at first start to show both columns whole
+MAX_DOCK_W = 360
+
+
 def ports_summary(model: DeviceModel) -> str:
-    """`64× OSFP 2x400G · 2U` for the fabric cages of a model."""
-    parts = [f"{g.count}× {g.form_factor}" for g in model.cages if g.fabric]
+    """`64× OSFP · 2U`: the fabric cages of a model by form factor (two at most), its height."""
+    cages: dict[str, int] = {}
+    for group in model.cages:
+        if group.fabric:
+            cages[group.form_factor] = cages.get(group.form_factor, 0) + group.count
+    parts = [f"{count}× {form_factor}" for form_factor, count in cages.items()]
     return ", ".join(parts[:2]) + f" · {model.height_ru}U"
 
 
@@ -88,8 +97,11 @@ class PaletteDock(QDockWidget):
         self.tree = PaletteTree()
         self.tree.setColumnCount(2)
         self.tree.setHeaderLabels(["Model", "Ports"])
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        self.tree.header().setStretchLastSection(True)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setDragEnabled(True)
         self.tree.setDragDropMode(QTreeWidget.DragDropMode.DragOnly)
         self.tree.setUniformRowHeights(True)
@@ -149,7 +161,15 @@ class PaletteDock(QDockWidget):
                 row.setToolTip(1, tip)
                 self._rows.append((row, model))
         self.tree.expandAll()
-        self.tree.resizeColumnToContents(0)
+
+    def preferred_width(self) -> int:
+        """A dock width showing both columns whole, at most MAX_DOCK_W."""
+        tree = self.tree
+        columns = tree.sizeHintForColumn(0) + tree.sizeHintForColumn(1)
+        margins = self.widget().layout().contentsMargins()
+        chrome = margins.left() + margins.right() + 2 * tree.frameWidth()
+        bar = tree.verticalScrollBar().sizeHint().width()  # when the tree is taller than the dock
+        return min(columns + chrome + bar, MAX_DOCK_W)
 
     def model_ids(self) -> list[str]:
         return [m.id for _row, m in self._rows]

@@ -34,7 +34,7 @@ from ...analysis import AnalysisReport
 from ...model.fabric import WorkloadKind
 from .. import resources, workload_rules
 from ..editor import Editor
-from ..units import natural_key
+from ..units import counted, natural_key
 from .forms import form, on_commit, on_screen, section
 from .metrics import gbps
 
@@ -204,7 +204,7 @@ class WorkloadsDock(QDockWidget):
             self.list.clear()
             for workload in sorted(doc.workloads.values(), key=lambda w: natural_key(w.name)):
                 item = QListWidgetItem(resources.icon("workload"),
-                                       f"{workload.name}  ·  {len(workload.members)} servers")
+                                       f"{workload.name}  ·  {counted(len(workload.members), 'server')}")
                 item.setData(Qt.ItemDataRole.UserRole, workload.id)
                 self.list.addItem(item)
         if current in doc.workloads:
@@ -250,7 +250,7 @@ class WorkloadsDock(QDockWidget):
         devices = doc.devices
         per_model = {model_id: model.gpus for model_id, model in doc.catalog.devices.items()}
         gpus = sum(per_model.get(devices[m].model, 0) for m in workload.members if m in devices)
-        self.members.setText(f"{len(workload.members)} servers, {gpus} GPUs")
+        self.members.setText(f"{counted(len(workload.members), 'server')}, {counted(gpus, 'GPU')}")
         self._show_metrics()
 
     def set_report(self, report: AnalysisReport) -> None:
@@ -298,7 +298,7 @@ class WorkloadsDock(QDockWidget):
             self.values["bottleneck"].setText(f"{metrics.bottleneck_tier} tier")
         if metrics.unconnected_servers:
             self.values["bottleneck"].setText(self.values["bottleneck"].text()
-                                              + f" ({metrics.unconnected_servers} servers not cabled)")
+                                              + f" ({counted(metrics.unconnected_servers, 'server')} not cabled)")
         self.show_bottleneck.setEnabled(bool(metrics.bottleneck_switch))
         self.highlight.emit(set(workload.members), metrics.bottleneck_switch)
 
