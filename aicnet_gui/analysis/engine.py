@@ -29,6 +29,7 @@ import numpy as np
 
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
+from ..model.wording import counted
 from . import rules_compat, rules_device, rules_fabric, rules_groups, rules_link
 from .bandwidth import analyze_workloads
 from .findings import ERROR, Finding, Fix
@@ -478,7 +479,7 @@ class Analyzer:
             objects = tuple(str(k) for k, _e in items if k != "")
             found.append(Finding(
                 "INTERNAL-ERROR", ERROR,
-                f"the rule '{rule_name}' failed on {len(items)} object(s) ({items[0][1]}); the "
+                f"the rule '{rule_name}' failed on {counted(len(items), 'object')} ({items[0][1]}); the "
                 "other rules ran normally. This is a bug in aicnet, please report it",
                 objects, Fix("report the bug; the objects listed were not checked by this rule")))
         return found

@@ -18,6 +18,7 @@ the cable, and returns issue templates:
 from __future__ import annotations
 
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
+from ..model.wording import counted
 from .findings import ERROR, WARNING
 from .media import (
     cable_media,
@@ -168,8 +169,8 @@ def optic_fit(ctx: SigContext) -> list[Issue]:
         if port.leg > served:
             issues.append(Issue(
                 "SPEED-MISMATCH", ERROR,
-                f"{where}: the cage runs {end.mode} but the {optic.model} serves only {served} "
-                f"port(s); port leg {port.leg} has no optical lane", None,
+                f"{where}: the cage runs {end.mode} but the {optic.model} serves only "
+                f"{counted(served, 'port')}; port leg {port.leg} has no optical lane", None,
                 "use a twin-port optic or a mode with fewer legs"))
         if lane_gbps_of_optic(optic) > group.lane_gbps:
             issues.append(Issue(

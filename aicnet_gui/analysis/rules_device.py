@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..model.edits import UpdateDevice
+from ..model.wording import counted
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .fixes import set_assembly
 from .index import NONE
@@ -98,11 +99,13 @@ def power_check(state: State, row: int) -> Iterable[Finding]:
         return
     cages = ", ".join(str(c[0]) for c in over)
     first = over[0]
+    one = len(over) == 1
     yield Finding(
         "OPTIC-POWER-CLASS", ERROR,
-        f"{state.name(row)}: cage(s) {cages} hold optics that draw more than the cage cools "
-        f"(e.g. the {first[1]} draws {first[2]:g} W, the cage is rated {first[3]:g} W): they "
-        "overheat or are shut down",
+        f"{state.name(row)}: {'cage' if one else 'cages'} {cages} "
+        f"{'holds an optic that draws' if one else 'hold optics that draw'} more than the cage "
+        f"cools ({'' if one else 'e.g. '}the {first[1]} draws {first[2]:g} W, the cage is rated "
+        f"{first[3]:g} W): {'it overheats or is' if one else 'they overheat or are'} shut down",
         (state.dev_id(row),),
         Fix("use lower-power optics in these cages (e.g. multimode instead of FR4) or cages of a "
             "higher power class"))
@@ -432,8 +435,9 @@ def nic_check(state: State, row: int) -> Iterable[Finding]:
         text = (f"{state.name(row)} has none of its {int(d['compute'][row])} GPU NICs connected: "
                 "its GPUs cannot reach the fabric")
     else:
-        text = (f"{state.name(row)}: NIC port(s) {', '.join(missing)} are not connected, so their "
-                "GPUs have no scale-out bandwidth")
+        text = (f"{state.name(row)}: {'NIC port' if len(missing) == 1 else 'NIC ports'} "
+                f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not connected, so "
+                f"{'its GPU has' if len(missing) == 1 else 'their GPUs have'} no scale-out bandwidth")
     yield Finding("NIC-UNCONNECTED", WARNING, text, (dev_id,),
                   Fix("connect every GPU NIC to its rail leaf"))
 
@@ -454,7 +458,7 @@ def length_unknown_check(state: State, row: int) -> Iterable[Finding]:
     n = int(d["nolen"][row])
     yield Finding(
         "LENGTH-UNKNOWN", WARNING,
-        f"{state.name(row)} {where}: the length of its {n} link(s) cannot be estimated, so their "
+        f"{state.name(row)} {where}: the length of its {counted(n, 'link')} cannot be estimated, so their "
         "reach is unchecked and the BOM cannot order them",
         (state.dev_id(row),),
         Fix(f"place {state.name(row)} in a rack (Floor view) or type the link lengths in"))

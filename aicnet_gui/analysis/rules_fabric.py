@@ -14,6 +14,7 @@ import numpy as np
 
 from ..model.edits import UpdateSettings
 from ..model.fabric import FabricTechnology
+from ..model.wording import counted
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .rules_device import ratio_text
 from .state import Rule, State
@@ -120,7 +121,7 @@ def ports_check(state: State, _key: None) -> Iterable[Finding]:
     names = [state.doc.devices[i].name for i in ids[:5]]
     yield Finding(
         "PORTS-EXHAUSTED", INFO,
-        f"{len(ids)} switch(es) have no free fabric port ({', '.join(names)}"
+        f"{counted(len(ids), 'switch')} {'has' if len(ids) == 1 else 'have'} no free fabric port ({', '.join(names)}"
         f"{' ...' if len(ids) > 5 else ''}): growth needs new switches or other breakout modes",
         ids, Fix("plan growth: spare spine ports or an extra tier"))
 

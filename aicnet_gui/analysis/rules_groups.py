@@ -10,6 +10,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..model.edits import UpdateDevice
+from ..model.wording import counted
 from .findings import ERROR, WARNING, Finding, Fix
 from .state import Rule, State
 from .store import MAX_CAGE
@@ -69,7 +70,8 @@ def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
     budget = rack.power_kw * 1000
     if total <= budget + 1e-6:
         return
-    note = (f"; {len(unknown)} device(s) have no power figure and are not counted "
+    note = (f"; {counted(len(unknown), 'device')} {'has' if len(unknown) == 1 else 'have'} no power figure "
+            f"and {'is' if len(unknown) == 1 else 'are'} not counted "
             f"({', '.join(unknown[:3])}{' ...' if len(unknown) > 3 else ''})" if unknown else "")
     yield Finding(
         "RACK-POWER", ERROR,

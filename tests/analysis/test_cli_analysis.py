@@ -23,7 +23,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_validate_example_is_clean(capsys):
     code, out, _ = run(capsys, "validate", str(EXAMPLE))
     assert code == 0
-    assert "0 error(s)" in out and "oversubscription: leaf 1:1" in out
+    assert "0 errors" in out and "oversubscription: leaf 1:1" in out
     assert "workload llm-pretrain" in out and "all-reduce of 1024 MB" in out
 
 

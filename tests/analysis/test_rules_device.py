@@ -80,7 +80,7 @@ def test_optic_above_the_cage_power_class(build, catalog):
 
     Build(doc).dev("leaf-1", SN5600, optics={1: "test-hot-optic", 2: TWIN_SR4})
     (finding,) = only(analyze(doc), "OPTIC-POWER-CLASS")
-    assert "cage(s) 1 hold" in finding.message and "draws 19 W, the cage is rated 18 W" in finding.message
+    assert "cage 1 holds an optic" in finding.message and "draws 19 W, the cage is rated 18 W" in finding.message
 
 
 # ---------------------------------------------------------------------------- topology
@@ -149,7 +149,7 @@ def test_full_switches_are_summarised_once(catalog):
     report = analyze(build_rail_optimized(catalog, 128))
     (finding,) = only(report, "PORTS-EXHAUSTED")
     assert finding.severity == "info" and len(finding.objects) == 32 + 16
-    assert finding.message.startswith("48 switch(es) have no free fabric port")
+    assert finding.message.startswith("48 switches have no free fabric port")
 
 
 def test_rail_optimized_reference_fabric_is_clean(catalog):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import AnalysisReport, Severity, analyze
+from ...model.wording import counted
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
 
 TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes"}
@@ -31,8 +32,8 @@ def _ratio(value: float | None) -> str:
 
 
 def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
-    lines = [f"{source}: {report.errors} error(s), {report.warnings} warning(s), "
-             f"{report.infos} note(s)  ({report.duration_ms:.0f} ms)"]
+    lines = [f"{source}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}, "
+             f"{counted(report.infos, 'note')}  ({report.duration_ms:.0f} ms)"]
     for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
         found = [f for f in report.findings if f.severity == severity]
         if not found:

@@ -1,0 +1,28 @@
+"""Counted nouns for messages people read: `1 cable`, `3 leaves`, `2 switches` (pure Python,
+shared by the findings, the reports and the editor)."""
+
+from __future__ import annotations
+
+#: plurals that do not just add -s or -es
+_IRREGULAR: dict[str, str] = {"leaf": "leaves", "info": "info", "GPU": "GPUs"}
+
+
+def plural(noun: str) -> str:
+    """The plural of `noun` (its last word): `cable` -> `cables`, `core switch` -> `core switches`,
+    `leaf` -> `leaves`, `rack entry` -> `rack entries`."""
+    head, _, last = noun.rpartition(" ")
+    if last in _IRREGULAR:
+        word = _IRREGULAR[last]
+    elif last.endswith(("s", "x", "ch", "sh")):
+        word = last + "es"
+    elif last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        word = last[:-1] + "ies"
+    else:
+        word = last + "s"
+    return f"{head} {word}" if head else word
+
+
+def counted(n: int, noun: str, many: str | None = None) -> str:
+    """`n` and `noun`, plural unless n is 1: `1 cable`, `0 cables`, `3 leaves`; `many` overrides
+    the plural (`counted(n, "person", "people")`)."""
+    return f"{n} {noun if n == 1 else (many or plural(noun))}"
