@@ -45,3 +45,25 @@ def _clear_clipboard_after_gui_tests():
         app = QApplication.instance()
         if app is not None:
             app.clipboard().clear()
+
+
+@pytest.fixture
+def override_local_entry():  # noqa: ANN201
+    """Put a changed copy of a built-in catalog entry into the (test's) per-user catalog folder."""
+    import os
+    from pathlib import Path
+
+    import yaml
+
+    from aicnet_gui.catalog.loader import load_catalog
+
+    def override(entry_id: str, **changes: object) -> None:
+        entry = load_catalog(include_user=False).catalog.get(entry_id)
+        data = {"kind": entry.kind, **entry.model_dump(mode="json", exclude_defaults=True), **changes}
+        folder = Path(os.environ["AICNET_USER_CATALOG_DIR"])
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{entry_id}.yaml").write_text(
+            yaml.safe_dump({"format": "aicnet.catalog", "version": 1, "entries": [data]}),
+            encoding="utf-8")
+
+    return override

@@ -35,9 +35,10 @@ from PySide6.QtWidgets import (
 )
 
 from ..catalog.loader import load_catalog
+from ..catalog.updates import entry_updates, updated_catalog
 from ..fileio import FabricFileError
 from ..model.catalog import Catalog
-from ..model.edits import ChangeSet
+from ..model.edits import ChangeSet, ReplaceCatalog
 from . import colouring, resources
 from . import layout as layout_ops
 from .canvas import groups
@@ -216,6 +217,8 @@ class MainWindow(QMainWindow):
         a("delete", "De&lete", self.delete_selection, [QKeySequence(key.Delete), QKeySequence("Backspace")],
           tip="remove the selection")
         a("select-all", "Select &All", self.select_all, key.SelectAll)
+        a("update-catalog", "Update Catalog &Entries…", self.update_catalog_entries,
+          tip="take newer data (prices, power, reach) for the parts this design uses from your catalog")
         a("fabric-settings", "Fabric &Settings…", lambda: self.editor.open_fabric_settings(self),
           "Ctrl+,", tip="site, labels, network, oversubscription targets, cable lengths, "
           "naming, design notes")
@@ -277,7 +280,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")
         for name in ("undo", "redo", None, "cut", "copy", "paste", "duplicate", "delete", None, "select-all",
-                     None, "fabric-settings"):
+                     None, "fabric-settings", "update-catalog"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         wire = bar.addMenu("&Connect")
         for name in ("connect-next", "connect-mesh", "connect-rail"):
@@ -608,7 +611,30 @@ class MainWindow(QMainWindow):
         self.show_message(f"Opened {self.document.display_name()} in {total:.0f} ms (read "
                           f"{loaded.load_ms:.0f} ms, prepared {loaded.prepare_ms:.0f} ms{layout}, "
                           f"shown {gui:.0f} ms)")
+        QTimer.singleShot(0, self._hint_catalog_updates)  # after the first frame
         self.opened.emit(self.document.path)
+
+    def update_catalog_entries(self) -> bool:
+        """Offer the local catalog's version of every entry the design uses that differs from
+        the one the design embeds; taking them is one checked, undoable edit."""
+        doc = self.document.fabric
+        updates = entry_updates(doc, self.catalog)
+        if not updates:
+            self.show_message("Every catalog entry this design uses matches your catalog")
+            return False
+        if not messages.ask_update_catalog(self, [u.describe() for u in updates]):
+            return False
+        catalog = updated_catalog(doc, self.catalog, [u.entry_id for u in updates])
+        return self.document.execute([ReplaceCatalog(catalog)],
+                                     f"Update {counted(len(updates), 'catalog entry')}")
+
+    def _hint_catalog_updates(self) -> None:
+        """After opening: say so when the local catalog has other versions of used entries."""
+        updates = entry_updates(self.document.fabric, self.catalog)
+        if updates:
+            self.show_message(f"{counted(len(updates), 'catalog entry')} of this design "
+                              f"{'differs' if len(updates) == 1 else 'differ'} from your catalog: "
+                              "Edit › Update Catalog Entries…")
 
     def _on_load_failed(self, path: Path, exc: object) -> None:
         self._load_job = None
@@ -642,6 +668,7 @@ class MainWindow(QMainWindow):
         self.fit_to_view()
         elapsed = (time.perf_counter() - started) * 1000
         self.show_message(f"Opened {self.document.display_name()} in {elapsed:.0f} ms")
+        self._hint_catalog_updates()
         return True
 
     def save(self) -> bool:

@@ -35,6 +35,7 @@ from .edits import (
     RemoveLink,
     RemoveRack,
     RemoveWorkload,
+    ReplaceCatalog,
     UpdateDevice,
     UpdateLink,
     UpdateMetadata,
@@ -690,6 +691,29 @@ class FabricDocument:
         except KeyError:
             raise ModelError(f"there is no {kind} with id {object_id!r}", [object_id]) from None
 
+    def _replace_catalog(self, op: ReplaceCatalog, undo: list[Operation], changes: ChangeSet) -> None:
+        """Check the whole design against the new catalog (by building it anew on it), then take
+        the catalog and what was derived from it; every object counts as changed."""
+        if op.catalog is self.catalog:
+            return
+        fabric = Fabric.model_construct(
+            metadata=self.metadata, settings=self.settings, racks=list(self.racks.values()),
+            devices=list(self.devices.values()), links=list(self.links.values()),
+            workloads=list(self.workloads.values()))
+        try:
+            trial = FabricDocument(op.catalog, fabric)
+        except ModelError as exc:
+            raise ModelError(f"the design does not fit the updated catalog: {exc}", exc.ids) from None
+        undo.append(ReplaceCatalog(self.catalog))
+        self.catalog = op.catalog
+        self._ports = trial._ports
+        self._checked_cages = trial._checked_cages
+        self._checked_tables = trial._checked_tables
+        self._device_ports = trial._device_ports
+        changes.devices.update(self.devices)
+        changes.links.update(self.links)
+        changes.reset = True
+
     _HANDLERS: dict[type, Callable[..., None]] = {
         AddDevice: _add_device,
         RemoveDevice: _remove_device,
@@ -705,6 +729,7 @@ class FabricDocument:
         UpdateWorkload: _update_workload,
         UpdateSettings: _update_settings,
         UpdateMetadata: _update_metadata,
+        ReplaceCatalog: _replace_catalog,
     }
 
 

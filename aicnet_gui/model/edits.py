@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .catalog import Catalog
 from .fabric import Device, Link, Rack, Workload
 
 
@@ -94,6 +95,14 @@ class UpdateMetadata:
     changes: dict[str, Any]
 
 
+@dataclass(slots=True)
+class ReplaceCatalog:
+    """Puts another catalog under the document (e.g. with entries updated from the user's
+    catalog); every device, optic and cable is checked against it."""
+
+    catalog: Catalog
+
+
 Operation = (
     AddDevice
     | RemoveDevice
@@ -109,6 +118,7 @@ Operation = (
     | UpdateWorkload
     | UpdateSettings
     | UpdateMetadata
+    | ReplaceCatalog
 )
 
 

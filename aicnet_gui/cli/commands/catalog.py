@@ -1,11 +1,16 @@
-"""`aicnet catalog list | show ID`: browse the hardware catalogs."""
+"""`aicnet catalog list | show ID | refresh FILE`: browse the hardware catalogs, and update the
+catalog entries a design embeds from the catalog on this machine."""
 
 from __future__ import annotations
 
 import argparse
 
 from ...catalog.loader import load_catalog
-from ..common import EXIT_BAD_INPUT, EXIT_OK, CliError, print_json
+from ...catalog.updates import entry_updates, updated_catalog
+from ...fileio import load_fabric, save_fabric
+from ...model.document import ModelError
+from ...model.edits import ReplaceCatalog
+from ..common import EXIT_BAD_INPUT, EXIT_OK, CliError, catalog_with_warnings, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,6 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     show = actions.add_parser("show", help="show one entry with all its fields")
     show.add_argument("id", help="catalog id, e.g. nvidia-qm9700")
     show.set_defaults(func=run_show)
+    refresh = actions.add_parser(
+        "refresh", help="update the catalog entries a .fabric embeds from this machine's catalog")
+    refresh.add_argument("file", help="the .fabric file (rewritten in place, the old one kept as .bak)")
+    refresh.add_argument("--dry-run", action="store_true", help="list the differences, change nothing")
+    refresh.set_defaults(func=run_refresh)
 
 
 def _loaded():
@@ -66,3 +76,24 @@ def run_show(args: argparse.Namespace) -> int:
         raise CliError(f"no catalog entry {args.id!r}{hint}")
     print_json(entry.model_dump(mode="json"))
     return EXIT_OK if entry else EXIT_BAD_INPUT
+
+
+def run_refresh(args: argparse.Namespace) -> int:
+    local = catalog_with_warnings()
+    doc = load_fabric(args.file, local)
+    updates = entry_updates(doc, local)
+    if not updates:
+        print(f"{args.file}: every catalog entry it uses matches this machine's catalog")
+        return EXIT_OK
+    for update in updates:
+        print(f"  {update.describe()}")
+    if args.dry_run:
+        print(f"{args.file}: {len(updates)} entries differ (dry run, nothing changed)")
+        return EXIT_OK
+    try:
+        doc.apply([ReplaceCatalog(updated_catalog(doc, local, [u.entry_id for u in updates]))])
+    except ModelError as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    save_fabric(doc, args.file)
+    print(f"{args.file}: {len(updates)} entries updated")
+    return EXIT_OK

@@ -47,3 +47,16 @@ def ask_recover(parent: QWidget | None, recovery: Recovery) -> str:
     if clicked is discard:
         return DISCARD
     return LATER
+
+
+def ask_update_catalog(parent: QWidget | None, changes: list[str]) -> bool:
+    """Take the local catalog's version of the listed entries?  (`changes`: one line each.)"""
+    shown = changes[:15] + ([f"… and {len(changes) - 15} more"] if len(changes) > 15 else [])
+    buttons = QMessageBox.StandardButton
+    answer = QMessageBox.question(
+        parent, "Update catalog entries",
+        "This design was made with other versions of these catalog entries than your catalog "
+        "has:\n\n" + "\n".join(shown) + "\n\nTake your catalog's versions? The whole design is "
+        "checked against them, and Undo gives the old ones back.",
+        buttons.Yes | buttons.No, buttons.Yes)
+    return answer == buttons.Yes
