@@ -64,7 +64,7 @@ def test_cli_refresh_lists_then_rewrites_the_file(design, tmp_path, capsys, over
     assert f"cable {CORD}: price_usd" in out and "dry run" in out
     assert b"99.5" not in path.read_bytes()
     assert main(["catalog", "refresh", str(path)]) == 0
-    assert "1 entries updated" in capsys.readouterr().out
+    assert "1 entry updated" in capsys.readouterr().out
     reopened = load_fabric(path, load_catalog(include_user=False).catalog)
     assert reopened.catalog.cable(CORD).price_usd == 99.5  # embedded now, opens anywhere
     assert path.with_name(path.name + ".bak").exists()

@@ -10,6 +10,7 @@ from ...catalog.updates import entry_updates, updated_catalog
 from ...fileio import load_fabric, save_fabric
 from ...model.document import ModelError
 from ...model.edits import ReplaceCatalog
+from ...model.wording import counted
 from ..common import EXIT_BAD_INPUT, EXIT_OK, CliError, catalog_with_warnings, print_json
 
 
@@ -88,12 +89,13 @@ def run_refresh(args: argparse.Namespace) -> int:
     for update in updates:
         print(f"  {update.describe()}")
     if args.dry_run:
-        print(f"{args.file}: {len(updates)} entries differ (dry run, nothing changed)")
+        print(f"{args.file}: {counted(len(updates), 'entry')} "
+              f"{'differs' if len(updates) == 1 else 'differ'} (dry run, nothing changed)")
         return EXIT_OK
     try:
         doc.apply([ReplaceCatalog(updated_catalog(doc, local, [u.entry_id for u in updates]))])
     except ModelError as exc:
         raise CliError(f"{args.file}: {exc}") from None
     save_fabric(doc, args.file)
-    print(f"{args.file}: {len(updates)} entries updated")
+    print(f"{args.file}: {counted(len(updates), 'entry')} updated")
     return EXIT_OK
