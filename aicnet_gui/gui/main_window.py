@@ -611,7 +611,7 @@ class MainWindow(QMainWindow):
         self.show_message(f"Opened {self.document.display_name()} in {total:.0f} ms (read "
                           f"{loaded.load_ms:.0f} ms, prepared {loaded.prepare_ms:.0f} ms{layout}, "
                           f"shown {gui:.0f} ms)")
-        QTimer.singleShot(0, self._hint_catalog_updates)  # after the first frame
+        QTimer.singleShot(500, self._hint_catalog_updates)  # not urgent: after the first frames
         self.opened.emit(self.document.path)
 
     def update_catalog_entries(self) -> bool:
