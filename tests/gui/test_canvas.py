@@ -117,3 +117,29 @@ def test_the_vectorised_overlap_share_agrees_with_the_reference():
     stacked = np.zeros(1000)
     share = overlap_share(stacked, stacked, stacked + 100, stacked + 40, enough=0.25)
     assert share >= 0.25  # all on one spot: stops early, still says "unusable"
+
+
+def test_the_legend_geometries_follow_devices_added_removed_and_re_moded(window):
+    from aicnet_gui.gui.canvas.geometry import device_geometry
+    from aicnet_gui.model.edits import RemoveDevice
+
+    scene, editor, document = window.topology, window.editor, window.document
+
+    def in_use() -> set[int]:
+        doc = document.fabric
+        return {id(device_geometry(doc.device_model(d), d.cages)) for d in doc.devices.values()}
+
+    def drawn() -> set[int]:
+        return {id(g) for g in scene.panel_geometries()}
+
+    switch = editor.add_device("nvidia-sn5600", (0.0, 0.0))
+    server = editor.add_device("generic-hgx-8-gpu-b3140h", (0.0, 300.0))
+    assert len(drawn()) == 2 and drawn() == in_use()
+    before = drawn()
+    assert editor.set_cages([switch], [1], mode="4x200G")
+    assert drawn() == in_use() and drawn() != before  # the default panel is no longer listed
+    document.execute([RemoveDevice(server)], "remove")
+    assert drawn() == in_use() and len(drawn()) == 1
+    document.undo_stack.undo()
+    document.undo_stack.undo()
+    assert drawn() == in_use() == before

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections import Counter
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
@@ -115,7 +116,9 @@ class TopologyScene(QGraphicsScene):
         self._pending: TopologyData | None = None
         self._pending_next = 0
         self._awaiting_frame = False
+        #: the distinct panel geometries in use (for the legend) and how many devices use each
         self._geometries: dict[int, DeviceGeometry] = {}
+        self._geometry_use: Counter[int] = Counter()
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
         self._build_timer.timeout.connect(self._build_slice)
@@ -206,6 +209,7 @@ class TopologyScene(QGraphicsScene):
         if n:
             self.bands.set_bands(tier_bands(data.tiers, data.x, data.y, data.w, data.h))
         self._geometries = {id(g): g for g in data.distinct_geometries()}
+        self._geometry_use = Counter(map(id, data.geometries))
         self._pending, self._pending_next = data, 0
         if not self._lazy(n):
             self.ensure_items()
@@ -285,8 +289,19 @@ class TopologyScene(QGraphicsScene):
             items[device_id] = item
 
     def panel_geometries(self) -> list[DeviceGeometry]:
-        """The distinct panel geometries of the document as built (for the legend)."""
+        """The distinct panel geometries the document's devices have now (for the legend)."""
         return list(self._geometries.values())
+
+    def _count_geometry(self, geometry: DeviceGeometry | None, step: int) -> None:
+        if geometry is None:
+            return
+        key = id(geometry)
+        self._geometry_use[key] += step
+        if self._geometry_use[key] > 0:
+            self._geometries[key] = geometry
+        else:
+            del self._geometry_use[key]
+            self._geometries.pop(key, None)
 
     def _new_item(self, device: Device, used: set[str]) -> DeviceItem:
         item = DeviceItem(device.id)
@@ -297,8 +312,6 @@ class TopologyScene(QGraphicsScene):
             item.set_far(True)
         self.addItem(item)
         self._items[device.id] = item
-        if item.geometry is not None:
-            self._geometries[id(item.geometry)] = item.geometry
         return item
 
     def _configure(self, item: DeviceItem, device: Device) -> None:
@@ -343,6 +356,7 @@ class TopologyScene(QGraphicsScene):
             item = self.items_by_id.get(device_id)
             if device is None:
                 if item is not None:
+                    self._count_geometry(item.geometry, -1)
                     self.removeItem(item)
                     del self.items_by_id[device_id]
                     self.device_layer.remove(device_id)
@@ -351,6 +365,7 @@ class TopologyScene(QGraphicsScene):
             used = {p for p in doc.ports(device) if doc.link_at(device_id, p) is not None}
             if item is None:
                 item = self._new_item(device, used)
+                self._count_geometry(item.geometry, +1)
                 bands = True
             else:
                 old_geometry = item.geometry
@@ -360,6 +375,8 @@ class TopologyScene(QGraphicsScene):
                     self.device_item_moved(item)
                     bands = True
                 if item.geometry is not old_geometry:
+                    self._count_geometry(old_geometry, -1)
+                    self._count_geometry(item.geometry, +1)
                     relink.update(doc.link_ids_of(device_id))
             self.links.set_device(*self._device_row(device, item))
         gone = [i for i in changes.links if i not in doc.links]
