@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..model.document import FabricDocument
+from ..model.wording import counted
 from .analysis_data import AnalysisData
 from .flow import Column, Flow
 from .pdfpage import PdfWriter
@@ -73,15 +74,22 @@ def ratio_summary_rows(analysis: AnalysisData,
     return rows
 
 
+def _not_validated(flow: Flow, analysis: AnalysisData | None, lead: str) -> bool:
+    """When validation did not run, say why (after `lead`), end the section and return True."""
+    if analysis is not None and analysis.ran:
+        return False
+    reason = analysis.failure if analysis is not None else "validation was skipped"
+    flow.para(f"{lead}: {reason}.", size=9)
+    flow.close()
+    return True
+
+
 def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData | None,
                   size: tuple[float, float], check: Callable[[], None] | None = None) -> None:
     flow = Flow(writer, "Oversubscription and bandwidth", size, check).start()
     writer.bookmark("Oversubscription and workload bandwidth", 0)
     flow.heading("Oversubscription", 1)
-    if analysis is None or not analysis.ran:
-        reason = analysis.failure if analysis is not None else "validation was skipped"
-        flow.para(f"No metrics: {reason}.", size=9)
-        flow.close()
+    if _not_validated(flow, analysis, "No metrics"):
         return
     over = analysis.metrics.get("oversubscription", {})
     targets = over.get("targets", {})
@@ -199,11 +207,8 @@ def _object_names(doc: FabricDocument, ids: list[str]) -> str:
 
 
 def _counts_text(counts: Counter) -> str:
-    def plural(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-
-    return (f"{plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}, "
-            f"{plural(counts['info'], 'note')}.")
+    return (f"{counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
+            f"{counted(counts['info'], 'note')}.")
 
 
 def draw_findings(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData | None,
@@ -211,10 +216,7 @@ def draw_findings(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
     flow = Flow(writer, "Findings", size, check).start()
     writer.bookmark("Findings", 0)
     flow.heading("Findings", 1)
-    if analysis is None or not analysis.ran:
-        reason = analysis.failure if analysis is not None else "validation was skipped"
-        flow.para(f"The design was not validated: {reason}.", size=9)
-        flow.close()
+    if _not_validated(flow, analysis, "The design was not validated"):
         return
     findings = analysis.findings
     counts = Counter(f.get("severity") for f in findings)

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..model.document import FabricDocument
+from ..model.wording import counted
 from .pdfpage import Box, PdfWriter
 from .pdftext import FastText
 
@@ -281,7 +282,7 @@ def _legend(writer: PdfWriter, box: Box, diagram: Diagram, doc: FabricDocument,
         canvas.setStrokeColorRGB(0.3, 0.3, 0.3)
         canvas.setLineWidth(width)
         canvas.line(x, y + 2.5, x + 22, y + 2.5)
-        regular.text(x + 28, y, f"{links} link{'s' if links > 1 else ''} in the bundle", 7.5)
+        regular.text(x + 28, y, f"{counted(links, 'link')} in the bundle", 7.5)
         y -= 12
     y -= 6
     bold.text(x, y, "Boxes", 8)
