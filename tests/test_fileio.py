@@ -118,6 +118,18 @@ BAD_INPUTS = {
         lambda s: _mutated(s, lambda d: d["devices"][1].pop("model")),
         "$.devices[1].model", "required field is missing",
     ),
+    "unknown field": (
+        lambda s: _mutated(s, lambda d: d["links"][0].update(colr="blue")),
+        "$.links[0].colr", "unknown field",
+    ),
+    "empty port name": (
+        lambda s: _mutated(s, lambda d: d["links"][0]["b"].__setitem__(1, "")),
+        "$.links[0].b[1]", "at least 1 character",
+    ),
+    "end not a pair": (
+        lambda s: _mutated(s, lambda d: d["links"][0].update(a="gpu1")),
+        "$.links[0].a", "should be a list",
+    ),
     "unknown catalog id": (
         lambda s: _mutated(s, lambda d: d["devices"][0].update(model="acme-switch-9000")),
         "$.devices[0]", "unknown device catalog id 'acme-switch-9000'",

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..model.edits import Operation
+from ..model.values import Value
 
 
 class Severity(StrEnum):
@@ -32,7 +33,7 @@ _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, BaseModel):
+    if isinstance(value, BaseModel | Value):
         return value.model_dump(mode="json", exclude_defaults=True)
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}

@@ -41,7 +41,7 @@ from ..model.fabric import (
 )
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
-from .migrations import MigrationError, migrate
+from .migrations import MigrationError, ends_as_pairs, migrate
 
 MAX_REPORTED_ERRORS = 5
 
@@ -79,16 +79,29 @@ def json_path(loc: tuple[Any, ...]) -> str:
     return path
 
 
+#: pydantic's words for a Python call, said as a reader of a JSON file would say them
+_PLAIN_MESSAGES = {
+    "missing": "required field is missing",
+    "missing_keyword_only_argument": "required field is missing",
+    "missing_argument": "required field is missing",
+    "unexpected_keyword_argument": "unknown field",
+    "extra_forbidden": "unknown field",
+    "tuple_type": "Input should be a list",
+}
+
+
+def _plain_message(error: Any) -> str:
+    return _PLAIN_MESSAGES.get(error.get("type", ""), error["msg"])
+
+
 def _validation_message(file: str, exc: ValidationError) -> FabricFileError:
     errors = exc.errors(include_url=False)
     first = errors[0]
     loc = tuple(first["loc"])
-    message = first["msg"]
-    if first.get("type") == "missing":
-        message = "required field is missing"
+    message = _plain_message(first)
     if len(errors) > 1:
         others = "; ".join(
-            f"{json_path(e['loc'])}: {e['msg']}" for e in errors[1:MAX_REPORTED_ERRORS]
+            f"{json_path(e['loc'])}: {_plain_message(e)}" for e in errors[1:MAX_REPORTED_ERRORS]
         )
         more = len(errors) - MAX_REPORTED_ERRORS
         message += f" (also: {others}{f'; and {more} more' if more > 0 else ''})"
@@ -173,7 +186,7 @@ def _fast_validate(raw: bytes) -> Fabric | None:
 def _careful_validate(raw: bytes, file: str) -> Fabric:
     data = parse_json(raw, file)
     try:
-        data = migrate(data)
+        data = ends_as_pairs(migrate(data))
     except MigrationError as exc:
         raise FabricFileError(file, str(exc), "$.schema_version") from None
     try:

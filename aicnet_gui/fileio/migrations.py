@@ -16,10 +16,10 @@ from ..model.fabric import SCHEMA_VERSION
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-
-def _ends_as_pairs(data: dict[str, Any]) -> dict[str, Any]:
+def ends_as_pairs(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 -> 2: link ends from objects to [device, port] pairs (anything else is left
-    for validation to report)."""
+    for validation to report).  Reading applies it to every version: a hand-written file may
+    still spell an end `{"device": ..., "port": ...}`."""
     links = data.get("links")
     if isinstance(links, list):
         for link in links:
@@ -32,7 +32,7 @@ def _ends_as_pairs(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Migration] = {1: _ends_as_pairs}
+MIGRATIONS: dict[int, Migration] = {1: ends_as_pairs}
 
 
 class MigrationError(ValueError):
