@@ -47,3 +47,14 @@ def test_dump_and_validate_round_trip_and_unknown_fields_are_refused():
     with pytest.raises(ValidationError):
         Rack(id="r", name="R", height_ru=0)
     assert list(Link.model_fields)[:3] == ["id", "a", "b"]
+
+
+def test_devices_read_alike_share_one_cage_table_but_dumps_stay_their_own():
+    cages = {"1": {"transceiver": "nvidia-mma4z00-ns"}, "2": {"mode": "2x400g"}}
+    first, second = (Device.model_validate({"id": i, "name": i, "model": "m", "cages": cages})
+                     for i in ("a", "b"))
+    assert first.cages is second.cages  # validated once, held once
+    one, two = first.model_dump(mode="json"), second.model_dump(mode="json")
+    assert one["cages"] == two["cages"] and one["cages"] is not two["cages"]
+    one["cages"]["1"]["transceiver"] = None  # changing a dump changes neither device
+    assert second.model_dump(mode="json")["cages"]["1"]["transceiver"] == "nvidia-mma4z00-ns"

@@ -30,6 +30,7 @@ from ..model.document import FabricDocument, ModelError
 from ..model.fabric import (
     FILE_FORMAT,
     SCHEMA_VERSION,
+    SHARED_CAGE_JSON,
     Device,
     EmbeddedCatalog,
     Fabric,
@@ -233,9 +234,11 @@ def _serialise(name: str, items: list[Any]) -> bytes:
     Breaking the joined array at `},{"id":` is safe: that sequence cannot occur inside an
     object (every other nested value is keyed by a non-`id` name) nor inside a string (quotes
     there are escaped).  Compact JSON has no raw newline (strings escape it), so the result
-    splits back into one line per object at `,\n    `.
+    splits back into one line per object at `,\n    `.  Devices that share a cage table share
+    its serialised form (`SHARED_CAGE_JSON`).
     """
-    joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True)[1:-1]
+    joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True,
+                                       context={SHARED_CAGE_JSON: {}})[1:-1]
     return joined.replace(_SEPARATOR, _SEPARATOR_IN_FILE)
 
 
@@ -243,11 +246,12 @@ def _section_text(name: str, items: list[Any], cache: LineCache) -> tuple[bytes,
     """The section's objects one per line (joined by `,\n    `), and what the cache keeps of
     them: the cached line of an unchanged object is reused, the others serialised together."""
     lines = cache.known_lines(name, items)
-    if None in lines:
-        missing = [index for index, line in enumerate(lines) if line is None]
-        if len(missing) == len(items):
-            text = _serialise(name, items)  # nothing to reuse: no need to split it into lines
-            return text, text
+    missing = [] if lines is None or None not in lines else \
+        [index for index, line in enumerate(lines) if line is None]
+    if lines is None or len(missing) == len(items):  # nothing to reuse: no need for lines
+        text = _serialise(name, items)
+        return text, text
+    if missing:
         fresh = _serialise(name, [items[index] for index in missing]).split(LINE_SEPARATOR)
         for index, line in zip(missing, fresh, strict=True):
             lines[index] = line

@@ -45,11 +45,12 @@ class LineCache:
             entry = self._sections[name] = (entry[0], entry[1].split(LINE_SEPARATOR))
         return entry  # type: ignore[return-value]
 
-    def known_lines(self, name: str, items: Sequence[object]) -> list[bytes | None]:
-        """The cached line of each of `items`, None for an object not written before."""
+    def known_lines(self, name: str, items: Sequence[object]) -> list[bytes | None] | None:
+        """The cached line of each of `items`, None for an object not written before; None
+        for them all when the section was not written before."""
         entry = self._section(name)
         if entry is None:
-            return [None] * len(items)
+            return None
         old_items, old_lines = entry
         if len(items) == len(old_items):
             same = list(map(is_, items, old_items))

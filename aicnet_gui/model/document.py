@@ -277,7 +277,8 @@ class FabricDocument:
         """Catalog ids of the device models, cables and optics the design uses (loops in C)."""
         used = set(map(attrgetter("model"), self.devices.values()))
         used.update(map(_CABLE, self.links.values()))
-        configs = chain.from_iterable(map(dict.values, map(attrgetter("cages"), self.devices.values())))
+        tables = {id(t): t for t in map(attrgetter("cages"), self.devices.values())}  # shared
+        configs = chain.from_iterable(map(dict.values, tables.values()))
         used.update(map(_TRANSCEIVER, configs))
         used.discard(None)
         return used

@@ -19,8 +19,11 @@ from pydantic import (
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
     StringConstraints,
     ValidatorFunctionWrapHandler,
+    WrapSerializer,
     WrapValidator,
 )
 from pydantic_core import CoreSchema, core_schema
@@ -177,6 +180,25 @@ def _shared_cages(value: Any, handler: ValidatorFunctionWrapHandler) -> dict[int
     return table
 
 
+#: key of the serialisation context entry in which `_shared_cage_json` remembers cage tables
+SHARED_CAGE_JSON = "shared_cage_json"
+
+
+def _shared_cage_json(value: dict[int, CageConfig], handler: SerializerFunctionWrapHandler,
+                      info: SerializationInfo) -> Any:
+    """Serialise each distinct cage table once per call that asks for it: a save passes
+    `context={SHARED_CAGE_JSON: {}}`, and the thousands of devices that share a table (see
+    `_shared_cages`) share its serialised form.  The memo is keyed by `id()`: every table is
+    alive for the whole call (the devices being written hold them)."""
+    memo = info.context.get(SHARED_CAGE_JSON) if isinstance(info.context, dict) else None
+    if memo is None:
+        return handler(value)
+    out = memo.get(id(value))
+    if out is None:
+        out = memo[id(value)] = handler(value)
+    return out
+
+
 @value_class
 class Device(Value):
     id: Annotated[str, Field(min_length=1)]
@@ -189,7 +211,8 @@ class Device(Value):
     ru: int | None = Field(default=None, ge=1, description="lowest RU occupied, counted from 1")
     position: tuple[float, float] = (0.0, 0.0)
     firmware: str = ""
-    cages: Annotated[dict[int, CageConfig], WrapValidator(_shared_cages)] = Field(default_factory=dict)
+    cages: Annotated[dict[int, CageConfig], WrapValidator(_shared_cages),
+                     WrapSerializer(_shared_cage_json)] = Field(default_factory=dict)
     tags: dict[str, str] = Field(default_factory=dict, description="su, pod, plane ...")
 
 
