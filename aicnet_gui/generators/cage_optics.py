@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.catalog import Catalog
-from ..model.fabric import CageConfig, Rack
+from ..model.fabric import CageConfig, Rack, cage_table
 from .link_table import LinkTable
 from .media_bulk import BulkSelection
 from .plan import FabricPlan
@@ -46,18 +46,16 @@ class DeviceOptics:
 
     def cages(self, index: int, planned: dict[int, CageConfig]) -> dict[int, CageConfig]:
         """The device's cage configs: its planned ones with the chosen optics, by cage.  The
-        dict is shared by devices with the same plan and optics (validation copies it)."""
+        table is validated once and shared by every device with the same plan and optics."""
         optics = self.of[index]
-        if not optics:
-            return planned
         key = (optics, tuple((cage, c.mode, c.transceiver) for cage, c in planned.items()))
         configs = self._merged.get(key)
         if configs is None:
-            configs = dict(planned)
+            merged = dict(planned)
             for cage, optic in optics:
-                old = configs.get(cage)
-                configs[cage] = CageConfig(mode=old.mode if old else None, transceiver=optic)
-            configs = self._merged[key] = dict(sorted(configs.items()))
+                old = merged.get(cage)
+                merged[cage] = CageConfig(mode=old.mode if old else None, transceiver=optic)
+            configs = self._merged[key] = cage_table(dict(sorted(merged.items())))
         return configs
 
 

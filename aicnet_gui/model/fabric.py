@@ -22,6 +22,7 @@ from pydantic import (
     SerializationInfo,
     SerializerFunctionWrapHandler,
     StringConstraints,
+    TypeAdapter,
     ValidatorFunctionWrapHandler,
     WrapSerializer,
     WrapValidator,
@@ -163,21 +164,42 @@ def _shared_cages(value: Any, handler: ValidatorFunctionWrapHandler) -> dict[int
     of distinct tables; devices read with the same table share one validated dict (objects are
     values: an edit stores a new dict, nothing changes one in place).  Anything but plain JSON
     data (e.g. CageConfig objects from an edit) is validated as usual.  The table's compact
-    JSON is its key (orjson writes it four times faster than a Python loop builds a tuple).
+    JSON is its key (orjson writes it four times faster than a Python loop builds a tuple).  A
+    table this function made is taken as it is: a generator gives thousands of devices the
+    table `cage_table` validated once.
     """
     if not isinstance(value, dict):
         return handler(value)
+    if _VALIDATED_TABLES.get(id(value)) is value:
+        return value  # validated here before (and never changed since: tables are values)
     try:
         key = orjson.dumps(value)
     except TypeError:  # not JSON data: integer cage numbers, CageConfig objects
-        return handler(value)
+        return _validated_table(handler(value))
     table = _CAGE_TABLES.get(key)
     if table is None:
-        table = handler(value)
+        table = _validated_table(handler(value))
         if len(_CAGE_TABLES) >= _CAGE_TABLES_MAX:
             _CAGE_TABLES.clear()
         _CAGE_TABLES[key] = table
     return table
+
+
+#: every cage table `_shared_cages` made, by id (an entry holds its table: the id stays its own)
+_VALIDATED_TABLES: dict[int, dict[int, CageConfig]] = {}
+
+
+def _validated_table(table: dict[int, CageConfig]) -> dict[int, CageConfig]:
+    if len(_VALIDATED_TABLES) >= 4 * _CAGE_TABLES_MAX:
+        _VALIDATED_TABLES.clear()  # forgotten tables are only validated again
+    _VALIDATED_TABLES[id(table)] = table
+    return table
+
+
+def cage_table(configs: dict[int, CageConfig]) -> dict[int, CageConfig]:
+    """`configs` validated as a device's cage table; every device given the result holds that
+    very table (no copy per device)."""
+    return _CAGE_TABLE.validate_python(configs)  # type: ignore[no-any-return]
 
 
 #: key of the serialisation context entry in which `_shared_cage_json` remembers cage tables
@@ -199,6 +221,12 @@ def _shared_cage_json(value: dict[int, CageConfig], handler: SerializerFunctionW
     return out
 
 
+#: a device's cage table: cage number -> overrides (validated and serialised shared, see above)
+CageTable = Annotated[dict[int, CageConfig], WrapValidator(_shared_cages),
+                      WrapSerializer(_shared_cage_json)]
+_CAGE_TABLE: TypeAdapter[dict[int, CageConfig]] = TypeAdapter(CageTable)
+
+
 @value_class
 class Device(Value):
     id: Annotated[str, Field(min_length=1)]
@@ -211,8 +239,7 @@ class Device(Value):
     ru: int | None = Field(default=None, ge=1, description="lowest RU occupied, counted from 1")
     position: tuple[float, float] = (0.0, 0.0)
     firmware: str = ""
-    cages: Annotated[dict[int, CageConfig], WrapValidator(_shared_cages),
-                     WrapSerializer(_shared_cage_json)] = Field(default_factory=dict)
+    cages: CageTable = Field(default_factory=dict)
     tags: dict[str, str] = Field(default_factory=dict, description="su, pod, plane ...")
 
 
