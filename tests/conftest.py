@@ -33,6 +33,23 @@ def doc(catalog):
     return FabricDocument(catalog)
 
 
+@pytest.fixture
+def small(doc):
+    """A rack, a QM9700 leaf with one optic, a DGX H100, one link and one workload."""
+    from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload
+
+    doc.update_settings(mtu=4096)
+    doc.add_rack(Rack(id="r1", name="R01", row=1, position=1))
+    doc.add_device(Device(id="leaf1", name="leaf-01", model="nvidia-qm9700", rack="r1", ru=40,
+                          cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
+    doc.add_device(Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100", rack="r1", ru=2,
+                          position=(10.0, 200.0)))
+    doc.add_link(Link(id="l1", a=Endpoint(device="gpu1", port="p1"), b=Endpoint(device="leaf1", port="5/1"),
+                      cable="nvidia-mfp7e10", length_m=17.4, rail=1))
+    doc.add_workload(Workload(id="w1", name="train", members=["gpu1"]))
+    return doc
+
+
 @pytest.fixture(autouse=True)
 def _clear_clipboard_after_gui_tests():
     """Qt (offscreen) crashes at interpreter exit when the clipboard still owns data we put there."""

@@ -19,21 +19,7 @@ from aicnet_gui.fileio import (
 from aicnet_gui.fileio.migrations import MigrationError, migrate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateRack
-from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload
-
-
-@pytest.fixture
-def small(doc: FabricDocument) -> FabricDocument:
-    doc.update_settings(mtu=4096)
-    doc.add_rack(Rack(id="r1", name="R01", row=1, position=1))
-    doc.add_device(Device(id="leaf1", name="leaf-01", model="nvidia-qm9700", rack="r1", ru=40,
-                          cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
-    doc.add_device(Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100", rack="r1", ru=2,
-                          position=(10.0, 200.0)))
-    doc.add_link(Link(id="l1", a=Endpoint(device="gpu1", port="p1"), b=Endpoint(device="leaf1", port="5/1"),
-                      cable="nvidia-mfp7e10", length_m=17.4, rail=1))
-    doc.add_workload(Workload(id="w1", name="train", members=["gpu1"]))
-    return doc
+from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link
 
 
 def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
@@ -50,7 +36,7 @@ def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
 def test_file_is_versioned_json_with_embedded_catalog(small):
     data = json.loads(dumps_fabric(small))
     assert list(data)[:2] == ["format", "schema_version"]
-    assert data["format"] == "aicnet.fabric" and data["schema_version"] == 2
+    assert data["format"] == "aicnet.fabric" and data["schema_version"] == 3
     assert data["links"][0]["a"] == ["gpu1", "p1"]
     embedded = {e["id"] for section in data["catalog"].values() for e in section}
     assert embedded == {"nvidia-qm9700", "nvidia-dgx-h100", "nvidia-mma4z00-ns", "nvidia-mfp7e10"}
@@ -262,7 +248,7 @@ def test_a_file_not_laid_out_as_aicnet_writes_it_saves_what_the_document_holds(l
     # one object per line, as aicnet writes sections, but the file around them differs
     raw = b"""{
   "format": "aicnet.fabric",
-  "schema_version": 2,
+  "schema_version": 3,
   "devices": [
     {"id": "s1", "name": "s1", "model": "nvidia-sn5600", "rack": "r1"},
     {"id": "s2", "name": "s2", "model": "nvidia-sn5600"}],

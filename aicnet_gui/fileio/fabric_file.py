@@ -24,13 +24,13 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
+from ..model.cage_tables import SHARED_CAGE_JSON
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CableAssembly, DeviceModel, Transceiver
 from ..model.document import FabricDocument, ModelError
 from ..model.fabric import (
     FILE_FORMAT,
     SCHEMA_VERSION,
-    SHARED_CAGE_JSON,
     Device,
     EmbeddedCatalog,
     Fabric,
@@ -42,7 +42,7 @@ from ..model.fabric import (
 )
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
-from .migrations import MigrationError, ends_as_pairs, migrate
+from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate
 
 MAX_REPORTED_ERRORS = 5
 
@@ -181,7 +181,7 @@ def _fast_validate(raw: bytes) -> Fabric | None:
         fabric = Fabric.model_validate_json(raw)
     except (ValidationError, ValueError):
         return None
-    return fabric if fabric.schema_version == SCHEMA_VERSION else None
+    return fabric if fabric.schema_version in READ_AS_CURRENT else None
 
 
 def _careful_validate(raw: bytes, file: str) -> Fabric:

@@ -4,6 +4,9 @@
 
 - 1 -> 2: a link end is written `["gpu-001", "p1"]` instead of
   `{"device": "gpu-001", "port": "p1"}` (a fifth smaller file, and faster to read and write).
+- 2 -> 3: a run of cages with the same configuration may be one entry keyed `"first-last"`
+  (model/cage_tables.py; a sixth smaller file).  A version-2 file is a valid version-3 file,
+  so it is read as one (`READ_AS_CURRENT`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,13 @@ def ends_as_pairs(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Migration] = {1: ends_as_pairs}
+def _unchanged(data: dict[str, Any]) -> dict[str, Any]:
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: ends_as_pairs, 2: _unchanged}
+#: versions whose files the current schema reads as they are
+READ_AS_CURRENT = frozenset({2, SCHEMA_VERSION})
 
 
 class MigrationError(ValueError):

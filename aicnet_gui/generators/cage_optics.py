@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model.cage_tables import CageConfig, cage_table
 from ..model.catalog import Catalog
-from ..model.fabric import CageConfig, Rack, cage_table
+from ..model.fabric import Rack
 from .link_table import LinkTable
 from .media_bulk import BulkSelection
 from .plan import FabricPlan

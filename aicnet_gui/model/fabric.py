@@ -13,26 +13,21 @@ from enum import StrEnum
 from functools import partial
 from typing import Annotated, Any, Literal, NamedTuple
 
-import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
-    SerializationInfo,
-    SerializerFunctionWrapHandler,
     StringConstraints,
-    TypeAdapter,
-    ValidatorFunctionWrapHandler,
-    WrapSerializer,
-    WrapValidator,
 )
 from pydantic_core import CoreSchema, core_schema
 
+from .cage_tables import CageConfig as CageConfig  # re-exported: part of the file's model
+from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
 from .values import Value, value_class
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_FORMAT = "aicnet.fabric"
 
 
@@ -143,88 +138,6 @@ class Rack(Value):
     y_m: float | None = None
     height_ru: int = Field(default=48, gt=0)
     power_kw: float | None = Field(default=None, gt=0, description="power budget of the rack")
-
-
-class CageConfig(_Data):
-    """Per-cage overrides on a device: breakout mode and the optic installed in the cage."""
-
-    mode: str | None = None
-    transceiver: str | None = None
-
-
-#: validated cage tables by the JSON they were read from (see `_shared_cages`)
-_CAGE_TABLES: dict[bytes, dict[int, CageConfig]] = {}
-_CAGE_TABLES_MAX = 4096
-
-
-def _shared_cages(value: Any, handler: ValidatorFunctionWrapHandler) -> dict[int, CageConfig]:
-    """Validate a device's cage table once per distinct content read from a file.
-
-    A 4,096-server fabric has 2,048 switches with 32 configured cages each but only a handful
-    of distinct tables; devices read with the same table share one validated dict (objects are
-    values: an edit stores a new dict, nothing changes one in place).  Anything but plain JSON
-    data (e.g. CageConfig objects from an edit) is validated as usual.  The table's compact
-    JSON is its key (orjson writes it four times faster than a Python loop builds a tuple).  A
-    table this function made is taken as it is: a generator gives thousands of devices the
-    table `cage_table` validated once.
-    """
-    if not isinstance(value, dict):
-        return handler(value)
-    if _VALIDATED_TABLES.get(id(value)) is value:
-        return value  # validated here before (and never changed since: tables are values)
-    try:
-        key = orjson.dumps(value)
-    except TypeError:  # not JSON data: integer cage numbers, CageConfig objects
-        return _validated_table(handler(value))
-    table = _CAGE_TABLES.get(key)
-    if table is None:
-        table = _validated_table(handler(value))
-        if len(_CAGE_TABLES) >= _CAGE_TABLES_MAX:
-            _CAGE_TABLES.clear()
-        _CAGE_TABLES[key] = table
-    return table
-
-
-#: every cage table `_shared_cages` made, by id (an entry holds its table: the id stays its own)
-_VALIDATED_TABLES: dict[int, dict[int, CageConfig]] = {}
-
-
-def _validated_table(table: dict[int, CageConfig]) -> dict[int, CageConfig]:
-    if len(_VALIDATED_TABLES) >= 4 * _CAGE_TABLES_MAX:
-        _VALIDATED_TABLES.clear()  # forgotten tables are only validated again
-    _VALIDATED_TABLES[id(table)] = table
-    return table
-
-
-def cage_table(configs: dict[int, CageConfig]) -> dict[int, CageConfig]:
-    """`configs` validated as a device's cage table; every device given the result holds that
-    very table (no copy per device)."""
-    return _CAGE_TABLE.validate_python(configs)  # type: ignore[no-any-return]
-
-
-#: key of the serialisation context entry in which `_shared_cage_json` remembers cage tables
-SHARED_CAGE_JSON = "shared_cage_json"
-
-
-def _shared_cage_json(value: dict[int, CageConfig], handler: SerializerFunctionWrapHandler,
-                      info: SerializationInfo) -> Any:
-    """Serialise each distinct cage table once per call that asks for it: a save passes
-    `context={SHARED_CAGE_JSON: {}}`, and the thousands of devices that share a table (see
-    `_shared_cages`) share its serialised form.  The memo is keyed by `id()`: every table is
-    alive for the whole call (the devices being written hold them)."""
-    memo = info.context.get(SHARED_CAGE_JSON) if isinstance(info.context, dict) else None
-    if memo is None:
-        return handler(value)
-    out = memo.get(id(value))
-    if out is None:
-        out = memo[id(value)] = handler(value)
-    return out
-
-
-#: a device's cage table: cage number -> overrides (validated and serialised shared, see above)
-CageTable = Annotated[dict[int, CageConfig], WrapValidator(_shared_cages),
-                      WrapSerializer(_shared_cage_json)]
-_CAGE_TABLE: TypeAdapter[dict[int, CageConfig]] = TypeAdapter(CageTable)
 
 
 @value_class

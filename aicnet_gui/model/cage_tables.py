@@ -1,0 +1,153 @@
+"""A device's cage table (cage number -> breakout mode and optic), as read, shared and written.
+
+In a `.fabric` file a run of cages with the same configuration is one entry keyed `"first-last"`:
+a QM9700 leaf with 24 SR4 optics down and 8 DR4 up is
+`{"1-24": {"transceiver": "nvidia-mma4z00-ns"}, "25-32": {"transceiver": "nvidia-mms4x00-ns"}}`
+instead of 32 entries (schema version 3; a single cage is still keyed `"5"`).  In Python a table
+is `dict[int, CageConfig]`, one entry per configured cage.
+
+A 4,096-server fabric has 2,560 switches with 32 configured cages each but only a handful of
+distinct tables.  Devices read or generated with the same table share one validated dict (tables
+are values: an edit makes a new dict, nothing changes one in place), and a save serialises each
+distinct table once.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import orjson
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidatorFunctionWrapHandler,
+    WrapSerializer,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
+
+
+class CageConfig(BaseModel):
+    """Per-cage overrides on a device: breakout mode and the optic installed in the cage."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: str | None = None
+    transceiver: str | None = None
+
+
+def _range_error(key: str, why: str) -> PydanticCustomError:
+    return PydanticCustomError("cage_range", "cage range {key}: {why}", {"key": key, "why": why})
+
+
+def expanded(table: dict[Any, Any]) -> dict[Any, Any]:
+    """`table` with each `"first-last"` key replaced by one entry per cage of the run."""
+    if not any(isinstance(key, str) and "-" in key for key in table):
+        return table
+    out: dict[Any, Any] = {}
+    for key, config in table.items():
+        if isinstance(key, str) and "-" in key:
+            first, _, last = key.partition("-")
+            if not (first.isdigit() and last.isdigit()):
+                raise _range_error(repr(key), "write a run of cages as first-last, e.g. 1-24")
+            if not 1 <= int(first) < int(last):
+                raise _range_error(repr(key), "the first cage must be at least 1 and below the last")
+            cages: range | list[Any] = range(int(first), int(last) + 1)
+        else:
+            cages = [int(key) if isinstance(key, str) and key.isdigit() else key]
+        for cage in cages:
+            if cage in out:
+                raise _range_error(repr(key), f"cage {cage} is given twice")
+            out[cage] = config
+    return out
+
+
+def runs(table: dict[str, Any]) -> dict[str, Any]:
+    """A table as JSON (keys are cage numbers as text) with each run of consecutive cages
+    that have equal configurations as one `"first-last"` entry, in cage order."""
+    if len(table) < 2:
+        return table
+    cages = sorted((int(key), config) for key, config in table.items())
+    out: dict[str, Any] = {}
+    start, previous, config = cages[0][0], cages[0][0], cages[0][1]
+    for cage, current in cages[1:]:
+        if cage == previous + 1 and current == config:
+            previous = cage
+            continue
+        out[str(start) if start == previous else f"{start}-{previous}"] = config
+        start, previous, config = cage, cage, current
+    out[str(start) if start == previous else f"{start}-{previous}"] = config
+    return out
+
+
+#: validated cage tables by the JSON they were read from (see `_shared_cages`)
+_BY_JSON: dict[bytes, dict[int, CageConfig]] = {}
+_BY_JSON_MAX = 4096
+#: every cage table `_shared_cages` made, by id (an entry holds its table: the id stays its own)
+_MADE: dict[int, dict[int, CageConfig]] = {}
+
+
+def _made(table: dict[int, CageConfig]) -> dict[int, CageConfig]:
+    if len(_MADE) >= 4 * _BY_JSON_MAX:
+        _MADE.clear()  # forgotten tables are only validated again
+    _MADE[id(table)] = table
+    return table
+
+
+def _shared_cages(value: Any, handler: ValidatorFunctionWrapHandler) -> dict[int, CageConfig]:
+    """Validate a cage table once per distinct content read from a file: its compact JSON is
+    the key (orjson writes it four times faster than a Python loop builds a tuple).  Anything
+    but plain JSON data (CageConfig objects, integer cage numbers) is validated as usual.  A
+    table this function made is taken as it is (a generator gives thousands of devices the one
+    table `cage_table` validated)."""
+    if not isinstance(value, dict):
+        return handler(value)
+    if _MADE.get(id(value)) is value:
+        return value
+    try:
+        key = orjson.dumps(value)
+    except TypeError:
+        return _made(handler(expanded(value)))
+    table = _BY_JSON.get(key)
+    if table is None:
+        table = _made(handler(expanded(value)))
+        if len(_BY_JSON) >= _BY_JSON_MAX:
+            _BY_JSON.clear()
+        _BY_JSON[key] = table
+    return table
+
+
+#: key of the serialisation context entry in which `_shared_cage_json` remembers cage tables
+SHARED_CAGE_JSON = "shared_cage_json"
+
+
+def _cage_json(value: dict[int, CageConfig], handler: SerializerFunctionWrapHandler,
+               info: SerializationInfo) -> Any:
+    """As JSON a table is written in runs.  Each distinct table is serialised once per call
+    that asks for it: a save passes `context={SHARED_CAGE_JSON: {}}`, and the devices that
+    share a table share its form.  The memo is keyed by `id()`: every table is alive for the
+    whole call (the devices being written hold them)."""
+    if info.mode != "json":
+        return handler(value)
+    memo = info.context.get(SHARED_CAGE_JSON) if isinstance(info.context, dict) else None
+    if memo is None:
+        return runs(handler(value))
+    out = memo.get(id(value))
+    if out is None:
+        out = memo[id(value)] = runs(handler(value))
+    return out
+
+
+#: a device's cage table: cage number -> overrides (validated and serialised shared, see above)
+CageTable = Annotated[dict[int, CageConfig], WrapValidator(_shared_cages),
+                      WrapSerializer(_cage_json)]
+_CAGE_TABLE: TypeAdapter[dict[int, CageConfig]] = TypeAdapter(CageTable)
+
+
+def cage_table(configs: dict[int, CageConfig]) -> dict[int, CageConfig]:
+    """`configs` validated as a device's cage table; every device given the result holds that
+    very table (no copy per device)."""
+    return _CAGE_TABLE.validate_python(configs)
