@@ -309,30 +309,38 @@ def dumps_fabric(doc: FabricDocument) -> bytes:
     device, link and workload is one compact line, so a 100k-link file stays small and a git
     diff shows one line per changed object.
     """
+    return b"".join(_file_chunks(doc))
+
+
+def _file_chunks(doc: FabricDocument) -> list[bytes]:
+    """The file of `doc` in pieces (a save writes them as they are: no copy of the whole)."""
     values = fabric_to_dict(doc)
-    parts = []
+    chunks = [b"{\n"]
     cache = doc.save_cache if isinstance(doc.save_cache, LineCache) else LineCache()
     written: dict[str, tuple[list[Any], list[bytes] | bytes]] = {}
     with gc_held():  # 100k new lines would set off full collections
-        for part in _layout(values):
-            if isinstance(part, str):
-                body = b"[]"
-                if values[part]:
-                    text, kept = _section_text(part, values[part], cache)
-                    written[part] = (values[part], kept)
-                    body = b"[\n    " + text + b"\n  ]"
-                part = b"  " + orjson.dumps(part) + b": " + body
-            parts.append(part)
+        for index, part in enumerate(_layout(values)):
+            if index:
+                chunks.append(b",\n")
+            if isinstance(part, bytes):
+                chunks.append(part)
+                continue
+            chunks.append(b"  " + orjson.dumps(part) + b": ")
+            if not values[part]:
+                chunks.append(b"[]")
+                continue
+            text, kept = _section_text(part, values[part], cache)
+            written[part] = (values[part], kept)
+            chunks += (b"[\n    ", text, b"\n  ]")
     doc.save_cache = LineCache(written)
-    parts[0] = b"{\n" + parts[0]
-    parts[-1] += b"\n}\n"
-    return b",\n".join(parts)
+    chunks.append(b"\n}\n")
+    return chunks
 
 
-def write_atomic(path: str | Path, payload: bytes, keep_backup: bool = True) -> None:
+def write_atomic(path: str | Path, payload: bytes | list[bytes], keep_backup: bool = True) -> None:
     """Write `payload` to `path` so that a crash at any moment leaves the old or the new file.
 
-    The bytes go to a temp file in the same folder, are fsynced and then replace the target;
+    The bytes (or pieces, written in order) go to a temp file in the same folder, are fsynced and then replace the target;
     the previous file is kept as `<name>.bak` (a hard link, so there is no moment without a file).
     """
     path = Path(path)
@@ -341,7 +349,7 @@ def write_atomic(path: str | Path, payload: bytes, keep_backup: bool = True) -> 
     try:
         os.fchmod(fd, _file_mode(path))
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            handle.writelines([payload] if isinstance(payload, bytes) else payload)
             handle.flush()
             os.fsync(handle.fileno())
         if keep_backup and path.exists():
@@ -383,7 +391,7 @@ def _fsync_folder(folder: Path) -> None:
 
 def save_fabric(doc: FabricDocument, path: str | Path, keep_backup: bool = True) -> None:
     """Save `doc` atomically; raise FabricFileError if the file cannot be written."""
-    payload = dumps_fabric(doc)
+    payload = _file_chunks(doc)
     try:
         write_atomic(path, payload, keep_backup)
     except OSError as exc:
