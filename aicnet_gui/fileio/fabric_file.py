@@ -235,9 +235,10 @@ def _serialise(name: str, items: list[Any]) -> bytes:
     object (every other nested value is keyed by a non-`id` name) nor inside a string (quotes
     there are escaped).  Compact JSON has no raw newline (strings escape it), so the result
     splits back into one line per object at `,\n    `.  Devices that share a cage table share
-    its serialised form (`SHARED_CAGE_JSON`).
+    its serialised form (`SHARED_CAGE_JSON`).  The objects are validated values, so pydantic's
+    type checks for warnings are skipped (they would change nothing written; ~10 % faster).
     """
-    joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True,
+    joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True, warnings=False,
                                        context={SHARED_CAGE_JSON: {}})[1:-1]
     return joined.replace(_SEPARATOR, _SEPARATOR_IN_FILE)
 
