@@ -175,8 +175,12 @@ class FabricDocument:
         if clean is None:
             self._add_links_one_by_one(links, undo, changes, path)
             return
-        ids, port_link, devices = clean
-        self.links.update(zip(ids, links, strict=True))
+        by_id, port_link, devices = clean
+        ids = list(by_id)
+        if self.links:
+            self.links.update(by_id)
+        else:  # a load: the run's table is the whole table
+            self.links = by_id
         if self._port_link:
             self._port_link.update(port_link)
         else:  # a load: the run's index is the whole index (200k fewer inserts)
@@ -192,16 +196,17 @@ class FabricDocument:
 
     def _clean_link_run(
         self, links: Sequence[Link],
-    ) -> tuple[list[str], dict[Endpoint, str], list[str]] | None:
-        """The ids of the run, its (device, port) -> link id entries (every A end, then every
-        B end) and the device of each entry, when adding every link keeps all invariants; None
+    ) -> tuple[dict[str, Link], dict[Endpoint, str], list[str]] | None:
+        """The run by id, its (device, port) -> link id entries (every A end, then every B
+        end) and the device of each entry, when adding every link keeps all invariants; None
         when some link breaks one.  Changes nothing."""
         # a pass per field, in C (links are slotted: cheaper than one pass making 100k tuples)
         ids = list(map(_ID, links))
         a_ends = list(map(_A_END, links))
         b_ends = list(map(_B_END, links))
-        if len(set(ids)) != len(ids) or not self.links.keys().isdisjoint(ids):
-            return None
+        by_id = dict(zip(ids, links, strict=True))
+        if len(by_id) != len(ids) or not self.links.keys().isdisjoint(by_id):
+            return None  # an id twice in the run, or already a link's
         if not (self.devices.keys() | self.racks.keys() | self.workloads.keys()).isdisjoint(ids):
             return None
         port_link = dict(zip(a_ends, ids, strict=True))
@@ -217,7 +222,7 @@ class FabricDocument:
             return None
         used = set(map(_CABLE, links))
         used.discard(None)
-        return (ids, port_link, devices) if used <= self.catalog.cables.keys() else None
+        return (by_id, port_link, devices) if used <= self.catalog.cables.keys() else None
 
     def _add_links_one_by_one(
         self,
