@@ -43,6 +43,7 @@ from ..model.fabric import (
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
 from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate
+from .pieces import validate_in_pieces
 
 MAX_REPORTED_ERRORS = 5
 
@@ -177,8 +178,13 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
 
 
 def _fast_validate(raw: bytes) -> Fabric | None:
+    """A well-formed file of a current schema version validated in pydantic's core: its links
+    a piece at a time when it is laid out as aicnet writes it (pieces.py), else as a whole;
+    None when something is wrong (the careful path then says what and where)."""
     try:
-        fabric = Fabric.model_validate_json(raw)
+        fabric = validate_in_pieces(raw)
+        if fabric is None:
+            fabric = Fabric.model_validate_json(raw)
     except (ValidationError, ValueError):
         return None
     return fabric if fabric.schema_version in READ_AS_CURRENT else None

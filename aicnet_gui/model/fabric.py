@@ -14,7 +14,6 @@ from functools import partial
 from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -183,17 +182,9 @@ class Endpoint(NamedTuple):
             partial(tuple.__new__, cls), core_schema.tuple_schema([name, name]))
 
 
-def _switch_point(link_id: str) -> str:
-    """Called once per link validated: a Python call lets another thread take the interpreter
-    lock.  Everything else in a link is checked in pydantic's core, and reading the 100k links
-    of a big file in a worker would otherwise hold the lock (and freeze the window) for half a
-    second.  It costs ~2 % of that read."""
-    return link_id
-
-
 @value_class
 class Link(Value):
-    id: Annotated[str, Field(min_length=1), AfterValidator(_switch_point)]
+    id: Annotated[str, Field(min_length=1)]
     a: Endpoint
     b: Endpoint
     cable: str | None = Field(default=None, description="catalog id: DAC/ACC/AOC or fibre cord")

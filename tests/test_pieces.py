@@ -1,0 +1,65 @@
+"""Links read a piece at a time are exactly the links of the whole file; anything that is not
+aicnet's layout is left to whole-file validation, and errors keep their place."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from aicnet_gui.fileio import FabricFileError
+from aicnet_gui.fileio.fabric_file import dumps_fabric, loads_fabric
+from aicnet_gui.fileio.pieces import validate_in_pieces
+from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.model.fabric import Fabric
+
+
+@pytest.fixture(scope="module")
+def raw(catalog) -> bytes:
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, leaf="nvidia-qm9700"))
+    return dumps_fabric(doc)
+
+
+def test_pieces_give_the_links_of_the_whole_file(raw):
+    whole = Fabric.model_validate_json(raw)
+    assert len(whole.links) == 512
+    for piece_bytes in (1, 1000, 20_000, len(raw)):  # one link a piece ... all in one
+        pieced = validate_in_pieces(raw, piece_bytes)
+        assert pieced is not None
+        assert pieced.links == whole.links
+        assert pieced.model_copy(update={"links": []}) == whole.model_copy(update={"links": []})
+
+
+def test_another_layout_is_left_to_whole_file_validation(raw, catalog):
+    one_line = json.dumps(json.loads(raw)).encode()
+    assert validate_in_pieces(one_line) is None
+    assert len(loads_fabric(one_line, catalog).links) == 512
+    # indented by a JSON tool, links still start their lines at four spaces: read in pieces
+    indented = json.dumps(json.loads(raw), indent=2).encode()
+    assert validate_in_pieces(indented, 1000).links == Fabric.model_validate_json(raw).links
+    # a second "links" key: only the whole file says which one counts
+    twice = raw.replace(b'\n  "racks": [', b'\n  "links": [],\n  "racks": [', 1)
+    assert twice != raw and validate_in_pieces(twice) is None
+
+
+def test_a_bad_link_in_a_later_piece_is_reported_at_its_place(raw, catalog):
+    data = json.loads(raw)
+    data["links"][300]["b"][1] = ""
+    bad = dumps_like_aicnet(raw, data["links"])
+    with pytest.raises(ValidationError):
+        validate_in_pieces(bad, 1000)
+    with pytest.raises(FabricFileError) as info:
+        loads_fabric(bad, catalog, "plan.fabric")
+    assert info.value.json_path == "$.links[300].b[1]"
+
+
+def dumps_like_aicnet(raw: bytes, links: list[dict]) -> bytes:
+    """`raw` with its links section replaced by `links`, one per line as aicnet writes them."""
+    start = raw.index(b'\n  "links": [\n') + len(b'\n  "links": [\n')
+    end = raw.index(b"\n  ]", start)
+    body = b",\n".join(b"    " + json.dumps(x, separators=(",", ":")).encode() for x in links)
+    return raw[:start] + body + raw[end:]
