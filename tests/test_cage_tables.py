@@ -21,7 +21,7 @@ def test_runs_join_consecutive_cages_configured_alike_in_cage_order():
     assert runs(table) == {"1-3": SR4, "4-5": DR4, "7": DR4}
     assert list(runs(table)) == ["1-3", "4-5", "7"]
     assert runs({"9": SR4}) == {"9": SR4}
-    assert expanded(runs(table)) == {1: SR4, 2: SR4, 3: SR4, 4: DR4, 5: DR4, 7: DR4}
+    assert expanded(runs(table)) == {"1": SR4, "2": SR4, "3": SR4, "4": DR4, "5": DR4, "7": DR4}
 
 
 def test_a_device_reads_runs_as_cages_and_writes_them_back_as_runs():
@@ -41,7 +41,9 @@ def _with_cages(small, cages) -> bytes:
 
 
 @pytest.mark.parametrize(("cages", "why"), [
-    ({"1-4": SR4, "3": DR4}, "cage 3 is given twice"),
+    ({"1-4": SR4, "3": DR4}, "cage 3 is given twice: in '1-4' and in '3'"),
+    ({"1-5000000": SR4}, "no device has more than 1024 cages"),
+    ({"1-8": {"mode": 5}}, "cage range '1-8': mode: Input should be a valid string"),
     ({"8-3": SR4}, "the first cage must be at least 1 and below the last"),
     ({"1-x": SR4}, "write a run of cages as first-last"),
 ])
@@ -50,6 +52,12 @@ def test_a_bad_run_names_the_device_in_the_file(small, catalog, cages, why):
         loads_fabric(_with_cages(small, cages), catalog, "plan.fabric")
     assert info.value.json_path == "$.devices[0].cages"
     assert why in str(info.value) and str(info.value).startswith("plan.fabric")
+
+
+def test_a_bad_single_cage_beside_a_run_is_named_by_its_number(small, catalog):
+    with pytest.raises(FabricFileError) as info:
+        loads_fabric(_with_cages(small, {"1-4": SR4, "9": {"mode": 5}}), catalog, "plan.fabric")
+    assert info.value.json_path == "$.devices[0].cages.9.mode"
 
 
 def test_a_version_2_file_with_a_cage_per_entry_opens_and_is_saved_in_runs(small, catalog):

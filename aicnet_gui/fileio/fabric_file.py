@@ -89,10 +89,13 @@ _PLAIN_MESSAGES = {
     "unexpected_keyword_argument": "unknown field",
     "extra_forbidden": "unknown field",
     "tuple_type": "Input should be a list",
+    "dataclass_type": "Input should be a JSON object",
 }
 
 
 def _plain_message(error: Any) -> str:
+    if error.get("type") == "tuple_type" and isinstance(error.get("input"), dict):
+        return 'a link end is ["device id", "port name"] or {"device": ..., "port": ...} with both'
     return _PLAIN_MESSAGES.get(error.get("type", ""), error["msg"])
 
 

@@ -23,6 +23,7 @@ from pydantic import (
     SerializationInfo,
     SerializerFunctionWrapHandler,
     TypeAdapter,
+    ValidationError,
     ValidatorFunctionWrapHandler,
     WrapSerializer,
     WrapValidator,
@@ -39,30 +40,70 @@ class CageConfig(BaseModel):
     transceiver: str | None = None
 
 
+#: a run may not go past this cage (no device has more; it bounds what a bad file can expand to)
+MAX_CAGE = 1024
+
+
 def _range_error(key: str, why: str) -> PydanticCustomError:
     return PydanticCustomError("cage_range", "cage range {key}: {why}", {"key": key, "why": why})
 
 
+def _is_run(key: Any) -> bool:
+    return isinstance(key, str) and "-" in key
+
+
+def _run_cages(key: str) -> range:
+    first, _, last = key.partition("-")
+    if not (first.isdigit() and last.isdigit()):
+        raise _range_error(repr(key), "write a run of cages as first-last, e.g. 1-24")
+    if max(len(first), len(last)) > len(str(MAX_CAGE)) or int(last) > MAX_CAGE:
+        raise _range_error(repr(key), f"no device has more than {MAX_CAGE} cages")
+    if not 1 <= int(first) < int(last):
+        raise _range_error(repr(key), "the first cage must be at least 1 and below the last")
+    return range(int(first), int(last) + 1)
+
+
 def expanded(table: dict[Any, Any]) -> dict[Any, Any]:
-    """`table` with each `"first-last"` key replaced by one entry per cage of the run."""
-    if not any(isinstance(key, str) and "-" in key for key in table):
+    """`table` with each `"first-last"` key replaced by one entry per cage of the run (keyed
+    as text, like the other keys read from a file, so an error names a cage as `cages.5`)."""
+    if not any(map(_is_run, table)):
         return table
     out: dict[Any, Any] = {}
+    seen: dict[int, Any] = {}
     for key, config in table.items():
-        if isinstance(key, str) and "-" in key:
-            first, _, last = key.partition("-")
-            if not (first.isdigit() and last.isdigit()):
-                raise _range_error(repr(key), "write a run of cages as first-last, e.g. 1-24")
-            if not 1 <= int(first) < int(last):
-                raise _range_error(repr(key), "the first cage must be at least 1 and below the last")
-            cages: range | list[Any] = range(int(first), int(last) + 1)
+        if _is_run(key):
+            entries = [(cage, str(cage)) for cage in _run_cages(key)]
+        elif isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+            entries = [(int(key), key)]
         else:
-            cages = [int(key) if isinstance(key, str) and key.isdigit() else key]
-        for cage in cages:
-            if cage in out:
-                raise _range_error(repr(key), f"cage {cage} is given twice")
-            out[cage] = config
+            out[key] = config  # not a cage number: validation reports it
+            continue
+        for cage, name in entries:
+            if cage in seen:
+                raise PydanticCustomError(
+                    "cage_range", "cage {cage} is given twice: in {one} and in {other}",
+                    {"cage": cage, "one": repr(seen[cage]), "other": repr(key)})
+            seen[cage] = key
+            out[name] = config
     return out
+
+
+def _runs_checked(table: dict[Any, Any], handler: ValidatorFunctionWrapHandler) -> dict[Any, Any]:
+    """`table` after validating the configuration of each run once: a mistake in `"1-24"` is
+    reported once, naming the run, not once per cage."""
+    for key, config in table.items():
+        if not _is_run(key):
+            continue
+        try:
+            handler({key.partition("-")[0]: config})
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(part) for part in error["loc"][1:])
+            raise PydanticCustomError(
+                "cage_run", "cage range {key}: {where}{msg}",
+                {"key": repr(key), "where": f"{where}: " if where else "", "msg": error["msg"]},
+            ) from None
+    return table
 
 
 def runs(table: dict[str, Any]) -> dict[str, Any]:
@@ -110,10 +151,10 @@ def _shared_cages(value: Any, handler: ValidatorFunctionWrapHandler) -> dict[int
     try:
         key = orjson.dumps(value)
     except TypeError:
-        return _made(handler(expanded(value)))
+        return _made(handler(expanded(_runs_checked(value, handler))))
     table = _BY_JSON.get(key)
     if table is None:
-        table = _made(handler(expanded(value)))
+        table = _made(handler(expanded(_runs_checked(value, handler))))
         if len(_BY_JSON) >= _BY_JSON_MAX:
             _BY_JSON.clear()
         _BY_JSON[key] = table
