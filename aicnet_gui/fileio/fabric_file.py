@@ -49,28 +49,25 @@ MAX_REPORTED_ERRORS = 5
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC for a bulk build, then freeze what was built."""
+def gc_held() -> Iterator[None]:
+    """Pause the cyclic GC while many containers are made (nothing is frozen)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
         if was_enabled:
             gc.enable()
 
 
 @contextmanager
-def gc_held() -> Iterator[None]:
-    """Pause the cyclic GC while many short-lived containers are made (nothing is frozen)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC for a bulk build, then freeze what was built."""
+    with gc_held():
+        try:
+            yield
+        finally:
+            gc.freeze()
 
 
 def json_path(loc: tuple[Any, ...]) -> str:

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..analysis import AnalysisReport, Analyzer, Bom, Rule, compute_bom
+from ..fileio.fabric_file import gc_held
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from .document import EditorDocument
@@ -46,20 +46,8 @@ BOM_DEBOUNCE_MS = 700
 INCREMENTAL_MAX_IDS = 2000
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No cyclic GC while copying large tables (the copies have no cycles)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def snapshot(doc: FabricDocument) -> FabricDocument:
-    with collector_paused():
+    with gc_held():  # copying large tables makes no cycles
         return doc.snapshot()
 
 
