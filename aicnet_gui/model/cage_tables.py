@@ -14,7 +14,7 @@ distinct table once.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 
 import orjson
 from pydantic import (
@@ -186,6 +186,30 @@ def _cage_json(value: dict[int, CageConfig], handler: SerializerFunctionWrapHand
 CageTable = Annotated[dict[int, CageConfig], WrapValidator(_shared_cages),
                       WrapSerializer(_cage_json)]
 _CAGE_TABLE: TypeAdapter[dict[int, CageConfig]] = TypeAdapter(CageTable)
+
+
+Derived = TypeVar("Derived")
+
+
+class TableMemo(Generic[Derived]):
+    """What was worked out from a device model and a cage table (its checked ports, its
+    drawing), found again by the table's identity: devices configured alike share one table, so
+    most devices are found without reading their cages.  An entry holds its table, so the id
+    stays that table's; past `limit` entries (edited devices each bring a new table) the memo
+    starts over."""
+
+    def __init__(self, limit: int) -> None:
+        self._entries: dict[tuple[str, int], tuple[dict[int, CageConfig], Derived]] = {}
+        self._limit = limit
+
+    def get(self, model_id: str, table: dict[int, CageConfig]) -> Derived | None:
+        entry = self._entries.get((model_id, id(table)))
+        return entry[1] if entry is not None and entry[0] is table else None
+
+    def put(self, model_id: str, table: dict[int, CageConfig], derived: Derived) -> None:
+        if len(self._entries) >= self._limit:
+            self._entries.clear()
+        self._entries[(model_id, id(table))] = (table, derived)
 
 
 def cage_table(configs: dict[int, CageConfig]) -> dict[int, CageConfig]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from .cage_tables import TableMemo
 from .catalog import Catalog, UnknownCatalogId
 from .catalog_entities import ROLE_TIER, DeviceModel, Role
 from .edits import (
@@ -44,7 +45,6 @@ from .edits import (
     UpdateWorkload,
 )
 from .fabric import (
-    CageConfig,
     Device,
     EmbeddedCatalog,
     Endpoint,
@@ -121,8 +121,7 @@ class FabricDocument:
         # (model id, ((cage, mode, transceiver), ...)) -> port table, for overrides that passed
         self._checked_cages: dict[tuple[str, tuple[tuple[int, str | None, str | None], ...]],
                                   dict[str, LogicalPort]] = {}
-        self._checked_tables: dict[tuple[str, int], tuple[dict[int, CageConfig],
-                                                          dict[str, LogicalPort]]] = {}
+        self._checked_tables: TableMemo[dict[str, LogicalPort]] = TableMemo(50_000)
         self._device_ports: dict[str, dict[str, LogicalPort]] = {}
         self._listeners: list[Listener] = []
         # Owned by aicnet_gui.fileio: the saved JSON line of each object by identity (or the
@@ -464,16 +463,14 @@ class FabricDocument:
         catalog.  Devices with the same overrides share the check: a 4,096-server file has
         thousands of switches configured alike."""
         cages = device.cages
-        # devices read from a file share their cage table when it is the same (fabric.py), so
-        # the very same table object is known at once; the entry keeps the table alive
-        same = self._checked_tables.get((model.id, id(cages)))
-        if same is not None and same[0] is cages:
-            return same[1]
+        same = self._checked_tables.get(model.id, cages)
+        if same is not None:
+            return same
         configs = cages.values()
         key = (model.id, tuple(zip(cages, map(_MODE, configs), map(_TRANSCEIVER, configs), strict=True)))
         ports = self._checked_cages.get(key)
         if ports is not None:
-            self._remember_table(model.id, cages, ports)
+            self._checked_tables.put(model.id, cages, ports)
             return ports
         try:
             check_cage_overrides(model, cages)
@@ -488,14 +485,8 @@ class FabricDocument:
                     [device.id],
                 )
         self._checked_cages[key] = ports
-        self._remember_table(model.id, cages, ports)
+        self._checked_tables.put(model.id, cages, ports)
         return ports
-
-    def _remember_table(self, model_id: str, cages: dict[int, CageConfig],
-                        ports: dict[str, LogicalPort]) -> None:
-        if len(self._checked_tables) > 50_000:  # edited devices each bring a new table
-            self._checked_tables.clear()
-        self._checked_tables[(model_id, id(cages))] = (cages, ports)
 
     def _rack_height(self, rack_id: str | None) -> int:
         if rack_id is None or rack_id not in self.racks:

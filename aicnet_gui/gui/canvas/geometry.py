@@ -23,8 +23,8 @@ from ...generators.layout import (
     TWO_ROW_H,
     panel_rows,
 )
+from ...model.cage_tables import CageConfig, TableMemo
 from ...model.catalog_entities import BreakoutMode, DeviceModel
-from ...model.fabric import CageConfig
 from ...model.ports import mode_overrides
 
 Rect = tuple[float, float, float, float]
@@ -128,17 +128,15 @@ def build_geometry(model: DeviceModel, modes: tuple[tuple[int, str], ...]) -> De
 
 
 _CACHE: dict[tuple[str, tuple[tuple[int, str], ...]], tuple[DeviceModel, DeviceGeometry]] = {}
-#: (model id, id of a cage table) -> (that table, model, geometry): devices read from a file
-#: share their cage tables, so most devices are found here without reading their 32 cages
-_BY_TABLE: dict[tuple[str, int], tuple[dict[int, CageConfig], DeviceModel, DeviceGeometry]] = {}
-_BY_TABLE_MAX = 4096
+#: devices read from a file share their cage tables: most are found here by the table itself
+_BY_TABLE: TableMemo[tuple[DeviceModel, DeviceGeometry]] = TableMemo(4096)
 
 
 def device_geometry(model: DeviceModel, cages: dict[int, CageConfig]) -> DeviceGeometry:
     """The (cached) geometry of a device of `model` with the per-cage overrides `cages`."""
-    same = _BY_TABLE.get((model.id, id(cages)))
-    if same is not None and same[0] is cages and same[1] is model:
-        return same[2]
+    same = _BY_TABLE.get(model.id, cages)
+    if same is not None and same[0] is model:
+        return same[1]
     key = (model.id, mode_overrides(cages))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is model:
@@ -146,7 +144,5 @@ def device_geometry(model: DeviceModel, cages: dict[int, CageConfig]) -> DeviceG
     else:
         geometry = build_geometry(model, key[1])
         _CACHE[key] = (model, geometry)
-    if len(_BY_TABLE) >= _BY_TABLE_MAX:
-        _BY_TABLE.clear()
-    _BY_TABLE[(model.id, id(cages))] = (cages, model, geometry)  # holds the table: its id stays its own
+    _BY_TABLE.put(model.id, cages, (model, geometry))
     return geometry
