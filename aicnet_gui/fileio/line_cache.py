@@ -27,8 +27,8 @@ from operator import is_, not_
 _INDENT = b"\n    "
 #: between two objects of a section in the file
 LINE_SEPARATOR = b"," + _INDENT
-_OBJECT_SEPARATOR = LINE_SEPARATOR + b"{"
-_SECTION_END = b"\n  ]"
+OBJECT_SEPARATOR = LINE_SEPARATOR + b"{"
+SECTION_END = b"\n  ]"
 
 
 class LineCache:
@@ -118,13 +118,13 @@ def match_layout(raw: bytes, layout: Layout, counts: dict[str, int]) -> dict[str
             continue
         if not take(b"[" + _INDENT):
             return None
-        end = raw.find(_SECTION_END, pos)
+        end = raw.find(SECTION_END, pos)
         if end < 0:
             return None
         body = raw[pos:end]
-        if not (body.count(b"\n") == body.count(_OBJECT_SEPARATOR) == count - 1
+        if not (body.count(b"\n") == body.count(OBJECT_SEPARATOR) == count - 1
                 and body.startswith(b"{") and body.endswith(b"}")):
             return None
         bodies[part] = body
-        pos = end + len(_SECTION_END)
+        pos = end + len(SECTION_END)
     return bodies if take(b"\n}\n") and pos == len(raw) else None

@@ -21,11 +21,10 @@ from __future__ import annotations
 from pydantic import TypeAdapter
 
 from ..model.fabric import Fabric, Link
-from .line_cache import LINE_SEPARATOR
+from .line_cache import LINE_SEPARATOR, OBJECT_SEPARATOR, SECTION_END
 
 _OPEN = b'\n  "links": [\n    {'
-_CLOSE = b'}\n  ]'
-_BETWEEN = LINE_SEPARATOR + b"{"  # between two links: `,\n    {`
+_CLOSE = b"}" + SECTION_END
 PIECE_BYTES = 256 * 1024
 
 _LINKS = TypeAdapter(list[Link])
@@ -48,7 +47,7 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> Fabric | N
     links: list[Link] = []
     start = first
     while start < end:
-        cut = raw.find(_BETWEEN, min(start + piece_bytes, end), end)
+        cut = raw.find(OBJECT_SEPARATOR, min(start + piece_bytes, end), end)
         if cut < 0:
             cut = end
         links += _LINKS.validate_json(b"[" + raw[start:cut] + b"]")
