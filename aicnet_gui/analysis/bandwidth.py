@@ -1,5 +1,7 @@
 """Bandwidth per workload: what each GPU gets through each tier, the bottleneck, bisection
 bandwidth and the time of an all-reduce (formulas in docs/rules.md, "Bandwidth per workload").
+The bisection is the max-flow between two halves of the workload's servers on the fabric as
+drawn (fabric_paths.py), not a formula.
 
 A fluid model of a Clos fabric with ECMP:
 
@@ -28,6 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
+from .fabric_paths import bisection_gbps
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -315,7 +318,7 @@ class WorkloadModel:
             return _r(injection * min(1.0, float(b.min()) if len(b) else 1.0))
 
         ring = per_gpu("ring-allreduce")
-        bisection = _bisection(bw, count, arrive, cone, total, first, uppers, up, tier_of)
+        bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
         allreduce = None
         if gpus >= 2 and ring > 0:
@@ -336,29 +339,6 @@ class WorkloadModel:
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
         )
         return metrics, covered
-
-
-def _bisection(bw: np.ndarray, count: np.ndarray, arrive: np.ndarray, cone: np.ndarray,
-               total: np.ndarray, first: np.ndarray, uppers: np.ndarray, up: np.ndarray,
-               tier_of: np.ndarray) -> float:
-    """Rail-aligned bisection: per rail, half of its NIC bandwidth, or half of the uplink
-    bandwidth that carries that rail out of the switches holding part (not all) of the rail's
-    NICs, at the tightest tier; summed over the rails."""
-    limits = bw[first].sum(axis=0) / 2
-    rows = np.concatenate([first, uppers])
-    load = np.concatenate([bw[first], arrive[uppers]])
-    held = np.concatenate([count[first], cone[uppers]])
-    sums = load.sum(axis=1, keepdims=True)
-    share = np.divide(load, sums, out=np.zeros(load.shape), where=sums > 0)
-    partial = (held > 0) & (held < total)
-    carry = up[rows][:, None] * share * partial
-    tiers = tier_of[rows]
-    for tier in np.unique(tiers).tolist():
-        in_tier = tiers == tier
-        has = partial[in_tier].any(axis=0)
-        cut = carry[in_tier].sum(axis=0) / 2
-        limits = np.where(has, np.minimum(limits, cut), limits)
-    return float(limits.sum())
 
 
 def _linked_servers(state: State, members: np.ndarray) -> int:

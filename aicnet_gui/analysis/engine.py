@@ -32,6 +32,7 @@ from ..model.edits import ChangeSet
 from ..model.wording import counted
 from . import rules_compat, rules_device, rules_fabric, rules_groups, rules_link
 from .bandwidth import analyze_workloads
+from .fabric_paths import worst_path
 from .findings import ERROR, Finding, Fix
 from .report import (
     LINK_FIELDS,
@@ -501,6 +502,7 @@ class Analyzer:
             reach_by=list(state.sigs.reach_by),
             leaf_rail=state.leaf_rail[:n_dev].copy(),
             tier_totals=tier_ratios(state),
+            worst_path=_worst_path_names(state),
             targets={"training": targets.training, "storage": targets.storage,
                      "inference": targets.inference},
         )
@@ -511,6 +513,13 @@ class Analyzer:
         )
         duration = (time.perf_counter() - start) * 1000
         return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3))
+
+
+def _worst_path_names(state: State) -> tuple[float, tuple[str, ...], tuple[float, ...]] | None:
+    path = worst_path(state)
+    if path is None:
+        return None
+    return path.ratio, tuple(state.name(r) for r in path.rows), path.ratios
 
 
 def _wiring(store: Store, doc: FabricDocument, dev_id: str) -> bool:

@@ -95,14 +95,20 @@ class Topology:
         # base-table tuples already built (the base tables only change on rebuild)
         self._memo: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
         self._sets: dict[int, tuple[tuple[Pair, ...], frozenset[int]]] = {}
+        # bumped whenever links or their speeds change: graph results keyed on it stay valid
+        self.version = 0
 
     def rebuild(self) -> None:
+        self.version += 1
         self._up, self._down, self._nics = _tables(self.store, self.store.link_rows())
         self._overlay = {}
         self._memo = {}
 
     def refresh(self, dev_rows: Iterable[int], link_rows: np.ndarray) -> None:
         """Recompute the neighbours of `dev_rows` from `link_rows` (all their links)."""
+        dev_rows = list(dev_rows)
+        if dev_rows:
+            self.version += 1
         up, down, nics = _tables(self.store, link_rows)
         alive = self.store.d["alive"]
         for row in dev_rows:

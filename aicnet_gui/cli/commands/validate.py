@@ -58,8 +58,10 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
     lines.append("Metrics")
     tiers = ", ".join(f"{k} {_ratio(v)}" for k, v in over.tiers.items()) or "no uplinks"
     worst_name, worst = over.worst
-    lines.append(f"  oversubscription: {tiers}; effective {_ratio(over.effective)}"
-                 + (f"; worst {worst_name} {_ratio(worst)}" if worst_name else ""))
+    path = " -> ".join(over.effective_path)
+    lines.append(f"  oversubscription: {tiers} (tier averages); effective {_ratio(over.effective)}"
+                 + (f" on the worst path {path}" if len(over.effective_path) > 1 else "")
+                 + (f"; worst switch {worst_name} {_ratio(worst)}" if worst_name else ""))
     reach = metrics.reach.summary
     longest = reach["longest_m"]
     lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
@@ -74,7 +76,7 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
         lines.append(
             f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
             f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
-            f"bisection {w.bisection_gbps / 1000:g} Tb/s; all-reduce of {w.message_mb:g} MB "
+            f"bisection {w.bisection_gbps / 1000:g} Tb/s (max-flow); all-reduce of {w.message_mb:g} MB "
             f"{time_ms}")
     return "\n".join(lines)
 
