@@ -72,6 +72,9 @@ class Analyzer:
         self.rules: tuple[Rule, ...] = tuple(DEFAULT_RULES if rules is None else rules)
         self.signature_rules = list(SIGNATURE_RULES if signature_rules is None else signature_rules)
         self.state: State | None = None
+        #: incremental runs keep the last max-flow bisection of a rewired fabric and mark the
+        #: report `graph_pending` (the live validator then runs a full pass in its worker)
+        self.defer_graph = False
         # rule name -> key -> findings / (failing rule, error) of that key
         self._found: dict[str, dict[Any, tuple[Finding, ...]]] = {}
         self._failed: dict[str, dict[Any, tuple[tuple[str, str], ...]]] = {}
@@ -223,7 +226,7 @@ class Analyzer:
         if state is None or changes.reset or changes.settings:
             return self.full()
         start = time.perf_counter()
-        state.run = {}
+        state.run = {"defer_graph": self.defer_graph}
         store = state.store
         store.settings = self.doc.settings
         doc = self.doc
@@ -512,7 +515,8 @@ class Analyzer:
             BreakoutMetrics(data, list(store.dev_ports), state.endpoints), workloads,
         )
         duration = (time.perf_counter() - start) * 1000
-        return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3))
+        return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3),
+                              graph_pending=bool(state.run.get("graph_pending")))
 
 
 def _worst_path_names(state: State) -> tuple[float, tuple[str, ...], tuple[float, ...]] | None:

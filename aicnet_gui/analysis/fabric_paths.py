@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from .state import State
 
 
+DEFER_LINKS = 20_000
+"""Above this many links an incremental run may defer the max-flow (Analyzer.defer_graph)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Attachments:
     """The switch components and, per server NIC link, (server row, switch row, rail)."""
@@ -105,9 +109,19 @@ def attachments(state: State) -> Attachments:
 def islands(state: State, members: np.ndarray) -> list[Island]:
     """The islands the member servers' NICs land on (`members`: bool per device row), largest
     first.  One island: every GPU reaches every other through the switches."""
+    cache, key = _memo(state, "islands", hash(np.flatnonzero(members).tobytes()))
+    found = cache.get(key)
+    if found is not None:
+        return found
+    if len(cache) > 64:
+        for old in [k for k in cache if k[0] == "islands"]:
+            del cache[old]
     att = attachments(state)
-    pick = members[att.server] if len(att.server) else np.zeros(0, dtype=bool)
+    n = len(members)
+    pick = members[np.minimum(att.server, n - 1)] & (att.server < n) if len(att.server) and n \
+        else np.zeros(len(att.server), dtype=bool)
     if not pick.any():
+        cache[key] = []
         return []
     server, switch, rail = att.server[pick], att.switch[pick], att.rail[pick]
     comp = att.labels[switch]
@@ -117,6 +131,7 @@ def islands(state: State, members: np.ndarray) -> list[Island]:
         result.append(Island(tuple(np.unique(switch[on]).tolist()),
                              int(len(np.unique(server[on]))), tuple(np.unique(rail[on]).tolist())))
     result.sort(key=lambda isl: (-isl.servers, isl.switches))
+    cache[key] = result
     return result
 
 
@@ -158,15 +173,20 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
     """Max-flow (Gb/s) from the first half of the member servers to the second, over every
     fabric link at its speed in both directions; a server is fed by (drains into) its NICs."""
     members = np.asarray(member_rows, dtype=np.int64)
-    cache, key = _memo(state, "bisection", hash(members.tobytes()))
+    who = hash(members.tobytes())
+    cache, key = _memo(state, "bisection", who)
     found = cache.get(key)
     if found is not None:
         return found
+    last = cache.get(("bisection-last", who))
+    if last is not None and state.run.get("defer_graph") and state.store.n_links > DEFER_LINKS:
+        state.run["graph_pending"] = True  # ~0.1 s at 100k links: the worker's full run does it
+        return last
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import maximum_flow
 
     if len(cache) > 64:
-        for old in [k for k in cache if k[0] == "bisection"]:
+        for old in [k for k in cache if k[0].startswith("bisection")]:
             del cache[old]
     order = bisection_order(state, members)
     half = len(order) // 2
@@ -186,6 +206,7 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
         graph.sum_duplicates()
         value = float(maximum_flow(graph, source, sink).flow_value)
     cache[key] = value
+    cache[("bisection-last", who)] = value
     return value
 
 

@@ -324,6 +324,8 @@ class AnalysisReport:
     metrics: Metrics
     revision: int
     duration_ms: float = field(default=0.0)
+    #: an incremental run kept the last bisection of a rewired fabric (Analyzer.defer_graph)
+    graph_pending: bool = field(default=False, compare=False)
 
     @cached_property
     def errors(self) -> int:

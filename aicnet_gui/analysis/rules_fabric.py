@@ -172,12 +172,14 @@ def partition_check(state: State, _key: None) -> Iterable[Finding]:
     groups: list[tuple[str | None, str, np.ndarray]] = []
     if state.doc.workloads:
         for wl_id in sorted(state.doc.workloads):
-            workload = state.doc.workloads[wl_id]
-            members = np.zeros(n, dtype=bool)
-            rows = [store.dev_row[m] for m in workload.members if m in store.dev_row]
-            if rows:
-                members[np.array(rows, dtype=np.int64)] = True
-            groups.append((wl_id, f"workload {workload.name}", members & servers))
+            model = state.wl_models.get(wl_id)  # its member mask (bandwidth.py)
+            if model is None:
+                continue
+            members = model.members[:n]
+            if len(members) < n:
+                members = np.concatenate([members, np.zeros(n - len(members), dtype=bool)])
+            groups.append((wl_id, f"workload {state.doc.workloads[wl_id].name}",
+                           members & servers))
     else:
         groups.append((None, "the fabric", servers))
     planes = state.settings.rail_planes

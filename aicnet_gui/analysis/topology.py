@@ -106,16 +106,19 @@ class Topology:
 
     def refresh(self, dev_rows: Iterable[int], link_rows: np.ndarray) -> None:
         """Recompute the neighbours of `dev_rows` from `link_rows` (all their links)."""
-        dev_rows = list(dev_rows)
-        if dev_rows:
-            self.version += 1
         up, down, nics = _tables(self.store, link_rows)
         alive = self.store.d["alive"]
+        changed = False
         for row in dev_rows:
             if alive[row]:
-                self._overlay[row] = (up.tuples(row), down.tuples(row), nics.tuples(row))
+                entry = (up.tuples(row), down.tuples(row), nics.tuples(row))
             else:
-                self._overlay[row] = ((), (), ())
+                entry = ((), (), ())
+            if not changed and (row >= len(alive) or entry != self._entry(row)):
+                changed = True
+            self._overlay[row] = entry
+        if changed:
+            self.version += 1
 
     def _entry(self, row: int) -> tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]:
         entry = self._overlay.get(row)
