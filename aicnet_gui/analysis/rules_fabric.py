@@ -227,8 +227,9 @@ def effective_check(state: State, _key: None) -> Iterable[Finding]:
         target, label = targets.training, "training default"
     if effective <= target + 1e-9:
         return
-    hops = " -> ".join(f"{state.name(r)} {ratio_text(x)}"
-                       for r, x in zip(path.rows, path.ratios, strict=False))
+    hops = " -> ".join(
+        f"{state.name(r)} {ratio_text(path.ratios[i]) if i < len(path.ratios) else '(top)'}"
+        for i, r in enumerate(path.rows))
     culprit = max(zip(path.rows, path.ratios, strict=False), key=lambda rx: rx[1])[0]
     ratios = tier_ratios(state)
     average = " x ".join(f"{state.tier_name(t)} {ratio_text(d / u)}" for t, (d, u) in ratios.items())
