@@ -115,7 +115,6 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.palette, self.inspector], [300, 360], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findings], [190], Qt.Orientation.Vertical)
         self._load_job: BackgroundJob | None = None
-        self._legend_speeds: set[int] = set()
         self._sized_docks = False
         self._fit_floor = False
         self._load_started = 0.0
@@ -401,21 +400,12 @@ class MainWindow(QMainWindow):
         self.counts_label.setText(text)
 
     def _update_legend(self, device_ids: set[str] | None = None) -> None:
-        """The speeds in the legend: every panel geometry after a reset (shared by devices of a
-        model and breakout modes, so a few), the changed devices after an edit (a removed
-        device's speed stays until the next reset)."""
-        if device_ids is None:
-            self._legend_speeds = set()
-            geometries = self.topology.panel_geometries()  # no item needed: some are still to come
-        else:
-            items = [self.topology.items_by_id[d] for d in device_ids if d in self.topology.items_by_id]
-            geometries = [item.geometry for item in items if item.geometry is not None]
-        speeds = self._legend_speeds
-        before = len(speeds)
-        for geometry in {id(g): g for g in geometries}.values():
+        """The speeds in the legend: those of the panel geometries in use now (shared by the
+        devices of a model and breakout mode, so a few), after every change, undo and redo."""
+        speeds: set[int] = set()
+        for geometry in self.topology.panel_geometries():
             speeds.update(p.speed_gbps for p in geometry.ports.values() if p.fabric)
-        if device_ids is None or len(speeds) != before:
-            self.legend.set_speeds(speeds)
+        self.legend.set_speeds(speeds)
 
     def _update_actions(self) -> None:
         devices, links, racks = self.selection()

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from ...model.edits import ChangeSet
 from ...model.fabric import Device
-from .. import theme
+from .. import layout, theme
 from ..compat import PortRef, connection_problem, port_title
 from ..editor import Editor
 from ..units import counted, speed_label
@@ -627,6 +627,12 @@ class TopologyScene(QGraphicsScene):
             rect = QRectF(-400, -300, 800, 600)
         return rect
 
+    def fit_min_scale(self) -> float:
+        """The least scale "fit to view" picks: readable names on a small design, else none."""
+        if 0 < len(self.doc.devices) <= lod.READABLE_FIT_DEVICES:
+            return lod.READABLE_SCALE
+        return 0.0
+
     def empty_hint(self) -> str:
         if self._items or self._pending is not None:
             return ""
@@ -931,10 +937,32 @@ class TopologyScene(QGraphicsScene):
             return None
         geometry = device_geometry(model, {})
         x, y = pos.x() - geometry.width / 2, pos.y() - geometry.height / 2
+        y = self._row_in_band(model.tier, y, geometry.height)
         if self.snap:
             step = theme.GRID_STEP
             x, y = round(x / step) * step, round(y / step) * step
         return self.editor.add_device(model_id, (x, y))
+
+    def _row_in_band(self, tier: int, y: float, height: float) -> float:
+        """Where a device of `tier` dropped at `y` goes: where it is when that is inside a band of
+        its tier, else on the top row of the nearest band of its tier; a tier without a band
+        goes above or below the nearest tier (layout.tier_row_slot), never into another tier's
+        band."""
+        self.content_rect()  # lays out pending moves
+        bands = self.bands.bands()
+        centre = y + height / 2
+        own = [rect for t, rect in bands if t == tier]
+        if any(rect.top() <= centre <= rect.bottom() for rect in own):
+            return y
+        doc = self.doc
+        if own:
+            band = min(own, key=lambda r: min(abs(r.top() - centre), abs(r.bottom() - centre)))
+            rows = [d.position[1] for d in doc.devices.values()
+                    if doc.tier_of(d) == tier and band.top() <= d.position[1] <= band.bottom()]
+            return min(rows) if rows else band.center().y() - height / 2
+        if any(rect.top() <= centre <= rect.bottom() for _t, rect in bands):
+            return layout.tier_row_slot(doc, tier, self.editor.size_of, 0.0)[1]
+        return y
 
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802
         pos = event.scenePos()

@@ -78,32 +78,31 @@ class FabricView(QGraphicsView):
     def set_zoom(self, scale: float) -> None:
         self.zoom_by(scale / self.scale_factor())
 
-    def reserved_left(self) -> int:
-        """Pixels on the left that an overlay (the legend) covers: fitting keeps clear of them."""
-        for child in self.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
-            if hasattr(child, "reserved_width") and child.isVisible():
-                return int(child.reserved_width())
-        return 0
-
-    def fit_rect(self, rect: QRectF, max_scale: float = 1.5) -> None:
-        """Show `rect` whole (next to the legend), at most at `max_scale`."""
+    def fit_rect(self, rect: QRectF, max_scale: float = 1.5, min_scale: float = MIN_SCALE) -> None:
+        """Show `rect` whole, at most at `max_scale`; never below `min_scale` (then its top
+        centre is shown, and the rest is a scroll or a zoom out away).  The legend sits outside
+        the viewport, so the whole viewport is there to fit into."""
         if rect.isNull() or rect.isEmpty():
             return
         margin = max(rect.width(), rect.height()) * 0.03 + 20
         box = rect.adjusted(-margin, -margin, margin, margin)
         viewport = self.viewport().rect()
-        reserved = min(self.reserved_left(), viewport.width() // 3)
-        width = max(viewport.width() - reserved, 40)
-        scale = min(width / box.width(), viewport.height() / box.height(), max_scale)
-        scale = max(scale, MIN_SCALE)
+        width, height = max(viewport.width(), 40), max(viewport.height(), 40)
+        scale = min(width / box.width(), height / box.height(), max_scale)
+        scale = max(scale, min_scale, MIN_SCALE)
         self.setTransform(QTransform.fromScale(scale, scale))
-        self.centerOn(box.center() - QPointF(reserved / 2 / scale, 0))
+        centre = box.center()
+        if box.height() * scale > height:  # zoomed to the readable minimum: the top tier first
+            centre.setY(box.top() + height / 2 / scale)
+        self.centerOn(centre)
         self.zoom_changed.emit(self.scale_factor())
 
     def fit_all(self) -> None:
+        """Fit the scene's content; a scene may ask for a readable minimum (`fit_min_scale`)."""
         scene = self.scene()
         rect = scene.content_rect() if hasattr(scene, "content_rect") else scene.itemsBoundingRect()
-        self.fit_rect(rect)
+        floor = scene.fit_min_scale() if hasattr(scene, "fit_min_scale") else MIN_SCALE
+        self.fit_rect(rect, min_scale=floor)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         delta = event.angleDelta()
