@@ -31,6 +31,7 @@ from ..model.edits import (
     UpdateWorkload,
 )
 from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
+from ..model.wording import ru_span
 from . import bulk, fragments, layout
 from .canvas.geometry import device_geometry
 from .compat import PortRef, connection_problem, port_title
@@ -183,7 +184,8 @@ class Editor(QObject):
                 continue
             other_h = doc.device_model(other).height_ru
             if ru <= other.ru + other_h - 1 and other.ru <= ru + height - 1:
-                return f"RU {ru}-{ru + height - 1} of {rack_obj.name} overlaps {other.name} (RU {other.ru}-{other.ru + other_h - 1})"
+                return (f"{ru_span(ru, ru + height - 1)} of {rack_obj.name} overlaps {other.name} "
+                        f"({ru_span(other.ru, other.ru + other_h - 1)})")
         return None
 
     def place_devices(self, placements: Mapping[str, tuple[str | None, int | None]]) -> bool:

@@ -210,11 +210,28 @@ class FabricView(QGraphicsView):
             return
         painter.save()
         painter.resetTransform()
-        area = QRectF(self.viewport().rect()).adjusted(40, 40, -40, -40)
+        area = self.hint_rect()
         painter.setPen(theme.BAND_TEXT)
         painter.setFont(theme.font(12.0))
         painter.drawText(area, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, hint)
         painter.restore()
+
+    def hint_rect(self) -> QRectF:
+        """Where the empty hint is written (viewport pixels): the viewport, or the largest part
+        of it beside what the scene says the hint must not cover (`hint_avoid`)."""
+        area = QRectF(self.viewport().rect()).adjusted(40, 40, -40, -40)
+        scene = self.scene()
+        avoid = scene.hint_avoid() if hasattr(scene, "hint_avoid") else QRectF()
+        if avoid.isNull():
+            return area
+        box = self.mapFromScene(avoid).boundingRect().adjusted(-16, -16, 16, 16)
+        if not area.intersects(QRectF(box)):
+            return area
+        parts = [QRectF(QPointF(box.right(), area.top()), area.bottomRight()),
+                 QRectF(area.topLeft(), QPointF(box.left(), area.bottom())),
+                 QRectF(QPointF(area.left(), box.bottom()), area.bottomRight()),
+                 QRectF(area.topLeft(), QPointF(area.right(), box.top()))]
+        return max(parts, key=lambda r: max(r.width(), 0) * max(r.height(), 0))
 
     # ---------------------------------------------------------------- drops from the palette
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
