@@ -141,6 +141,7 @@ class Editor(QObject):
         """Set the breakout mode and/or optic of cages on devices (one undo step)."""
         ops: list[Operation] = []
         cage_list = list(cages)
+        changed = 0  # cages whose setting changes, on every device (the message says so)
         for device_id in device_ids:
             device = self.doc.devices.get(device_id)
             if device is None:
@@ -162,10 +163,13 @@ class Editor(QObject):
                     new.pop(cage, None)
                 else:
                     new[cage] = config
+                changed += new.get(cage) != device.cages.get(cage)
             if new != device.cages:
                 ops.append(UpdateDevice(device_id, {"cages": new}))
-        what = "breakout mode" if mode is not KEEP else "transceiver"
-        return self._run(ops, f"Set {what} of {counted(len(cage_list), 'cage')}")
+        what = " and ".join(name for name, value in (("breakout mode", mode), ("transceiver", transceiver))
+                            if value is not KEEP) or "nothing"
+        where = f" on {counted(len(ops), 'device')}" if len(ops) > 1 else ""
+        return self._run(ops, f"Set {what} of {counted(changed, 'cage')}{where}")
 
     # ---------------------------------------------------------------- racks and RU
     def rack_problem(self, device_id: str, model_id: str, rack: str, ru: int,

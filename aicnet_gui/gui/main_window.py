@@ -39,7 +39,7 @@ from ..catalog.updates import entry_updates, updated_catalog
 from ..fileio import FabricFileError
 from ..model.catalog import Catalog
 from ..model.edits import ChangeSet, ReplaceCatalog
-from . import colouring, resources
+from . import colouring, file_places, resources, undo_messages
 from . import layout as layout_ops
 from .canvas import groups
 from .canvas.floor_scene import FloorScene
@@ -209,6 +209,7 @@ class MainWindow(QMainWindow):
         redo.setShortcuts([QKeySequence(key.Redo), QKeySequence("Ctrl+Y")])
         redo.setIcon(resources.icon("redo"))
         self.actions_by_name["undo"], self.actions_by_name["redo"] = undo, redo
+        undo_messages.connect(undo, redo, self.document.undo_stack, self.show_message)
         a("cut", "Cu&t", self.cut, key.Cut)
         a("copy", "&Copy", self.copy, key.Copy)
         a("paste", "&Paste", self.paste, key.Paste)
@@ -547,7 +548,7 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        start = str(self.document.path.parent) if self.document.path else str(Path.home())
+        start = file_places.open_start(self.settings, self.document.path)
         path, _filter = QFileDialog.getOpenFileName(self, "Open fabric", start, FILE_FILTER)
         if path:
             self.open_in_background(path, ask=False)
@@ -667,7 +668,7 @@ class MainWindow(QMainWindow):
         return self._save_to(self.document.path)
 
     def save_as(self) -> bool:
-        start = str(self.document.path) if self.document.path else str(Path.home() / "fabric.fabric")
+        start = file_places.save_start(self.settings, self.document.path, self.document.fabric.metadata.name)
         path, _filter = QFileDialog.getSaveFileName(self, "Save fabric as", start, FILE_FILTER)
         if not path:
             return False
@@ -710,6 +711,7 @@ class MainWindow(QMainWindow):
         return [str(v) for v in (value or [])]
 
     def _add_recent(self, path: Path | None) -> None:
+        file_places.remember_folder(self.settings, path)  # Open and Save As start there next
         if path is None or not self.record_recent:
             return
         recent = [p for p in self.recent_files() if p != str(path)]
@@ -974,11 +976,9 @@ class MainWindow(QMainWindow):
             self.floor_view.fit_all()
 
     def about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
+        from .dialogs.about import show_about
 
-        QMessageBox.about(self, "About aicnet",
-                          "<h3>aicnet</h3><p>Design the network of an AI/GPU cluster, validate it while "
-                          "you draw, print the cabling plan.</p>")
+        show_about(self)
 
     # ---------------------------------------------------------------- window events
     def showEvent(self, event) -> None:  # noqa: ANN001, N802

@@ -334,6 +334,8 @@ class MetricsDock(QDockWidget):
         for part, count in list(bom.transceivers.items())[:MAX_PARTS]:
             spare = bom.transceiver_spares.get(part, 0)
             self._row(optics, part, f"{count:,}" + (f" + {spare} spare" if spare else ""))
+        if bom.unlinked_optics:
+            self._row(optics, "not linked (no cable in the cage)", f"{bom.unlinked_optics:,}")
         cables = self._row(section, "Cables", f"{sum(bom.cables.values()):,}")
         for part, count in list(bom.cables.items())[:MAX_PARTS]:
             self._row(cables, part, f"{count:,}")
