@@ -135,10 +135,10 @@ def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
         text = f"{power:,.0f} W"
         if unknown:
             text += f" (without {', '.join(unknown)}: no power figure in the catalog)"
-        out.append(("Validator power total", text))
+        out.append(("Power, whole fabric", text))
     cost = bom.get("cost")
     unpriced = details.get("unpriced_parts", [])
-    out.append(("Validator cost", f"USD {cost:,.0f}" if isinstance(cost, int | float)
+    out.append(("Cost, whole fabric", f"USD {cost:,.0f}" if isinstance(cost, int | float)
                 else f"unknown ({len(unpriced)} parts have no price)"))
     mismatches = []
     if isinstance(bom.get("cables"), dict) and bom["cables"] != tables.cable_totals():
@@ -146,8 +146,8 @@ def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
     if isinstance(bom.get("transceivers"), dict) and bom["transceivers"] != tables.optic_totals():
         mismatches.append("optics")
     if mismatches:
-        out.append(("Cross-check", f"the validator's BOM counts {' and '.join(mismatches)} "
-                                   "differently from these tables; check before ordering"))
+        out.append(("Counts", f"the {' and '.join(mismatches)} above differ from a count of the "
+                              "design itself; check them before ordering"))
     else:
-        out.append(("Cross-check", "cable and optic counts agree with `aicnet bom`"))
+        out.append(("Counts", "the cables and optics above match a second count of the design"))
     return out

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ..common import EXIT_OK, CliError, open_document
+from ..progress_line import ProgressLine
 
 if TYPE_CHECKING:
     from ...report.options import ExportOptions
@@ -74,6 +75,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="leave out the label calibration page")
     parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
                         help="identifier profile (default: the project's label profile)")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress line on stderr (pages, ETA) while the PDF is written "
+                             "(default: when stderr is a terminal)")
     parser.set_defaults(func=run)
 
 
@@ -137,7 +141,14 @@ def run(args: argparse.Namespace) -> int:
         written.append(f"{args.netbox}: NetBox import, "
                        + ", ".join(f"{name} ({n})" for name, n in files.items()))
     if args.pdf:
-        result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, plan=plan))
+        show = sys.stderr.isatty() if args.progress is None else args.progress
+        line = ProgressLine(sys.stderr) if show else None
+        try:
+            result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, progress=line,
+                                                         plan=plan))
+        finally:
+            if line is not None:
+                line.finish()  # ends the line when the export stopped before 100 %
         written.append(f"{args.pdf}: {result.pages} pages ({result.links} links, "
                        f"{result.cables} cables, {result.labels} labels)")
     for line in written:

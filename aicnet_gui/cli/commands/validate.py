@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import AnalysisReport, Severity, analyze
+from ...model.rounding import metres
 from ...model.wording import counted
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
 
@@ -66,7 +67,7 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
     longest = reach["longest_m"]
     lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
                  f"in, {reach['unknown']} unknown length); longest "
-                 f"{'-' if longest is None else f'{longest:g} m'}; {reach['over_reach']} over reach")
+                 f"{'-' if longest is None else f'{metres(longest)} m'}; {reach['over_reach']} over reach")
     total = metrics.breakouts.total
     lines.append(f"  breakouts: {total['split_cages']} split cages, {total['legs_used']} legs used, "
                  f"{total['legs_stranded']} stranded, {total['free_ports']} free ports")

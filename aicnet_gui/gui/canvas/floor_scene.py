@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from ...analysis.lengths import link_length, rack_floor_xy
 from ...model.edits import ChangeSet
 from ...model.fabric import Device, Rack
+from ...model.rounding import metres
 from .. import theme
 from ..editor import Editor
 from ..units import counted, natural_key
@@ -692,9 +693,9 @@ class FloorScene(QGraphicsScene):
                 port = doc.port(link.a.device, link.a.port)
                 colour = QColor(theme.link_colour_hex(link.colour)
                                 or theme.speed_colour_hex(port.speed_gbps if port else 0))
-                text = "length unknown" if length.length_m is None else f"{length.length_m:g} m"
+                text = "length unknown" if length.length_m is None else f"{metres(length.length_m)} m"
                 if length.ordered_m is not None:
-                    text += f" → {length.ordered_m:g} m"
+                    text += f" → {metres(length.ordered_m, 2)} m"
                 if length.manual:
                     text += " (manual)"
                 routes.append((points, colour))

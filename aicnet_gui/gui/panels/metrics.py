@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ...analysis import AnalysisReport, Bom
 from ...model.document import FabricDocument
+from ...model.rounding import metres
 from .. import theme
 from ..units import counted
 from ..workers.background import BackgroundJob
@@ -312,7 +313,7 @@ class MetricsDock(QDockWidget):
             return
         longest = summary["longest_m"]
         section = self._add_section("Cable lengths",
-                                    f"longest {longest:.1f} m" if longest is not None else "")
+                                    f"longest {metres(longest)} m" if longest is not None else "")
         self._row(section, "Estimated", f"{summary['estimated']:,}")
         self._row(section, "Manual", f"{summary['manual']:,}")
         self._row(section, "Unknown (device not in a rack)", f"{summary['unknown']:,}")
