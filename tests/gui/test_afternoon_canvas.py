@@ -30,18 +30,18 @@ def test_the_legend_sits_outside_the_viewport_folded_or_not(window, qtbot):
 
 def test_a_narrow_view_folds_the_legend_until_the_user_clicks_it(window, qtbot):
     window.resize(1000, 700)
-    qtbot.waitUntil(lambda: window.topology_view.width() < 760)
+    qtbot.waitUntil(lambda: window.topology_view.width() < 900)
     assert window.legend.folded()
     qtbot.mouseClick(window.legend, Qt.MouseButton.LeftButton)
     assert not window.legend.folded()
     window.resize(990, 700)  # no more folding by width once the user chose
-    qtbot.waitUntil(lambda: window.topology_view.width() < 760)
+    qtbot.waitUntil(lambda: window.topology_view.width() < 900)
     assert not window.legend.folded()
 
 
 def test_the_legend_speeds_follow_undo_and_redo_of_a_breakout(window):
     editor, stack = window.editor, window.document.undo_stack
-    switch = editor.add_device("nvidia-sn5600", (0.0, 0.0))
+    switch = editor.add_device("arista-7060x6-64pe", (0.0, 0.0))
     labels = lambda: [label for label, _c in window.legend.speed_rows()]  # noqa: E731
     before = labels()
     assert "200G" not in before
@@ -100,3 +100,23 @@ def test_fit_keeps_a_small_design_readable_and_zoom_out_still_goes_further(windo
     assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)  # 176 devices: all of it
     window.fit_current()
     assert view.scale_factor() < lod.READABLE_SCALE
+
+
+def test_band_titles_are_never_written_over_a_device(window):
+    from aicnet_gui.gui.canvas.items import title_place
+
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    scene, view = window.topology, window.topology_view
+    scene.ensure_items()
+    shown = 0
+    for zoom in (0.1, 0.18, 0.3, 0.6, 1.0):
+        view.set_zoom(zoom)
+        transform = view.viewportTransform()
+        boxes = [transform.mapRect(item.sceneBoundingRect()) for item in scene.items_by_id.values()]
+        for tier, rect in scene.bands.bands():
+            place = title_place(tier, rect, transform)
+            if place is None:
+                continue
+            shown += 1
+            assert not any(place[1].intersects(box) for box in boxes), (zoom, place)
+    assert shown >= 8  # the server bands are titled from 18 % on

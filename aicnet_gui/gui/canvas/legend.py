@@ -38,7 +38,7 @@ WIDTH = 196  # the narrowest the legend gets
 CHIP_W = 22  # the width of the folded legend (and of the strip it keeps)
 CHIP_H = 84
 GAP = 6  # between the legend and the viewport
-AUTO_FOLD_W = 760  # a view narrower than this starts with the legend folded (until a click)
+AUTO_FOLD_W = 900  # a view narrower than this starts with the legend folded (until a click)
 TEXT_X = 76  # where the label of a colour row starts
 STATE_X = 40  # where the label of a port-state row starts
 

@@ -36,7 +36,7 @@ from . import groups, lod
 from .device_layer import DeviceLayer
 from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
-from .items import DeviceItem, TierBands, WireState
+from .items import TITLE_MARGIN, DeviceItem, TierBands, WireState
 from .link_layer import LinkLayer
 from .scene_data import TopologyData, group_key, topology_data
 from .wire_preview import WirePreview
@@ -75,7 +75,7 @@ def _merge(tops: np.ndarray, bottoms: np.ndarray, gap: float) -> list[tuple[floa
 def tier_bands(tiers: np.ndarray, xs: np.ndarray, ys: np.ndarray, ws: np.ndarray,
                hs: np.ndarray) -> list[tuple[int, QRectF]]:
     """The horizontal band of each tier (split where its devices leave a wide gap)."""
-    left = float(xs.min()) - 220
+    left = float(xs.min()) - TITLE_MARGIN
     right = float((xs + ws).max()) + 120
     bands = []
     for tier in np.unique(tiers).tolist():
