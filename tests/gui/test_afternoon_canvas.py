@@ -120,3 +120,21 @@ def test_band_titles_are_never_written_over_a_device(window):
             shown += 1
             assert not any(place[1].intersects(box) for box in boxes), (zoom, place)
     assert shown >= 8  # the server bands are titled from 18 % on
+
+
+def test_a_dropped_device_lands_beside_the_devices_of_its_row_not_on_them(window):
+    assert window.open_path(EXAMPLES / "small-hgx.fabric", ask=False)
+    scene, doc = window.topology, window.document.fabric
+    leaf = next(d for d in doc.devices.values() if d.name == "leaf-01")
+    w, h = window.editor.size_of(leaf)
+    device_id = scene.drop_device("nvidia-sn5600", QPointF(leaf.position[0] + w / 2, leaf.position[1] + h / 2))
+    new = doc.devices[device_id]
+    nw, nh = window.editor.size_of(new)
+    for other in doc.devices.values():
+        if other.id == device_id:
+            continue
+        ow, oh = window.editor.size_of(other)
+        overlap = (new.position[0] < other.position[0] + ow and other.position[0] < new.position[0] + nw
+                   and new.position[1] < other.position[1] + oh and other.position[1] < new.position[1] + nh)
+        assert not overlap, other.name
+    assert new.position[1] == leaf.position[1]  # in the leaf row

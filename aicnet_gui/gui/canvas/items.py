@@ -349,29 +349,37 @@ class WireState:
 
 
 TITLE_MARGIN = 220.0
-"""Scene units left of a tier band's devices: the band's title is written there, never over a
-device (upright when it fits, else upwards, else not at all)."""
+"""Scene units left of a tier band's devices; with BAND_PAD above them, where the band's title
+is written, never over a device: upright in the margin when it fits, else small along the top
+padding, else upwards in the margin, else not at all."""
+BAND_PAD = 50.0
 
 
 def title_font(scale: float) -> QFont:
     return theme.font(10.0 if scale > 0.3 else 9.0, True)
 
 
-def title_place(tier: int, rect: QRectF, transform: QTransform) -> tuple[str, QRectF, bool] | None:
-    """Where the title of the band `rect` goes on screen (device pixels): (text, box, upright),
-    inside the band's left margin so it covers no device; None when it does not fit."""
+def title_place(tier: int, rect: QRectF,
+                transform: QTransform) -> tuple[str, QRectF, bool, QFont] | None:
+    """Where the title of the band `rect` goes on screen (device pixels): (text, box, upright,
+    font), in the band's left margin or top padding so it covers no device; None when it does
+    not fit."""
     text = theme.TIER_TITLES.get(tier, f"Tier {tier}").upper()
     margin = transform.mapRect(QRectF(rect.left(), rect.top(), TITLE_MARGIN, rect.height()))
-    metrics = QFontMetricsF(title_font(transform.m11()))
+    font = title_font(transform.m11())
+    metrics = QFontMetricsF(font)
     width, height = metrics.horizontalAdvance(text), metrics.height()
     if margin.width() >= width + 20 and margin.height() >= height + 12:
-        return text, QRectF(margin.left() + 12, margin.top() + 6, width, height), True
-    small = QFontMetricsF(upward_font())
+        return text, QRectF(margin.left() + 12, margin.top() + 6, width, height), True, font
+    font = upward_font()
+    small = QFontMetricsF(font)
     width, height = small.horizontalAdvance(text), small.height()
+    if BAND_PAD * transform.m11() >= height + 1:  # along the top, above the devices
+        return text, QRectF(margin.left() + 6, margin.top() + 1, width, height), True, font
     if margin.width() >= height + 6 and margin.height() >= width + 4:
         left = margin.left() + (margin.width() - height) / 2
         top = margin.top() + (margin.height() - width) / 2
-        return text, QRectF(left, top, height, width), False
+        return text, QRectF(left, top, height, width), False, font
     return None
 
 
@@ -411,7 +419,6 @@ class TierBands(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        scale = painter.worldTransform().m11()
         exposed = option.exposedRect
         for index, (tier, rect) in enumerate(self._bands):
             if not rect.intersects(exposed):
@@ -423,11 +430,11 @@ class TierBands(QGraphicsItem):
             if place is None:
                 continue
             # the title stays readable at any zoom: draw it in device pixels
-            text, box, upright = place
+            text, box, upright, font = place
             painter.save()
             painter.resetTransform()
             painter.setPen(theme.BAND_TEXT)
-            painter.setFont(title_font(scale) if upright else upward_font())
+            painter.setFont(font)
             if upright:
                 painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, text)
             else:  # written upwards in the margin

@@ -13,6 +13,7 @@ with long lines, shared/reference/performance.md §6).
 from __future__ import annotations
 
 import gc
+import math
 import time
 from collections import Counter
 
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QToolTip,
 )
 
+from ...generators.layout import H_GAP
 from ...model.edits import ChangeSet
 from ...model.fabric import Device
 from .. import layout, theme
@@ -36,12 +38,11 @@ from . import groups, lod
 from .device_layer import DeviceLayer
 from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
-from .items import TITLE_MARGIN, DeviceItem, TierBands, WireState
+from .items import BAND_PAD, TITLE_MARGIN, DeviceItem, TierBands, WireState
 from .link_layer import LinkLayer
 from .scene_data import TopologyData, group_key, topology_data
 from .wire_preview import WirePreview
 
-BAND_PAD = 50.0
 PIXMAP_CACHE_KB = 256 * 1024
 BAND_MIN_H = 140.0
 LAZY_MIN_DEVICES = 1000
@@ -941,7 +942,20 @@ class TopologyScene(QGraphicsScene):
         if self.snap:
             step = theme.GRID_STEP
             x, y = round(x / step) * step, round(y / step) * step
+        x = self._free_x(x, y, geometry.width, geometry.height)
         return self.editor.add_device(model_id, (x, y))
+
+    def _free_x(self, x: float, y: float, width: float, height: float) -> float:
+        """`x`, or further right until a device of `width` x `height` at (x, y) overlaps none."""
+        doc, size_of = self.doc, self.editor.size_of
+        boxes = sorted((d.position[0], d.position[0] + size_of(d)[0]) for d in doc.devices.values()
+                       if d.position[1] < y + height and y < d.position[1] + size_of(d)[1])
+        for left, right in boxes:
+            if left < x + width and x < right:
+                x = right + H_GAP
+                if self.snap:
+                    x = math.ceil(x / theme.GRID_STEP) * theme.GRID_STEP
+        return x
 
     def _row_in_band(self, tier: int, y: float, height: float) -> float:
         """Where a device of `tier` dropped at `y` goes: where it is when that is inside a band of
