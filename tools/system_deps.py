@@ -79,6 +79,7 @@ DEBIAN_RENAMED = {"libglib2.0-0": "libglib2.0-0t64", "libpng16-16": "libpng16-16
 TOOLS: dict[str, tuple[str, str, str]] = {
     "pdftoppm": ("turns cabling-plan PDF pages into PNGs", "poppler-utils", "poppler-utils"),
 }
+APP_MODULES = ("QtCore", "QtGui", "QtWidgets", "QtSvg")
 PLUGIN_USE = {
     "offscreen": "to draw windows without a screen, as the tests do",
     "xcb": "to open windows on X11",
@@ -100,6 +101,8 @@ if len(sys.argv) > 2:
     app = QGuiApplication(["aicnet-probe", "-platform", sys.argv[2]])
     print("display opened:", app.platformName())
 """
+# apt-get waits this long for another apt (an unattended upgrade) instead of failing at once.
+APT_WAIT = ("-o", "DPkg::Lock::Timeout=300")
 _SONAME_ERROR = re.compile(r"([\w.+-]+\.so[\w.]*): cannot open shared object file")
 
 
@@ -127,6 +130,11 @@ def qt_dir() -> Path:
 
 def plugin_file(qt: Path, name: str) -> Path:
     return qt / "plugins" / "platforms" / f"libq{name}.so"
+
+
+def app_modules(qt: Path) -> list[Path]:
+    """PySide6's modules aicnet imports (beside the plugin they load more Qt libraries)."""
+    return [path for module in APP_MODULES for path in sorted(qt.parent.glob(f"{module}.*.so"))]
 
 
 def ldd_report(path: Path) -> tuple[dict[str, str], list[str]]:
@@ -167,7 +175,9 @@ def check_plugin(qt: Path, name: str, problems: Problems, connect: bool = False)
         problems.unexplained.append(f"Qt has no {name} platform plugin ({plugin} is not there)")
         return
     loaded, opened, output = probe(plugin, name if connect else None)
-    _, missing = ldd_report(plugin)
+    missing: list[str] = []
+    for path in [plugin, *app_modules(qt)]:
+        missing += [s for s in ldd_report(path)[1] if s not in missing]
     missing += [s for s in _SONAME_ERROR.findall(output) if s not in missing]
     why = f"Qt's {name} platform plugin ({PLUGIN_USE.get(name, 'to start')})"
     for soname in missing:
@@ -176,8 +186,9 @@ def check_plugin(qt: Path, name: str, problems: Problems, connect: bool = False)
         problems.unexplained.append(f"Qt cannot load its {name} platform plugin: "
                                     + (output.splitlines() or ["no message"])[-1])
     elif loaded and connect and not opened:
-        problems.display = (f"Qt cannot open a window on the display "
-                            f"({_display_names()}): {_qt_complaint(output)}")
+        problems.display = (f"make run: Qt cannot open a window on {_display_names()} "
+                            f"({_qt_complaint(output)}): is that display running? Or run it "
+                            f"{WITHOUT_DISPLAY}")
 
 
 def _display_names() -> str:
@@ -202,12 +213,14 @@ def gui_platform(env: dict[str, str]) -> str | None:
     return None
 
 
-def no_display_message(example: str = "examples/small-hgx.fabric") -> str:
+WITHOUT_DISPLAY = ("under a virtual X server: `xvfb-run -a make run` (package xvfb); or render "
+                   "the window to a picture: `QT_QPA_PLATFORM=offscreen .venv/bin/aicnet-gui "
+                   "--screenshot window.png examples/small-hgx.fabric`")
+
+
+def no_display_message() -> str:
     return ("make run: there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY "
-            "are unset): run it in a desktop session, over `ssh -X`, or under a virtual X server "
-            "with `xvfb-run -a make run` (package xvfb); or render the window to a picture "
-            "without one: `QT_QPA_PLATFORM=offscreen .venv/bin/aicnet-gui --screenshot "
-            f"window.png {example}`")
+            "are unset): run it in a desktop session, over `ssh -X`, or " + WITHOUT_DISPLAY)
 
 
 def check(needs: list[str], qt: Path | None, env: dict[str, str]) -> Problems:
@@ -314,13 +327,13 @@ def privilege() -> list[str] | None:
 
 def install_command(manager: str, packages: list[str]) -> list[str]:
     if manager == "apt":
-        return ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+        return ["apt-get", *APT_WAIT, "install", "-y", "-q", "--no-install-recommends", *packages]
     return ["dnf", "install", "-y", *packages]
 
 
 def shown_command(manager: str | None, packages: list[str]) -> str:
-    """The command a user with sudo rights would type."""
-    prefix = "" if os.geteuid() == 0 else "sudo "
+    """The command that installs `packages` (with sudo, when not root and sudo is there)."""
+    prefix = "sudo " if os.geteuid() != 0 and shutil.which("sudo") else ""
     if manager == "apt":
         return prefix + "apt-get install -y " + " ".join(packages)
     if manager == "dnf":
@@ -338,7 +351,7 @@ def install(manager: str, packages: list[str], prefix: list[str]) -> bool:
     env_words = ["env", "DEBIAN_FRONTEND=noninteractive"] if prefix and manager == "apt" else []
     commands = [install_command(manager, packages)]
     if manager == "apt":
-        commands.insert(0, ["apt-get", "update", "-q"])
+        commands.insert(0, ["apt-get", *APT_WAIT, "update", "-q"])
     for command in commands:
         full = prefix + env_words + command
         print("system_deps: " + " ".join(full), flush=True)
@@ -372,7 +385,8 @@ def remedy(problems: Problems, manager: str | None) -> str:
     packages, unknown = packages_for(problems, manager)
     lines = []
     if packages:
-        lines.append(f"Install them with:  {shown_command(manager, packages)}")
+        who = " as root" if os.geteuid() != 0 and not shutil.which("sudo") else ""
+        lines.append(f"Install them{who} with:  {shown_command(manager, packages)}")
     for soname in unknown:
         lines.append(f"No package is known here for {soname}; `apt-file search {soname}` "
                      "names it (apt-get install -y apt-file && apt-file update).")
