@@ -198,7 +198,8 @@ def _display_names() -> str:
 
 def _qt_complaint(output: str) -> str:
     lines = [line for line in output.splitlines() if line and "plugin loaded" not in line]
-    return lines[0] if lines else "no message"
+    telling = [line for line in lines if "connect" in line or line.startswith("qt.qpa")]
+    return (telling or lines or ["no message"])[0]
 
 
 def gui_platform(env: dict[str, str]) -> str | None:
@@ -383,6 +384,8 @@ def remedy(problems: Problems, manager: str | None) -> str:
                 + (" (with Homebrew: brew install poppler)" if sys.platform == "darwin"
                    and problems.tools else "") + ", then run make again.")
     packages, unknown = packages_for(problems, manager)
+    if not packages and not unknown:
+        return "No package can be named for this."
     lines = []
     if packages:
         who = " as root" if os.geteuid() != 0 and not shutil.which("sudo") else ""
