@@ -4,14 +4,19 @@ Loading enforces the structural invariants (ids unique, endpoints exist, a port 
 one link, catalog ids known, breakout modes supported); then every design rule and metric of
 `aicnet_gui.analysis` runs (docs/rules.md).  Without --json: the findings grouped by severity
 with their counts and the key metrics; with --json: `{"findings": [...], "metrics": {...}}`.
+
+A fix is printed as one-click (`[one-click]`, or with its `ops` in JSON) only after it was
+applied to a copy of the fabric and re-validated without a new error (aicnet_gui.repair);
+only the fixes printed are checked.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ...analysis import AnalysisReport, Severity, analyze
+from ...analysis import AnalysisReport, Analyzer, Finding, Fix, Severity
 from ...model.wording import counted
+from ...repair import FixChecker
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
 
 TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes"}
@@ -31,7 +36,8 @@ def _ratio(value: float | None) -> str:
     return "no uplinks" if value is None else f"{value:g}:1"
 
 
-def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
+def render(report: AnalysisReport, source: str, show_all: bool = False,
+           checker: FixChecker | None = None) -> str:
     lines = [f"{source}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}, "
              f"{counted(report.infos, 'note')}  ({report.duration_ms:.0f} ms)"]
     for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
@@ -46,9 +52,10 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
             if not show_all and shown[finding.code] > MAX_PER_CODE:
                 continue
             lines.append(f"  {finding.code:<22} {finding.message}")
-            if finding.fix is not None and finding.fix.description:
-                lines.append(f"  {'':<22}   fix: {finding.fix.description}"
-                             + ("  [one-click]" if finding.fix.applicable else ""))
+            fix = _fix(finding, checker)
+            if fix is not None and fix.description:
+                lines.append(f"  {'':<22}   fix: {fix.description}"
+                             + ("  [one-click]" if fix.applicable else ""))
         for code, count in sorted(shown.items()):
             if not show_all and count > MAX_PER_CODE:
                 lines.append(f"  {code:<22} ... and {count - MAX_PER_CODE} more (--all lists them)")
@@ -81,11 +88,19 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _fix(finding: Finding, checker: FixChecker | None) -> Fix | None:
+    return finding.fix if checker is None else checker.checked(finding)
+
+
 def run(args: argparse.Namespace) -> int:
     doc = open_document(args.file)
-    report = analyze(doc)
+    analyzer = Analyzer(doc)
+    report = analyzer.full()
+    checker = FixChecker(doc, analyzer, report)
     if args.json:
-        print_json(report.to_json())
+        data = report.to_json()
+        data["findings"] = [f.to_json() for f in checker.checked_findings(report.findings)]
+        print_json(data)
     else:
-        print(render(report, args.file, getattr(args, "all", False)))
+        print(render(report, args.file, getattr(args, "all", False), checker))
     return EXIT_FINDINGS if report.errors else EXIT_OK
