@@ -20,6 +20,8 @@ class AnalysisData:
     metrics: dict[str, Any] = field(default_factory=dict)
     bom: dict[str, Any] = field(default_factory=dict)
     failure: str = ""
+    #: the `Bom` whose JSON is `bom` (the PDF's order list is drawn from it)
+    parts: Any = None
 
     @property
     def ran(self) -> bool:
@@ -57,7 +59,8 @@ def gather(doc: FabricDocument, with_bom: bool = True) -> AnalysisData:
             "breakouts": {"total": metrics.breakouts.total},
         }
         if with_bom:
-            data.bom = compute_bom(doc).to_json(details=True)
+            data.parts = compute_bom(doc)
+            data.bom = data.parts.to_json(details=True)
     except Exception as exc:  # noqa: BLE001 - the plan still prints; the failure is reported
         data.failure = f"{type(exc).__name__}: {exc}"
     return data
