@@ -2,7 +2,8 @@
 
 The check runs the incremental analyzer (`Analyzer.update`) on a copy of the document: apply the
 fix's ops, compare the error findings with those of the current report, apply the inverse ops
-and update again, so the analyzer ends where it started.  A fix is offered (keeps its ops) only
+and update again (reading the original document, which the copy equals again), so the analyzer
+ends where it started.  A fix is offered (keeps its ops) only
 when it applies, clears its finding (one fewer finding of that code on those objects) and adds
 no error: no (code, objects) pair has more error findings than before.  Otherwise the finding
 keeps its fix in words, with the reason the one-click version is withheld.
@@ -19,8 +20,11 @@ from dataclasses import dataclass, replace
 
 from ..analysis import AnalysisReport, Analyzer, Finding, Fix, Severity
 from ..model.document import FabricDocument, ModelError
-from ..model.edits import ChangeSet, Operation
+from ..model.edits import Operation
 from .media_fix import media_fix
+
+#: how many fixes one listing (`aicnet validate`, the PDF) checks; the rest stay in words
+CHECK_LIMIT = 1000
 
 #: link findings a re-chosen set of media (optics at both ends + cord) can clear
 MEDIA_CODES = frozenset({
@@ -94,9 +98,8 @@ class FixChecker:
             after = self.analyzer.update(applied.changes, copy)
         finally:
             undone = copy.apply(applied.inverse)
-            self.analyzer.update(undone.changes, copy)
-            if not self._own:
-                self.analyzer.update(ChangeSet(), self.doc)
+            # the copy is the document again: a borrowed analyzer goes back to reading `doc`
+            self.analyzer.update(undone.changes, copy if self._own else self.doc)
         errors = Counter(_key(f) for f in after.findings if f.severity == Severity.ERROR)
         grown = {k for k, n in errors.items() if n > self._errors.get(k, 0)}
         if grown:
@@ -126,20 +129,20 @@ class FixChecker:
 
     def _checked(self, finding: Finding) -> Fix | None:
         fix = finding.fix
-        candidates: list[Fix] = []
+        reasons: list[str] = []
         if fix is not None and fix.ops:
-            candidates.append(fix)
+            verdict = self.verify(finding, fix.ops)
+            if verdict.ok:
+                return fix
+            reasons.append(verdict.reason)
         media: Fix | None = None
         if finding.code in MEDIA_CODES and finding.objects and finding.objects[0] in self.doc.links:
             media = media_fix(self.doc, finding.objects[0])
-            if media is not None and media.ops and all(media.ops != c.ops for c in candidates):
-                candidates.append(media)
-        reasons: list[str] = []
-        for candidate in candidates:
-            verdict = self.verify(finding, candidate.ops)
-            if verdict.ok:
-                return candidate
-            reasons.append(verdict.reason)
+            if media is not None and media.ops and (fix is None or media.ops != fix.ops):
+                verdict = self.verify(finding, media.ops)
+                if verdict.ok:
+                    return media
+                reasons.append(verdict.reason)
         words = [fix.description] if fix is not None and fix.description else []
         if media is not None and not media.ops:
             words.append(media.description)
@@ -150,9 +153,26 @@ class FixChecker:
             text += f" (not offered as a one-click fix: {reasons[0]})"
         return Fix(text)
 
-    def checked_findings(self, findings: Iterable[Finding]) -> list[Finding]:
-        """`findings` with their fixes replaced by the checked ones."""
-        return [replace(f, fix=self.checked(f)) if _may_offer(f) else f for f in findings]
+    def checked_findings(self, findings: Iterable[Finding], limit: int | None = None) -> list[Finding]:
+        """`findings` with their fixes replaced by the checked ones; once this checker has
+        checked `limit` fixes the rest keep their fix in words only (a fix is never offered
+        unchecked)."""
+        out: list[Finding] = []
+        for f in findings:
+            if not _may_offer(f):
+                out.append(f)
+            elif limit is None or len(self._cache) < limit:
+                out.append(replace(f, fix=self.checked(f)))
+            else:
+                out.append(replace(f, fix=_unchecked(f.fix, limit)))
+        return out
+
+
+def _unchecked(fix: Fix | None, limit: int) -> Fix | None:
+    if fix is None or not fix.ops:
+        return fix
+    return Fix(f"{fix.description} (not checked, so not offered as a one-click fix: only the "
+               f"first {limit} fixes are checked; fix those first)")
 
 
 def _may_offer(finding: Finding) -> bool:
@@ -160,7 +180,8 @@ def _may_offer(finding: Finding) -> bool:
 
 
 def checked_report(doc: FabricDocument, analyzer: Analyzer, report: AnalysisReport,
-                   findings: Iterable[Finding] | None = None) -> list[Finding]:
-    """The findings of `report` (or the given subset) with checked fixes."""
+                   findings: Iterable[Finding] | None = None, limit: int | None = None
+                   ) -> list[Finding]:
+    """The findings of `report` (or the given subset) with checked fixes (see `checked_findings`)."""
     checker = FixChecker(doc, analyzer, report)
-    return checker.checked_findings(report.findings if findings is None else findings)
+    return checker.checked_findings(report.findings if findings is None else findings, limit)

@@ -7,16 +7,17 @@ with their counts and the key metrics; with --json: `{"findings": [...], "metric
 
 A fix is printed as one-click (`[one-click]`, or with its `ops` in JSON) only after it was
 applied to a copy of the fabric and re-validated without a new error (aicnet_gui.repair);
-only the fixes printed are checked.
+only the fixes printed are checked, at most `CHECK_LIMIT` per run (the others are printed in
+words).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ...analysis import AnalysisReport, Analyzer, Finding, Fix, Severity
+from ...analysis import AnalysisReport, Analyzer, Finding, Severity
 from ...model.wording import counted
-from ...repair import FixChecker
+from ...repair import CHECK_LIMIT, FixChecker
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
 
 TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes"}
@@ -47,12 +48,16 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
         lines.append("")
         lines.append(f"{TITLES[severity]} ({len(found)})")
         shown: dict[str, int] = {}
+        listed: list[Finding] = []
         for finding in found:
             shown[finding.code] = shown.get(finding.code, 0) + 1
-            if not show_all and shown[finding.code] > MAX_PER_CODE:
-                continue
+            if show_all or shown[finding.code] <= MAX_PER_CODE:
+                listed.append(finding)
+        if checker is not None:
+            listed = checker.checked_findings(listed, CHECK_LIMIT)
+        for finding in listed:
             lines.append(f"  {finding.code:<22} {finding.message}")
-            fix = _fix(finding, checker)
+            fix = finding.fix
             if fix is not None and fix.description:
                 lines.append(f"  {'':<22}   fix: {fix.description}"
                              + ("  [one-click]" if fix.applicable else ""))
@@ -88,10 +93,6 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
     return "\n".join(lines)
 
 
-def _fix(finding: Finding, checker: FixChecker | None) -> Fix | None:
-    return finding.fix if checker is None else checker.checked(finding)
-
-
 def run(args: argparse.Namespace) -> int:
     doc = open_document(args.file)
     analyzer = Analyzer(doc)
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     checker = FixChecker(doc, analyzer, report)
     if args.json:
         data = report.to_json()
-        data["findings"] = [f.to_json() for f in checker.checked_findings(report.findings)]
+        data["findings"] = [f.to_json() for f in checker.checked_findings(report.findings, CHECK_LIMIT)]
         print_json(data)
     else:
         print(render(report, args.file, getattr(args, "all", False), checker))
