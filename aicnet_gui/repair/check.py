@@ -24,7 +24,7 @@ from ..model.edits import Operation
 from .media_fix import media_fix
 
 #: how many fixes one listing (`aicnet validate`, the PDF) checks; the rest stay in words
-CHECK_LIMIT = 1000
+CHECK_LIMIT = 500
 
 #: link findings a re-chosen set of media (optics at both ends + cord) can clear
 MEDIA_CODES = frozenset({

@@ -41,21 +41,23 @@ def media_fix(doc: FabricDocument, link_id: str) -> Fix | None:
                    "move the devices closer")
     if not result.ops:
         return None
-    optics: Counter[str] = Counter()
+    optics: dict[str, list[str]] = {}  # optic id -> "device cage N" places
     cables: Counter[str] = Counter()
     for op in result.ops:
         if isinstance(op, UpdateDevice):
             before = doc.devices[op.id].cages
-            for cage, config in op.changes["cages"].items():
+            for cage, config in sorted(op.changes["cages"].items()):
                 old = before.get(cage)
                 if config.transceiver and (old is None or old.transceiver != config.transceiver):
-                    optics[config.transceiver] += 1
+                    optics.setdefault(config.transceiver, []).append(
+                        f"{_name(doc, op.id)} cage {cage}")
         elif isinstance(op, UpdateLink):
             cable = op.changes.get("cable")
             if cable is not None and cable != doc.links[op.id].cable:
                 cables[cable] += 1
     catalog = doc.catalog
-    parts = [f"{catalog.transceiver(o).model} in {counted(n, 'cage')}" for o, n in sorted(optics.items())]
+    parts = [f"{catalog.transceiver(o).model} in {_places(places)}"
+             for o, places in sorted(optics.items())]
     for cable_id, n in sorted(cables.items()):
         cable = catalog.cable(cable_id)
         parts.append(f"the {cable.model} ({cable.type}, up to {fmt_m(stock_limit(cable))} m) on "
@@ -63,6 +65,12 @@ def media_fix(doc: FabricDocument, link_id: str) -> Fix | None:
     if not optics and not cables:
         return None
     return Fix(f"re-equip {where}{run} together: " + "; ".join(parts), tuple(result.ops))
+
+
+def _places(places: list[str], shown: int = 3) -> str:
+    if len(places) <= shown:
+        return ", ".join(places)
+    return f"{', '.join(places[:shown])} and {len(places) - shown} more cages"
 
 
 def _name(doc: FabricDocument, device_id: str) -> str:
