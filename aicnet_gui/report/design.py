@@ -132,6 +132,10 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                     Column("Fabric ports", 0.2, "right"), Column("Free ports", 0.2, "right")],
                    free, size=7.5)
 
+    from .resilience import draw_resilience
+
+    draw_resilience(flow, doc)
+
     flow.heading("Cable lengths and labels", 2)
     lengths = s.lengths
     flow.key_values([

@@ -11,6 +11,7 @@ from aicnet_gui.change.failures import FailureError, resolve
 from aicnet_gui.change.sweep import sweep
 from aicnet_gui.change.whatif import WhatIf, what_if
 from aicnet_gui.cli import main
+from aicnet_gui.model.edits import RemoveWorkload
 
 
 def test_leaf_failure_in_one_su_hand_checked(example):
@@ -133,3 +134,26 @@ def test_cli_whatif(example, tmp_path, capsys):
     assert main(["whatif", path, "--fail", "leaf-99"]) == 2
     assert "leaf-99" in capsys.readouterr().err
     assert main(["whatif", path]) == 2
+
+
+def test_design_report_has_the_resilience_table(example, tmp_path):
+    from pypdf import PdfReader
+
+    from aicnet_gui.report.options import ExportOptions
+    from aicnet_gui.report.pdf import export_pdf
+    from aicnet_gui.report.resilience import resilience_rows
+
+    doc = example("superpod-1su")
+    rows, partition = resilience_rows(doc)
+    assert [r[0] for r in rows] == ["single leaf", "single spine", "single cable"]
+    leaf = rows[0]
+    assert leaf[1:6] == ["8", "leaf-01", "no", "32", "0"]  # as the hand-checked leaf failure
+    assert partition is False
+    out = tmp_path / "design.pdf"
+    export_pdf(doc, out, ExportOptions(sections=("design",)))
+    text = "\n".join(p.extract_text() for p in PdfReader(out).pages)
+    assert "Resilience (single failures)" in text
+    assert "single leaf 8 leaf-01 no 32" in text
+    assert "A single failure partitions a workload: no." in text
+    doc.apply([RemoveWorkload(w) for w in list(doc.workloads)])
+    assert resilience_rows(doc) == ([], False)
