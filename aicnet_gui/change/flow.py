@@ -1,13 +1,10 @@
-"""The fabric links of a document as arrays, for many failure runs: max-flow bisection and
-connected components with some links masked out.
+"""The fabric links of the intact document as arrays, for many failure runs.
 
-`analysis.graph.bisection_maxflow` walks the document in Python (~0.3 s at 4,096 servers), fine
-once, too slow a thousand times in a sweep.  `FabricArrays` reads the same links (fabric ports at
-both ends, no management device, the slower end's speed: the analysis store's `fabric` and
-`gbps` columns) once and then answers for any set of removed links with numpy and scipy: the
-same super-source / super-sink construction and the same server halves
-(`analysis.graph.bisection_halves`), so the value equals `bisection_maxflow` on the document
-with those links removed (tests/change/test_whatif.py checks it).
+Read once from the analysis store (fabric ports at both ends, no management device, the slower
+end's speed: the store's `fabric` and `gbps` columns); a failure run then masks the failed links
+out with numpy: which NIC links are down, which switches are above which (for the per-GPU
+bounds), and the connected components over the links left (scipy).  The max-flow bisection
+itself comes from the analysis (`WorkloadMetrics.bisection_gbps`).
 """
 
 from __future__ import annotations
@@ -16,13 +13,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..analysis.graph import bisection_halves
 from ..analysis.store import Store
-from ..model.document import FabricDocument
 
 
 class FabricArrays:
-    def __init__(self, doc: FabricDocument, store: Store) -> None:
+    def __init__(self, store: Store) -> None:
         rows = store.link_rows()
         col = store.l
         keep = col["fabric"][rows]
@@ -47,8 +42,6 @@ class FabricArrays:
         self.index = dict(zip(self.ids, range(len(self.ids)), strict=True))
         self.dev_row = dict(store.dev_row)
         self.dev_ids = list(store.dev_ids)
-        self._halves: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
-        self._doc = doc
 
     def mask(self, removed: Iterable[str]) -> np.ndarray:
         """True for every link still carrying traffic."""
@@ -57,34 +50,6 @@ class FabricArrays:
         if hit:
             alive[np.array(hit, dtype=np.int64)] = False
         return alive
-
-    def halves(self, servers: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
-        key = tuple(sorted(servers))
-        if key not in self._halves:
-            first, second = bisection_halves(self._doc, key)
-            self._halves[key] = (np.array([self.dev_row[s] for s in first], dtype=np.int64),
-                                 np.array([self.dev_row[s] for s in second], dtype=np.int64))
-        return self._halves[key]
-
-    def bisection(self, servers: Iterable[str], alive: np.ndarray) -> float:
-        """Max-flow (Gb/s) from one half of `servers` to the other over the alive links."""
-        from scipy.sparse import csr_matrix
-        from scipy.sparse.csgraph import maximum_flow
-
-        first, second = self.halves(servers)
-        if not len(first) or not len(second):
-            return 0.0
-        a, b, g = self.a[alive], self.b[alive], self.gbps[alive]
-        nic = np.bincount(a, weights=g, minlength=self.n) + np.bincount(b, weights=g, minlength=self.n)
-        source, sink = self.n, self.n + 1
-        rows = np.concatenate([a, b, np.full(len(first), source), second])
-        cols = np.concatenate([b, a, first, np.full(len(second), sink)])
-        data = np.concatenate([g, g, nic[first], nic[second]]).astype(np.int64)
-        graph = csr_matrix((data.astype(np.int32), (rows.astype(np.int32), cols.astype(np.int32))),
-                           shape=(self.n + 2, self.n + 2))
-        graph.sum_duplicates()
-        graph.sort_indices()
-        return float(maximum_flow(graph, source, sink).flow_value)
 
     def components(self, alive: np.ndarray) -> np.ndarray:
         """Component label per device row over the alive links."""

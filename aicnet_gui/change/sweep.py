@@ -114,7 +114,12 @@ def sweep(doc: FabricDocument, kind: str, exact: bool = False, engine: WhatIf | 
         raise ValueError(f"--each takes one of {', '.join(KINDS)}, not {kind!r}")
     engine = engine or WhatIf(doc)
     failures = candidates(engine.copy, kind)
-    classes = colours(engine) if not exact else ({}, {})
+    if exact:
+        classes: tuple[dict[int, int], dict[tuple[int, int], int]] = ({}, {})
+    else:
+        if engine.classes is None:
+            engine.classes = colours(engine)
+        classes = engine.classes
     done: dict[object, WhatIfResult] = {}
     entries = []
     for n, failure in enumerate(failures):

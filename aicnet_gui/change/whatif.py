@@ -12,8 +12,8 @@ reads the results and puts the links back.  Per workload it reports, before and 
   per workload") of its first-hop switch and of the switches above it; GPU g of a server with k
   NIC ports (the ports of its `compute` cage group, else all fabric ports) uses NIC
   g * k // gpus (several GPUs share a NIC when k < gpus; a GPU owns several when k > gpus);
-- the workload's per-GPU bandwidth under its pattern, the bottleneck, the analysis' bisection
-  and the **max-flow bisection** between the two halves of its servers (flow.py), and the
+- the workload's per-GPU bandwidth under its pattern, the bottleneck, the **max-flow bisection**
+  between the two halves of its servers (the analysis' own, on the failed copy), and the
   **all-reduce estimate**;
 - whether the failure **partitions** the workload: its servers no longer form one connected
   group over the fabric (a server with no NIC left counts as a group of its own).
@@ -54,8 +54,7 @@ class WorkloadState:
 
     per_gpu_gbps: float
     bottleneck: str
-    bisection_gbps: float
-    maxflow_gbps: float
+    bisection_gbps: float  # max-flow between the two halves of its servers
     allreduce_ms: float | None
     gpu_gbps: np.ndarray = field(repr=False, compare=False)
     gpu_path: np.ndarray = field(repr=False, compare=False)  # bool: the GPU still has a path
@@ -91,7 +90,7 @@ class WorkloadImpact:
     def to_json(self, limit: int = 64) -> dict[str, Any]:
         def state(s: WorkloadState) -> dict[str, Any]:
             return {"per_gpu_gbps": s.per_gpu_gbps, "bottleneck": s.bottleneck,
-                    "bisection_gbps": s.bisection_gbps, "maxflow_bisection_gbps": s.maxflow_gbps,
+                    "bisection_gbps": s.bisection_gbps,
                     "allreduce_ms": s.allreduce_ms, "server_groups": s.groups}
 
         def gpu(g: GpuChange) -> dict[str, Any]:
@@ -136,7 +135,8 @@ class WhatIfResult:
 
     def impact_key(self) -> tuple:
         """Larger is worse: partition, GPUs cut off, bandwidth lost, GPUs slowed, max-flow lost."""
-        flow = sum(max(0.0, w.before.maxflow_gbps - w.after.maxflow_gbps) for w in self.workloads)
+        flow = sum(max(0.0, w.before.bisection_gbps - w.after.bisection_gbps)
+                   for w in self.workloads)
         return (self.partitioned, self.gpus_lost, round(self.worst_drop, 6), self.gpus_reduced,
                 round(flow, 3))
 
@@ -297,10 +297,11 @@ class WhatIf:
         self.copy = doc.snapshot()
         self.analyzer = Analyzer(self.copy, rules=(), signature_rules=())
         report = self.analyzer.full()
-        self.arrays = FabricArrays(self.copy, self.analyzer.state.store)
+        self.arrays = FabricArrays(self.analyzer.state.store)
         self.workloads = sorted(self.copy.workloads.values(), key=lambda w: w.id)
         self.gpus = {w.id: _map_gpus(self.copy, self.arrays, list(w.members)) for w in self.workloads}
         self._down: list[str] = []  # links currently removed from the copy
+        self.classes: Any = None  # structural classes of the intact fabric (sweep.py, cached)
         self.base = self._measure(report, self.arrays.mask(()))
 
     # ---------------------------------------------------------------- one state
@@ -325,11 +326,9 @@ class WhatIf:
             path = np.bincount(gpus.entry_gpu, weights=ok[gpus.entry_nic].astype(float),
                                minlength=n_gpu) > 0
             groups = self._groups(gpus, nic_alive, comp)
-            members = [s for s in workload.members if s in self.arrays.dev_row]
-            out[workload.id] = WorkloadState(
-                m.per_gpu_gbps, f"{m.bottleneck_tier}" + (f" ({m.bottleneck_name})" if m.bottleneck_name else ""),
-                m.bisection_gbps, self.arrays.bisection(members, alive), m.allreduce_ms,
-                gpu_rate, path, groups)
+            bottleneck = m.bottleneck_tier + (f" ({m.bottleneck_name})" if m.bottleneck_name else "")
+            out[workload.id] = WorkloadState(m.per_gpu_gbps, bottleneck, m.bisection_gbps,
+                                             m.allreduce_ms, gpu_rate, path, groups)
         return out
 
     @staticmethod

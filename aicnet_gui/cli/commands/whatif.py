@@ -57,8 +57,7 @@ def render_result(result: WhatIfResult, gpu_lines: int = 8) -> list[str]:
                          f"({after - before:+g})")
         lines.append(f"    per-GPU bandwidth ({w.id}): {_gbps(b.per_gpu_gbps)} -> "
                      f"{_gbps(a.per_gpu_gbps)} Gb/s; bottleneck {b.bottleneck} -> {a.bottleneck}")
-        lines.append(f"    bisection (max-flow): {b.maxflow_gbps / 1000:g} -> "
-                     f"{a.maxflow_gbps / 1000:g} Tb/s; model {b.bisection_gbps / 1000:g} -> "
+        lines.append(f"    bisection (max-flow): {b.bisection_gbps / 1000:g} -> "
                      f"{a.bisection_gbps / 1000:g} Tb/s")
         before_ms = "-" if b.allreduce_ms is None else f"{b.allreduce_ms:g} ms"
         after_ms = "-" if a.allreduce_ms is None else f"{a.allreduce_ms:g} ms"
