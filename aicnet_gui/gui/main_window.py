@@ -47,6 +47,7 @@ from .canvas.groups import GroupItem, GroupKey
 from .canvas.legend import Legend
 from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
+from .change_tools import ChangeTools
 from .counts import counts
 from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
@@ -249,6 +250,12 @@ class MainWindow(QMainWindow):
         legend.setChecked(True)
         a("validate", "&Validate Now", self.validator.revalidate, "F5", icon="validate",
           tip="check the whole fabric again")
+        self.change_tools = ChangeTools(self)
+        a("compare", "Compare &With…", self.change_tools.compare_dialog, icon="open",
+          tip="select what differs from another revision of this design")
+        a("whatif", "Failure &What-If on Selection", self.change_tools.whatif_selection,
+          "Ctrl+Shift+F", icon="severity-warning",
+          tip="what failing the selected devices and cables does to every workload")
         self.colour_group = QActionGroup(self)
         for mode, title in colouring.MODES.items():
             action = a(f"colour-{mode}", f"By {title.lower()}" if mode != "cable" else title,
@@ -276,6 +283,7 @@ class MainWindow(QMainWindow):
             file_menu.addAction(act[name])
         file_menu.addSeparator()
         file_menu.addAction(act["export-pdf"])
+        file_menu.addAction(act["compare"])
         file_menu.addSeparator()
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")
@@ -306,6 +314,7 @@ class MainWindow(QMainWindow):
         for name in ("collapse-su", "collapse-rack", "collapse-rail", None, "expand-all"):
             collapse.addSeparator() if name is None else collapse.addAction(act[name])
         view.addAction(act["validate"])
+        view.addAction(act["whatif"])
         view.addSeparator()
         for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads):
             view.addAction(dock.toggleViewAction())

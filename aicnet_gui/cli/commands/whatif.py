@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 
 from ...change.failures import FailureError, resolve
-from ...change.sweep import KINDS, Sweep, sweep
-from ...change.whatif import WhatIf, WhatIfResult
+from ...change.sweep import KINDS, sweep
+from ...change.text import render_result, render_sweep
+from ...change.whatif import WhatIf
 from ..common import EXIT_OK, CliError, open_document, print_json
 
 
@@ -31,61 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="with --each: show the N worst (default 10; 0 for all)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
-
-
-def _gbps(value: float) -> str:
-    return f"{value:g}"
-
-
-def render_result(result: WhatIfResult, gpu_lines: int = 8) -> list[str]:
-    lines = [f"Failed: {result.failure.label} ({result.links} link(s) down)"
-             + (f" - same impact as {result.like}" if result.like else "")]
-    for w in result.workloads:
-        b, a = w.before, w.after
-        lines.append(f"  workload {w.name} ({w.gpus} GPUs)"
-                     + ("  PARTITIONED: its servers fall into "
-                        f"{a.groups} groups" if w.partitioned else ""))
-        lines.append(f"    GPUs that lose all paths: {len(w.lost)}")
-        if not result.like:
-            for g in w.lost[:gpu_lines]:
-                lines.append(f"      {g.server} GPU {g.gpu} ({', '.join(g.ports)})")
-            if len(w.lost) > gpu_lines:
-                lines.append(f"      ... and {len(w.lost) - gpu_lines} more")
-        lines.append(f"    GPUs with less bandwidth: {len(w.reduced)}")
-        for before, after, n in w.reduced_summary()[:gpu_lines]:
-            lines.append(f"      {n} GPU(s): {_gbps(before)} -> {_gbps(after)} Gb/s "
-                         f"({after - before:+g})")
-        lines.append(f"    per-GPU bandwidth ({w.id}): {_gbps(b.per_gpu_gbps)} -> "
-                     f"{_gbps(a.per_gpu_gbps)} Gb/s; bottleneck {b.bottleneck} -> {a.bottleneck}")
-        lines.append(f"    bisection (max-flow): {b.bisection_gbps / 1000:g} -> "
-                     f"{a.bisection_gbps / 1000:g} Tb/s")
-        before_ms = "-" if b.allreduce_ms is None else f"{b.allreduce_ms:g} ms"
-        after_ms = "-" if a.allreduce_ms is None else f"{a.allreduce_ms:g} ms"
-        lines.append(f"    all-reduce estimate: {before_ms} -> {after_ms}")
-    if not result.workloads:
-        lines.append("  the design has no workloads: nothing to measure (add one in the GUI)")
-    return lines
-
-
-def render_sweep(result: Sweep, top: int) -> list[str]:
-    lines = [f"Every single {result.kind} failure: {len(result.entries)} "
-             f"({result.classes} evaluated, the rest share a structural class), worst first",
-             f"  any single {result.kind} failure partitions a workload: "
-             f"{'YES' if any(e.result.partitioned for e in result.entries) else 'no'}",
-             f"  {'failure':<24} {'links':>5} {'partition':>9} {'GPUs cut':>8} "
-             f"{'GPUs slower':>11} {'worst bw drop':>13}"]
-    chosen = result.entries if top <= 0 else result.entries[:top]
-    for entry in chosen:
-        r = entry.result
-        lines.append(f"  {r.failure.label:<24} {r.links:>5} {('yes' if r.partitioned else 'no'):>9} "
-                     f"{r.gpus_lost:>8} {r.gpus_reduced:>11} {r.worst_drop * 100:>12.1f}%")
-    if top > 0 and len(result.entries) > top:
-        lines.append(f"  ... {len(result.entries) - top} more (--top 0 for all)")
-    if result.worst is not None:
-        lines.append("")
-        lines.append("Worst:")
-        lines.extend(render_result(result.worst))
-    return lines
 
 
 def run(args: argparse.Namespace) -> int:
