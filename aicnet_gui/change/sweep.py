@@ -120,20 +120,23 @@ def sweep(doc: FabricDocument, kind: str, exact: bool = False, engine: WhatIf | 
         if engine.classes is None:
             engine.classes = colours(engine)
         classes = engine.classes
-    done: dict[object, WhatIfResult] = {}
-    entries = []
+    done: dict[object, tuple[WhatIfResult, tuple]] = {}  # class -> (result, impact key)
+    ranked: list[tuple[tuple, str, SweepEntry]] = []
     for n, failure in enumerate(failures):
         key = failure.label if exact else _class_key(engine, classes, failure, kind)
         known = done.get(key)
         if known is None:
-            known = done[key] = engine.run(failure)
-            entries.append(SweepEntry(known, True))
+            result = engine.run(failure)
+            known = done[key] = (result, result.impact_key())
+            entry = SweepEntry(result, True)
         else:
-            entries.append(SweepEntry(WhatIfResult(failure, len(failure.links), known.workloads,
-                                                   like=known.failure.label), False))
+            entry = SweepEntry(WhatIfResult(failure, len(failure.links), known[0].workloads,
+                                            like=known[0].failure.label), False)
+        ranked.append((known[1], failure.label, entry))
         if progress is not None:
             progress(n + 1, len(failures))
     engine.restore()
-    entries.sort(key=lambda e: e.result.failure.label)
-    entries.sort(key=lambda e: e.result.impact_key(), reverse=True)
+    ranked.sort(key=lambda r: r[1])
+    ranked.sort(key=lambda r: r[0], reverse=True)  # worst first; ties by name (stable sort)
+    entries = [r[2] for r in ranked]
     return Sweep(kind, tuple(entries), len(done))
