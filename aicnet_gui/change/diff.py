@@ -10,12 +10,15 @@ diffs sensibly:
   3. same id and one end in common: the cable is *re-terminated* (its other end moved);
   4. one end in common and the same cable part, when that end names exactly one candidate on
      each side: re-terminated;
-  what is left is removed (old) or added (new).  A cable whose two ends both change is a
-  removal and an addition: the installer pulls it and runs a new one.
+  5. same id, the same two devices and the same part, both ends on other ports (a switch
+     swapped for a model with other port names): re-terminated at both ends;
+  what is left is removed (old) or added (new).  Any other cable whose two ends both change is
+  a removal and an addition: the installer pulls it and runs a new one.
 - **racks** and **workloads**: by id.
 
 On matched objects the diff lists what an installer or a reviewer cares about: a device moved
-(rack, RU), renamed, swapped for another model, re-flashed; a cage's breakout mode or optic; a
+(rack, RU), renamed, swapped for another model, re-flashed; a cage's breakout mode or optic (on a
+device that keeps its model); a
 cable's part, manual length, assembly or tags; settings by dotted path.  The BOM delta comes
 from `analysis.bom.compute_bom` on both revisions (bomdelta.py).
 """
@@ -264,6 +267,12 @@ def match_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, 
             a, b = olds[0], news[0]
             if a.id in left_old and b.id in left_new and a.cable == b.cable:
                 keep(a, b, True)
+    # 5. same id, both ends on other ports of the same two devices (e.g. a swapped model)
+    for link_id in [i for i in left_old if i in left_new]:
+        a, b = left_old[link_id], left_new[link_id]
+        pair = {device_map.get(a.a.device), device_map.get(a.b.device)}
+        if pair == {b.a.device, b.b.device} and a.cable == b.cable:
+            keep(a, b, True)
     return mapping, retermed
 
 
@@ -292,8 +301,10 @@ def _field_changes(obj_id: str, old: Any, new: Any, fields: tuple[str, ...]) -> 
 
 def _cage_changes(old_doc: FabricDocument, new_doc: FabricDocument, old: Device,
                   new: Device) -> list[CageChange]:
-    """Per cage: the effective mode (the model's default when unset) and the optic."""
-    if old.cages == new.cages and old.model == new.model:
+    """Per cage: the effective mode (the model's default when unset) and the optic.  Not for a
+    device swapped for another model: cage numbers belong to a model (one counts from 0, the
+    other from 1), so its optics show in the BOM delta and its model change, not per cage."""
+    if old.cages == new.cages or old.model != new.model:
         return []
     old_model = old_doc.device_model(old)
     new_model = new_doc.device_model(new)

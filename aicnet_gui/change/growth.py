@@ -20,6 +20,7 @@ so that every existing device stays where it is and every cable that can stay, s
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -184,6 +185,16 @@ def _pair(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
 
 
+def _natural(text: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+
+
+def _port_order(link: Any, name: Any) -> tuple:
+    """Sort key of a link: its ends' ports in natural order, the end of the lower device first."""
+    ends = sorted((name(e.device), _natural(e.port)) for e in (link.a, link.b))
+    return tuple(port for _device, port in ends)
+
+
 def _ports_stay(doc: FabricDocument, target: FabricDocument, link: Any, a: str, b: str) -> bool:
     """Both of the cable's ports exist on the target's devices at the same speed."""
     for end, device in ((link.a, a), (link.b, b)):
@@ -268,7 +279,24 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
         new_at[tuple(link.a)].append(link)
         new_at[tuple(link.b)].append(link)
     moved_new: set[str] = set()
-    for link in left_old:
+
+    def reason(link: Any) -> str:
+        a, b = device_map.get(link.a.device), device_map.get(link.b.device)
+        if not (a and b):
+            return "one of its devices leaves the design"
+        pair = _pair(a, b)
+        names = " - ".join(sorted(doc.devices[d].name for d in (link.a.device, link.b.device)))
+        swapped = [f"{doc.devices[o].name} becomes {target.devices[t].model}"
+                   for o, t in ((link.a.device, a), (link.b.device, b))
+                   if doc.devices[o].model != target.devices[t].model]
+        if swapped:
+            return "; ".join(swapped) + " (other port names)"
+        if before[pair] != after[pair]:
+            return f"{names}: {before[pair]} -> {after[pair]} link(s) in the target"
+        return f"{names}: the target wires this pair on other ports"
+
+    unmatched = []
+    for link in left_old:  # one end stays: re-terminate the other
         ends = [(device_map.get(e.device), e.port) for e in (link.a, link.b)]
         match = None
         for end in ends:
@@ -278,26 +306,30 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
                 match = options[0]
                 break
         if match is None:
-            fit.removed.append(link.id)
+            unmatched.append(link)
             continue
         moved_new.add(match.id)
         fit.moved.append((link.id, match))
+        fit.reasons[link.id] = reason(link)
+    # both ends on other ports of the same two devices (a swapped model's port names), same
+    # part: the cable stays in place and is re-plugged at both ends
+    same_run: dict[tuple[frozenset[str], str | None], list[Any]] = defaultdict(list)
+    for link in ported:
+        if link.id not in moved_new:
+            same_run[(_pair(link.a.device, link.b.device), link.cable)].append(link)
+    for options in same_run.values():  # pair the runs in port order: cage 1 with cage 1 ...
+        options.sort(key=lambda lk: _port_order(lk, lambda d: d))
+    unmatched.sort(key=lambda lk: _port_order(lk, lambda d: device_map.get(d, d)))
+    for link in unmatched:
         a, b = device_map.get(link.a.device), device_map.get(link.b.device)
-        pair = _pair(a, b) if a and b else None
-        if pair is not None:
-            names = " - ".join(sorted(doc.devices[d].name for d in (link.a.device, link.b.device)))
-            swapped = [f"{doc.devices[o].name} becomes {target.devices[t].model}"
-                       for o, t in ((link.a.device, a), (link.b.device, b))
-                       if doc.devices[o].model != target.devices[t].model]
-            if swapped:
-                fit.reasons[link.id] = "; ".join(swapped) + " (other port names)"
-            elif before[pair] != after[pair]:
-                fit.reasons[link.id] = (f"{names}: {before[pair]} -> {after[pair]} link(s) in "
-                                        "the target")
-            else:
-                fit.reasons[link.id] = f"{names}: the target wires this pair on other ports"
-        else:
-            fit.reasons[link.id] = "one of its devices leaves the design"
+        options = same_run.get((_pair(a, b), link.cable)) if a and b else None
+        if not options:
+            fit.removed.append(link.id)
+            continue
+        match = options.pop(0)
+        moved_new.add(match.id)
+        fit.moved.append((link.id, match))
+        fit.reasons[link.id] = reason(link)
     fit.added = [t for t in ported if t.id not in moved_new]
     return fit
 

@@ -103,3 +103,37 @@ def test_cli_grow_and_migrate(tmp_path, capsys, catalog):
     assert main(["migrate", "examples/superpod-1su.fabric", "--leaf", "nvidia-q3400-ra",
                  "--spine", "nvidia-q3400-ra"]) == 1
     assert "no media" in capsys.readouterr().out
+
+
+def test_switch_swap_replugs_every_cable_in_cage_order(example):
+    """SN5600 -> Cisco N9364E-SG2-O (64 x OSFP, 2 x 400G per cage) at both tiers: every cable
+    runs between the same two devices, so each is re-plugged on the new model's port of the
+    same cage and leg (swpNs0 -> Ethernet1/N/1) instead of pulled and run again."""
+    doc = example("roce-enterprise")
+    plan = migrate(doc, leaf="cisco-n9364e-sg2-o", spine="cisco-n9364e-sg2-o")
+    bill = plan.bill()
+    assert bill["cables_to_move"] == len(doc.links)
+    assert bill["cables_to_pull"] == bill["cables_to_remove"] == 0
+    assert [(x["part"], x["delta"]) for x in bill["buy"]] == [("cisco-n9364e-sg2-o", 12)]
+    for ret in plan.diff.links_reterminated:
+        for old_end, new_end in ret.moved:
+            cage, leg = old_end.port.removeprefix("swp").split("s")
+            assert new_end.port == f"Ethernet1/{cage}/{int(leg) + 1}"
+        assert "becomes cisco-n9364e-sg2-o" in plan.reasons[ret.old.id]
+    assert analyze(plan.result).errors == 0
+
+
+def test_migration_to_other_cages_lists_the_optics_bought_and_retired(example, catalog):
+    """SN5600 (OSFP) -> SN5400 (64 x QSFP-DD 400G) for the ToR leaves and spines of
+    inference-ethernet: the OSFP twin-port optics are retired, QSFP-DD optics are bought for
+    the switch cages, and the planned design validates."""
+    doc = example("inference-ethernet")
+    plan = migrate(doc, leaf="nvidia-sn5400", spine="nvidia-sn5400")
+    delta = plan.diff.bom.section("transceivers")
+    bought = {x.part for x in delta if x.delta > 0}
+    retired = {x.part for x in delta if x.delta < 0}
+    form = {p: catalog.transceiver(p).form_factor for p in bought | retired}
+    assert "nvidia-mma4z00-ns-t" in retired  # the SN5600 side twin-port optic
+    assert any(form[p] == "QSFP-DD" for p in bought)
+    assert not any(form[p] == "QSFP-DD" for p in retired)
+    assert analyze(plan.result).errors == 0
