@@ -1,7 +1,8 @@
 """The MACD work order of a revision diff (`aicnet diff OLD NEW --pdf OUT`).
 
 One section per rack, in the order an installer works: **remove** (cables pulled, devices taken
-out), **move** (devices to another rack or RU, cable ends re-terminated on another port),
+out), **move** (devices to another rack or RU, cable ends re-terminated on another port; both
+listed in the rack they leave),
 **change** (optics swapped, breakout modes, model swaps, firmware), **add** (devices racked,
 new cables with their cable numbers).  Port identifiers are those of the printed cable plan
 (identifiers.py): old places from the old revision, new places from the new one.  Label sheets
@@ -109,8 +110,8 @@ def build_work_order(diff: FabricDiff, plan: CablePlan | None = None) -> WorkOrd
         order(_rack_name(old, before)).steps["move"].append(
             Step("device", move.name, _place(old, before), _place(new, after)))
     for ret in diff.links_reterminated:
-        for old_end, new_end in ret.moved:
-            rack = _rack_name(new, new.devices.get(new_end.device))
+        for old_end, new_end in ret.moved:  # listed where the end is unplugged
+            rack = _rack_name(old, old.devices.get(old_end.device))
             order(rack).steps["move"].append(Step(
                 "cable end", number.get(ret.new.id, ret.new.id),
                 old_ids.port_id(old_end.device, old_end.port),
