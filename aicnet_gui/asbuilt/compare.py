@@ -142,7 +142,7 @@ class _Engine:
         self.doc, self.namer = doc, namer
         self.result = Comparison()
         self.used_links: set[str] = set()
-        self._rails: dict[str, int | None] = {}
+        self._rails: dict[str, frozenset[int]] = {}
 
     def name(self, end: tuple[str, str | None]) -> str:
         device = self.doc.devices[end[0]].name
@@ -151,10 +151,11 @@ class _Engine:
     def link_text(self, link: Link) -> str:
         return f"{self.name(link.a)} - {self.name(link.b)}"
 
-    def rail_of(self, device_id: str) -> int | None:
+    def rails_of(self, device_id: str) -> frozenset[int]:
+        """The rails a device's planned links carry (empty: it serves no particular rail)."""
         if device_id not in self._rails:
-            rails = {link.rail for link in self.doc.links_of(device_id) if link.rail is not None}
-            self._rails[device_id] = rails.pop() if len(rails) == 1 else None
+            self._rails[device_id] = frozenset(
+                link.rail for link in self.doc.links_of(device_id) if link.rail is not None)
         return self._rails[device_id]
 
     def add(self, diff: Difference) -> None:
@@ -355,10 +356,11 @@ def _singles(engine: _Engine, unmatched: list[_Seen]) -> None:
             action = f"move the end at {doc.devices[want[0]].name} from {far[1] or far_text} " \
                      f"to {want[1]}"
         else:
-            rail = engine.rail_of(far[0])
-            if link.rail is not None and rail is not None and rail != link.rail:
+            rails = engine.rails_of(far[0])
+            if link.rail is not None and rails and link.rail not in rails:
                 kind = "wrong_rail"
-            suffix = (f" (a rail {rail} device; the link is rail {link.rail})"
+            served = ", ".join(str(r) for r in sorted(rails))
+            suffix = (f" (a device of rail {served}; the link is rail {link.rail})"
                       if kind == "wrong_rail" else "")
             message = (f"{engine.link_text(link)} ends at {far_name} instead of "
                        f"{engine.name(want)}{suffix}")

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..fileio.errors import FabricFileError
 from .observed import Observation, ObservedEnd, ObservedLink
 
-_MAU_SPEED = re.compile(r"^(\d+(?:\.\d+)?)\s*(G|M)(?:ig|b)?\s*base", re.IGNORECASE)
+_MAU_SPEED = re.compile(r"^(\d+(?:\.\d+)?)\s*(G|M)?(?:ig|b)?\s*base", re.IGNORECASE)
 
 
 class _Loose(BaseModel):
@@ -61,14 +61,15 @@ def _path(loc: Iterable[Any]) -> str:
 
 
 def mau_speed_gbps(mau: str | None) -> float | None:
-    """The speed of an 802.3 MAU type name (`100GbaseCR4 - ...` -> 100), None if not given."""
+    """The speed of an 802.3 MAU type name in Gb/s (`100GbaseCR4` -> 100, `1000BaseTFD` -> 1:
+    a bare number is Mb/s), None if not given."""
     if not mau:
         return None
     match = _MAU_SPEED.match(mau.strip())
     if not match:
         return None
     value = float(match.group(1))
-    return value if match.group(2).upper() == "G" else value / 1000
+    return value if (match.group(2) or "").upper() == "G" else value / 1000
 
 
 def _chassis_name(chassis: dict[str, Any]) -> str | None:
