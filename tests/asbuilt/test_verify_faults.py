@@ -61,9 +61,9 @@ def test_two_server_cables_swapped_on_one_leaf(kind, example, request, catalog, 
     doc = request.getfixturevalue(example)
     leaf = doc.link_at("gpu-001", "p1")
     leaf_end = leaf.b if leaf.b.device != "gpu-001" else leaf.a
-    other = next(l for l in doc.links_of(leaf_end.device)
-                 if l.rail == leaf.rail and l.id != leaf.id and "gpu-001" not in (l.a.device,
-                                                                                    l.b.device))
+    other = next(k for k in doc.links_of(leaf_end.device)
+                 if k.rail == leaf.rail and k.id != leaf.id
+                 and "gpu-001" not in (k.a.device, k.b.device))
 
     def seed(links):
         i = faults.index_of(links, ("gpu-001", "p1"), doc)
@@ -191,8 +191,8 @@ def test_an_unknown_host_and_the_host_map(roce, catalog, tmp_path):
     sim.write_lldp_files(outputs, tmp_path / "lldp")
     observation = read_lldp([tmp_path / "lldp"])
     result = compare(doc, observation, namer)
-    planned = frozenset(l.id for l in doc.links_of("gpu-001") if "leaf-01" in (l.a.device,
-                                                                                l.b.device))
+    planned = frozenset(k.id for k in doc.links_of("gpu-001")
+                        if "leaf-01" in (k.a.device, k.b.device))
     assert _diffs(result) == [("unknown_device", planned)]
     assert "dgx-a01-01" in result.differences[0].message
     assert compare(doc, observation, namer, {"dgx-a01-01": "gpu-001"}).differences == []
