@@ -98,6 +98,7 @@ class _Resolver:
         self.names = names
         self._hosts: dict[str, str | None] = {}
         self._lower: dict[int, dict[str, str]] = {}
+        self._tables: dict[str, dict[str, str]] = {}
 
     def host(self, name: str) -> str | None:
         if name in self._hosts:
@@ -113,7 +114,9 @@ class _Resolver:
         return found
 
     def port(self, device_id: str, name: str) -> str | None:
-        table = self.namer.lookup(device_id, self.prefer)
+        table = self._tables.get(device_id)
+        if table is None:
+            table = self._tables[device_id] = self.namer.lookup(device_id, self.prefer)
         port = table.get(name)
         if port is None:
             lower = self._lower.get(id(table))
@@ -272,7 +275,7 @@ def _check_speed(engine: _Engine, link: Link, item: _Seen) -> None:
     if speed is None:
         return
     doc = engine.doc
-    ports = [doc.port(*link.a), doc.port(*link.b)]
+    ports = [doc.ports(link.a.device).get(link.a.port), doc.ports(link.b.device).get(link.b.port)]
     planned = min((p.speed_gbps for p in ports if p is not None), default=None)
     if planned is None or abs(planned - speed) < 1e-6:
         return

@@ -184,11 +184,16 @@ def ibnetdiscover_text(doc: FabricDocument, links: list[SimLink], namer: PortNam
     for end in sorted(cas):
         far, link = cas[end]
         guid = ca_guid(end)
+        if names.switch(far[0]):
+            remote = f'"{switch_guid(far[0])}"[{number(far)}]'
+            desc, far_lid = switch_desc(far[0]), lid(far[0])
+        else:
+            remote = f'"H-{ca_guid(far)}"[1]({ca_guid(far)}) '
+            desc, far_lid = ca_desc(far), lid(far)
         out += ["vendid=0x2c9", "devid=0x1021", f"sysimgguid=0x{guid}", f"caguid=0x{guid}",
                 f'Ca\t1 "H-{guid}"\t\t# "{ca_desc(end)}"',
-                f'[1]({guid}) \t"{switch_guid(far[0])}"[{number(far)}]\t\t# lid {lid(end)} '
-                f'lmc 0 "{switch_desc(far[0])}" lid {lid(far[0])} {_rate(link.speed_gbps)}'
-                .rstrip(), ""]
+                f'[1]({guid}) \t{remote}\t\t# lid {lid(end)} lmc 0 "{desc}" lid {far_lid} '
+                f"{_rate(link.speed_gbps)}".rstrip(), ""]
     return "\n".join(out) + "\n"
 
 
