@@ -94,3 +94,25 @@ def test_bad_input_exits_2_naming_file_and_place(capsys, tmp_path):
     assert err == f"aicnet: error: {bad}: $.lldp.interface.swp1.port: Field required\n"
     code, _, err = _run(capsys, "verify", PLAN, "--netbox-cables", str(tmp_path / "none.csv"))
     assert code == 2 and "none.csv: no such file" in err
+
+
+def test_export_with_os_port_names(capsys, tmp_path):
+    out = tmp_path / "schedule.csv"
+    p2p, netbox = tmp_path / "p2p.csv", tmp_path / "netbox"
+    code, _, _ = _run(capsys, "export", PLAN, "--port-names", "os", "--csv", str(out),
+                      "--p2p", str(p2p), "--netbox", str(netbox))
+    assert code == 0
+    with open(out, encoding="utf-8-sig") as handle:
+        rows = {r["Link id"]: r for r in csv.DictReader(handle)}
+    first = rows["link-1"]
+    assert (first["A device"], first["A port"], first["B device"], first["B port"]) == \
+        ("gpu-001", "mlx5_11", "leaf-01", "1/1/1")
+    assert first["Label text A"].endswith(":mlx5_11/1A.A06-46:1-1-1")
+    with open(p2p, encoding="utf-8") as handle:
+        assert "gpu-001,Host,mlx5_11,leaf-01,Switch,1/1/1," in handle.read()
+    with open(netbox / "interfaces.csv", encoding="utf-8") as handle:
+        assert "leaf-01,1/1/1,infiniband-ndr,400000000" in handle.read()
+    code, _, _ = _run(capsys, "export", PLAN, "--csv", str(out))
+    with open(out, encoding="utf-8-sig") as handle:
+        first = next(r for r in csv.DictReader(handle) if r["Link id"] == "link-1")
+    assert (first["A port"], first["B port"]) == ("p1", "1/1")
