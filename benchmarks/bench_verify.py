@@ -5,7 +5,9 @@ The observation is what the tools would print for the design cabled with five fa
 a shift, a missing cable, an extra cable, crossed rails), written once per size by
 `aicnet_gui.asbuilt.simulate`: an ibnetdiscover file (the whole fabric) and one lldpctl JSON
 file per switch.  Timed, as `aicnet verify` runs them: reading the input, comparing, and the
-re-work list (which builds the cabling plan for cable numbers and labels).  Medians of --runs.
+re-work list (which builds the cabling plan for cable numbers and labels), with the garbage
+collector held as the command holds it.  Medians of --runs; wall clock and process CPU time
+(the CPU time is steadier when other jobs share the machine).
 
 Budget (issue 17): 4,096 servers verify in < 5 s on the 2-core machine.
 
@@ -29,6 +31,8 @@ from bench_analysis import build  # noqa: E402
 from aicnet_gui.asbuilt import compare, read_ibnetdiscover, read_lldp, rework_list  # noqa: E402
 from aicnet_gui.asbuilt import simulate as sim  # noqa: E402
 from aicnet_gui.catalog.loader import builtin_catalog  # noqa: E402
+from aicnet_gui.fileio.fabric_file import gc_held  # noqa: E402
+from aicnet_gui.model.catalog import Catalog  # noqa: E402
 from aicnet_gui.model.document import FabricDocument  # noqa: E402
 from aicnet_gui.model.port_names_os import PortNamer  # noqa: E402
 
@@ -45,14 +49,44 @@ def seeded(doc: FabricDocument) -> list[sim.SimLink]:
     return links
 
 
+CPU: list[float] = []
+
+
 def timed(runs: int, work) -> tuple[float, object]:  # noqa: ANN001
-    times, result = [], None
+    """Median wall time of `work()` with the collector held, as `aicnet verify` runs it; the
+    median process CPU time goes to CPU (steadier on a shared machine)."""
+    times, cpus, result = [], [], None
     for _ in range(runs):
         gc.collect()
+        cpu = time.process_time()
         start = time.perf_counter()
-        result = work()
+        with gc_held():
+            result = work()
         times.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    CPU.append(statistics.median(cpus))
     return statistics.median(times), result
+
+
+def measure(servers: int, doc: FabricDocument, catalog: Catalog, folder: Path,
+            runs: int) -> None:
+    namer = PortNamer(doc, fallback=catalog.devices)
+    links = seeded(doc)
+    ib = folder / "ibnetdiscover.txt"
+    ib.write_text(sim.ibnetdiscover_text(doc, links, namer))
+    switches = {d for d in doc.devices if doc.tier_of(d) >= 1}
+    sim.write_lldp_files(sim.lldp_outputs(doc, links, namer, hosts=switches), folder / "lldp")
+    inputs = {"ibnetdiscover": lambda: read_ibnetdiscover(ib),
+              "lldp (switches)": lambda: read_lldp([folder / "lldp"])}
+    for name, read in inputs.items():
+        CPU.clear()
+        t_read, observation = timed(runs, read)
+        t_cmp, result = timed(runs, lambda observation=observation: compare(
+            doc, observation, PortNamer(doc, fallback=catalog.devices)))
+        t_rw, _ = timed(runs, lambda result=result: rework_list(doc, result))
+        total = t_read + t_cmp + t_rw
+        print(f"{servers:>8} {len(doc.links):>7} {name:>15} {t_read:>7.2f} {t_cmp:>9.2f} "
+              f"{t_rw:>8.2f} {total:>7.2f} {sum(CPU):>6.2f} {len(result.differences):>5}")
 
 
 def main() -> None:
@@ -61,32 +95,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     catalog = builtin_catalog()
-    print(f"{'servers':>8} {'links':>7} {'input':>14} {'read s':>7} {'compare s':>9} "
-          f"{'rework s':>8} {'total s':>7} {'diffs':>5}")
+    print(f"{'servers':>8} {'links':>7} {'input':>15} {'read s':>7} {'compare s':>9} "
+          f"{'rework s':>8} {'total s':>7} {'cpu s':>6} {'diffs':>5}")
     for servers in args.sizes:
         doc, _ = build(catalog, servers)
-        namer = PortNamer(doc, fallback=catalog.devices)
-        links = seeded(doc)
         with tempfile.TemporaryDirectory() as folder:
-            ib = Path(folder) / "ibnetdiscover.txt"
-            ib.write_text(sim.ibnetdiscover_text(doc, links, namer))
-            switches = {d for d in doc.devices if doc.tier_of(d) >= 1}
-            sim.write_lldp_files(sim.lldp_outputs(doc, links, namer, hosts=switches),
-                                 Path(folder) / "lldp")
-            inputs = {"ibnetdiscover": lambda: read_ibnetdiscover(ib),
-                      "lldp (switches)": lambda: read_lldp([Path(folder) / "lldp"])}
-            for name, read in inputs.items():
-                t_read, observation = timed(args.runs, read)
-
-                def check(observation=observation):  # noqa: ANN001, ANN202
-                    return compare(doc, observation, PortNamer(doc, fallback=catalog.devices))
-
-                t_cmp, result = timed(args.runs, check)
-                t_rw, _ = timed(args.runs, lambda result=result: rework_list(doc, result))
-                total = t_read + t_cmp + t_rw
-                print(f"{servers:>8} {len(doc.links):>7} {name:>14} {t_read:>7.2f} "
-                      f"{t_cmp:>9.2f} {t_rw:>8.2f} {total:>7.2f} "
-                      f"{len(result.differences):>5}")
+            measure(servers, doc, catalog, Path(folder), args.runs)
 
 
 if __name__ == "__main__":

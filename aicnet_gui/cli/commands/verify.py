@@ -47,20 +47,22 @@ def run(args: argparse.Namespace) -> int:
         write_csv_list,
     )
     from ...fileio import load_fabric
+    from ...fileio.fabric_file import gc_held
     from ...model.port_names_os import PortNamer
 
     catalog = catalog_with_warnings()
     doc = load_fabric(args.file, catalog)
     host_map = read_host_map(args.map) if args.map else {}
-    if args.lldp:
-        observation = read_lldp(args.lldp)
-    elif args.ibnetdiscover:
-        observation = read_ibnetdiscover(args.ibnetdiscover)
-    else:
-        observation = read_netbox_cables(args.netbox_cables)
-    observed = f"{observation.kind} ({', '.join(observation.files)})"
-    comparison = compare(doc, observation, PortNamer(doc, fallback=catalog.devices), host_map)
-    items = rework_list(doc, comparison)
+    with gc_held():  # 200k observed ends on a big fabric: no collector passes meanwhile
+        if args.lldp:
+            observation = read_lldp(args.lldp)
+        elif args.ibnetdiscover:
+            observation = read_ibnetdiscover(args.ibnetdiscover)
+        else:
+            observation = read_netbox_cables(args.netbox_cables)
+        observed = f"{observation.kind} ({', '.join(observation.files)})"
+        comparison = compare(doc, observation, PortNamer(doc, fallback=catalog.devices), host_map)
+        items = rework_list(doc, comparison)
     if args.csv:
         try:
             write_csv_list(items, args.csv)
