@@ -56,3 +56,15 @@ def test_bad_input_is_one_error_naming_file_and_place(window, example_path, tmp_
     assert not window.asbuilt.run([bad])
     assert dialogs.errors == [("Cannot read the as-built data",
                                f"{bad}: $.lldp.interface.swp1.port: Field required")]
+
+
+
+def test_the_inspector_shows_a_cables_os_port_names(window, example_path):
+    from aicnet_gui.gui.panels.link_page import LinkPage
+
+    assert window.open_path(example_path.parent / "superpod-1su.fabric", ask=False)
+    page = LinkPage(window.editor)
+    page.show_links([window.document.fabric.link_at("gpu-001", "p1").id])
+    lines = page.os_names.text().splitlines()
+    assert lines[0] == "A: linux-rdma mlx5_11 · linux-netdev ibp220s0 · panel OSFP1P1"
+    assert lines[1] == "B: mlnx-os 1/1/1 · ib-port 1 · nvos sw1p1"
