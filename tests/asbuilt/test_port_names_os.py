@@ -78,13 +78,25 @@ def test_settings_choose_the_os_per_model(catalog):
     assert PortNamer(doc).name("d", "swp1s1") == "swp1s1"
 
 
-def test_a_design_whose_embedded_entries_predate_os_names_borrows_them(catalog, superpod):
-    embedded = superpod.device_model("leaf-01")
-    assert not any(group.os_names for group in embedded.cages)
-    namer = namer_for(superpod, catalog)
+def test_a_design_whose_embedded_entries_predate_os_names_borrows_them(catalog):
+    """A file saved before os_names existed embeds entries without them (e.g. small-hgx)."""
+    import json
+
+    from aicnet_gui.fileio.fabric_file import loads_fabric
+
+    from .conftest import EXAMPLES
+
+    data = json.loads((EXAMPLES / "superpod-1su.fabric").read_text())
+    for entry in data["catalog"]["devices"]:
+        entry.pop("default_os", None)
+        for group in entry["cages"]:
+            group.pop("os_names", None)
+    doc = loads_fabric(json.dumps(data).encode(), catalog)
+    assert not any(group.os_names for group in doc.device_model("leaf-01").cages)
+    namer = namer_for(doc, catalog)
     assert namer.name("leaf-01", "2/1") == "1/2/1"
     assert namer.name("gpu-001", "p8") == "mlx5_0"
-    assert PortNamer(superpod).name("leaf-01", "2/1") == "2/1"
+    assert PortNamer(doc).name("leaf-01", "2/1") == "2/1"
 
 
 def test_every_naming_of_the_catalog_gives_distinct_names(catalog):
