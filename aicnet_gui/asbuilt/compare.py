@@ -23,6 +23,7 @@ the link counts as matched and `Comparison.notes` says how many ends were matche
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -42,6 +43,11 @@ KIND_TITLES: dict[str, str] = {
     "unknown_device": "device not in the plan",
 }
 Port = tuple[str, str]
+MANAGEMENT_PORT = re.compile(r"^(eth\d+|mgmt\d*|management\d+|em\d+|fxp\d+|re\d+:mgmt-\d+)$",
+                             re.IGNORECASE)
+"""Out-of-band management interfaces (Cumulus `eth0`, NX-OS `mgmt0`, EOS `Management1`, Junos
+`em0`/`fxp0`/`re0:mgmt-0`): a neighbour seen there is the management network, not a fabric cable,
+unless the design models that port."""
 
 
 @dataclass(frozen=True)
@@ -178,8 +184,14 @@ def compare(doc: FabricDocument, observation: Observation, namer: PortNamer | No
     seen: dict[frozenset, _Seen] = {}
     by_device_only = 0
 
+    management = 0
     for obs in observation.links:
         da, db = resolver.host(obs.a.host), resolver.host(obs.b.host)
+        if any(dev is not None and MANAGEMENT_PORT.match(end.port)
+               and resolver.port(dev, end.port) is None
+               for dev, end in ((da, obs.a), (db, obs.b))):
+            management += 1
+            continue
         if da is None or db is None:
             for end, dev, other, odev in ((obs.a, da, obs.b, db), (obs.b, db, obs.a, da)):
                 if dev is None:
@@ -259,6 +271,9 @@ def compare(doc: FabricDocument, observation: Observation, namer: PortNamer | No
             (link.a.device, link.b.device), (tuple(link.a), tuple(link.b))))
     result.checked = checked
     result.matched = len(matched)
+    if management:
+        result.notes.append(f"{management} observed links on management ports (eth0, mgmt0 ...) "
+                            "that the design does not model were left out")
     if by_device_only:
         result.notes.append(
             f"{by_device_only} links matched by device only: the input's names for their server "

@@ -34,6 +34,9 @@ _PORT = re.compile(
 _KEYVAL = re.compile(r"^[a-z]+guid=|^vendid=|^devid=", re.IGNORECASE)
 _QUOTED = re.compile(r'"([^"]*)"')
 _RATE = re.compile(r"^(\d+)x([A-Z0-9]+)$")
+SHARP_NODE = "Aggregation Node"
+"""`Mellanox Technologies Aggregation Node`: the SHARP aggregation node inside a switch, listed
+as a Ca of its own; not a cable."""
 LANE_GBPS = {"SDR": 2.5, "DDR": 5, "QDR": 10, "FDR10": 10, "FDR": 14, "EDR": 25, "HDR": 50,
              "NDR": 100, "XDR": 200}
 
@@ -142,10 +145,13 @@ def read_ibnetdiscover(path: str | Path) -> Observation:
         remote_kind = kinds.get(port.remote_guid) or ("Switch" if port.remote_guid.startswith("S-")
                                                       else "Ca")
         remote_desc = descs.get(port.remote_guid) or port.remote_desc or port.remote_guid
+        if SHARP_NODE in remote_desc or SHARP_NODE in descs[guid]:
+            continue
         out.links.append(ObservedLink(
             _end(kinds[guid], descs[guid], port.local_port),
             _end(remote_kind, remote_desc, port.remote_port),
             port.speed_gbps, f"{file}: line {number}"))
     for guid, kind in kinds.items():
-        out.hosts.add(node_host_port(descs[guid], kind)[0])
+        if SHARP_NODE not in descs[guid]:
+            out.hosts.add(node_host_port(descs[guid], kind)[0])
     return out

@@ -223,3 +223,29 @@ def test_all_faults_at_once_each_reported_once(small_hgx, catalog, tmp_path):
         ("missing", frozenset({gone})), ("wrong_rail", frozenset({p1.id, p2.id})),
         ("wrong_port", frozenset({shifted.id})), ("unexpected", frozenset()),
     ])
+
+
+def test_management_ports_and_sharp_nodes_are_not_fabric_cables(superpod, catalog, tmp_path):
+    namer = namer_for(superpod, catalog)
+    text = sim.ibnetdiscover_text(superpod, sim.planned_links(superpod), namer)
+    text += ('\nvendid=0x2c9\ndevid=0xcf09\nsysimgguid=0xb8599f0300000020\n'
+             'caguid=0xb8599f0300000021\n'
+             'Ca\t1 "H-b8599f0300000021"\t\t# "Mellanox Technologies Aggregation Node"\n'
+             '[1](b8599f0300000021) \t"S-b8599f0300000020"[65]\t\t# lid 200 lmc 0 '
+             '"MF0;leaf-01:MQM9700/U1" lid 1 4xNDR\n')
+    path = tmp_path / "ib.txt"
+    path.write_text(text)
+    assert compare(superpod, read_ibnetdiscover(path), namer).differences == []
+
+
+def test_a_switch_management_port_neighbour_is_left_out(small_hgx, catalog, tmp_path):
+    namer = namer_for(small_hgx, catalog)
+    outputs = sim.lldp_outputs(small_hgx, sim.planned_links(small_hgx), namer)
+    outputs["leaf-01"]["lldp"]["interface"].append({"eth0": {
+        "via": "LLDP", "rid": "99", "age": "0 day, 01:00:00",
+        "chassis": {"oob-sw-01": {"id": {"type": "mac", "value": "44:38:39:00:00:01"}}},
+        "port": {"id": {"type": "ifname", "value": "swp12"}, "descr": "swp12", "ttl": "120"}}})
+    sim.write_lldp_files(outputs, tmp_path / "lldp")
+    result = compare(small_hgx, read_lldp([tmp_path / "lldp"]), namer)
+    assert result.differences == []
+    assert any("1 observed links on management ports" in note for note in result.notes)
