@@ -15,12 +15,12 @@ file and the JSON path.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..fileio.errors import FabricFileError
 from .observed import Observation, ObservedEnd, ObservedLink
@@ -29,7 +29,9 @@ _MAU_SPEED = re.compile(r"^(\d+(?:\.\d+)?)\s*(G|M)?(?:ig|b)?\s*base", re.IGNOREC
 
 
 class _Loose(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    """lldpctl prints more than aicnet reads (age, ttl, mgmt-ip, capability ...): ignored."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
 class _Id(_Loose):
@@ -53,11 +55,7 @@ class _Interface(_Loose):
     port: _Port
 
 
-def _path(loc: Iterable[Any]) -> str:
-    text = "$"
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return text
+_ENTRIES: TypeAdapter[list[dict[str, _Interface]]] = TypeAdapter(list[dict[str, _Interface]])
 
 
 def mau_speed_gbps(mau: str | None) -> float | None:
@@ -82,8 +80,17 @@ def _chassis_name(chassis: dict[str, Any]) -> str | None:
     return None
 
 
-def _interfaces(lldp: Any, file: str, base: str) -> Iterator[tuple[str, str, Any]]:
-    """(local interface name, JSON path, neighbour object) for every neighbour listed."""
+def _place(where: str, indexed: bool, loc: tuple[Any, ...]) -> str:
+    """The JSON path of a pydantic error location inside the interface list."""
+    text = where + (f"[{loc[0]}]" if indexed and loc else "")
+    for part in loc[1:]:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text
+
+
+def _read_device(host: str, lldp: Any, file: str, base: str, out: Observation) -> None:
+    """The neighbours of one device's lldpctl output, validated in one pass."""
+    out.hosts.add(host)
     if lldp in ({}, [], None):
         return
     if not isinstance(lldp, dict):
@@ -92,44 +99,39 @@ def _interfaces(lldp: Any, file: str, base: str) -> Iterator[tuple[str, str, Any
     if entries is None:
         raise FabricFileError(file, "no \"interface\" key (is this lldpctl -f json output?)", base)
     where = f"{base}.interface"
+    indexed = isinstance(entries, list)
     if isinstance(entries, dict):
         entries = [entries]
-        indexed = False
-    elif isinstance(entries, list):
-        indexed = True
-    else:
+    elif not indexed:
         raise FabricFileError(file, "\"interface\" must be an object or a list", where)
-    for index, entry in enumerate(entries):
-        place = f"{where}[{index}]" if indexed else where
-        if not isinstance(entry, dict):
-            raise FabricFileError(file, "each interface entry must be an object", place)
-        for name, body in entry.items():
-            yield str(name), f"{place}.{name}", body
-
-
-def _read_device(host: str, lldp: Any, file: str, base: str, out: Observation) -> None:
-    out.hosts.add(host)
-    for local, place, body in _interfaces(lldp, file, base):
-        try:
-            neighbour = _Interface.model_validate(body)
-        except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            raise FabricFileError(file, first["msg"], place + _path(first["loc"])[1:]) from None
-        remote = _chassis_name(neighbour.chassis)
-        if remote is None:
-            raise FabricFileError(file, "the neighbour has no chassis name or id", f"{place}.chassis")
-        port = neighbour.port
-        if port.id is not None and port.id.type == "ifname":
-            remote_port = port.id.value
-        elif port.descr:
-            remote_port = port.descr
-        elif port.id is not None:
-            remote_port = port.id.value
-        else:
-            raise FabricFileError(file, "the neighbour's port has neither id nor descr", f"{place}.port")
-        speed = mau_speed_gbps(port.auto_negotiation.current if port.auto_negotiation else None)
-        out.links.append(ObservedLink(ObservedEnd(host, local), ObservedEnd(remote, remote_port),
-                                      speed, f"{file}: {place}"))
+    try:
+        parsed = _ENTRIES.validate_python(entries)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        raise FabricFileError(file, first["msg"], _place(where, indexed, tuple(first["loc"]))) \
+            from None
+    for index, entry in enumerate(parsed):
+        for local, neighbour in entry.items():
+            place = f"{where}[{index}].{local}" if indexed else f"{where}.{local}"
+            remote = _chassis_name(neighbour.chassis)
+            if remote is None:
+                raise FabricFileError(file, "the neighbour has no chassis name or id",
+                                      f"{place}.chassis")
+            port = neighbour.port
+            if port.id is not None and port.id.type == "ifname":
+                remote_port = port.id.value
+            elif port.descr:
+                remote_port = port.descr
+            elif port.id is not None:
+                remote_port = port.id.value
+            else:
+                raise FabricFileError(file, "the neighbour's port has neither id nor descr",
+                                      f"{place}.port")
+            negotiation = port.auto_negotiation
+            speed = mau_speed_gbps(negotiation.current) if negotiation is not None else None
+            out.links.append(ObservedLink(ObservedEnd(host, local),
+                                          ObservedEnd(remote, remote_port), speed,
+                                          f"{file}: {place}"))
 
 
 def host_of_file(path: Path) -> str:
