@@ -1,4 +1,5 @@
-"""File > Verify Against As-Built…: run `aicnet_gui.asbuilt` on the open design and show the
+"""File > Verify Against As-Built…: run `aicnet_gui.asbuilt` on the open design (in a background
+thread, on a snapshot) and show the
 result in the As Built dock and as an overlay on both views (missing cables dashed red,
 unexpected ones dotted purple, wrong ports ringed); a row of the dock centres its difference.
 
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from ..asbuilt import (
@@ -30,6 +31,7 @@ from ..model.port_names_os import PortNamer
 from .canvas.asbuilt_overlay import AsBuiltOverlay
 from .dialogs import messages
 from .panels.asbuilt import AsBuiltDock
+from .workers.background import BackgroundJob
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -51,10 +53,14 @@ def read_observation(paths: Sequence[str | Path]) -> Observation:
                           "choose lldpctl JSON files, or one ibnetdiscover or NetBox file")
 
 
-class AsBuiltView:
+class AsBuiltView(QObject):
     """The dock and the two overlays of one main window."""
 
+    #: a verification ended (its Comparison, or None when the input was refused)
+    done = Signal(object)
+
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.dock = AsBuiltDock(window)
         window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
@@ -67,27 +73,50 @@ class AsBuiltView:
         window.floor.addItem(self.floor_overlay)
         window.document.reset.connect(self.clear)
         self.comparison = None
+        self._job: BackgroundJob | None = None
 
     def choose_and_run(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(
             self.window, "Verify against as-built: lldpctl JSON, ibnetdiscover or NetBox CSV",
             "", FILTER)
         if files:
-            self.run(files)
+            self.start(files)
 
-    def run(self, paths: Sequence[str | Path]) -> bool:
-        """Compare the open design with the observation in `paths`; False on bad input."""
+    def start(self, paths: Sequence[str | Path]) -> BackgroundJob:
+        """Read and compare in a background thread on a snapshot of the design; the dock and
+        the overlays are filled when it finishes (`finished` of the returned job)."""
         window = self.window
+        snap = window.document.fabric.snapshot()
+        fallback = window.catalog.devices
+
+        def work() -> tuple:
+            try:
+                with gc_held():  # 200k observed ends on a big fabric
+                    observation = read_observation(paths)
+                    comparison = compare(snap, observation, PortNamer(snap, fallback=fallback))
+                    return observation, comparison, rework_list(snap, comparison)
+            except FabricFileError as exc:
+                return (exc,)
+
+        job = BackgroundJob(work, "aicnet-verify", window)
+        job.finished.connect(self._show)
+        job.failed.connect(lambda exc: self._show((exc,)))
+        self._job = job
+        window.progress.setVisible(True)
+        window.show_message("Verifying against the as-built data…")
+        job.start()
+        return job
+
+    def _show(self, result: tuple) -> None:
+        window = self.window
+        window.progress.setVisible(False)
+        if len(result) == 1:
+            messages.show_error(window, "Cannot read the as-built data", str(result[0]))
+            window.show_message("As built: not verified")
+            self.done.emit(None)
+            return
+        observation, self.comparison, items = result
         doc = window.document.fabric
-        try:
-            with gc_held():
-                observation = read_observation(paths)
-                self.comparison = compare(doc, observation,
-                                          PortNamer(doc, fallback=window.catalog.devices))
-                items = rework_list(doc, self.comparison)
-        except FabricFileError as exc:
-            messages.show_error(window, "Cannot read the as-built data", str(exc))
-            return False
         observed = f"{observation.kind} ({', '.join(Path(f).name for f in observation.files)})"
         self.dock.set_result(self.comparison, items, observed)
         self.dock.show()
@@ -97,7 +126,7 @@ class AsBuiltView:
         self.floor_overlay.set_differences(doc, differences, self._floor_position)
         window.show_message(f"As built: {len(differences)} difference"
                             f"{'s' if len(differences) != 1 else ''}")
-        return True
+        self.done.emit(self.comparison)
 
     def _topology_position(self, device_id: str) -> QPointF | None:
         item = self.window.topology.items_by_id.get(device_id)

@@ -22,11 +22,16 @@ def _faults(doc, links):  # noqa: ANN001, ANN202
     links.append(sim.SimLink(("gpu-001", "ns1"), ("gpu-002", "ns1")))
 
 
-def test_verify_fills_the_dock_and_overlays_and_a_row_centres_it(window, example_path,
+def _verify(window, qtbot, paths) -> None:  # noqa: ANN001
+    with qtbot.waitSignal(window.asbuilt.done, timeout=60_000):
+        window.asbuilt.start(paths)
+
+
+def test_verify_fills_the_dock_and_overlays_and_a_row_centres_it(window, qtbot, example_path,
                                                                  tmp_path):
     assert window.open_path(example_path, ask=False)
     files = _observe(window, tmp_path, _faults)
-    assert window.asbuilt.run(files)
+    _verify(window, qtbot, files)
     dock = window.asbuilt.dock
     assert dock.isVisible()
     assert dock.table.rowCount() == 2
@@ -41,19 +46,21 @@ def test_verify_fills_the_dock_and_overlays_and_a_row_centres_it(window, example
     assert "gpu-004" in window.topology.selected_device_ids()
 
 
-def test_an_exact_observation_says_as_built_equals_as_designed(window, example_path, tmp_path):
+def test_an_exact_observation_says_as_built_equals_as_designed(window, qtbot, example_path,
+                                                               tmp_path):
     assert window.open_path(example_path, ask=False)
-    assert window.asbuilt.run(_observe(window, tmp_path))
+    _verify(window, qtbot, _observe(window, tmp_path))
     assert window.asbuilt.dock.table.rowCount() == 0
     assert "as built = as designed" in window.asbuilt.dock.summary.text()
     assert window.asbuilt.topology_overlay.line_count == {}
 
 
-def test_bad_input_is_one_error_naming_file_and_place(window, example_path, tmp_path, dialogs):
+def test_bad_input_is_one_error_naming_file_and_place(window, qtbot, example_path, tmp_path,
+                                                      dialogs):
     assert window.open_path(example_path, ask=False)
     bad = tmp_path / "leaf-01.json"
     bad.write_text('{"lldp": {"interface": {"swp1": {"chassis": {"x": {}}}}}}')
-    assert not window.asbuilt.run([bad])
+    _verify(window, qtbot, [bad])
     assert dialogs.errors == [("Cannot read the as-built data",
                                f"{bad}: $.lldp.interface.swp1.port: Field required")]
 
