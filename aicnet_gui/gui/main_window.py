@@ -41,6 +41,7 @@ from ..model.catalog import Catalog
 from ..model.edits import ChangeSet, ReplaceCatalog
 from . import colouring, resources
 from . import layout as layout_ops
+from .asbuilt_view import AsBuiltView
 from .canvas import groups
 from .canvas.floor_scene import FloorScene
 from .canvas.groups import GroupItem, GroupKey
@@ -115,6 +116,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.findings)
         self.resizeDocks([self.palette, self.inspector], [300, 360], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findings], [190], Qt.Orientation.Vertical)
+        self.asbuilt = AsBuiltView(self)
         self._load_job: BackgroundJob | None = None
         self._legend_speeds: set[int] = set()
         self._sized_docks = False
@@ -203,6 +205,9 @@ class MainWindow(QMainWindow):
         a("revert", "&Revert", self.revert, tip="reload the saved file, dropping changes")
         a("export-pdf", "&Export…", self.export_pdf, "Ctrl+E",
           tip="the cabling plan PDF, cable schedule and label CSVs, NetBox import files")
+        a("verify-asbuilt", "&Verify Against As-Built…", self.asbuilt.choose_and_run,
+          icon="validate", tip="compare LLDP, ibnetdiscover or NetBox data of the installed "
+          "cluster with this design")
         a("quit", "&Quit", self.close, key.Quit, icon="quit")
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(key.Undo)
@@ -284,6 +289,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(act["export-pdf"])
         file_menu.addAction(act["compare"])
+        file_menu.addAction(act["verify-asbuilt"])
         file_menu.addSeparator()
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")
@@ -316,7 +322,8 @@ class MainWindow(QMainWindow):
         view.addAction(act["validate"])
         view.addAction(act["whatif"])
         view.addSeparator()
-        for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads):
+        for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads,
+                     self.asbuilt.dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(act["about"])
