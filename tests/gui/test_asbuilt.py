@@ -75,3 +75,23 @@ def test_the_inspector_shows_a_cables_os_port_names(window, example_path):
     lines = page.os_names.text().splitlines()
     assert lines[0] == "A: linux-rdma mlx5_11 · linux-netdev ibp220s0 · panel OSFP1P1"
     assert lines[1] == "B: mlnx-os 1/1/1 · ib-port 1 · nvos sw1p1"
+
+
+def test_fabric_settings_choose_the_port_names_per_model(qtbot, catalog):
+    from aicnet_gui.fileio import load_fabric
+    from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
+    from aicnet_gui.model.edits import UpdateSettings
+
+    from .conftest import EXAMPLE
+
+    doc = load_fabric(EXAMPLE.parent / "roce-enterprise.fabric", catalog)
+    dialog = FabricSettingsDialog(doc, doc.catalog)
+    qtbot.addWidget(dialog)
+    assert dialog.operations() == []
+    box = dialog.port_os.boxes["nvidia-sn5600"]
+    assert box.itemText(0) == "default: NVIDIA Cumulus Linux"
+    box.setCurrentIndex(box.findData("sonic"))
+    (op,) = dialog.operations()
+    assert isinstance(op, UpdateSettings) and op.changes == {"port_os": {"nvidia-sn5600": "sonic"}}
+    doc.apply([op])
+    assert PortNamer(doc).name("leaf-01", "swp1s1") == "Ethernet4"
