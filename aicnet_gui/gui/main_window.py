@@ -41,12 +41,14 @@ from ..model.catalog import Catalog
 from ..model.edits import ChangeSet, ReplaceCatalog
 from . import colouring, file_places, resources, undo_messages
 from . import layout as layout_ops
+from .asbuilt_view import AsBuiltView
 from .canvas import groups
 from .canvas.floor_scene import FloorScene
 from .canvas.groups import GroupItem, GroupKey
 from .canvas.legend import Legend
 from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
+from .change_tools import ChangeTools
 from .counts import counts
 from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
@@ -114,6 +116,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.findings)
         self.resizeDocks([self.palette, self.inspector], [300, 360], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findings], [190], Qt.Orientation.Vertical)
+        self.asbuilt = AsBuiltView(self)
         self._load_job: BackgroundJob | None = None
         self._sized_docks = False
         self._fit_floor = False
@@ -201,6 +204,9 @@ class MainWindow(QMainWindow):
         a("revert", "&Revert", self.revert, tip="reload the saved file, dropping changes")
         a("export-pdf", "&Export…", self.export_pdf, "Ctrl+E",
           tip="the cabling plan PDF, cable schedule and label CSVs, NetBox import files")
+        a("verify-asbuilt", "&Verify Against As-Built…", self.asbuilt.choose_and_run,
+          icon="validate", tip="compare LLDP, ibnetdiscover or NetBox data of the installed "
+          "cluster with this design")
         a("quit", "&Quit", self.close, key.Quit, icon="quit")
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(key.Undo)
@@ -249,6 +255,12 @@ class MainWindow(QMainWindow):
         legend.setChecked(True)
         a("validate", "&Validate Now", self.validator.revalidate, "F5", icon="validate",
           tip="check the whole fabric again")
+        self.change_tools = ChangeTools(self)
+        a("compare", "Compare &With…", self.change_tools.compare_dialog, icon="open",
+          tip="select what differs from another revision of this design")
+        a("whatif", "Failure &What-If on Selection", self.change_tools.whatif_selection,
+          "Ctrl+Shift+F", icon="severity-warning",
+          tip="what failing the selected devices and cables does to every workload")
         self.colour_group = QActionGroup(self)
         for mode, title in colouring.MODES.items():
             action = a(f"colour-{mode}", f"By {title.lower()}" if mode != "cable" else title,
@@ -276,6 +288,8 @@ class MainWindow(QMainWindow):
             file_menu.addAction(act[name])
         file_menu.addSeparator()
         file_menu.addAction(act["export-pdf"])
+        file_menu.addAction(act["compare"])
+        file_menu.addAction(act["verify-asbuilt"])
         file_menu.addSeparator()
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")
@@ -306,8 +320,10 @@ class MainWindow(QMainWindow):
         for name in ("collapse-su", "collapse-rack", "collapse-rail", None, "expand-all"):
             collapse.addSeparator() if name is None else collapse.addAction(act[name])
         view.addAction(act["validate"])
+        view.addAction(act["whatif"])
         view.addSeparator()
-        for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads):
+        for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads,
+                     self.asbuilt.dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(act["about"])

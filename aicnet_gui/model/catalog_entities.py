@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .port_names_os import OsName, OsPortNaming
+
 CATALOG_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
 
@@ -110,6 +112,8 @@ class CageGroup(_Entity):
     port_names: dict[str, str]
     interface_type: str = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
+    os_names: dict[OsName, OsPortNaming] = Field(
+        default_factory=dict, description="port names per operating system (port_names_os.py)")
 
     @field_validator("breakouts")
     @classmethod
@@ -163,6 +167,7 @@ class DeviceModel(Sourced):
     cages: list[CageGroup] = Field(min_length=1)
     switching_tbps: float | None = None
     price_usd: float | None = Field(default=None, description="list price if known; BOM cost")
+    default_os: OsName | None = Field(default=None, description="OS whose port names exports use")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:

@@ -25,6 +25,7 @@ from pydantic_core import CoreSchema, core_schema
 from .cage_tables import CageConfig as CageConfig  # re-exported: part of the file's model
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
+from .port_names_os import OsName
 from .values import Value, value_class
 
 SCHEMA_VERSION = 3
@@ -131,6 +132,9 @@ class Settings(_Data):
         }
     )
     notes: Notes = Field(default_factory=Notes)
+    port_os: dict[str, OsName | Literal["design"]] = Field(
+        default_factory=dict,
+        description="device model id -> OS whose port names exports show (model/port_names_os.py)")
 
 
 @value_class

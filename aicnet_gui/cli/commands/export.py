@@ -1,5 +1,8 @@
 """`aicnet export FILE --pdf OUT.pdf | --csv OUT.csv | --labels-csv OUT.csv | --netbox DIR |
---p2p OUT.csv`: the cabling plan and its CSV exports.
+--p2p OUT.csv [--port-names design|os]`: the cabling plan and its CSV exports.
+
+`--port-names os` prints every port as its device's operating system names it (Cumulus `swp1s0`,
+SONiC `Ethernet8`, InfiniBand port numbers, `mlx5_N` on servers: `model/port_names_os.py`).
 
 Several outputs may be asked for at once; the cable plan is built once for all of them.
 Exit 0 when everything was written, 2 for bad input (unreadable fabric, unknown section, a label
@@ -13,7 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from ..common import EXIT_OK, CliError, open_document
+from ...fileio import load_fabric
+from ..common import EXIT_OK, CliError, catalog_with_warnings
 from ..progress_line import ProgressLine
 
 if TYPE_CHECKING:
@@ -78,6 +82,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress line on stderr (pages, ETA) while the PDF is written "
                              "(default: when stderr is a terminal)")
+    parser.add_argument("--port-names", choices=["design", "os"], default="design",
+                        help="os: ports as each switch's and server's operating system names "
+                             "them (the fabric's port_os setting, else the model's default OS)")
     parser.set_defaults(func=run)
 
 
@@ -102,6 +109,7 @@ def _options(args: argparse.Namespace) -> ExportOptions:
         paper=args.paper, sections=sections, labels=labels, custom_labels=custom,
         label_start=args.label_start, label_offset_mm=args.label_offset,
         label_qr=not args.no_qr, calibration_page=not args.no_calibration, profile=args.profile,
+        port_names=args.port_names,
     )
     try:
         options.validate()
@@ -114,8 +122,10 @@ def run(args: argparse.Namespace) -> int:
     if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p)):
         raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox or --p2p")
     options = _options(args) if args.pdf else None
-    doc = open_document(args.file)
+    catalog = catalog_with_warnings()
+    doc = load_fabric(args.file, catalog)
 
+    from ...model.port_names_os import PortNamer
     from ...report import (
         build_plan,
         export_csv,
@@ -125,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
         export_pdf,
     )
 
-    plan = build_plan(doc, args.profile)
+    namer = PortNamer(doc, fallback=catalog.devices) if args.port_names == "os" else None
+    plan = build_plan(doc, args.profile, port_names=namer)
     written: list[str] = []
     if args.csv:
         rows = _write(args.csv, lambda: export_csv(doc, args.csv, plan=plan))
@@ -142,13 +153,13 @@ def run(args: argparse.Namespace) -> int:
                        + ", ".join(f"{name} ({n})" for name, n in files.items()))
     if args.pdf:
         show = sys.stderr.isatty() if args.progress is None else args.progress
-        line = ProgressLine(sys.stderr) if show else None
+        bar = ProgressLine(sys.stderr) if show else None
         try:
-            result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, progress=line,
+            result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, progress=bar,
                                                          plan=plan))
         finally:
-            if line is not None:
-                line.finish()  # ends the line when the export stopped before 100 %
+            if bar is not None:
+                bar.finish()  # ends the line when the export stopped before 100 %
         written.append(f"{args.pdf}: {result.pages} pages ({result.links} links, "
                        f"{result.cables} cables, {result.labels} labels)")
     for line in written:

@@ -35,12 +35,13 @@ from ...model.catalog import Catalog
 from ...model.edits import Operation, UpdateMetadata, UpdateSettings
 from ...model.fabric import LengthEstimation, Metadata, Notes, OversubscriptionTargets, Settings
 from .model_form import ModelForm
+from .port_os_form import PortOsForm
 
 if TYPE_CHECKING:
     from ...model.document import FabricDocument
 
 #: Settings fields that have a tab (or a place on General) of their own
-_OWN_TABS = ("oversubscription", "lengths", "naming", "notes", "site", "label_profile")
+_OWN_TABS = ("oversubscription", "lengths", "naming", "notes", "site", "label_profile", "port_os")
 
 ROLE_TITLES = {
     "gpu_server": "GPU servers", "storage": "Storage servers", "leaf": "Leaf switches",
@@ -220,6 +221,8 @@ class FabricSettingsDialog(QDialog):
         self.tabs.addTab(_scrolled(self.naming), "Naming")
         self.notes = NotesForm(settings.notes)
         self.tabs.addTab(_scrolled(self.notes), "Design notes")
+        self.port_os = PortOsForm(doc, catalog)
+        self.tabs.addTab(_scrolled(self.port_os), "Port names")
 
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -239,6 +242,7 @@ class FabricSettingsDialog(QDialog):
         values["lengths"] = self.lengths.values()
         values["naming"] = self.naming.values()
         values["notes"] = self.notes.values()
+        values["port_os"] = self.port_os.values()
         return values
 
     def operations(self) -> list[Operation]:
