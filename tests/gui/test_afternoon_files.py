@@ -96,3 +96,9 @@ def test_optics_in_cages_without_a_link_are_a_note_and_a_bom_line(window, qtbot)
     assert len(notes) == 1 and notes[0].severity.value == "info"
     assert f"cages {free[0]}, {free[1]}" in notes[0].message
     assert compute_bom(doc).unlinked_optics == before + 2
+    window.metrics.show()
+    window.metrics.raise_()
+    with qtbot.waitSignal(window.validator.bom_ready, timeout=60000):
+        window.validator.revalidate()
+    bill = window.metrics.row_texts("Bill of materials")
+    assert bill["Transceivers"].endswith(f"({before + 2} not linked)")

@@ -331,12 +331,11 @@ class MetricsDock(QDockWidget):
         for model, count in bom.devices_by_model.items():
             entry = doc.catalog.devices.get(model)
             self._row(devices, f"{entry.vendor} {entry.model}" if entry else model, f"{count:,}")
-        optics = self._row(section, "Transceivers", f"{sum(bom.transceivers.values()):,}")
+        unlinked = f" ({bom.unlinked_optics:,} not linked)" if bom.unlinked_optics else ""
+        optics = self._row(section, "Transceivers", f"{sum(bom.transceivers.values()):,}{unlinked}")
         for part, count in list(bom.transceivers.items())[:MAX_PARTS]:
             spare = bom.transceiver_spares.get(part, 0)
             self._row(optics, part, f"{count:,}" + (f" + {spare} spare" if spare else ""))
-        if bom.unlinked_optics:
-            self._row(optics, "not linked (no cable in the cage)", f"{bom.unlinked_optics:,}")
         cables = self._row(section, "Cables", f"{sum(bom.cables.values()):,}")
         for part, count in list(bom.cables.items())[:MAX_PARTS]:
             self._row(cables, part, f"{count:,}")
