@@ -475,8 +475,13 @@ def unlinked_optic_cages(doc: FabricDocument, device_id: str) -> list[int]:
     optic_cages = {cage for cage, config in device.cages.items() if config.transceiver}
     if not optic_cages:
         return []
-    linked = {port.cage for name, port in doc.ports(device_id).items()
-              if port.cage in optic_cages and doc.link_at(device_id, name) is not None}
+    ports = doc.ports(device_id)
+    linked = set()
+    for link in doc.links_of(device_id):  # a device has fewer links than ports
+        for end in (link.a, link.b):
+            port = ports.get(end.port) if end.device == device_id else None
+            if port is not None:
+                linked.add(port.cage)
     return sorted(optic_cages - linked)
 
 
