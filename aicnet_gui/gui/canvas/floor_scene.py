@@ -675,20 +675,23 @@ class FloorScene(QGraphicsScene):
                     continue
                 rack_a = self._racks[doc.devices[mine.device].rack]
                 rack_b = self._racks[doc.devices[other.device].rack]
-                offset = (fan % 10) * 3.0
+                offset = (fan % 10) * 2.0
                 fan += 1
-                a = a + QPointF(-offset, 0)
-                b = b + QPointF(-offset, 0)
                 if rack_a is rack_b:
                     side = max(a.x(), b.x()) + 10 + offset
                     points = [a, QPointF(side, a.y()), QPointF(side, b.y()), b]
                     frame = rack_a.sceneBoundingRect()
                     anchor, where = QPointF(frame.center().x(), frame.bottom() + 6), "below"
                 else:
+                    # out of the rack on its right side first: the run passes beside the
+                    # devices and the rack header ("16/48 U"), not over them
                     tray_a = rack_a.pos().y() - 12 - offset
                     tray_b = rack_b.pos().y() - 12 - offset
-                    points = [a, QPointF(a.x(), tray_a), QPointF(b.x(), tray_a), QPointF(b.x(), tray_b), b]
-                    anchor, where = QPointF((a.x() + b.x()) / 2, min(tray_a, tray_b) - 12), "above"
+                    xa = rack_a.sceneBoundingRect().right() + offset
+                    xb = rack_b.sceneBoundingRect().right() + offset
+                    points = [a, QPointF(xa, a.y()), QPointF(xa, tray_a), QPointF(xb, tray_a),
+                              QPointF(xb, tray_b), QPointF(xb, b.y()), b]
+                    anchor, where = QPointF((xa + xb) / 2, min(tray_a, tray_b) - 12), "above"
                 length = link_length(doc, link)
                 port = doc.port(link.a.device, link.a.port)
                 colour = QColor(theme.link_colour_hex(link.colour)
