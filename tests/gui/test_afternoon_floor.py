@@ -75,6 +75,12 @@ def test_run_labels_do_not_cover_devices(window):
             boxes = [transform.mapRect(i.sceneBoundingRect()) for i in scene.items_by_id.values()]
             for label, text in labels:
                 assert not any(label.intersects(box) for box in boxes), (name, zoom, text)
+        # the runs pass beside the racks' "16/48 U", not over it
+        headers = [rack.mapRectToScene(rack.used_rect()) for rack in scene.racks_by_id.values()]
+        for points, _colour in scene.routes.routes():
+            for p, q in zip(points, points[1:], strict=False):
+                segment = QRectF(p, q).normalized().adjusted(-0.5, -0.5, 0.5, 0.5)
+                assert not any(segment.intersects(header) for header in headers), name
 
 
 def test_the_used_units_keep_clear_of_the_rack_edge(window):

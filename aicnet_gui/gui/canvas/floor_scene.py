@@ -267,6 +267,9 @@ class RouteOverlay(QGraphicsItem):
     def labels(self) -> list[tuple[QPointF, str, QColor, str]]:
         return list(self._labels)
 
+    def routes(self) -> list[tuple[list[QPointF], QColor]]:
+        return list(self._routes)
+
     def label_rects(self, transform: QTransform) -> list[tuple[QRectF, str]]:
         """The box of every label in device pixels under `transform` (scene -> view)."""
         metrics = QFontMetricsF(theme.font(7.5, True))
