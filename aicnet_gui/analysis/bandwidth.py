@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
+from .collectives import AllReduce, domain_count, ring_allreduce
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -66,6 +67,11 @@ class WorkloadMetrics:
     message_mb: float
     allreduce_ms: float | None
     target_gbps_per_gpu: float | None
+    placement: str = "topology-aware"
+    ring_scattered_gbps_per_gpu: float = 0.0  # ring with ranks scattered over the fabric
+    domains: int = 0  # NVLink domains the workload spans (M)
+    allreduce_bus_gbps: float | None = None  # nccl-tests busBW implied by allreduce_ms
+    assumptions: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -81,11 +87,16 @@ class WorkloadMetrics:
             "tiers": dict(self.tiers),
             "per_gpu_gbps": self.per_gpu_gbps,
             "ring_allreduce_gbps_per_gpu": self.ring_gbps_per_gpu,
+            "ring_allreduce_scattered_gbps_per_gpu": self.ring_scattered_gbps_per_gpu,
+            "placement": self.placement,
             "all_to_all_gbps_per_gpu": self.alltoall_gbps_per_gpu,
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
-            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms},
+            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
+                          "algorithm": "ring", "nvlink_domains": self.domains,
+                          "bus_gbps": self.allreduce_bus_gbps},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
+            "assumptions": list(self.assumptions),
         }
 
 
@@ -297,7 +308,11 @@ class WorkloadModel:
             upper_demand = (arrive[uppers] * _out_fraction(cone[uppers], total, pattern)).sum(axis=1)
             bounds[pattern] = np.concatenate([_bounds(up[first], first_demand),
                                               _bounds(up[uppers], upper_demand)])
-        bound = bounds[workload.pattern]
+        # a ring whose ranks are scattered has a neighbour anywhere on its rail: the share of
+        # a cone's ring traffic that leaves it is the all-to-all share (C_r - c) / (C_r - 1)
+        scattered = workload.placement == "scattered"
+        pattern = "all-to-all" if scattered else workload.pattern
+        bound = bounds[pattern]
         tiers: list[tuple[str, float]] = [("server", _r(injection))]
         worst_tier, worst_row, worst = "server", None, 1.0
         for tier in sorted(set(tier_of[rows].tolist())):
@@ -315,25 +330,24 @@ class WorkloadModel:
             return _r(injection * min(1.0, float(b.min()) if len(b) else 1.0))
 
         ring = per_gpu("ring-allreduce")
+        ring_scattered = per_gpu("all-to-all")  # see `scattered` above
         bisection = _bisection(bw, count, arrive, cone, total, first, uppers, up, tier_of)
         message = workload.message_mb or state.settings.allreduce_message_mb
-        allreduce = None
-        if gpus >= 2 and ring > 0:
-            steps = 2 * (gpus - 1)
-            transfer = steps / gpus * message * 1e6 / (ring * 1e9 / 8)
-            latency = steps * STEP_LATENCY_US[state.settings.technology] * 1e-6
-            allreduce = _r((transfer + latency) * 1000)
-        elif gpus == 1:
-            allreduce = 0.0
+        domains = _domains(state, members)
+        estimate = ring_allreduce(gpus, domains, ring_scattered if scattered else ring,
+                                  message * 1e6, STEP_LATENCY_US[state.settings.technology])
+        allreduce = estimate.time_ms
         servers = int(members.sum())
         linked = _linked_servers(state, members)
         metrics = WorkloadMetrics(
             workload.id, workload.name, workload.kind.value, workload.pattern,
             servers, gpus, nics, servers - linked, _r(injection), tuple(tiers),
-            per_gpu(workload.pattern), ring, per_gpu("all-to-all"), worst_tier,
+            per_gpu(pattern), ring, per_gpu("all-to-all"), worst_tier,
             state.dev_id(worst_row) if worst_row is not None else None,
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
+            workload.placement, ring_scattered, domains, estimate.bus_gbps,
+            _assumptions(workload, estimate, state.settings.technology),
         )
         return metrics, covered
 
@@ -359,6 +373,42 @@ def _bisection(bw: np.ndarray, count: np.ndarray, arrive: np.ndarray, cone: np.n
         cut = carry[in_tier].sum(axis=0) / 2
         limits = np.where(has, np.minimum(limits, cut), limits)
     return float(limits.sum())
+
+
+def _domains(state: State, members: np.ndarray) -> int:
+    """NVLink domains spanned by the member servers (catalog `nvlink_domain_gpus`)."""
+    store = state.store
+    cindex = state.cindex
+    gpus = store.d["gpus"]
+    servers = []
+    for row in np.flatnonzero(members).tolist():
+        device = store.dev_obj[row]
+        idx = cindex.model_idx.get(device.model) if device is not None else None
+        model = cindex.models[idx] if idx is not None else None
+        servers.append((int(gpus[row]), model.nvlink_domain_gpus if model is not None else None))
+    return domain_count(servers)
+
+
+def _assumptions(workload: Workload, estimate: AllReduce,
+                 technology: FabricTechnology) -> tuple[str, ...]:
+    """What the figures of a workload assume, in words for the report and the GUI."""
+    order = ("ranks scattered by the scheduler: a ring neighbour is anywhere on its rail"
+             if workload.placement == "scattered" else
+             "ranks in topology order (best case): one ring stream per switch crossing")
+    text = [
+        "traffic rail-aligned (NIC i talks to NIC i of the other servers)",
+        f"placement: {order}",
+        f"all-reduce: NCCL ring over {estimate.domains} NVLink domain(s) of "
+        f"{estimate.gpus_per_domain:g} GPUs; each domain's NICs carry 2(N-1)/N x S in parallel; "
+        f"{2 * max(estimate.domains - 1, 0)} of the 2(N-1) steps pay the "
+        f"{STEP_LATENCY_US[technology]:g} us {technology.value} step latency",
+        "not counted: in-network reduction (SHARP/NVLS), protocol efficiency (nccl-tests reach "
+        "~80-90 % of line rate), congestion, stragglers",
+    ]
+    if estimate.domains == 1 and estimate.ranks > 1:
+        text.append("all ranks in one NVLink domain: the fabric carries no all-reduce traffic "
+                    "and the catalog has no NVLink bandwidth, so no time is estimated")
+    return tuple(text)
 
 
 def _linked_servers(state: State, members: np.ndarray) -> int:

@@ -159,6 +159,10 @@ class DeviceModel(Sourced):
     power_typical_w: float | None = None
     power_max_w: float | None = None
     gpus: int = 0
+    nvlink_domain_gpus: int | None = Field(
+        default=None, gt=0,
+        description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
+                    "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1)
     cages: list[CageGroup] = Field(min_length=1)
     switching_tbps: float | None = None

@@ -45,6 +45,10 @@ class WorkloadKind(StrEnum):
     TRAINING = "training"
     INFERENCE = "inference"
     STORAGE = "storage"
+    # multi-node serving: prefill and decode on different servers (KV cache crosses the fabric)
+    INFERENCE_DISAGGREGATED = "inference-disaggregated"
+    # multi-node serving with experts spread over servers (all-to-all every layer)
+    INFERENCE_WIDE_EP = "inference-wide-ep"
 
 
 class LabelProfile(StrEnum):
@@ -70,10 +74,13 @@ class OversubscriptionTargets(_Data):
 
     training: float = Field(default=1.0, gt=0)
     storage: float = Field(default=4 / 3, gt=0)
-    inference: float = Field(default=3.0, gt=0)
+    inference: float = Field(default=3.0, gt=0, description="single-node serving replicas")
+    inference_disaggregated: float = Field(default=1.0, gt=0,
+                                           description="prefill/decode on different servers")
+    inference_wide_ep: float = Field(default=1.0, gt=0, description="experts over many servers")
 
     def for_kind(self, kind: WorkloadKind) -> float:
-        return float(getattr(self, kind.value))
+        return float(getattr(self, kind.value.replace("-", "_")))
 
 
 class LengthEstimation(_Data):
@@ -204,6 +211,10 @@ class Workload(Value):
     kind: WorkloadKind = WorkloadKind.TRAINING
     members: list[str] = Field(default_factory=list, description="device ids of its servers")
     pattern: Literal["ring-allreduce", "all-to-all"] = "ring-allreduce"
+    placement: Literal["topology-aware", "scattered"] = Field(
+        default="topology-aware",
+        description="rank order of a ring: in topology order (one stream per switch crossing) "
+                    "or scattered by the scheduler (ring neighbours anywhere in the fabric)")
     target_gbps_per_gpu: float | None = Field(default=None, gt=0)
     message_mb: float | None = Field(default=None, gt=0)
 

@@ -71,9 +71,10 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         servers = [d for d in devices if doc.role_of(d).value == "gpu_server"]
         return [AddWorkload(Workload(
             id=doc.new_id("wl"), name=f"w{rng.randint(1, 99)}",
-            kind=rng.choice(["training", "inference", "storage"]),
+            kind=rng.choice(["training", "inference", "storage", "inference-wide-ep"]),
             members=sorted(rng.sample(servers, min(len(servers), rng.randint(1, 3)))),
             pattern=rng.choice(["ring-allreduce", "all-to-all"]),
+            placement=rng.choice(["topology-aware", "scattered"]),
             target_gbps_per_gpu=rng.choice([None, 100.0, 400.0])))]
     if kind == "drop-workload" and doc.workloads:
         return [RemoveWorkload(rng.choice(sorted(doc.workloads)))]
