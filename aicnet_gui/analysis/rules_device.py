@@ -1,7 +1,7 @@
 """Per-device rules.
 
-TECH-MISMATCH (model vs fabric technology), MTU-MISMATCH (a device `mtu` tag that differs from
-the fabric MTU), OPTIC-POWER-CLASS (optic draws more than the cage cools), PORT-DUPLICATE and
+TECH-MISMATCH (model vs fabric technology), MTU-MISMATCH (a device `mtu` tag against the fabric
+(host) MTU, per technology), OPTIC-POWER-CLASS (optic draws more than the cage cools), PORT-DUPLICATE and
 TWIN-PORT-MIXED-FIBRE (what shares one cage or one optical port), OVERSUBSCRIBED (per switch vs
 the strictest target of the workloads crossing it), ECMP-IMBALANCE (a switch missing an upper
 switch its peers reach, or with unequal bandwidth to its uppers), RAIL-MISWIRED (a NIC of rail r
@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..model.edits import UpdateDevice
+from ..model.fabric import FabricTechnology
 from ..model.wording import counted
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .fixes import set_assembly
@@ -59,18 +60,48 @@ def tech_candidates(state: State) -> Iterable[int]:
     return rows[bad[store.d["model"][rows]]].tolist()
 
 
+def _mtu_verdict(state: State, row: int, value: int) -> tuple[str, str] | None:
+    """(severity, why) of a device whose mtu tag is `value`, or None when it is fine.
+
+    The fabric MTU (project settings) is the hosts' MTU.  Ethernet/RoCEv2: a switch carries
+    transit frames, so it must be at least the host MTU (9216 over hosts at 9000 is common
+    practice), a host above it sends frames the switches drop, a host below it drops its peers'
+    large frames unless the protocol negotiates down.  InfiniBand: the path MTU is the minimum
+    over the path (the subnet manager sets it), so a lower port costs bandwidth, never frames."""
+    fabric = state.settings.mtu
+    if value < 0:
+        return ERROR, "is not a number"
+    if value == 0 or value == fabric:
+        return None
+    if state.settings.technology == FabricTechnology.INFINIBAND:
+        if value > fabric:
+            return None
+        return WARNING, (f"sets MTU {value}, below the fabric's {fabric}: the subnet manager sets "
+                         f"the path MTU of every path through it to {value}, so those paths carry "
+                         "smaller packets (more headers, less bandwidth); nothing is dropped")
+    if state.store.d["switch"][row]:
+        if value > fabric:
+            return None
+        return ERROR, (f"sets MTU {value} on a switch, below the hosts' MTU {fabric}: it drops "
+                       "every frame larger than that (a transit MTU must be at least the host MTU)")
+    if value > fabric:
+        return ERROR, (f"sets MTU {value}, above the fabric's {fabric}: switches at the fabric MTU "
+                       "drop its larger frames")
+    return WARNING, (f"sets MTU {value}, below the other hosts' {fabric}: their larger frames to it "
+                     "are dropped unless the protocol negotiates down (TCP MSS, RDMA path MTU)")
+
+
 def mtu_check(state: State, row: int) -> Iterable[Finding]:
     value = int(state.store.d["mtu"][row])
     fabric = state.settings.mtu
-    if value == 0 or value == fabric:
+    verdict = _mtu_verdict(state, row, value)
+    if verdict is None:
         return
+    severity, why = verdict
     device = state.store.dev_obj[row]
     tags = {k: v for k, v in device.tags.items() if k != "mtu"}
-    told = "is not a number" if value < 0 else f"sets MTU {value}"
     yield Finding(
-        "MTU-MISMATCH", ERROR,
-        f"{state.name(row)}: its mtu tag {told} but the fabric runs MTU {fabric}; every hop of a "
-        "path must use the same MTU or large frames are dropped",
+        "MTU-MISMATCH", severity, f"{state.name(row)}: its mtu tag {why}",
         (state.dev_id(row),),
         Fix(f"remove the mtu tag of {state.name(row)} (use the fabric MTU {fabric})",
             (UpdateDevice(state.dev_id(row), {"tags": tags}),)))

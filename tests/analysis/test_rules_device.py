@@ -177,7 +177,7 @@ def test_mtu_of_the_fabric_and_of_a_device(build):
     doc = build.doc
     build.dev("leaf-1", SN5600, tags={"mtu": "1500"})
     (device,) = only(analyze(doc), "MTU-MISMATCH")
-    assert device.objects == ("leaf-1",) and "sets MTU 1500 but the fabric runs MTU 9000" in device.message
+    assert device.objects == ("leaf-1",) and "sets MTU 1500 on a switch, below the hosts' MTU 9000" in device.message
     doc.apply(list(device.fix.ops))
     assert not analyze(doc).by_code("MTU-MISMATCH")
     doc.update_settings(mtu=2000)
