@@ -353,6 +353,19 @@ def ecmp_check(state: State, row: int) -> Iterable[Finding]:
             "behind them takes the remaining ones",
             (state.dev_id(row), *sorted(state.dev_id(m) for m in missing)),
             Fix(f"connect {name} to {shown} with the same bandwidth as to its other upper switches"))
+    if _weighted_ecmp(state):
+        return  # next hops weighted by bandwidth: unequal paths and mixed members are balanced
+    speeds = _uplink_speeds(state, row)
+    if len(speeds) > 1:
+        shown = ", ".join(f"{n} x {_gbps(g)}" for g, n in sorted(speeds.items(), reverse=True))
+        yield Finding(
+            "ECMP-IMBALANCE", WARNING,
+            f"{name} mixes uplink speeds ({shown}): ECMP (and InfiniBand port balancing) spreads "
+            "flows evenly per member link, not per Gb/s, so the slower members saturate while the "
+            "faster ones idle",
+            (state.dev_id(row),),
+            Fix(f"give all of {name}'s uplinks one speed, or turn on weighted ECMP in the project "
+                "settings when the switches weight next hops by bandwidth (Ethernet only)"))
     values = Counter(p[1] for p in ups)
     if len(values) > 1:
         low = min(values)
@@ -366,6 +379,51 @@ def ecmp_check(state: State, row: int) -> Iterable[Finding]:
             "paths congest first",
             (state.dev_id(row), *sorted(state.dev_id(p[0]) for p in ups)),
             Fix(f"give {name} the same bandwidth ({_gbps(high)}) to every upper switch"))
+
+
+def _weighted_ecmp(state: State) -> bool:
+    settings = state.settings
+    return settings.weighted_ecmp and settings.technology != FabricTechnology.INFINIBAND
+
+
+def _uplink_speeds(state: State, row: int) -> Counter[int]:
+    """Link count per speed (Gb/s) of the row's fabric links to upper switches."""
+    store = state.store
+    col = store.l
+    is_sw = store.d["switch"]
+    link_row = store.link_row
+    speeds: Counter[int] = Counter()
+    for link_id in state.doc.link_ids_of(state.dev_id(row)):
+        r = link_row.get(link_id)
+        if r is None or not col["fabric"][r]:
+            continue
+        a = int(col["a"][r])
+        me, other = ("tier_a", "tier_b") if a == row else ("tier_b", "tier_a")
+        peer = int(col["b"][r]) if a == row else a
+        if col[other][r] > col[me][r] and is_sw[peer]:
+            speeds[int(round(float(col["gbps"][r])))] += 1
+    return speeds
+
+
+def _mixed_uplink_speeds(state: State) -> np.ndarray:
+    """Rows whose fabric links to upper switches do not all run at one speed: with n links of
+    sum s and sum of squares q, the speeds are all equal exactly when n * q == s * s."""
+    store = state.store
+    col = store.l
+    rows = store.link_rows()
+    n = store.n_devices
+    if not len(rows) or not n:
+        return np.zeros(0, dtype=np.int64)
+    a, b = col["a"][rows], col["b"][rows]
+    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
+    is_sw = store.d["switch"]
+    up = col["fabric"][rows] & is_sw[a] & is_sw[b] & (ta != tb)
+    lower = np.where(ta < tb, a, b)[up]
+    g = np.rint(col["gbps"][rows][up]).astype(np.int64)
+    count = np.bincount(lower, minlength=n)
+    total = np.bincount(lower, weights=g, minlength=n)
+    squares = np.bincount(lower, weights=g * g, minlength=n)
+    return np.flatnonzero(np.abs(count * squares - total * total) > 0.5)
 
 
 def ecmp_candidates(state: State) -> Iterable[int]:
@@ -397,7 +455,8 @@ def ecmp_candidates(state: State) -> Iterable[int]:
     mixed_group = np.minimum.reduceat(hash_s, group) != np.maximum.reduceat(hash_s, group)
     sizes = np.diff(np.r_[group, len(code_s)])
     mixed = np.repeat(mixed_group, sizes)
-    return sorted(set(unequal.tolist()) | set(np.unique(dev[order][mixed]).tolist()))
+    return sorted(set(unequal.tolist()) | set(np.unique(dev[order][mixed]).tolist())
+                  | set(_mixed_uplink_speeds(state).tolist()))
 
 
 # ---------------------------------------------------------------------------- rails

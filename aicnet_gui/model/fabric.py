@@ -116,6 +116,10 @@ class Settings(_Data):
     ecn: bool = False
     dcb: bool = False
     ecmp_policy: str = "adaptive routing"
+    weighted_ecmp: bool = Field(
+        default=False,
+        description="Ethernet: switches weight ECMP next hops by link bandwidth (e.g. BGP "
+                    "link-bandwidth community), so mixed member speeds are balanced")
     oversubscription: OversubscriptionTargets = Field(default_factory=OversubscriptionTargets)
     lengths: LengthEstimation = Field(default_factory=LengthEstimation)
     label_profile: LabelProfile = LabelProfile.TIA_606

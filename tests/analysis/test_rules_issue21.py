@@ -56,3 +56,39 @@ def test_multi_node_inference_kinds_default_to_1_to_1(build):
     warned = [f for f in analyze(build.doc).by_code("OVERSUBSCRIBED") if f.severity == "warning"]
     assert {f.objects for f in warned} >= {("leaf-1",), ("leaf-2",)}
     assert "1:1 target for inference-wide-ep" in warned[0].message
+
+
+# ---------------------------------------------------------------------------- ECMP members
+def mixed_uplinks(build):
+    """leaf-1 with 6 x 400G + 1 x 800G to spine-1 and 8 x 400G to spine-2: 3.2 Tb/s to each."""
+    build.rack("r1")
+    for s in (1, 2):
+        build.dev(f"spine-{s}", SN5600, rack="r1", ru=40 + 2 * s, role="spine",
+                  modes={1: "1x800G"})
+    build.dev("leaf-1", SN5600, rack="r1", ru=36, modes={40: "1x800G"})
+    build.dev("gpu-1", HGX, rack="r1", ru=1, optics={c: NIC_OPTIC for c in range(1, 9)})
+    build.link("s1", "gpu-1", "p1", "leaf-1", "swp1s0", cable=MMF)
+    for k in range(6):
+        build.link(f"a{k}", "leaf-1", f"swp{33 + k // 2}s{k % 2}", "spine-1", f"swp{2 + k // 2}s{k % 2}")
+    build.link("a800", "leaf-1", "swp40", "spine-1", "swp1")
+    for k in range(8):
+        build.link(f"b{k}", "leaf-1", f"swp{50 + k // 2}s{k % 2}", "spine-2", f"swp{2 + k // 2}s{k % 2}")
+    return build
+
+
+def test_mixed_member_speeds_warn_although_each_spine_gets_the_same_bandwidth(build):
+    mixed_uplinks(build)
+    found = [f for f in analyze(build.doc).by_code("ECMP-IMBALANCE") if "mixes uplink speeds" in f.message]
+    assert [f.objects for f in found] == [("leaf-1",)]
+    assert "(1 x 800 Gb/s, 14 x 400 Gb/s)" in found[0].message
+    build.doc.update_settings(weighted_ecmp=True)
+    assert not analyze(build.doc).by_code("ECMP-IMBALANCE")
+    ib(build)  # weighted ECMP is an Ethernet feature: InfiniBand still warns
+    build.doc.update_settings(weighted_ecmp=True)
+    assert [f.objects for f in analyze(build.doc).by_code("ECMP-IMBALANCE")
+            if "mixes uplink speeds" in f.message] == [("leaf-1",)]
+
+
+def test_uniform_member_speeds_do_not_warn(build):
+    two_leaf_fabric(build, uplinks_per_leaf=8)
+    assert not analyze(build.doc).by_code("ECMP-IMBALANCE")
