@@ -92,3 +92,30 @@ def test_mixed_member_speeds_warn_although_each_spine_gets_the_same_bandwidth(bu
 def test_uniform_member_speeds_do_not_warn(build):
     two_leaf_fabric(build, uplinks_per_leaf=8)
     assert not analyze(build.doc).by_code("ECMP-IMBALANCE")
+
+
+# ---------------------------------------------------------------------------- copper across racks
+def adjacent_racks(build, cable, length_m=None):
+    ib(build)
+    build.rack("r1", x=0.0)
+    build.rack("r2", x=0.6)
+    build.dev("leaf-1", QM9700, rack="r1", ru=40)
+    build.dev("spine-1", QM9700, rack="r2", ru=40, role="spine")
+    build.link("u1", "leaf-1", "1/1", "spine-1", "1/1", cable=cable, length_m=length_m)
+    return analyze(build.doc)
+
+
+def test_active_copper_to_the_adjacent_rack_is_what_it_is_for(build):
+    report = adjacent_racks(build, "nvidia-mca4j80")  # ACC, 4-5 m; the run is ~3.3 m
+    assert not report.by_code("DAC-ACROSS-RACKS") and not report.by_code("REACH-EXCEEDED")
+
+
+def test_active_copper_beyond_its_reach_is_a_reach_error(build):
+    report = adjacent_racks(build, "nvidia-mca4j80", length_m=6.0)
+    assert not report.by_code("DAC-ACROSS-RACKS")
+    assert [f.objects[0] for f in report.by_code("REACH-EXCEEDED")] == ["u1"]
+
+
+def test_passive_dac_between_racks_still_warns(build):
+    report = adjacent_racks(build, "nvidia-mcp4y10", length_m=1.5)
+    assert [f.severity for f in report.by_code("DAC-ACROSS-RACKS")] == ["warning"]
