@@ -124,8 +124,9 @@ def power_check(state: State, row: int) -> Iterable[Finding]:
     for cage, optic_i in sorted(optics.items()):
         group = model.cage_group_of.get(cage)
         optic = state.cindex.optics[optic_i]
-        if group is not None and group.power_class_w is not None and optic.power_w > group.power_class_w + EPS:
-            over.append((cage, optic.model, optic.power_w, group.power_class_w))
+        rating = group.power_class(cage) if group is not None else None
+        if rating is not None and optic.power_w > rating + EPS:
+            over.append((cage, optic.model, optic.power_w, rating))
     if not over:
         return
     cages = ", ".join(str(c[0]) for c in over)
@@ -146,7 +147,8 @@ def power_candidates(state: State) -> Iterable[int]:
     cindex = state.cindex
     risky_models = set()
     for i, model in enumerate(cindex.models):
-        classes = [g.power_class_w for g in model.cages if g.power_class_w is not None]
+        classes = [c for g in model.cages for c in (g.power_class_w, *g.power_class_by_cage.values())
+                   if c is not None]
         if classes and any(o.power_w > min(classes) + EPS for o in cindex.optics):
             risky_models.add(i)
     if not risky_models:

@@ -105,6 +105,10 @@ class CageGroup(_Entity):
     lanes: int = Field(gt=0, description="electrical lanes per cage")
     lane_gbps: int = Field(gt=0, description="signalling rate per lane, Gb/s")
     power_class_w: float | None = Field(default=None, description="max module power the cage cools")
+    power_class_by_cage: dict[int, float] = Field(
+        default_factory=dict,
+        description="cages of the group whose power class differs from power_class_w "
+                    "(cage number -> W), e.g. the SN5400's 21 W cages 1, 5, ..., 61")
     breakouts: list[str] = Field(min_length=1)
     default_breakout: str
     port_names: dict[str, str]
@@ -130,7 +134,15 @@ class CageGroup(_Entity):
                 raise ValueError(f"port_names has no pattern for {legs} legs (mode {mode})")
             if self.lanes % legs:
                 raise ValueError(f"mode {mode}: {self.lanes} lanes do not split into {legs} legs")
+        outside = sorted(set(self.power_class_by_cage) - set(self.cage_numbers))
+        if outside:
+            raise ValueError(f"power_class_by_cage names cage {outside[0]}, which is not in this "
+                             f"group ({self.first}..{self.first + self.count - 1})")
         return self
+
+    def power_class(self, cage: int) -> float | None:
+        """The power class of one cage of the group (W), None when unknown."""
+        return self.power_class_by_cage.get(cage, self.power_class_w)
 
     @property
     def cage_numbers(self) -> range:

@@ -119,3 +119,25 @@ def test_active_copper_beyond_its_reach_is_a_reach_error(build):
 def test_passive_dac_between_racks_still_warns(build):
     report = adjacent_racks(build, "nvidia-mcp4y10", length_m=1.5)
     assert [f.severity for f in report.by_code("DAC-ACROSS-RACKS")] == ["warning"]
+
+
+# ---------------------------------------------------------------------------- power class per cage
+def test_sn5400_cages_1_5_9_take_21_w_and_the_others_12_w(build):
+    hot = "generic-800g-2xfr4-osfp"  # 17 W
+    build.dev("leaf-1", "nvidia-sn5400", optics={1: hot, 2: hot, 61: hot})
+    (finding,) = analyze(build.doc).by_code("OPTIC-POWER-CLASS")
+    assert finding.objects == ("leaf-1",)
+    assert "cage 2 holds" in finding.message and "rated 12 W" in finding.message  # was 1, 2, 61
+
+
+def test_a_power_class_for_a_cage_outside_its_group_is_refused():
+    import pytest
+    from pydantic import ValidationError
+
+    from aicnet_gui.model.catalog_entities import CageGroup
+
+    with pytest.raises(ValidationError, match="names cage 9"):
+        CageGroup(name="x", count=4, form_factor="OSFP", lanes=8, lane_gbps=100,
+                  power_class_w=12, power_class_by_cage={9: 21}, breakouts=["1x800G"],
+                  default_breakout="1x800G", port_names={"1": "p{cage}"},
+                  interface_type="800gbase-x-osfp")
