@@ -157,7 +157,7 @@ class Analyzer:
         firmware: dict[str, dict[str, str]] = {}
         racks: dict[str, set[str]] = {}
         for device in self.doc.devices.values():
-            firmware.setdefault(device.model, {})[device.id] = device.firmware
+            firmware.setdefault(state.firmware_line(device.model), {})[device.id] = device.firmware
             if device.rack is not None:
                 racks.setdefault(device.rack, set()).add(device.id)
         state.firmware = firmware
@@ -358,16 +358,18 @@ class Analyzer:
                     if not members:
                         del state.rack_members[old_rack]
             if old_model is not None:
-                dirty_models.add(old_model)
-                versions = state.firmware.get(old_model)
+                old_line = state.firmware_line(old_model)
+                dirty_models.add(old_line)
+                versions = state.firmware.get(old_line)
                 if versions is not None:
                     versions.pop(dev_id, None)
                     if not versions:
-                        del state.firmware[old_model]
+                        del state.firmware[old_line]
             device = doc.devices.get(dev_id)
             if device is not None:
-                dirty_models.add(device.model)
-                state.firmware.setdefault(device.model, {})[device.id] = device.firmware
+                line = state.firmware_line(device.model)
+                dirty_models.add(line)
+                state.firmware.setdefault(line, {})[device.id] = device.firmware
                 if device.rack is not None:
                     dirty_racks.add(device.rack)
                     state.rack_members.setdefault(device.rack, set()).add(device.id)

@@ -177,6 +177,9 @@ class DeviceModel(Sourced):
                     "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1)
     cages: list[CageGroup] = Field(min_length=1)
+    firmware_family: str | None = Field(
+        default=None, description="models that run one firmware line (e.g. quantum-2 for the "
+                                  "QM9700 and QM9790); None: the model alone")
     switching_tbps: float | None = None
     price_usd: float | None = Field(default=None, description="list price if known; BOM cost")
 

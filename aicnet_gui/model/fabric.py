@@ -120,6 +120,10 @@ class Settings(_Data):
         default=False,
         description="Ethernet: switches weight ECMP next hops by link bandwidth (e.g. BGP "
                     "link-bandwidth community), so mixed member speeds are balanced")
+    firmware_baselines: dict[str, str] = Field(
+        default_factory=dict,
+        description="firmware baseline per firmware family (catalog firmware_family, e.g. "
+                    "quantum-2) or model id; unset: the newest version seen")
     oversubscription: OversubscriptionTargets = Field(default_factory=OversubscriptionTargets)
     lengths: LengthEstimation = Field(default_factory=LengthEstimation)
     label_profile: LabelProfile = LabelProfile.TIA_606

@@ -192,7 +192,7 @@ def test_firmware_drift_within_one_model(build):
     for n, fw in ((1, "5.9.1"), (2, "5.9.1"), (3, "5.8.0"), (4, "")):
         build.dev(f"leaf-{n}", SN5600, firmware=fw)
     (finding,) = only(analyze(doc), "FIRMWARE-DRIFT")
-    assert finding.objects == ("leaf-3",) and "baseline 5.9.1" in finding.message
+    assert finding.objects == ("leaf-3",) and "baseline (newest seen) 5.9.1" in finding.message
     doc.apply(list(finding.fix.ops))
     assert not analyze(doc).by_code("FIRMWARE-DRIFT")
 

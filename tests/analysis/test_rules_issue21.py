@@ -141,3 +141,37 @@ def test_a_power_class_for_a_cage_outside_its_group_is_refused():
                   power_class_w=12, power_class_by_cage={9: 21}, breakouts=["1x800G"],
                   default_breakout="1x800G", port_names={"1": "p{cage}"},
                   interface_type="800gbase-x-osfp")
+
+
+# ---------------------------------------------------------------------------- firmware
+def test_firmware_baseline_is_the_newest_seen_and_the_fix_never_downgrades(build):
+    doc = build.doc
+    for n, fw in ((1, "5.9.1"), (2, "5.9.1"), (3, "5.10.0"), (4, "")):
+        build.dev(f"leaf-{n}", SN5600, firmware=fw)
+    (finding,) = analyze(doc).by_code("FIRMWARE-DRIFT")
+    # the most common (5.9.1) used to be the baseline: its fix downgraded leaf-3
+    assert finding.objects == ("leaf-1", "leaf-2")
+    assert "baseline (newest seen) 5.10.0" in finding.message
+    doc.apply(list(finding.fix.ops))
+    assert {doc.devices[f"leaf-{n}"].firmware for n in (1, 2, 3)} == {"5.10.0"}
+    assert not analyze(doc).by_code("FIRMWARE-DRIFT")
+
+
+def test_a_baseline_set_in_the_settings_wins_and_newer_devices_get_no_downgrade(build):
+    doc = build.doc
+    for n, fw in ((1, "5.9.1"), (2, "5.10.0"), (3, "5.8.0")):
+        build.dev(f"leaf-{n}", SN5600, firmware=fw)
+    doc.update_settings(firmware_baselines={"spectrum-4": "5.9.1"})
+    (finding,) = analyze(doc).by_code("FIRMWARE-DRIFT")
+    assert finding.objects == ("leaf-2", "leaf-3")
+    assert [(op.id, op.changes) for op in finding.fix.ops] == [("leaf-3", {"firmware": "5.9.1"})]
+    assert "newer firmware than the project's baseline 5.9.1" in finding.message
+
+
+def test_qm9700_and_qm9790_share_the_quantum_2_firmware_line(build):
+    ib(build)
+    build.dev("leaf-1", QM9700, firmware="31.2012.1068")
+    build.dev("spine-1", "nvidia-qm9790", role="spine", firmware="31.2010.2000")
+    (finding,) = analyze(build.doc).by_code("FIRMWARE-DRIFT")
+    assert finding.objects == ("spine-1",)
+    assert finding.message.startswith("quantum-2 (QM9700, QM9790)")
