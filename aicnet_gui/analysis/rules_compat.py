@@ -29,6 +29,7 @@ from .media import (
     optic_port_speeds,
     optic_reach_m,
     pmd_family,
+    pmds_link,
     top_problem,
 )
 from .signatures import End, Issue, SigContext, SigRule
@@ -309,15 +310,34 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
     return issues
 
 
+def _cord_connectors(ctx: SigContext, cable: CableAssembly) -> dict[str, str | None]:
+    """The cord connector at link end a and b.  A breakout cord has different connectors at its
+    common end (A) and its legs (B): the common end goes where the optic takes its connector
+    and the port is split, the legs at the other end."""
+    common, leg = cable.a_end.connector, cable.b_end.connector
+    if common == leg:
+        return {"a": common, "b": common}
+
+    def score(end: End, connector: str | None) -> int:
+        value = 2 if end.optic is not None and end.optic.connector == connector else 0
+        split = end.port.legs > 1
+        return value + (1 if split == (connector == common) else 0)
+
+    straight = score(ctx.a, common) + score(ctx.b, leg)
+    swapped = score(ctx.a, leg) + score(ctx.b, common)
+    return {"a": common, "b": leg} if straight >= swapped else {"a": leg, "b": common}
+
+
 def fibre_cord(ctx: SigContext) -> list[Issue]:
     cable = ctx.cable
     if cable is None or cable.type != "fibre":
         return []
     issues: list[Issue] = []
     media = cable_media(cable)
-    connector = cable.a_end.connector
+    connectors = _cord_connectors(ctx, cable)
     for end in ctx.ends:
         optic = end.optic
+        connector = connectors[end.label]
         where = f"{_lbl(end)} (cage {_cage(end)})"
         if optic is None:
             fix, fix_text = _optic_fix(ctx, end, f"takes a {connector} {media} cord")
@@ -329,7 +349,7 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
         if connector and optic.connector != connector:
             issues.append(Issue(
                 "FORM-FACTOR", ERROR,
-                f"{where}: the {cable.model} has {connector} connectors but the {optic.model} "
+                f"{where}: the {cable.model} has {connector} at this end but the {optic.model} "
                 f"takes {optic.connector}", None, f"use a {optic.connector} cord"))
         if optic.media != media:
             fix, fix_text = None, f"use a {optic.media} cord"
@@ -357,7 +377,7 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 f"{{a}} has the {a.media} {a.model} ({a.pmd}) and {{b}} the {b.media} {b.model} "
                 f"({b.pmd}): multimode and single-mode optics cannot link", None,
                 "use the same media at both ends"))
-        elif pmd_family(a.pmd) != pmd_family(b.pmd):
+        elif not pmds_link(a, b, breakout=cable.legs > 1):
             issues.append(Issue(
                 "MEDIA-MISMATCH", ERROR,
                 f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "

@@ -175,3 +175,49 @@ def test_qm9700_and_qm9790_share_the_quantum_2_firmware_line(build):
     (finding,) = analyze(build.doc).by_code("FIRMWARE-DRIFT")
     assert finding.objects == ("spine-1",)
     assert finding.message.startswith("quantum-2 (QM9700, QM9790)")
+
+
+# ---------------------------------------------------------------------------- breakout cords
+DR4_DD = "generic-400gbase-dr4-qsfp-dd"
+COMPAT = {"FORM-FACTOR", "MEDIA-MISMATCH", "SPEED-MISMATCH", "PORT-DUPLICATE", "OPTIC-MISSING",
+          "TWIN-PORT-MIXED-FIBRE"}
+
+
+def compat_codes(doc):
+    return sorted({(f.code, f.message) for f in analyze(doc).findings if f.code in COMPAT})
+
+
+def test_400g_dr4_breaks_out_to_four_100g_dr_over_an_mpo_to_lc_cord(build):
+    build.dev("leaf-1", "nvidia-sn5400", optics={1: DR4_DD}, modes={1: "4x100G"})
+    build.dev("sw-100", "nvidia-sn4600c", optics={c: "generic-100gbase-dr-qsfp28" for c in range(1, 5)})
+    for leg in range(4):
+        build.link(f"b{leg}", "leaf-1", f"swp1s{leg}", "sw-100", f"swp{leg + 1}",
+                   cable="generic-mpo-12-apc-to-4x-lc-os2-breakout", assembly="bo-1")
+    assert compat_codes(build.doc) == []  # was MEDIA-MISMATCH (DR4 vs DR) and FORM-FACTOR (LC)
+
+
+def test_800g_dr8_and_sr8_break_out_to_two_400g_over_mpo_16_to_2x_mpo_12_cords(build):
+    build.dev("leaf-1", SN5600, optics={1: "generic-800gbase-dr8-osfp", 2: "generic-800gbase-sr8-osfp"},
+              modes={1: "2x400G", 2: "2x400G"})
+    build.dev("leaf-2", "nvidia-sn5400", optics={1: DR4_DD, 2: DR4_DD})
+    for leg in range(2):
+        build.link(f"d{leg}", "leaf-1", f"swp1s{leg}", "leaf-2", f"swp{leg + 1}",
+                   cable="generic-mpo-16-apc-to-2x-mpo-12-apc-os2-breakout", assembly="bo-dr8")
+        build.dev(f"gpu-{leg}", HGX, optics={1: NIC_OPTIC})
+        build.link(f"s{leg}", "leaf-1", f"swp2s{leg}", f"gpu-{leg}", "p1",
+                   cable="generic-mpo-16-apc-to-2x-mpo-12-apc-om4-breakout", assembly="bo-sr8")
+    assert compat_codes(build.doc) == []
+
+
+def test_a_breakout_still_needs_matching_pmds_and_a_breakout_cord(build):
+    build.dev("leaf-1", "nvidia-sn5400", optics={1: DR4_DD}, modes={1: "4x100G"})
+    build.dev("sw-100", "nvidia-sn4600c", optics={1: "generic-100gbase-dr-qsfp28",
+                                                 2: "generic-100gbase-fr1-qsfp28"})
+    build.link("b0", "leaf-1", "swp1s0", "sw-100", "swp1",
+               cable="generic-duplex-lc-os2-patch-cord")  # straight LC cord on an MPO optic
+    build.link("b1", "leaf-1", "swp1s1", "sw-100", "swp2",
+               cable="generic-mpo-12-apc-to-4x-lc-os2-breakout", assembly="bo-1")  # DR4 -> FR1
+    found = analyze(build.doc)
+    by_link = {(f.code, f.objects[0]) for f in found.findings if f.code in COMPAT}
+    assert ("FORM-FACTOR", "b0") in by_link and ("MEDIA-MISMATCH", "b0") in by_link
+    assert ("MEDIA-MISMATCH", "b1") in by_link and ("FORM-FACTOR", "b1") not in by_link
