@@ -177,6 +177,10 @@ class DeviceModel(Sourced):
                     "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1)
     cages: list[CageGroup] = Field(min_length=1)
+    subnet_manager: bool | None = Field(
+        default=None, description="InfiniBand switch: true when it can run the subnet manager "
+                                  "itself (internally managed), false when externally managed; "
+                                  "None: unknown")
     firmware_family: str | None = Field(
         default=None, description="models that run one firmware line (e.g. quantum-2 for the "
                                   "QM9700 and QM9790); None: the model alone")

@@ -120,6 +120,10 @@ class Settings(_Data):
         default=False,
         description="Ethernet: switches weight ECMP next hops by link bandwidth (e.g. BGP "
                     "link-bandwidth community), so mixed member speeds are balanced")
+    subnet_managers: list[str] = Field(
+        default_factory=list,
+        description="InfiniBand: device ids running the subnet manager, master first, then "
+                    "standbys (internally managed switches or UFM / OpenSM hosts)")
     firmware_baselines: dict[str, str] = Field(
         default_factory=dict,
         description="firmware baseline per firmware family (catalog firmware_family, e.g. "

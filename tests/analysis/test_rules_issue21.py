@@ -221,3 +221,56 @@ def test_a_breakout_still_needs_matching_pmds_and_a_breakout_cord(build):
     by_link = {(f.code, f.objects[0]) for f in found.findings if f.code in COMPAT}
     assert ("FORM-FACTOR", "b0") in by_link and ("MEDIA-MISMATCH", "b0") in by_link
     assert ("MEDIA-MISMATCH", "b1") in by_link and ("FORM-FACTOR", "b1") not in by_link
+
+
+# ---------------------------------------------------------------------------- subnet manager
+def ib_pair(build, switch_model):
+    """An InfiniBand leaf and spine of `switch_model`, two DGX H100 on the leaf and a third
+    DGX (the UFM host) not cabled yet."""
+    ib(build)
+    build.dev("leaf-1", switch_model)
+    build.dev("spine-1", switch_model, role="spine")
+    build.link("u1", "leaf-1", "1/1", "spine-1", "1/1")
+    for n in (1, 2, 3):
+        build.dev(f"dgx-{n}", "nvidia-dgx-h100")
+    build.link("s1", "dgx-1", "p1", "leaf-1", "2/1")
+    build.link("s2", "dgx-2", "p1", "leaf-1", "2/2")
+    return build
+
+
+def sm_findings(doc):
+    return [(f.severity.value, f.objects) for f in analyze(doc).by_code("IB-SUBNET-MANAGER")]
+
+
+def test_externally_managed_switches_without_an_sm_host_never_come_up(build):
+    ib_pair(build, "nvidia-qm9790")
+    doc = build.doc
+    ((severity, _),) = sm_findings(doc)
+    assert severity == "error"
+    doc.update_settings(subnet_managers=["dgx-3"])  # the UFM host has no fabric port yet
+    assert sm_findings(doc) == [("error", ("dgx-3",))]
+    build.link("s3", "dgx-3", "p1", "leaf-1", "3/1")
+    assert sm_findings(doc) == [("warning", ("dgx-3",))]  # master without a standby
+    doc.update_settings(subnet_managers=["dgx-3", "spine-1"])  # a QM9790 cannot run it
+    assert sm_findings(doc) == [("error", ("spine-1",)), ("warning", ("dgx-3",))]
+    build.link("s4", "dgx-2", "p2", "leaf-1", "3/2")
+    doc.update_settings(subnet_managers=["dgx-3", "dgx-2"])
+    assert sm_findings(doc) == []
+
+
+def test_internally_managed_switches_get_a_master_and_standby_in_one_click(build):
+    ib_pair(build, QM9700)
+    doc = build.doc
+    (finding,) = analyze(doc).by_code("IB-SUBNET-MANAGER")
+    assert finding.severity.value == "warning"
+    assert finding.fix.description == "run the subnet manager on spine-1 (master) and leaf-1 (standby)"
+    doc.apply(list(finding.fix.ops))
+    assert doc.settings.subnet_managers == ["spine-1", "leaf-1"]
+    assert sm_findings(doc) == []
+    doc.update_settings(subnet_managers=["gone"])
+    assert sm_findings(doc) == [("error", ())]
+
+
+def test_ethernet_fabrics_have_no_subnet_manager(build):
+    two_leaf_fabric(build)
+    assert sm_findings(build.doc) == []
