@@ -30,7 +30,15 @@ import numpy as np
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from ..model.wording import counted
-from . import rules_compat, rules_device, rules_fabric, rules_groups, rules_link, rules_subnet
+from . import (
+    rules_compat,
+    rules_device,
+    rules_fabric,
+    rules_groups,
+    rules_link,
+    rules_roce,
+    rules_subnet,
+)
 from .bandwidth import analyze_workloads
 from .findings import ERROR, Finding, Fix
 from .report import (
@@ -50,7 +58,7 @@ from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_groups.RULES, *rules_fabric.RULES,
-    *rules_subnet.RULES,
+    *rules_subnet.RULES, *rules_roce.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns

@@ -115,6 +115,14 @@ class Settings(_Data):
     pfc_priority: int = Field(default=3, ge=0, le=7)
     ecn: bool = False
     dcb: bool = False
+    roce_dscp: int = Field(default=26, ge=0, le=63, description="DSCP of RoCEv2 data traffic")
+    cnp_dscp: int = Field(default=48, ge=0, le=63,
+                          description="DSCP of the congestion notification packets (DCQCN)")
+    cnp_priority: int = Field(default=6, ge=0, le=7, description="priority (class) of the CNPs")
+    pfc_cable_length_m: float = Field(
+        default=100.0, gt=0,
+        description="cable length the switches' PFC headroom is sized for (a longer link can "
+                    "overflow it)")
     ecmp_policy: str = "adaptive routing"
     weighted_ecmp: bool = Field(
         default=False,

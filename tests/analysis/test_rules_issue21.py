@@ -274,3 +274,51 @@ def test_internally_managed_switches_get_a_master_and_standby_in_one_click(build
 def test_ethernet_fabrics_have_no_subnet_manager(build):
     two_leaf_fabric(build)
     assert sm_findings(build.doc) == []
+
+
+# ---------------------------------------------------------------------------- RoCEv2 transport
+def test_cnps_need_their_own_dscp_and_a_priority_apart_from_the_lossless_one(build):
+    two_leaf_fabric(build)  # RoCEv2, PFC + ECN, NVIDIA defaults: RoCE 26/prio 3, CNP 48/prio 6
+    doc = build.doc
+    assert not analyze(doc).by_code("ROCE-QOS")
+    doc.update_settings(cnp_dscp=26, cnp_priority=3)
+    found = analyze(doc).by_code("ROCE-QOS")
+    assert [f.severity.value for f in found] == ["error", "error"]
+    for finding in found:
+        doc.apply(list(finding.fix.ops))
+    assert (doc.settings.cnp_dscp, doc.settings.cnp_priority) == (48, 6)
+    assert not analyze(doc).by_code("ROCE-QOS")
+    doc.update_settings(pfc_priority=0)
+    assert [f.severity.value for f in analyze(doc).by_code("ROCE-QOS")] == ["warning"]
+
+
+def test_a_link_longer_than_the_pfc_headroom_is_sized_for_warns(build):
+    two_leaf_fabric(build)
+    doc = build.doc
+    assert not analyze(doc).by_code("PFC-HEADROOM")
+    doc.update_link("u10", length_m=150.0)  # a leaf-1 uplink, 400G, at MTU 9000
+    (finding,) = analyze(doc).by_code("PFC-HEADROOM")
+    # 2 x 150 m / 2e8 m/s x 50e9 B/s = 75 kB in flight + 2 x 9000 B = 93 kB; sized for 100 m: 68 kB
+    assert finding.objects == ("u10",)
+    assert "needs about 93 kB" in finding.message and "sized for 100 m (68 kB)" in finding.message
+    doc.update_settings(pfc_cable_length_m=200.0)
+    assert not analyze(doc).by_code("PFC-HEADROOM")
+    doc.update_settings(pfc_cable_length_m=100.0, technology="ethernet", pfc=False)
+    assert not analyze(doc).by_code("PFC-HEADROOM")  # no lossless class, no headroom
+
+
+def test_training_on_ethernet_with_plain_hashing_warns(build):
+    two_leaf_fabric(build)
+    doc = build.doc
+    doc.update_settings(ecmp_policy="5-tuple hash")
+    assert not analyze(doc).by_code("ECMP-POLICY")  # no training workload
+    build.workload("train", ["gpu-1", "gpu-2"])
+    (finding,) = analyze(doc).by_code("ECMP-POLICY")
+    doc.apply(list(finding.fix.ops))
+    assert not analyze(doc).by_code("ECMP-POLICY")
+    for policy in ("flowlet switching", "packet spraying", "AR + flowlets"):
+        doc.update_settings(ecmp_policy=policy)
+        assert not analyze(doc).by_code("ECMP-POLICY")
+    ib(build)
+    doc.update_settings(ecmp_policy="5-tuple hash")
+    assert not analyze(doc).by_code("ECMP-POLICY")  # InfiniBand routing is the SM's
