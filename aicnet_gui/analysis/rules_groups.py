@@ -53,10 +53,9 @@ def rack_space_check(state: State, rack_id: str) -> Iterable[Finding]:
             (rack_id,), Fix("move devices to another rack or use a taller rack"))
 
 
-def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
-    rack = state.doc.racks.get(rack_id)
-    if rack is None or rack.power_kw is None:
-        return
+def rack_load(state: State, rack_id: str) -> tuple[float, list[str]]:
+    """The rack's devices (maximum power, else typical) and optics in W, and the names of the
+    devices without a power figure."""
     store = state.store
     total = 0.0
     unknown = []
@@ -68,6 +67,14 @@ def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
         else:
             total += power
         total += float(store.d["optic_w"][row])
+    return total, unknown
+
+
+def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
+    rack = state.doc.racks.get(rack_id)
+    if rack is None or rack.power_kw is None:
+        return
+    total, unknown = rack_load(state, rack_id)
     budget = rack.power_kw * 1000
     if total <= budget + 1e-6:
         return

@@ -140,6 +140,10 @@ class Settings(_Data):
     lengths: LengthEstimation = Field(default_factory=LengthEstimation)
     label_profile: LabelProfile = LabelProfile.TIA_606
     site: str = "1A"
+    power_feed_kw: float | None = Field(
+        default=None, gt=0,
+        description="capacity of one of a rack's two (A/B) power feeds: with 2N feeds either "
+                    "one must carry the whole rack; None: not checked")
     spares_percent: float = Field(default=5.0, ge=0, le=100)
     allreduce_message_mb: float = Field(default=1024.0, gt=0)
     naming: dict[str, str] = Field(

@@ -322,3 +322,18 @@ def test_training_on_ethernet_with_plain_hashing_warns(build):
     ib(build)
     doc.update_settings(ecmp_policy="5-tuple hash")
     assert not analyze(doc).by_code("ECMP-POLICY")  # InfiniBand routing is the SM's
+
+
+# ---------------------------------------------------------------------------- A/B power feeds
+def test_each_feed_must_carry_the_whole_rack(build):
+    build.rack("r1", power_kw=60)
+    for n in range(4):  # DGX H100: 10.2 kW max each
+        build.dev(f"dgx-{n}", "nvidia-dgx-h100", rack="r1", ru=1 + 8 * n)
+    doc = build.doc
+    assert not analyze(doc).by_code("POWER-FEED")  # no feed capacity set: not checked
+    doc.update_settings(power_feed_kw=30.0)
+    (finding,) = analyze(doc).by_code("POWER-FEED")
+    assert finding.objects == ("r1",) and "draws up to 40.8 kW but one feed delivers 30 kW" in finding.message
+    assert not analyze(doc).by_code("RACK-POWER")  # within the 60 kW of both feeds together
+    doc.update_settings(power_feed_kw=41.0)
+    assert not analyze(doc).by_code("POWER-FEED")
