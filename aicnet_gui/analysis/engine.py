@@ -31,6 +31,7 @@ from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from ..model.wording import counted
 from . import (
+    rules_airflow,
     rules_compat,
     rules_device,
     rules_fabric,
@@ -59,7 +60,7 @@ from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_groups.RULES, *rules_fabric.RULES,
-    *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES,
+    *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES, *rules_airflow.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns

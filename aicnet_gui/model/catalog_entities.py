@@ -177,6 +177,9 @@ class DeviceModel(Sourced):
                     "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1)
     cages: list[CageGroup] = Field(min_length=1)
+    airflow: Literal["front-to-back", "back-to-front"] | None = Field(
+        default=None, description="cooling air direction as mounted (front = the rack's front); "
+                                  "None: unknown or sold both ways (set a device's airflow tag)")
     subnet_manager: bool | None = Field(
         default=None, description="InfiniBand switch: true when it can run the subnet manager "
                                   "itself (internally managed), false when externally managed; "

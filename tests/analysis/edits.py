@@ -31,7 +31,7 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         "remove-link", "link-length", "link-cable", "link-assembly", "link-rail", "move-end",
         "add-link", "firmware", "optic", "mode", "move-device", "remove-device", "rack",
         "workload", "mtu-tag", "role", "add-rack", "remove-rack", "new-workload",
-        "drop-workload", "settings", "rename", "rename-workload",
+        "drop-workload", "settings", "rename", "rename-workload", "airflow",
     ])
     if kind == "remove-link" and links:
         return [RemoveLink(rng.choice(links))]
@@ -90,7 +90,11 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         return [UpdateDevice(dev_id, {"name": f"n-{rng.randint(1, 99999)}"})]
     device = doc.devices[dev_id]
     if kind == "firmware":
-        return [UpdateDevice(dev_id, {"firmware": rng.choice(["", "fw-1", "fw-2"])})]
+        return [UpdateDevice(dev_id, {"firmware": rng.choice(["", "fw-1", "fw-2", "fw-10"])})]
+    if kind == "airflow":
+        flow = rng.choice([None, "front-to-back", "back-to-front"])
+        tags = {k: v for k, v in device.tags.items() if k != "airflow"}
+        return [UpdateDevice(dev_id, {"tags": tags if flow is None else {**tags, "airflow": flow}})]
     if kind == "optic":
         cages = dict(device.cages)
         model = doc.catalog.device(device.model)

@@ -337,3 +337,21 @@ def test_each_feed_must_carry_the_whole_rack(build):
     assert not analyze(doc).by_code("RACK-POWER")  # within the 60 kW of both feeds together
     doc.update_settings(power_feed_kw=41.0)
     assert not analyze(doc).by_code("POWER-FEED")
+
+
+# ---------------------------------------------------------------------------- airflow
+def test_a_switch_blowing_the_other_way_in_a_rack_warns(build):
+    build.rack("r1")
+    for n in range(3):
+        build.dev(f"dgx-{n}", "nvidia-dgx-h100", rack="r1", ru=1 + 8 * n,
+                  tags={"airflow": "front-to-back"})
+    build.dev("leaf-1", SN5600, rack="r1", ru=40, tags={"airflow": "front-to-back"})
+    doc = build.doc
+    assert not analyze(doc).by_code("AIRFLOW-MIXED")
+    doc.update_device("leaf-1", tags={"airflow": "back-to-front"})  # the other PSU/fan version
+    (finding,) = analyze(doc).by_code("AIRFLOW-MIXED")
+    assert finding.objects == ("r1", "leaf-1")
+    assert "leaf-1 blows back-to-front while 3 other device(s) blow front-to-back" in finding.message
+    build.rack("r2", x=0.6)
+    build.dev("leaf-2", SN5600, rack="r2", ru=40, tags={"airflow": "back-to-front"})
+    assert [f.objects for f in analyze(doc).by_code("AIRFLOW-MIXED")] == [("r1", "leaf-1")]
