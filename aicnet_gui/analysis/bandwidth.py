@@ -23,12 +23,13 @@ that summation order cannot change a result.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
-from .collectives import AllReduce, domain_count, ring_allreduce
+from .collectives import AllReduce, ring_allreduce
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -376,17 +377,22 @@ def _bisection(bw: np.ndarray, count: np.ndarray, arrive: np.ndarray, cone: np.n
 
 
 def _domains(state: State, members: np.ndarray) -> int:
-    """NVLink domains spanned by the member servers (catalog `nvlink_domain_gpus`)."""
+    """NVLink domains spanned by the member servers (catalog `nvlink_domain_gpus`; a server
+    without it is a domain of its own GPUs): the sum of GPUs / domain size, partial domains
+    counted whole (collectives.domain_count, vectorised)."""
     store = state.store
-    cindex = state.cindex
-    gpus = store.d["gpus"]
-    servers = []
-    for row in np.flatnonzero(members).tolist():
-        device = store.dev_obj[row]
-        idx = cindex.model_idx.get(device.model) if device is not None else None
-        model = cindex.models[idx] if idx is not None else None
-        servers.append((int(gpus[row]), model.nvlink_domain_gpus if model is not None else None))
-    return domain_count(servers)
+    rows = np.flatnonzero(members)
+    if not len(rows):
+        return 0
+    size = state.memo.get("nvlink-domain")
+    if size is None:
+        size = np.array([m.nvlink_domain_gpus or 0 for m in state.cindex.models] or [0], dtype=float)
+        state.memo["nvlink-domain"] = size
+    gpus = store.d["gpus"][rows].astype(float)
+    dom = size[store.d["model"][rows]]
+    share = np.divide(gpus, dom, out=(gpus > 0).astype(float), where=dom > 0)
+    total = float(np.sort(share).sum())  # sorted: the same sum in any member order
+    return math.ceil(round(total, 9)) if total > 0 else 0
 
 
 def _assumptions(workload: Workload, estimate: AllReduce,

@@ -161,12 +161,13 @@ def firmware_check(state: State, line: str) -> Iterable[Finding]:
     off = sorted(d for d, v in versions.items() if v and v != baseline)
     if not off:
         return
-    older = [d for d in off if version_key(versions[d]) < version_key(baseline)]
-    newer = [d for d in off if d not in older]
+    base_key = version_key(baseline)
+    below = {v for v in counts if version_key(v) < base_key}
+    older = [d for d in off if versions[d] in below]
+    newer = [d for d in off if versions[d] not in below]
     idx = state.cindex.model_idx.get(line)
-    models = sorted({state.doc.devices[d].model for d in versions if d in state.doc.devices})
-    label = (state.cindex.models[idx].model if idx is not None else
-             f"{line} ({', '.join(state.cindex.model_of(m).model for m in models if m in state.cindex.model_idx)})")
+    family = sorted(m.model for m in state.cindex.models if m.firmware_family == line)
+    label = state.cindex.models[idx].model if idx is not None else f"{line} ({', '.join(family)})"
     listing = ", ".join(f"{v} ({n})" for v, n in sorted(counts.items(), key=lambda kv: version_key(kv[0])))
     source = "the project's baseline" if chosen else "the baseline (newest seen)"
 

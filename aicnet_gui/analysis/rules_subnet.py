@@ -25,18 +25,33 @@ CODE = "IB-SUBNET-MANAGER"
 
 
 def _capability(state: State) -> np.ndarray:
-    """Per catalog model index: 1 can run an SM, 0 cannot, -1 unknown."""
-    return np.array([{True: 1, False: 0}.get(m.subnet_manager, -1) for m in state.cindex.models]
-                    or [-1], dtype=np.int64)
+    """Per catalog model index: 1 can run an SM, 0 cannot, -1 unknown (kept in the memo: the
+    catalog only changes with a full run)."""
+    capable = state.memo.get("sm-capable")
+    if capable is None:
+        capable = np.array([{True: 1, False: 0}.get(m.subnet_manager, -1)
+                            for m in state.cindex.models] or [-1], dtype=np.int64)
+        state.memo["sm-capable"] = capable
+    return capable
 
 
 def _candidates(state: State, capable: np.ndarray) -> list[int]:
-    """Switch rows that can run an embedded SM, highest tier first, then by name."""
+    """Switch rows that can run an embedded SM: those of the highest tier by name, then (when
+    that tier has fewer than two) those of the next tier."""
     store = state.store
     rows = store.device_rows()
     rows = rows[store.d["switch"][rows] & (capable[store.d["model"][rows]] == 1)]
-    tier = store.d["tier"]
-    return sorted(rows.tolist(), key=lambda r: (-int(tier[r]), state.name(r)))
+    if not len(rows):
+        return []
+    tier = store.d["tier"][rows]
+    top = rows[tier == tier.max()]
+    rest = rows[tier < tier.max()]
+    # two are picked: the top tier's, then the next tier's only when the top has fewer than two
+    ranked = sorted(top.tolist(), key=state.name)
+    if len(ranked) < 2 and len(rest):
+        rest_tier = store.d["tier"][rest]
+        ranked += sorted(rest[rest_tier == rest_tier.max()].tolist(), key=state.name)
+    return ranked
 
 
 def _fix(state: State, capable: np.ndarray, why: str) -> Fix:
