@@ -4,7 +4,7 @@ multi-node inference targets, and the new checks."""
 
 from __future__ import annotations
 
-from conftest import HGX, MMF, NIC_OPTIC, SN5600, TWIN_SR4, ib, two_leaf_fabric
+from conftest import HGX, MMF, NIC_OPTIC, SN5600, ib, two_leaf_fabric
 
 from aicnet_gui.analysis import analyze
 from aicnet_gui.model.edits import UpdateWorkload
