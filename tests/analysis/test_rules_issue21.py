@@ -355,3 +355,19 @@ def test_a_switch_blowing_the_other_way_in_a_rack_warns(build):
     build.rack("r2", x=0.6)
     build.dev("leaf-2", SN5600, rack="r2", ru=40, tags={"airflow": "back-to-front"})
     assert [f.objects for f in analyze(doc).by_code("AIRFLOW-MIXED")] == [("r1", "leaf-1")]
+
+
+# ---------------------------------------------------------------------------- compute vs storage
+def test_a_storage_nic_on_a_compute_leaf_warns(build):
+    two_leaf_fabric(build)
+    doc = build.doc
+    assert not analyze(doc).by_code("NIC-PLANE-MIXED")
+    build.link("ns", "gpu-1", "ns1", "leaf-1", "swp20s0")  # north-south NIC on the rail leaf
+    (finding,) = analyze(doc).by_code("NIC-PLANE-MIXED")
+    assert finding.objects == ("leaf-1", "ns")
+    assert "16 GPU compute NIC(s) and 1 storage / front-end NIC(s)" in finding.message
+    assert "storage / front-end: gpu-1:ns1" in finding.message
+    doc.remove_link("ns")
+    build.dev("stor-leaf", SN5600)
+    build.link("ns", "gpu-1", "ns1", "stor-leaf", "swp1s0")  # its own leaf: fine
+    assert not analyze(doc).by_code("NIC-PLANE-MIXED")
