@@ -371,3 +371,29 @@ def test_a_storage_nic_on_a_compute_leaf_warns(build):
     build.dev("stor-leaf", SN5600)
     build.link("ns", "gpu-1", "ns1", "stor-leaf", "swp1s0")  # its own leaf: fine
     assert not analyze(doc).by_code("NIC-PLANE-MIXED")
+
+
+# ---------------------------------------------------------------------------- scale limits
+def test_the_two_tier_limit_is_stated_with_its_numbers(build):
+    two_leaf_fabric(build)  # SN5600 leaves and spines at 2x400G: 128 ports each
+    (finding,) = analyze(build.doc).by_code("SCALE-LIMIT")
+    assert finding.severity.value == "info"
+    assert "at most 128 x 64 = 8,192 NIC ports = 1,024 servers of 8 NICs" in finding.message
+    assert "this design has 32 compute NIC links (0%)" in finding.message
+
+
+def test_more_nics_than_a_two_tier_fabric_of_these_switches_carries_warns(build):
+    # 32-port SN4700 leaves and spine: at most 32 leaves x 16 = 512 NIC ports at 1:1
+    build.dev("spine-1", "nvidia-sn4700", role="spine")
+    for leaf in range(17):
+        build.dev(f"leaf-{leaf}", "nvidia-sn4700")
+        build.link(f"u{leaf}", f"leaf-{leaf}", "swp32", "spine-1", f"swp{leaf + 1}")
+    for n in range(65):  # 65 x 8 = 520 NICs, 31 per leaf
+        build.dev(f"gpu-{n}", HGX)
+        for r in range(8):
+            k = 8 * n + r
+            build.link(f"s{k}", f"gpu-{n}", f"p{r + 1}", f"leaf-{k // 31}", f"swp{k % 31 + 1}")
+    (finding,) = analyze(build.doc).by_code("SCALE-LIMIT")
+    assert finding.severity.value == "warning"
+    assert "at most 32 x 16 = 512 NIC ports" in finding.message
+    assert "520 compute NIC links (102%)" in finding.message
