@@ -328,6 +328,26 @@ def _cord_connectors(ctx: SigContext, cable: CableAssembly) -> dict[str, str | N
     return {"a": common, "b": leg} if straight >= swapped else {"a": leg, "b": common}
 
 
+def _polish_clash(cord: str, optic: str) -> str | None:
+    """Why two connectors of one type but different polish do not mate, or None."""
+    (c_type, _, c_polish), (o_type, _, o_polish) = cord.partition("/"), optic.partition("/")
+    if c_type == o_type and {c_polish, o_polish} == {"APC", "UPC"}:
+        return ("an angled (APC) and a flat (UPC) ferrule do not mate: the gap loses light and "
+                "the end faces get damaged")
+    return None
+
+
+def _polarity_flips(cable: CableAssembly) -> bool | None:
+    """Does the cord cross transmit over to receive (TIA-568.3-D: MPO Type B, duplex A-to-B)?
+    None when its polarity is not given or not recognised."""
+    text = (cable.polarity or "").strip().lower()
+    if text in ("type b", "crossover", "a-to-b"):
+        return True
+    if text in ("type a", "straight", "straight-through", "a-to-a"):
+        return False
+    return None
+
+
 def fibre_cord(ctx: SigContext) -> list[Issue]:
     cable = ctx.cable
     if cable is None or cable.type != "fibre":
@@ -347,10 +367,12 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 f"installed", fix, fix_text))
             continue
         if connector and optic.connector != connector:
+            polish = _polish_clash(connector, optic.connector)
             issues.append(Issue(
                 "FORM-FACTOR", ERROR,
                 f"{where}: the {cable.model} has {connector} at this end but the {optic.model} "
-                f"takes {optic.connector}", None, f"use a {optic.connector} cord"))
+                f"takes {optic.connector}" + (f": {polish}" if polish else ""), None,
+                f"use a {optic.connector} cord"))
         if optic.media != media:
             fix, fix_text = None, f"use a {optic.media} cord"
             for other in ctx.catalog_cables:
@@ -382,6 +404,12 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 "MEDIA-MISMATCH", ERROR,
                 f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
                 f"cannot talk", None, "use optics of the same PMD family at both ends"))
+    if a is not None and b is not None and _polarity_flips(cable) is False:
+        issues.append(Issue(
+            "FIBRE-POLARITY", ERROR,
+            f"{{a}} - {{b}}: the {cable.model} is a {cable.polarity} cord: between two "
+            "transceivers it joins transmitter to transmitter, and the link never comes up", None,
+            "use a cord that crosses over (MPO Type B, duplex LC A-to-B)"))
     # splitter vs straight: how many logical ports ride one optical port at each end
     per_port = {}
     for end in ctx.ends:

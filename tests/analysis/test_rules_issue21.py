@@ -397,3 +397,31 @@ def test_more_nics_than_a_two_tier_fabric_of_these_switches_carries_warns(build)
     assert finding.severity.value == "warning"
     assert "at most 32 x 16 = 512 NIC ports" in finding.message
     assert "520 compute NIC links (102%)" in finding.message
+
+
+# ---------------------------------------------------------------------------- fibre polish, polarity
+def test_apc_and_upc_connectors_are_named_as_such(build):
+    two_leaf_fabric(build)  # SR4 optics with MPO-12/APC
+    build.doc.update_link("s11", cable="generic-mpo-12-upc-om4-trunk")
+    found = [f for f in analyze(build.doc).by_code("FORM-FACTOR") if f.objects[0] == "s11"]
+    assert len(found) == 2  # both ends
+    assert all("an angled (APC) and a flat (UPC) ferrule do not mate" in f.message for f in found)
+
+
+def test_a_straight_through_cord_between_two_transceivers_never_comes_up(catalog):
+    from conftest import Build
+
+    from aicnet_gui.model.catalog import Catalog
+    from aicnet_gui.model.catalog_entities import CableAssembly
+    from aicnet_gui.model.document import FabricDocument
+
+    straight = CableAssembly.model_validate({
+        **catalog.cables["nvidia-mfp7e10"].model_dump(),
+        "id": "test-mpo-12-apc-type-a", "model": "MPO-12/APC Type A", "polarity": "Type A"})
+    doc = FabricDocument(catalog.merged(Catalog([straight])))  # the session catalog stays as it is
+    doc.update_settings(technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
+    two_leaf_fabric(Build(doc))
+    assert not analyze(doc).by_code("FIBRE-POLARITY")  # MFP7E10 crossover cords
+    doc.update_link("s11", cable="test-mpo-12-apc-type-a")
+    (finding,) = analyze(doc).by_code("FIBRE-POLARITY")
+    assert finding.objects[0] == "s11" and "transmitter to transmitter" in finding.message
