@@ -1,5 +1,7 @@
 """Bandwidth per workload: what each GPU gets through each tier, the bottleneck, bisection
 bandwidth and the time of an all-reduce (formulas in docs/rules.md, "Bandwidth per workload").
+The bisection is the max-flow between two halves of the workload's servers on the fabric as
+drawn (fabric_paths.py), not a formula.
 
 A fluid model of a Clos fabric with ECMP:
 
@@ -23,13 +25,13 @@ that summation order cannot change a result.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
-from .collectives import AllReduce, ring_allreduce
+from .collectives import allreduce_assumptions, nvlink_domains, ring_allreduce
+from .fabric_paths import bisection_gbps
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -332,9 +334,9 @@ class WorkloadModel:
 
         ring = per_gpu("ring-allreduce")
         ring_scattered = per_gpu("all-to-all")  # see `scattered` above
-        bisection = _bisection(bw, count, arrive, cone, total, first, uppers, up, tier_of)
+        bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        domains = _domains(state, members)
+        domains = nvlink_domains(state, members)
         estimate = ring_allreduce(gpus, domains, ring_scattered if scattered else ring,
                                   message * 1e6, STEP_LATENCY_US[state.settings.technology])
         allreduce = estimate.time_ms
@@ -348,73 +350,10 @@ class WorkloadModel:
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
-            _assumptions(workload, estimate, state.settings.technology),
+            allreduce_assumptions(workload.placement, estimate, state.settings.technology,
+                                  STEP_LATENCY_US[state.settings.technology]),
         )
         return metrics, covered
-
-
-def _bisection(bw: np.ndarray, count: np.ndarray, arrive: np.ndarray, cone: np.ndarray,
-               total: np.ndarray, first: np.ndarray, uppers: np.ndarray, up: np.ndarray,
-               tier_of: np.ndarray) -> float:
-    """Rail-aligned bisection: per rail, half of its NIC bandwidth, or half of the uplink
-    bandwidth that carries that rail out of the switches holding part (not all) of the rail's
-    NICs, at the tightest tier; summed over the rails."""
-    limits = bw[first].sum(axis=0) / 2
-    rows = np.concatenate([first, uppers])
-    load = np.concatenate([bw[first], arrive[uppers]])
-    held = np.concatenate([count[first], cone[uppers]])
-    sums = load.sum(axis=1, keepdims=True)
-    share = np.divide(load, sums, out=np.zeros(load.shape), where=sums > 0)
-    partial = (held > 0) & (held < total)
-    carry = up[rows][:, None] * share * partial
-    tiers = tier_of[rows]
-    for tier in np.unique(tiers).tolist():
-        in_tier = tiers == tier
-        has = partial[in_tier].any(axis=0)
-        cut = carry[in_tier].sum(axis=0) / 2
-        limits = np.where(has, np.minimum(limits, cut), limits)
-    return float(limits.sum())
-
-
-def _domains(state: State, members: np.ndarray) -> int:
-    """NVLink domains spanned by the member servers (catalog `nvlink_domain_gpus`; a server
-    without it is a domain of its own GPUs): the sum of GPUs / domain size, partial domains
-    counted whole (collectives.domain_count, vectorised)."""
-    store = state.store
-    rows = np.flatnonzero(members)
-    if not len(rows):
-        return 0
-    size = state.memo.get("nvlink-domain")
-    if size is None:
-        size = np.array([m.nvlink_domain_gpus or 0 for m in state.cindex.models] or [0], dtype=float)
-        state.memo["nvlink-domain"] = size
-    gpus = store.d["gpus"][rows].astype(float)
-    dom = size[store.d["model"][rows]]
-    share = np.divide(gpus, dom, out=(gpus > 0).astype(float), where=dom > 0)
-    total = float(np.sort(share).sum())  # sorted: the same sum in any member order
-    return math.ceil(round(total, 9)) if total > 0 else 0
-
-
-def _assumptions(workload: Workload, estimate: AllReduce,
-                 technology: FabricTechnology) -> tuple[str, ...]:
-    """What the figures of a workload assume, in words for the report and the GUI."""
-    order = ("ranks scattered by the scheduler: a ring neighbour is anywhere on its rail"
-             if workload.placement == "scattered" else
-             "ranks in topology order (best case): one ring stream per switch crossing")
-    text = [
-        "traffic rail-aligned (NIC i talks to NIC i of the other servers)",
-        f"placement: {order}",
-        f"all-reduce: NCCL ring over {estimate.domains} NVLink domain(s) of "
-        f"{estimate.gpus_per_domain:g} GPUs; each domain's NICs carry 2(N-1)/N x S in parallel; "
-        f"{2 * max(estimate.domains - 1, 0)} of the 2(N-1) steps pay the "
-        f"{STEP_LATENCY_US[technology]:g} us {technology.value} step latency",
-        "not counted: in-network reduction (SHARP/NVLS), protocol efficiency (nccl-tests reach "
-        "~80-90 % of line rate), congestion, stragglers",
-    ]
-    if estimate.domains == 1 and estimate.ranks > 1:
-        text.append("all ranks in one NVLink domain: the fabric carries no all-reduce traffic "
-                    "and the catalog has no NVLink bandwidth, so no time is estimated")
-    return tuple(text)
 
 
 def _linked_servers(state: State, members: np.ndarray) -> int:

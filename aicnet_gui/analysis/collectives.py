@@ -31,6 +31,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..model.fabric import FabricTechnology
+
+if TYPE_CHECKING:
+    from .state import State
 
 # NVLink per-step latency of a ring step (µs): NCCL tuning.cc, hwLat[NVLINK][RING][LL] = 0.6
 NVLINK_STEP_US = 0.6
@@ -89,3 +97,43 @@ def ring_allreduce(ranks: int, domains: int, per_gpu_gbps: float, message_bytes:
     alg_gbps = message_bytes * 8 / time_s / 1e9
     return AllReduce(ALGORITHM, ranks, domains, domain_gbps, message_bytes,
                      round(time_s * 1000, 4), round(bus_bandwidth(alg_gbps, ranks), 4))
+
+
+def nvlink_domains(state: State, members: np.ndarray) -> int:
+    """NVLink domains spanned by the member servers (bool per device row): `domain_count`
+    vectorised over the store (GPUs per row / the model's `nvlink_domain_gpus`)."""
+    store = state.store
+    rows = np.flatnonzero(members)
+    if not len(rows):
+        return 0
+    size = state.memo.get("nvlink-domain")
+    if size is None:  # per catalog model; the catalog only changes with a full run
+        size = np.array([m.nvlink_domain_gpus or 0 for m in state.cindex.models] or [0], dtype=float)
+        state.memo["nvlink-domain"] = size
+    gpus = store.d["gpus"][rows].astype(float)
+    dom = size[store.d["model"][rows]]
+    share = np.divide(gpus, dom, out=(gpus > 0).astype(float), where=dom > 0)
+    total = float(np.sort(share).sum())  # sorted: the same sum in any member order
+    return math.ceil(round(total, 9)) if total > 0 else 0
+
+
+def allreduce_assumptions(placement: str, estimate: AllReduce, technology: FabricTechnology,
+                          net_step_us: float) -> tuple[str, ...]:
+    """What a workload's figures assume, in words for the CLI, the JSON and the GUI."""
+    order = ("ranks scattered by the scheduler: a ring neighbour is anywhere on its rail"
+             if placement == "scattered" else
+             "ranks in topology order (best case): one ring stream per switch crossing")
+    text = [
+        "traffic rail-aligned (NIC i talks to NIC i of the other servers)",
+        f"placement: {order}",
+        f"all-reduce: NCCL ring over {estimate.domains} NVLink domain(s) of "
+        f"{estimate.gpus_per_domain:g} GPUs; each domain's NICs carry 2(N-1)/N x S in parallel; "
+        f"{2 * max(estimate.domains - 1, 0)} of the 2(N-1) steps pay the {net_step_us:g} us "
+        f"{technology.value} step latency",
+        "not counted: in-network reduction (SHARP/NVLS), protocol efficiency (nccl-tests reach "
+        "~80-90 % of line rate), congestion, stragglers",
+    ]
+    if estimate.domains == 1 and estimate.ranks > 1:
+        text.append("all ranks in one NVLink domain: the fabric carries no all-reduce traffic "
+                    "and the catalog has no NVLink bandwidth, so no time is estimated")
+    return tuple(text)

@@ -44,6 +44,7 @@ from . import (
     rules_subnet,
 )
 from .bandwidth import analyze_workloads
+from .fabric_paths import worst_path
 from .findings import ERROR, Finding, Fix
 from .report import (
     LINK_FIELDS,
@@ -85,6 +86,9 @@ class Analyzer:
         self.rules: tuple[Rule, ...] = tuple(DEFAULT_RULES if rules is None else rules)
         self.signature_rules = list(SIGNATURE_RULES if signature_rules is None else signature_rules)
         self.state: State | None = None
+        #: incremental runs keep the last max-flow bisection of a rewired fabric and mark the
+        #: report `graph_pending` (the live validator then runs a full pass in its worker)
+        self.defer_graph = False
         # rule name -> key -> findings / (failing rule, error) of that key
         self._found: dict[str, dict[Any, tuple[Finding, ...]]] = {}
         self._failed: dict[str, dict[Any, tuple[tuple[str, str], ...]]] = {}
@@ -236,7 +240,7 @@ class Analyzer:
         if state is None or changes.reset or changes.settings:
             return self.full()
         start = time.perf_counter()
-        state.run = {}
+        state.run = {"defer_graph": self.defer_graph}
         store = state.store
         store.settings = self.doc.settings
         doc = self.doc
@@ -517,6 +521,7 @@ class Analyzer:
             reach_by=list(state.sigs.reach_by),
             leaf_rail=state.leaf_rail[:n_dev].copy(),
             tier_totals=tier_ratios(state),
+            worst_path=_worst_path_names(state),
             targets={"training": targets.training, "storage": targets.storage,
                      "inference": targets.inference},
         )
@@ -526,7 +531,15 @@ class Analyzer:
             BreakoutMetrics(data, list(store.dev_ports), state.endpoints), workloads,
         )
         duration = (time.perf_counter() - start) * 1000
-        return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3))
+        return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3),
+                              graph_pending=bool(state.run.get("graph_pending")))
+
+
+def _worst_path_names(state: State) -> tuple[float, tuple[str, ...], tuple[float, ...]] | None:
+    path = worst_path(state)
+    if path is None:
+        return None
+    return path.ratio, tuple(state.name(r) for r in path.rows), path.ratios
 
 
 def _wiring(store: Store, doc: FabricDocument, dev_id: str) -> bool:

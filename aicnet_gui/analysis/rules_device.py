@@ -278,10 +278,8 @@ def oversub_check(state: State, row: int) -> Iterable[Finding]:
     limit = target if covered else targets.training
     if ratio <= limit + EPS:
         return
-    need = math.ceil(down / limit) - up
-    speed = max((p[1] // max(p[2], 1) for p in state.topo.up(row)), default=0)
-    more = f" (about {math.ceil(need / speed)} more {speed}G uplinks)" if speed else ""
-    fix = Fix(f"add {_gbps(need)} of uplink bandwidth{more}, or move downlinks to another switch")
+    free = max(0, int(d["fabric_legs"][row] - d["fabric_used"][row]))
+    fix = Fix(uplink_advice(state, row, up, down, limit, free))
     if covered:
         wl = state.doc.workloads.get(state.target_ids[int(state.target_wl[row])])
         who = f"{wl.kind.value} (workload {wl.name})" if wl else "its workloads"
@@ -297,6 +295,26 @@ def oversub_check(state: State, row: int) -> Iterable[Finding]:
             f"workload crosses it, and against the {ratio_text(limit)} training default it is "
             "oversubscribed",
             (state.dev_id(row),), fix)
+
+
+def uplink_advice(state: State, row: int, up: int, down: int, limit: float, free: int) -> str:
+    """What brings the switch to `limit`, in numbers the switch can take: uplinks only on its
+    `free` fabric ports, and the downlinks to move when those are not enough."""
+    need = math.ceil(down / limit) - up
+    speed = max((p[1] // max(p[2], 1) for p in state.topo.up(row)), default=0)
+    if not speed:
+        return f"add {_gbps(need)} of uplink bandwidth, or move downlinks to another switch"
+    more = math.ceil(need / speed)
+    if more <= free:
+        return (f"add {_gbps(need)} of uplink bandwidth: {more} more {speed}G uplinks on "
+                f"{more} of its {free} free ports, or move downlinks to another switch")
+    down_speed = max((p[1] // max(p[2], 1) for p in state.topo.down(row)), default=0) or speed
+    top = up + free * speed
+    move = math.ceil((down - limit * top) / down_speed - EPS)
+    room = (f"its {free} free ports take {free} more {speed}G uplinks ({ratio_text(down / top)})"
+            if free else "it has no free fabric port")
+    return (f"{room}; to reach {ratio_text(limit)} also move about {move} {down_speed}G "
+            "downlinks to another switch")
 
 
 def oversub_candidates(state: State) -> Iterable[int]:

@@ -16,7 +16,7 @@ import numpy as np
 from .findings import ERROR, WARNING, Finding, Fix
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
-from .media import fmt_m
+from .media import cable_media, fmt_m
 from .state import Failure, Rule, State
 
 
@@ -99,16 +99,23 @@ def compat_candidates(state: State) -> Iterable[int]:
 
 
 def _length_fix(state: State, row: int, length: float) -> Fix:
-    """A longer-reaching cable with the same plugs (e.g. an AOC for a cross-rack DAC)."""
+    """A longer-reaching cable with the same plugs (e.g. an AOC for a cross-rack DAC); a fibre
+    cord only for one of the same media (the optics at both ends decide the media: a reach fix
+    that changes them is re-chosen and checked by aicnet_gui.repair)."""
     store = state.store
     cable = state.cindex.cables[int(store.l["cable"][row])]
     for other in sorted(state.cindex.cables, key=lambda c: (c.max_length_m, c.id)):
         if (other.id != cable.id and other.a_end == cable.a_end and other.b_end == cable.b_end
                 and other.legs == cable.legs and other.leg_gbps == cable.leg_gbps
                 and other.max_length_m >= length and other.ordered_length(length) is not None
-                and state.family in other.technology):
+                and state.family in other.technology
+                and (cable.type != "fibre" or cable_media(other) == cable_media(cable))):
             return Fix(f"use the {other.model} ({other.type}, up to {fmt_m(other.max_length_m)} m)",
                        tuple(set_cable(siblings(state, row), other.id)))
+    if cable.type == "fibre":
+        return Fix(f"change the optics at both ends and the cord together to media that reach "
+                   f"{fmt_m(length)} m (e.g. single-mode optics with an OS2 cord), or move the "
+                   "devices closer")
     return Fix("use optics and a fibre cord (or an AOC) for this run, or move the devices closer")
 
 

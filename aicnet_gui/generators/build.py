@@ -204,6 +204,7 @@ def build_ops(
             techs = {t.value for t in device.model.technology}
             technologies = techs if technologies is None else technologies & techs
     settings_changes = fabric_settings(technologies or set(), params)
+    settings_changes["rail_planes"] = fabric.rail_planes
     _assign_names(fabric, doc.settings.naming)
     technology = fabric_technology(settings_changes["technology"])
     link_ids = [f"link-{n}" for n in range(1, len(fabric.links) + 1)]

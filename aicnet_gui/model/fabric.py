@@ -146,6 +146,11 @@ class Settings(_Data):
                     "one must carry the whole rack; None: not checked")
     spares_percent: float = Field(default=5.0, ge=0, le=100)
     allreduce_message_mb: float = Field(default=1024.0, gt=0)
+    rail_planes: bool = Field(
+        default=False,
+        description="the rails are separate fabrics on purpose (rail-only design): GPUs on "
+        "different rails reach each other through NVLink inside a server, not the switches",
+    )
     naming: dict[str, str] = Field(
         default_factory=lambda: {
             "gpu_server": "gpu-{n:03d}",

@@ -150,7 +150,8 @@ def _write_sections(
         elif name == "findings":
             draw_findings(writer, doc, analysis, size, prog.check)
         elif name == "bom":
-            draw_bom(writer, doc, bom_tables(doc, plan), analysis, size, prog.check)
+            parts = analysis.parts if analysis is not None and analysis.ran else None
+            draw_bom(writer, doc, bom_tables(doc, plan, parts), analysis, size, prog.check)
         elif name == "design":
             draw_design(writer, doc, plan, analysis, size, prog.check)
         elif name == "schedule":

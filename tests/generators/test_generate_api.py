@@ -58,13 +58,13 @@ def test_settings_follow_the_switches(make):
 
 
 def test_roles_tags_rails_and_colours(make):
-    """A QM9700 used as spine gets the spine role; leaves carry su/rail/rail_group tags; the
+    """A QM9700 used as spine gets the spine role; leaves carry su/pod/rail tags; the
     server-leaf link of NIC r has rail r and rail r's colour name."""
     doc, _ = make(RailOptimizedParams(sus=2, leaf=QM9700, spine=QM9700))
     spines = [d for d in doc.devices.values() if d.model == QM9700 and d.role.value == "spine"]
-    assert len(spines) == 8  # 2 SUs: rail groups of 1 rail, 1 spine each (64 = 2 x 32)
+    assert len(spines) == 8  # 2 SUs: 16 leaves x 32 up = 512 = 8 spines of 64
     leaf = doc.device_by_name("leaf-10")
-    assert leaf.tags == {"su": "2", "pod": "1", "plane": "compute", "rail": "2", "rail_group": "2"}
+    assert leaf.tags == {"su": "2", "pod": "1", "plane": "compute", "rail": "2"}
     server = doc.device_by_name("gpu-001")
     for link in doc.links_of(server.id):
         rail = int(link.a.port[1:])

@@ -4,11 +4,15 @@ A table of severity, code, message and the objects a finding concerns, sorted by
 filtered by severity (toggle buttons with counts), by code and by text.  Selecting a row selects
 and centres its devices and cables on the canvas; "Fix" applies the finding's suggested fix as
 one undo step when it has one and the report is still current (its operations were computed for
-that revision).
+that revision).  The fix shown for the selected finding is the checked one (`checker`, set by
+the window: the fix applied to a copy and re-validated, aicnet_gui.repair); a fix that would
+cause a new error is shown in words and the button stays off.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -35,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...analysis import AnalysisReport, Finding, Severity
+from ...analysis import AnalysisReport, Finding, Fix, Severity
 from ...model.document import FabricDocument
 from .. import resources
 from ..units import counted
@@ -139,8 +143,7 @@ class FindingsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = f"<b>{finding.code}</b> ({finding.severity.value})<br>{finding.message}"
             if finding.fix is not None:
-                action = "one click: Fix" if finding.fix.applicable else "by hand"
-                tip += f"<br><br><i>Fix ({action}):</i> {finding.fix.description}"
+                tip += f"<br><br><i>Suggested fix (select the row to check it):</i> {finding.fix.description}"
             return tip
         return None
 
@@ -187,6 +190,8 @@ class FindingsDock(QDockWidget):
         self._doc = doc_getter
         self.report: AnalysisReport | None = None
         self.fixable = False
+        #: the checked fix of a finding of the current report (None: show the rule's fix)
+        self.checker: Callable[[Finding], Fix | None] | None = None
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 4, 6, 6)
@@ -313,10 +318,17 @@ class FindingsDock(QDockWidget):
 
     # ---------------------------------------------------------------- selection and fixes
     def selected_finding(self) -> Finding | None:
+        """The selected finding, with its checked fix while the report is current."""
         index = self.table.currentIndex()
         if not index.isValid() or not self.table.selectionModel().isSelected(index):
             return None
-        return self.proxy.data(index, FINDING_ROLE)
+        finding = self.proxy.data(index, FINDING_ROLE)
+        return self.with_checked_fix(finding) if finding is not None else None
+
+    def with_checked_fix(self, finding: Finding) -> Finding:
+        if self.checker is None or not self.fixable:
+            return finding
+        return replace(finding, fix=self.checker(finding))
 
     def _reselect(self, finding: Finding) -> None:
         for row, candidate in enumerate(self.model.findings):
@@ -337,6 +349,8 @@ class FindingsDock(QDockWidget):
 
     def _on_current(self, index: QModelIndex, _previous: QModelIndex) -> None:
         finding = self.proxy.data(index, FINDING_ROLE) if index.isValid() else None
+        if finding is not None:
+            finding = self.with_checked_fix(finding)
         self._update_fix()
         if finding is None:
             self.detail.setText("")
