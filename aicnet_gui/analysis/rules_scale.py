@@ -22,6 +22,11 @@ from .findings import INFO, WARNING, Finding, Fix
 from .state import Rule, State
 
 
+def _model_name(state: State, row: int) -> str:
+    model = state.store.dev_models[row]
+    return model.model if model is not None else state.name(row)
+
+
 def scale_check(state: State, _key: None) -> Iterable[Finding]:
     store = state.store
     d = store.d
@@ -44,8 +49,8 @@ def scale_check(state: State, _key: None) -> Iterable[Finding]:
     limit = k_spine * (k_leaf // 2)
     per_server = d["compute"][:n][servers]
     nics = int(np.median(per_server[per_server > 0])) if (per_server > 0).any() else 0
-    leaf_name = state.name(int(leaves[np.argmin(ports[leaves])]))
-    spine_name = state.name(int(spines[np.argmin(ports[spines])]))
+    leaf_name = _model_name(state, int(leaves[np.argmin(ports[leaves])]))
+    spine_name = _model_name(state, int(spines[np.argmin(ports[spines])]))
     servers_max = f" = {limit // nics:,} servers of {nics} NICs" if nics else ""
     text = (f"two-tier limit: leaves of {k_leaf} ports ({leaf_name}) give {k_leaf // 2} to servers "
             f"at 1:1, spines of {k_spine} ports ({spine_name}) take {k_spine} leaves: at most "
