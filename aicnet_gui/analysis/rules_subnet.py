@@ -12,6 +12,7 @@ one numpy pass over the device rows, so it is cheap enough to run after every ed
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
 
 import numpy as np
@@ -36,21 +37,26 @@ def _capability(state: State) -> np.ndarray:
 
 
 def _candidates(state: State, capable: np.ndarray) -> list[int]:
-    """Switch rows that can run an embedded SM: those of the highest tier by name, then (when
-    that tier has fewer than two) those of the next tier."""
+    """Up to two switch rows that can run an embedded SM: the highest tier's first, by device
+    id (stable under renames), then the next tier's when that tier has fewer than two.
+    Memoised on the candidate rows (a row keeps its device id until the next full run)."""
     store = state.store
     rows = store.device_rows()
     rows = rows[store.d["switch"][rows] & (capable[store.d["model"][rows]] == 1)]
     if not len(rows):
         return []
+    key = rows.tobytes()
+    memo = state.memo.get("sm-candidates")
+    if memo is not None and memo[0] == key:
+        return memo[1]
     tier = store.d["tier"][rows]
-    top = rows[tier == tier.max()]
-    rest = rows[tier < tier.max()]
-    # two are picked: the top tier's, then the next tier's only when the top has fewer than two
-    ranked = sorted(top.tolist(), key=state.name)
-    if len(ranked) < 2 and len(rest):
-        rest_tier = store.d["tier"][rest]
-        ranked += sorted(rest[rest_tier == rest_tier.max()].tolist(), key=state.name)
+    ranked: list[int] = []
+    for level in sorted(set(tier.tolist()), reverse=True):
+        level_rows = rows[tier == level].tolist()
+        ranked += heapq.nsmallest(2 - len(ranked), level_rows, key=state.dev_id)
+        if len(ranked) >= 2:
+            break
+    state.memo["sm-candidates"] = (key, ranked)
     return ranked
 
 
