@@ -37,6 +37,7 @@ from . import (
     rules_fabric,
     rules_groups,
     rules_link,
+    rules_oob,
     rules_planes,
     rules_power_feeds,
     rules_roce,
@@ -64,7 +65,7 @@ from .store import Store
 DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_groups.RULES, *rules_fabric.RULES,
     *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES, *rules_airflow.RULES,
-    *rules_planes.RULES, *rules_scale.RULES,
+    *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns

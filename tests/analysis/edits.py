@@ -140,7 +140,7 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
             tags["mtu"] = value
         return [UpdateDevice(dev_id, {"tags": tags})]
     if kind == "role":
-        return [UpdateDevice(dev_id, {"role": rng.choice([None, "leaf", "spine", "core"])})]
+        return [UpdateDevice(dev_id, {"role": rng.choice([None, "leaf", "spine", "core", "mgmt"])})]
     return []
 
 

@@ -425,3 +425,20 @@ def test_a_straight_through_cord_between_two_transceivers_never_comes_up(catalog
     doc.update_link("s11", cable="test-mpo-12-apc-type-a")
     (finding,) = analyze(doc).by_code("FIBRE-POLARITY")
     assert finding.objects[0] == "s11" and "transmitter to transmitter" in finding.message
+
+
+# ---------------------------------------------------------------------------- out-of-band management
+def test_servers_without_a_management_link_warn_once_a_management_network_exists(build):
+    two_leaf_fabric(build)
+    doc = build.doc
+    assert not analyze(doc).by_code("OOB-UNMANAGED")  # no management network drawn yet
+    build.dev("mgmt-1", "nvidia-sn4600c", role="mgmt")
+    (finding,) = analyze(doc).by_code("OOB-UNMANAGED")
+    assert finding.objects == ("gpu-1", "gpu-2", "gpu-3", "gpu-4")
+    assert finding.message.startswith("4 server(s) have management ports")
+    for n in range(1, 4):
+        build.link(f"m{n}", f"gpu-{n}", "bmc", "mgmt-1", f"swp{n}")
+    (finding,) = analyze(doc).by_code("OOB-UNMANAGED")
+    assert finding.objects == ("gpu-4",)
+    build.link("m4", "gpu-4", "bmc", "mgmt-1", "swp4")
+    assert not analyze(doc).by_code("OOB-UNMANAGED")
