@@ -2,8 +2,8 @@
 
 AI clusters keep the compute (east-west, GPU-to-GPU) fabric apart from the storage and
 front-end (north-south) networks: a checkpoint write or a dataset read must not queue behind a
-collective, and the compute fabric's leaves are sized 1:1 for the GPUs alone (the DGX SuperPOD
-runs separate compute, storage and in-band management fabrics, hardware.md R1).  A server's
+collective, and the compute fabric's leaves are sized 1:1 for the GPUs alone (a DGX H100 has
+separate compute ports, storage / in-band ports and a BMC port, hardware.md §2 R1/R9).  A server's
 compute ports are its `compute` cage group (the rails); every other fabric port (storage,
 front-end, north-south) is a storage / front-end port.  A leaf with both is named with the
 counts: a few of one kind among many of the other is a miswired cable, an even mix a converged
