@@ -113,7 +113,9 @@ def subnet_manager_check(state: State, _key: None) -> Iterable[Finding]:
                     CODE, ERROR,
                     f"{name} ({model.model}) is externally managed and cannot run the subnet "
                     "manager named on it", (device_id,),
-                    _fix(state, capable, "use an internally managed switch or a UFM host"))
+                    Fix(f"take {name} off the subnet managers and name an internally managed "
+                        "switch or a UFM host instead", (UpdateSettings(
+                            {"subnet_managers": [d for d in named if d != device_id]}),)))
                 continue
         elif not any(store.d["switch"][p[0]] for p in state.topo.up(row)):
             yield Finding(
