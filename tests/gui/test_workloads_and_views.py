@@ -263,3 +263,15 @@ def test_workload_placement_is_an_undoable_edit_and_both_ring_figures_show(windo
     assert "placement: ranks scattered" in panel.values["per_gpu"].toolTip()
     window.document.undo_stack.undo()
     assert doc.workloads[workload_id].placement == "topology-aware"
+
+
+def test_a_wide_expert_parallel_serving_workload_starts_all_to_all_at_1_to_1(window, qtbot, example_path):
+    assert window.open_path(example_path, ask=False)
+    validated(window, qtbot)
+    doc = window.document.fabric
+    workload_id = window.workloads.create("inference-wide-ep")
+    workload = doc.workloads[workload_id]
+    assert (workload.kind.value, workload.pattern) == ("inference-wide-ep", "all-to-all")
+    assert doc.settings.oversubscription.for_kind(workload.kind) == 1.0
+    panel = window.workloads
+    assert panel.kind.currentData() == "inference-wide-ep"
