@@ -39,17 +39,18 @@ def _capability(state: State) -> np.ndarray:
 def _candidates(state: State, capable: np.ndarray) -> list[int]:
     """Up to two switch rows that can run an embedded SM: the highest tier's first, by device
     id (stable under renames), then the next tier's when that tier has fewer than two.
-    Memoised on the candidate rows (a row keeps its device id until the next full run)."""
+    Memoised on the candidate rows and their tiers (a row keeps its device id until the next
+    full run)."""
     store = state.store
     rows = store.device_rows()
     rows = rows[store.d["switch"][rows] & (capable[store.d["model"][rows]] == 1)]
     if not len(rows):
         return []
-    key = rows.tobytes()
+    tier = store.d["tier"][rows]
+    key = rows.tobytes() + tier.tobytes()
     memo = state.memo.get("sm-candidates")
     if memo is not None and memo[0] == key:
         return memo[1]
-    tier = store.d["tier"][rows]
     ranked: list[int] = []
     for level in sorted(set(tier.tolist()), reverse=True):
         level_rows = rows[tier == level].tolist()
