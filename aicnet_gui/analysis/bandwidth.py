@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
+from .collectives import allreduce_assumptions, nvlink_domains, ring_allreduce
 from .fabric_paths import bisection_gbps
 from .state import State, WorkloadView
 
@@ -69,6 +70,11 @@ class WorkloadMetrics:
     message_mb: float
     allreduce_ms: float | None
     target_gbps_per_gpu: float | None
+    placement: str = "topology-aware"
+    ring_scattered_gbps_per_gpu: float = 0.0  # ring with ranks scattered over the fabric
+    domains: int = 0  # NVLink domains the workload spans (M)
+    allreduce_bus_gbps: float | None = None  # nccl-tests busBW implied by allreduce_ms
+    assumptions: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -84,11 +90,16 @@ class WorkloadMetrics:
             "tiers": dict(self.tiers),
             "per_gpu_gbps": self.per_gpu_gbps,
             "ring_allreduce_gbps_per_gpu": self.ring_gbps_per_gpu,
+            "ring_allreduce_scattered_gbps_per_gpu": self.ring_scattered_gbps_per_gpu,
+            "placement": self.placement,
             "all_to_all_gbps_per_gpu": self.alltoall_gbps_per_gpu,
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
-            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms},
+            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
+                          "algorithm": "ring", "nvlink_domains": self.domains,
+                          "bus_gbps": self.allreduce_bus_gbps},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
+            "assumptions": list(self.assumptions),
         }
 
 
@@ -300,7 +311,11 @@ class WorkloadModel:
             upper_demand = (arrive[uppers] * _out_fraction(cone[uppers], total, pattern)).sum(axis=1)
             bounds[pattern] = np.concatenate([_bounds(up[first], first_demand),
                                               _bounds(up[uppers], upper_demand)])
-        bound = bounds[workload.pattern]
+        # a ring whose ranks are scattered has a neighbour anywhere on its rail: the share of
+        # a cone's ring traffic that leaves it is the all-to-all share (C_r - c) / (C_r - 1)
+        scattered = workload.placement == "scattered"
+        pattern = "all-to-all" if scattered else workload.pattern
+        bound = bounds[pattern]
         tiers: list[tuple[str, float]] = [("server", _r(injection))]
         worst_tier, worst_row, worst = "server", None, 1.0
         for tier in sorted(set(tier_of[rows].tolist())):
@@ -318,25 +333,25 @@ class WorkloadModel:
             return _r(injection * min(1.0, float(b.min()) if len(b) else 1.0))
 
         ring = per_gpu("ring-allreduce")
+        ring_scattered = per_gpu("all-to-all")  # see `scattered` above
         bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        allreduce = None
-        if gpus >= 2 and ring > 0:
-            steps = 2 * (gpus - 1)
-            transfer = steps / gpus * message * 1e6 / (ring * 1e9 / 8)
-            latency = steps * STEP_LATENCY_US[state.settings.technology] * 1e-6
-            allreduce = _r((transfer + latency) * 1000)
-        elif gpus == 1:
-            allreduce = 0.0
+        domains = nvlink_domains(state, members)
+        estimate = ring_allreduce(gpus, domains, ring_scattered if scattered else ring,
+                                  message * 1e6, STEP_LATENCY_US[state.settings.technology])
+        allreduce = estimate.time_ms
         servers = int(members.sum())
         linked = _linked_servers(state, members)
         metrics = WorkloadMetrics(
             workload.id, workload.name, workload.kind.value, workload.pattern,
             servers, gpus, nics, servers - linked, _r(injection), tuple(tiers),
-            per_gpu(workload.pattern), ring, per_gpu("all-to-all"), worst_tier,
+            per_gpu(pattern), ring, per_gpu("all-to-all"), worst_tier,
             state.dev_id(worst_row) if worst_row is not None else None,
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
+            workload.placement, ring_scattered, domains, estimate.bus_gbps,
+            allreduce_assumptions(workload.placement, estimate, state.settings.technology,
+                                  STEP_LATENCY_US[state.settings.technology]),
         )
         return metrics, covered
 

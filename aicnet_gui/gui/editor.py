@@ -389,7 +389,9 @@ class Editor(QObject):
             while f"{kind_.value} {n}" in taken:
                 n += 1
             name = f"{kind_.value} {n}"
-        pattern = "all-to-all" if kind_ == WorkloadKind.INFERENCE else "ring-allreduce"
+        serving = (WorkloadKind.INFERENCE, WorkloadKind.INFERENCE_DISAGGREGATED,
+                   WorkloadKind.INFERENCE_WIDE_EP)
+        pattern = "all-to-all" if kind_ in serving else "ring-allreduce"
         workload = Workload(id=workload_id, name=name, kind=kind_, members=list(members),
                             pattern=pattern)
         if self._run([AddWorkload(workload)], f"Add workload {name}"):
