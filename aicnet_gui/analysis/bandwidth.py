@@ -31,7 +31,7 @@ import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
 from .collectives import allreduce_assumptions, nvlink_domains, ring_allreduce
-from .fabric_paths import bisection_gbps
+from .fabric_paths import bisection_gbps, islands, joined_through_servers
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -383,6 +383,27 @@ def _leaf_rails(state: State) -> np.ndarray:
     return np.where((low == high) & (high > 0), high, 0)
 
 
+def _unless_partitioned(state: State, model: WorkloadModel,
+                        metrics: WorkloadMetrics) -> WorkloadMetrics:
+    """A workload whose GPUs sit on switch islands that nothing joins gets no collective
+    bandwidth and no all-reduce time (FABRIC-PARTITIONED says why): the fluid model assumes
+    every NIC reaches every other, which a partitioned fabric denies."""
+    n = state.store.n_devices
+    members = model.members[:n]
+    found = islands(state, members)
+    if len(found) < 2:
+        return metrics
+    if state.settings.rail_planes and joined_through_servers(state, members):
+        return metrics  # rail planes by design: rings cross rails over NVLink
+    note = (f"the workload's GPUs sit on {len(found)} switch islands with no path between "
+            "them (FABRIC-PARTITIONED): no collective over all of them can complete")
+    return replace(
+        metrics, tiers=tuple((name, 0.0) for name, _ in metrics.tiers), per_gpu_gbps=0.0,
+        ring_gbps_per_gpu=0.0, alltoall_gbps_per_gpu=0.0, ring_scattered_gbps_per_gpu=0.0,
+        bottleneck_tier="partitioned", bottleneck_switch=None, bottleneck_name=None,
+        allreduce_ms=None, allreduce_bus_gbps=None, assumptions=(note, *metrics.assumptions))
+
+
 def analyze_workloads(state: State, touched: list[int] | None = None,
                       old: dict[int, tuple] | None = None,
                       changed: set[str] | frozenset[str] = frozenset(),
@@ -406,6 +427,7 @@ def analyze_workloads(state: State, touched: list[int] | None = None,
                    key=lambda w: (targets.for_kind(w.kind), w.id), reverse=True)
     for k, workload in enumerate(order):
         metrics, covered = models[workload.id].evaluate(state)
+        metrics = _unless_partitioned(state, models[workload.id], metrics)
         views[workload.id] = WorkloadView(covered, metrics)
         target[covered] = targets.for_kind(workload.kind)
         target_wl[covered] = k

@@ -306,6 +306,9 @@ class WorkloadsDock(QDockWidget):
             else "not applicable")
         if metrics.bottleneck_name:
             self.values["bottleneck"].setText(f"{metrics.bottleneck_tier} tier · {metrics.bottleneck_name}")
+        elif metrics.bottleneck_tier == "partitioned":
+            self.values["bottleneck"].setText(
+                "the fabric: its GPUs sit on switch islands with no path between them")
         elif metrics.bottleneck_tier == "server":
             self.values["bottleneck"].setText("the servers' NICs: the fabric is not the limit")
         else:
