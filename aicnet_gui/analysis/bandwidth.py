@@ -366,15 +366,9 @@ def _linked_servers(state: State, members: np.ndarray) -> int:
 def _leaf_rails(state: State) -> np.ndarray:
     """Per device row: the rail of its server NIC links when they all share one rail, else 0."""
     store = state.store
-    col = store.l
-    rows = store.link_rows()
-    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
-    fabric = col["fabric"][rows]
-    a_nic = fabric & (ta == 0) & (tb >= 1)
-    b_nic = fabric & (tb == 0) & (ta >= 1)
-    nic = a_nic | b_nic
-    switch = np.where(a_nic, col["b"][rows], col["a"][rows])[nic]
-    rail = col["rail"][rows][nic]
+    nics = store.nic_links()
+    switch = nics.switch
+    rail = store.l["rail"][nics.rows]
     n = store.n_devices
     low = np.full(n, np.iinfo(np.int64).max)
     high = np.full(n, -1, dtype=np.int64)

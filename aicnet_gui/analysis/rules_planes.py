@@ -57,18 +57,11 @@ def plane_check(state: State, row: int) -> Iterable[Finding]:
 
 def plane_candidates(state: State) -> Iterable[int]:
     store = state.store
-    col = store.l
-    rows = store.link_rows()
-    if not len(rows):
+    nics = store.nic_links()
+    if not len(nics.rows):
         return []
-    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
-    fabric = col["fabric"][rows]
-    a_server = fabric & (ta == 0) & (tb >= 1)
-    b_server = fabric & (tb == 0) & (ta >= 1)
-    nic = a_server | b_server
-    ep = np.where(a_server, col["a_ep"][rows], col["b_ep"][rows])[nic]
-    switch = np.where(a_server, col["b"][rows], col["a"][rows])[nic]
-    compute = state.endpoints.arrays()["rail"][ep] > 0
+    switch = nics.switch
+    compute = state.endpoints.arrays()["rail"][nics.server_ep] > 0
     n = store.n_devices
     both = (np.bincount(switch[compute], minlength=n) > 0) & (np.bincount(switch[~compute], minlength=n) > 0)
     return np.flatnonzero(both & store.d["switch"][:n]).tolist()
