@@ -234,6 +234,9 @@ class MainWindow(QMainWindow):
           tip="every lower-tier device to every upper-tier device")
         a("connect-rail", "&Rail Wiring", self.rail_wiring, "Ctrl+Shift+W",
           tip="NIC i of every selected server to the leaf of rail i")
+        a("choose-media", "Choose &Media for Selection", self.choose_media, "Ctrl+Shift+M",
+          tip="optics and cords that reach, for the selected cables (or every cable of the "
+          "selected devices), as the templates choose them; one undo step")
         a("auto-layout", "Auto-&Layout by Tier", self.editor.auto_layout, "Ctrl+Shift+L",
           tip="tidy the topology: core, spines, leaves, servers")
         for how, text in (("left", "Align Left"), ("hcenter", "Align Centres Horizontally"),
@@ -297,8 +300,8 @@ class MainWindow(QMainWindow):
                      None, "fabric-settings", "update-catalog"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         wire = bar.addMenu("&Connect")
-        for name in ("connect-next", "connect-mesh", "connect-rail"):
-            wire.addAction(act[name])
+        for name in ("connect-next", "connect-mesh", "connect-rail", None, "choose-media"):
+            wire.addSeparator() if name is None else wire.addAction(act[name])
         arrange = bar.addMenu("&Arrange")
         arrange.addAction(act["auto-layout"])
         arrange.addSeparator()
@@ -436,6 +439,7 @@ class MainWindow(QMainWindow):
         tiers = split_by_tier(self.document.fabric, devices)
         act["connect-mesh"].setEnabled(len(tiers) >= 2)
         act["connect-rail"].setEnabled(0 in tiers and 1 in tiers)
+        act["choose-media"].setEnabled(bool(links or devices))
         for how in layout_ops.ALIGNMENTS:
             act[f"align-{how}"].setEnabled(topology and len(devices) >= 2)
         act["auto-layout"].setEnabled(topology and bool(self.document.fabric.devices))
@@ -868,6 +872,14 @@ class MainWindow(QMainWindow):
         tiers = split_by_tier(self.document.fabric, devices)
         self.editor.rail_wiring(tiers.get(0, []), tiers.get(1, []))
 
+    def choose_media(self) -> None:
+        devices, links, _r = self.selection()
+        doc = self.document.fabric
+        ids = set(links)
+        for device in devices:
+            ids |= doc.link_ids_of(device)
+        self.editor.choose_media(sorted(ids))
+
     def align(self, how: str) -> None:
         devices, _l, _r = self.selection()
         self.editor.align(devices, how)
@@ -931,7 +943,7 @@ class MainWindow(QMainWindow):
             if self.topology.collapsed:
                 menu.addAction(act["expand-all"])
             menu.addSeparator()
-            for name in ("connect-next", "connect-mesh", "connect-rail"):
+            for name in ("connect-next", "connect-mesh", "connect-rail", "choose-media"):
                 if act[name].isEnabled():
                     menu.addAction(act[name])
             if len(devices) >= 2:
