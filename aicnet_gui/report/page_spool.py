@@ -5,8 +5,11 @@ reportlab's `Canvas` keeps the content of every page as one uncompressed string 
 (and then ASCII85-encodes it on top of the compression); an 8,000-page cabling plan held more
 than a gigabyte that way.  `PageSpool.take(canvas)` is called after each `showPage()`: it swaps
 the page's text for a `SpooledStream` that knows where its compressed bytes are.  What stays in
-memory per page is a small page dictionary; what `save()` builds is the finished file (its
-compressed size).
+memory per page is a small page dictionary.
+
+`save_streaming(canvas, out)` then writes the file object by object to `out` instead of
+joining the whole file in memory first (reportlab's `PDFFile` collects every formatted object
+and returns them as one string): the xref offsets are counted as the bytes go out.
 
 This uses reportlab's page objects (`canvas._doc.Pages.pages`, `PDFPage.stream/Contents`,
 `PDFStream`), stable since reportlab 3; when they are not as expected the page is left alone
@@ -16,9 +19,13 @@ This uses reportlab's page objects (`canvas._doc.Pages.pages`, `PDFPage.stream/C
 from __future__ import annotations
 
 import tempfile
+import threading
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO, Any
 
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 
 
@@ -75,3 +82,48 @@ class PageSpool:
 
     def close(self) -> None:
         self.file.close()
+
+
+class _StreamingFile(pdfdoc.PDFFile):
+    """reportlab's output collector, writing each piece to `target` as it is added."""
+
+    target: IO[bytes] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # noqa: ANN401
+        super().__init__(*args, **kwargs)  # the header goes into self.strings
+        out = _StreamingFile.target
+        assert out is not None
+        for piece in self.strings:
+            out.write(piece)
+        self.strings = []
+        self.write = out.write
+
+    def format(self, document: Any) -> bytes:  # noqa: ANN401
+        return b""  # everything is written already
+
+
+_SAVING = threading.Lock()
+
+
+@contextmanager
+def _streaming_to(out: IO[bytes]) -> Iterator[None]:
+    with _SAVING:  # the collector class is a module global of reportlab's
+        original = pdfdoc.PDFFile
+        _StreamingFile.target = out
+        pdfdoc.PDFFile = _StreamingFile
+        try:
+            yield
+        finally:
+            pdfdoc.PDFFile = original
+            _StreamingFile.target = None
+
+
+def save_streaming(canvas: Any, out: IO[bytes]) -> None:  # noqa: ANN401 (reportlab's Canvas)
+    """Write the canvas's document to `out` piece by piece (what `Canvas.save()` does, without
+    holding the whole file in memory)."""
+    if len(canvas._code):
+        canvas.showPage()
+    with _streaming_to(out):
+        rest = canvas._doc.GetPDFData(canvas)
+    if rest:
+        out.write(rest.encode("latin1") if isinstance(rest, str) else rest)

@@ -17,7 +17,7 @@ from typing import BinaryIO
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import FontSet
-from .page_spool import PageSpool
+from .page_spool import PageSpool, save_streaming
 from .pdftext import FastText
 
 MARGIN = 30.0
@@ -58,6 +58,7 @@ class Box:
 
 class PdfWriter:
     def __init__(self, target: str | BinaryIO, info: DocInfo, fonts: FontSet) -> None:
+        self.target = target
         self.canvas = Canvas(target, pageCompression=1)
         self.canvas.setTitle(f"{info.project} - cabling plan rev {info.revision}")
         self.canvas.setAuthor(info.author or "aicnet")
@@ -161,7 +162,11 @@ class PdfWriter:
         if self._bookmarks:
             canvas.showOutline()
         try:
-            canvas.save()
+            if isinstance(self.target, str):
+                with open(self.target, "wb") as out:
+                    save_streaming(canvas, out)
+            else:
+                save_streaming(canvas, self.target)
         finally:
             self.spool.close()
 

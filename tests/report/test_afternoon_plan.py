@@ -102,3 +102,33 @@ def test_the_progress_line_estimates_the_time_left():
     line(1.0, "wrote 48 pages")
     shown = stream.getvalue()
     assert shown.endswith("\n") and shown.rstrip().endswith("wrote 48 pages  in 2:00")
+
+
+def test_the_streamed_file_is_byte_for_byte_what_reportlab_would_save(tmp_path, monkeypatch):
+    from reportlab import rl_config
+
+    monkeypatch.setattr(rl_config, "invariant", 1)  # no time stamps or random ids
+
+    def writer(path: Path) -> PdfWriter:
+        out = PdfWriter(str(path), DocInfo("p", "A", "", "today", "TIA-606"), fonts())
+        for k in range(3):
+            box = out.begin_page((595.0, 842.0), "Cable schedule")
+            out.text().text(box.left, box.top - 20, f"row {k} Łódź", 8)
+            out.end_page()
+        return out
+
+    from reportlab.pdfbase import pdfdoc
+
+    def joined(_self, _document):  # noqa: ANN001, ANN202
+        raise AssertionError("the whole file was joined in memory")
+
+    streamed = writer(tmp_path / "streamed.pdf")
+    with monkeypatch.context() as patch:
+        patch.setattr(pdfdoc.PDFFile, "format", joined)
+        streamed.finish()  # written object by object, never joined
+    saved = writer(tmp_path / "saved.pdf")
+    saved.canvas.beginForm("total", 0, -3, 60, 12)
+    saved.text().text(0, 0, "3", 8)
+    saved.canvas.endForm()
+    saved.canvas.save()  # reportlab's own: the whole file joined in memory
+    assert (tmp_path / "streamed.pdf").read_bytes() == (tmp_path / "saved.pdf").read_bytes()
