@@ -118,9 +118,24 @@ def _streaming_to(out: IO[bytes]) -> Iterator[None]:
             _StreamingFile.target = None
 
 
+def _collector_as_expected() -> bool:
+    """Is reportlab's output collector the one `_StreamingFile` extends (a list of strings
+    appended to by `write`)?  Checked before every save, so a reportlab that changed it gets
+    its own, non-streaming save instead of a broken file."""
+    try:
+        probe = pdfdoc.PDFFile()
+    except Exception:  # noqa: BLE001 - any failure means "not as expected"
+        return False
+    strings = getattr(probe, "strings", None)
+    return isinstance(strings, list) and getattr(probe, "write", None) == strings.append
+
+
 def save_streaming(canvas: Any, out: IO[bytes]) -> None:  # noqa: ANN401 (reportlab's Canvas)
     """Write the canvas's document to `out` piece by piece (what `Canvas.save()` does, without
     holding the whole file in memory)."""
+    if not _collector_as_expected():
+        out.write(canvas.getpdfdata())  # another reportlab: its own save, in memory
+        return
     if len(canvas._code):
         canvas.showPage()
     with _streaming_to(out):
