@@ -56,7 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     out.add_argument("--csv", metavar="OUT.csv", help="the cable schedule as CSV")
     out.add_argument("--labels-csv", metavar="OUT.csv",
                      help="one row per cable end for P-touch Editor, Brady or Dymo")
-    out.add_argument("--netbox", metavar="DIR", help="NetBox bulk-import CSVs into DIR")
+    out.add_argument("--netbox", metavar="DIR",
+                     help="NetBox bulk import into DIR (CSVs + device-type YAML), for the team "
+                          "whose source of truth is NetBox or Nautobot")
     out.add_argument("--p2p", metavar="OUT.csv",
                      help="NVIDIA Cable Validation Tool point-to-point sheet")
     pdf = parser.add_argument_group("PDF options")
@@ -78,6 +80,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="leave out the label calibration page")
     parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
                         help="identifier profile (default: the project's label profile)")
+    parser.add_argument("--netbox-layout", choices=["4.5", "4.4"], default="4.5",
+                        help="4.5: NetBox 4.5+ columns (sites, cable profiles) and device-type "
+                             "YAML; 4.4: the older CSV layout for NetBox 4.4 and earlier")
     parser.add_argument("--port-names", choices=["design", "os"], default="design",
                         help="os: ports as each switch's and server's operating system names "
                              "them (the fabric's port_os setting, else the model's default OS)")
@@ -144,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
         rows = _write(args.p2p, lambda: export_p2p(doc, args.p2p, plan=plan))
         written.append(f"{args.p2p}: P2P sheet, {rows} links")
     if args.netbox:
-        files = _write(args.netbox, lambda: export_netbox(doc, args.netbox, plan=plan))
+        files = _write(args.netbox, lambda: export_netbox(
+            doc, args.netbox, plan=plan, layout=args.netbox_layout, port_names=namer))
         written.append(f"{args.netbox}: NetBox import, "
                        + ", ".join(f"{name} ({n})" for name, n in files.items()))
     if args.pdf:
