@@ -7,7 +7,6 @@ import copy
 import json
 from pathlib import Path
 
-import pytest
 import yaml
 from jsonschema import Draft202012Validator
 

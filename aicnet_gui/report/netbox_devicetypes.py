@@ -21,7 +21,7 @@ import re
 
 import yaml
 
-from ..model.catalog_entities import BreakoutMode, DeviceModel
+from ..model.catalog_entities import BreakoutMode, DeviceModel, Role
 from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort, build_port_table
 
@@ -75,7 +75,7 @@ def device_type(model: DeviceModel, namer: PortNamer | None = None) -> dict[str,
             "name": namer.model_port(model, port) if namer is not None else port.name,
             "type": port.group.interface_type,
         }
-        if not port.group.fabric:
+        if not port.group.fabric and model.role != Role.MGMT:  # a switch's own OOB port
             entry["mgmt_only"] = True
         interfaces.append(entry)
     data["interfaces"] = interfaces
