@@ -59,8 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     out.add_argument("--netbox", metavar="DIR",
                      help="NetBox bulk import into DIR (CSVs + device-type YAML), for the team "
                           "whose source of truth is NetBox or Nautobot")
+    out.add_argument("--cvt", metavar="OUT.xlsx",
+                     help="NVIDIA Cable Validation Tool 1.7+ workbook (Nodes and Links sheets, "
+                          "protocol, module part numbers), for the bring-up team")
     out.add_argument("--p2p", metavar="OUT.csv",
-                     help="NVIDIA Cable Validation Tool point-to-point sheet")
+                     help="the older one-sheet CVT point-to-point CSV, for CVT before 1.7")
     pdf = parser.add_argument_group("PDF options")
     pdf.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pdf.add_argument("--sections", metavar="LIST",
@@ -120,8 +123,9 @@ def _options(args: argparse.Namespace) -> ExportOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p)):
-        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox or --p2p")
+    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p, args.cvt)):
+        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox, --cvt "
+                       "or --p2p")
     options = _options(args) if args.pdf else None
     catalog = catalog_with_warnings()
     doc = load_fabric(args.file, catalog)
@@ -148,6 +152,11 @@ def run(args: argparse.Namespace) -> int:
     if args.p2p:
         rows = _write(args.p2p, lambda: export_p2p(doc, args.p2p, plan=plan))
         written.append(f"{args.p2p}: P2P sheet, {rows} links")
+    if args.cvt:
+        from ...report.cvt_xlsx import export_cvt_xlsx
+
+        rows = _write(args.cvt, lambda: export_cvt_xlsx(doc, args.cvt, plan=plan))
+        written.append(f"{args.cvt}: CVT workbook, {rows} links")
     if args.netbox:
         files = _write(args.netbox, lambda: export_netbox(
             doc, args.netbox, plan=plan, layout=args.netbox_layout, port_names=namer))
