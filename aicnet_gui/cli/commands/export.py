@@ -64,6 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                           "protocol, module part numbers), for the bring-up team")
     out.add_argument("--p2p", metavar="OUT.csv",
                      help="the older one-sheet CVT point-to-point CSV, for CVT before 1.7")
+    out.add_argument("--slurm", metavar="DIR",
+                     help="Slurm topology.conf (tree) and topology.yaml (tree, NVL72 blocks) "
+                          "into DIR, for the scheduler's administrators")
     pdf = parser.add_argument_group("PDF options")
     pdf.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pdf.add_argument("--sections", metavar="LIST",
@@ -123,9 +126,10 @@ def _options(args: argparse.Namespace) -> ExportOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p, args.cvt)):
-        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox, --cvt "
-                       "or --p2p")
+    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p, args.cvt,
+                args.slurm)):
+        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox, --cvt, "
+                       "--p2p or --slurm")
     options = _options(args) if args.pdf else None
     catalog = catalog_with_warnings()
     doc = load_fabric(args.file, catalog)
@@ -157,6 +161,12 @@ def run(args: argparse.Namespace) -> int:
 
         rows = _write(args.cvt, lambda: export_cvt_xlsx(doc, args.cvt, plan=plan))
         written.append(f"{args.cvt}: CVT workbook, {rows} links")
+    if args.slurm:
+        from ...report.slurm import export_slurm
+
+        counts = _write(args.slurm, lambda: export_slurm(doc, args.slurm))
+        written.append(f"{args.slurm}: Slurm topology.conf ({counts['topology.conf']} switches),"
+                       f" topology.yaml ({counts['topology.yaml blocks']} NVLink blocks)")
     if args.netbox:
         files = _write(args.netbox, lambda: export_netbox(
             doc, args.netbox, plan=plan, layout=args.netbox_layout, port_names=namer))
