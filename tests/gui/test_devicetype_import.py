@@ -32,3 +32,4 @@ def test_import_device_types_from_the_file_menu(qtbot, catalog, tmp_path):
     user = Path(os.environ["AICNET_USER_CATALOG_DIR"])
     assert (user / "netbox-nvidia-qm9700.yaml").exists()
     window.document.close()
+

@@ -61,3 +61,18 @@ def test_small_report_fixture_floor_positions(small, tmp_path):
     spine = next(c for c in floor if (c.get("value") or "") == "spine-01 (U42)")
     leaf = next(c for c in floor if (c.get("value") or "").startswith("leaf-"))
     assert float(spine.find("mxGeometry").get("y")) < float(leaf.find("mxGeometry").get("y"))
+
+
+def test_export_help_says_who_reads_each_format(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["export", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option, reader in (("--pdf", "installers"), ("--csv", "spreadsheets"),
+                           ("--labels-csv", "P-touch"), ("--netbox", "NetBox or Nautobot"),
+                           ("--cvt", "bring-up team"), ("--p2p", "CVT before 1.7"),
+                           ("--slurm", "scheduler's administrators"),
+                           ("--drawio", "architects' documents")):
+        start = text.index(f"{option} ")
+        assert reader in text[start:start + 220], option
