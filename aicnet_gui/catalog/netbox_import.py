@@ -257,6 +257,9 @@ def import_device_type(data: Any, file: str = "<memory>", role: str | None = Non
         unit = str(data.get("weight_unit", "kg"))
         if unit in _WEIGHT_KG:
             entry["weight_kg"] = round(float(data["weight"]) * _WEIGHT_KG[unit], 3)
+        else:
+            result.missing.append(f"weight: unit {unit!r} is not one of "
+                                  f"{', '.join(_WEIGHT_KG)}; not imported")
     else:
         result.missing.append("weight: not in the file")
     power = data.get("power-ports") or []

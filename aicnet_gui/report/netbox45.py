@@ -27,6 +27,7 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
+from ..model.catalog_entities import DeviceModel
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End
@@ -130,7 +131,7 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
             cables.append(_cable_row(site, row, None, "",
                                      f" (link {index} of {len(rows)} on this cable)"))
     written["cables.csv"] = write_csv(folder / "cables.csv", CABLE_HEADER, cables)
-    write_text(folder / "README.txt", _readme(doc, models, assemblies, plan))
+    write_text(folder / "README.txt", _readme(doc, models, assemblies))
     return written
 
 
@@ -220,8 +221,8 @@ def _interface_row(doc: FabricDocument, end: End, cage_names: list[str]) -> list
     return [end.device, end.port, parent, kind, speed, "true", f"cage {end.cage}{leg}"]
 
 
-def _readme(doc: FabricDocument, models: dict, assemblies: dict[str, list[str]],
-            plan: CablePlan) -> str:
+def _readme(doc: FabricDocument, models: dict[str, DeviceModel],
+            assemblies: dict[str, list[str]]) -> str:
     site = doc.settings.site
     lines = [
         f"NetBox {NETBOX_REFERENCE.rsplit('.', 1)[0]}+ bulk import of {doc.metadata.name} "
