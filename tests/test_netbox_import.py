@@ -78,6 +78,12 @@ def test_bad_files_are_one_message(tmp_path):
     with pytest.raises(NetBoxImportError, match="no data interface"):
         import_device_type({"manufacturer": "X", "model": "Y", "u_height": 1,
                             "interfaces": [{"name": "ge0", "type": "other"}]}, "x.yaml")
+    odd = import_device_type({"manufacturer": "X", "model": "Y", "u_height": 1, "weight": "heavy",
+                              "interfaces": ["swp1", *({"name": f"swp{n}", "type": "100gbase-x-qsfp28"}
+                                                      for n in range(1, 3))]}, "odd.yaml")
+    assert "interfaces[0]: not a mapping with name and type" in odd.skipped
+    assert "weight: 'heavy' is not a weight; not imported" in odd.missing
+    assert odd.model.cages[0].count == 2
     broken = tmp_path / "broken.yaml"
     broken.write_text("manufacturer: [\n")
     with pytest.raises(NetBoxImportError, match=r"broken.yaml: line \d+: not valid YAML"):

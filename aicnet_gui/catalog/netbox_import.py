@@ -111,6 +111,9 @@ def _runs(interfaces: list[dict[str, Any]], result: ImportResult) -> list[_Run]:
     singles: dict[tuple[str, str], dict[int, list[int]]] = defaultdict(dict)
     multis: dict[tuple[str, str, str], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     for index, item in enumerate(interfaces):
+        if not isinstance(item, dict):
+            result.skipped.append(f"interfaces[{index}]: not a mapping with name and type")
+            continue
         name, kind = str(item.get("name", "")), str(item.get("type", ""))
         if item.get("mgmt_only"):
             result.skipped.append(f"{name}: management-only interface")
@@ -255,8 +258,14 @@ def import_device_type(data: Any, file: str = "<memory>", role: str | None = Non
         result.missing.append("airflow: not in the file")
     if data.get("weight") is not None:
         unit = str(data.get("weight_unit", "kg"))
-        if unit in _WEIGHT_KG:
-            entry["weight_kg"] = round(float(data["weight"]) * _WEIGHT_KG[unit], 3)
+        try:
+            weight = float(data["weight"])
+        except (TypeError, ValueError):
+            weight = None
+        if weight is None or weight <= 0:
+            result.missing.append(f"weight: {data['weight']!r} is not a weight; not imported")
+        elif unit in _WEIGHT_KG:
+            entry["weight_kg"] = round(weight * _WEIGHT_KG[unit], 3)
         else:
             result.missing.append(f"weight: unit {unit!r} is not one of "
                                   f"{', '.join(_WEIGHT_KG)}; not imported")
