@@ -194,3 +194,16 @@ def test_older_layout_for_netbox_44(small, tmp_path):
     assert "profile" not in header and not (folder / "device-types").exists()
     _in_choices(cables, "type", "CableTypeChoices", NB44)
     assert len(cables) == len(small.links)
+
+
+def test_every_catalog_device_has_a_valid_device_type(catalog):
+    """Any model a design can use gets a device type the library's schema accepts, with one
+    interface per unsplit port and no name twice."""
+    from aicnet_gui.report.netbox_devicetypes import device_type
+
+    validator = _devicetype_validator()
+    for model in catalog.devices.values():
+        data = device_type(model)
+        assert list(validator.iter_errors(data)) == [], model.id
+        names = [i["name"] for i in data["interfaces"]]
+        assert len(names) == len(set(names)), model.id
