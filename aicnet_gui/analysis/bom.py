@@ -2,7 +2,7 @@
 
 - devices by role and by catalog model;
 - transceivers per part: one per cage that has an optic installed (a twin-port optic is one
-  module for the two links of its cage);
+  module for the two links of its cage); how many of them sit in a cage with no link;
 - cable assemblies per part x ordered stock length: one per physical cable, i.e. per assembly
   id (all legs of a splitter are one cable, ordered at the length of its longest leg), or per
   link without an assembly id.  A length that is unknown shows as `PART@unknown`; one longer
@@ -29,6 +29,7 @@ import numpy as np
 from ..model.document import FabricDocument
 from .index import NONE
 from .media import fmt_m
+from .rules_device import unlinked_optic_cages
 from .state import State
 
 TIER_NAMES = {0: "server", 1: "leaf", 2: "spine", 3: "core"}
@@ -52,6 +53,8 @@ class Bom:
     unpriced: tuple[str, ...]
     links_without_cable: int = 0
     missing_optics: tuple[tuple[str, str, int], ...] = field(default=())  # (link, device, cage)
+    #: optics counted above that sit in a cage none of whose ports has a link (OPTIC-UNLINKED)
+    unlinked_optics: int = 0
 
     def transceiver_orders(self) -> dict[str, OrderLine]:
         """Per optic part: quantity, spares, order (as `aicnet bom` prints them)."""
@@ -79,6 +82,7 @@ class Bom:
                 "cost_known_usd": self.cost_known_usd,
                 "unpriced_parts": list(self.unpriced),
                 "links_without_cable": self.links_without_cable,
+                "optics_not_linked": self.unlinked_optics,
                 "missing_optics": [
                     {"link": link, "device": dev, "cage": cage}
                     for link, dev, cage in self.missing_optics
@@ -137,12 +141,15 @@ def compute_bom(doc: FabricDocument) -> Bom:
     roles: Counter[str] = Counter()
     models: Counter[str] = Counter()
     optics: Counter[str] = Counter()
+    unlinked = 0
     for device in doc.devices.values():
         roles[doc.role_of(device).value] += 1
         models[device.model] += 1
         for config in device.cages.values():
             if config.transceiver:
                 optics[config.transceiver] += 1
+        if device.cages:
+            unlinked += len(unlinked_optic_cages(doc, device.id))
 
     col = store.l
     tiers = np.sort(np.stack([col["tier_a"][rows], col["tier_b"][rows]]), axis=0)
@@ -240,6 +247,7 @@ def compute_bom(doc: FabricDocument) -> Bom:
         unpriced=tuple(sorted(unpriced)),
         links_without_cable=int((cable == NONE).sum()),
         missing_optics=tuple(missing),
+        unlinked_optics=unlinked,
     )
 
 

@@ -254,7 +254,10 @@ def workload_check(state: State, workload_id: str) -> Iterable[Finding]:
         return
     if m.per_gpu_gbps + 1e-6 >= m.target_gbps_per_gpu:
         return
-    if m.bottleneck_name:
+    if m.bottleneck_tier == "partitioned":
+        where = "its GPUs sit on switch islands with no path between them (FABRIC-PARTITIONED)"
+        objects = (workload_id,)
+    elif m.bottleneck_name:
         where = f"the bottleneck is the {m.bottleneck_tier} tier at {m.bottleneck_name}"
         objects = (workload_id, m.bottleneck_switch)
     else:

@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..fileio.errors import FabricFileError
+from .observed import read_input_text
 
 
 class _Pair(BaseModel):
@@ -23,12 +24,7 @@ class _Pair(BaseModel):
 
 def read_host_map(path: str | Path) -> dict[str, str]:
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise FabricFileError(file, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FabricFileError(file, f"cannot read: {exc}") from None
+    text = read_input_text(path, "utf-8-sig")
     mapping: dict[str, str] = {}
     for number, row in enumerate(csv.reader(text.splitlines()), start=1):
         cells = [c.strip() for c in row]

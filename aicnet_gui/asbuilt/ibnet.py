@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..fileio.errors import FabricFileError
-from .observed import Observation, ObservedEnd, ObservedLink
+from .observed import Observation, ObservedEnd, ObservedLink, read_input_text
 
 _NODE = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([^"]+)"\s*(?:#\s*"([^"]*)"(.*))?$')
 _PORT = re.compile(
@@ -90,14 +90,7 @@ def _end(kind: str, desc: str, port: int) -> ObservedEnd:
 def read_ibnetdiscover(path: str | Path) -> Observation:
     """The links of an ibnetdiscover topology file (the whole fabric: `complete`)."""
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FabricFileError(file, "no such file") from None
-    except UnicodeDecodeError as exc:
-        raise FabricFileError(file, f"not UTF-8 text (offset {exc.start})") from None
-    except OSError as exc:
-        raise FabricFileError(file, f"cannot read: {exc.strerror or exc}") from None
+    text = read_input_text(path, "utf-8")
     out = Observation(kind="ibnetdiscover", complete=True, files=[file],
                       prefer=("ib-port", "linux-rdma"))
     kinds: dict[str, str] = {}

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..fileio.errors import FabricFileError
-from .observed import Observation, ObservedEnd, ObservedLink
+from .observed import Observation, ObservedEnd, ObservedLink, read_input_text
 
 LAYOUTS: tuple[tuple[str, str, str, str, str], ...] = (
     ("Device A", "Termination A", "Device B", "Termination B", "Status"),
@@ -42,14 +42,7 @@ def _ports(cell: str) -> list[str]:
 def read_netbox_cables(path: str | Path) -> Observation:
     """The connected cables of a NetBox cable export (the whole site: `complete`)."""
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise FabricFileError(file, "no such file") from None
-    except UnicodeDecodeError as exc:
-        raise FabricFileError(file, f"not UTF-8 text (offset {exc.start})") from None
-    except OSError as exc:
-        raise FabricFileError(file, f"cannot read: {exc.strerror or exc}") from None
+    text = read_input_text(path, "utf-8-sig")
     reader = csv.reader(text.splitlines())
     header = next(reader, None)
     if not header:

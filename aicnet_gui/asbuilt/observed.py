@@ -8,7 +8,10 @@ them (`swp3s0`, `12`, `mlx5_0`, `Ethernet8`) so that a report can quote them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import NamedTuple
+
+from ..fileio.errors import FabricFileError
 
 
 class ObservedEnd(NamedTuple):
@@ -48,3 +51,16 @@ class Observation:
     files: list[str] = field(default_factory=list)
     prefer: tuple[str, ...] = ()
     """Port namings to try first for this input (e.g. `ib-port`, `linux-rdma` for ibnetdiscover)."""
+
+
+def read_input_text(path: str | Path, encoding: str = "utf-8") -> str:
+    """The text of an observed-data file, or a FabricFileError naming the file and why."""
+    file = str(path)
+    try:
+        return Path(path).read_text(encoding=encoding)
+    except FileNotFoundError:
+        raise FabricFileError(file, "no such file") from None
+    except UnicodeDecodeError as exc:
+        raise FabricFileError(file, f"not UTF-8 text (offset {exc.start})") from None
+    except OSError as exc:
+        raise FabricFileError(file, f"cannot read: {exc.strerror or exc}") from None

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..analysis.lengths import rack_floor_xy
+from ..generators.rechoose import choose_media
 from ..model.catalog_entities import Role
 from ..model.document import FabricDocument
 from ..model.edits import (
@@ -31,6 +32,7 @@ from ..model.edits import (
     UpdateWorkload,
 )
 from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
+from ..model.wording import ru_span
 from . import bulk, fragments, layout
 from .canvas.geometry import device_geometry
 from .compat import PortRef, connection_problem, port_title
@@ -140,6 +142,7 @@ class Editor(QObject):
         """Set the breakout mode and/or optic of cages on devices (one undo step)."""
         ops: list[Operation] = []
         cage_list = list(cages)
+        changed = 0  # cages whose setting changes, on every device (the message says so)
         for device_id in device_ids:
             device = self.doc.devices.get(device_id)
             if device is None:
@@ -161,10 +164,13 @@ class Editor(QObject):
                     new.pop(cage, None)
                 else:
                     new[cage] = config
+                changed += new.get(cage) != device.cages.get(cage)
             if new != device.cages:
                 ops.append(UpdateDevice(device_id, {"cages": new}))
-        what = "breakout mode" if mode is not KEEP else "transceiver"
-        return self._run(ops, f"Set {what} of {counted(len(cage_list), 'cage')}")
+        what = " and ".join(name for name, value in (("breakout mode", mode), ("transceiver", transceiver))
+                            if value is not KEEP) or "nothing"
+        where = f" on {counted(len(ops), 'device')}" if len(ops) > 1 else ""
+        return self._run(ops, f"Set {what} of {counted(changed, 'cage')}{where}")
 
     # ---------------------------------------------------------------- racks and RU
     def rack_problem(self, device_id: str, model_id: str, rack: str, ru: int,
@@ -183,7 +189,8 @@ class Editor(QObject):
                 continue
             other_h = doc.device_model(other).height_ru
             if ru <= other.ru + other_h - 1 and other.ru <= ru + height - 1:
-                return f"RU {ru}-{ru + height - 1} of {rack_obj.name} overlaps {other.name} (RU {other.ru}-{other.ru + other_h - 1})"
+                return (f"{ru_span(ru, ru + height - 1)} of {rack_obj.name} overlaps {other.name} "
+                        f"({ru_span(other.ru, other.ru + other_h - 1)})")
         return None
 
     def place_devices(self, placements: Mapping[str, tuple[str | None, int | None]]) -> bool:
@@ -389,7 +396,9 @@ class Editor(QObject):
             while f"{kind_.value} {n}" in taken:
                 n += 1
             name = f"{kind_.value} {n}"
-        pattern = "all-to-all" if kind_ == WorkloadKind.INFERENCE else "ring-allreduce"
+        serving = (WorkloadKind.INFERENCE, WorkloadKind.INFERENCE_DISAGGREGATED,
+                   WorkloadKind.INFERENCE_WIDE_EP)
+        pattern = "all-to-all" if kind_ in serving else "ring-allreduce"
         workload = Workload(id=workload_id, name=name, kind=kind_, members=list(members),
                             pattern=pattern)
         if self._run([AddWorkload(workload)], f"Add workload {name}"):
@@ -408,6 +417,26 @@ class Editor(QObject):
         if workload is None:
             return False
         return self._run([RemoveWorkload(workload_id)], f"Delete workload {workload.name}")
+
+    def choose_media(self, link_ids: list[str]) -> bool:
+        """Optics at both ends and a cord that reach, for these cables (whole cage components:
+        a twin-port optic serves both its links), chosen as the templates choose them
+        (generators.rechoose); one undo step.  Pinned cables keep their media."""
+        if not link_ids:
+            return self.refuse("Select cables, or devices whose cables should get media")
+        result = choose_media(self.doc, link_ids)
+        if result.unresolved and not result.ops:
+            return self.refuse(f"No media in the catalog reaches for "
+                               f"{counted(len(result.unresolved), 'cable')}")
+        done = self._run(list(result.ops),
+                         f"Choose media for {counted(len(link_ids), 'cable')}")
+        if done and result.unresolved:
+            self.message.emit(f"Media chosen; {counted(len(result.unresolved), 'cable')} "
+                              "kept their media: nothing in the catalog reaches", REFUSED)
+        if not result.ops and not result.unresolved:
+            self.message.emit("The selected cables already have the media the templates would "
+                              "choose", INFO)
+        return done
 
     def apply_fix(self, ops: list[Operation], text: str) -> bool:
         """A finding's suggested fix, as one undo step."""

@@ -39,7 +39,7 @@ from ..catalog.updates import entry_updates, updated_catalog
 from ..fileio import FabricFileError
 from ..model.catalog import Catalog
 from ..model.edits import ChangeSet, ReplaceCatalog
-from . import colouring, resources
+from . import colouring, file_places, resources, undo_messages
 from . import layout as layout_ops
 from .asbuilt_view import AsBuiltView
 from .canvas import groups
@@ -119,7 +119,6 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.findings], [190], Qt.Orientation.Vertical)
         self.asbuilt = AsBuiltView(self)
         self._load_job: BackgroundJob | None = None
-        self._legend_speeds: set[int] = set()
         self._sized_docks = False
         self._fit_floor = False
         self._load_started = 0.0
@@ -219,6 +218,7 @@ class MainWindow(QMainWindow):
         redo.setShortcuts([QKeySequence(key.Redo), QKeySequence("Ctrl+Y")])
         redo.setIcon(resources.icon("redo"))
         self.actions_by_name["undo"], self.actions_by_name["redo"] = undo, redo
+        undo_messages.connect(undo, redo, self.document.undo_stack, self.show_message)
         a("cut", "Cu&t", self.cut, key.Cut)
         a("copy", "&Copy", self.copy, key.Copy)
         a("paste", "&Paste", self.paste, key.Paste)
@@ -237,6 +237,9 @@ class MainWindow(QMainWindow):
           tip="every lower-tier device to every upper-tier device")
         a("connect-rail", "&Rail Wiring", self.rail_wiring, "Ctrl+Shift+W",
           tip="NIC i of every selected server to the leaf of rail i")
+        a("choose-media", "Choose &Media for Selection", self.choose_media, "Ctrl+Shift+M",
+          tip="optics and cords that reach, for the selected cables (or every cable of the "
+          "selected devices), as the templates choose them; one undo step")
         a("auto-layout", "Auto-&Layout by Tier", self.editor.auto_layout, "Ctrl+Shift+L",
           tip="tidy the topology: core, spines, leaves, servers")
         for how, text in (("left", "Align Left"), ("hcenter", "Align Centres Horizontally"),
@@ -301,8 +304,8 @@ class MainWindow(QMainWindow):
                      None, "fabric-settings", "update-catalog"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         wire = bar.addMenu("&Connect")
-        for name in ("connect-next", "connect-mesh", "connect-rail"):
-            wire.addAction(act[name])
+        for name in ("connect-next", "connect-mesh", "connect-rail", None, "choose-media"):
+            wire.addSeparator() if name is None else wire.addAction(act[name])
         arrange = bar.addMenu("&Arrange")
         arrange.addAction(act["auto-layout"])
         arrange.addSeparator()
@@ -421,21 +424,12 @@ class MainWindow(QMainWindow):
         self.counts_label.setText(text)
 
     def _update_legend(self, device_ids: set[str] | None = None) -> None:
-        """The speeds in the legend: every panel geometry after a reset (shared by devices of a
-        model and breakout modes, so a few), the changed devices after an edit (a removed
-        device's speed stays until the next reset)."""
-        if device_ids is None:
-            self._legend_speeds = set()
-            geometries = self.topology.panel_geometries()  # no item needed: some are still to come
-        else:
-            items = [self.topology.items_by_id[d] for d in device_ids if d in self.topology.items_by_id]
-            geometries = [item.geometry for item in items if item.geometry is not None]
-        speeds = self._legend_speeds
-        before = len(speeds)
-        for geometry in {id(g): g for g in geometries}.values():
+        """The speeds in the legend: those of the panel geometries in use now (shared by the
+        devices of a model and breakout mode, so a few), after every change, undo and redo."""
+        speeds: set[int] = set()
+        for geometry in self.topology.panel_geometries():
             speeds.update(p.speed_gbps for p in geometry.ports.values() if p.fabric)
-        if device_ids is None or len(speeds) != before:
-            self.legend.set_speeds(speeds)
+        self.legend.set_speeds(speeds)
 
     def _update_actions(self) -> None:
         devices, links, racks = self.selection()
@@ -449,6 +443,7 @@ class MainWindow(QMainWindow):
         tiers = split_by_tier(self.document.fabric, devices)
         act["connect-mesh"].setEnabled(len(tiers) >= 2)
         act["connect-rail"].setEnabled(0 in tiers and 1 in tiers)
+        act["choose-media"].setEnabled(bool(links or devices))
         for how in layout_ops.ALIGNMENTS:
             act[f"align-{how}"].setEnabled(topology and len(devices) >= 2)
         act["auto-layout"].setEnabled(topology and bool(self.document.fabric.devices))
@@ -577,7 +572,7 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        start = str(self.document.path.parent) if self.document.path else str(Path.home())
+        start = file_places.open_start(self.settings, self.document.path)
         path, _filter = QFileDialog.getOpenFileName(self, "Open fabric", start, FILE_FILTER)
         if path:
             self.open_in_background(path, ask=False)
@@ -697,7 +692,7 @@ class MainWindow(QMainWindow):
         return self._save_to(self.document.path)
 
     def save_as(self) -> bool:
-        start = str(self.document.path) if self.document.path else str(Path.home() / "fabric.fabric")
+        start = file_places.save_start(self.settings, self.document.path, self.document.fabric.metadata.name)
         path, _filter = QFileDialog.getSaveFileName(self, "Save fabric as", start, FILE_FILTER)
         if not path:
             return False
@@ -740,6 +735,7 @@ class MainWindow(QMainWindow):
         return [str(v) for v in (value or [])]
 
     def _add_recent(self, path: Path | None) -> None:
+        file_places.remember_folder(self.settings, path)  # Open and Save As start there next
         if path is None or not self.record_recent:
             return
         recent = [p for p in self.recent_files() if p != str(path)]
@@ -880,6 +876,14 @@ class MainWindow(QMainWindow):
         tiers = split_by_tier(self.document.fabric, devices)
         self.editor.rail_wiring(tiers.get(0, []), tiers.get(1, []))
 
+    def choose_media(self) -> None:
+        devices, links, _r = self.selection()
+        doc = self.document.fabric
+        ids = set(links)
+        for device in devices:
+            ids |= doc.link_ids_of(device)
+        self.editor.choose_media(sorted(ids))
+
     def align(self, how: str) -> None:
         devices, _l, _r = self.selection()
         self.editor.align(devices, how)
@@ -943,7 +947,7 @@ class MainWindow(QMainWindow):
             if self.topology.collapsed:
                 menu.addAction(act["expand-all"])
             menu.addSeparator()
-            for name in ("connect-next", "connect-mesh", "connect-rail"):
+            for name in ("connect-next", "connect-mesh", "connect-rail", "choose-media"):
                 if act[name].isEnabled():
                     menu.addAction(act[name])
             if len(devices) >= 2:
@@ -1004,11 +1008,9 @@ class MainWindow(QMainWindow):
             self.floor_view.fit_all()
 
     def about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
+        from .dialogs.about import show_about
 
-        QMessageBox.about(self, "About aicnet",
-                          "<h3>aicnet</h3><p>Design the network of an AI/GPU cluster, validate it while "
-                          "you draw, print the cabling plan.</p>")
+        show_about(self)
 
     # ---------------------------------------------------------------- window events
     def showEvent(self, event) -> None:  # noqa: ANN001, N802

@@ -107,6 +107,10 @@ class CageGroup(_Entity):
     lanes: int = Field(gt=0, description="electrical lanes per cage")
     lane_gbps: int = Field(gt=0, description="signalling rate per lane, Gb/s")
     power_class_w: float | None = Field(default=None, description="max module power the cage cools")
+    power_class_by_cage: dict[int, float] = Field(
+        default_factory=dict,
+        description="cages of the group whose power class differs from power_class_w "
+                    "(cage number -> W), e.g. the SN5400's 21 W cages 1, 5, ..., 61")
     breakouts: list[str] = Field(min_length=1)
     default_breakout: str
     port_names: dict[str, str]
@@ -134,7 +138,15 @@ class CageGroup(_Entity):
                 raise ValueError(f"port_names has no pattern for {legs} legs (mode {mode})")
             if self.lanes % legs:
                 raise ValueError(f"mode {mode}: {self.lanes} lanes do not split into {legs} legs")
+        outside = sorted(set(self.power_class_by_cage) - set(self.cage_numbers))
+        if outside:
+            raise ValueError(f"power_class_by_cage names cage {outside[0]}, which is not in this "
+                             f"group ({self.first}..{self.first + self.count - 1})")
         return self
+
+    def power_class(self, cage: int) -> float | None:
+        """The power class of one cage of the group (W), None when unknown."""
+        return self.power_class_by_cage.get(cage, self.power_class_w)
 
     @property
     def cage_numbers(self) -> range:
@@ -163,8 +175,22 @@ class DeviceModel(Sourced):
     power_typical_w: float | None = None
     power_max_w: float | None = None
     gpus: int = 0
+    nvlink_domain_gpus: int | None = Field(
+        default=None, gt=0,
+        description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
+                    "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1)
     cages: list[CageGroup] = Field(min_length=1)
+    airflow: Literal["front-to-back", "back-to-front"] | None = Field(
+        default=None, description="cooling air direction as mounted (front = the rack's front); "
+                                  "None: unknown or sold both ways (set a device's airflow tag)")
+    subnet_manager: bool | None = Field(
+        default=None, description="InfiniBand switch: true when it can run the subnet manager "
+                                  "itself (internally managed), false when externally managed; "
+                                  "None: unknown")
+    firmware_family: str | None = Field(
+        default=None, description="models that run one firmware line (e.g. quantum-2 for the "
+                                  "QM9700 and QM9790); None: the model alone")
     switching_tbps: float | None = None
     price_usd: float | None = Field(default=None, description="list price if known; BOM cost")
     default_os: OsName | None = Field(default=None, description="OS whose port names exports use")

@@ -68,7 +68,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow.para(
         f"Spares: {tables.spares_percent:g} % of each part's total, rounded up once per part "
         "(a project setting; no authoritative spares rate exists): the order list below is "
-        "`aicnet bom` part by part. Cables are counted per physical cable: the legs of a "
+        "what to buy, part by part. Cables are counted per physical cable: the legs of a "
         "splitter and the two links of a twin-port DAC share one. Ordered lengths are the next "
         "stock length in each part's own ladder. Optics are counted per cage: a twin-port optic "
         "serves two links and is one part. Cost is 'unknown' where the catalog has no sourced "
@@ -150,10 +150,10 @@ def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
         text = f"{power:,.0f} W"
         if unknown:
             text += f" (without {', '.join(unknown)}: no power figure in the catalog)"
-        out.append(("Validator power total", text))
+        out.append(("Power, whole fabric", text))
     cost = bom.get("cost")
     unpriced = details.get("unpriced_parts", [])
-    out.append(("Validator cost", f"USD {cost:,.0f}" if isinstance(cost, int | float)
+    out.append(("Cost, whole fabric", f"USD {cost:,.0f}" if isinstance(cost, int | float)
                 else f"unknown ({len(unpriced)} parts have no price)"))
     return out
 
@@ -166,7 +166,6 @@ def _cross_check(tables: BomTables) -> tuple[str, str]:
     if tables.optic_totals() != {x.key: x.quantity for x in tables.order_optics}:
         mismatches.append("optics")
     if mismatches:
-        return ("Cross-check", f"the tier tables count {' and '.join(mismatches)} differently "
-                               "from the order list; check before ordering")
-    return ("Cross-check", "the tier tables add up to the order list, which is `aicnet bom` "
-                           "part by part (quantity, spares, order)")
+        return ("Counts", f"the tier tables count {' and '.join(mismatches)} differently "
+                          "from the order list; check it before ordering")
+    return ("Counts", "the tier tables add up to the order list, part by part")

@@ -28,6 +28,7 @@ from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort
+from ..model.rounding import metres
 from ..model.summary import TIER_NAMES
 from .identifiers import Identifiers, cable_number, port_token
 
@@ -120,11 +121,11 @@ class CableRow:
     def length_text(self) -> str:
         if self.length_m is None:
             return "?"
-        return f"{self.length_m:.1f}" + (" (manual)" if self.manual else "")
+        return metres(self.length_m) + (" (manual)" if self.manual else "")
 
     @property
     def ordered_text(self) -> str:
-        return f"{self.ordered_m:g}" if self.ordered_m is not None else "?"
+        return metres(self.ordered_m, 2) if self.ordered_m is not None else "?"
 
     @property
     def rail_text(self) -> str:

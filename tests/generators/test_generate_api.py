@@ -110,3 +110,16 @@ def test_a_refused_fabric_is_an_explained_error_and_changes_nothing(catalog):
     with pytest.raises(GeneratorError, match="id 'link-1' is already used"):
         generate(doc, RailOptimizedParams(sus=1, leaf=QM9700))
     assert not doc.devices and not doc.links and not doc.racks
+
+
+def test_infiniband_fabric_names_its_subnet_managers(make):
+    """An InfiniBand fabric comes up only with a subnet manager: the generator names the
+    switch-embedded SM on the first two spines (master, standby), as IB-SUBNET-MANAGER's fix
+    would, so a generated SuperPOD validates without that warning; Ethernet names none."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    assert doc.settings.subnet_managers == ["spine-01", "spine-02"]
+    from aicnet_gui.analysis import analyze
+
+    assert not analyze(doc).by_code("IB-SUBNET-MANAGER")
+    ethernet, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600))
+    assert ethernet.settings.subnet_managers == []

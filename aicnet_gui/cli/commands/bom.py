@@ -53,6 +53,9 @@ def render(bom: Bom, source: str) -> str:
                  + ", ".join(f"{t} {n}" for t, n in bom.links_by_tier.items()) + ")")
     if bom.links_without_cable:
         lines.append(f"  {bom.links_without_cable} link(s) have no cable chosen and are not counted")
+    if bom.unlinked_optics:
+        lines.append(f"  {bom.unlinked_optics} optic(s) counted above are not linked: their cages "
+                     "carry no link (OPTIC-UNLINKED in aicnet validate)")
     if bom.missing_optics:
         lines.append(f"  {len(bom.missing_optics)} fibre link end(s) have no optic in the cage "
                      "(not counted; see aicnet validate)")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ...fileio import load_fabric
 from ..common import EXIT_OK, CliError, catalog_with_warnings
+from ..progress_line import ProgressLine
 
 if TYPE_CHECKING:
     from ...report.options import ExportOptions
@@ -97,6 +98,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--netbox-layout", choices=["4.5", "4.4"], default="4.5",
                         help="4.5: NetBox 4.5+ columns (sites, cable profiles) and device-type "
                              "YAML; 4.4: the older CSV layout for NetBox 4.4 and earlier")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress line on stderr (pages, ETA) while the PDF is written "
+                             "(default: when stderr is a terminal)")
     parser.add_argument("--port-names", choices=["design", "os"], default="design",
                         help="os: ports as each switch's and server's operating system names "
                              "them (the fabric's port_os setting, else the model's default OS)")
@@ -186,7 +190,14 @@ def run(args: argparse.Namespace) -> int:
         written.append(f"{args.netbox}: NetBox import, "
                        + ", ".join(f"{name} ({n})" for name, n in files.items()))
     if args.pdf:
-        result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, plan=plan))
+        show = sys.stderr.isatty() if args.progress is None else args.progress
+        bar = ProgressLine(sys.stderr) if show else None
+        try:
+            result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, progress=bar,
+                                                         plan=plan))
+        finally:
+            if bar is not None:
+                bar.finish()  # ends the line when the export stopped before 100 %
         written.append(f"{args.pdf}: {result.pages} pages ({result.links} links, "
                        f"{result.cables} cables, {result.labels} labels)")
     for line in written:

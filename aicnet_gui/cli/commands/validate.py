@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import AnalysisReport, Analyzer, Finding, Severity
+from ...model.rounding import metres
 from ...model.wording import counted
 from ...repair import CHECK_LIMIT, FixChecker
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
@@ -78,7 +79,7 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
     longest = reach["longest_m"]
     lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
                  f"in, {reach['unknown']} unknown length); longest "
-                 f"{'-' if longest is None else f'{longest:g} m'}; {reach['over_reach']} over reach")
+                 f"{'-' if longest is None else f'{metres(longest)} m'}; {reach['over_reach']} over reach")
     total = metrics.breakouts.total
     lines.append(f"  breakouts: {total['split_cages']} split cages, {total['legs_used']} legs used, "
                  f"{total['legs_stranded']} stranded, {total['free_ports']} free ports")
@@ -90,6 +91,11 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
             f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
             f"bisection {w.bisection_gbps / 1000:g} Tb/s (max-flow); all-reduce of {w.message_mb:g} MB "
             f"{time_ms}")
+        if w.pattern == "ring-allreduce":
+            lines.append(f"    ring per GPU: {w.ring_gbps_per_gpu:g} Gb/s with ranks in topology "
+                         f"order, {w.ring_scattered_gbps_per_gpu:g} Gb/s scattered "
+                         f"(this workload: {w.placement})")
+        lines.append("    assumptions: " + "; ".join(w.assumptions))
     return "\n".join(lines)
 
 

@@ -36,6 +36,7 @@ from ...model.edits import Operation, UpdateMetadata, UpdateSettings
 from ...model.fabric import LengthEstimation, Metadata, Notes, OversubscriptionTargets, Settings
 from .model_form import ModelForm
 from .port_os_form import PortOsForm
+from .services_form import ServicesForm
 
 if TYPE_CHECKING:
     from ...model.document import FabricDocument
@@ -197,7 +198,12 @@ class FabricSettingsDialog(QDialog):
 
         self.network = ModelForm(Settings, catalog, skip=_OWN_TABS)
         self.network.set_values(settings.model_dump())
-        self.tabs.addTab(_scrolled(self.network), "Network")
+        self.services = ServicesForm(doc)
+        network = QWidget()
+        network_layout = QVBoxLayout(network)
+        network_layout.addWidget(self.network)
+        network_layout.addWidget(self.services)
+        self.tabs.addTab(_scrolled(network), "Network")
 
         self.targets = ModelForm(OversubscriptionTargets, catalog)
         self.targets.set_values(settings.oversubscription.model_dump())
@@ -238,6 +244,10 @@ class FabricSettingsDialog(QDialog):
     # ---------------------------------------------------------------- result
     def wanted_settings(self) -> dict[str, Any]:
         values = {**self.network.values(), **self.place.values()}
+        try:
+            values.update(self.services.values())
+        except ValueError as exc:
+            raise SettingsError(f"Network: {exc}") from None
         values["oversubscription"] = self.targets.values()
         values["lengths"] = self.lengths.values()
         values["naming"] = self.naming.values()
