@@ -50,6 +50,7 @@ from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
 from .change_tools import ChangeTools
 from .counts import counts
+from .devicetype_import import choose_and_import
 from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
 from .document import EditorDocument
@@ -207,6 +208,8 @@ class MainWindow(QMainWindow):
         a("verify-asbuilt", "&Verify Against As-Built…", self.asbuilt.choose_and_run,
           icon="validate", tip="compare LLDP, ibnetdiscover or NetBox data of the installed "
           "cluster with this design")
+        a("import-devicetypes", "Import &Device Types…", lambda: choose_and_import(self),
+          icon="open", tip="add NetBox device-type library YAML files to your catalog")
         a("quit", "&Quit", self.close, key.Quit, icon="quit")
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(key.Undo)
@@ -293,6 +296,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(act["export-pdf"])
         file_menu.addAction(act["compare"])
         file_menu.addAction(act["verify-asbuilt"])
+        file_menu.addAction(act["import-devicetypes"])
         file_menu.addSeparator()
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")

@@ -194,6 +194,9 @@ class DeviceModel(Sourced):
     switching_tbps: float | None = None
     price_usd: float | None = Field(default=None, description="list price if known; BOM cost")
     default_os: OsName | None = Field(default=None, description="OS whose port names exports use")
+    airflow: str | None = Field(
+        default=None, description="NetBox airflow slug, e.g. front-to-rear (device-type YAML)")
+    weight_kg: float | None = Field(default=None, gt=0, description="weight of the unit, kg")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:

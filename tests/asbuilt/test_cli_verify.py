@@ -110,8 +110,11 @@ def test_export_with_os_port_names(capsys, tmp_path):
     assert first["Label text A"].endswith(":mlx5_11/1A.A06-46:1-1-1")
     with open(p2p, encoding="utf-8") as handle:
         assert "gpu-001,Host,mlx5_11,leaf-01,Switch,1/1/1," in handle.read()
-    with open(netbox / "interfaces.csv", encoding="utf-8") as handle:
-        assert "leaf-01,1/1/1,infiniband-ndr,400000000" in handle.read()
+    # NetBox 4.5 layout: the QM9700 device type carries the OS port names the cables use
+    qm9700 = (netbox / "device-types" / "NVIDIA" / "QM9700.yaml").read_text(encoding="utf-8")
+    assert "- name: 1/1/1\n  type: infiniband-ndr\n" in qm9700
+    with open(netbox / "cables.csv", encoding="utf-8") as handle:
+        assert ",gpu-001,dcim.interface,mlx5_11,1A,leaf-01,dcim.interface,1/1/1," in handle.read()
     code, _, _ = _run(capsys, "export", PLAN, "--csv", str(out))
     with open(out, encoding="utf-8-sig") as handle:
         first = next(r for r in csv.DictReader(handle) if r["Link id"] == "link-1")
