@@ -242,6 +242,23 @@ def test_dgx_h100_compute_is_4_flat_osfp_cages_serving_p1_to_p8(catalog: Catalog
     assert any(not g.fabric and g.form_factor == "RJ45" for g in dgx.cages)  # BMC
 
 
+def test_dgx_h100_and_h200_hold_the_user_guide_gpu_to_port_map(catalog: Catalog) -> None:
+    """DGX H100/H200 User Guide, Table 6: OSFP1P1 (p1) = GPU 7 ... OSFP4P2 (p8) = GPU 0."""
+    for model in ("nvidia-dgx-h100", "nvidia-dgx-h200"):
+        compute = next(g for g in catalog.device(model).cages if g.name == "compute")
+        assert compute.gpu_of_port == [7, 4, 6, 5, 2, 1, 3, 0]
+        rails = {f"p{k + 1}": compute.rail_of_position(k, 8) for k in range(8)}
+        assert rails == {"p8": 1, "p6": 2, "p5": 3, "p7": 4, "p2": 5, "p4": 6, "p3": 7, "p1": 8}
+        assert catalog.device(model).su_nodes == {"infiniband": 32}
+
+
+def test_a_gpu_to_port_map_must_name_every_gpu_once(catalog: Catalog) -> None:
+    dgx = catalog.device("nvidia-dgx-h100").model_dump()
+    dgx["cages"][0]["gpu_of_port"] = [0, 1, 2, 3, 4, 5, 6, 6]
+    with pytest.raises(ValueError, match="gpu_of_port must name each GPU 0..7 once"):
+        DeviceModel.model_validate(dgx)
+
+
 def test_hgx_server_has_8_x_400g_compute_and_2_x_200g_north_south(catalog: Catalog) -> None:
     hgx = catalog.device("generic-hgx-8-gpu-b3140h")
     compute = next(g for g in hgx.cages if g.name == "compute")

@@ -52,7 +52,7 @@ from .naming import names
 from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
 from .placement import Placement, place
 from .plan import FabricPlan, PlannedDevice
-from .rail_optimized import plan_rail_optimized
+from .rail_optimized import plan_rail_optimized, with_su_size
 from .result import GenerationResult
 from .tally import tally
 
@@ -65,7 +65,14 @@ PLANNERS: dict[type, Callable[[Catalog, TemplateParams], FabricPlan]] = {
 
 def plan(catalog: Catalog, params: TemplateParams) -> FabricPlan:
     """The topology of a template (devices, links, placement groups) without racks or media."""
-    return PLANNERS[type(params)](catalog, params)
+    return PLANNERS[type(params)](catalog, resolved(catalog, params))
+
+
+def resolved(catalog: Catalog, params: TemplateParams) -> TemplateParams:
+    """`params` with the defaults that depend on the catalog filled in (the SU size)."""
+    if isinstance(params, RailOptimizedParams):
+        return with_su_size(catalog, params)
+    return params
 
 
 def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
@@ -197,6 +204,7 @@ def build_ops(
             f"the document already holds {len(doc.devices)} devices and {len(doc.links)} links; "
             "generate into an empty document or replace its contents"
         )
+    params = resolved(doc.catalog, params)
     fabric = plan(doc.catalog, params)
     technologies: set[str] | None = None
     for device in fabric.devices:

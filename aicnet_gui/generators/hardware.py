@@ -165,7 +165,8 @@ def server_speeds(model: DeviceModel) -> set[int]:
 
 
 def server_block(model: DeviceModel, speed: int) -> PortBlock:
-    """The server's compute ports at `speed`: one per NIC, i.e. one per rail."""
+    """The server's compute ports at `speed`, one per NIC, in rail order: `ports[i]` is GPU i's
+    NIC (rail i + 1), from the catalog's GPU-to-port map when the server has one."""
     group = compute_group(model)
     mode = _mode_at(group, speed)
     if mode is None:
@@ -178,7 +179,9 @@ def server_block(model: DeviceModel, speed: int) -> PortBlock:
     legs: list[int] = []
     overrides: dict[int, CageConfig] = {}
     _add_group_ports(group, mode, ports, cages, legs, overrides)
-    return PortBlock(tuple(ports), tuple(cages), tuple(legs), overrides)
+    order = sorted(range(len(ports)), key=lambda k: group.rail_of_position(k, len(ports)))
+    return PortBlock(tuple(ports[k] for k in order), tuple(cages[k] for k in order),
+                     tuple(legs[k] for k in order), overrides)
 
 
 def fabric_speed(server: DeviceModel, switches: list[DeviceModel], requested: int | None) -> int:

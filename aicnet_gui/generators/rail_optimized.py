@@ -33,7 +33,37 @@ from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
 
 
+DEFAULT_SU_NODES = 32
+"""Servers per SU when neither the user nor the server model's reference design gives one."""
+
+
+def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimizedParams:
+    """`params` with `nodes_per_su` filled in: the one asked for, else the server model's
+    reference SU for the fabric technology (DGX H100 on InfiniBand: 32; DGX B300: 64 on
+    Spectrum-X, 72 on Quantum-X800), else 32."""
+    if params.nodes_per_su is not None:
+        return params
+    hw = resolve_hardware(
+        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
+    )
+    return params.model_copy(update={"nodes_per_su": reference_su_nodes(hw, params.technology)})
+
+
+def reference_su_nodes(hw: Hardware, technology: str) -> int:
+    """The server model's reference SU size on this fabric's technology, else 32."""
+    if technology == "auto":
+        tech = "infiniband" if "infiniband" in hw.technologies else "ethernet"
+    else:
+        tech = "infiniband" if technology == "infiniband" else "ethernet"
+    for key, nodes in hw.server.su_nodes.items():
+        if key == tech:
+            return nodes
+    return DEFAULT_SU_NODES
+
+
 def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
+    params = with_su_size(catalog, params)
+    assert params.nodes_per_su is not None
     if params.tiers == "2" and params.core is not None:
         raise GeneratorError("--core asks for a core tier but --tiers 2 forbids one; drop one")
     hw = resolve_hardware(

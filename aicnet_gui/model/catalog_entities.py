@@ -107,6 +107,11 @@ class CageGroup(_Entity):
     power_class_w: float | None = Field(default=None, description="max module power the cage cools")
     breakouts: list[str] = Field(min_length=1)
     default_breakout: str
+    gpu_of_port: list[int] | None = Field(
+        default=None,
+        description="GPU (0-based) behind each logical port of the group in port order, in the "
+        "default breakout; None: port k serves GPU k (NIC order follows GPU order)",
+    )
     port_names: dict[str, str]
     interface_type: str = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
@@ -130,7 +135,21 @@ class CageGroup(_Entity):
                 raise ValueError(f"port_names has no pattern for {legs} legs (mode {mode})")
             if self.lanes % legs:
                 raise ValueError(f"mode {mode}: {self.lanes} lanes do not split into {legs} legs")
+        if self.gpu_of_port is not None:
+            ports = self.count * BreakoutMode.parse(self.default_breakout).legs
+            if sorted(self.gpu_of_port) != list(range(ports)):
+                raise ValueError(
+                    f"gpu_of_port must name each GPU 0..{ports - 1} once, one per logical port of "
+                    f"the group in its default breakout ({ports} ports), got {self.gpu_of_port}"
+                )
         return self
+
+    def rail_of_position(self, position: int, ports: int) -> int:
+        """The rail (1-based; rail i is GPU i-1's NIC) of the group's `position`-th logical port
+        (0-based) when the group has `ports` logical ports in all."""
+        if self.gpu_of_port is not None and ports == len(self.gpu_of_port):
+            return self.gpu_of_port[position] + 1
+        return position + 1
 
     @property
     def cage_numbers(self) -> range:
@@ -159,6 +178,11 @@ class DeviceModel(Sourced):
     power_typical_w: float | None = None
     power_max_w: float | None = None
     gpus: int = 0
+    su_nodes: dict[Technology, Annotated[int, Field(gt=0)]] = Field(
+        default_factory=dict,
+        description="servers per scalable unit in the vendor's reference design, per fabric "
+        "technology (DGX H100 on InfiniBand: 32); the rail-optimized generator's default",
+    )
     technology: list[Technology] = Field(min_length=1)
     cages: list[CageGroup] = Field(min_length=1)
     switching_tbps: float | None = None

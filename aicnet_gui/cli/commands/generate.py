@@ -92,7 +92,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     rail = templates.add_parser("rail-optimized", help="DGX SuperPOD-style scalable units")
     rail.add_argument("--sus", type=int, required=True, metavar="N", help="scalable units")
-    rail.add_argument("--nodes-per-su", type=int, metavar="M", help="servers per SU (default 32)")
+    rail.add_argument("--nodes-per-su", type=int, metavar="M",
+                      help="servers per SU (default: the server model's reference SU, else 32)")
     rail.add_argument("--core", metavar="ID", help="add a core tier of this switch model")
     rail.add_argument("--tiers", choices=["auto", "2", "3"],
                       help="auto (default): a core tier only when two tiers cannot hold the SUs")
