@@ -30,7 +30,7 @@ import numpy as np
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from ..model.wording import counted
-from . import rules_compat, rules_device, rules_fabric, rules_groups, rules_link
+from . import rules_cages, rules_compat, rules_device, rules_fabric, rules_groups, rules_link
 from .bandwidth import analyze_workloads
 from .fabric_paths import worst_path
 from .findings import ERROR, Finding, Fix
@@ -50,7 +50,8 @@ from .state import SCOPES, Failure, Rule, State
 from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
-    *rules_link.RULES, *rules_device.RULES, *rules_groups.RULES, *rules_fabric.RULES,
+    *rules_link.RULES, *rules_device.RULES, *rules_cages.RULES, *rules_groups.RULES,
+    *rules_fabric.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns

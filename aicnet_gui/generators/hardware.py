@@ -18,12 +18,14 @@ from .errors import GeneratorError
 
 
 def _speeds(group: CageGroup) -> set[int]:
-    return {BreakoutMode.parse(mode).speed_gbps for mode in group.breakouts}
+    return {BreakoutMode.parse(mode).speed_gbps for mode in group.breakouts
+            if mode not in group.blocking_modes}
 
 
 def _mode_at(group: CageGroup, speed: int) -> BreakoutMode | None:
-    """The mode of `group` with legs at `speed` and the most legs (most ports), if any."""
-    modes = [BreakoutMode.parse(m) for m in group.breakouts]
+    """The mode of `group` with legs at `speed` and the most legs (most ports), if any; never a
+    blocking mode (one that disables the next cage), which a whole group cannot run."""
+    modes = [BreakoutMode.parse(m) for m in group.breakouts if m not in group.blocking_modes]
     fitting = [m for m in modes if m.speed_gbps == speed]
     return max(fitting, key=lambda m: m.legs) if fitting else None
 

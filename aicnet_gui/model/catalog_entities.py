@@ -112,6 +112,11 @@ class CageGroup(_Entity):
         description="GPU (0-based) behind each logical port of the group in port order, in the "
         "default breakout; None: port k serves GPU k (NIC order follows GPU order)",
     )
+    blocking_modes: list[str] = Field(
+        default_factory=list,
+        description="modes that take the lanes of the next cage: allowed only on the first cage "
+        "of each pair (first, first + 2, ...), and they disable the cage after it (SN5600 8x100G)",
+    )
     port_names: dict[str, str]
     interface_type: str = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
@@ -135,6 +140,11 @@ class CageGroup(_Entity):
                 raise ValueError(f"port_names has no pattern for {legs} legs (mode {mode})")
             if self.lanes % legs:
                 raise ValueError(f"mode {mode}: {self.lanes} lanes do not split into {legs} legs")
+        for mode in self.blocking_modes:
+            if mode not in self.breakouts:
+                raise ValueError(f"blocking mode {mode!r} is not one of breakouts {self.breakouts}")
+        if self.default_breakout in self.blocking_modes:
+            raise ValueError(f"default_breakout {self.default_breakout!r} cannot be a blocking mode")
         if self.gpu_of_port is not None:
             ports = self.count * BreakoutMode.parse(self.default_breakout).legs
             if sorted(self.gpu_of_port) != list(range(ports)):
@@ -143,6 +153,10 @@ class CageGroup(_Entity):
                     f"the group in its default breakout ({ports} ports), got {self.gpu_of_port}"
                 )
         return self
+
+    def may_block(self, cage: int) -> bool:
+        """A blocking mode is allowed on the first cage of each pair of the group only."""
+        return (cage - self.first) % 2 == 0 and cage + 1 in self.cage_numbers
 
     def rail_of_position(self, position: int, ports: int) -> int:
         """The rail (1-based; rail i is GPU i-1's NIC) of the group's `position`-th logical port
