@@ -275,6 +275,15 @@ def test_dgx_h100_and_h200_hold_the_user_guide_gpu_to_port_map(catalog: Catalog)
         assert catalog.device(model).su_nodes == {"infiniband": 32}
 
 
+def test_gb200_tray_has_4_infiniband_osfp_and_4_bluefield_front_end_ports(catalog: Catalog) -> None:
+    """Mission Control GB200 north-south guide (P): BlueField-3 P1/P2 and IB OSFP P3/P4 per bay."""
+    tray = catalog.device("nvidia-gb200-nvl72-compute-tray")
+    groups = {g.name: g for g in tray.cages}
+    assert (groups["compute"].count, groups["compute"].form_factor) == (4, "OSFP")
+    assert (groups["frontend"].count, groups["frontend"].form_factor) == (4, "QSFP112")
+    assert logical_ports(tray) == ["p1", "p2", "p3", "p4", "fe1", "fe2", "fe3", "fe4"]
+
+
 def test_a_gpu_to_port_map_must_name_every_gpu_once(catalog: Catalog) -> None:
     dgx = catalog.device("nvidia-dgx-h100").model_dump()
     dgx["cages"][0]["gpu_of_port"] = [0, 1, 2, 3, 4, 5, 6, 6]
