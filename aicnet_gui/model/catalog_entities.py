@@ -55,6 +55,16 @@ FibreGrade = Literal["OM3", "OM4", "OM5", "OS2"]
 Media = Literal["MMF", "SMF", "copper"]
 
 _MODE_RE = re.compile(r"^(\d+)x(\d+)G$")
+_LENGTH_CODE = re.compile(r"N(\d\d)([0-9A])$")
+
+
+def length_of_part_number(part_number: str) -> float | None:
+    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m."""
+    match = _LENGTH_CODE.search(part_number)
+    if match is None:
+        return None
+    tens, last = match.groups()
+    return int(tens) + 0.5 if last == "A" else float(int(tens + last))
 
 
 class _Entity(BaseModel):
@@ -305,6 +315,43 @@ class CableAssembly(Sourced):
         if sorted(lengths) != lengths:
             raise ValueError("stock_lengths_m must be in increasing order")
         return lengths
+
+    @model_validator(mode="after")
+    def _orderable_ladder(self) -> CableAssembly:
+        """When the part numbers encode lengths, the ladder holds exactly the lengths that have
+        one: a BOM must not order a length nobody lists."""
+        coded = self.part_number_at
+        if not coded:
+            return self
+        missing = [x for x in self.stock_lengths_m if x not in coded]
+        if missing:
+            raise ValueError(
+                f"stock lengths {', '.join(f'{x:g} m' for x in missing)} have no part number; "
+                f"the part numbers list {', '.join(f'{x:g} m' for x in sorted(coded))}"
+            )
+        extra = sorted(x for x in coded if x not in self.stock_lengths_m)
+        if extra:
+            raise ValueError(
+                f"part numbers for {', '.join(f'{x:g} m' for x in extra)} are not in stock_lengths_m"
+            )
+        return self
+
+    @cached_property
+    def part_number_at(self) -> dict[float, str]:
+        """Stock length -> the first listed part number that encodes it (the ordering number)."""
+        coded: dict[float, str] = {}
+        for number in self.part_numbers:
+            length = length_of_part_number(number)
+            if length is not None:
+                coded.setdefault(length, number)
+        return coded
+
+    def order_number(self, length_m: float | None) -> str | None:
+        """The part number to put on a purchase order for this part at `length_m` (an ordered
+        stock length), or None when the vendor's per-length numbers are not in the catalog."""
+        if length_m is None:
+            return None
+        return self.part_number_at.get(float(length_m))
 
     @property
     def integrated_ends(self) -> bool:

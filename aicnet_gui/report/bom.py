@@ -16,12 +16,11 @@ part has a sourced price, so cost stays "unknown" unless the catalog gives `pric
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..analysis.bom import Bom, cable_key, compute_bom
-from ..model.catalog_entities import CableAssembly
+from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
 from .cables import CablePlan
 
@@ -84,18 +83,6 @@ class BomTables:
         for line in self.optics:
             totals[line.key] += line.quantity
         return dict(totals)
-
-
-_LENGTH_CODE = re.compile(r"N(\d\d)([0-9A])$")
-
-
-def length_of_part_number(part_number: str) -> float | None:
-    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m."""
-    match = _LENGTH_CODE.search(part_number)
-    if match is None:
-        return None
-    tens, last = match.groups()
-    return int(tens) + 0.5 if last == "A" else float(int(tens + last))
 
 
 def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
