@@ -32,7 +32,6 @@ from .leaf_spine import (
 from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
 
-
 DEFAULT_SU_NODES = 32
 """Servers per SU when neither the user nor the server model's reference design gives one."""
 

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from reportlab.lib.pagesizes import A4, LETTER
 
+from ..catalog.prices import PriceList
 from ..model.fabric import LabelProfile
 from .label_layout import AVERY_5160, AVERY_L7651, STOCKS, LabelStock
 
@@ -50,6 +51,8 @@ class ExportOptions:
     """tia-606 or iso-14763; None: the project's Settings.label_profile."""
     generated: datetime | None = None
     """The date printed on the plan; None: now."""
+    prices: PriceList | None = None
+    """The user's price list for the BOM's cost (catalog/prices.py); None: no prices."""
 
     @property
     def page_size(self) -> tuple[float, float]:

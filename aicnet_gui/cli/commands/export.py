@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from ..common import EXIT_OK, CliError, open_document
+from ..common import EXIT_OK, CliError, open_document, price_list_for
 
 if TYPE_CHECKING:
     from ...report.options import ExportOptions
@@ -72,6 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     pdf.add_argument("--no-qr", action="store_true", help="labels without QR codes")
     pdf.add_argument("--no-calibration", action="store_true",
                      help="leave out the label calibration page")
+    pdf.add_argument("--prices", metavar="FILE",
+                     help="price list CSV for the BOM's cost (default: <design>.prices.csv or "
+                          "prices.csv next to the design or in the user catalog folder)")
     parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
                         help="identifier profile (default: the project's label profile)")
     parser.set_defaults(func=run)
@@ -98,6 +101,7 @@ def _options(args: argparse.Namespace) -> ExportOptions:
         paper=args.paper, sections=sections, labels=labels, custom_labels=custom,
         label_start=args.label_start, label_offset_mm=args.label_offset,
         label_qr=not args.no_qr, calibration_page=not args.no_calibration, profile=args.profile,
+        prices=price_list_for(args.prices, args.file),
     )
     try:
         options.validate()
