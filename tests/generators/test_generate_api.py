@@ -129,3 +129,18 @@ def test_su_size_comes_from_the_server_models_reference_design(make, catalog):
     servers = [d for d in doc.devices.values() if d.role.value == "gpu_server"]
     assert len(servers) == 32
     assert {d.tags["su"] for d in servers} == {"1", "2"}
+
+
+def test_dgx_b300_on_xdr_takes_nvidias_72_node_su_and_table_3_counts(catalog):
+    """DGX SuperPOD B300 XDR RA, Table 3, 1 SU: 72 nodes, 8 leaves, 4 spines, 576 node-leaf
+    and 576 leaf-spine cables; the SU size comes from the DGX B300's reference design."""
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra",
+                                      choose_media=False))
+    roles: dict[str, int] = {}
+    for device in doc.devices.values():
+        roles[doc.role_of(device).value] = roles.get(doc.role_of(device).value, 0) + 1
+    assert roles == {"gpu_server": 72, "leaf": 8, "spine": 4}
+    tiers = [sorted((doc.tier_of(link.a.device), doc.tier_of(link.b.device)))
+             for link in doc.links.values()]
+    assert tiers.count([0, 1]) == 576 and tiers.count([1, 2]) == 576
