@@ -31,6 +31,7 @@ import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
 from .fabric_paths import bisection_gbps
+from .plane_paths import plane_bisection_gbps
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -69,6 +70,12 @@ class WorkloadMetrics:
     message_mb: float
     allreduce_ms: float | None
     target_gbps_per_gpu: float | None
+    # multi-plane fabrics: the bisection inside each compute plane, (plane name, Gb/s) pairs
+    plane_bisection: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def plane_bisection_gbps(self) -> dict[str, float]:
+        return dict(self.plane_bisection)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -89,6 +96,8 @@ class WorkloadMetrics:
             "bisection_gbps": self.bisection_gbps,
             "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
+            **({"plane_bisection_gbps": self.plane_bisection_gbps}
+               if self.plane_bisection_gbps else {}),
         }
 
 
@@ -122,7 +131,10 @@ class WorkloadModel:
         if rows:
             members[np.array(rows, dtype=np.int64)] = True
         self.members = members & store.d["server"][:n] & store.d["alive"][:n]
-        self.rails = max(int(store.l["rail"][: store.n_links].max(initial=0)) + 1, 1)
+        # a rail of a multi-plane fabric is a (plane, rail) pair: each plane is its own tree, so
+        # a ring stream of plane p's rail r never has to leave plane p (key rail + base * plane)
+        self.base = max(int(store.l["rail"][: store.n_links].max(initial=0)) + 1, 1)
+        self.rails = self.base * (len(store.plane_ids) + 1)
         self.dirty = True
         self._result: tuple[WorkloadMetrics, np.ndarray] | None = None
         self._build(state)
@@ -154,7 +166,8 @@ class WorkloadModel:
         server = np.where(a_nic, a, b)[nic]
         switch = np.where(a_nic, b, a)[nic]
         sel = self.members[server]
-        code = switch[sel] * rails + rail[nic][sel]
+        key = rail[nic] + self.base * store.d["plane"][switch]
+        code = switch[sel] * rails + key[sel]
         self.count = np.bincount(code, minlength=n * rails).reshape(n, rails).astype(np.int64)
         self.bw = np.bincount(code, weights=gbps[nic][sel], minlength=n * rails).reshape(n, rails)
         self.arrive = np.zeros((n, rails))
@@ -193,9 +206,10 @@ class WorkloadModel:
         d = store.d
         topo = state.topo
         uppers: set[int] = set()
+        plane = d["plane"]
         for row in touched:
             for _server, rail, _g, _l in topo.nics(row):
-                if rail >= self.rails:
+                if rail >= self.base or plane[row] * self.base >= self.rails:
                     return False
         for row in touched:
             if store.dev_ids[row] in self.member_ids or self.members[row]:
@@ -211,10 +225,11 @@ class WorkloadModel:
             count = np.zeros(self.rails, dtype=np.int64)
             bw = np.zeros(self.rails)
             if d["alive"][row] and d["switch"][row]:
+                offset = int(plane[row]) * self.base
                 for server, rail, gbps, _link in topo.nics(row):
                     if self.members[server]:
-                        count[rail] += 1
-                        bw[rail] += gbps
+                        count[rail + offset] += 1
+                        bw[rail + offset] += gbps
             same_links = was_up == topo.up(row) and was_val == int(d["up"][row])
             if (row in changed_rows or not same_links or not np.array_equal(self.count[row], count)
                     or not np.array_equal(self.bw[row], bw)):
@@ -337,6 +352,8 @@ class WorkloadModel:
             state.dev_id(worst_row) if worst_row is not None else None,
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
+            tuple((k, _r(v)) for k, v in
+                  plane_bisection_gbps(state, np.flatnonzero(members)).items()),
         )
         return metrics, covered
 

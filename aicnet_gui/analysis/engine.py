@@ -30,7 +30,15 @@ import numpy as np
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from ..model.wording import counted
-from . import rules_cages, rules_compat, rules_device, rules_fabric, rules_groups, rules_link
+from . import (
+    rules_cages,
+    rules_compat,
+    rules_device,
+    rules_fabric,
+    rules_groups,
+    rules_link,
+    rules_planes,
+)
 from .bandwidth import analyze_workloads
 from .fabric_paths import worst_path
 from .findings import ERROR, Finding, Fix
@@ -51,11 +59,12 @@ from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_cages.RULES, *rules_groups.RULES,
-    *rules_fabric.RULES,
+    *rules_fabric.RULES, *rules_planes.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns
-REPORT_DEVICE_COLUMNS = ("alive", "switch", "tier", "up", "down", "links", "stranded", "ports")
+REPORT_DEVICE_COLUMNS = ("alive", "switch", "tier", "up", "down", "links", "stranded", "ports",
+                         "plane")
 
 
 def _describe(exc: BaseException) -> str:
@@ -509,6 +518,7 @@ class Analyzer:
             worst_path=_worst_path_names(state),
             targets={"training": targets.training, "storage": targets.storage,
                      "inference": targets.inference},
+            plane_names=tuple(store.plane_names),
         )
         workloads = tuple(state.workloads[w].metrics for w in sorted(state.workloads))
         metrics = Metrics(

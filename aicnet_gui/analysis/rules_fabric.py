@@ -164,6 +164,19 @@ def _island_text(state: State, number: int, island: Island) -> str:
             f"{counted(island.servers, 'server')}")
 
 
+def declared_planes(state: State, found: list[Island]) -> bool:
+    """Are the islands exactly the fabric's declared compute planes (`Device.plane`): each
+    island's switches all in one plane, a different plane per island?"""
+    plane = state.store.d["plane"]
+    seen: set[int] = set()
+    for island in found:
+        names = set(plane[list(island.switches)].tolist())
+        if len(names) != 1 or 0 in names or names & seen:
+            return False
+        seen |= names
+    return len(seen) >= 2
+
+
 def partition_check(state: State, _key: None) -> Iterable[Finding]:
     """GPUs of one workload (or of the fabric, without workloads) that the switches do not join."""
     store = state.store
@@ -193,6 +206,14 @@ def partition_check(state: State, _key: None) -> Iterable[Finding]:
         objects = ((wl_id,) if wl_id else ()) + tuple(
             state.dev_id(isl.switches[0]) for isl in found)
         joined = joined_through_servers(state, members)
+        if joined and declared_planes(state, found):
+            yield Finding(
+                "FABRIC-PARTITIONED", INFO,
+                f"{label} spans {len(found)} compute planes, independent by design (each switch "
+                f"carries its plane): {texts}. Every GPU reaches every plane through its own NIC "
+                "ports; a failure in one plane costs that plane's share of the bandwidth",
+                objects, Fix("nothing to do: a multi-plane fabric keeps its planes apart"))
+            continue
         if planes and joined:
             yield Finding(
                 "FABRIC-PARTITIONED", INFO,

@@ -171,6 +171,7 @@ def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:
         Device(
             id=d.id, name=d.name, model=d.model.id, role=d.role, rack=d.rack, ru=d.ru,
             position=canvas[i], cages=optics.cages(i, d.cages), tags=d.tags,
+            plane=d.tags.get("plane") if fabric.planes > 1 and d.role != Role.GPU_SERVER else None,
         )
         for i, d in enumerate(fabric.devices)
     ]
@@ -191,7 +192,9 @@ def _links(
         [ids[x.b] for x in planned], [x.b_port for x in planned],
         parts[selection.cable].tolist(),
         [f"asm-{n}" if n else None for n in selection.assembly.tolist()],
-        rails, [colours[r] for r in rails], [planes[x.a] for x in planned],
+        rails, [colours[r] for r in rails],
+        # a multi-plane link is in its switch's plane (the upper end; servers are in every plane)
+        [planes[x.b] for x in planned] if fabric.planes > 1 else [planes[x.a] for x in planned],
     ))
 
 

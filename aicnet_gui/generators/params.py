@@ -125,6 +125,11 @@ class RailOptimizedParams(_Common):
         description="rail-isolated planes: each rail its own spines (traffic between rails "
         "crosses NVLink inside the servers); default: one fat tree joining every rail",
     )
+    planes: Literal[1, 2, 4] = Field(
+        default=1,
+        description="multi-plane fabric (NVIDIA B300/GB300 designs): each GPU's NIC splits into "
+        "2 or 4 ports, port k to plane k; every plane is its own fat tree",
+    )
 
 
 class ThreeTierParams(_Common):

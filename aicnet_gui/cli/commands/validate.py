@@ -74,6 +74,9 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
     lines.append(f"  oversubscription: {tiers} (tier averages); effective {_ratio(over.effective)}"
                  + (f" on the worst path {path}" if len(over.effective_path) > 1 else "")
                  + (f"; worst switch {worst_name} {_ratio(worst)}" if worst_name else ""))
+    for plane, ratios in over.planes.items():
+        lines.append(f"  plane {plane}: " + ", ".join(f"{k} {_ratio(v)}" for k, v in ratios.items())
+                     + " (its own fat tree)")
     reach = metrics.reach.summary
     longest = reach["longest_m"]
     lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
@@ -90,6 +93,9 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
             f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
             f"bisection {w.bisection_gbps / 1000:g} Tb/s (max-flow); all-reduce of {w.message_mb:g} MB "
             f"{time_ms}")
+        if w.plane_bisection:
+            lines.append("    bisection per plane: " + ", ".join(
+                f"plane {p} {g / 1000:g} Tb/s" for p, g in w.plane_bisection))
     return "\n".join(lines)
 
 
