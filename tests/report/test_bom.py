@@ -91,3 +91,11 @@ def test_the_schedule_prints_the_orderable_part_number(catalog):
     plan = build_plan(doc)
     fibre = [row for row in plan.rows if row.part is not None and row.part.id == "nvidia-mfp7e10"]
     assert fibre and all(row.part_name == f"MFP7E10-N{int(row.ordered_m):03d}" for row in fibre)
+
+
+def test_aicnet_bom_prints_the_part_number_to_order(capsys):
+    from aicnet_gui.cli import main
+
+    assert main(["bom", str(EXAMPLES / "superpod-1su.fabric")]) == 0
+    out = capsys.readouterr().out
+    assert "nvidia-mfp7e10@3 (MFP7E10-N003)" in out and "nvidia-mfp7e10@10 (MFP7E10-N010)" in out

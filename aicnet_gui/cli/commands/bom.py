@@ -39,7 +39,18 @@ def _table(title: str, rows: list[tuple[str, str, str]], header: tuple[str, str,
     return lines
 
 
-def render(bom: Bom, source: str) -> str:
+def _order_number(catalog, key: str) -> str:  # noqa: ANN001
+    """The per-length part number of a `PART@LENGTH` line, when the catalog lists one."""
+    part_id, _, length = key.partition("@")
+    part = catalog.cables.get(part_id) if catalog is not None else None
+    try:
+        number = part.order_number(float(length)) if part is not None else None
+    except ValueError:
+        number = None
+    return f" ({number})" if number else ""
+
+
+def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
     lines = [f"Bill of materials: {source}", ""]
     lines += _table("Devices", [(m, str(n), "") for m, n in bom.devices_by_model.items()],
                     ("model", "qty", ""))
@@ -52,8 +63,9 @@ def render(bom: Bom, source: str) -> str:
     lines.append("")
     lines += _table(
         "Cables (part @ ordered length in m; one per splitter)",
-        [(k, str(n), str(bom.cable_spares.get(k, 0))) for k, n in bom.cables.items()],
-        ("part@length", "qty", "spares"))
+        [(k + _order_number(catalog, k), str(n), str(bom.cable_spares.get(k, 0)))
+         for k, n in bom.cables.items()],
+        ("part@length (part number to order)", "qty", "spares"))
     lines.append("")
     lines.append(f"Links: {bom.links_total} ("
                  + ", ".join(f"{t} {n}" for t, n in bom.links_by_tier.items()) + ")")
@@ -86,5 +98,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(bom.to_json(details=args.details))
     else:
-        print(render(bom, args.file))
+        print(render(bom, args.file, doc.catalog))
     return EXIT_OK
