@@ -60,34 +60,40 @@ def plan_planes(catalog: Catalog, params: RailOptimizedParams, plan_one: PlanOne
     first = plans[0]
     merged = FabricPlan(first.template, first.speed, first.tiers, pods=first.pods,
                         rail_planes=first.rail_planes, planes=count)
-    servers = [i for i, d in enumerate(first.devices) if d.role == Role.GPU_SERVER]
-    for p, plan in enumerate(plans):
-        index: dict[int, int] = {}
-        own_servers = iter(servers)
-        for i, device in enumerate(plan.devices):
-            if device.role == Role.GPU_SERVER:
-                if p == 0:
-                    index[i] = len(merged.devices)
-                    merged.devices.append(device)
-                else:
-                    index[i] = next(own_servers)
-                continue
-            device.tags["plane"] = str(p + 1)
-            index[i] = len(merged.devices)
+    # every plane has the same devices in the same order; switch k of each plane follows switch
+    # k of plane 1, so names interleave the planes (leaf-01 plane 1, leaf-02 plane 2 ...) and
+    # stay the same when the design grows by SUs (`aicnet grow` matches devices by name)
+    switches = [[i for i, d in enumerate(plan.devices) if d.role != Role.GPU_SERVER]
+                for plan in plans]
+    index: list[dict[int, int]] = [{} for _ in plans]
+    k = 0
+    for i, device in enumerate(first.devices):
+        if device.role == Role.GPU_SERVER:
+            for p in range(count):
+                index[p][i] = len(merged.devices)
             merged.devices.append(device)
+            continue
+        for p, plan in enumerate(plans):
+            own = switches[p][k]
+            plan.devices[own].tags["plane"] = str(p + 1)
+            index[p][own] = len(merged.devices)
+            merged.devices.append(plan.devices[own])
+        k += 1
+    for p, plan in enumerate(plans):
+        at = index[p]
         for link in plan.links:
-            link.a, link.b = index[link.a], index[link.b]
+            link.a, link.b = at[link.a], at[link.b]
             merged.links.append(link)
         for c, cell in enumerate(plan.cells):
-            leaves = [index[x] for x in cell.leaves]
+            leaves = [at[x] for x in cell.leaves]
             if p == 0:
-                merged.cells.append(ComputeCell(cell.label, [index[x] for x in cell.servers],
+                merged.cells.append(ComputeCell(cell.label, [at[x] for x in cell.servers],
                                                 leaves, cell.pod))
             else:
                 merged.cells[c].leaves.extend(leaves)
         for block in plan.blocks:
             merged.blocks.append(SwitchBlock(f"plane {p + 1} {block.label}",
-                                             [index[x] for x in block.switches], block.pod))
+                                             [at[x] for x in block.switches], block.pod))
     per = first.sizing
     merged.sizing = [
         f"{count} planes: each GPU's NIC runs {count} x {first.speed}G, port k to plane k; every "

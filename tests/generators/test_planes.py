@@ -100,3 +100,41 @@ def test_the_cli_generates_planes_and_prints_them_per_plane(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "plane 1: leaf 1:1 (its own fat tree)" in text
     assert "bisection per plane: plane 1 102.4 Tb/s, plane 2 102.4 Tb/s" in text
+
+
+def test_a_multi_plane_design_regrows_with_its_planes(catalog):
+    from aicnet_gui.change.template import infer_params
+
+    params = infer_params(_make(catalog, sus=1, planes=2))
+    assert (params.planes, params.sus, params.nodes_per_su, params.server) == (2, 1, 64, B300)
+
+
+def test_growing_a_two_plane_design_keeps_each_switch_in_its_plane(catalog):
+    """Names interleave the planes (leaf-01 plane 1, leaf-02 plane 2 ...), so the SU added by
+    `aicnet grow` leaves every existing switch in its plane and every cable in its plane."""
+    from aicnet_gui.change.growth import grow
+
+    doc = _make(catalog, sus=1, planes=2)
+    before = {d.name: d.plane for d in doc.devices.values() if d.plane}
+    plan = grow(doc, add_sus=1)
+    after = {d.name: d.plane for d in plan.result.devices.values() if d.plane}
+    assert all(after[name] == plane for name, plane in before.items())
+    assert Counter(after.values()) == {"1": 24, "2": 24}  # 16 leaves + 8 spines per plane
+    report = analyze(plan.result)
+    assert not report.by_code("PLANE-CROSSED")
+    for link in plan.result.links.values():
+        planes = {plan.result.devices[e.device].plane for e in (link.a, link.b)} - {None}
+        assert planes == {link.plane}
+
+
+def test_losing_a_whole_plane_costs_half_the_bandwidth_not_the_job(catalog):
+    """B300 RA: "the application can continue to operate on 1/2 of the original bandwidth"."""
+    from aicnet_gui.change.failures import resolve
+    from aicnet_gui.change.whatif import what_if
+
+    doc = _make(catalog, sus=1, planes=2)
+    result = what_if(doc, resolve(doc, ["plane:2"]))
+    (w,) = result.workloads
+    assert not w.lost and not w.partitioned and not result.partitioned
+    assert (w.before.per_gpu_gbps, w.after.per_gpu_gbps) == (800, 400)
+    assert w.after.bisection_gbps == w.before.bisection_gbps / 2
