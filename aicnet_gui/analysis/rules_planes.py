@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 from .findings import ERROR, Finding, Fix
 from .state import Rule, State
 
@@ -22,11 +24,9 @@ def plane_check(state: State, _key: None) -> Iterable[Finding]:
     store = state.store
     if not store.plane_ids:
         return
-    rows = store.link_rows()
     col = store.l
     plane = store.d["plane"]
-    pa, pb = plane[col["a"][rows]], plane[col["b"][rows]]
-    crossed = rows[(pa > 0) & (pb > 0) & (pa != pb)]
+    crossed = _crossed(state)
     names = store.plane_names
     for row in crossed[:MAX_FINDINGS].tolist():
         a, b = int(col["a"][row]), int(col["b"][row])
@@ -43,6 +43,24 @@ def plane_check(state: State, _key: None) -> Iterable[Finding]:
             "PLANE-CROSSED", ERROR,
             f"{len(crossed) - MAX_FINDINGS} more links join two compute planes",
             (), Fix("check the plane of every switch"))
+
+
+def _crossed(state: State) -> np.ndarray:
+    """Rows of the links between switches of two planes; memoised per topology version and
+    device planes (an edit that moves no cable and no plane costs a hash, not a scan)."""
+    store = state.store
+    plane = store.d["plane"][: store.n_devices]
+    key = (state.topo.version, store.n_links, hash(plane.tobytes()))
+    memo = state.memo.setdefault("planes", {})
+    found = memo.get(key)
+    if found is None:
+        rows = store.link_rows()
+        col = store.l
+        pa, pb = plane[col["a"][rows]], plane[col["b"][rows]]
+        found = rows[(pa > 0) & (pb > 0) & (pa != pb)]
+        memo.clear()
+        memo[key] = found
+    return found
 
 
 RULES = [
