@@ -37,7 +37,7 @@ from . import (
     rules_fabric,
     rules_groups,
     rules_link,
-    rules_planes,
+    rules_multiplane,
 )
 from .bandwidth import analyze_workloads
 from .fabric_paths import worst_path
@@ -59,7 +59,7 @@ from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_cages.RULES, *rules_groups.RULES,
-    *rules_fabric.RULES, *rules_planes.RULES,
+    *rules_fabric.RULES, *rules_multiplane.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns
