@@ -30,8 +30,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
-from .fabric_paths import bisection_gbps
-from .plane_paths import plane_bisection_gbps
+from .collectives import allreduce_assumptions, nvlink_domains, ring_allreduce
+from .fabric_paths import bisection_gbps, islands, joined_through_servers
+from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -70,6 +71,11 @@ class WorkloadMetrics:
     message_mb: float
     allreduce_ms: float | None
     target_gbps_per_gpu: float | None
+    placement: str = "topology-aware"
+    ring_scattered_gbps_per_gpu: float = 0.0  # ring with ranks scattered over the fabric
+    domains: int = 0  # NVLink domains the workload spans (M)
+    allreduce_bus_gbps: float | None = None  # nccl-tests busBW implied by allreduce_ms
+    assumptions: tuple[str, ...] = ()
     # multi-plane fabrics: the bisection inside each compute plane, (plane name, Gb/s) pairs
     plane_bisection: tuple[tuple[str, float], ...] = ()
 
@@ -91,11 +97,16 @@ class WorkloadMetrics:
             "tiers": dict(self.tiers),
             "per_gpu_gbps": self.per_gpu_gbps,
             "ring_allreduce_gbps_per_gpu": self.ring_gbps_per_gpu,
+            "ring_allreduce_scattered_gbps_per_gpu": self.ring_scattered_gbps_per_gpu,
+            "placement": self.placement,
             "all_to_all_gbps_per_gpu": self.alltoall_gbps_per_gpu,
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
-            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms},
+            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
+                          "algorithm": "ring", "nvlink_domains": self.domains,
+                          "bus_gbps": self.allreduce_bus_gbps},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
+            "assumptions": list(self.assumptions),
             **({"plane_bisection_gbps": self.plane_bisection_gbps}
                if self.plane_bisection_gbps else {}),
         }
@@ -315,7 +326,11 @@ class WorkloadModel:
             upper_demand = (arrive[uppers] * _out_fraction(cone[uppers], total, pattern)).sum(axis=1)
             bounds[pattern] = np.concatenate([_bounds(up[first], first_demand),
                                               _bounds(up[uppers], upper_demand)])
-        bound = bounds[workload.pattern]
+        # a ring whose ranks are scattered has a neighbour anywhere on its rail: the share of
+        # a cone's ring traffic that leaves it is the all-to-all share (C_r - c) / (C_r - 1)
+        scattered = workload.placement == "scattered"
+        pattern = "all-to-all" if scattered else workload.pattern
+        bound = bounds[pattern]
         tiers: list[tuple[str, float]] = [("server", _r(injection))]
         worst_tier, worst_row, worst = "server", None, 1.0
         for tier in sorted(set(tier_of[rows].tolist())):
@@ -333,25 +348,25 @@ class WorkloadModel:
             return _r(injection * min(1.0, float(b.min()) if len(b) else 1.0))
 
         ring = per_gpu("ring-allreduce")
+        ring_scattered = per_gpu("all-to-all")  # see `scattered` above
         bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        allreduce = None
-        if gpus >= 2 and ring > 0:
-            steps = 2 * (gpus - 1)
-            transfer = steps / gpus * message * 1e6 / (ring * 1e9 / 8)
-            latency = steps * STEP_LATENCY_US[state.settings.technology] * 1e-6
-            allreduce = _r((transfer + latency) * 1000)
-        elif gpus == 1:
-            allreduce = 0.0
+        domains = nvlink_domains(state, members)
+        estimate = ring_allreduce(gpus, domains, ring_scattered if scattered else ring,
+                                  message * 1e6, STEP_LATENCY_US[state.settings.technology])
+        allreduce = estimate.time_ms
         servers = int(members.sum())
         linked = _linked_servers(state, members)
         metrics = WorkloadMetrics(
             workload.id, workload.name, workload.kind.value, workload.pattern,
             servers, gpus, nics, servers - linked, _r(injection), tuple(tiers),
-            per_gpu(workload.pattern), ring, per_gpu("all-to-all"), worst_tier,
+            per_gpu(pattern), ring, per_gpu("all-to-all"), worst_tier,
             state.dev_id(worst_row) if worst_row is not None else None,
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
+            workload.placement, ring_scattered, domains, estimate.bus_gbps,
+            allreduce_assumptions(workload.placement, estimate, state.settings.technology,
+                                  STEP_LATENCY_US[state.settings.technology]),
             tuple((k, _r(v)) for k, v in
                   plane_bisection_gbps(state, np.flatnonzero(members)).items()),
         )
@@ -368,21 +383,37 @@ def _linked_servers(state: State, members: np.ndarray) -> int:
 def _leaf_rails(state: State) -> np.ndarray:
     """Per device row: the rail of its server NIC links when they all share one rail, else 0."""
     store = state.store
-    col = store.l
-    rows = store.link_rows()
-    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
-    fabric = col["fabric"][rows]
-    a_nic = fabric & (ta == 0) & (tb >= 1)
-    b_nic = fabric & (tb == 0) & (ta >= 1)
-    nic = a_nic | b_nic
-    switch = np.where(a_nic, col["b"][rows], col["a"][rows])[nic]
-    rail = col["rail"][rows][nic]
+    nics = store.nic_links()
+    switch = nics.switch
+    rail = store.l["rail"][nics.rows]
     n = store.n_devices
     low = np.full(n, np.iinfo(np.int64).max)
     high = np.full(n, -1, dtype=np.int64)
     np.minimum.at(low, switch, rail)
     np.maximum.at(high, switch, rail)
     return np.where((low == high) & (high > 0), high, 0)
+
+
+def _unless_partitioned(state: State, model: WorkloadModel,
+                        metrics: WorkloadMetrics) -> WorkloadMetrics:
+    """A workload whose GPUs sit on switch islands that nothing joins gets no collective
+    bandwidth and no all-reduce time (FABRIC-PARTITIONED says why): the fluid model assumes
+    every NIC reaches every other, which a partitioned fabric denies."""
+    n = state.store.n_devices
+    members = model.members[:n]
+    found = islands(state, members)
+    if len(found) < 2:
+        return metrics
+    if ((state.settings.rail_planes or declared_planes(state, found))
+            and joined_through_servers(state, members)):
+        return metrics  # rail planes (rings cross rails over NVLink) or independent planes
+    note = (f"the workload's GPUs sit on {len(found)} switch islands with no path between "
+            "them (FABRIC-PARTITIONED): no collective over all of them can complete")
+    return replace(
+        metrics, tiers=tuple((name, 0.0) for name, _ in metrics.tiers), per_gpu_gbps=0.0,
+        ring_gbps_per_gpu=0.0, alltoall_gbps_per_gpu=0.0, ring_scattered_gbps_per_gpu=0.0,
+        bottleneck_tier="partitioned", bottleneck_switch=None, bottleneck_name=None,
+        allreduce_ms=None, allreduce_bus_gbps=None, assumptions=(note, *metrics.assumptions))
 
 
 def analyze_workloads(state: State, touched: list[int] | None = None,
@@ -408,6 +439,7 @@ def analyze_workloads(state: State, touched: list[int] | None = None,
                    key=lambda w: (targets.for_kind(w.kind), w.id), reverse=True)
     for k, workload in enumerate(order):
         metrics, covered = models[workload.id].evaluate(state)
+        metrics = _unless_partitioned(state, models[workload.id], metrics)
         views[workload.id] = WorkloadView(covered, metrics)
         target[covered] = targets.for_kind(workload.kind)
         target_wl[covered] = k

@@ -31,6 +31,7 @@ from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from ..model.wording import counted
 from . import (
+    rules_airflow,
     rules_cages,
     rules_compat,
     rules_device,
@@ -38,6 +39,12 @@ from . import (
     rules_groups,
     rules_link,
     rules_multiplane,
+    rules_oob,
+    rules_planes,
+    rules_power_feeds,
+    rules_roce,
+    rules_scale,
+    rules_subnet,
 )
 from .bandwidth import analyze_workloads
 from .fabric_paths import worst_path
@@ -59,7 +66,9 @@ from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_cages.RULES, *rules_groups.RULES,
-    *rules_fabric.RULES, *rules_multiplane.RULES,
+    *rules_fabric.RULES, *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES,
+    *rules_airflow.RULES, *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
+    *rules_multiplane.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns
@@ -171,7 +180,7 @@ class Analyzer:
         firmware: dict[str, dict[str, str]] = {}
         racks: dict[str, set[str]] = {}
         for device in self.doc.devices.values():
-            firmware.setdefault(device.model, {})[device.id] = device.firmware
+            firmware.setdefault(state.firmware_line(device.model), {})[device.id] = device.firmware
             if device.rack is not None:
                 racks.setdefault(device.rack, set()).add(device.id)
         state.firmware = firmware
@@ -372,16 +381,18 @@ class Analyzer:
                     if not members:
                         del state.rack_members[old_rack]
             if old_model is not None:
-                dirty_models.add(old_model)
-                versions = state.firmware.get(old_model)
+                old_line = state.firmware_line(old_model)
+                dirty_models.add(old_line)
+                versions = state.firmware.get(old_line)
                 if versions is not None:
                     versions.pop(dev_id, None)
                     if not versions:
-                        del state.firmware[old_model]
+                        del state.firmware[old_line]
             device = doc.devices.get(dev_id)
             if device is not None:
-                dirty_models.add(device.model)
-                state.firmware.setdefault(device.model, {})[device.id] = device.firmware
+                line = state.firmware_line(device.model)
+                dirty_models.add(line)
+                state.firmware.setdefault(line, {})[device.id] = device.firmware
                 if device.rack is not None:
                     dirty_racks.add(device.rack)
                     state.rack_members.setdefault(device.rack, set()).add(device.id)

@@ -92,15 +92,16 @@ def attachments(state: State) -> Attachments:
     graph = coo_matrix((np.ones(int(between.sum()), dtype=np.int8), (a[between], b[between])),
                        shape=(n, n))
     _count, labels = connected_components(graph, directed=False)
-    a_nic = (ta == 0) & (tb >= 1)
-    b_nic = (tb == 0) & (ta >= 1)
-    nic = a_nic | b_nic
+    nics = store.nic_links()
+    mgmt = store.d["mgmt"]
+    keep = ~mgmt[nics.server] & ~mgmt[nics.switch]
+    nic_rows = nics.rows[keep]
     found = Attachments(
         labels=labels,
-        server=np.where(a_nic, a, b)[nic],
-        switch=np.where(a_nic, b, a)[nic],
-        rail=col["rail"][rows][nic],
-        gbps=gbps[nic],
+        server=nics.server[keep],
+        switch=nics.switch[keep],
+        rail=col["rail"][nic_rows],
+        gbps=col["gbps"][nic_rows],
     )
     cache[key] = found
     return found

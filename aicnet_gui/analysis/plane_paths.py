@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fabric_paths import DEFER_LINKS, _fabric_rows, attachments, bisection_order
+from .fabric_paths import DEFER_LINKS, Island, _fabric_rows, attachments, bisection_order
 from .state import State
 
 
@@ -58,3 +58,16 @@ def plane_bisection_gbps(state: State, member_rows: np.ndarray) -> dict[str, flo
     memo[key] = result
     memo[("last", key[1])] = result
     return result
+
+
+def declared_planes(state: State, found: list[Island]) -> bool:
+    """Are the islands exactly the fabric's declared compute planes (`Device.plane`): each
+    island's switches all in one plane, a different plane per island?"""
+    plane = state.store.d["plane"]
+    seen: set[int] = set()
+    for island in found:
+        names = set(plane[list(island.switches)].tolist())
+        if len(names) != 1 or 0 in names or names & seen:
+            return False
+        seen |= names
+    return len(seen) >= 2

@@ -18,6 +18,7 @@ from ..model.fabric import FabricTechnology
 from ..model.wording import counted
 from .fabric_paths import Island, islands, joined_through_servers, worst_path
 from .findings import ERROR, INFO, WARNING, Finding, Fix
+from .plane_paths import declared_planes
 from .rules_device import ratio_text
 from .state import Rule, State
 
@@ -164,19 +165,6 @@ def _island_text(state: State, number: int, island: Island) -> str:
             f"{counted(island.servers, 'server')}")
 
 
-def declared_planes(state: State, found: list[Island]) -> bool:
-    """Are the islands exactly the fabric's declared compute planes (`Device.plane`): each
-    island's switches all in one plane, a different plane per island?"""
-    plane = state.store.d["plane"]
-    seen: set[int] = set()
-    for island in found:
-        names = set(plane[list(island.switches)].tolist())
-        if len(names) != 1 or 0 in names or names & seen:
-            return False
-        seen |= names
-    return len(seen) >= 2
-
-
 def partition_check(state: State, _key: None) -> Iterable[Finding]:
     """GPUs of one workload (or of the fabric, without workloads) that the switches do not join."""
     store = state.store
@@ -275,7 +263,10 @@ def workload_check(state: State, workload_id: str) -> Iterable[Finding]:
         return
     if m.per_gpu_gbps + 1e-6 >= m.target_gbps_per_gpu:
         return
-    if m.bottleneck_name:
+    if m.bottleneck_tier == "partitioned":
+        where = "its GPUs sit on switch islands with no path between them (FABRIC-PARTITIONED)"
+        objects = (workload_id,)
+    elif m.bottleneck_name:
         where = f"the bottleneck is the {m.bottleneck_tier} tier at {m.bottleneck_name}"
         objects = (workload_id, m.bottleneck_switch)
     else:

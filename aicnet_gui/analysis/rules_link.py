@@ -2,8 +2,8 @@
 
 - link-compat turns the issue templates of the link's signature (rules_compat.py) into findings
   with this link's names and a machine fix where the template has one;
-- link-length: DAC-ACROSS-RACKS (copper between racks: an error when the run is longer than the
-  cable, a warning otherwise) and REACH-EXCEEDED (longer than the media reach, or than the
+- link-length: DAC-ACROSS-RACKS (passive copper between racks: an error when the run is longer
+  than the cable, a warning otherwise; ACC/AEC go by their reach like any other medium) and REACH-EXCEEDED (longer than the media reach, or than the
   longest stock length of the part).
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from .findings import ERROR, WARNING, Finding, Fix
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
-from .media import COPPER_TYPES, cable_media, fmt_m
+from .media import cable_media, fmt_m
 from .state import Failure, Rule, State
 
 
@@ -135,7 +135,7 @@ def length_check(state: State, row: int) -> Iterable[Finding]:
     names = _names(state, row)
     what = f"{names['a']} - {names['b']}"
     source = "typed-in" if col["manual"][row] else "estimated"
-    if cable.type in COPPER_TYPES and same == 0:
+    if cable.type == "DAC" and same == 0:  # active copper (ACC/AEC) is judged by its reach
         a_rack = state.doc.racks[state.store.dev_obj[int(col["a"][row])].rack].name
         b_rack = state.doc.racks[state.store.dev_obj[int(col["b"][row])].rack].name
         if length > reach:

@@ -35,6 +35,7 @@ from ..model.edits import (
     RemoveDevice,
     RemoveLink,
     UpdateDevice,
+    UpdateSettings,
     UpdateWorkload,
 )
 from ..model.fabric import Device, Endpoint, Rack
@@ -401,6 +402,13 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
             if members != sorted(workload.members):
                 ops.append(UpdateWorkload(workload.id, {"members": members}))
 
+    managers = [ids[m] for m in target.settings.subnet_managers if m in ids]
+    if managers and any(
+            not (doc.devices[m].model == target.devices[device_map[m]].model
+                 if m in device_map else False)
+            for m in doc.settings.subnet_managers):
+        # a subnet manager named in the design leaves or changes model: take the target's
+        ops.append(UpdateSettings({"subnet_managers": managers}))
     result = doc.snapshot()
     try:
         result.apply(ops)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel
 from ..analysis import AnalysisReport, Bom, Finding, Fix, Severity
 from ..model.edits import ChangeSet
 from ..repair import FixChecker
+from ..repair.batch import batch_fix
 from . import colouring
 from .panels.findings import FindingsDock
 from .panels.forms import on_screen
@@ -77,6 +78,7 @@ class LivePanels(QObject):
         window.document.reset.connect(self._on_reset)
         self.findings.show_objects.connect(lambda ids: window.show_objects(ids))
         self.findings.fix_requested.connect(self.apply_fix)
+        self.findings.fix_many_requested.connect(self.apply_fix_many)
         self.findings.checker = self.checked_fix
         self._checker: FixChecker | None = None
         self.metrics.show_objects.connect(lambda ids: window.show_objects(ids))
@@ -151,6 +153,10 @@ class LivePanels(QObject):
         """The fix to offer for a finding of the current report: its ops applied to a copy of
         the document and re-validated with the live analyzer (aicnet_gui.repair); a fix that
         would cause a new error comes back in words.  None while no current report exists."""
+        checker = self._current_checker()
+        return checker.checked(finding) if checker is not None else None
+
+    def _current_checker(self) -> FixChecker | None:
         v = self.validator
         if not v.current() or v.analyzer is None or v.report is None:
             return None
@@ -158,7 +164,20 @@ class LivePanels(QObject):
         checker = self._checker
         if checker is None or checker.report is not v.report or not checker.current:
             checker = self._checker = FixChecker(doc, v.analyzer, v.report)
-        return checker.checked(finding)
+        return checker
+
+    def apply_fix_many(self, findings: list[Finding]) -> bool:
+        """The fixes of several findings merged and checked together (aicnet_gui.repair.batch),
+        applied as one undo step; the status bar says why when nothing can be applied."""
+        checker = self._current_checker()
+        if checker is None or not findings:
+            return False
+        batch = batch_fix(checker, findings)
+        if not batch.applicable:
+            self.window.show_message(f"Nothing fixed: {batch.reason}", 1)
+            return False
+        text = batch.description[:1].upper() + batch.description[1:]
+        return self.window.editor.apply_fix(list(batch.ops), text)
 
     def apply_fix(self, finding: Finding) -> bool:
         """Apply a finding's checked fix as one undo step (only while its report is current)."""

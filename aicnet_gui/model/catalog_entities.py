@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .port_names_os import OsName, OsPortNaming
+
 CATALOG_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
 
@@ -115,6 +117,10 @@ class CageGroup(_Entity):
     lanes: int = Field(gt=0, description="electrical lanes per cage")
     lane_gbps: int = Field(gt=0, description="signalling rate per lane, Gb/s")
     power_class_w: float | None = Field(default=None, description="max module power the cage cools")
+    power_class_by_cage: dict[int, float] = Field(
+        default_factory=dict,
+        description="cages of the group whose power class differs from power_class_w "
+                    "(cage number -> W), e.g. the SN5400's 21 W cages 1, 5, ..., 61")
     breakouts: list[str] = Field(min_length=1)
     default_breakout: str
     gpu_of_port: list[int] | None = Field(
@@ -130,6 +136,8 @@ class CageGroup(_Entity):
     port_names: dict[str, str]
     interface_type: str = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
+    os_names: dict[OsName, OsPortNaming] = Field(
+        default_factory=dict, description="port names per operating system (port_names_os.py)")
 
     @field_validator("breakouts")
     @classmethod
@@ -162,6 +170,10 @@ class CageGroup(_Entity):
                     f"gpu_of_port must name each GPU 0..{ports - 1} once, one per logical port of "
                     f"the group in its default breakout ({ports} ports), got {self.gpu_of_port}"
                 )
+        outside = sorted(set(self.power_class_by_cage) - set(self.cage_numbers))
+        if outside:
+            raise ValueError(f"power_class_by_cage names cage {outside[0]}, which is not in this "
+                             f"group ({self.first}..{self.first + self.count - 1})")
         return self
 
     def may_block(self, cage: int) -> bool:
@@ -174,6 +186,10 @@ class CageGroup(_Entity):
         if self.gpu_of_port is not None and ports == len(self.gpu_of_port):
             return self.gpu_of_port[position] + 1
         return position + 1
+
+    def power_class(self, cage: int) -> float | None:
+        """The power class of one cage of the group (W), None when unknown."""
+        return self.power_class_by_cage.get(cage, self.power_class_w)
 
     @property
     def cage_numbers(self) -> range:
@@ -207,10 +223,25 @@ class DeviceModel(Sourced):
         description="servers per scalable unit in the vendor's reference design, per fabric "
         "technology (DGX H100 on InfiniBand: 32); the rail-optimized generator's default",
     )
+    nvlink_domain_gpus: int | None = Field(
+        default=None, gt=0,
+        description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
+                    "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1)
     cages: list[CageGroup] = Field(min_length=1)
+    airflow: Literal["front-to-back", "back-to-front"] | None = Field(
+        default=None, description="cooling air direction as mounted (front = the rack's front); "
+                                  "None: unknown or sold both ways (set a device's airflow tag)")
+    subnet_manager: bool | None = Field(
+        default=None, description="InfiniBand switch: true when it can run the subnet manager "
+                                  "itself (internally managed), false when externally managed; "
+                                  "None: unknown")
+    firmware_family: str | None = Field(
+        default=None, description="models that run one firmware line (e.g. quantum-2 for the "
+                                  "QM9700 and QM9790); None: the model alone")
     switching_tbps: float | None = None
     price_usd: float | None = Field(default=None, description="list price if known; BOM cost")
+    default_os: OsName | None = Field(default=None, description="OS whose port names exports use")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:

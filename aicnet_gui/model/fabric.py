@@ -25,6 +25,7 @@ from pydantic_core import CoreSchema, core_schema
 from .cage_tables import CageConfig as CageConfig  # re-exported: part of the file's model
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
+from .port_names_os import OsName
 from .values import Value, value_class
 
 SCHEMA_VERSION = 3
@@ -45,6 +46,10 @@ class WorkloadKind(StrEnum):
     TRAINING = "training"
     INFERENCE = "inference"
     STORAGE = "storage"
+    # multi-node serving: prefill and decode on different servers (KV cache crosses the fabric)
+    INFERENCE_DISAGGREGATED = "inference-disaggregated"
+    # multi-node serving with experts spread over servers (all-to-all every layer)
+    INFERENCE_WIDE_EP = "inference-wide-ep"
 
 
 class LabelProfile(StrEnum):
@@ -70,10 +75,13 @@ class OversubscriptionTargets(_Data):
 
     training: float = Field(default=1.0, gt=0)
     storage: float = Field(default=4 / 3, gt=0)
-    inference: float = Field(default=3.0, gt=0)
+    inference: float = Field(default=3.0, gt=0, description="single-node serving replicas")
+    inference_disaggregated: float = Field(default=1.0, gt=0,
+                                           description="prefill/decode on different servers")
+    inference_wide_ep: float = Field(default=1.0, gt=0, description="experts over many servers")
 
     def for_kind(self, kind: WorkloadKind) -> float:
-        return float(getattr(self, kind.value))
+        return float(getattr(self, kind.value.replace("-", "_")))
 
 
 class LengthEstimation(_Data):
@@ -108,11 +116,35 @@ class Settings(_Data):
     pfc_priority: int = Field(default=3, ge=0, le=7)
     ecn: bool = False
     dcb: bool = False
+    roce_dscp: int = Field(default=26, ge=0, le=63, description="DSCP of RoCEv2 data traffic")
+    cnp_dscp: int = Field(default=48, ge=0, le=63,
+                          description="DSCP of the congestion notification packets (DCQCN)")
+    cnp_priority: int = Field(default=6, ge=0, le=7, description="priority (class) of the CNPs")
+    pfc_cable_length_m: float = Field(
+        default=100.0, gt=0,
+        description="cable length the switches' PFC headroom is sized for (a longer link can "
+                    "overflow it)")
     ecmp_policy: str = "adaptive routing"
+    weighted_ecmp: bool = Field(
+        default=False,
+        description="Ethernet: switches weight ECMP next hops by link bandwidth (e.g. BGP "
+                    "link-bandwidth community), so mixed member speeds are balanced")
+    subnet_managers: list[str] = Field(
+        default_factory=list,
+        description="InfiniBand: device ids running the subnet manager, master first, then "
+                    "standbys (internally managed switches or UFM / OpenSM hosts)")
+    firmware_baselines: dict[str, str] = Field(
+        default_factory=dict,
+        description="firmware baseline per firmware family (catalog firmware_family, e.g. "
+                    "quantum-2) or model id; unset: the newest version seen")
     oversubscription: OversubscriptionTargets = Field(default_factory=OversubscriptionTargets)
     lengths: LengthEstimation = Field(default_factory=LengthEstimation)
     label_profile: LabelProfile = LabelProfile.TIA_606
     site: str = "1A"
+    power_feed_kw: float | None = Field(
+        default=None, gt=0,
+        description="capacity of one of a rack's two (A/B) power feeds: with 2N feeds either "
+                    "one must carry the whole rack; None: not checked")
     spares_percent: float = Field(default=5.0, ge=0, le=100)
     allreduce_message_mb: float = Field(default=1024.0, gt=0)
     rail_planes: bool = Field(
@@ -131,6 +163,9 @@ class Settings(_Data):
         }
     )
     notes: Notes = Field(default_factory=Notes)
+    port_os: dict[str, OsName | Literal["design"]] = Field(
+        default_factory=dict,
+        description="device model id -> OS whose port names exports show (model/port_names_os.py)")
 
 
 @value_class
@@ -214,6 +249,10 @@ class Workload(Value):
     kind: WorkloadKind = WorkloadKind.TRAINING
     members: list[str] = Field(default_factory=list, description="device ids of its servers")
     pattern: Literal["ring-allreduce", "all-to-all"] = "ring-allreduce"
+    placement: Literal["topology-aware", "scattered"] = Field(
+        default="topology-aware",
+        description="rank order of a ring: in topology order (one stream per switch crossing) "
+                    "or scattered by the scheduler (ring neighbours anywhere in the fabric)")
     target_gbps_per_gpu: float | None = Field(default=None, gt=0)
     message_mb: float | None = Field(default=None, gt=0)
 

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..model.document import FabricDocument
+from ..model.port_names_os import PortNamer
 from .analysis_data import AnalysisData, gather
 from .cables import CablePlan, build_plan
 from .fonts import fonts
@@ -79,7 +80,8 @@ def export_pdf(
 
     prog.step("plan", "building the cable plan")
     if plan is None:
-        plan = build_plan(doc, options.profile, prog.sub("building the cable plan"))
+        namer = PortNamer(doc) if options.port_names == "os" else None
+        plan = build_plan(doc, options.profile, prog.sub("building the cable plan"), namer)
     if ANALYSIS_SECTIONS & set(options.sections) and analysis is None:
         prog.step("validate", "validating the design")
         analysis = gather(doc, prices=options.prices)

@@ -97,6 +97,9 @@ def test_partitioned_fabric_is_an_error_naming_the_islands(catalog):
     assert "cannot reach each other" in finding.message
     (workload,) = report.metrics.workloads
     assert workload.bisection_gbps == 0
+    # the workload figures say the same as the finding: nothing crosses between the islands
+    assert workload.per_gpu_gbps == 0 and workload.alltoall_gbps_per_gpu == 0
+    assert workload.allreduce_ms is None and workload.bottleneck_tier == "partitioned"
 
 
 def test_rail_planes_are_a_note_when_declared_and_an_error_when_not(catalog):
@@ -106,8 +109,10 @@ def test_rail_planes_are_a_note_when_declared_and_an_error_when_not(catalog):
     doc = superpod(catalog, sus=1, rail_planes=True)
     assert doc.settings.rail_planes
     analyzer = Analyzer(doc)
-    (note,) = codes(analyzer.full(), "FABRIC-PARTITIONED")
+    declared = analyzer.full()
+    (note,) = codes(declared, "FABRIC-PARTITIONED")
     assert note.severity == Severity.INFO
+    assert declared.metrics.workloads[0].allreduce_ms is not None  # rings cross rails on NVLink
     assert "4 rail planes" in note.message and "NVLink" in note.message
     edit = doc.apply([UpdateSettings({"rail_planes": False})])
     (error,) = codes(analyzer.update(edit.changes), "FABRIC-PARTITIONED")

@@ -25,9 +25,11 @@ def test_leaf_failure_in_one_su_hand_checked(example):
     Per-GPU injection of the workload = 224 NICs x 400 / 256 GPUs = 350 Gb/s (was 400).
     Max-flow bisection: 16 servers per half, each now with 7 x 400 = 2,800 Gb/s of NICs:
     16 x 2,800 = 44,800 Gb/s (was 16 x 3,200 = 51,200).
-    All-reduce: 2(N-1) = 510 steps; transfer = 510/256 x 1024 MB x 8 / 350 Gb/s = 46.63 ms, plus
-    510 x 5 us = 2.55 ms latency: 49.18 ms (was 510/256 x 8192 Mb / 400 Gb/s = 40.80 + 2.55 =
-    43.35 ms).  The servers still reach each other through their other 7 NICs: no partition.
+    All-reduce (NCCL ring over M = 32 NVLink domains of G = 8 GPUs, docs/rules.md): transfer
+    2(N-1)/N x S / (G x B) = 510/256 x 8,192 Mb / (8 x 350 Gb/s) = 5.83 ms, plus 2(M-1) = 62
+    network steps x 5 us = 0.31 ms and 510 - 62 = 448 NVLink steps x 0.6 us = 0.27 ms: 6.41 ms
+    (was 510/256 x 8,192 / 3,200 = 5.10 + 0.31 + 0.27 = 5.68 ms).  The servers still reach each
+    other through their other 7 NICs: no partition.
     """
     doc = example("superpod-1su")
     result = what_if(doc, resolve(doc, ["leaf-03"]))
@@ -41,8 +43,8 @@ def test_leaf_failure_in_one_su_hand_checked(example):
     assert w.reduced == ()
     assert (w.before.per_gpu_gbps, w.after.per_gpu_gbps) == (400, 350)
     assert (w.before.bisection_gbps, w.after.bisection_gbps) == (51200, 44800)
-    assert w.before.allreduce_ms == pytest.approx(43.35, abs=0.01)
-    assert w.after.allreduce_ms == pytest.approx(49.18, abs=0.01)
+    assert w.before.allreduce_ms == pytest.approx(5.68, abs=0.01)
+    assert w.after.allreduce_ms == pytest.approx(6.41, abs=0.01)
     assert not w.partitioned and not result.partitioned
 
 

@@ -144,3 +144,16 @@ def test_dgx_b300_on_xdr_takes_nvidias_72_node_su_and_table_3_counts(catalog):
     tiers = [sorted((doc.tier_of(link.a.device), doc.tier_of(link.b.device)))
              for link in doc.links.values()]
     assert tiers.count([0, 1]) == 576 and tiers.count([1, 2]) == 576
+
+
+def test_infiniband_fabric_names_its_subnet_managers(make):
+    """An InfiniBand fabric comes up only with a subnet manager: the generator names the
+    switch-embedded SM on the first two spines (master, standby), as IB-SUBNET-MANAGER's fix
+    would, so a generated SuperPOD validates without that warning; Ethernet names none."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    assert doc.settings.subnet_managers == ["spine-01", "spine-02"]
+    from aicnet_gui.analysis import analyze
+
+    assert not analyze(doc).by_code("IB-SUBNET-MANAGER")
+    ethernet, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600))
+    assert ethernet.settings.subnet_managers == []

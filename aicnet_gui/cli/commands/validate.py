@@ -93,6 +93,11 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
             f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
             f"bisection {w.bisection_gbps / 1000:g} Tb/s (max-flow); all-reduce of {w.message_mb:g} MB "
             f"{time_ms}")
+        if w.pattern == "ring-allreduce":
+            lines.append(f"    ring per GPU: {w.ring_gbps_per_gpu:g} Gb/s with ranks in topology "
+                         f"order, {w.ring_scattered_gbps_per_gpu:g} Gb/s scattered "
+                         f"(this workload: {w.placement})")
+        lines.append("    assumptions: " + "; ".join(w.assumptions))
         if w.plane_bisection:
             lines.append("    bisection per plane: " + ", ".join(
                 f"plane {p} {g / 1000:g} Tb/s" for p, g in w.plane_bisection))
