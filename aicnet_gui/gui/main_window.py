@@ -274,7 +274,8 @@ class MainWindow(QMainWindow):
             action.setCheckable(True)
             action.setChecked(mode == "cable")
             self.colour_group.addAction(action)
-        for kind, title in (("su", "Scalable Units"), ("rack", "Racks"), ("rail", "Rails")):
+        for kind, title in (("su", "Scalable Units"), ("rack", "Racks"), ("rail", "Rails"),
+                            ("plane", "Planes")):
             a(f"collapse-{kind}", f"Collapse All {title}", lambda _c=False, k=kind: self.collapse_all(k),
               icon="collapse", tip=f"draw each {kind if kind != 'su' else 'scalable unit'} as one box")
         a("expand-all", "E&xpand All Groups", self.expand_all, icon="expand",
@@ -324,7 +325,8 @@ class MainWindow(QMainWindow):
         for mode in colouring.MODES:
             colour.addAction(act[f"colour-{mode}"])
         collapse = view.addMenu(resources.icon("collapse"), "&Groups")
-        for name in ("collapse-su", "collapse-rack", "collapse-rail", None, "expand-all"):
+        for name in ("collapse-su", "collapse-rack", "collapse-rail", "collapse-plane", None,
+                     "expand-all"):
             collapse.addSeparator() if name is None else collapse.addAction(act[name])
         view.addAction(act["validate"])
         view.addAction(act["whatif"])

@@ -194,6 +194,11 @@ class Device(Value):
     firmware: str = ""
     cages: CageTable = Field(default_factory=dict)
     tags: dict[str, str] = Field(default_factory=dict, description="su, pod, plane ...")
+    plane: str | None = Field(
+        default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$",
+        description="the compute-fabric plane of a switch in a multi-plane design ('1', '2' ...: "
+        "each plane its own fat tree); None: not in one plane (servers reach every plane)",
+    )
 
 
 NonEmpty = Annotated[str, StringConstraints(min_length=1)]

@@ -428,6 +428,8 @@ def _row(builder: _Builder, link: Link, swapped: bool) -> CableRow:
     a = builder.end(a_ep.device, a_ep.port, part)
     b = builder.end(b_ep.device, b_ep.port, part)
     length_m, manual, ordered_m = builder.length(link, part)
+    if part is not None and ordered_m is not None:  # what goes on a purchase order
+        part_name = part.order_number(ordered_m) or part_name
     tiers = (a.dev.tier, b.dev.tier) if a.dev.tier <= b.dev.tier else (b.dev.tier, a.dev.tier)
     # identifiers: near end first (Identifiers.cable_id), written inline for speed
     return CableRow(

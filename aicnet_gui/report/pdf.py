@@ -84,7 +84,7 @@ def export_pdf(
         plan = build_plan(doc, options.profile, prog.sub("building the cable plan"), namer)
     if ANALYSIS_SECTIONS & set(options.sections) and analysis is None:
         prog.step("validate", "validating the design")
-        analysis = gather(doc)
+        analysis = gather(doc, prices=options.prices)
 
     generated = (options.generated or datetime.now(UTC)).strftime("%Y-%m-%d")
     info = DocInfo(doc.metadata.name, doc.metadata.revision, doc.metadata.author, generated,
@@ -156,7 +156,8 @@ def _write_sections(
             draw_findings(writer, doc, analysis, size, prog.check)
         elif name == "bom":
             parts = analysis.parts if analysis is not None and analysis.ran else None
-            draw_bom(writer, doc, bom_tables(doc, plan, parts), analysis, size, prog.check)
+            tables = bom_tables(doc, plan, parts, options.prices)
+            draw_bom(writer, doc, tables, analysis, size, prog.check)
         elif name == "design":
             draw_design(writer, doc, plan, analysis, size, prog.check)
         elif name == "schedule":

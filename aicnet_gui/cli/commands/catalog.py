@@ -93,8 +93,25 @@ def run_show(args: argparse.Namespace) -> int:
         close = sorted(i for i in (e.id for e in catalog) if args.id.lower() in i)
         hint = f"; did you mean {', '.join(close[:5])}?" if close else "; see `aicnet catalog list`"
         raise CliError(f"no catalog entry {args.id!r}{hint}")
-    print_json(entry.model_dump(mode="json"))
+    data = entry.model_dump(mode="json")
+    unstated = _unstated(entry)
+    if unstated:
+        data["not_stated_in_a_public_document"] = unstated
+    print_json(data)
     return EXIT_OK if entry else EXIT_BAD_INPUT
+
+
+def _unstated(entry) -> list[str]:  # noqa: ANN001
+    """The fact fields of a device that the catalog leaves empty because no public document
+    found states them (power, switching capacity, the power class of a cage group)."""
+    if entry.kind != "device":
+        return []
+    names = [f for f in ("power_typical_w", "power_max_w", "switching_tbps")
+             if getattr(entry, f) is None and (f != "switching_tbps" or entry.is_switch)]
+    names += [f"cages[{i}].power_class_w ({g.name})" for i, g in enumerate(entry.cages)
+              if g.power_class_w is None and g.fabric and g.form_factor in ("OSFP", "QSFP-DD",
+                                                                            "QSFP-DD800")]
+    return names
 
 
 def run_refresh(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ...fileio import load_fabric
-from ..common import EXIT_OK, CliError, catalog_with_warnings
+from ..common import EXIT_OK, CliError, catalog_with_warnings, price_list_for
 from ..progress_line import ProgressLine
 
 if TYPE_CHECKING:
@@ -93,6 +93,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     pdf.add_argument("--no-qr", action="store_true", help="labels without QR codes")
     pdf.add_argument("--no-calibration", action="store_true",
                      help="leave out the label calibration page")
+    pdf.add_argument("--prices", metavar="FILE",
+                     help="price list CSV for the BOM's cost (default: <design>.prices.csv or "
+                          "prices.csv next to the design or in the user catalog folder)")
     parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
                         help="identifier profile (default: the project's label profile)")
     parser.add_argument("--netbox-layout", choices=["4.5", "4.4"], default="4.5",
@@ -129,6 +132,7 @@ def _options(args: argparse.Namespace) -> ExportOptions:
         label_start=args.label_start, label_offset_mm=args.label_offset,
         label_qr=not args.no_qr, calibration_page=not args.no_calibration, profile=args.profile,
         port_names=args.port_names,
+        prices=price_list_for(args.prices, args.file),
     )
     try:
         options.validate()

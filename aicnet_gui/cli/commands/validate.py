@@ -75,6 +75,9 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
     lines.append(f"  oversubscription: {tiers} (tier averages); effective {_ratio(over.effective)}"
                  + (f" on the worst path {path}" if len(over.effective_path) > 1 else "")
                  + (f"; worst switch {worst_name} {_ratio(worst)}" if worst_name else ""))
+    for plane, ratios in over.planes.items():
+        lines.append(f"  plane {plane}: " + ", ".join(f"{k} {_ratio(v)}" for k, v in ratios.items())
+                     + " (its own fat tree)")
     reach = metrics.reach.summary
     longest = reach["longest_m"]
     lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
@@ -96,6 +99,9 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
                          f"order, {w.ring_scattered_gbps_per_gpu:g} Gb/s scattered "
                          f"(this workload: {w.placement})")
         lines.append("    assumptions: " + "; ".join(w.assumptions))
+        if w.plane_bisection:
+            lines.append("    bisection per plane: " + ", ".join(
+                f"plane {p} {g / 1000:g} Tb/s" for p, g in w.plane_bisection))
     return "\n".join(lines)
 
 
