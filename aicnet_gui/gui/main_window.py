@@ -267,6 +267,12 @@ class MainWindow(QMainWindow):
         a("whatif", "Failure &What-If on Selection", self.change_tools.whatif_selection,
           "Ctrl+Shift+F", icon="severity-warning",
           tip="what failing the selected devices and cables does to every workload")
+        failure = a("failure-mode", "&Failure Mode", self.change_tools.set_failure_mode,
+                    icon="severity-warning",
+                    tip="grey out the devices and cables of the last failure what-if (the "
+                    "design is not edited)")
+        failure.setCheckable(True)
+        failure.setEnabled(False)
         self.colour_group = QActionGroup(self)
         for mode, title in colouring.MODES.items():
             action = a(f"colour-{mode}", f"By {title.lower()}" if mode != "cable" else title,
@@ -330,6 +336,7 @@ class MainWindow(QMainWindow):
             collapse.addSeparator() if name is None else collapse.addAction(act[name])
         view.addAction(act["validate"])
         view.addAction(act["whatif"])
+        view.addAction(act["failure-mode"])
         view.addSeparator()
         for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads,
                      self.asbuilt.dock):

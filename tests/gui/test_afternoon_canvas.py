@@ -100,6 +100,9 @@ def test_fit_keeps_a_small_design_readable_and_zoom_out_still_goes_further(windo
     assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)  # 176 devices: all of it
     window.fit_current()
     assert view.scale_factor() < lod.READABLE_SCALE
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)  # 44: the whole SU
+    window.fit_current()
+    assert view.scale_factor() < lod.READABLE_SCALE
 
 
 def test_band_titles_are_never_written_over_a_device(window):
