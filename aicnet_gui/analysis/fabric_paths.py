@@ -9,14 +9,18 @@ Three questions the formulas of a balanced Clos cannot answer for a fabric as dr
   the running product of the switches' down:up ratios, with the switches of that path.
 
 Each result is memoised on the topology's version (bumped whenever a device's links or their
-speeds change), so an edit that does not rewire anything reuses them.  `graph.py` answers the
+speeds change), so an edit that does not rewire anything reuses them.  On a fabric of more than
+`DEFER_LINKS` links the live validator's incremental runs keep the last results after a rewiring
+edit (the report says `graph_pending`) and its background full run recomputes them: ~30 ms at
+98k links, too much for the GUI thread on every edit.  `graph.py` answers the
 same questions from the document with networkx; the tests hold the two against each other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -24,8 +28,10 @@ if TYPE_CHECKING:
     from .state import State
 
 
+T = TypeVar("T")
+
 DEFER_LINKS = 20_000
-"""Above this many links an incremental run may defer the max-flow (Analyzer.defer_graph)."""
+"""Above this many links an incremental run may defer the graph work (Analyzer.defer_graph)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,25 +73,42 @@ def _fabric_rows(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return rows, a[keep], b[keep], col["gbps"][rows]
 
 
-def _memo(state: State, key: str, extra: object = None) -> tuple[dict, tuple]:
+def _cached(state: State, kind: str, extra: object, compute: Callable[[], T]) -> T:
+    """`compute()` memoised per topology version (and `extra`, e.g. the members).  While an
+    incremental run defers graph work (`Analyzer.defer_graph`) on a fabric of more than
+    `DEFER_LINKS` links, the last value is kept and the report marked `graph_pending`: the live
+    validator's full run in its worker recomputes it."""
     cache = state.memo.setdefault("fabric_paths", {})
-    return cache, (key, state.topo.version, extra)
+    key = (kind, state.topo.version, extra)
+    if key in cache:
+        return cache[key]
+    last = (kind, "last", extra)
+    if last in cache and state.run.get("defer_graph") and state.store.n_links > DEFER_LINKS:
+        state.run["graph_pending"] = True
+        return cache[last]
+    if len(cache) > 256:  # members of edited workloads pile up; start again
+        cache.clear()
+    value = compute()
+    cache[key] = cache[last] = value
+    return value
+
+
+def _members_key(members: np.ndarray) -> int:
+    return hash(np.flatnonzero(members).tobytes())
 
 
 def attachments(state: State) -> Attachments:
     """Switch components and the NIC links of the servers (memoised per topology version)."""
-    cache, key = _memo(state, "attachments")
-    found = cache.get(key)
-    if found is not None:
-        return found
+    return _cached(state, "attachments", None, lambda: _attachments(state))
+
+
+def _attachments(state: State) -> Attachments:
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    for old in [k for k in cache if k[0] == "attachments"]:
-        del cache[old]
     store = state.store
     n = store.n_devices
-    rows, a, b, gbps = _fabric_rows(state)
+    rows, a, b, _gbps = _fabric_rows(state)
     col = store.l
     ta, tb = col["tier_a"][rows], col["tier_b"][rows]
     between = (ta >= 1) & (tb >= 1)
@@ -96,33 +119,27 @@ def attachments(state: State) -> Attachments:
     mgmt = store.d["mgmt"]
     keep = ~mgmt[nics.server] & ~mgmt[nics.switch]
     nic_rows = nics.rows[keep]
-    found = Attachments(
+    return Attachments(
         labels=labels,
         server=nics.server[keep],
         switch=nics.switch[keep],
         rail=col["rail"][nic_rows],
         gbps=col["gbps"][nic_rows],
     )
-    cache[key] = found
-    return found
 
 
 def islands(state: State, members: np.ndarray) -> list[Island]:
     """The islands the member servers' NICs land on (`members`: bool per device row), largest
     first.  One island: every GPU reaches every other through the switches."""
-    cache, key = _memo(state, "islands", hash(np.flatnonzero(members).tobytes()))
-    found = cache.get(key)
-    if found is not None:
-        return found
-    if len(cache) > 64:
-        for old in [k for k in cache if k[0] == "islands"]:
-            del cache[old]
+    return _cached(state, "islands", _members_key(members), lambda: _islands(state, members))
+
+
+def _islands(state: State, members: np.ndarray) -> list[Island]:
     att = attachments(state)
     n = len(members)
     pick = members[np.minimum(att.server, n - 1)] & (att.server < n) if len(att.server) and n \
         else np.zeros(len(att.server), dtype=bool)
     if not pick.any():
-        cache[key] = []
         return []
     server, switch, rail = att.server[pick], att.switch[pick], att.rail[pick]
     comp = att.labels[switch]
@@ -132,23 +149,22 @@ def islands(state: State, members: np.ndarray) -> list[Island]:
         result.append(Island(tuple(np.unique(switch[on]).tolist()),
                              int(len(np.unique(server[on]))), tuple(np.unique(rail[on]).tolist())))
     result.sort(key=lambda isl: (-isl.servers, isl.switches))
-    cache[key] = result
     return result
 
 
 def joined_through_servers(state: State, members: np.ndarray) -> bool:
     """Do the islands form one whole when a server joins the islands of its own NICs (NVLink
     inside the server, as a rail-planes design relies on)?"""
+    return _cached(state, "joined", _members_key(members), lambda: _joined(state, members))
+
+
+def _joined(state: State, members: np.ndarray) -> bool:
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    cache, key = _memo(state, "joined", hash(np.flatnonzero(members).tobytes()))
-    if key in cache:  # per topology version, as the islands (a multi-plane fabric asks per edit)
-        return cache[key]
     att = attachments(state)
     pick = members[att.server] if len(att.server) else np.zeros(0, dtype=bool)
     if not pick.any():
-        cache[key] = True
         return True
     comp = att.labels[att.switch[pick]]
     server = att.server[pick]
@@ -159,10 +175,6 @@ def joined_through_servers(state: State, members: np.ndarray) -> bool:
     graph = coo_matrix((np.ones(len(comp), dtype=np.int8), (comp_index, server_index + k)),
                        shape=(size, size))
     count, _labels = connected_components(graph, directed=False)
-    if len(cache) > 64:
-        for old in [k for k in cache if k[0] == "joined"]:
-            del cache[old]
-    cache[key] = count == 1
     return count == 1
 
 
@@ -182,21 +194,13 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
     """Max-flow (Gb/s) from the first half of the member servers to the second, over every
     fabric link at its speed in both directions; a server is fed by (drains into) its NICs."""
     members = np.asarray(member_rows, dtype=np.int64)
-    who = hash(members.tobytes())
-    cache, key = _memo(state, "bisection", who)
-    found = cache.get(key)
-    if found is not None:
-        return found
-    last = cache.get(("bisection-last", who))
-    if last is not None and state.run.get("defer_graph") and state.store.n_links > DEFER_LINKS:
-        state.run["graph_pending"] = True  # ~0.1 s at 100k links: the worker's full run does it
-        return last
+    return _cached(state, "bisection", hash(members.tobytes()), lambda: _bisection(state, members))
+
+
+def _bisection(state: State, members: np.ndarray) -> float:
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import maximum_flow
 
-    if len(cache) > 64:
-        for old in [k for k in cache if k[0].startswith("bisection")]:
-            del cache[old]
     order = bisection_order(state, members)
     half = len(order) // 2
     first, second = order[:half], order[half:]
@@ -214,19 +218,16 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
         graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
         graph.sum_duplicates()
         value = float(maximum_flow(graph, source, sink).flow_value)
-    cache[key] = value
-    cache[("bisection-last", who)] = value
     return value
 
 
 def worst_path(state: State) -> WorstPath | None:
     """The leaf-to-top path with the largest running product of down:up ratios (None without a
     switch that has uplinks)."""
-    cache, key = _memo(state, "worst_path")
-    if key in cache:
-        return cache[key]
-    for old in [k for k in cache if k[0] == "worst_path"]:
-        del cache[old]
+    return _cached(state, "worst_path", None, lambda: _worst_path(state))
+
+
+def _worst_path(state: State) -> WorstPath | None:
     store = state.store
     d = store.d
     n = store.n_devices
@@ -270,5 +271,4 @@ def worst_path(state: State) -> WorstPath | None:
             path.append(int(nxt[path[-1]]))
         result = WorstPath(round(max(1.0, float(worst[start])), 4), tuple(path),
                            tuple(round(float(ratio[r]), 4) for r in path if up[r] > 0))
-    cache[key] = result
     return result

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from itertools import chain
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from .fixes import set_assembly
 from .index import NONE
 from .rules_compat import TECH_NAMES
 from .state import Rule, State
+from .store import MAX_CAGE
 
 EPS = 1e-9
 
@@ -579,7 +581,8 @@ def unlinked_optic_cages(doc: FabricDocument, device_id: str) -> list[int]:
 
 def optic_unlinked_check(state: State, row: int) -> Iterable[Finding]:
     dev_id = state.dev_id(row)
-    cages = unlinked_optic_cages(state.doc, dev_id)
+    bulk = state.run.get("optic-unlinked")  # a full run: worked out for every device at once
+    cages = bulk.get(row, []) if bulk is not None else unlinked_optic_cages(state.doc, dev_id)
     if not cages:
         return
     device = state.doc.devices[dev_id]
@@ -598,8 +601,26 @@ def optic_unlinked_check(state: State, row: int) -> Iterable[Finding]:
 
 
 def optic_unlinked_candidates(state: State) -> Iterable[int]:
+    """Devices with optics (a full run): their cages with an optic and no link are found here
+    for all of them at once, as (device row, cage) codes against the links' ends."""
     store = state.store
-    return [r for r in store.device_rows().tolist() if store.dev_optics[r]]
+    rows = [r for r in store.device_rows().tolist() if store.dev_optics[r]]
+    col = store.l
+    links = store.link_rows()
+    cage = state.endpoints.arrays()["cage"]
+    linked = np.unique(np.concatenate([col["a"][links] * MAX_CAGE + cage[col["a_ep"][links]],
+                                       col["b"][links] * MAX_CAGE + cage[col["b_ep"][links]]]))
+    optics = store.dev_optics
+    counts = [len(optics[r]) for r in rows]  # type: ignore[arg-type]
+    owner = np.repeat(np.array(rows, dtype=np.int64), counts)
+    cages = np.fromiter(chain.from_iterable(optics[r] for r in rows), np.int64,  # type: ignore[misc]
+                        count=int(sum(counts)))
+    alone = ~np.isin(owner * MAX_CAGE + cages, linked)
+    found: dict[int, list[int]] = {}
+    for r, c in zip(owner[alone].tolist(), cages[alone].tolist(), strict=True):
+        found.setdefault(r, []).append(c)
+    state.run["optic-unlinked"] = {r: sorted(c) for r, c in found.items()}
+    return rows
 
 
 def length_unknown_check(state: State, row: int) -> Iterable[Finding]:

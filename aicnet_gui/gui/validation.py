@@ -249,7 +249,8 @@ class LiveValidator(QObject):
             self.dropped.emit(report.revision)
             return
         self.report = report
-        self.status.emit(f"validated in {ms:.0f} ms")
+        pending = " (bisection, islands and worst path being recomputed)" if report.graph_pending else ""
+        self.status.emit(f"validated in {ms:.0f} ms{pending}")
         self.report_ready.emit(report)
         if self.bom_enabled and self._bom_revision != report.revision:
             self._bom_timer.start()

@@ -127,3 +127,22 @@ def test_fabric_without_workloads_is_checked_whole(catalog):
     doc.apply([RemoveWorkload(w) for w in list(doc.workloads)])
     (error,) = codes(analyze(doc), "FABRIC-PARTITIONED")
     assert error.message.startswith("the fabric is split over 4 switch islands")
+
+
+def test_a_big_fabric_defers_the_graph_facts_of_a_rewiring_edit(catalog):
+    """Above 20,000 links an incremental run with `defer_graph` (as the live validator runs it)
+    keeps the last islands, worst path and bisection after a rewiring edit and says so
+    (`graph_pending`); the full run it leads to has the new ones.  32 SUs: 24,576 links."""
+    doc = superpod(catalog, sus=32)
+    assert len(doc.links) > 20_000
+    analyzer = Analyzer(doc)
+    before = analyzer.full()
+    assert before.metrics.oversubscription.effective == 1.0 and not before.graph_pending
+    analyzer.defer_graph = True
+    links = uplinks(doc, "leaf-001")
+    edit = doc.apply([RemoveLink(lk.id) for lk in links[::2]])  # leaf-001 now 2:1
+    quick = analyzer.update(edit.changes)
+    assert quick.graph_pending
+    assert quick.metrics.oversubscription.effective == 1.0  # the last value, for now
+    full = Analyzer(doc).full()
+    assert not full.graph_pending and full.metrics.oversubscription.effective == 2.0

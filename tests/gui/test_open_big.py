@@ -47,6 +47,7 @@ def test_every_device_gets_its_item_after_the_first_frame_then_the_validation_ru
         window, qtbot, lazy):  # noqa: ANN001
     scene = window.topology
     qtbot.waitUntil(window.validator.current, timeout=30000)  # the empty start document's
+    qtbot.waitUntil(lambda: not scene.building(), timeout=30000)  # ... and its canvas
     order: list[str] = []
     scene.built.connect(lambda: order.append("built"))
     window.validator.report_ready.connect(lambda _r: order.append("report"))
