@@ -19,16 +19,17 @@ type already defines must be dropped before importing it.
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from pathlib import Path
 
+from ..model.catalog_entities import DeviceModel
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
 from .cables import CablePlan, build_plan
 from .colours import colour_hex
 from .csv_exports import write_csv
 from .identifiers import rack_coordinate
+from .netbox_devicetypes import slug
 
 CABLE_HEADER: tuple[str, ...] = (
     "side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
@@ -60,8 +61,25 @@ ROLE_COLOURS = {
 }
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+def write_common(doc: FabricDocument, folder: Path,
+                 models: dict[str, DeviceModel]) -> dict[str, int]:
+    """manufacturers.csv, device_roles.csv and racks.csv: the same in every NetBox layout."""
+    site = doc.settings.site
+    vendors = sorted({m.vendor for m in models.values()})
+    roles = sorted({doc.role_of(d).value for d in doc.devices.values()})
+    racks = sorted(doc.racks.values(), key=lambda r: (r.row, r.position, r.name))
+    return {
+        "manufacturers.csv": write_csv(
+            folder / "manufacturers.csv", MANUFACTURER_HEADER, ([v, slug(v)] for v in vendors)),
+        "device_roles.csv": write_csv(
+            folder / "device_roles.csv", ROLE_HEADER,
+            ([ROLE_NAMES.get(r, r), slug(ROLE_NAMES.get(r, r)), ROLE_COLOURS.get(r, "9e9e9e")]
+             for r in roles)),
+        "racks.csv": write_csv(
+            folder / "racks.csv", RACK_HEADER,
+            ([site, r.name, rack_coordinate(r), "planned", 19, r.height_ru,
+              f"row {r.row} position {r.position}"] for r in racks)),
+    }
 
 
 NETBOX_LAYOUTS = ("4.5", "4.4")
@@ -86,20 +104,7 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
     written: dict[str, int] = {}
 
     models = {d.model: doc.device_model(d) for d in doc.devices.values()}
-    vendors = sorted({m.vendor for m in models.values()})
-    written["manufacturers.csv"] = write_csv(
-        folder / "manufacturers.csv", MANUFACTURER_HEADER, ([v, _slug(v)] for v in vendors))
-    roles = sorted({doc.role_of(d).value for d in doc.devices.values()})
-    written["device_roles.csv"] = write_csv(
-        folder / "device_roles.csv", ROLE_HEADER,
-        ([ROLE_NAMES.get(r, r), _slug(ROLE_NAMES.get(r, r)), ROLE_COLOURS.get(r, "9e9e9e")]
-         for r in roles))
-
-    racks = sorted(doc.racks.values(), key=lambda r: (r.row, r.position, r.name))
-    written["racks.csv"] = write_csv(
-        folder / "racks.csv", RACK_HEADER,
-        ([site, r.name, rack_coordinate(r), "planned", 19, r.height_ru,
-          f"row {r.row} position {r.position}"] for r in racks))
+    written.update(write_common(doc, folder, models))
 
     devices = sorted(doc.devices.values(), key=lambda d: d.name)
     written["devices.csv"] = write_csv(

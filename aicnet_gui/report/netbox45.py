@@ -33,14 +33,8 @@ from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .identifiers import rack_coordinate
-from .netbox import (
-    MANUFACTURER_HEADER,
-    ROLE_COLOURS,
-    ROLE_HEADER,
-    ROLE_NAMES,
-)
-from .netbox_devicetypes import device_type_yaml, file_name, slug, template_names
+from .netbox import ROLE_NAMES, write_common
+from .netbox_devicetypes import device_type_yaml, file_name, template_names
 from .outfile import write_text
 
 NETBOX_REFERENCE = "4.5.10"
@@ -74,26 +68,13 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
     written: dict[str, int] = {}
 
     models = {d.model: doc.device_model(d) for d in doc.devices.values()}
-    vendors = sorted({m.vendor for m in models.values()})
-    written["manufacturers.csv"] = write_csv(
-        folder / "manufacturers.csv", MANUFACTURER_HEADER, ([v, slug(v)] for v in vendors))
-    roles = sorted({doc.role_of(d).value for d in doc.devices.values()})
-    written["device_roles.csv"] = write_csv(
-        folder / "device_roles.csv", ROLE_HEADER,
-        ([ROLE_NAMES.get(r, r), slug(ROLE_NAMES.get(r, r)), ROLE_COLOURS.get(r, "9e9e9e")]
-         for r in roles))
+    written.update(write_common(doc, folder, models))
 
     for model in sorted(models.values(), key=lambda m: m.id):
         target = folder / file_name(model)
         target.parent.mkdir(parents=True, exist_ok=True)
         write_text(target, device_type_yaml(model, namer))
     written["device-types/"] = len(models)
-
-    racks = sorted(doc.racks.values(), key=lambda r: (r.row, r.position, r.name))
-    written["racks.csv"] = write_csv(
-        folder / "racks.csv", RACK_HEADER,
-        ([site, r.name, rack_coordinate(r), "planned", 19, r.height_ru,
-          f"row {r.row} position {r.position}"] for r in racks))
 
     devices = sorted(doc.devices.values(), key=lambda d: d.name)
     written["devices.csv"] = write_csv(
