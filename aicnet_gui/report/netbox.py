@@ -11,6 +11,9 @@ NetBox cannot create device types from CSV: they come from the community device-
 import order.  `interfaces.csv` lists the logical ports that carry links (breakout ports such as
 `swp3s0` are usually not in a device type's template); rows for interfaces that the device
 type already defines must be dropped before importing it.
+
+Every file is written atomically and every CSV cell is neutralised against formula injection
+(`write_csv`, csv_exports.py).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from .cables import CablePlan, build_plan
 from .colours import colour_hex
@@ -155,5 +159,6 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
         "All objects are imported with status 'planned'.  Cable labels are aicnet's cable",
         "numbers (C000123) as printed on the label sheets; lengths are the ordered lengths.",
     ]
-    (folder / "README.txt").write_text("\n".join(readme) + "\n", encoding="utf-8")
+    with atomic_output(folder / "README.txt") as handle:
+        handle.write(("\n".join(readme) + "\n").encode("utf-8"))
     return written
