@@ -155,9 +155,10 @@ def _entry_problems(
             message += f"; expected one of {', '.join(_KINDS)}"
             problems.append(CatalogProblem(file, number, "kind", message, entry_id))
             continue
-        problems.append(
-            CatalogProblem(file, number, _field_path(loc), str(detail.get("msg", "")), entry_id)
-        )
+        message = str(detail.get("msg", ""))
+        if error_type == "value_error":  # our validators' own words, without pydantic's
+            message = message.removeprefix("Value error, ")
+        problems.append(CatalogProblem(file, number, _field_path(loc), message, entry_id))
     return problems
 
 

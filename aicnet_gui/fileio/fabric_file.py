@@ -105,6 +105,8 @@ _PLAIN_MESSAGES = {
 
 
 def _plain_message(error: Any) -> str:
+    if error.get("type") == "value_error":  # our validators' own words, without pydantic's
+        return str(error["msg"]).removeprefix("Value error, ")
     if error.get("type") == "tuple_type" and isinstance(error.get("input"), dict):
         return 'a link end is ["device id", "port name"] or {"device": ..., "port": ...} with both'
     return _PLAIN_MESSAGES.get(error.get("type", ""), error["msg"])
@@ -167,11 +169,17 @@ def parse_json(raw: bytes, file: str) -> dict[str, Any]:
             f"{SCHEMA_VERSION}. Update aicnet to open it.",
             "$.schema_version",
         )
+    _check_sections(data, file)
+    return data
+
+
+def _check_sections(data: dict[str, Any], file: str | Path) -> None:
+    """A design with more objects in a section than `SECTION_LIMITS` allows is refused, with
+    the limit (the model's own `max_length` says the same in pydantic's words)."""
     for name, limit in SECTION_LIMITS.items():
         items = data.get(name)
         if isinstance(items, list) and len(items) > limit:
             raise FabricFileError(file, size_message(name, len(items), limit), f"$.{name}")
-    return data
 
 
 def _check_file_size(size: int, file: str | Path) -> None:
@@ -197,6 +205,7 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
         current = fabric is not None
         if fabric is None:
             fabric = _careful_validate(raw, file)
+        _check_sections(vars(fabric), file)
         try:
             doc = FabricDocument(_catalog_for(fabric, catalog), fabric)
         except ModelError as exc:
