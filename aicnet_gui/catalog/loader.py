@@ -58,6 +58,25 @@ def shown(value: Any) -> str:
     return _SHOWN.repr(value)
 
 
+def _not_text(value: Any) -> bool:
+    """True when a string inside `value` is not text: a YAML escape such as `"\\ud800"` makes
+    a lone surrogate, which no file or terminal can take."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 class AliasRefused(yaml.composer.ComposerError):
     """A YAML alias in a catalog file."""
 
@@ -179,6 +198,11 @@ def parse_entries(
                     source, number, "", f"entry is a {type(raw).__name__}, expected a mapping"
                 )
             )
+            continue
+        if _not_text(raw):
+            problems.append(CatalogProblem(
+                source, number, "", "a text holds an escape (\\uD800-\\uDFFF) that is not a "
+                "character"))
             continue
         try:
             entries.append(_ENTRY_ADAPTER.validate_python(raw))

@@ -203,3 +203,14 @@ def test_the_minimal_catalog_and_fabric_are_what_the_cases_change():
     assert FABRIC["catalog"]["devices"][0] is SWITCH  # the cases change a copy
     assert json.loads(fabric_bytes(CAGE + ("count",), 5))["catalog"]["devices"][0]["cages"][0][
         "count"] == 5
+
+
+def test_a_yaml_escape_that_is_not_a_character_skips_its_entry(aicnet, user_catalog):
+    # found by the fuzz: "\ud800" made a lone surrogate that could not be printed (exit 3)
+    text = catalog_text([put(SWITCH, ("vendor",), "PLACEHOLDER")]).replace(
+        '"PLACEHOLDER"', '"Acme \\ud800"')
+    path = user_catalog(text)
+    code, out, _err = aicnet("catalog", "list")
+    assert code == 0 and "acme-good" in out
+    assert (f"warning: {path}: entry 1: a text holds an escape (\\uD800-\\uDFFF) that is not a "
+            "character") in out
