@@ -10,8 +10,8 @@ import pytest
 
 from aicnet_gui.fileio import (
     FabricFileError,
-    dumps_fabric,
     atomic,
+    dumps_fabric,
     load_fabric,
     loads_fabric,
     save_fabric,

@@ -140,3 +140,16 @@ def test_a_save_killed_at_random_moments_leaves_the_old_or_the_new_file(tmp_path
     write_atomic(target, b"final")
     assert target.read_bytes() == b"final"
     assert _temps(tmp_path) == []  # what the kills left was removed by this save
+
+
+def test_a_broken_recovery_note_is_ignored_not_a_crash_at_start_up(small, tmp_path):
+    from aicnet_gui.fileio.recovery import RecoveryStore
+
+    store = RecoveryStore(tmp_path / "recovery")
+    written = store.write(small, tmp_path / "pod.fabric", "s1", 1000.0)
+    note = written.with_suffix(".json")
+    for text in (b'{"saved_at": "yesterday"}', b"[1, 2]", b'{"pid": 1e400}', b"\xff"):
+        note.write_bytes(text)
+        assert store.pending() == []
+    note.write_bytes(b'{"original": null, "saved_at": 5, "pid": null, "more": 1}')
+    assert [r.saved_at for r in store.pending()] == [5.0]
