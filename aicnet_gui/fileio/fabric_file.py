@@ -54,9 +54,13 @@ from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
 from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate
-from .pieces import TooManyLinks, validate_in_pieces
+from .pieces import TooMany, validate_in_pieces
 
 MAX_REPORTED_ERRORS = 5
+#: a file not laid out as aicnet writes it and bigger than this is parsed, its sections counted
+#: against the limits, and only then validated (pydantic's one-pass read of a hostile 100 MB file
+#: validates 500,000 links before it can say there are too many: 20 s and 2.6 GB)
+WHOLE_FAST_BYTES = 16 * 1024 * 1024
 #: the most objects a design holds per section
 SECTION_LIMITS = {"racks": MAX_RACKS, "devices": MAX_DEVICES, "links": MAX_LINKS,
                   "workloads": MAX_WORKLOADS}
@@ -199,9 +203,9 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
     with gc_paused():
         try:
             fabric = _fast_validate(raw)
-        except TooManyLinks as exc:
-            raise FabricFileError(file, size_message("links", exc.count, MAX_LINKS),
-                                  "$.links") from None
+        except TooMany as exc:
+            raise FabricFileError(file, size_message(
+                exc.section, exc.count, SECTION_LIMITS[exc.section]), f"$.{exc.section}") from None
         current = fabric is not None
         if fabric is None:
             fabric = _careful_validate(raw, file)
@@ -223,12 +227,26 @@ def _fast_validate(raw: bytes) -> Fabric | None:
     try:
         fabric = validate_in_pieces(raw)
         if fabric is None:
+            if len(raw) > WHOLE_FAST_BYTES:
+                return None  # a big file in another layout: counted before it is validated
             fabric = Fabric.model_validate_json(raw)
-    except TooManyLinks:
+    except TooMany:
         raise
-    except (ValidationError, ValueError):
+    except ValidationError as exc:
+        _raise_if_too_many(exc)
+        return None
+    except ValueError:
         return None
     return fabric if fabric.schema_version in READ_AS_CURRENT else None
+
+
+def _raise_if_too_many(exc: ValidationError) -> None:
+    """A section past its limit is said at once (pydantic stopped reading it at the limit):
+    the careful path would read the whole file again only to say the same."""
+    for error in exc.errors(include_url=False, include_input=False):
+        loc = error["loc"]
+        if error["type"] == "too_long" and len(loc) == 1 and loc[0] in SECTION_LIMITS:
+            raise TooMany(str(loc[0]), int(error["ctx"]["actual_length"]))
 
 
 def _careful_validate(raw: bytes, file: str) -> Fabric:

@@ -31,11 +31,12 @@ PIECE_BYTES = 256 * 1024
 _LINKS = TypeAdapter(list[Link])
 
 
-class TooManyLinks(ValueError):
-    """The links section has more links than a design may hold (counted, not validated)."""
+class TooMany(ValueError):
+    """A section has more objects than a design may hold (found before they are all made)."""
 
-    def __init__(self, count: int) -> None:
-        super().__init__(f"{count} links")
+    def __init__(self, section: str, count: int) -> None:
+        super().__init__(f"{count} {section}")
+        self.section = section
         self.count = count
 
 
@@ -54,7 +55,7 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> Fabric | N
         return None  # "links" elsewhere too (a second key?): only the whole file says which counts
     count = raw.count(OBJECT_SEPARATOR, first, end) + 1
     if count > MAX_LINKS:
-        raise TooManyLinks(count)
+        raise TooMany("links", count)
     fabric = Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
     links: list[Link] = []
     start = first
