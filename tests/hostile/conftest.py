@@ -1,19 +1,41 @@
-"""Helpers of the hostile-input tests: run a command in this process under a memory bound."""
+"""Helpers of the hostile-input tests: run `aicnet` on one input in a child process whose
+memory and CPU time are bounded by resource limits.
+
+The child is forked from the test process (no interpreter start-up, the catalog already
+imported), sets `RLIMIT_AS` to what it maps plus `HEADROOM` and `RLIMIT_CPU` to `CPU_S`, runs
+the command line and exits with its code.  An input that allocates gigabytes gets a MemoryError,
+one that loops (even inside C, where no Python signal handler runs) is killed by the kernel when
+its CPU time is up: either way the test fails with what happened instead of taking the machine
+or hanging.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import resource
+import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+import tempfile
+import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from aicnet_gui.cli import main
+
 sys.path.insert(0, str(Path(__file__).parent))  # minimal.py
 
-#: what one input may allocate on top of what the test process already holds
+#: what one input may allocate on top of what the test process already maps
 HEADROOM = 1536 * 1024 * 1024
+#: CPU seconds one input may use (a normal one takes well under one)
+CPU_S = 20
+#: wall-clock bound of the wait for a child that does not use its CPU (a safety net only)
+WAIT_S = 120
+
+Runner = Callable[..., tuple[int, str, str]]
 
 
 def _vm_size() -> int:
@@ -23,39 +45,87 @@ def _vm_size() -> int:
     return 0
 
 
-@contextmanager
-def bounded_memory(headroom: int = HEADROOM) -> Iterator[None]:
-    """Address space limited to what the process maps now plus `headroom`: an input that
-    tries to allocate gigabytes gets a MemoryError instead of the machine's memory."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    size = _vm_size()
-    if not size:  # no /proc: no bound (not Linux)
-        yield
-        return
-    limit = size + headroom if hard == resource.RLIM_INFINITY else min(size + headroom, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+def _child(argv: list[str], env: dict[str, str], out_fd: int, err_fd: int) -> None:
+    """In the forked child: bound it, run the command, exit with its code (never returns)."""
+    code = 99
     try:
-        yield
+        size = _vm_size()
+        if size:
+            resource.setrlimit(resource.RLIMIT_AS, (size + HEADROOM, size + HEADROOM))
+        resource.setrlimit(resource.RLIMIT_CPU, (CPU_S, CPU_S + 5))
+        os.environ.update(env)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        sys.stdout = os.fdopen(1, "w", closefd=False)
+        sys.stderr = os.fdopen(2, "w", closefd=False)
+        code = main(argv)
+    except BaseException:  # noqa: BLE001 - reported to the parent as exit 99 + traceback
+        traceback.print_exc()
+        code = 99
     finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code if isinstance(code, int) else 98)
+
+
+def run_bounded(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """`aicnet argv` in a bounded child: (exit code, stdout, stderr).  A child ended by a
+    signal (CPU limit) gives exit code -signal and says so in stderr."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            _child(argv, env or {}, out.fileno(), err.fileno())
+
+        def expire(_signum: int, _frame: object) -> None:
+            os.kill(pid, signal.SIGKILL)
+
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.alarm(WAIT_S)
+        try:
+            _, status = os.waitpid(pid, 0)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode("utf-8", "replace")
+        stderr = err.read().decode("utf-8", "replace")
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        return -sig, stdout, stderr + f"\n[killed by {signal.Signals(sig).name}: a limit was hit]"
+    return os.WEXITSTATUS(status), stdout, stderr
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _warm(tmp_path_factory) -> None:  # noqa: ANN001
+    """Run one command in this process first, so that every forked child starts with the
+    modules imported and the built-in catalog read (a child would otherwise do it each time)."""
+    from minimal import fabric_bytes
+
+    file = tmp_path_factory.mktemp("warm") / "warm.fabric"
+    file.write_bytes(fabric_bytes())
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        assert main(["validate", str(file)]) in (0, 1), sink.getvalue()
 
 
 @pytest.fixture
-def aicnet(capsys):  # noqa: ANN201
-    """`aicnet(*argv)` -> (exit code, stdout, stderr), run in this process under a memory bound."""
-    from aicnet_gui.cli import main
+def aicnet() -> Runner:
+    """`aicnet(*argv)` -> (exit code, stdout, stderr), in a bounded child process; the user
+    catalog folder is the one the test set in the environment."""
 
     def run(*argv: str) -> tuple[int, str, str]:
-        with bounded_memory():
-            code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
+        return run_bounded(list(argv))
 
     return run
 
 
 @pytest.fixture
-def user_catalog(monkeypatch, tmp_path):  # noqa: ANN201
+def user_catalog(monkeypatch, tmp_path):  # noqa: ANN001, ANN201
     """`user_catalog(text)` writes the user's catalog file and returns its path."""
     folder = tmp_path / "user-catalog"
     folder.mkdir()
