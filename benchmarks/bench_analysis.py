@@ -10,7 +10,11 @@ For each size the script prints:
   process CPU time (steadier on a shared machine);
 - edit: `analyzer.update(changes)` after one edit, median and 90th percentile over --edits edits
   of each kind: a link's length, a link's cable, removing a link and adding it back (topology),
-  a device's firmware, moving a server to another RU.
+  a device's firmware, moving a server to another RU.  The analyzer runs as the GUI's live
+  validator runs it (`defer_graph`: above 20k links a rewiring edit keeps the last max-flow
+  bisection and the worker's full run recomputes it);
+- graph pass: what a rewiring edit costs when the graph facts are recomputed (islands, worst
+  path, max-flow bisection of every workload), i.e. the background part.
 
 Budgets (DESIGN.md §7, 2-core machine): full < 300 ms and one edit < 5 ms at 4,096 servers.
 
@@ -104,6 +108,7 @@ def time_edits(doc: FabricDocument, edits: int, seed: int = 1) -> dict[str, list
     rng = random.Random(seed)
     analyzer = Analyzer(doc)
     analyzer.full()
+    analyzer.defer_graph = True
     result: dict[str, list[float]] = {}
     for name, make in edit_kinds(doc, rng).items():
         times = []
@@ -124,6 +129,30 @@ def time_edits(doc: FabricDocument, edits: int, seed: int = 1) -> dict[str, list
             times.append((time.perf_counter() - start) * 1000)
         result[name] = times
     return result
+
+
+def time_graph_pass(doc: FabricDocument, runs: int) -> list[float]:
+    """Islands, worst path and every workload's max-flow bisection on a rewired fabric."""
+    import numpy as np
+
+    from aicnet_gui.analysis import fabric_paths
+
+    analyzer = Analyzer(doc)
+    analyzer.full()
+    state = analyzer.state
+    assert state is not None
+    times = []
+    for _ in range(runs):
+        state.topo.version += 1  # as after an edit that rewired a link
+        start = time.perf_counter()
+        n = state.store.n_devices
+        servers = state.store.d["server"][:n] & state.store.d["alive"][:n]
+        fabric_paths.islands(state, servers)
+        fabric_paths.worst_path(state)
+        for model in state.wl_models.values():
+            fabric_paths.bisection_gbps(state, np.flatnonzero(model.members[:n]))
+        times.append((time.perf_counter() - start) * 1000)
+    return times
 
 
 def p90(values: list[float]) -> float:
@@ -151,6 +180,9 @@ def main() -> None:
                   f"p90 {p90(times):6.2f} ms  ({len(times)} updates)")
         print(f"  edit (all kinds)      median {statistics.median(every):6.2f} ms  "
               f"p90 {p90(every):6.2f} ms")
+        graph = time_graph_pass(doc, args.runs)
+        print(f"  graph pass (islands, worst path, max-flow) median "
+              f"{statistics.median(graph):6.1f} ms  best {min(graph):6.1f} ms")
         del doc
         gc.unfreeze()
         gc.collect()

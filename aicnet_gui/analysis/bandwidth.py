@@ -1,5 +1,7 @@
 """Bandwidth per workload: what each GPU gets through each tier, the bottleneck, bisection
 bandwidth and the time of an all-reduce (formulas in docs/rules.md, "Bandwidth per workload").
+The bisection is the max-flow between two halves of the workload's servers on the fabric as
+drawn (fabric_paths.py), not a formula.
 
 A fluid model of a Clos fabric with ECMP:
 
@@ -28,6 +30,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
+from .collectives import allreduce_assumptions, nvlink_domains, ring_allreduce
+from .fabric_paths import bisection_gbps, islands, joined_through_servers
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -66,6 +70,11 @@ class WorkloadMetrics:
     message_mb: float
     allreduce_ms: float | None
     target_gbps_per_gpu: float | None
+    placement: str = "topology-aware"
+    ring_scattered_gbps_per_gpu: float = 0.0  # ring with ranks scattered over the fabric
+    domains: int = 0  # NVLink domains the workload spans (M)
+    allreduce_bus_gbps: float | None = None  # nccl-tests busBW implied by allreduce_ms
+    assumptions: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -81,11 +90,16 @@ class WorkloadMetrics:
             "tiers": dict(self.tiers),
             "per_gpu_gbps": self.per_gpu_gbps,
             "ring_allreduce_gbps_per_gpu": self.ring_gbps_per_gpu,
+            "ring_allreduce_scattered_gbps_per_gpu": self.ring_scattered_gbps_per_gpu,
+            "placement": self.placement,
             "all_to_all_gbps_per_gpu": self.alltoall_gbps_per_gpu,
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
-            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms},
+            "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
+                          "algorithm": "ring", "nvlink_domains": self.domains,
+                          "bus_gbps": self.allreduce_bus_gbps},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
+            "assumptions": list(self.assumptions),
         }
 
 
@@ -297,7 +311,11 @@ class WorkloadModel:
             upper_demand = (arrive[uppers] * _out_fraction(cone[uppers], total, pattern)).sum(axis=1)
             bounds[pattern] = np.concatenate([_bounds(up[first], first_demand),
                                               _bounds(up[uppers], upper_demand)])
-        bound = bounds[workload.pattern]
+        # a ring whose ranks are scattered has a neighbour anywhere on its rail: the share of
+        # a cone's ring traffic that leaves it is the all-to-all share (C_r - c) / (C_r - 1)
+        scattered = workload.placement == "scattered"
+        pattern = "all-to-all" if scattered else workload.pattern
+        bound = bounds[pattern]
         tiers: list[tuple[str, float]] = [("server", _r(injection))]
         worst_tier, worst_row, worst = "server", None, 1.0
         for tier in sorted(set(tier_of[rows].tolist())):
@@ -315,50 +333,27 @@ class WorkloadModel:
             return _r(injection * min(1.0, float(b.min()) if len(b) else 1.0))
 
         ring = per_gpu("ring-allreduce")
-        bisection = _bisection(bw, count, arrive, cone, total, first, uppers, up, tier_of)
+        ring_scattered = per_gpu("all-to-all")  # see `scattered` above
+        bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        allreduce = None
-        if gpus >= 2 and ring > 0:
-            steps = 2 * (gpus - 1)
-            transfer = steps / gpus * message * 1e6 / (ring * 1e9 / 8)
-            latency = steps * STEP_LATENCY_US[state.settings.technology] * 1e-6
-            allreduce = _r((transfer + latency) * 1000)
-        elif gpus == 1:
-            allreduce = 0.0
+        domains = nvlink_domains(state, members)
+        estimate = ring_allreduce(gpus, domains, ring_scattered if scattered else ring,
+                                  message * 1e6, STEP_LATENCY_US[state.settings.technology])
+        allreduce = estimate.time_ms
         servers = int(members.sum())
         linked = _linked_servers(state, members)
         metrics = WorkloadMetrics(
             workload.id, workload.name, workload.kind.value, workload.pattern,
             servers, gpus, nics, servers - linked, _r(injection), tuple(tiers),
-            per_gpu(workload.pattern), ring, per_gpu("all-to-all"), worst_tier,
+            per_gpu(pattern), ring, per_gpu("all-to-all"), worst_tier,
             state.dev_id(worst_row) if worst_row is not None else None,
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
+            workload.placement, ring_scattered, domains, estimate.bus_gbps,
+            allreduce_assumptions(workload.placement, estimate, state.settings.technology,
+                                  STEP_LATENCY_US[state.settings.technology]),
         )
         return metrics, covered
-
-
-def _bisection(bw: np.ndarray, count: np.ndarray, arrive: np.ndarray, cone: np.ndarray,
-               total: np.ndarray, first: np.ndarray, uppers: np.ndarray, up: np.ndarray,
-               tier_of: np.ndarray) -> float:
-    """Rail-aligned bisection: per rail, half of its NIC bandwidth, or half of the uplink
-    bandwidth that carries that rail out of the switches holding part (not all) of the rail's
-    NICs, at the tightest tier; summed over the rails."""
-    limits = bw[first].sum(axis=0) / 2
-    rows = np.concatenate([first, uppers])
-    load = np.concatenate([bw[first], arrive[uppers]])
-    held = np.concatenate([count[first], cone[uppers]])
-    sums = load.sum(axis=1, keepdims=True)
-    share = np.divide(load, sums, out=np.zeros(load.shape), where=sums > 0)
-    partial = (held > 0) & (held < total)
-    carry = up[rows][:, None] * share * partial
-    tiers = tier_of[rows]
-    for tier in np.unique(tiers).tolist():
-        in_tier = tiers == tier
-        has = partial[in_tier].any(axis=0)
-        cut = carry[in_tier].sum(axis=0) / 2
-        limits = np.where(has, np.minimum(limits, cut), limits)
-    return float(limits.sum())
 
 
 def _linked_servers(state: State, members: np.ndarray) -> int:
@@ -371,21 +366,36 @@ def _linked_servers(state: State, members: np.ndarray) -> int:
 def _leaf_rails(state: State) -> np.ndarray:
     """Per device row: the rail of its server NIC links when they all share one rail, else 0."""
     store = state.store
-    col = store.l
-    rows = store.link_rows()
-    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
-    fabric = col["fabric"][rows]
-    a_nic = fabric & (ta == 0) & (tb >= 1)
-    b_nic = fabric & (tb == 0) & (ta >= 1)
-    nic = a_nic | b_nic
-    switch = np.where(a_nic, col["b"][rows], col["a"][rows])[nic]
-    rail = col["rail"][rows][nic]
+    nics = store.nic_links()
+    switch = nics.switch
+    rail = store.l["rail"][nics.rows]
     n = store.n_devices
     low = np.full(n, np.iinfo(np.int64).max)
     high = np.full(n, -1, dtype=np.int64)
     np.minimum.at(low, switch, rail)
     np.maximum.at(high, switch, rail)
     return np.where((low == high) & (high > 0), high, 0)
+
+
+def _unless_partitioned(state: State, model: WorkloadModel,
+                        metrics: WorkloadMetrics) -> WorkloadMetrics:
+    """A workload whose GPUs sit on switch islands that nothing joins gets no collective
+    bandwidth and no all-reduce time (FABRIC-PARTITIONED says why): the fluid model assumes
+    every NIC reaches every other, which a partitioned fabric denies."""
+    n = state.store.n_devices
+    members = model.members[:n]
+    found = islands(state, members)
+    if len(found) < 2:
+        return metrics
+    if state.settings.rail_planes and joined_through_servers(state, members):
+        return metrics  # rail planes by design: rings cross rails over NVLink
+    note = (f"the workload's GPUs sit on {len(found)} switch islands with no path between "
+            "them (FABRIC-PARTITIONED): no collective over all of them can complete")
+    return replace(
+        metrics, tiers=tuple((name, 0.0) for name, _ in metrics.tiers), per_gpu_gbps=0.0,
+        ring_gbps_per_gpu=0.0, alltoall_gbps_per_gpu=0.0, ring_scattered_gbps_per_gpu=0.0,
+        bottleneck_tier="partitioned", bottleneck_switch=None, bottleneck_name=None,
+        allreduce_ms=None, allreduce_bus_gbps=None, assumptions=(note, *metrics.assumptions))
 
 
 def analyze_workloads(state: State, touched: list[int] | None = None,
@@ -411,6 +421,7 @@ def analyze_workloads(state: State, touched: list[int] | None = None,
                    key=lambda w: (targets.for_kind(w.kind), w.id), reverse=True)
     for k, workload in enumerate(order):
         metrics, covered = models[workload.id].evaluate(state)
+        metrics = _unless_partitioned(state, models[workload.id], metrics)
         views[workload.id] = WorkloadView(covered, metrics)
         target[covered] = targets.for_kind(workload.kind)
         target_wl[covered] = k

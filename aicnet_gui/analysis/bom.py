@@ -7,7 +7,9 @@
   id (all legs of a splitter are one cable, ordered at the length of its longest leg), or per
   link without an assembly id.  A length that is unknown shows as `PART@unknown`; one longer
   than the part's longest stock length as `PART@>MAX`;
-- spares: the project's spares percentage of every optic and cable line, rounded up;
+- spares: the project's spares percentage of every optic part and of every cable part x
+  length, rounded up once per part (`order_quantities`: the one place order quantities are
+  computed; the PDF's order list uses it through `compute_bom`);
 - power: devices at their maximum (typical when only that is known) plus optics and active
   cables; devices without a power figure are listed, not guessed;
 - cost: the sum of list prices, or None with the parts that have no price (the built-in
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +52,14 @@ class Bom:
     unpriced: tuple[str, ...]
     links_without_cable: int = 0
     missing_optics: tuple[tuple[str, str, int], ...] = field(default=())  # (link, device, cage)
+
+    def transceiver_orders(self) -> dict[str, OrderLine]:
+        """Per optic part: quantity, spares, order (as `aicnet bom` prints them)."""
+        return order_quantities(self.transceivers, self.spares_percent)
+
+    def cable_orders(self) -> dict[str, OrderLine]:
+        """Per cable part x ordered length: quantity, spares, order."""
+        return order_quantities(self.cables, self.spares_percent)
 
     def to_json(self, details: bool = False) -> dict[str, Any]:
         """The `aicnet bom --json` document; `details` adds spares, power and cost notes."""
@@ -84,8 +95,32 @@ def cable_key(part: str, ordered: float | None, length: float | None, longest: f
     return f"{part}@{fmt_m(ordered)}"
 
 
+def spares_for(quantity: int, percent: float) -> int:
+    """Spares of one part: `percent` of the installed quantity, rounded up (0 of 0)."""
+    return math.ceil(quantity * percent / 100 - 1e-9) if quantity > 0 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class OrderLine:
+    """One part to order: installed quantity, spares, and their sum."""
+
+    key: str
+    quantity: int
+    spares: int
+
+    @property
+    def order(self) -> int:
+        return self.quantity + self.spares
+
+
+def order_quantities(counts: Mapping[str, int], percent: float) -> dict[str, OrderLine]:
+    """Per part (optic id, or cable `PART@LENGTH`): quantity, spares and order, spares rounded
+    up once per part over every tier that uses it."""
+    return {k: OrderLine(k, n, spares_for(n, percent)) for k, n in counts.items()}
+
+
 def _spares(counts: dict[str, int], percent: float) -> dict[str, int]:
-    return {k: math.ceil(v * percent / 100 - 1e-9) for k, v in counts.items()}
+    return {k: line.spares for k, line in order_quantities(counts, percent).items()}
 
 
 def compute_bom(doc: FabricDocument) -> Bom:

@@ -30,8 +30,22 @@ import numpy as np
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from ..model.wording import counted
-from . import rules_compat, rules_device, rules_fabric, rules_groups, rules_link
+from . import (
+    rules_airflow,
+    rules_compat,
+    rules_device,
+    rules_fabric,
+    rules_groups,
+    rules_link,
+    rules_oob,
+    rules_planes,
+    rules_power_feeds,
+    rules_roce,
+    rules_scale,
+    rules_subnet,
+)
 from .bandwidth import analyze_workloads
+from .fabric_paths import worst_path
 from .findings import ERROR, Finding, Fix
 from .report import (
     LINK_FIELDS,
@@ -50,6 +64,8 @@ from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_groups.RULES, *rules_fabric.RULES,
+    *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES, *rules_airflow.RULES,
+    *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns
@@ -71,6 +87,9 @@ class Analyzer:
         self.rules: tuple[Rule, ...] = tuple(DEFAULT_RULES if rules is None else rules)
         self.signature_rules = list(SIGNATURE_RULES if signature_rules is None else signature_rules)
         self.state: State | None = None
+        #: incremental runs keep the last max-flow bisection of a rewired fabric and mark the
+        #: report `graph_pending` (the live validator then runs a full pass in its worker)
+        self.defer_graph = False
         # rule name -> key -> findings / (failing rule, error) of that key
         self._found: dict[str, dict[Any, tuple[Finding, ...]]] = {}
         self._failed: dict[str, dict[Any, tuple[tuple[str, str], ...]]] = {}
@@ -157,7 +176,7 @@ class Analyzer:
         firmware: dict[str, dict[str, str]] = {}
         racks: dict[str, set[str]] = {}
         for device in self.doc.devices.values():
-            firmware.setdefault(device.model, {})[device.id] = device.firmware
+            firmware.setdefault(state.firmware_line(device.model), {})[device.id] = device.firmware
             if device.rack is not None:
                 racks.setdefault(device.rack, set()).add(device.id)
         state.firmware = firmware
@@ -222,7 +241,7 @@ class Analyzer:
         if state is None or changes.reset or changes.settings:
             return self.full()
         start = time.perf_counter()
-        state.run = {}
+        state.run = {"defer_graph": self.defer_graph}
         store = state.store
         store.settings = self.doc.settings
         doc = self.doc
@@ -358,16 +377,18 @@ class Analyzer:
                     if not members:
                         del state.rack_members[old_rack]
             if old_model is not None:
-                dirty_models.add(old_model)
-                versions = state.firmware.get(old_model)
+                old_line = state.firmware_line(old_model)
+                dirty_models.add(old_line)
+                versions = state.firmware.get(old_line)
                 if versions is not None:
                     versions.pop(dev_id, None)
                     if not versions:
-                        del state.firmware[old_model]
+                        del state.firmware[old_line]
             device = doc.devices.get(dev_id)
             if device is not None:
-                dirty_models.add(device.model)
-                state.firmware.setdefault(device.model, {})[device.id] = device.firmware
+                line = state.firmware_line(device.model)
+                dirty_models.add(line)
+                state.firmware.setdefault(line, {})[device.id] = device.firmware
                 if device.rack is not None:
                     dirty_racks.add(device.rack)
                     state.rack_members.setdefault(device.rack, set()).add(device.id)
@@ -501,6 +522,7 @@ class Analyzer:
             reach_by=list(state.sigs.reach_by),
             leaf_rail=state.leaf_rail[:n_dev].copy(),
             tier_totals=tier_ratios(state),
+            worst_path=_worst_path_names(state),
             targets={"training": targets.training, "storage": targets.storage,
                      "inference": targets.inference},
         )
@@ -510,7 +532,15 @@ class Analyzer:
             BreakoutMetrics(data, list(store.dev_ports), state.endpoints), workloads,
         )
         duration = (time.perf_counter() - start) * 1000
-        return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3))
+        return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3),
+                              graph_pending=bool(state.run.get("graph_pending")))
+
+
+def _worst_path_names(state: State) -> tuple[float, tuple[str, ...], tuple[float, ...]] | None:
+    path = worst_path(state)
+    if path is None:
+        return None
+    return path.ratio, tuple(state.name(r) for r in path.rows), path.ratios
 
 
 def _wiring(store: Store, doc: FabricDocument, dev_id: str) -> bool:

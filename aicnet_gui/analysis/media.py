@@ -77,6 +77,20 @@ def pmd_family(pmd: str) -> str:
     return base.rsplit("-", 1)[-1]
 
 
+# PMD families of a breakout: the parallel optic at the cord's common end and the optic of
+# each leg (hardware.md breakout table: 400G DR4 -> 4 x 100G DR, R35; 800G DR8 -> 2 x 400G DR4
+# or 8 x 100G DR, R34; 800G SR8 -> 2 x 400G SR4, R37; 400G SR8 -> 2 x 200G SR4, R34/R35)
+BREAKOUT_PMDS = frozenset({("DR4", "DR"), ("DR4", "DR1"), ("DR8", "DR4"), ("DR8", "DR"),
+                           ("DR8", "DR1"), ("SR8", "SR4")})
+
+
+def pmds_link(a: Transceiver, b: Transceiver, breakout: bool) -> bool:
+    """Can the PMDs of `a` and `b` talk: the same family, or over a breakout cord a parallel
+    optic and the optic of its legs."""
+    fa, fb = pmd_family(a.pmd), pmd_family(b.pmd)
+    return fa == fb or (breakout and ((fa, fb) in BREAKOUT_PMDS or (fb, fa) in BREAKOUT_PMDS))
+
+
 def optic_reach_m(optic: Transceiver, grade: str | None) -> float | None:
     """The optic's reach over `grade` fibre, None when the table has no entry for it."""
     if grade is None:

@@ -74,6 +74,8 @@ class MetricsData:
     leaf_rail: np.ndarray
     tier_totals: dict[int, tuple[int, int]]
     targets: dict[str, float]
+    # the worst leaf-to-top path: (ratio, switch names, their down:up), or None
+    worst_path: tuple[float, tuple[str, ...], tuple[float, ...]] | None = None
 
 
 class OversubscriptionMetrics:
@@ -128,6 +130,21 @@ class OversubscriptionMetrics:
 
     @cached_property
     def effective(self) -> float | None:
+        """The worst oversubscription along any leaf-to-top path (running product of the
+        down:up ratios of the switches on it)."""
+        path = self._data.worst_path
+        return path[0] if path is not None else None
+
+    @cached_property
+    def effective_path(self) -> tuple[str, ...]:
+        """The switches of that worst path, leaf first."""
+        path = self._data.worst_path
+        return path[1] if path is not None else ()
+
+    @cached_property
+    def tier_average(self) -> float | None:
+        """The product of the tier totals (sum of down over sum of up per tier): an average
+        over the switches, not what the worst-placed GPU sees."""
         product, worst = 1.0, None
         for _tier, (down, up) in sorted(self._data.tier_totals.items()):
             product *= down / up
@@ -148,6 +165,8 @@ class OversubscriptionMetrics:
             "tiers": self.tiers,
             "rails": self.rails,
             "effective": self.effective,
+            "effective_path": list(self.effective_path),
+            "tier_average": self.tier_average,
             "worst": self.worst[1],
             "worst_switch": self.worst[0],
             "targets": self._data.targets,
@@ -305,6 +324,8 @@ class AnalysisReport:
     metrics: Metrics
     revision: int
     duration_ms: float = field(default=0.0)
+    #: an incremental run kept the last bisection of a rewired fabric (Analyzer.defer_graph)
+    graph_pending: bool = field(default=False, compare=False)
 
     @cached_property
     def errors(self) -> int:

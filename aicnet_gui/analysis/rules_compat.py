@@ -29,6 +29,7 @@ from .media import (
     optic_port_speeds,
     optic_reach_m,
     pmd_family,
+    pmds_link,
     top_problem,
 )
 from .signatures import End, Issue, SigContext, SigRule
@@ -309,15 +310,54 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
     return issues
 
 
+def _cord_connectors(ctx: SigContext, cable: CableAssembly) -> dict[str, str | None]:
+    """The cord connector at link end a and b.  A breakout cord has different connectors at its
+    common end (A) and its legs (B): the common end goes where the optic takes its connector
+    and the port is split, the legs at the other end."""
+    common, leg = cable.a_end.connector, cable.b_end.connector
+    if common == leg:
+        return {"a": common, "b": common}
+
+    def score(end: End, connector: str | None) -> int:
+        value = 2 if end.optic is not None and end.optic.connector == connector else 0
+        split = end.port.legs > 1
+        return value + (1 if split == (connector == common) else 0)
+
+    straight = score(ctx.a, common) + score(ctx.b, leg)
+    swapped = score(ctx.a, leg) + score(ctx.b, common)
+    return {"a": common, "b": leg} if straight >= swapped else {"a": leg, "b": common}
+
+
+def _polish_clash(cord: str, optic: str) -> str | None:
+    """Why two connectors of one type but different polish do not mate, or None."""
+    (c_type, _, c_polish), (o_type, _, o_polish) = cord.partition("/"), optic.partition("/")
+    if c_type == o_type and {c_polish, o_polish} == {"APC", "UPC"}:
+        return ("an angled (APC) and a flat (UPC) ferrule do not mate: the gap loses light and "
+                "the end faces get damaged")
+    return None
+
+
+def _polarity_flips(cable: CableAssembly) -> bool | None:
+    """Does the cord cross transmit over to receive (TIA-568.3-D: MPO Type B, duplex A-to-B)?
+    None when its polarity is not given or not recognised."""
+    text = (cable.polarity or "").strip().lower()
+    if text in ("type b", "crossover", "a-to-b"):
+        return True
+    if text in ("type a", "straight", "straight-through", "a-to-a"):
+        return False
+    return None
+
+
 def fibre_cord(ctx: SigContext) -> list[Issue]:
     cable = ctx.cable
     if cable is None or cable.type != "fibre":
         return []
     issues: list[Issue] = []
     media = cable_media(cable)
-    connector = cable.a_end.connector
+    connectors = _cord_connectors(ctx, cable)
     for end in ctx.ends:
         optic = end.optic
+        connector = connectors[end.label]
         where = f"{_lbl(end)} (cage {_cage(end)})"
         if optic is None:
             fix, fix_text = _optic_fix(ctx, end, f"takes a {connector} {media} cord")
@@ -327,10 +367,12 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 f"installed", fix, fix_text))
             continue
         if connector and optic.connector != connector:
+            polish = _polish_clash(connector, optic.connector)
             issues.append(Issue(
                 "FORM-FACTOR", ERROR,
-                f"{where}: the {cable.model} has {connector} connectors but the {optic.model} "
-                f"takes {optic.connector}", None, f"use a {optic.connector} cord"))
+                f"{where}: the {cable.model} has {connector} at this end but the {optic.model} "
+                f"takes {optic.connector}" + (f": {polish}" if polish else ""), None,
+                f"use a {optic.connector} cord"))
         if optic.media != media:
             fix, fix_text = None, f"use a {optic.media} cord"
             for other in ctx.catalog_cables:
@@ -357,11 +399,17 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 f"{{a}} has the {a.media} {a.model} ({a.pmd}) and {{b}} the {b.media} {b.model} "
                 f"({b.pmd}): multimode and single-mode optics cannot link", None,
                 "use the same media at both ends"))
-        elif pmd_family(a.pmd) != pmd_family(b.pmd):
+        elif not pmds_link(a, b, breakout=cable.legs > 1):
             issues.append(Issue(
                 "MEDIA-MISMATCH", ERROR,
                 f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
                 f"cannot talk", None, "use optics of the same PMD family at both ends"))
+    if a is not None and b is not None and _polarity_flips(cable) is False:
+        issues.append(Issue(
+            "FIBRE-POLARITY", ERROR,
+            f"{{a}} - {{b}}: the {cable.model} is a {cable.polarity} cord: between two "
+            "transceivers it joins transmitter to transmitter, and the link never comes up", None,
+            "use a cord that crosses over (MPO Type B, duplex LC A-to-B)"))
     # splitter vs straight: how many logical ports ride one optical port at each end
     per_port = {}
     for end in ctx.ends:

@@ -1,7 +1,7 @@
 """Per-device rules.
 
-TECH-MISMATCH (model vs fabric technology), MTU-MISMATCH (a device `mtu` tag that differs from
-the fabric MTU), OPTIC-POWER-CLASS (optic draws more than the cage cools), PORT-DUPLICATE and
+TECH-MISMATCH (model vs fabric technology), MTU-MISMATCH (a device `mtu` tag against the fabric
+(host) MTU, per technology), OPTIC-POWER-CLASS (optic draws more than the cage cools), PORT-DUPLICATE and
 TWIN-PORT-MIXED-FIBRE (what shares one cage or one optical port), OVERSUBSCRIBED (per switch vs
 the strictest target of the workloads crossing it), ECMP-IMBALANCE (a switch missing an upper
 switch its peers reach, or with unequal bandwidth to its uppers), RAIL-MISWIRED (a NIC of rail r
@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..model.edits import UpdateDevice
+from ..model.fabric import FabricTechnology
 from ..model.wording import counted
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .fixes import set_assembly
@@ -59,18 +60,48 @@ def tech_candidates(state: State) -> Iterable[int]:
     return rows[bad[store.d["model"][rows]]].tolist()
 
 
+def _mtu_verdict(state: State, row: int, value: int) -> tuple[str, str] | None:
+    """(severity, why) of a device whose mtu tag is `value`, or None when it is fine.
+
+    The fabric MTU (project settings) is the hosts' MTU.  Ethernet/RoCEv2: a switch carries
+    transit frames, so it must be at least the host MTU (9216 over hosts at 9000 is common
+    practice), a host above it sends frames the switches drop, a host below it drops its peers'
+    large frames unless the protocol negotiates down.  InfiniBand: the path MTU is the minimum
+    over the path (the subnet manager sets it), so a lower port costs bandwidth, never frames."""
+    fabric = state.settings.mtu
+    if value < 0:
+        return ERROR, "is not a number"
+    if value == 0 or value == fabric:
+        return None
+    if state.settings.technology == FabricTechnology.INFINIBAND:
+        if value > fabric:
+            return None
+        return WARNING, (f"sets MTU {value}, below the fabric's {fabric}: the subnet manager sets "
+                         f"the path MTU of every path through it to {value}, so those paths carry "
+                         "smaller packets (more headers, less bandwidth); nothing is dropped")
+    if state.store.d["switch"][row]:
+        if value > fabric:
+            return None
+        return ERROR, (f"sets MTU {value} on a switch, below the hosts' MTU {fabric}: it drops "
+                       "every frame larger than that (a transit MTU must be at least the host MTU)")
+    if value > fabric:
+        return ERROR, (f"sets MTU {value}, above the fabric's {fabric}: switches at the fabric MTU "
+                       "drop its larger frames")
+    return WARNING, (f"sets MTU {value}, below the other hosts' {fabric}: their larger frames to it "
+                     "are dropped unless the protocol negotiates down (TCP MSS, RDMA path MTU)")
+
+
 def mtu_check(state: State, row: int) -> Iterable[Finding]:
     value = int(state.store.d["mtu"][row])
     fabric = state.settings.mtu
-    if value == 0 or value == fabric:
+    verdict = _mtu_verdict(state, row, value)
+    if verdict is None:
         return
+    severity, why = verdict
     device = state.store.dev_obj[row]
     tags = {k: v for k, v in device.tags.items() if k != "mtu"}
-    told = "is not a number" if value < 0 else f"sets MTU {value}"
     yield Finding(
-        "MTU-MISMATCH", ERROR,
-        f"{state.name(row)}: its mtu tag {told} but the fabric runs MTU {fabric}; every hop of a "
-        "path must use the same MTU or large frames are dropped",
+        "MTU-MISMATCH", severity, f"{state.name(row)}: its mtu tag {why}",
         (state.dev_id(row),),
         Fix(f"remove the mtu tag of {state.name(row)} (use the fabric MTU {fabric})",
             (UpdateDevice(state.dev_id(row), {"tags": tags}),)))
@@ -93,8 +124,9 @@ def power_check(state: State, row: int) -> Iterable[Finding]:
     for cage, optic_i in sorted(optics.items()):
         group = model.cage_group_of.get(cage)
         optic = state.cindex.optics[optic_i]
-        if group is not None and group.power_class_w is not None and optic.power_w > group.power_class_w + EPS:
-            over.append((cage, optic.model, optic.power_w, group.power_class_w))
+        rating = group.power_class(cage) if group is not None else None
+        if rating is not None and optic.power_w > rating + EPS:
+            over.append((cage, optic.model, optic.power_w, rating))
     if not over:
         return
     cages = ", ".join(str(c[0]) for c in over)
@@ -115,7 +147,8 @@ def power_candidates(state: State) -> Iterable[int]:
     cindex = state.cindex
     risky_models = set()
     for i, model in enumerate(cindex.models):
-        classes = [g.power_class_w for g in model.cages if g.power_class_w is not None]
+        classes = [c for g in model.cages for c in (g.power_class_w, *g.power_class_by_cage.values())
+                   if c is not None]
         if classes and any(o.power_w > min(classes) + EPS for o in cindex.optics):
             risky_models.add(i)
     if not risky_models:
@@ -245,10 +278,8 @@ def oversub_check(state: State, row: int) -> Iterable[Finding]:
     limit = target if covered else targets.training
     if ratio <= limit + EPS:
         return
-    need = math.ceil(down / limit) - up
-    speed = max((p[1] // max(p[2], 1) for p in state.topo.up(row)), default=0)
-    more = f" (about {math.ceil(need / speed)} more {speed}G uplinks)" if speed else ""
-    fix = Fix(f"add {_gbps(need)} of uplink bandwidth{more}, or move downlinks to another switch")
+    free = max(0, int(d["fabric_legs"][row] - d["fabric_used"][row]))
+    fix = Fix(uplink_advice(state, row, up, down, limit, free))
     if covered:
         wl = state.doc.workloads.get(state.target_ids[int(state.target_wl[row])])
         who = f"{wl.kind.value} (workload {wl.name})" if wl else "its workloads"
@@ -264,6 +295,26 @@ def oversub_check(state: State, row: int) -> Iterable[Finding]:
             f"workload crosses it, and against the {ratio_text(limit)} training default it is "
             "oversubscribed",
             (state.dev_id(row),), fix)
+
+
+def uplink_advice(state: State, row: int, up: int, down: int, limit: float, free: int) -> str:
+    """What brings the switch to `limit`, in numbers the switch can take: uplinks only on its
+    `free` fabric ports, and the downlinks to move when those are not enough."""
+    need = math.ceil(down / limit) - up
+    speed = max((p[1] // max(p[2], 1) for p in state.topo.up(row)), default=0)
+    if not speed:
+        return f"add {_gbps(need)} of uplink bandwidth, or move downlinks to another switch"
+    more = math.ceil(need / speed)
+    if more <= free:
+        return (f"add {_gbps(need)} of uplink bandwidth: {more} more {speed}G uplinks on "
+                f"{more} of its {free} free ports, or move downlinks to another switch")
+    down_speed = max((p[1] // max(p[2], 1) for p in state.topo.down(row)), default=0) or speed
+    top = up + free * speed
+    move = math.ceil((down - limit * top) / down_speed - EPS)
+    room = (f"its {free} free ports take {free} more {speed}G uplinks ({ratio_text(down / top)})"
+            if free else "it has no free fabric port")
+    return (f"{room}; to reach {ratio_text(limit)} also move about {move} {down_speed}G "
+            "downlinks to another switch")
 
 
 def oversub_candidates(state: State) -> Iterable[int]:
@@ -322,6 +373,19 @@ def ecmp_check(state: State, row: int) -> Iterable[Finding]:
             "behind them takes the remaining ones",
             (state.dev_id(row), *sorted(state.dev_id(m) for m in missing)),
             Fix(f"connect {name} to {shown} with the same bandwidth as to its other upper switches"))
+    if _weighted_ecmp(state):
+        return  # next hops weighted by bandwidth: unequal paths and mixed members are balanced
+    speeds = _uplink_speeds(state, row)
+    if len(speeds) > 1:
+        shown = ", ".join(f"{n} x {_gbps(g)}" for g, n in sorted(speeds.items(), reverse=True))
+        yield Finding(
+            "ECMP-IMBALANCE", WARNING,
+            f"{name} mixes uplink speeds ({shown}): ECMP (and InfiniBand port balancing) spreads "
+            "flows evenly per member link, not per Gb/s, so the slower members saturate while the "
+            "faster ones idle",
+            (state.dev_id(row),),
+            Fix(f"give all of {name}'s uplinks one speed, or turn on weighted ECMP in the project "
+                "settings when the switches weight next hops by bandwidth (Ethernet only)"))
     values = Counter(p[1] for p in ups)
     if len(values) > 1:
         low = min(values)
@@ -335,6 +399,51 @@ def ecmp_check(state: State, row: int) -> Iterable[Finding]:
             "paths congest first",
             (state.dev_id(row), *sorted(state.dev_id(p[0]) for p in ups)),
             Fix(f"give {name} the same bandwidth ({_gbps(high)}) to every upper switch"))
+
+
+def _weighted_ecmp(state: State) -> bool:
+    settings = state.settings
+    return settings.weighted_ecmp and settings.technology != FabricTechnology.INFINIBAND
+
+
+def _uplink_speeds(state: State, row: int) -> Counter[int]:
+    """Link count per speed (Gb/s) of the row's fabric links to upper switches."""
+    store = state.store
+    col = store.l
+    is_sw = store.d["switch"]
+    link_row = store.link_row
+    speeds: Counter[int] = Counter()
+    for link_id in state.doc.link_ids_of(state.dev_id(row)):
+        r = link_row.get(link_id)
+        if r is None or not col["fabric"][r]:
+            continue
+        a = int(col["a"][r])
+        me, other = ("tier_a", "tier_b") if a == row else ("tier_b", "tier_a")
+        peer = int(col["b"][r]) if a == row else a
+        if col[other][r] > col[me][r] and is_sw[peer]:
+            speeds[int(round(float(col["gbps"][r])))] += 1
+    return speeds
+
+
+def _mixed_uplink_speeds(state: State) -> np.ndarray:
+    """Rows whose fabric links to upper switches do not all run at one speed: with n links of
+    sum s and sum of squares q, the speeds are all equal exactly when n * q == s * s."""
+    store = state.store
+    col = store.l
+    rows = store.link_rows()
+    n = store.n_devices
+    if not len(rows) or not n:
+        return np.zeros(0, dtype=np.int64)
+    a, b = col["a"][rows], col["b"][rows]
+    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
+    is_sw = store.d["switch"]
+    up = col["fabric"][rows] & is_sw[a] & is_sw[b] & (ta != tb)
+    lower = np.where(ta < tb, a, b)[up]
+    g = np.rint(col["gbps"][rows][up]).astype(np.int64)
+    count = np.bincount(lower, minlength=n)
+    total = np.bincount(lower, weights=g, minlength=n)
+    squares = np.bincount(lower, weights=g * g, minlength=n)
+    return np.flatnonzero(np.abs(count * squares - total * total) > 0.5)
 
 
 def ecmp_candidates(state: State) -> Iterable[int]:
@@ -366,7 +475,8 @@ def ecmp_candidates(state: State) -> Iterable[int]:
     mixed_group = np.minimum.reduceat(hash_s, group) != np.maximum.reduceat(hash_s, group)
     sizes = np.diff(np.r_[group, len(code_s)])
     mixed = np.repeat(mixed_group, sizes)
-    return sorted(set(unequal.tolist()) | set(np.unique(dev[order][mixed]).tolist()))
+    return sorted(set(unequal.tolist()) | set(np.unique(dev[order][mixed]).tolist())
+                  | set(_mixed_uplink_speeds(state).tolist()))
 
 
 # ---------------------------------------------------------------------------- rails

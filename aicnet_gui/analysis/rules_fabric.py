@@ -1,8 +1,9 @@
 """Fabric-wide rules (project settings and whole-fabric sums) and the per-workload rule.
 
 ROCE-NO-PFC-ECN, MTU-MISMATCH (the MTU the technology allows), LEAF-NO-UPLINK, PORTS-EXHAUSTED
-(one summary of the switches without a free fabric port), OVERSUBSCRIBED (the effective ratio
-across the tiers vs the strictest workload target) and WORKLOAD-BANDWIDTH.
+(one summary of the switches without a free fabric port), FABRIC-PARTITIONED (GPUs of a
+workload on switch islands that no path joins), OVERSUBSCRIBED (the worst leaf-to-top path vs
+the strictest workload target) and WORKLOAD-BANDWIDTH.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from ..model.edits import UpdateSettings
 from ..model.fabric import FabricTechnology
 from ..model.wording import counted
+from .fabric_paths import Island, islands, joined_through_servers, worst_path
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .rules_device import ratio_text
 from .state import Rule, State
@@ -144,24 +146,79 @@ def tier_ratios(state: State) -> dict[int, tuple[int, int]]:
     return result
 
 
-def effective_ratio(ratios: dict[int, tuple[int, int]]) -> float | None:
-    """Oversubscription seen by traffic that crosses the top tier: the largest running product
-    of the tier ratios from the leaves up (at least 1)."""
-    if not ratios:
-        return None
-    product, worst = 1.0, 1.0
-    for tier in sorted(ratios):
-        down, up = ratios[tier]
-        product *= down / up
-        worst = max(worst, product)
-    return worst
+def _rails_text(rails: tuple[int, ...]) -> str:
+    named = [r for r in rails if r > 0]
+    if not named:
+        return "untagged NICs"
+    if len(named) == 1:
+        return f"rail {named[0]}"
+    if named == list(range(named[0], named[-1] + 1)):
+        return f"rails {named[0]}-{named[-1]}"
+    return "rails " + ", ".join(map(str, named))
+
+
+def _island_text(state: State, number: int, island: Island) -> str:
+    shown = [state.name(r) for r in island.switches[:3]]
+    more = f" and {len(island.switches) - 3} more" if len(island.switches) > 3 else ""
+    return (f"island {number} ({', '.join(shown)}{more}): {_rails_text(island.rails)} of "
+            f"{counted(island.servers, 'server')}")
+
+
+def partition_check(state: State, _key: None) -> Iterable[Finding]:
+    """GPUs of one workload (or of the fabric, without workloads) that the switches do not join."""
+    store = state.store
+    n = store.n_devices
+    servers = store.d["alive"][:n] & store.d["server"][:n]
+    groups: list[tuple[str | None, str, np.ndarray]] = []
+    if state.doc.workloads:
+        for wl_id in sorted(state.doc.workloads):
+            model = state.wl_models.get(wl_id)  # its member mask (bandwidth.py)
+            if model is None:
+                continue
+            members = model.members[:n]
+            if len(members) < n:
+                members = np.concatenate([members, np.zeros(n - len(members), dtype=bool)])
+            groups.append((wl_id, f"workload {state.doc.workloads[wl_id].name}",
+                           members & servers))
+    else:
+        groups.append((None, "the fabric", servers))
+    planes = state.settings.rail_planes
+    for wl_id, label, members in groups:
+        found = islands(state, members)
+        if len(found) < 2:
+            continue
+        texts = "; ".join(_island_text(state, i + 1, isl) for i, isl in enumerate(found[:4]))
+        if len(found) > 4:
+            texts += f"; {len(found) - 4} more"
+        objects = ((wl_id,) if wl_id else ()) + tuple(
+            state.dev_id(isl.switches[0]) for isl in found)
+        joined = joined_through_servers(state, members)
+        if planes and joined:
+            yield Finding(
+                "FABRIC-PARTITIONED", INFO,
+                f"{label} spans {len(found)} rail planes, separate by design (settings: rail "
+                f"planes): {texts}. GPUs on different planes exchange data only through NVLink "
+                "inside a server (NCCL PXN); traffic between rails never crosses the switches",
+                objects, Fix("nothing to do if rail-only is intended; otherwise link every leaf "
+                             "to every spine and turn rail planes off in Fabric Settings"))
+            continue
+        consequence = (
+            "and no server joins them either" if planes else
+            "GPUs on different islands cannot reach each other through the fabric")
+        yield Finding(
+            "FABRIC-PARTITIONED", ERROR,
+            f"{label} is split over {len(found)} switch islands that no link joins: {texts}; "
+            f"{consequence}",
+            objects, Fix("link every leaf to every spine of its group (and every spine to its "
+                         "core group); if separate rails are intended, mark the fabric as rail "
+                         "planes in Edit > Fabric Settings"))
 
 
 def effective_check(state: State, _key: None) -> Iterable[Finding]:
-    ratios = tier_ratios(state)
-    effective = effective_ratio(ratios)
-    if effective is None:
+    path = worst_path(state)
+    if path is None:
         return
+    effective = path.ratio
     targets = state.settings.oversubscription
     workloads = sorted(state.doc.workloads.values(), key=lambda w: (targets.for_kind(w.kind), w.id))
     if workloads:
@@ -170,13 +227,21 @@ def effective_check(state: State, _key: None) -> Iterable[Finding]:
         target, label = targets.training, "training default"
     if effective <= target + 1e-9:
         return
-    parts = " x ".join(f"{state.tier_name(t)} {ratio_text(d / u)}" for t, (d, u) in ratios.items())
+    hops = " -> ".join(
+        f"{state.name(r)} {ratio_text(path.ratios[i]) if i < len(path.ratios) else '(top)'}"
+        for i, r in enumerate(path.rows))
+    culprit = max(zip(path.rows, path.ratios, strict=False), key=lambda rx: rx[1])[0]
+    ratios = tier_ratios(state)
+    average = " x ".join(f"{state.tier_name(t)} {ratio_text(d / u)}" for t, (d, u) in ratios.items())
     yield Finding(
         "OVERSUBSCRIBED", WARNING,
-        f"traffic that crosses the top tier sees {ratio_text(effective)} effective "
-        f"oversubscription ({parts}), above the {ratio_text(target)} {label}",
-        tuple(w.id for w in workloads if effective > targets.for_kind(w.kind) + 1e-9),
-        Fix("add uplinks at the tier with the highest ratio"))
+        f"traffic that leaves {state.name(path.rows[0])} for the top tier (all-to-all, or any "
+        f"traffic between leaves) sees {ratio_text(effective)} oversubscription on the worst "
+        f"path ({hops}), above the {ratio_text(target)} {label}; tier averages: {average}",
+        tuple(state.dev_id(r) for r in path.rows)
+        + tuple(w.id for w in workloads if effective > targets.for_kind(w.kind) + 1e-9),
+        Fix(f"add uplinks to {state.name(culprit)} (the highest ratio on that path), or move "
+            "traffic off it"))
 
 
 def workload_check(state: State, workload_id: str) -> Iterable[Finding]:
@@ -189,7 +254,10 @@ def workload_check(state: State, workload_id: str) -> Iterable[Finding]:
         return
     if m.per_gpu_gbps + 1e-6 >= m.target_gbps_per_gpu:
         return
-    if m.bottleneck_name:
+    if m.bottleneck_tier == "partitioned":
+        where = "its GPUs sit on switch islands with no path between them (FABRIC-PARTITIONED)"
+        objects = (workload_id,)
+    elif m.bottleneck_name:
         where = f"the bottleneck is the {m.bottleneck_tier} tier at {m.bottleneck_name}"
         objects = (workload_id, m.bottleneck_switch)
     else:
@@ -211,6 +279,7 @@ RULES = [
     Rule("fabric-mtu", "fabric", mtu_check, None, ("MTU-MISMATCH",)),
     Rule("leaf-uplinks", "fabric", leaf_uplink_check, None, ("LEAF-NO-UPLINK",)),
     Rule("ports", "fabric", ports_check, None, ("PORTS-EXHAUSTED",)),
+    Rule("partition", "fabric", partition_check, None, ("FABRIC-PARTITIONED",)),
     Rule("effective-oversubscription", "fabric", effective_check, None, ("OVERSUBSCRIBED",)),
     Rule("workload-bandwidth", "workload", workload_check, workload_candidates,
          ("WORKLOAD-BANDWIDTH",)),

@@ -1,9 +1,10 @@
-"""Rules over groups of objects: a rack (RACK-SPACE, RACK-POWER), a device model
-(FIRMWARE-DRIFT) and a cable assembly (PORT-DUPLICATE: one splitter used on two cages, more
+"""Rules over groups of objects: a rack (RACK-SPACE, RACK-POWER), a firmware line (a model's
+firmware family or the model: FIRMWARE-DRIFT) and a cable assembly (PORT-DUPLICATE: one splitter used on two cages, more
 links than legs, mixed parts under one assembly id)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -52,10 +53,9 @@ def rack_space_check(state: State, rack_id: str) -> Iterable[Finding]:
             (rack_id,), Fix("move devices to another rack or use a taller rack"))
 
 
-def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
-    rack = state.doc.racks.get(rack_id)
-    if rack is None or rack.power_kw is None:
-        return
+def rack_load(state: State, rack_id: str) -> tuple[float, list[str]]:
+    """The rack's devices (maximum power, else typical) and optics in W, and the names of the
+    devices without a power figure."""
     store = state.store
     total = 0.0
     unknown = []
@@ -67,6 +67,14 @@ def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
         else:
             total += power
         total += float(store.d["optic_w"][row])
+    return total, unknown
+
+
+def rack_power_check(state: State, rack_id: str) -> Iterable[Finding]:
+    rack = state.doc.racks.get(rack_id)
+    if rack is None or rack.power_kw is None:
+        return
+    total, unknown = rack_load(state, rack_id)
     budget = rack.power_kw * 1000
     if total <= budget + 1e-6:
         return
@@ -130,31 +138,73 @@ def rack_power_candidates(state: State) -> Iterable[str]:
 
 
 # ---------------------------------------------------------------------------- firmware
-def firmware_check(state: State, model_id: str) -> Iterable[Finding]:
-    versions = state.firmware.get(model_id)
+def version_key(version: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key of a firmware version: numbers compare as numbers (31.2012.1068 > 31.2010.2000,
+    5.10 > 5.9), other parts as text."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", version.strip()) if part and part not in ".-_ ")
+
+
+def firmware_check(state: State, line: str) -> Iterable[Finding]:
+    """`line` is a firmware line: a model's firmware_family (QM9700 and QM9790 share quantum-2)
+    or its model id.  The baseline is the project setting for the line, else the newest version
+    seen; devices below it get an upgrade fix, devices above a set baseline only a message (a fix
+    never downgrades)."""
+    versions = state.firmware.get(line)
     if not versions:
         return
     counts = Counter(v for v in versions.values() if v)
-    if len(counts) < 2:
+    chosen = state.settings.firmware_baselines.get(line, "").strip()
+    if not counts or (not chosen and len(counts) < 2):
         return
-    baseline = max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    baseline = chosen or max(counts, key=version_key)
     off = sorted(d for d, v in versions.items() if v and v != baseline)
-    model = state.cindex.model_of(model_id) if model_id in state.cindex.model_idx else None
-    label = model.model if model else model_id
-    listing = ", ".join(f"{v} ({n})" for v, n in sorted(counts.items()))
-    names = [state.doc.devices[d].name for d in off]
-    yield Finding(
-        "FIRMWARE-DRIFT", WARNING,
-        f"{label}: {len(counts)} firmware versions in use ({listing}); "
-        f"{', '.join(names[:5])}{' ...' if len(names) > 5 else ''} differ from the baseline "
-        f"{baseline}: mixed versions behave differently under congestion and failover",
-        tuple(off),
-        Fix(f"upgrade them to {baseline}",
-            tuple(UpdateDevice(d, {"firmware": baseline}) for d in off)))
+    if not off:
+        return
+    base_key = version_key(baseline)
+    below = {v for v in counts if version_key(v) < base_key}
+    older = [d for d in off if versions[d] in below]
+    newer = [d for d in off if versions[d] not in below]
+    idx = state.cindex.model_idx.get(line)
+    family = sorted(m.model for m in state.cindex.models if m.firmware_family == line)
+    label = state.cindex.models[idx].model if idx is not None else f"{line} ({', '.join(family)})"
+    listing = ", ".join(f"{v} ({n})" for v, n in sorted(counts.items(), key=lambda kv: version_key(kv[0])))
+    source = "the project's baseline" if chosen else "the baseline (newest seen)"
+
+    def names(ids: list[str]) -> str:
+        shown = [state.doc.devices[d].name for d in ids]
+        return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
+
+    parts = []
+    if older:
+        parts.append(f"{names(older)} {'runs' if len(older) == 1 else 'run'} older firmware than "
+                     f"{source} {baseline}")
+    if newer:
+        parts.append(f"{names(newer)} {'runs' if len(newer) == 1 else 'run'} newer firmware than "
+                     f"{source} {baseline}")
+    message = (f"{label}: {len(counts)} firmware version{'s' if len(counts) > 1 else ''} in use "
+               f"({listing}); {'; '.join(parts)}: mixed versions behave differently under "
+               "congestion, adaptive routing and failover")
+    if older:
+        fix = Fix(f"upgrade {names(older)} to {baseline}"
+                  + (f"; for {names(newer)}, qualify their version and make it the baseline in "
+                     "the project settings" if newer else ""),
+                  tuple(UpdateDevice(d, {"firmware": baseline}) for d in older))
+    else:
+        fix = Fix(f"qualify {versions[newer[0]]} and make it the baseline of {line} in the project "
+                  "settings (firmware is never downgraded by a fix)")
+    yield Finding("FIRMWARE-DRIFT", WARNING, message, tuple(off), fix)
 
 
 def firmware_candidates(state: State) -> Iterable[str]:
-    return sorted(m for m, v in state.firmware.items() if len({x for x in v.values() if x}) > 1)
+    chosen = state.settings.firmware_baselines
+    keep = []
+    for line, versions in state.firmware.items():
+        seen = {v for v in versions.values() if v}
+        baseline = chosen.get(line, "").strip()
+        if len(seen) > 1 or (baseline and seen - {baseline}):
+            keep.append(line)
+    return sorted(keep)
 
 
 # ---------------------------------------------------------------------------- assemblies

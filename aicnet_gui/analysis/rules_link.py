@@ -2,8 +2,8 @@
 
 - link-compat turns the issue templates of the link's signature (rules_compat.py) into findings
   with this link's names and a machine fix where the template has one;
-- link-length: DAC-ACROSS-RACKS (copper between racks: an error when the run is longer than the
-  cable, a warning otherwise) and REACH-EXCEEDED (longer than the media reach, or than the
+- link-length: DAC-ACROSS-RACKS (passive copper between racks: an error when the run is longer
+  than the cable, a warning otherwise; ACC/AEC go by their reach like any other medium) and REACH-EXCEEDED (longer than the media reach, or than the
   longest stock length of the part).
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from .findings import ERROR, WARNING, Finding, Fix
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
-from .media import COPPER_TYPES, fmt_m
+from .media import cable_media, fmt_m
 from .state import Failure, Rule, State
 
 
@@ -99,16 +99,23 @@ def compat_candidates(state: State) -> Iterable[int]:
 
 
 def _length_fix(state: State, row: int, length: float) -> Fix:
-    """A longer-reaching cable with the same plugs (e.g. an AOC for a cross-rack DAC)."""
+    """A longer-reaching cable with the same plugs (e.g. an AOC for a cross-rack DAC); a fibre
+    cord only for one of the same media (the optics at both ends decide the media: a reach fix
+    that changes them is re-chosen and checked by aicnet_gui.repair)."""
     store = state.store
     cable = state.cindex.cables[int(store.l["cable"][row])]
     for other in sorted(state.cindex.cables, key=lambda c: (c.max_length_m, c.id)):
         if (other.id != cable.id and other.a_end == cable.a_end and other.b_end == cable.b_end
                 and other.legs == cable.legs and other.leg_gbps == cable.leg_gbps
                 and other.max_length_m >= length and other.ordered_length(length) is not None
-                and state.family in other.technology):
+                and state.family in other.technology
+                and (cable.type != "fibre" or cable_media(other) == cable_media(cable))):
             return Fix(f"use the {other.model} ({other.type}, up to {fmt_m(other.max_length_m)} m)",
                        tuple(set_cable(siblings(state, row), other.id)))
+    if cable.type == "fibre":
+        return Fix(f"change the optics at both ends and the cord together to media that reach "
+                   f"{fmt_m(length)} m (e.g. single-mode optics with an OS2 cord), or move the "
+                   "devices closer")
     return Fix("use optics and a fibre cord (or an AOC) for this run, or move the devices closer")
 
 
@@ -128,7 +135,7 @@ def length_check(state: State, row: int) -> Iterable[Finding]:
     names = _names(state, row)
     what = f"{names['a']} - {names['b']}"
     source = "typed-in" if col["manual"][row] else "estimated"
-    if cable.type in COPPER_TYPES and same == 0:
+    if cable.type == "DAC" and same == 0:  # active copper (ACC/AEC) is judged by its reach
         a_rack = state.doc.racks[state.store.dev_obj[int(col["a"][row])].rack].name
         b_rack = state.doc.racks[state.store.dev_obj[int(col["b"][row])].rack].name
         if length > reach:

@@ -78,7 +78,8 @@ class State:
     memo: dict[str, Any] = field(default_factory=dict)
     # results shared by the rules of one run (cleared at the start of every run)
     run: dict[str, Any] = field(default_factory=dict)
-    # link ids per assembly id, and device ids per (model id -> firmware)
+    # link ids per assembly id, and device ids per (firmware line -> firmware): a firmware line
+    # is a model's firmware_family or its id (State.firmware_line)
     assemblies: dict[str, set[str]] = field(default_factory=dict)
     firmware: dict[str, dict[str, str]] = field(default_factory=dict)
     rack_members: dict[str, set[str]] = field(default_factory=dict)
@@ -118,6 +119,13 @@ class State:
         dev = int(store.l[side][row])
         port = store.a_port[row] if side == "a" else store.b_port[row]
         return f"{self.name(dev)}:{port}"
+
+    def firmware_line(self, model_id: str) -> str:
+        """The key firmware versions are compared under: the model's `firmware_family`, else its
+        id (the "model" scope of the rules iterates these keys)."""
+        idx = self.cindex.model_idx.get(model_id)
+        family = self.cindex.models[idx].firmware_family if idx is not None else None
+        return family or model_id
 
     def workload(self, workload_id: str) -> Workload:
         return self.doc.workloads[workload_id]

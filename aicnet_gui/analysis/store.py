@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import repeat
 from operator import attrgetter, is_not
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -42,6 +42,15 @@ def _mtu_tag(device: Device) -> int:
     except ValueError:
         return -1
     return value if value > 0 else -1
+
+
+class NicLinks(NamedTuple):
+    """Server-to-switch links as columns: link rows, server rows, switch rows, server ends."""
+
+    rows: np.ndarray
+    server: np.ndarray
+    switch: np.ndarray
+    server_ep: np.ndarray
 
 
 class Store:
@@ -340,6 +349,20 @@ class Store:
 
     def link_rows(self) -> np.ndarray:
         return np.flatnonzero(self.l["alive"][: self.n_links]) if self.n_links else np.zeros(0, np.int64)
+
+    def nic_links(self) -> NicLinks:
+        """The live fabric links between a server (tier 0) and a switch (tier >= 1)."""
+        col = self.l
+        rows = self.link_rows()
+        ta, tb = col["tier_a"][rows], col["tier_b"][rows]
+        fabric = col["fabric"][rows]
+        a_server = fabric & (ta == 0) & (tb >= 1)
+        nic = a_server | (fabric & (tb == 0) & (ta >= 1))
+        a_server = a_server[nic]
+        rows = rows[nic]
+        a, b = col["a"][rows], col["b"][rows]
+        return NicLinks(rows, np.where(a_server, a, b), np.where(a_server, b, a),
+                        np.where(a_server, col["a_ep"][rows], col["b_ep"][rows]))
 
     def rows_of_links(self, link_ids: Iterable[str]) -> np.ndarray:
         row = self.link_row

@@ -95,8 +95,11 @@ class Topology:
         # base-table tuples already built (the base tables only change on rebuild)
         self._memo: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
         self._sets: dict[int, tuple[tuple[Pair, ...], frozenset[int]]] = {}
+        # bumped whenever links or their speeds change: graph results keyed on it stay valid
+        self.version = 0
 
     def rebuild(self) -> None:
+        self.version += 1
         self._up, self._down, self._nics = _tables(self.store, self.store.link_rows())
         self._overlay = {}
         self._memo = {}
@@ -105,11 +108,17 @@ class Topology:
         """Recompute the neighbours of `dev_rows` from `link_rows` (all their links)."""
         up, down, nics = _tables(self.store, link_rows)
         alive = self.store.d["alive"]
+        changed = False
         for row in dev_rows:
             if alive[row]:
-                self._overlay[row] = (up.tuples(row), down.tuples(row), nics.tuples(row))
+                entry = (up.tuples(row), down.tuples(row), nics.tuples(row))
             else:
-                self._overlay[row] = ((), (), ())
+                entry = ((), (), ())
+            if not changed and (row >= len(alive) or entry != self._entry(row)):
+                changed = True
+            self._overlay[row] = entry
+        if changed:
+            self.version += 1
 
     def _entry(self, row: int) -> tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]:
         entry = self._overlay.get(row)

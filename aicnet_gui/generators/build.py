@@ -109,6 +109,21 @@ def _assign_names(fabric: FabricPlan, naming: dict[str, str]) -> None:
             fabric.devices[index].name = name
 
 
+def _subnet_managers(fabric: FabricPlan) -> list[str]:
+    """InfiniBand: the switch-embedded subnet manager (master, standby) on the two first
+    switches of the highest tier that can run one, as the IB-SUBNET-MANAGER fix picks them;
+    [] when no switch model can (then a UFM / OpenSM host must be added)."""
+    capable = [d for d in fabric.devices if d.model.is_switch and d.model.subnet_manager]
+    if not capable:
+        return []
+    ranked: list[str] = []
+    for tier in sorted({ROLE_TIER[d.role] for d in capable}, reverse=True):
+        ranked += sorted(d.id for d in capable if ROLE_TIER[d.role] == tier)[: 2 - len(ranked)]
+        if len(ranked) >= 2:
+            break
+    return ranked
+
+
 def _canvas(fabric: FabricPlan) -> dict[int, tuple[float, float]]:
     """Topology-canvas positions: the editor's tier layout at the editor's device sizes (servers
     grouped by SU, pod or rack under their leaves), so a generated file opens as drawn."""
@@ -204,8 +219,13 @@ def build_ops(
             techs = {t.value for t in device.model.technology}
             technologies = techs if technologies is None else technologies & techs
     settings_changes = fabric_settings(technologies or set(), params)
+    settings_changes["rail_planes"] = fabric.rail_planes
     _assign_names(fabric, doc.settings.naming)
     technology = fabric_technology(settings_changes["technology"])
+    managers = (_subnet_managers(fabric)
+                if settings_changes["technology"] == FabricTechnology.INFINIBAND else [])
+    if managers:
+        settings_changes["subnet_managers"] = managers
     link_ids = [f"link-{n}" for n in range(1, len(fabric.links) + 1)]
     table = link_table(fabric)
     placement, lengths, selection, optics, notes = _place_and_equip(

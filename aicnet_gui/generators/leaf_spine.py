@@ -17,6 +17,7 @@ from .clos import larger_switches, or_use, spine_block
 from .common import (
     PLANE,
     Hardware,
+    PodPlan,
     half_capacity,
     pod_option,
     ratio_text,
@@ -136,6 +137,24 @@ def _rail_of(plan: FabricPlan, key: int) -> int | None:
     return int(rail) if rail else None
 
 
+def wire_two_tier(plan: FabricPlan, hw: Hardware, lp: LeafPlan, attach: str, spines: int,
+                  u: int) -> list[int]:
+    """Cells of servers and leaves, then `spines` spines that every leaf reaches with `u / spines`
+    links each (one spine-leaf group); returns the spines."""
+    pods = _add_cells(plan, hw, lp, attach, u, len(lp.cell_sizes))
+    per = u // spines
+    spine_keys = [
+        plan.add_device(Role.SPINE, hw.spine.model, {"pod": "1", "plane": PLANE},
+                        hw.spine.block.overrides)
+        for _ in range(spines)
+    ]
+    up_ports = hw.leaf.split(lp.down, u)[1]  # type: ignore[index]
+    sdown = hw.spine.split(lp.leaves * per, 0)[0]  # type: ignore[index]
+    _wire_up(plan, pods[0], up_ports, spine_keys, sdown, per, "leaf-spine")
+    plan.blocks.append(SwitchBlock("spines", spine_keys, 0))
+    return spine_keys
+
+
 def plan_two_tier(catalog: Catalog, params: TwoTierParams) -> FabricPlan:
     hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params), None,
                           params.speed_gbps)
@@ -151,17 +170,8 @@ def plan_two_tier(catalog: Catalog, params: TwoTierParams) -> FabricPlan:
         )
     spines, u = fit
     plan = FabricPlan("two-tier", hw.speed, tiers=2)
-    pods = _add_cells(plan, hw, lp, params.attach, u, len(lp.cell_sizes))
+    wire_two_tier(plan, hw, lp, params.attach, spines, u)
     per = u // spines
-    spine_keys = [
-        plan.add_device(Role.SPINE, hw.spine.model, {"pod": "1", "plane": PLANE},
-                        hw.spine.block.overrides)
-        for _ in range(spines)
-    ]
-    up_ports = hw.leaf.split(lp.down, u)[1]  # type: ignore[index]
-    sdown = hw.spine.split(leaves * per, 0)[0]  # type: ignore[index]
-    _wire_up(plan, pods[0], up_ports, spine_keys, sdown, per, "leaf-spine")
-    plan.blocks.append(SwitchBlock("spines", spine_keys, 0))
     plan.sizing += [
         f"two tiers: {params.servers} x {hw.server.id}, {hw.rails} NIC ports at {hw.speed}G, "
         f"attach {params.attach}",
@@ -201,27 +211,37 @@ def _choose_pod(
     return best[1] if best else None
 
 
-def plan_three_tier(catalog: Catalog, params: ThreeTierParams) -> FabricPlan:
-    core_id = params.core or spine_of(params)
-    hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params), core_id,
-                          params.speed_gbps)
+def choose_pod_or_explain(catalog: Catalog, hw: Hardware, lp: LeafPlan,
+                          fixed_leaves: int | None, what: str) -> PodPlan:
+    """The pod plan with the fewest switches, or a GeneratorError that says what would fit."""
     assert hw.core is not None
-    lp = plan_leaves(hw, params.servers, params.oversubscription, params.attach)
-    choice = _choose_pod(hw, lp, params.leaves_per_pod)
-    if choice is None:
-        cap = half_capacity(hw.spine)
+    choice = _choose_pod(hw, lp, fixed_leaves)
+    if choice is not None:
+        return choice
+    cap = half_capacity(hw.spine)
+    if fixed_leaves is not None and fixed_leaves > cap:
         raise GeneratorError(
-            f"{params.servers} servers ({lp.leaves} leaves) do not fit three tiers: "
-            f"{hw.spine.describe()} (at most {cap} leaves per pod with half its ports down) and "
-            f"{hw.core.describe()} (at most {hw.core.ports} pods); use larger switches"
-            + or_use(larger_switches(catalog, hw.speed, hw.technologies, hw.core.ports + 1,
-                                     hw.core.model.id))
+            f"{hw.spine.describe()}; under a core it has {cap} ports down, so a pod holds at "
+            f"most {cap} leaves, not {fixed_leaves}"
         )
+    raise GeneratorError(
+        f"{what} ({lp.leaves} leaves) do not fit three tiers: "
+        f"{hw.spine.describe()} (at most {cap} leaves per pod with half its ports down) and "
+        f"{hw.core.describe()} (at most {hw.core.ports} pods); use larger switches"
+        + or_use(larger_switches(catalog, hw.speed, hw.technologies, hw.core.ports + 1,
+                                 hw.core.model.id))
+    )
+
+
+def wire_three_tier(plan: FabricPlan, hw: Hardware, lp: LeafPlan, attach: str,
+                    choice: PodPlan) -> None:
+    """Pods (spine-leaf groups: every leaf of a pod reaches every spine of the pod) and core
+    groups (core group j reaches spine j of every pod)."""
+    assert hw.core is not None
     size, spines, u, cores, spine_up = choice
     cells_per_pod = size // lp.cell_leaves
     pods_count = -(-len(lp.cell_sizes) // cells_per_pod)
-    plan = FabricPlan("three-tier", hw.speed, tiers=3, pods=pods_count)
-    pods = _add_cells(plan, hw, lp, params.attach, u, cells_per_pod)
+    pods = _add_cells(plan, hw, lp, attach, u, cells_per_pod)
     per = u // spines
     per_core = spine_up // cores
     up_ports = hw.leaf.split(lp.down, u)[1]  # type: ignore[index]
@@ -248,14 +268,39 @@ def plan_three_tier(catalog: Catalog, params: ThreeTierParams) -> FabricPlan:
         _wire_up(plan, [spine_at[p][j] for p in range(pods_count)], sup, group, cdown,
                  per_core, "spine-core")
     plan.blocks.append(SwitchBlock("core", core_keys, None))
+
+
+def three_tier_sizing(hw: Hardware, lp: LeafPlan, choice: PodPlan) -> list[str]:
+    """The spine and core lines of a three-tier plan's sizing."""
+    assert hw.core is not None
+    size, spines, u, cores, spine_up = choice
+    pods_count = -(-len(lp.cell_sizes) // (size // lp.cell_leaves))
+    per, per_core = u // spines, spine_up // cores
+    return [
+        f"spines {hw.spine.model.id}: {spines} per pod = {spines * pods_count}; {per} link(s) per "
+        f"leaf-spine pair; {size * per} down + {spine_up} up of {hw.spine.ports} ports",
+        f"cores {hw.core.model.id}: {cores} per spine index = {spines * cores}; {per_core} "
+        f"link(s) per spine-core pair; {pods_count * per_core} of {hw.core.ports} ports used",
+    ]
+
+
+def plan_three_tier(catalog: Catalog, params: ThreeTierParams) -> FabricPlan:
+    core_id = params.core or spine_of(params)
+    hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params), core_id,
+                          params.speed_gbps)
+    assert hw.core is not None
+    lp = plan_leaves(hw, params.servers, params.oversubscription, params.attach)
+    choice = choose_pod_or_explain(catalog, hw, lp, params.leaves_per_pod,
+                                   f"{params.servers} servers")
+    size, spines, u, cores, spine_up = choice
+    pods_count = -(-len(lp.cell_sizes) // (size // lp.cell_leaves))
+    plan = FabricPlan("three-tier", hw.speed, tiers=3, pods=pods_count)
+    wire_three_tier(plan, hw, lp, params.attach, choice)
     plan.sizing += [
         f"three tiers: {params.servers} x {hw.server.id}, {hw.rails} NIC ports at {hw.speed}G, "
         f"attach {params.attach}; {pods_count} pod(s) of up to {size} leaves",
         f"leaves {hw.leaf.model.id}: {lp.leaves} with {lp.down} ports down and {u} up of "
         f"{hw.leaf.ports} ({ratio_text(lp.down / u)}, target {ratio_text(params.oversubscription)})",
-        f"spines {hw.spine.model.id}: {spines} per pod = {spines * pods_count}; {per} link(s) per "
-        f"leaf-spine pair; {size * per} down + {spine_up} up of {hw.spine.ports} ports",
-        f"cores {hw.core.model.id}: {cores} per spine index = {spines * cores}; {per_core} "
-        f"link(s) per spine-core pair; {pods_count * per_core} of {hw.core.ports} ports used",
+        *three_tier_sizing(hw, lp, choice),
     ]
     return plan

@@ -116,6 +116,11 @@ class RailOptimizedParams(_Common):
     sus_per_pod: int | None = Field(
         default=None, ge=1, description="SUs sharing one spine block under a core; None: auto"
     )
+    rail_planes: bool = Field(
+        default=False,
+        description="rail-isolated planes: each rail its own spines (traffic between rails "
+        "crosses NVLink inside the servers); default: one fat tree joining every rail",
+    )
 
 
 class ThreeTierParams(_Common):

@@ -66,6 +66,7 @@ class FabricPlan:
     cells: list[ComputeCell] = field(default_factory=list)
     blocks: list[SwitchBlock] = field(default_factory=list)
     pods: int = 1
+    rail_planes: bool = False  # rails are separate fabrics on purpose (settings.rail_planes)
     sizing: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 

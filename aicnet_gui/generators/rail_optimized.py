@@ -1,11 +1,18 @@
 """The `rail-optimized` template: scalable units (SU) as in NVIDIA DGX SuperPOD designs.
 
-NIC i of every server of an SU goes to the SU's leaf i (rail i); a leaf has as many ports up as
-down.  Spines join the leaves of one rail group across all SUs as a non-blocking fat tree (when
-one rail of all SUs cannot fill a spine, neighbouring rails share spines: the 1-SU SuperPOD has
-4 spines for 8 rails).  When two tiers cannot hold the SUs with the chosen spine radix, or when a
-core is requested, SUs are grouped into pods with their own spines per rail, and core groups join
-spine j of rail r across all pods.
+NIC i of every server of an SU goes to the SU's leaf i (rail i: one hop between the nodes of an
+SU on one rail); a leaf has as many ports up as down.  Above the leaves the fabric is a fat
+tree, as NVIDIA's reference architectures wire it (shared/reference/hardware.md, R1-R5): "traffic
+between nodes, or between rails, traverses the spine layer".  In two tiers every leaf links to
+every spine with the same number of links (one spine-leaf group, SLG: the 1-SU design has 8
+leaves, 4 spines and 8 links per leaf-spine pair); when one SLG cannot hold all leaves with the
+spine's radix, SUs are grouped into SLGs (pods) and core group j links spine j of every SLG
+(16 SUs of DGX H100 on QM9700: 128 leaves, 128 spines, 64 cores, as NVIDIA's table).
+
+`--rail-planes` builds the other, explicitly named design: each rail (group) has its own spines
+and cores and the rails are separate fabrics ("rail-only"); traffic between rails must cross
+NVLink inside a server.  The choice is recorded in the file (`settings.rail_planes`) so the
+analysis reports the islands as intended instead of as a partitioned fabric.
 """
 
 from __future__ import annotations
@@ -15,6 +22,13 @@ from ..model.catalog_entities import Role
 from .clos import divisors_desc, larger_switches, or_use, spine_block
 from .common import PLANE, Hardware, half_capacity, pod_option, resolve_hardware, spine_of
 from .errors import GeneratorError
+from .leaf_spine import (
+    LeafPlan,
+    choose_pod_or_explain,
+    three_tier_sizing,
+    wire_three_tier,
+    wire_two_tier,
+)
 from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
 
@@ -35,6 +49,78 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
             f"holds at most {most} nodes, not {n}; use --nodes-per-su {most} or a leaf with more "
             "ports" + or_use(larger_switches(catalog, hw.speed, hw.technologies, 2 * n, leaf.model.id))
         )
+    if params.rail_planes:
+        return _rail_planes(catalog, hw, params, u_max)
+    lp = LeafPlan(hw.rails, [n] * params.sus, n, n, u_max)
+    if params.core is None and params.tiers != "3":
+        fit = spine_block(lp.leaves, n, u_max, hw.spine.ports)
+        if fit is not None:
+            return _fat_tree_two_tiers(hw, params, lp, *fit)
+        if params.tiers == "2":
+            spine = hw.spine
+            raise GeneratorError(
+                f"{spine.describe()}; {params.sus} SUs have {lp.leaves} leaves, and in two tiers "
+                f"every leaf reaches every spine, so a spine needs at least {lp.leaves} ports; "
+                "add a core tier (--tiers 3 or --core ID)"
+                + or_use(larger_switches(catalog, hw.speed, hw.technologies, lp.leaves,
+                                         spine.model.id))
+            )
+        hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params),
+                              spine_of(params), params.speed_gbps)
+        plan = _fat_tree_three_tiers(catalog, hw, params, lp)
+        plan.notes.append(
+            f"two tiers cannot hold {params.sus} SUs: {lp.leaves} leaves each need a link to "
+            f"every spine and {hw.spine.describe()}; a core tier of {hw.spine.model.model} was "
+            "added"
+        )
+        return plan
+    if hw.core is None:
+        hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params),
+                              spine_of(params), params.speed_gbps)
+    return _fat_tree_three_tiers(catalog, hw, params, lp)
+
+
+def _fat_tree_two_tiers(hw: Hardware, params: RailOptimizedParams, lp: LeafPlan, spines: int,
+                        u: int) -> FabricPlan:
+    plan = FabricPlan("rail-optimized", hw.speed, tiers=2)
+    wire_two_tier(plan, hw, lp, "rail", spines, u)
+    per = u // spines
+    plan.sizing += [
+        f"rail-optimized, two tiers: {params.sus} SU x {params.nodes_per_su} nodes, "
+        f"{hw.rails} rails at {hw.speed}G",
+        f"leaf {hw.leaf.model.id}: {lp.leaves} leaves, {lp.down} ports down, {u} up of "
+        f"{hw.leaf.ports}",
+        f"spines {hw.spine.model.id}: {spines}, every leaf to every spine; {per} link(s) per "
+        f"leaf-spine pair; {lp.leaves * per} of {hw.spine.ports} ports used per spine",
+        f"two tiers hold up to {hw.spine.ports} leaves "
+        f"({hw.spine.ports // hw.rails} SUs) with this spine",
+    ]
+    return plan
+
+
+def _fat_tree_three_tiers(catalog: Catalog, hw: Hardware, params: RailOptimizedParams,
+                          lp: LeafPlan) -> FabricPlan:
+    fixed = params.sus_per_pod * hw.rails if params.sus_per_pod is not None else None
+    choice = choose_pod_or_explain(catalog, hw, lp, fixed, f"{params.sus} SUs")
+    size, spines, u, cores, spine_up = choice
+    pods = -(-params.sus // (size // hw.rails))
+    plan = FabricPlan("rail-optimized", hw.speed, tiers=3, pods=pods)
+    wire_three_tier(plan, hw, lp, "rail", choice)
+    plan.sizing += [
+        f"rail-optimized, three tiers: {params.sus} SU x {params.nodes_per_su} nodes, "
+        f"{hw.rails} rails at {hw.speed}G, {pods} spine-leaf group(s) of up to "
+        f"{size // hw.rails} SUs",
+        f"leaf {hw.leaf.model.id}: {lp.leaves} leaves, {lp.down} ports down, {u} up of "
+        f"{hw.leaf.ports}",
+        *three_tier_sizing(hw, lp, choice),
+    ]
+    return plan
+
+
+def _rail_planes(catalog: Catalog, hw: Hardware, params: RailOptimizedParams,
+                 u_max: int) -> FabricPlan:
+    """Rail-isolated planes: each rail group its own two- or three-tier fabric."""
+    n = params.nodes_per_su
     if params.core is None and params.tiers != "3":
         rails_per_group = 1
         for k in divisors_desc(hw.rails):
@@ -43,32 +129,34 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
                 break
         fit = spine_block(params.sus * rails_per_group, n, u_max, hw.spine.ports)
         if fit is not None:
-            return _two_tier(hw, params, rails_per_group, *fit)
+            return _mark_planes(_two_tier(hw, params, rails_per_group, *fit))
         if params.tiers == "2":
             spine = hw.spine
             raise GeneratorError(
-                f"{spine.describe()}; {params.sus} SUs put {params.sus} leaves in each rail group, "
-                f"and a two-tier rail group needs a spine port per leaf on every spine, i.e. "
+                f"{spine.describe()}; {params.sus} SUs put {params.sus} leaves in each rail plane, "
+                f"and a two-tier rail plane needs a spine port per leaf on every spine, i.e. "
                 f"{params.sus} spine ports; add a core tier (--tiers 3 or --core ID)"
                 + or_use(
                     larger_switches(catalog, hw.speed, hw.technologies, params.sus, spine.model.id)
                 )
             )
-        core_hw = resolve_hardware(
-            catalog, params.server, params.leaf, spine_of(params), spine_of(params), params.speed_gbps
-        )
-        plan = _three_tier(catalog, core_hw, params, u_max)
-        plan.notes.append(
-            f"two tiers cannot hold {params.sus} SUs: {hw.spine.describe()}, and each rail group "
-            f"of {params.sus} leaves needs {params.sus} ports per spine; a core tier of "
-            f"{hw.spine.model.model} was added"
-        )
-        return plan
-    if hw.core is None:
         hw = resolve_hardware(
             catalog, params.server, params.leaf, spine_of(params), spine_of(params), params.speed_gbps
         )
-    return _three_tier(catalog, hw, params, u_max)
+    elif hw.core is None:
+        hw = resolve_hardware(
+            catalog, params.server, params.leaf, spine_of(params), spine_of(params), params.speed_gbps
+        )
+    return _mark_planes(_three_tier(catalog, hw, params, u_max))
+
+
+def _mark_planes(plan: FabricPlan) -> FabricPlan:
+    plan.rail_planes = True
+    plan.notes.append(
+        "rail planes: each rail is a separate fabric; GPUs on different rails reach each other "
+        "only through NVLink inside a server (NCCL PXN), not through the switches"
+    )
+    return plan
 
 
 def _add_su(
@@ -131,7 +219,8 @@ def _two_tier(
     plan.blocks.append(SwitchBlock("spines", all_spines, 0))
     used = members * per
     plan.sizing += [
-        f"rail-optimized, two tiers: {sus} SU x {n} nodes, {hw.rails} rails at {hw.speed}G",
+        f"rail-optimized rail planes, two tiers: {sus} SU x {n} nodes, {hw.rails} rails at "
+        f"{hw.speed}G",
         f"leaf {hw.leaf.model.id}: {n} ports down, {u} up of {hw.leaf.ports}",
         f"spines {hw.spine.model.id}: {groups} rail group(s) of {k} rail(s) x {spines} = "
         f"{groups * spines}; {per} link(s) per leaf-spine pair; {used} of {hw.spine.ports} "
@@ -228,7 +317,8 @@ def _three_tier(
                                      cdown[pod * per_core + t], "spine-core", rail + 1)
     plan.blocks.append(SwitchBlock("core", core_keys, None))
     plan.sizing += [
-        f"rail-optimized, three tiers: {sus} SU x {n} nodes, {rails} rails at {hw.speed}G, "
+        f"rail-optimized rail planes, three tiers: {sus} SU x {n} nodes, {rails} rails at "
+        f"{hw.speed}G, "
         f"{pods} pod(s) of up to {size} SUs",
         f"leaf {hw.leaf.model.id}: {n} ports down, {u} up of {hw.leaf.ports}",
         f"spines {hw.spine.model.id}: {spines} per pod and rail = {pods * rails * spines}; "

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..analysis.lengths import rack_floor_xy
+from ..generators.rechoose import choose_media
 from ..model.catalog_entities import Role
 from ..model.document import FabricDocument
 from ..model.edits import (
@@ -389,7 +390,9 @@ class Editor(QObject):
             while f"{kind_.value} {n}" in taken:
                 n += 1
             name = f"{kind_.value} {n}"
-        pattern = "all-to-all" if kind_ == WorkloadKind.INFERENCE else "ring-allreduce"
+        serving = (WorkloadKind.INFERENCE, WorkloadKind.INFERENCE_DISAGGREGATED,
+                   WorkloadKind.INFERENCE_WIDE_EP)
+        pattern = "all-to-all" if kind_ in serving else "ring-allreduce"
         workload = Workload(id=workload_id, name=name, kind=kind_, members=list(members),
                             pattern=pattern)
         if self._run([AddWorkload(workload)], f"Add workload {name}"):
@@ -408,6 +411,26 @@ class Editor(QObject):
         if workload is None:
             return False
         return self._run([RemoveWorkload(workload_id)], f"Delete workload {workload.name}")
+
+    def choose_media(self, link_ids: list[str]) -> bool:
+        """Optics at both ends and a cord that reach, for these cables (whole cage components:
+        a twin-port optic serves both its links), chosen as the templates choose them
+        (generators.rechoose); one undo step.  Pinned cables keep their media."""
+        if not link_ids:
+            return self.refuse("Select cables, or devices whose cables should get media")
+        result = choose_media(self.doc, link_ids)
+        if result.unresolved and not result.ops:
+            return self.refuse(f"No media in the catalog reaches for "
+                               f"{counted(len(result.unresolved), 'cable')}")
+        done = self._run(list(result.ops),
+                         f"Choose media for {counted(len(link_ids), 'cable')}")
+        if done and result.unresolved:
+            self.message.emit(f"Media chosen; {counted(len(result.unresolved), 'cable')} "
+                              "kept their media: nothing in the catalog reaches", REFUSED)
+        if not result.ops and not result.unresolved:
+            self.message.emit("The selected cables already have the media the templates would "
+                              "choose", INFO)
+        return done
 
     def apply_fix(self, ops: list[Operation], text: str) -> bool:
         """A finding's suggested fix, as one undo step."""

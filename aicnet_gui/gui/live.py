@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel
 
-from ..analysis import AnalysisReport, Bom, Finding, Severity
+from ..analysis import AnalysisReport, Bom, Finding, Fix, Severity
 from ..model.edits import ChangeSet
+from ..repair import FixChecker
+from ..repair.batch import batch_fix
 from . import colouring
 from .panels.findings import FindingsDock
 from .panels.forms import on_screen
@@ -76,6 +78,9 @@ class LivePanels(QObject):
         window.document.reset.connect(self._on_reset)
         self.findings.show_objects.connect(lambda ids: window.show_objects(ids))
         self.findings.fix_requested.connect(self.apply_fix)
+        self.findings.fix_many_requested.connect(self.apply_fix_many)
+        self.findings.checker = self.checked_fix
+        self._checker: FixChecker | None = None
         self.metrics.show_objects.connect(lambda ids: window.show_objects(ids))
         self.workloads.show_objects.connect(lambda ids: window.show_objects(ids))
         self.workloads.highlight.connect(self._on_highlight)
@@ -144,12 +149,42 @@ class LivePanels(QObject):
         self.validator.set_bom_enabled(visible)
 
     # ---------------------------------------------------------------- actions
-    def apply_fix(self, finding: Finding) -> bool:
-        """Apply a finding's suggested fix as one undo step (only while its report is current)."""
-        if finding.fix is None or not finding.fix.applicable or not self.validator.current():
+    def checked_fix(self, finding: Finding) -> Fix | None:
+        """The fix to offer for a finding of the current report: its ops applied to a copy of
+        the document and re-validated with the live analyzer (aicnet_gui.repair); a fix that
+        would cause a new error comes back in words.  None while no current report exists."""
+        checker = self._current_checker()
+        return checker.checked(finding) if checker is not None else None
+
+    def _current_checker(self) -> FixChecker | None:
+        v = self.validator
+        if not v.current() or v.analyzer is None or v.report is None:
+            return None
+        doc = self.window.document.fabric
+        checker = self._checker
+        if checker is None or checker.report is not v.report or not checker.current:
+            checker = self._checker = FixChecker(doc, v.analyzer, v.report)
+        return checker
+
+    def apply_fix_many(self, findings: list[Finding]) -> bool:
+        """The fixes of several findings merged and checked together (aicnet_gui.repair.batch),
+        applied as one undo step; the status bar says why when nothing can be applied."""
+        checker = self._current_checker()
+        if checker is None or not findings:
             return False
-        return self.window.editor.apply_fix(list(finding.fix.ops),
-                                            f"Fix {finding.code}: {finding.fix.description}")
+        batch = batch_fix(checker, findings)
+        if not batch.applicable:
+            self.window.show_message(f"Nothing fixed: {batch.reason}", 1)
+            return False
+        text = batch.description[:1].upper() + batch.description[1:]
+        return self.window.editor.apply_fix(list(batch.ops), text)
+
+    def apply_fix(self, finding: Finding) -> bool:
+        """Apply a finding's checked fix as one undo step (only while its report is current)."""
+        fix = self.checked_fix(finding)
+        if fix is None or not fix.applicable:
+            return False
+        return self.window.editor.apply_fix(list(fix.ops), f"Fix {finding.code}: {fix.description}")
 
     def set_colour_mode(self, mode: str) -> None:
         window = self.window

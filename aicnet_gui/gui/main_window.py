@@ -42,6 +42,7 @@ from ..model.catalog import Catalog
 from ..model.edits import ChangeSet, ReplaceCatalog
 from . import colouring, resources
 from . import layout as layout_ops
+from .asbuilt_view import AsBuiltView
 from .autosave import Autosaver
 from .canvas import groups
 from .canvas.floor_scene import FloorScene
@@ -49,6 +50,7 @@ from .canvas.groups import GroupItem, GroupKey
 from .canvas.legend import Legend
 from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
+from .change_tools import ChangeTools
 from .counts import counts
 from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
@@ -115,6 +117,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.findings)
         self.resizeDocks([self.palette, self.inspector], [300, 360], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findings], [190], Qt.Orientation.Vertical)
+        self.asbuilt = AsBuiltView(self)
         self._load_job: BackgroundJob | None = None
         self._legend_speeds: set[int] = set()
         self._sized_docks = False
@@ -202,6 +205,9 @@ class MainWindow(QMainWindow):
         a("revert", "&Revert", self.revert, tip="reload the saved file, dropping changes")
         a("export-pdf", "&Export…", self.export_pdf, "Ctrl+E",
           tip="the cabling plan PDF, cable schedule and label CSVs, NetBox import files")
+        a("verify-asbuilt", "&Verify Against As-Built…", self.asbuilt.choose_and_run,
+          icon="validate", tip="compare LLDP, ibnetdiscover or NetBox data of the installed "
+          "cluster with this design")
         a("quit", "&Quit", self.close, key.Quit, icon="quit")
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(key.Undo)
@@ -228,6 +234,9 @@ class MainWindow(QMainWindow):
           tip="every lower-tier device to every upper-tier device")
         a("connect-rail", "&Rail Wiring", self.rail_wiring, "Ctrl+Shift+W",
           tip="NIC i of every selected server to the leaf of rail i")
+        a("choose-media", "Choose &Media for Selection", self.choose_media, "Ctrl+Shift+M",
+          tip="optics and cords that reach, for the selected cables (or every cable of the "
+          "selected devices), as the templates choose them; one undo step")
         a("auto-layout", "Auto-&Layout by Tier", self.editor.auto_layout, "Ctrl+Shift+L",
           tip="tidy the topology: core, spines, leaves, servers")
         for how, text in (("left", "Align Left"), ("hcenter", "Align Centres Horizontally"),
@@ -249,6 +258,12 @@ class MainWindow(QMainWindow):
         legend.setChecked(True)
         a("validate", "&Validate Now", self.validator.revalidate, "F5", icon="validate",
           tip="check the whole fabric again")
+        self.change_tools = ChangeTools(self)
+        a("compare", "Compare &With…", self.change_tools.compare_dialog, icon="open",
+          tip="select what differs from another revision of this design")
+        a("whatif", "Failure &What-If on Selection", self.change_tools.whatif_selection,
+          "Ctrl+Shift+F", icon="severity-warning",
+          tip="what failing the selected devices and cables does to every workload")
         self.colour_group = QActionGroup(self)
         for mode, title in colouring.MODES.items():
             action = a(f"colour-{mode}", f"By {title.lower()}" if mode != "cable" else title,
@@ -276,6 +291,8 @@ class MainWindow(QMainWindow):
             file_menu.addAction(act[name])
         file_menu.addSeparator()
         file_menu.addAction(act["export-pdf"])
+        file_menu.addAction(act["compare"])
+        file_menu.addAction(act["verify-asbuilt"])
         file_menu.addSeparator()
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")
@@ -283,8 +300,8 @@ class MainWindow(QMainWindow):
                      None, "fabric-settings", "update-catalog"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         wire = bar.addMenu("&Connect")
-        for name in ("connect-next", "connect-mesh", "connect-rail"):
-            wire.addAction(act[name])
+        for name in ("connect-next", "connect-mesh", "connect-rail", None, "choose-media"):
+            wire.addSeparator() if name is None else wire.addAction(act[name])
         arrange = bar.addMenu("&Arrange")
         arrange.addAction(act["auto-layout"])
         arrange.addSeparator()
@@ -306,8 +323,10 @@ class MainWindow(QMainWindow):
         for name in ("collapse-su", "collapse-rack", "collapse-rail", None, "expand-all"):
             collapse.addSeparator() if name is None else collapse.addAction(act[name])
         view.addAction(act["validate"])
+        view.addAction(act["whatif"])
         view.addSeparator()
-        for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads):
+        for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads,
+                     self.asbuilt.dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(act["about"])
@@ -429,6 +448,7 @@ class MainWindow(QMainWindow):
         tiers = split_by_tier(self.document.fabric, devices)
         act["connect-mesh"].setEnabled(len(tiers) >= 2)
         act["connect-rail"].setEnabled(0 in tiers and 1 in tiers)
+        act["choose-media"].setEnabled(bool(links or devices))
         for how in layout_ops.ALIGNMENTS:
             act[f"align-{how}"].setEnabled(topology and len(devices) >= 2)
         act["auto-layout"].setEnabled(topology and bool(self.document.fabric.devices))
@@ -860,6 +880,14 @@ class MainWindow(QMainWindow):
         tiers = split_by_tier(self.document.fabric, devices)
         self.editor.rail_wiring(tiers.get(0, []), tiers.get(1, []))
 
+    def choose_media(self) -> None:
+        devices, links, _r = self.selection()
+        doc = self.document.fabric
+        ids = set(links)
+        for device in devices:
+            ids |= doc.link_ids_of(device)
+        self.editor.choose_media(sorted(ids))
+
     def align(self, how: str) -> None:
         devices, _l, _r = self.selection()
         self.editor.align(devices, how)
@@ -923,7 +951,7 @@ class MainWindow(QMainWindow):
             if self.topology.collapsed:
                 menu.addAction(act["expand-all"])
             menu.addSeparator()
-            for name in ("connect-next", "connect-mesh", "connect-rail"):
+            for name in ("connect-next", "connect-mesh", "connect-rail", "choose-media"):
                 if act[name].isEnabled():
                     menu.addAction(act[name])
             if len(devices) >= 2:

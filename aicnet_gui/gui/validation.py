@@ -43,6 +43,8 @@ RESET_DELAY_MS = 300
 RESET_MAX_DELAY_MS = 3000
 """With `hold_after_reset`: the longest a new document waits for `resume()`."""
 BOM_DEBOUNCE_MS = 700
+GRAPH_DEBOUNCE_MS = 700
+"""After an edit that rewired a big fabric: when the worker recomputes the bisection."""
 INCREMENTAL_MAX_IDS = 2000
 
 
@@ -187,6 +189,11 @@ class LiveValidator(QObject):
             self._schedule(0)
             return
         self._publish(report, report.duration_ms)
+        if report.graph_pending:
+            # the max-flow bisection of the rewired fabric: a full run in the worker, once the
+            # edits have settled (the incremental report above is shown meanwhile)
+            self._need_full = True
+            self._timer.start(GRAPH_DEBOUNCE_MS)
 
     def _start_full(self) -> None:
         snap = self.document.take_snapshot() or snapshot(self.doc)
@@ -218,6 +225,7 @@ class LiveValidator(QObject):
             self._schedule(0)
             return
         self.analyzer = result.analyzer
+        self.analyzer.defer_graph = True
         gc.freeze()  # the analyzer's state lives until the next full run (no reference cycles)
         if result.bom is not None:
             self._accept_bom(result.bom, result.report.revision)

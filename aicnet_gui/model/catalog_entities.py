@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from . import limits as L
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .port_names_os import OsName, OsPortNaming
 from .templates import check_template
 
 CATALOG_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -117,11 +118,20 @@ class CageGroup(_Entity):
     lane_gbps: int = bounded_int(1, L.MAX_LANE_GBPS, description="signalling rate per lane, Gb/s")
     power_class_w: float | None = bounded_float(
         L.MAX_MODULE_POWER_W, default=None, description="max module power the cage cools")
+    power_class_by_cage: dict[
+        Annotated[int, Field(ge=0, le=L.MAX_CAGE)],
+        Annotated[float, bounded_float(L.MAX_MODULE_POWER_W)],
+    ] = Field(
+        default_factory=dict, max_length=L.MAX_CAGE,
+        description="cages of the group whose power class differs from power_class_w "
+                    "(cage number -> W), e.g. the SN5400's 21 W cages 1, 5, ..., 61")
     breakouts: list[Annotated[str, Field(max_length=16)]] = Field(min_length=1, max_length=16)
     default_breakout: str = Field(max_length=16)
     port_names: dict[Annotated[str, Field(max_length=2)], str] = Field(max_length=L.MAX_LEGS + 1)
     interface_type: IdText = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
+    os_names: dict[OsName, OsPortNaming] = Field(
+        default_factory=dict, description="port names per operating system (port_names_os.py)")
 
     @field_validator("breakouts")
     @classmethod
@@ -157,7 +167,15 @@ class CageGroup(_Entity):
                 raise ValueError(f"port_names has no pattern for {legs} legs (mode {mode})")
             if self.lanes % legs:
                 raise ValueError(f"mode {mode}: {self.lanes} lanes do not split into {legs} legs")
+        outside = sorted(set(self.power_class_by_cage) - set(self.cage_numbers))
+        if outside:
+            raise ValueError(f"power_class_by_cage names cage {outside[0]}, which is not in this "
+                             f"group ({self.first}..{self.first + self.count - 1})")
         return self
+
+    def power_class(self, cage: int) -> float | None:
+        """The power class of one cage of the group (W), None when unknown."""
+        return self.power_class_by_cage.get(cage, self.power_class_w)
 
     @property
     def cage_numbers(self) -> range:
@@ -186,11 +204,26 @@ class DeviceModel(Sourced):
     power_typical_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
     power_max_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
     gpus: int = bounded_int(0, L.MAX_GPUS, default=0)
+    nvlink_domain_gpus: int | None = bounded_int(
+        1, L.MAX_GPUS, default=None,
+        description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
+                    "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1, max_length=4)
     cages: list[CageGroup] = Field(min_length=1, max_length=L.MAX_CAGE_GROUPS)
+    airflow: Literal["front-to-back", "back-to-front"] | None = Field(
+        default=None, description="cooling air direction as mounted (front = the rack's front); "
+                                  "None: unknown or sold both ways (set a device's airflow tag)")
+    subnet_manager: bool | None = Field(
+        default=None, description="InfiniBand switch: true when it can run the subnet manager "
+                                  "itself (internally managed), false when externally managed; "
+                                  "None: unknown")
+    firmware_family: NameText | None = Field(
+        default=None, description="models that run one firmware line (e.g. quantum-2 for the "
+                                  "QM9700 and QM9790); None: the model alone")
     switching_tbps: float | None = bounded_float(L.MAX_SWITCHING_TBPS, default=None)
     price_usd: float | None = bounded_float(
         L.MAX_PRICE_USD, default=None, description="list price if known; BOM cost")
+    default_os: OsName | None = Field(default=None, description="OS whose port names exports use")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:

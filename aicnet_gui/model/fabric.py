@@ -28,6 +28,7 @@ from .cage_tables import CageConfig as CageConfig  # re-exported: part of the fi
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .port_names_os import OsName
 from .templates import check_template
 from .values import Value, value_class
 
@@ -49,6 +50,10 @@ class WorkloadKind(StrEnum):
     TRAINING = "training"
     INFERENCE = "inference"
     STORAGE = "storage"
+    # multi-node serving: prefill and decode on different servers (KV cache crosses the fabric)
+    INFERENCE_DISAGGREGATED = "inference-disaggregated"
+    # multi-node serving with experts spread over servers (all-to-all every layer)
+    INFERENCE_WIDE_EP = "inference-wide-ep"
 
 
 class LabelProfile(StrEnum):
@@ -74,10 +79,15 @@ class OversubscriptionTargets(_Data):
 
     training: float = bounded_float(L.MAX_RATIO, default=1.0, above=True)
     storage: float = bounded_float(L.MAX_RATIO, default=4 / 3, above=True)
-    inference: float = bounded_float(L.MAX_RATIO, default=3.0, above=True)
+    inference: float = bounded_float(L.MAX_RATIO, default=3.0, above=True,
+                                     description="single-node serving replicas")
+    inference_disaggregated: float = bounded_float(
+        L.MAX_RATIO, default=1.0, above=True, description="prefill/decode on different servers")
+    inference_wide_ep: float = bounded_float(L.MAX_RATIO, default=1.0, above=True,
+                                             description="experts over many servers")
 
     def for_kind(self, kind: WorkloadKind) -> float:
-        return float(getattr(self, kind.value))
+        return float(getattr(self, kind.value.replace("-", "_")))
 
 
 class LengthEstimation(_Data):
@@ -112,13 +122,42 @@ class Settings(_Data):
     pfc_priority: int = Field(default=3, ge=0, le=7)
     ecn: bool = False
     dcb: bool = False
+    roce_dscp: int = Field(default=26, ge=0, le=63, description="DSCP of RoCEv2 data traffic")
+    cnp_dscp: int = Field(default=48, ge=0, le=63,
+                          description="DSCP of the congestion notification packets (DCQCN)")
+    cnp_priority: int = Field(default=6, ge=0, le=7, description="priority (class) of the CNPs")
+    pfc_cable_length_m: float = bounded_float(
+        L.MAX_LENGTH_M, default=100.0, above=True,
+        description="cable length the switches' PFC headroom is sized for (a longer link can "
+                    "overflow it)")
     ecmp_policy: NameText = "adaptive routing"
+    weighted_ecmp: bool = Field(
+        default=False,
+        description="Ethernet: switches weight ECMP next hops by link bandwidth (e.g. BGP "
+                    "link-bandwidth community), so mixed member speeds are balanced")
+    subnet_managers: list[IdText] = Field(
+        default_factory=list, max_length=L.MAX_LIST,
+        description="InfiniBand: device ids running the subnet manager, master first, then "
+                    "standbys (internally managed switches or UFM / OpenSM hosts)")
+    firmware_baselines: dict[NameText, NameText] = Field(
+        default_factory=dict, max_length=L.MAX_CATALOG_ENTRIES,
+        description="firmware baseline per firmware family (catalog firmware_family, e.g. "
+                    "quantum-2) or model id; unset: the newest version seen")
     oversubscription: OversubscriptionTargets = Field(default_factory=OversubscriptionTargets)
     lengths: LengthEstimation = Field(default_factory=LengthEstimation)
     label_profile: LabelProfile = LabelProfile.TIA_606
     site: NameText = "1A"
+    power_feed_kw: float | None = bounded_float(
+        L.MAX_RACK_POWER_KW, default=None, above=True,
+        description="capacity of one of a rack's two (A/B) power feeds: with 2N feeds either "
+                    "one must carry the whole rack; None: not checked")
     spares_percent: float = bounded_float(100, default=5.0)
     allreduce_message_mb: float = bounded_float(L.MAX_MESSAGE_MB, default=1024.0, above=True)
+    rail_planes: bool = Field(
+        default=False,
+        description="the rails are separate fabrics on purpose (rail-only design): GPUs on "
+        "different rails reach each other through NVLink inside a server, not the switches",
+    )
     naming: dict[IdText, str] = Field(
         max_length=L.MAX_TAGS,
         default_factory=lambda: {
@@ -131,6 +170,9 @@ class Settings(_Data):
         }
     )
     notes: Notes = Field(default_factory=Notes)
+    port_os: dict[IdText, OsName | Literal["design"]] = Field(
+        default_factory=dict, max_length=L.MAX_CATALOG_ENTRIES,
+        description="device model id -> OS whose port names exports show (model/port_names_os.py)")
 
     @field_validator("naming")
     @classmethod
@@ -227,6 +269,10 @@ class Workload(Value):
     members: list[IdText] = Field(default_factory=list, max_length=L.MAX_DEVICES,
                                   description="device ids of its servers")
     pattern: Literal["ring-allreduce", "all-to-all"] = "ring-allreduce"
+    placement: Literal["topology-aware", "scattered"] = Field(
+        default="topology-aware",
+        description="rank order of a ring: in topology order (one stream per switch crossing) "
+                    "or scattered by the scheduler (ring neighbours anywhere in the fabric)")
     target_gbps_per_gpu: float | None = bounded_float(L.MAX_SPEED_GBPS, default=None, above=True)
     message_mb: float | None = bounded_float(L.MAX_MESSAGE_MB, default=None, above=True)
 

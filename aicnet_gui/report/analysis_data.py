@@ -1,8 +1,8 @@
 """The validation results the report prints, taken from `aicnet_gui.analysis`.
 
-`gather(doc)` runs `analyze(doc)` and `compute_bom(doc)` once per export and keeps their JSON
-forms (the same shapes `aicnet validate --json` and `aicnet bom --json` print), so the PDF shows
-exactly what the command line and the GUI report.  If the analysis raises, the export still goes
+`gather(doc)` runs the analysis and `compute_bom(doc)` once per export and keeps their JSON
+forms (the same shapes `aicnet validate --json` and `aicnet bom --json` print, fixes checked as
+there), so the PDF shows exactly what the command line and the GUI report.  If the analysis raises, the export still goes
 on: the cover and the findings section say that validation could not run, and why.
 """
 
@@ -20,6 +20,8 @@ class AnalysisData:
     metrics: dict[str, Any] = field(default_factory=dict)
     bom: dict[str, Any] = field(default_factory=dict)
     failure: str = ""
+    #: the `Bom` whose JSON is `bom` (the PDF's order list is drawn from it)
+    parts: Any = None
 
     @property
     def ran(self) -> bool:
@@ -43,13 +45,17 @@ def gather(doc: FabricDocument, with_bom: bool = True) -> AnalysisData:
     The per-link reach table and per-device breakout table of the metrics are left out (100k
     entries on a big fabric); their summaries are kept.
     """
-    from ..analysis import analyze, compute_bom
+    from ..analysis import Analyzer, compute_bom
+    from ..repair import CHECK_LIMIT, FixChecker
 
     data = AnalysisData()
     try:
-        report = analyze(doc)
+        analyzer = Analyzer(doc)
+        report = analyzer.full()
         metrics = report.metrics
-        data.findings = [finding.to_json() for finding in report.findings]
+        # the suggested fixes as aicnet validate prints them: checked on a copy first
+        checker = FixChecker(doc, analyzer, report)
+        data.findings = [f.to_json() for f in checker.checked_findings(report.findings, CHECK_LIMIT)]
         data.metrics = {
             "oversubscription": metrics.oversubscription.to_json(),
             "workloads": [workload.to_json() for workload in metrics.workloads],
@@ -57,7 +63,8 @@ def gather(doc: FabricDocument, with_bom: bool = True) -> AnalysisData:
             "breakouts": {"total": metrics.breakouts.total},
         }
         if with_bom:
-            data.bom = compute_bom(doc).to_json(details=True)
+            data.parts = compute_bom(doc)
+            data.bom = data.parts.to_json(details=True)
     except Exception as exc:  # noqa: BLE001 - the plan still prints; the failure is reported
         data.failure = f"{type(exc).__name__}: {exc}"
     return data

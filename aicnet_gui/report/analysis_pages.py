@@ -99,9 +99,10 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
         + ".", size=8.5, rgb=(0.3, 0.3, 0.3))
     worst = over.get("worst_switch")
     flow.key_values([
-        ("Effective (end to end)", _ratio(over.get("effective")) if over.get("tiers") else "-"),
+        ("Effective (worst path)", _ratio(over.get("effective")) if over.get("tiers") else "-"),
+        ("Worst path", " \u2192 ".join(over.get("effective_path") or []) or "-"),
         ("Worst switch", f"{worst}: {_ratio(over.get('worst'))}" if worst else "-"),
-        ("Per tier", ", ".join(f"{t} {_ratio(r)}" for t, r in over.get("tiers", {}).items())
+        ("Per tier (averages)", ", ".join(f"{t} {_ratio(r)}" for t, r in over.get("tiers", {}).items())
          or "-"),
     ])
     rails = over.get("rails", {})

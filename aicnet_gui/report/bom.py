@@ -7,18 +7,20 @@
   optic at each end.  A cage's tier is the tier of the links it carries.
 * Devices: by model, with their maximum power (typical where only that is known), as the
   validator's BOM counts them.
-Spares are `Settings.spares_percent` of every cable and optic line, rounded up.  No catalog
+The tier lines count what is installed; what to order (quantity, spares, order per part, and
+per ordered length for cables) comes from `analysis.bom.compute_bom`, the one place spares are
+computed, so the PDF's order list equals `aicnet bom` part by part: spares are
+`Settings.spares_percent` of each part's total over every tier, rounded up once.  No catalog
 part has a sourced price, so cost stays "unknown" unless the catalog gives `price_usd`.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ..analysis.bom import cable_key
+from ..analysis.bom import Bom, cable_key, compute_bom
 from ..model.catalog_entities import CableAssembly
 from ..model.document import FabricDocument
 from .cables import CablePlan
@@ -56,10 +58,15 @@ class BomLine:
 
 @dataclass
 class BomTables:
+    """Installed parts by tier (`cables`, `optics`: spares 0), devices, and the order list
+    (`order_cables`, `order_optics`: per part, with spares, from `compute_bom`)."""
+
     cables: list[BomLine] = field(default_factory=list)
     optics: list[BomLine] = field(default_factory=list)
     devices: list[BomLine] = field(default_factory=list)
     spares_percent: float = 0.0
+    order_cables: list[BomLine] = field(default_factory=list)
+    order_optics: list[BomLine] = field(default_factory=list)
 
     def tiers(self) -> list[str]:
         return sorted({line.tier for line in self.cables + self.optics})
@@ -107,13 +114,45 @@ def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
     return ", ".join(part.part_numbers[:2])
 
 
-def _spares(quantity: int, percent: float) -> int:
-    return math.ceil(quantity * percent / 100.0 - 1e-9) if quantity else 0
+def _order_lines(doc: FabricDocument, bom: Bom) -> tuple[list[BomLine], list[BomLine]]:
+    """The order list of `bom`: one line per cable part x ordered length and per optic part."""
+    cables: list[BomLine] = []
+    for key, line in bom.cable_orders().items():
+        part_id, _, length_text = key.partition("@")
+        part = doc.catalog.cables.get(part_id)
+        try:
+            length: float | None = float(length_text)
+        except ValueError:
+            length = None
+        cables.append(BomLine(
+            kind="cable", tier="all", part=part.model if part else part_id,
+            vendor=part.vendor if part else "",
+            part_numbers=cable_part_numbers(part, length) if part else "",
+            length_m=length, quantity=line.quantity, spares=line.spares,
+            unit_power_w=part.power_w if part else None,
+            unit_price=part.price_usd if part else None,
+            note=(f"{part.type} 1:{part.legs}" if part else "")
+            + ("" if length is not None else f", length {length_text}"),
+            key=key))
+    optics: list[BomLine] = []
+    for optic_id, line in bom.transceiver_orders().items():
+        optic = doc.catalog.transceivers.get(optic_id)
+        optics.append(BomLine(
+            kind="optic", tier="all", part=optic.model if optic else optic_id,
+            vendor=optic.vendor if optic else "",
+            part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
+            length_m=None, quantity=line.quantity, spares=line.spares,
+            unit_power_w=optic.power_w if optic else None,
+            unit_price=optic.price_usd if optic else None,
+            note=optic.pmd if optic else "not in the catalog", key=optic_id))
+    return cables, optics
 
 
-def bom_tables(doc: FabricDocument, plan: CablePlan) -> BomTables:
+def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None) -> BomTables:
+    """The PDF's BOM; `bom` is `compute_bom(doc)` when the caller has it already."""
     percent = doc.settings.spares_percent
     tables = BomTables(spares_percent=percent)
+    tables.order_cables, tables.order_optics = _order_lines(doc, bom or compute_bom(doc))
 
     # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
     physical: dict[str, list] = {}
@@ -146,7 +185,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan) -> BomTables:
             part=part.model if part else "no cable chosen",
             vendor=part.vendor if part else "",
             part_numbers=cable_part_numbers(part, length) if part else "",
-            length_m=length, quantity=quantity, spares=_spares(quantity, percent),
+            length_m=length, quantity=quantity, spares=0,
             unit_power_w=part.power_w if part else None,
             unit_price=part.price_usd if part else None,
             note=(f"{part.type} 1:{part.legs}" if part else "") + suffix,
@@ -171,7 +210,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan) -> BomTables:
             part=optic.model if optic else optic_id,
             vendor=optic.vendor if optic else "",
             part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
-            length_m=None, quantity=quantity, spares=_spares(quantity, percent),
+            length_m=None, quantity=quantity, spares=0,
             unit_power_w=optic.power_w if optic else None,
             unit_price=optic.price_usd if optic else None,
             note=(f"twin-port {optic.pmd}: one per cage, 2 links" if twin

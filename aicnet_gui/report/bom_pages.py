@@ -1,4 +1,5 @@
-"""The bill-of-materials pages: cables and optics per tier with subtotals, devices, totals."""
+"""The bill-of-materials pages: what to order (per part, spares included, the numbers of
+`aicnet bom`), cables and optics installed per tier with subtotals, devices, totals."""
 
 from __future__ import annotations
 
@@ -49,10 +50,9 @@ def _tiered(flow: Flow, lines: list[BomLine], columns: list[Column],
             rows.append(cells(line))
             fills.append(None)
         quantity = sum(line.quantity for line in group)
-        order = sum(line.order for line in group)
-        subtotal = [f"{tier} subtotal", "", "", "", str(quantity), "", str(order)]
+        subtotal = [f"{tier} subtotal", "", "", "", str(quantity)]
         subtotal += [""] * (len(columns) - len(subtotal))
-        subtotal[-1] = f"{what}; power {_power(group)}; cost {_money(group)}"
+        subtotal[-1] = f"{what} installed; power {_power(group)}"
         bold.add(len(rows))
         rows.append(subtotal)
         fills.append(SUBTOTAL_FILL)
@@ -66,36 +66,48 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     writer.bookmark("Bill of materials", 0)
     flow.heading("Bill of materials", 1)
     flow.para(
-        f"Spares: {tables.spares_percent:g} % of every cable and optic line, rounded up "
-        "(a project setting; no authoritative spares rate exists). Cables are counted per "
-        "physical cable: the legs of a splitter and the two links of a twin-port DAC share one. "
-        "Ordered lengths are the next stock length in each part's own ladder. Optics are counted "
-        "per cage: a twin-port optic serves two links and is one part. Cost is 'unknown' where "
-        "the catalog has no sourced price.",
+        f"Spares: {tables.spares_percent:g} % of each part's total, rounded up once per part "
+        "(a project setting; no authoritative spares rate exists): the order list below is "
+        "`aicnet bom` part by part. Cables are counted per physical cable: the legs of a "
+        "splitter and the two links of a twin-port DAC share one. Ordered lengths are the next "
+        "stock length in each part's own ladder. Optics are counted per cage: a twin-port optic "
+        "serves two links and is one part. Cost is 'unknown' where the catalog has no sourced "
+        "price.",
         size=8.2, rgb=(0.3, 0.3, 0.3))
 
-    flow.heading("Cables by tier", 2)
+    flow.heading("Order list", 2)
+    order_rows = [[line.part, line.part_numbers,
+                   f"{line.length_m:g}" if line.length_m else line.key.split("@", 1)[-1]
+                   if line.kind == "cable" else "", str(line.quantity), str(line.spares),
+                   str(line.order), line.note]
+                  for line in tables.order_cables + tables.order_optics]
+    if order_rows:
+        flow.table([
+            Column("Part", 0.2), Column("Part numbers", 0.32), Column("Length m", 44, "right"),
+            Column("Qty", 34, "right"), Column("Spares", 38, "right"), Column("Order", 38, "right"),
+            Column("Note", 0.48),
+        ], order_rows, size=7.3)
+    else:
+        flow.para("Nothing to order: no cables and no optics.", size=9)
+
+    flow.heading("Cables by tier (installed)", 2)
     if tables.cables:
         _tiered(flow, tables.cables, [
             Column("Tier", 58), Column("Part", 0.2), Column("Part numbers", 0.3),
-            Column("Length m", 44, "right"), Column("Qty", 34, "right"),
-            Column("Spares", 38, "right"), Column("Order", 38, "right"), Column("Note", 0.5),
+            Column("Length m", 44, "right"), Column("Qty", 34, "right"), Column("Note", 0.5),
         ], lambda line: [line.tier, line.part, line.part_numbers,
                          f"{line.length_m:g}" if line.length_m else line.key.split("@", 1)[-1],
-                         str(line.quantity),
-                         str(line.spares), str(line.order), line.note], "cables")
+                         str(line.quantity), line.note], "cables")
     else:
         flow.para("No links, no cables.", size=9)
 
-    flow.heading("Optics by tier", 2)
+    flow.heading("Optics by tier (installed)", 2)
     if tables.optics:
         _tiered(flow, tables.optics, [
             Column("Tier", 58), Column("Part", 0.22), Column("Part numbers", 0.3),
-            Column("W each", 40, "right"), Column("Qty", 34, "right"),
-            Column("Spares", 38, "right"), Column("Order", 38, "right"), Column("Note", 0.48),
+            Column("W each", 40, "right"), Column("Qty", 34, "right"), Column("Note", 0.48),
         ], lambda line: [line.tier, line.part, line.part_numbers, _num(line.unit_power_w),
-                         str(line.quantity), str(line.spares), str(line.order), line.note],
-            "optics")
+                         str(line.quantity), line.note], "optics")
     else:
         flow.para("No pluggable optics (copper or active cables only).", size=9)
 
@@ -109,18 +121,21 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
          str(line.quantity), _num(line.unit_power_w), _num(line.power_w), line.note]
         for line in tables.devices], size=7.3)
 
-    everything = tables.cables + tables.optics + tables.devices
+    everything = tables.order_cables + tables.order_optics + tables.devices
     totals = [
-        ("Cables to order", f"{sum(x.order for x in tables.cables)} "
-                            f"({sum(x.quantity for x in tables.cables)} + spares)"),
-        ("Optics to order", f"{sum(x.order for x in tables.optics)} "
-                            f"({sum(x.quantity for x in tables.optics)} + spares)"),
+        ("Cables to order", f"{sum(x.order for x in tables.order_cables)} "
+                            f"({sum(x.quantity for x in tables.order_cables)} + "
+                            f"{sum(x.spares for x in tables.order_cables)} spares)"),
+        ("Optics to order", f"{sum(x.order for x in tables.order_optics)} "
+                            f"({sum(x.quantity for x in tables.order_optics)} + "
+                            f"{sum(x.spares for x in tables.order_optics)} spares)"),
         ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
                                       f"{_power(tables.optics)}, cables {_power(tables.cables)}"),
         ("Cost", _money(everything)),
     ]
     if analysis is not None and analysis.ran and analysis.bom:
         totals += _validator_totals(analysis.bom, tables)
+    totals.append(_cross_check(tables))
     flow.heading("Totals", 2)
     flow.key_values(totals)
     flow.close()
@@ -140,14 +155,18 @@ def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
     unpriced = details.get("unpriced_parts", [])
     out.append(("Validator cost", f"USD {cost:,.0f}" if isinstance(cost, int | float)
                 else f"unknown ({len(unpriced)} parts have no price)"))
+    return out
+
+
+def _cross_check(tables: BomTables) -> tuple[str, str]:
+    """Do the tier tables (from the cable plan) add up to the order list (`aicnet bom`)?"""
     mismatches = []
-    if isinstance(bom.get("cables"), dict) and bom["cables"] != tables.cable_totals():
+    if tables.cable_totals() != {x.key: x.quantity for x in tables.order_cables}:
         mismatches.append("cables")
-    if isinstance(bom.get("transceivers"), dict) and bom["transceivers"] != tables.optic_totals():
+    if tables.optic_totals() != {x.key: x.quantity for x in tables.order_optics}:
         mismatches.append("optics")
     if mismatches:
-        out.append(("Cross-check", f"the validator's BOM counts {' and '.join(mismatches)} "
-                                   "differently from these tables; check before ordering"))
-    else:
-        out.append(("Cross-check", "cable and optic counts agree with `aicnet bom`"))
-    return out
+        return ("Cross-check", f"the tier tables count {' and '.join(mismatches)} differently "
+                               "from the order list; check before ordering")
+    return ("Cross-check", "the tier tables add up to the order list, which is `aicnet bom` "
+                           "part by part (quantity, spares, order)")

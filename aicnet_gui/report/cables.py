@@ -26,6 +26,7 @@ from ..analysis.lengths import Placement, placement, route_estimate_m
 from ..model.catalog_entities import CableAssembly, Transceiver
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
+from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort
 from ..model.summary import TIER_NAMES
 from .identifiers import Identifiers, cable_number, port_token
@@ -62,6 +63,8 @@ class End:
     optic_part: Transceiver | None
     connector: str
     ident: str
+    design_port: str = ""
+    """The design's port name when `port` shows another OS's name (`build_plan(port_names=)`)."""
 
     @property
     def device(self) -> str:
@@ -201,9 +204,11 @@ def _optic_name(optic: Transceiver) -> str:
 
 
 class _Builder:
-    def __init__(self, doc: FabricDocument, ids: Identifiers) -> None:
+    def __init__(self, doc: FabricDocument, ids: Identifiers,
+                 namer: PortNamer | None = None) -> None:
         self.doc = doc
         self.ids = ids
+        self.namer = namer
         self.devices: dict[str, DeviceInfo] = {}
         self.problems: list[str] = []
         self._ports: dict[str, dict[str, LogicalPort]] = {}
@@ -296,10 +301,13 @@ class _Builder:
             leg, legs, speed = 1, 1, 0
         else:
             leg, legs, speed = port.leg, port.legs, port.speed_gbps
+        design_port = port_name
+        if self.namer is not None:
+            port_name = self.namer.name(device_id, port_name)
         plain = "/" not in port_name and " " not in port_name
         token = port_name if plain else port_token(port_name)
         return End(dev, port_name, cage, leg, legs, speed, optic, optic_part, connector,
-                   f"{dev.prefix}:{token}")
+                   f"{dev.prefix}:{token}", design_port)
 
 
 def _orient(builder: _Builder, links: list[Link]) -> list[tuple[Link, bool]]:
@@ -338,10 +346,14 @@ def build_plan(
     doc: FabricDocument,
     profile: str | None = None,
     progress: Callable[[float], None] | None = None,
+    port_names: PortNamer | None = None,
 ) -> CablePlan:
-    """The cable plan of `doc`: sorted rows, rack sections, label ends and problems."""
+    """The cable plan of `doc`: sorted rows, rack sections, label ends and problems.
+
+    With `port_names`, ports (and the identifiers on labels) show each device's OS names
+    (`model/port_names_os.py`) instead of the design's."""
     ids = Identifiers(doc, profile)
-    builder = _Builder(doc, ids)
+    builder = _Builder(doc, ids, port_names)
     groups: dict[str, list[Link]] = defaultdict(list)
     for link in doc.links.values():
         groups[link.assembly or f"\x00{link.id}"].append(link)

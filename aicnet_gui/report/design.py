@@ -132,6 +132,10 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                     Column("Fabric ports", 0.2, "right"), Column("Free ports", 0.2, "right")],
                    free, size=7.5)
 
+    from .resilience import draw_resilience
+
+    draw_resilience(flow, doc)
+
     flow.heading("Cable lengths and labels", 2)
     lengths = s.lengths
     flow.key_values([
@@ -140,7 +144,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                             "inside one rack; racks from row/position on a "
                             f"{lengths.rack_width_m:g} m x {lengths.row_pitch_m:g} m grid"),
         ("Ordered length", "the next stock length in each part's own ladder (catalog)"),
-        ("Spares", f"{s.spares_percent:g} % on every cable and optic line of the BOM (rounded up)"),
+        ("Spares", f"{s.spares_percent:g} % of each part in the BOM order list (rounded up once per part)"),
         ("Label profile", f"{plan.profile}, site {s.site}; RU counted from the bottom, "
                           "top RU of each device"),
     ])

@@ -103,11 +103,11 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
     seen: set[tuple[str, str]] = set()
     for row in plan.rows:
         for end in (row.a, row.b):
-            key = (end.dev.id, end.port)
+            key = (end.dev.id, end.design_port or end.port)
             if key in seen:
                 continue
             seen.add(key)
-            port = doc.port(end.dev.id, end.port)
+            port = doc.port(*key)
             kind = port.group.interface_type if port else "other"
             speed = (port.speed_gbps * 1_000_000) if port else ""
             leg = f" leg {end.leg}/{end.legs}" if end.legs > 1 else ""

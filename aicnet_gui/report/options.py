@@ -29,6 +29,7 @@ SECTION_TITLES = {
 }
 PAPERS = {"a4": A4, "letter": LETTER}
 LABEL_CHOICES = ("avery-5160", "avery-l7651", "custom", "none")
+PORT_NAME_CHOICES = ("design", "os")
 
 
 @dataclass
@@ -50,6 +51,8 @@ class ExportOptions:
     """tia-606 or iso-14763; None: the project's Settings.label_profile."""
     generated: datetime | None = None
     """The date printed on the plan; None: now."""
+    port_names: str = "design"
+    """design: aicnet's port names; os: each device's OS names (Settings.port_os)."""
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -86,6 +89,8 @@ class ExportOptions:
                 f"label start must be 0..{stock.per_page - 1} for {stock.title}, "
                 f"not {self.label_start}"
             )
+        if self.port_names not in PORT_NAME_CHOICES:
+            raise ValueError(f"port names must be {' or '.join(PORT_NAME_CHOICES)}")
         if self.profile is not None:
             try:
                 LabelProfile(self.profile)

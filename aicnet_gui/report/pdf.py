@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..model.document import FabricDocument
+from ..model.port_names_os import PortNamer
 from .analysis_data import AnalysisData, gather
 from .cables import CablePlan, build_plan
 from .fonts import fonts
@@ -79,7 +80,8 @@ def export_pdf(
 
     prog.step("plan", "building the cable plan")
     if plan is None:
-        plan = build_plan(doc, options.profile, prog.sub("building the cable plan"))
+        namer = PortNamer(doc) if options.port_names == "os" else None
+        plan = build_plan(doc, options.profile, prog.sub("building the cable plan"), namer)
     if ANALYSIS_SECTIONS & set(options.sections) and analysis is None:
         prog.step("validate", "validating the design")
         analysis = gather(doc)
@@ -150,7 +152,8 @@ def _write_sections(
         elif name == "findings":
             draw_findings(writer, doc, analysis, size, prog.check)
         elif name == "bom":
-            draw_bom(writer, doc, bom_tables(doc, plan), analysis, size, prog.check)
+            parts = analysis.parts if analysis is not None and analysis.ran else None
+            draw_bom(writer, doc, bom_tables(doc, plan, parts), analysis, size, prog.check)
         elif name == "design":
             draw_design(writer, doc, plan, analysis, size, prog.check)
         elif name == "schedule":

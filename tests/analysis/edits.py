@@ -31,7 +31,7 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         "remove-link", "link-length", "link-cable", "link-assembly", "link-rail", "move-end",
         "add-link", "firmware", "optic", "mode", "move-device", "remove-device", "rack",
         "workload", "mtu-tag", "role", "add-rack", "remove-rack", "new-workload",
-        "drop-workload", "settings", "rename", "rename-workload",
+        "drop-workload", "settings", "rename", "rename-workload", "airflow",
     ])
     if kind == "remove-link" and links:
         return [RemoveLink(rng.choice(links))]
@@ -71,9 +71,10 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         servers = [d for d in devices if doc.role_of(d).value == "gpu_server"]
         return [AddWorkload(Workload(
             id=doc.new_id("wl"), name=f"w{rng.randint(1, 99)}",
-            kind=rng.choice(["training", "inference", "storage"]),
+            kind=rng.choice(["training", "inference", "storage", "inference-wide-ep"]),
             members=sorted(rng.sample(servers, min(len(servers), rng.randint(1, 3)))),
             pattern=rng.choice(["ring-allreduce", "all-to-all"]),
+            placement=rng.choice(["topology-aware", "scattered"]),
             target_gbps_per_gpu=rng.choice([None, 100.0, 400.0])))]
     if kind == "drop-workload" and doc.workloads:
         return [RemoveWorkload(rng.choice(sorted(doc.workloads)))]
@@ -89,7 +90,11 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         return [UpdateDevice(dev_id, {"name": f"n-{rng.randint(1, 99999)}"})]
     device = doc.devices[dev_id]
     if kind == "firmware":
-        return [UpdateDevice(dev_id, {"firmware": rng.choice(["", "fw-1", "fw-2"])})]
+        return [UpdateDevice(dev_id, {"firmware": rng.choice(["", "fw-1", "fw-2", "fw-10"])})]
+    if kind == "airflow":
+        flow = rng.choice([None, "front-to-back", "back-to-front"])
+        tags = {k: v for k, v in device.tags.items() if k != "airflow"}
+        return [UpdateDevice(dev_id, {"tags": tags if flow is None else {**tags, "airflow": flow}})]
     if kind == "optic":
         cages = dict(device.cages)
         model = doc.catalog.device(device.model)
@@ -135,7 +140,7 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
             tags["mtu"] = value
         return [UpdateDevice(dev_id, {"tags": tags})]
     if kind == "role":
-        return [UpdateDevice(dev_id, {"role": rng.choice([None, "leaf", "spine", "core"])})]
+        return [UpdateDevice(dev_id, {"role": rng.choice([None, "leaf", "spine", "core", "mgmt"])})]
     return []
 
 

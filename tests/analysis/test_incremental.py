@@ -59,11 +59,12 @@ def test_incremental_equals_full_on_random_edits_of_the_example(catalog, seed):
     assert run_random_edits(doc, seed, 120) > 80
 
 
-def test_incremental_equals_full_on_random_edits_of_a_rail_optimized_fabric(catalog):
+@pytest.mark.parametrize("seed", [7, 12])  # 12: a leaf turned spine moves the SM fix's pick
+def test_incremental_equals_full_on_random_edits_of_a_rail_optimized_fabric(catalog, seed):
     from fabric_builder import build_rail_optimized
 
     doc = build_rail_optimized(catalog, 128)
-    assert run_random_edits(doc, 7, 60) > 40
+    assert run_random_edits(doc, seed, 60) > 40
 
 
 def test_update_reads_a_snapshot_and_never_writes_the_document(build):

@@ -39,81 +39,116 @@ def per_pair(fabric, tier: str) -> set[int]:
     return set(pairs.values())
 
 
-def test_superpod_one_su(catalog):
-    """1 SU of 32 DGX H100, QM9700 everywhere.
+def pairs(fabric, tier: str) -> int:
+    """How many distinct (lower, upper) switch pairs a tier links."""
+    return len({(link.a, link.b) for link in fabric.links if link.tier == tier})
 
-    8 rails -> 8 leaves; a leaf has 32 ports down (one per node) and 32 up.  One rail of one SU
-    needs 32 spine ports, so two rails share a 64-port spine: 4 rail groups x 1 spine = 4 spines
-    (the SuperPOD RA's 1-SU count).  Links: 32 x 8 = 256 server-leaf, 8 x 32 = 256 leaf-spine,
-    32 links between each leaf and its spine.
+
+def test_superpod_one_su(catalog):
+    """1 SU of 32 DGX H100, QM9700 everywhere (NVIDIA's 1-SU design: 8 leaves, 4 spines).
+
+    8 rails -> 8 leaves; a leaf has 32 ports down (one per node) and 32 up.  Every leaf links to
+    every spine: 8 leaves x 32 up = 256 uplinks = 4 spines x 64 ports; 32 / 4 = 8 links per
+    leaf-spine pair.  Links: 32 x 8 = 256 server-leaf, 8 x 32 = 256 leaf-spine.
     """
     fabric = plan(catalog, RailOptimizedParams(sus=1, server=DGX, leaf=QM9700, spine=QM9700))
     assert counts(fabric) == {"gpu_server": 32, "leaf": 8, "spine": 4, "core": 0,
                               "server-leaf": 256, "leaf-spine": 256}
-    assert per_pair(fabric, "leaf-spine") == {32}
-    assert fabric.tiers == 2
+    assert per_pair(fabric, "leaf-spine") == {8}
+    assert pairs(fabric, "leaf-spine") == 8 * 4
+    assert fabric.tiers == 2 and not fabric.rail_planes
 
 
 def test_superpod_four_su(catalog):
-    """4 SUs: 128 DGX, 32 leaves.  A rail group is one rail across 4 SUs: 4 leaves x 32 up =
-    128 ports = 2 spines of 64; 8 rails -> 16 spines; each leaf sends 16 links to each of its 2
-    spines.  Links: 128 x 8 = 1024 server-leaf, 32 x 32 = 1024 leaf-spine (as in the SuperPOD
-    B200 RA table: 4 SU -> 1024 node-leaf + 1024 leaf-spine cables)."""
+    """4 SUs: 128 DGX, 32 leaves x 32 up = 1024 uplinks = 16 spines of 64 ports; every leaf to
+    every spine: 32 / 16 = 2 links per pair, a spine uses 32 x 2 = 64 ports.  Links: 1024
+    server-leaf, 1024 leaf-spine (SuperPOD B200 RA table: 4 SU -> 32 leaves, 16 spines, 1024
+    node-leaf + 1024 leaf-spine cables)."""
     fabric = plan(catalog, RailOptimizedParams(sus=4, server=DGX, leaf=QM9700, spine=QM9700))
     assert counts(fabric) == {"gpu_server": 128, "leaf": 32, "spine": 16, "core": 0,
                               "server-leaf": 1024, "leaf-spine": 1024}
-    assert per_pair(fabric, "leaf-spine") == {16}
+    assert per_pair(fabric, "leaf-spine") == {2}
+    assert pairs(fabric, "leaf-spine") == 32 * 16
 
 
 def test_superpod_31_nodes_rounds_uplinks_for_ecmp(catalog):
-    """3 SUs of 31 nodes (one taken out for UFM): a leaf has 31 down.  A rail group of 3 leaves
-    x 31 = 93 > 64 ports needs 2 spines, and each leaf must reach both equally, so it gets
-    32 up (16 per spine); each spine uses 3 x 16 = 48 ports.  Spines: 8 x 2 = 16.  Links:
-    93 x 8 = 744 server-leaf, 24 x 32 = 768 leaf-spine."""
+    """3 SUs of 31 nodes (one taken out for UFM): 24 leaves with 31 ports down.  Every leaf must
+    reach every spine with the same number of links: S spines need u = a multiple of S >= 31
+    uplinks per leaf and 24 x u / S <= 64 ports per spine.  S = 12..15 need u = 36..45 > the
+    leaf's 33 free ports; S = 16 gives u = 32 (2 per pair), 24 x 2 = 48 ports per spine.  16
+    spines, as the H100 RA's count table (3 SUs: 16 spines).  Links: 93 x 8 = 744 server-leaf,
+    24 x 32 = 768 leaf-spine."""
     fabric = plan(catalog, RailOptimizedParams(sus=3, nodes_per_su=31, server=DGX, leaf=QM9700,
                                                spine=QM9700))
     assert counts(fabric) == {"gpu_server": 93, "leaf": 24, "spine": 16, "core": 0,
                               "server-leaf": 744, "leaf-spine": 768}
-    assert per_pair(fabric, "leaf-spine") == {16}
+    assert per_pair(fabric, "leaf-spine") == {2}
 
 
 def test_rail_optimized_core_on_request(catalog):
-    """4 SUs with a core asked for.  Under a core a QM9700 spine has 32 ports down, 32 up.
-    Pod size by fewest switches: 2 SUs per pod -> 2 pods; per pod and rail 2 leaves x 32 up =
-    64 = 2 spines (16 links per leaf-spine pair) -> 2 x 8 x 2 = 32 spines; core group (rail r,
-    spine j) joins 2 spines x 32 up = 64 ports = 1 core -> 8 x 2 x 1 = 16 cores.  (1 SU per pod
-    also gives 48 switches; the larger pod wins the tie.)  Links: 1024 per tier."""
+    """4 SUs with a core asked for.  Under a core a QM9700 spine has 32 ports down, 32 up, so a
+    spine-leaf group (pod) holds at most 32 leaves = 4 SUs.  Pods of 1 SU: 8 leaves x 32 up on
+    8 spines (4 per pair), 4 pods -> 32 spines; core group j joins spine j of the 4 pods: 4 x 32
+    up = 128 = 2 cores -> 8 x 2 = 16 cores; 48 switches.  Pods of 2 SUs: 16 leaves on 16 spines
+    (2 per pair), 2 pods -> 32 spines; core group j: 2 x 32 = 64 = 1 core -> 16 cores; also 48
+    (the larger pod wins the tie).  Pods of 4 SUs: 32 + 32 = 64.  Links: 1024 per tier."""
     fabric = plan(catalog, RailOptimizedParams(sus=4, server=DGX, leaf=QM9700, spine=QM9700,
                                                core=QM9700))
     assert counts(fabric) == {"gpu_server": 128, "leaf": 32, "spine": 32, "core": 16,
                               "server-leaf": 1024, "leaf-spine": 1024, "spine-core": 1024}
     assert fabric.pods == 2 and fabric.tiers == 3
-    assert per_pair(fabric, "leaf-spine") == {16}
+    assert per_pair(fabric, "leaf-spine") == {2}
     assert per_pair(fabric, "spine-core") == {32}
 
 
+def test_superpod_sixteen_su_matches_nvidia_table(catalog):
+    """16 SUs (512 DGX, 4,096 GPUs): two tiers would need 128 ports per spine, so a core tier is
+    added.  Pods of 4 SUs (32 leaves, the most under a spine's 32 down ports): 4 pods x 32
+    spines (1 link per pair) = 128 spines; core group j joins spine j of the 4 pods: 4 x 32 up =
+    128 links = 2 cores of 64 -> 32 x 2 = 64 cores, 16 links per spine-core pair.  NVIDIA's
+    table (SuperPOD B200 RA, 16 SU): 128 leaves, 128 spines, 64 cores, 4096 cables per tier."""
+    fabric = plan(catalog, RailOptimizedParams(sus=16, server=DGX, leaf=QM9700, spine=QM9700))
+    assert counts(fabric) == {"gpu_server": 512, "leaf": 128, "spine": 128, "core": 64,
+                              "server-leaf": 4096, "leaf-spine": 4096, "spine-core": 4096}
+    assert fabric.pods == 4 and fabric.tiers == 3
+    assert per_pair(fabric, "leaf-spine") == {1}
+    assert per_pair(fabric, "spine-core") == {16}
+    assert any("two tiers cannot hold 16 SUs" in note for note in fabric.notes)
+
+
 def test_rail_optimized_adds_a_core_when_two_tiers_cannot_hold(catalog):
-    """80 SUs: a rail group of 80 leaves would need 80 ports per spine (QM9700 has 64), so a
-    core tier is added.  Pods: with u = 32 up per leaf, S spines per pod-rail must divide 32 and
-    hold p x 32 / S <= 32 down ports.  p = 16 SUs per pod: 5 pods, S = 16, spines 5 x 8 x 16 =
-    640; core group (rail, j) gets 5 spines x 32 up = 160 links -> C = 4 cores of 40 ports ->
-    8 x 16 x 4 = 512 cores; 1,152 switches above the leaves (p = 2, 4, 8 tie; the largest pod
-    that divides 80 wins).  Links: 2560 x 8 = 20480 per tier."""
+    """80 SUs: 640 leaves.  Pods of 4 SUs (32 leaves): 20 pods x 32 spines = 640; core group j
+    joins 20 spines x 32 up = 640 links: C cores must divide 32 with 20 x 32 / C <= 64 -> C = 16
+    (2 links per spine-core pair) -> 32 x 16 = 512 cores.  Pods of 2 SUs tie (40 pods x 16 = 640
+    spines, 16 x 32 = 512 cores); pods of 1 SU cannot fit a core group (80 spines > 64 ports).
+    The larger pod wins: 20 pods.  Links: 2560 x 8 = 20480 per tier."""
     fabric = plan(catalog, RailOptimizedParams(sus=80, server=DGX, leaf=QM9700, spine=QM9700))
     assert counts(fabric) == {"gpu_server": 2560, "leaf": 640, "spine": 640, "core": 512,
                               "server-leaf": 20480, "leaf-spine": 20480, "spine-core": 20480}
-    assert fabric.pods == 5
+    assert fabric.pods == 20
     assert any("two tiers cannot hold 80 SUs" in note for note in fabric.notes)
 
 
 def test_rail_optimized_two_tiers_forced_is_refused_with_the_reason(catalog):
     with pytest.raises(GeneratorError) as err:
-        plan(catalog, RailOptimizedParams(sus=80, server=DGX, leaf=QM9700, spine=QM9700,
+        plan(catalog, RailOptimizedParams(sus=16, server=DGX, leaf=QM9700, spine=QM9700,
                                           tiers="2"))
     message = str(err.value)
     assert "QM9700 has 64 ports" in message
-    assert "80 spine ports" in message
+    assert "128 leaves" in message and "at least 128 ports" in message
     assert "add a core tier" in message and "nvidia-q3400-ra" in message
+
+
+def test_rail_planes_are_the_old_rail_isolated_design_on_request(catalog):
+    """--rail-planes: 1 SU, two rails share a 64-port spine (32 + 32 ports): 4 spines, each
+    linked to the 2 leaves of its rail group with 32 links; recorded on the plan."""
+    fabric = plan(catalog, RailOptimizedParams(sus=1, server=DGX, leaf=QM9700, spine=QM9700,
+                                               rail_planes=True))
+    assert counts(fabric) == {"gpu_server": 32, "leaf": 8, "spine": 4, "core": 0,
+                              "server-leaf": 256, "leaf-spine": 256}
+    assert per_pair(fabric, "leaf-spine") == {32}
+    assert fabric.rail_planes
+    assert any("rail planes" in note for note in fabric.notes)
 
 
 def test_two_tier_hgx_on_sn5600(catalog):

@@ -58,13 +58,13 @@ def test_settings_follow_the_switches(make):
 
 
 def test_roles_tags_rails_and_colours(make):
-    """A QM9700 used as spine gets the spine role; leaves carry su/rail/rail_group tags; the
+    """A QM9700 used as spine gets the spine role; leaves carry su/pod/rail tags; the
     server-leaf link of NIC r has rail r and rail r's colour name."""
     doc, _ = make(RailOptimizedParams(sus=2, leaf=QM9700, spine=QM9700))
     spines = [d for d in doc.devices.values() if d.model == QM9700 and d.role.value == "spine"]
-    assert len(spines) == 8  # 2 SUs: rail groups of 1 rail, 1 spine each (64 = 2 x 32)
+    assert len(spines) == 8  # 2 SUs: 16 leaves x 32 up = 512 = 8 spines of 64
     leaf = doc.device_by_name("leaf-10")
-    assert leaf.tags == {"su": "2", "pod": "1", "plane": "compute", "rail": "2", "rail_group": "2"}
+    assert leaf.tags == {"su": "2", "pod": "1", "plane": "compute", "rail": "2"}
     server = doc.device_by_name("gpu-001")
     for link in doc.links_of(server.id):
         rail = int(link.a.port[1:])
@@ -110,3 +110,16 @@ def test_a_refused_fabric_is_an_explained_error_and_changes_nothing(catalog):
     with pytest.raises(GeneratorError, match="id 'link-1' is already used"):
         generate(doc, RailOptimizedParams(sus=1, leaf=QM9700))
     assert not doc.devices and not doc.links and not doc.racks
+
+
+def test_infiniband_fabric_names_its_subnet_managers(make):
+    """An InfiniBand fabric comes up only with a subnet manager: the generator names the
+    switch-embedded SM on the first two spines (master, standby), as IB-SUBNET-MANAGER's fix
+    would, so a generated SuperPOD validates without that warning; Ethernet names none."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    assert doc.settings.subnet_managers == ["spine-01", "spine-02"]
+    from aicnet_gui.analysis import analyze
+
+    assert not analyze(doc).by_code("IB-SUBNET-MANAGER")
+    ethernet, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600))
+    assert ethernet.settings.subnet_managers == []

@@ -105,3 +105,29 @@ def test_edit_menu_has_the_fabric_settings(window):
     dialog = next(d for d in window.findChildren(FabricSettingsDialog) if d.isVisible())
     dialog.reject()
     assert not window.document.undo_stack.canUndo()
+
+
+def test_subnet_managers_and_firmware_baselines_are_edited_by_name(qtbot, doc, catalog):
+    from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
+    from aicnet_gui.model.fabric import Device
+
+    doc.add_device(Device(id="sw1", name="spine-01", model="nvidia-qm9700"))
+    doc.add_device(Device(id="sw2", name="spine-02", model="nvidia-qm9700"))
+    doc.update_settings(subnet_managers=["sw2"], firmware_baselines={"quantum-2": "31.2010"})
+    box = FabricSettingsDialog(doc, catalog)
+    qtbot.addWidget(box)
+    assert box.services.subnet_managers.text() == "spine-02"
+    assert box.services.firmware.text() == "quantum-2 = 31.2010"
+    assert box.operations() == []  # shown as they are, nothing changes
+    box.services.subnet_managers.setText("spine-01, spine-02")
+    box.services.firmware.setText("quantum-2 = 31.2012.1068, spectrum-4=5.10")
+    box.accept()
+    doc.apply(box.result_ops)
+    assert doc.settings.subnet_managers == ["sw1", "sw2"]
+    assert doc.settings.firmware_baselines == {"quantum-2": "31.2012.1068", "spectrum-4": "5.10"}
+    box = FabricSettingsDialog(doc, catalog)
+    qtbot.addWidget(box)
+    box.services.subnet_managers.setText("spine-09")
+    box.accept()
+    assert box.result() != box.DialogCode.Accepted
+    assert "no device is named 'spine-09'" in box.error.text()

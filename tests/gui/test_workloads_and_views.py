@@ -246,3 +246,32 @@ def test_in_cable_mode_a_fabric_without_jacket_colours_shows_the_speed_legend(wi
     assert legend.title() == "Ports and cables by speed" and legend.colour_rows() == []
     assert window.topology.links.line_colours() == {"#7b2cbf"}  # 400G
     assert ("400G", "#7b2cbf") in legend.speed_rows()
+
+
+def test_workload_placement_is_an_undoable_edit_and_both_ring_figures_show(window, qtbot, example_path):
+    assert window.open_path(example_path, ask=False)
+    validated(window, qtbot)
+    doc = window.document.fabric
+    panel = window.workloads
+    workload_id = panel.current_id()
+    assert doc.workloads[workload_id].placement == "topology-aware"
+    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+        panel.placement.setCurrentIndex(panel.placement.findData("scattered"))
+    assert doc.workloads[workload_id].placement == "scattered"
+    text = panel.values["per_gpu"].text()
+    assert "ring, ranks in topology order:" in text and "scattered:" in text
+    assert "placement: ranks scattered" in panel.values["per_gpu"].toolTip()
+    window.document.undo_stack.undo()
+    assert doc.workloads[workload_id].placement == "topology-aware"
+
+
+def test_a_wide_expert_parallel_serving_workload_starts_all_to_all_at_1_to_1(window, qtbot, example_path):
+    assert window.open_path(example_path, ask=False)
+    validated(window, qtbot)
+    doc = window.document.fabric
+    workload_id = window.workloads.create("inference-wide-ep")
+    workload = doc.workloads[workload_id]
+    assert (workload.kind.value, workload.pattern) == ("inference-wide-ep", "all-to-all")
+    assert doc.settings.oversubscription.for_kind(workload.kind) == 1.0
+    panel = window.workloads
+    assert panel.kind.currentData() == "inference-wide-ep"

@@ -9,18 +9,27 @@ from aicnet_gui.report.cables import build_plan
 
 
 def _lines(lines):
-    return [(x.tier, x.part, x.length_m, x.quantity, x.spares, x.order) for x in lines]
+    return [(x.tier, x.part, x.length_m, x.quantity) for x in lines]
+
+
+def _orders(lines):
+    return [(x.part, x.length_m, x.quantity, x.spares, x.order) for x in lines]
 
 
 def test_cables_count_physical_cables_by_tier_and_length(small):
     tables = bom_tables(small, build_plan(small))
     # the twin-port DAC carries two links but is one cable; the splitter (4.3 m) is longer
     # than MCP7Y00's 3 m ladder, so it has no stock length; 4 fibres of 4.5-4.98 m -> 5 m;
-    # spares 5 % rounded up: 1 on every line
+    # spares 5 % of each part x length, rounded up: 1 on every line of the order list
     assert _lines(tables.cables) == [
-        ("leaf-spine", "MCP4Y10", 2.0, 1, 1, 2),
-        ("server-leaf", "MCP7Y00", None, 1, 1, 2),
-        ("server-leaf", "MFP7E10", 5.0, 4, 1, 5),
+        ("leaf-spine", "MCP4Y10", 2.0, 1),
+        ("server-leaf", "MCP7Y00", None, 1),
+        ("server-leaf", "MFP7E10", 5.0, 4),
+    ]
+    assert _orders(tables.order_cables) == [
+        ("MCP4Y10", 2.0, 1, 1, 2),
+        ("MCP7Y00", None, 1, 1, 2),
+        ("MFP7E10", 5.0, 4, 1, 5),
     ]
     assert tables.cables[0].part_numbers == "MCP4Y10-N002"  # the 2 m part number
     assert tables.cables[1].part_numbers == "MCP7Y00 (no stock length fits)"
@@ -30,8 +39,12 @@ def test_optics_are_counted_per_cage_for_twin_port_modules(small):
     tables = bom_tables(small, build_plan(small))
     # 4 fibres between twin-port optics: 2 cages on the leaf, 1 cage on each DGX
     assert _lines(tables.optics) == [
-        ("server-leaf", "MMA4Z00-NS", None, 2, 1, 3),
-        ("server-leaf", "MMA4Z00-NS-FLT", None, 2, 1, 3),
+        ("server-leaf", "MMA4Z00-NS", None, 2),
+        ("server-leaf", "MMA4Z00-NS-FLT", None, 2),
+    ]
+    assert _orders(tables.order_optics) == [
+        ("MMA4Z00-NS", None, 2, 1, 3),
+        ("MMA4Z00-NS-FLT", None, 2, 1, 3),
     ]
     assert all("twin-port" in line.note for line in tables.optics)
 

@@ -56,7 +56,8 @@ def render(bom: Bom, source: str) -> str:
     if bom.missing_optics:
         lines.append(f"  {len(bom.missing_optics)} fibre link end(s) have no optic in the cage "
                      "(not counted; see aicnet validate)")
-    lines.append(f"Spares: {bom.spares_percent:g} % of every optic and cable line, rounded up")
+    lines.append(f"Spares: {bom.spares_percent:g} % of each part (cables: per ordered length), rounded up "
+                 "once per part")
     power = f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, optics, active cables)"
     if bom.power_unknown:
         power += f"; no power figure for {', '.join(bom.power_unknown)}"

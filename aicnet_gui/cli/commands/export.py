@@ -1,5 +1,8 @@
 """`aicnet export FILE --pdf OUT.pdf | --csv OUT.csv | --labels-csv OUT.csv | --netbox DIR |
---p2p OUT.csv`: the cabling plan and its CSV exports.
+--p2p OUT.csv [--port-names design|os]`: the cabling plan and its CSV exports.
+
+`--port-names os` prints every port as its device's operating system names it (Cumulus `swp1s0`,
+SONiC `Ethernet8`, InfiniBand port numbers, `mlx5_N` on servers: `model/port_names_os.py`).
 
 Several outputs may be asked for at once; the cable plan is built once for all of them.
 Exit 0 when everything was written, 2 for bad input (unreadable fabric, unknown section, a label
@@ -13,7 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from ..common import EXIT_OK, CliError, open_document
+from ...fileio import load_fabric
+from ..common import EXIT_OK, CliError, catalog_with_warnings
 
 if TYPE_CHECKING:
     from ...report.options import ExportOptions
@@ -74,6 +78,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="leave out the label calibration page")
     parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
                         help="identifier profile (default: the project's label profile)")
+    parser.add_argument("--port-names", choices=["design", "os"], default="design",
+                        help="os: ports as each switch's and server's operating system names "
+                             "them (the fabric's port_os setting, else the model's default OS)")
     parser.set_defaults(func=run)
 
 
@@ -98,6 +105,7 @@ def _options(args: argparse.Namespace) -> ExportOptions:
         paper=args.paper, sections=sections, labels=labels, custom_labels=custom,
         label_start=args.label_start, label_offset_mm=args.label_offset,
         label_qr=not args.no_qr, calibration_page=not args.no_calibration, profile=args.profile,
+        port_names=args.port_names,
     )
     try:
         options.validate()
@@ -110,8 +118,10 @@ def run(args: argparse.Namespace) -> int:
     if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p)):
         raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox or --p2p")
     options = _options(args) if args.pdf else None
-    doc = open_document(args.file)
+    catalog = catalog_with_warnings()
+    doc = load_fabric(args.file, catalog)
 
+    from ...model.port_names_os import PortNamer
     from ...report import (
         build_plan,
         export_csv,
@@ -121,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
         export_pdf,
     )
 
-    plan = build_plan(doc, args.profile)
+    namer = PortNamer(doc, fallback=catalog.devices) if args.port_names == "os" else None
+    plan = build_plan(doc, args.profile, port_names=namer)
     written: list[str] = []
     if args.csv:
         rows = _write(args.csv, lambda: export_csv(doc, args.csv, plan=plan))

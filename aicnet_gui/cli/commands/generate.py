@@ -28,7 +28,7 @@ _RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\d+(?:\.\d+)?))?\s*$")
 _OPTION_OF = {
     "servers": "--servers", "oversubscription": "--oversubscription", "attach": "--attach",
     "sus": "--sus", "nodes_per_su": "--nodes-per-su", "core": "--core", "tiers": "--tiers",
-    "sus_per_pod": "--sus-per-pod", "leaves_per_pod": "--leaves-per-pod", "server": "--server",
+    "sus_per_pod": "--sus-per-pod", "rail_planes": "--rail-planes", "leaves_per_pod": "--leaves-per-pod", "server": "--server",
     "leaf": "--leaf", "spine": "--spine", "name": "--name", "technology": "--technology",
     "workload": "--workload", "speed_gbps": "--speed", "rack_power_kw": "--rack-kw",
     "server_power_kw": "--server-kw", "servers_per_rack": "--servers-per-rack",
@@ -98,6 +98,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="auto (default): a core tier only when two tiers cannot hold the SUs")
     rail.add_argument("--sus-per-pod", type=int, metavar="N",
                       help="SUs sharing one spine block under the core (default: fewest switches)")
+    rail.add_argument("--rail-planes", action="store_true", default=None,
+                      help="rail-isolated planes: each rail gets its own spines and the rails "
+                      "are separate fabrics; GPUs on different rails then reach each other only "
+                      "through NVLink inside a server (default: one fat tree joining all rails, "
+                      "as NVIDIA's SuperPOD designs)")
     _common(rail)
 
     three = templates.add_parser("three-tier", help="pod-based fat tree with a core tier")

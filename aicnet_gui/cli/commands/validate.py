@@ -4,14 +4,20 @@ Loading enforces the structural invariants (ids unique, endpoints exist, a port 
 one link, catalog ids known, breakout modes supported); then every design rule and metric of
 `aicnet_gui.analysis` runs (docs/rules.md).  Without --json: the findings grouped by severity
 with their counts and the key metrics; with --json: `{"findings": [...], "metrics": {...}}`.
+
+A fix is printed as one-click (`[one-click]`, or with its `ops` in JSON) only after it was
+applied to a copy of the fabric and re-validated without a new error (aicnet_gui.repair);
+only the fixes printed are checked, at most `CHECK_LIMIT` per run (the others are printed in
+words).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ...analysis import AnalysisReport, Severity, analyze
+from ...analysis import AnalysisReport, Analyzer, Finding, Severity
 from ...model.wording import counted
+from ...repair import CHECK_LIMIT, FixChecker
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
 
 TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes"}
@@ -31,7 +37,8 @@ def _ratio(value: float | None) -> str:
     return "no uplinks" if value is None else f"{value:g}:1"
 
 
-def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
+def render(report: AnalysisReport, source: str, show_all: bool = False,
+           checker: FixChecker | None = None) -> str:
     lines = [f"{source}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}, "
              f"{counted(report.infos, 'note')}  ({report.duration_ms:.0f} ms)"]
     for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
@@ -41,14 +48,19 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
         lines.append("")
         lines.append(f"{TITLES[severity]} ({len(found)})")
         shown: dict[str, int] = {}
+        listed: list[Finding] = []
         for finding in found:
             shown[finding.code] = shown.get(finding.code, 0) + 1
-            if not show_all and shown[finding.code] > MAX_PER_CODE:
-                continue
+            if show_all or shown[finding.code] <= MAX_PER_CODE:
+                listed.append(finding)
+        if checker is not None:
+            listed = checker.checked_findings(listed, CHECK_LIMIT)
+        for finding in listed:
             lines.append(f"  {finding.code:<22} {finding.message}")
-            if finding.fix is not None and finding.fix.description:
-                lines.append(f"  {'':<22}   fix: {finding.fix.description}"
-                             + ("  [one-click]" if finding.fix.applicable else ""))
+            fix = finding.fix
+            if fix is not None and fix.description:
+                lines.append(f"  {'':<22}   fix: {fix.description}"
+                             + ("  [one-click]" if fix.applicable else ""))
         for code, count in sorted(shown.items()):
             if not show_all and count > MAX_PER_CODE:
                 lines.append(f"  {code:<22} ... and {count - MAX_PER_CODE} more (--all lists them)")
@@ -58,8 +70,10 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
     lines.append("Metrics")
     tiers = ", ".join(f"{k} {_ratio(v)}" for k, v in over.tiers.items()) or "no uplinks"
     worst_name, worst = over.worst
-    lines.append(f"  oversubscription: {tiers}; effective {_ratio(over.effective)}"
-                 + (f"; worst {worst_name} {_ratio(worst)}" if worst_name else ""))
+    path = " -> ".join(over.effective_path)
+    lines.append(f"  oversubscription: {tiers} (tier averages); effective {_ratio(over.effective)}"
+                 + (f" on the worst path {path}" if len(over.effective_path) > 1 else "")
+                 + (f"; worst switch {worst_name} {_ratio(worst)}" if worst_name else ""))
     reach = metrics.reach.summary
     longest = reach["longest_m"]
     lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
@@ -74,16 +88,25 @@ def render(report: AnalysisReport, source: str, show_all: bool = False) -> str:
         lines.append(
             f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
             f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
-            f"bisection {w.bisection_gbps / 1000:g} Tb/s; all-reduce of {w.message_mb:g} MB "
+            f"bisection {w.bisection_gbps / 1000:g} Tb/s (max-flow); all-reduce of {w.message_mb:g} MB "
             f"{time_ms}")
+        if w.pattern == "ring-allreduce":
+            lines.append(f"    ring per GPU: {w.ring_gbps_per_gpu:g} Gb/s with ranks in topology "
+                         f"order, {w.ring_scattered_gbps_per_gpu:g} Gb/s scattered "
+                         f"(this workload: {w.placement})")
+        lines.append("    assumptions: " + "; ".join(w.assumptions))
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     doc = open_document(args.file)
-    report = analyze(doc)
+    analyzer = Analyzer(doc)
+    report = analyzer.full()
+    checker = FixChecker(doc, analyzer, report)
     if args.json:
-        print_json(report.to_json())
+        data = report.to_json()
+        data["findings"] = [f.to_json() for f in checker.checked_findings(report.findings, CHECK_LIMIT)]
+        print_json(data)
     else:
-        print(render(report, args.file, getattr(args, "all", False)))
+        print(render(report, args.file, getattr(args, "all", False), checker))
     return EXIT_FINDINGS if report.errors else EXIT_OK

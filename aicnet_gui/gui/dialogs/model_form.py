@@ -88,7 +88,8 @@ def _bounds(info: FieldInfo) -> tuple[float | None, float | None, bool]:
 
 _WORDS = {"su": "SU", "sus": "SUs", "gbps": "(Gb/s)", "kw": "(kW)", "ru": "(RU)", "m": "(m)",
           "id": "ID", "tor": "ToR", "mtu": "MTU", "pfc": "PFC", "ecn": "ECN", "dcb": "DCB",
-          "ecmp": "ECMP", "mb": "(MB)", "percent": "(%)", "allreduce": "All-reduce"}
+          "ecmp": "ECMP", "mb": "(MB)", "percent": "(%)", "allreduce": "All-reduce",
+          "roce": "RoCE", "cnp": "CNP", "dscp": "DSCP"}
 
 
 def field_title(name: str) -> str:

@@ -35,12 +35,14 @@ from ...model.catalog import Catalog
 from ...model.edits import Operation, UpdateMetadata, UpdateSettings
 from ...model.fabric import LengthEstimation, Metadata, Notes, OversubscriptionTargets, Settings
 from .model_form import ModelForm
+from .port_os_form import PortOsForm
+from .services_form import ServicesForm
 
 if TYPE_CHECKING:
     from ...model.document import FabricDocument
 
 #: Settings fields that have a tab (or a place on General) of their own
-_OWN_TABS = ("oversubscription", "lengths", "naming", "notes", "site", "label_profile")
+_OWN_TABS = ("oversubscription", "lengths", "naming", "notes", "site", "label_profile", "port_os")
 
 ROLE_TITLES = {
     "gpu_server": "GPU servers", "storage": "Storage servers", "leaf": "Leaf switches",
@@ -196,7 +198,12 @@ class FabricSettingsDialog(QDialog):
 
         self.network = ModelForm(Settings, catalog, skip=_OWN_TABS)
         self.network.set_values(settings.model_dump())
-        self.tabs.addTab(_scrolled(self.network), "Network")
+        self.services = ServicesForm(doc)
+        network = QWidget()
+        network_layout = QVBoxLayout(network)
+        network_layout.addWidget(self.network)
+        network_layout.addWidget(self.services)
+        self.tabs.addTab(_scrolled(network), "Network")
 
         self.targets = ModelForm(OversubscriptionTargets, catalog)
         self.targets.set_values(settings.oversubscription.model_dump())
@@ -220,6 +227,8 @@ class FabricSettingsDialog(QDialog):
         self.tabs.addTab(_scrolled(self.naming), "Naming")
         self.notes = NotesForm(settings.notes)
         self.tabs.addTab(_scrolled(self.notes), "Design notes")
+        self.port_os = PortOsForm(doc, catalog)
+        self.tabs.addTab(_scrolled(self.port_os), "Port names")
 
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -235,10 +244,15 @@ class FabricSettingsDialog(QDialog):
     # ---------------------------------------------------------------- result
     def wanted_settings(self) -> dict[str, Any]:
         values = {**self.network.values(), **self.place.values()}
+        try:
+            values.update(self.services.values())
+        except ValueError as exc:
+            raise SettingsError(f"Network: {exc}") from None
         values["oversubscription"] = self.targets.values()
         values["lengths"] = self.lengths.values()
         values["naming"] = self.naming.values()
         values["notes"] = self.notes.values()
+        values["port_os"] = self.port_os.values()
         return values
 
     def operations(self) -> list[Operation]:

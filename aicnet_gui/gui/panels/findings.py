@@ -4,17 +4,22 @@ A table of severity, code, message and the objects a finding concerns, sorted by
 filtered by severity (toggle buttons with counts), by code and by text.  Selecting a row selects
 and centres its devices and cables on the canvas; "Fix" applies the finding's suggested fix as
 one undo step when it has one and the report is still current (its operations were computed for
-that revision).
+that revision).  The fix shown for the selected finding is the checked one (`checker`, set by
+the window: the fix applied to a copy and re-validated, aicnet_gui.repair); a fix that would
+cause a new error is shown in words and the button stays off.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -28,6 +33,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QTableView,
     QToolButton,
@@ -35,8 +41,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...analysis import AnalysisReport, Finding, Severity
+from ...analysis import AnalysisReport, Finding, Fix, Severity
 from ...model.document import FabricDocument
+from ...repair.batch import by_code, same_fix
 from .. import resources
 from ..units import counted
 
@@ -139,8 +146,7 @@ class FindingsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = f"<b>{finding.code}</b> ({finding.severity.value})<br>{finding.message}"
             if finding.fix is not None:
-                action = "one click: Fix" if finding.fix.applicable else "by hand"
-                tip += f"<br><br><i>Fix ({action}):</i> {finding.fix.description}"
+                tip += f"<br><br><i>Suggested fix (select the row to check it):</i> {finding.fix.description}"
             return tip
         return None
 
@@ -154,6 +160,16 @@ class FindingsFilter(QSortFilterProxyModel):
         self.code: str | None = None
         self.text = ""
         self.setSortRole(SORT_ROLE)
+
+    def lessThan(self, left: QModelIndex | QPersistentModelIndex,  # noqa: N802
+                 right: QModelIndex | QPersistentModelIndex) -> bool:
+        """By the column's value, then by the finding itself (severity, code, objects,
+        message): unchanged findings keep their order from one validation to the next."""
+        model = self.sourceModel()
+        a, b = left.data(SORT_ROLE), right.data(SORT_ROLE)
+        if a != b:
+            return a < b
+        return model.findings[left.row()].sort_key() < model.findings[right.row()].sort_key()
 
     def set_filter(self, severities: set[Severity], code: str | None, text: str) -> None:
         self.beginFilterChange()
@@ -180,6 +196,8 @@ class FindingsDock(QDockWidget):
     show_objects = Signal(object)
     #: apply this finding's fix (one undo step)
     fix_requested = Signal(object)
+    #: apply the merged, checked fix of these findings (one undo step)
+    fix_many_requested = Signal(object)
 
     def __init__(self, doc_getter, parent=None) -> None:  # noqa: ANN001
         super().__init__("Findings", parent)
@@ -187,6 +205,8 @@ class FindingsDock(QDockWidget):
         self._doc = doc_getter
         self.report: AnalysisReport | None = None
         self.fixable = False
+        #: the checked fix of a finding of the current report (None: show the rule's fix)
+        self.checker: Callable[[Finding], Fix | None] | None = None
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 4, 6, 6)
@@ -231,7 +251,9 @@ class FindingsDock(QDockWidget):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
@@ -244,6 +266,7 @@ class FindingsDock(QDockWidget):
         header.resizeSection(1, 190)
         header.resizeSection(3, 260)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.clicked.connect(lambda index: self._on_current(index, QModelIndex()))
         layout.addWidget(self.table, 1)
         self.detail = QLabel()
@@ -257,16 +280,18 @@ class FindingsDock(QDockWidget):
     # ---------------------------------------------------------------- showing a report
     def set_report(self, report: AnalysisReport, current: bool = True) -> None:
         """Show `report`'s findings; keep the selected finding selected if it is still there."""
-        selected = self.selected_finding()
+        selected = [f for f in self._selected_raw()]
+        top = self._top_finding()
         self.report = report
         self.fixable = current
         self.model.set_findings(report.findings)
         self._refill_codes(report)
         self._update_counts()
-        if selected is not None:
-            self._reselect(selected)
-        if self.selected_finding() is None:
-            self.detail.setText("")
+        if selected:
+            self._reselect_all(selected)
+        if top is not None:
+            self._scroll_to(top)
+        self._show_detail()
         self._update_fix()
 
     def set_stale(self) -> None:
@@ -313,20 +338,59 @@ class FindingsDock(QDockWidget):
 
     # ---------------------------------------------------------------- selection and fixes
     def selected_finding(self) -> Finding | None:
-        index = self.table.currentIndex()
-        if not index.isValid() or not self.table.selectionModel().isSelected(index):
+        """The selected finding (one row selected), with its checked fix while the report is
+        current; None when none or several are selected."""
+        rows = self._selected_raw()
+        if len(rows) != 1:
             return None
-        return self.proxy.data(index, FINDING_ROLE)
+        return self.with_checked_fix(rows[0])
 
-    def _reselect(self, finding: Finding) -> None:
+    def selected_findings(self) -> list[Finding]:
+        """Every selected finding, in table order (the rules' fixes, unchecked)."""
+        return self._selected_raw()
+
+    def _selected_raw(self) -> list[Finding]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        found = [self.proxy.data(self.proxy.index(r, 0), FINDING_ROLE) for r in rows]
+        return [f for f in found if f is not None]
+
+    def _top_finding(self) -> Finding | None:
+        index = self.table.indexAt(self.table.viewport().rect().topLeft())
+        return self.proxy.data(index, FINDING_ROLE) if index.isValid() else None
+
+    def _proxy_row_of(self, finding: Finding) -> int | None:
         for row, candidate in enumerate(self.model.findings):
             if candidate.code == finding.code and candidate.objects == finding.objects:
                 index = self.proxy.mapFromSource(self.model.index(row, 0))
-                if index.isValid():
-                    self.table.selectionModel().blockSignals(True)
-                    self.table.selectRow(index.row())
-                    self.table.selectionModel().blockSignals(False)
-                return
+                return index.row() if index.isValid() else None
+        return None
+
+    def _reselect_all(self, findings: list[Finding]) -> None:
+        selection = self.table.selectionModel()
+        selection.blockSignals(True)
+        selection.clearSelection()
+        first = None
+        for finding in findings:
+            row = self._proxy_row_of(finding)
+            if row is None:
+                continue
+            index = self.proxy.index(row, 0)
+            selection.select(index, selection.SelectionFlag.Select | selection.SelectionFlag.Rows)
+            first = index if first is None else first
+        if first is not None:
+            selection.setCurrentIndex(first, selection.SelectionFlag.NoUpdate)
+        selection.blockSignals(False)
+
+    def _scroll_to(self, finding: Finding) -> None:
+        row = self._proxy_row_of(finding)
+        if row is not None:
+            self.table.scrollTo(self.proxy.index(row, 0),
+                                QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def with_checked_fix(self, finding: Finding) -> Finding:
+        if self.checker is None or not self.fixable:
+            return finding
+        return replace(finding, fix=self.checker(finding))
 
     def select_row(self, row: int) -> None:
         """Select the row-th visible finding (as a click would)."""
@@ -336,19 +400,43 @@ class FindingsDock(QDockWidget):
         self._on_current(index, QModelIndex())
 
     def _on_current(self, index: QModelIndex, _previous: QModelIndex) -> None:
-        finding = self.proxy.data(index, FINDING_ROLE) if index.isValid() else None
+        self._on_selection()
+        finding = self.selected_finding()
+        if finding is not None and finding.objects:
+            self.show_objects.emit(list(finding.objects))
+
+    def _on_selection(self, *_args: object) -> None:
+        self._show_detail()
         self._update_fix()
-        if finding is None:
+
+    def _show_detail(self) -> None:
+        """The detail line describes what is selected now: one finding, several, or nothing."""
+        rows = self._selected_raw()
+        if not rows:
             self.detail.setText("")
             return
+        if len(rows) > 1:
+            codes = sorted({f.code for f in rows})
+            self.detail.setText(
+                f"<b>{len(rows)} findings selected</b> ({', '.join(codes[:4])}"
+                f"{' …' if len(codes) > 4 else ''}): <i>Fix selected</i> applies their fixes "
+                "together as one undo step, after checking them on a copy")
+            return
+        finding = self.with_checked_fix(rows[0])
         text = f"<b>{finding.code}</b>: {finding.message}"
         if finding.fix is not None:
             text += f"<br><span style='color:#2b8a3e'>Fix:</span> {finding.fix.description}"
         self.detail.setText(text)
-        if finding.objects:
-            self.show_objects.emit(list(finding.objects))
 
     def _update_fix(self) -> None:
+        rows = self._selected_raw()
+        if len(rows) > 1:
+            self.fix_button.setText(f"Fix selected ({len(rows)})")
+            self.fix_button.setEnabled(self.fixable and any(f.fix is not None for f in rows))
+            self.fix_button.setToolTip("Apply the fixes of the selected findings together (checked "
+                                       "on a copy first; one undo step)")
+            return
+        self.fix_button.setText("Fix")
         finding = self.selected_finding()
         ok = bool(finding and finding.fix and finding.fix.applicable and self.fixable)
         self.fix_button.setEnabled(ok)
@@ -358,6 +446,41 @@ class FindingsDock(QDockWidget):
             self.fix_button.setToolTip("Apply the suggested fix of the selected finding (one undo step)")
 
     def _fix(self) -> None:
+        rows = self._selected_raw()
+        if len(rows) > 1:
+            if self.fixable:
+                self.fix_many_requested.emit(rows)
+            return
         finding = self.selected_finding()
         if finding is not None and finding.fix is not None and finding.fix.applicable and self.fixable:
             self.fix_requested.emit(finding)
+
+    # ---------------------------------------------------------------- fix at scale
+    def like_this(self, finding: Finding) -> tuple[list[Finding], list[Finding]]:
+        """(the findings with the same fix as `finding`, the findings of its rule)."""
+        findings = self.model.findings
+        return same_fix(findings, finding), by_code(findings, finding.code)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        finding = self.proxy.data(index, FINDING_ROLE) if index.isValid() else None
+        if finding is None:
+            return
+        rows = self._selected_raw()
+        menu = QMenu(self.table)
+        alike, rule = self.like_this(finding)
+        if len(rows) > 1:
+            act = menu.addAction(f"Fix selected ({len(rows)})")
+            act.triggered.connect(lambda: self.fix_many_requested.emit(rows))
+        if len(alike) > 1:
+            act = menu.addAction(f"Fix all {len(alike)} like this (same cause)")
+            act.triggered.connect(lambda: self.fix_many_requested.emit(alike))
+        if len(rule) > 1:
+            act = menu.addAction(f"Fix all {len(rule)} {finding.code}")
+            act.triggered.connect(lambda: self.fix_many_requested.emit(rule))
+        if menu.isEmpty():
+            act = menu.addAction("Fix")
+            act.triggered.connect(lambda: self.fix_requested.emit(self.with_checked_fix(finding)))
+        for action in menu.actions():
+            action.setEnabled(self.fixable)
+        menu.exec(self.table.viewport().mapToGlobal(pos))

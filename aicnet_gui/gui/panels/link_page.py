@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEd
 
 from ...analysis.lengths import link_length
 from ...model.fabric import Link
+from ...model.port_names_os import PortNamer
 from ...model.summary import tier_pair
 from .. import theme
 from ..compat import PortRef, cage_transceiver, compatible_cables, port_title
@@ -54,8 +55,14 @@ class LinkPage(Page):
         self.optics = QLabel()
         self.optics.setWordWrap(True)
         self.optics.setStyleSheet("color: #616e7c;")
+        self.os_names = QLabel()
+        self.os_names.setWordWrap(True)
+        self.os_names.setStyleSheet("color: #616e7c;")
+        self.os_names.setToolTip("The port as each operating system names it (catalog os_names; "
+                                 "exports use the fabric's port_os setting with --port-names os)")
         fields.addRow("Media", self.cable)
         fields.addRow("Optics", self.optics)
+        fields.addRow("OS names", self.os_names)
         layout.addLayout(fields)
         layout.addWidget(section("Length"))
         length_form = form()
@@ -130,6 +137,7 @@ class LinkPage(Page):
             self.optics.setText(f"A: {text_a} · B: {text_b}\n(set optics per cage on the devices)")
         else:
             self.optics.setText("set optics per cage on the devices")
+        self.os_names.setText(self._os_names(first) if len(links) == 1 else "")
         manual = common(link.length_m for link in links)
         auto = all(link.length_m is None for link in links)
         self.auto.blockSignals(True)
@@ -154,6 +162,19 @@ class LinkPage(Page):
         set_spin(self.rail, common(link.rail for link in links))
         set_line(self.plane, common(link.plane or "" for link in links))
         set_line(self.notes, common(link.notes for link in links))
+
+    def _os_names(self, link: Link) -> str:
+        """Each end's port under every naming its model has, e.g. `A: cumulus swp1s0 · sonic
+        Ethernet0`."""
+        doc = self.doc
+        namer = PortNamer(doc, fallback=self.editor.document.catalog.devices)
+        lines = []
+        for label, end in (("A", link.a), ("B", link.b)):
+            names = [f"{os_name} {namer.name(end.device, end.port, os_name)}"
+                     for os_name in namer.oses(end.device) if os_name != "design"
+                     and namer.name(end.device, end.port, os_name) != end.port]
+            lines.append(f"{label}: {' · '.join(names) if names else 'no other names known'}")
+        return "\n".join(lines)
 
     def _fill_cables(self, links: list[Link]) -> None:
         doc = self.doc

@@ -254,8 +254,10 @@ class MetricsDock(QDockWidget):
         effective = over.effective
         self._row(section, "Effective", ratio_text(effective),
                   (effective, target) if effective is not None else None,
-                  tip="the product of the tier ratios: what a flow crossing every tier sees")
-        tiers = self._row(section, "Per tier", "")
+                  tip="the worst leaf-to-top path: the running product of the down:up ratios "
+                  "of its switches (" + " \u2192 ".join(over.effective_path) + ")")
+        tiers_label = "Per tier (averages)"
+        tiers = self._row(section, tiers_label, "")
         for name, ratio in over.tiers.items():
             self._row(tiers, name.capitalize(), ratio_text(ratio), (ratio, target))
         tiers.setExpanded(True)

@@ -38,8 +38,11 @@ from ..units import counted, natural_key
 from .forms import form, on_commit, on_screen, section
 from .metrics import gbps
 
-KIND_TITLES = {"training": "Training", "inference": "Inference", "storage": "Storage"}
+KIND_TITLES = {"training": "Training", "inference": "Inference", "storage": "Storage",
+               "inference-disaggregated": "Inference, disaggregated prefill/decode",
+               "inference-wide-ep": "Inference, wide expert parallelism"}
 PATTERNS = {"ring-allreduce": "Ring all-reduce", "all-to-all": "All-to-all"}
+PLACEMENTS = {"topology-aware": "Ranks in topology order", "scattered": "Ranks scattered"}
 
 
 class WorkloadsDock(QDockWidget):
@@ -101,6 +104,11 @@ class WorkloadsDock(QDockWidget):
             self.pattern.addItem(title, pattern)
         self.pattern.currentIndexChanged.connect(
             lambda: self._update({"pattern": self.pattern.currentData()}, "Set traffic pattern"))
+        self.placement = QComboBox()
+        for placement, title in PLACEMENTS.items():
+            self.placement.addItem(title, placement)
+        self.placement.currentIndexChanged.connect(
+            lambda: self._update({"placement": self.placement.currentData()}, "Set rank placement"))
         self.target = QDoubleSpinBox()
         self.target.setRange(0, 100_000)
         self.target.setDecimals(0)
@@ -120,6 +128,7 @@ class WorkloadsDock(QDockWidget):
         fields.addRow("Name", self.name)
         fields.addRow("Kind", self.kind)
         fields.addRow("Pattern", self.pattern)
+        fields.addRow("Placement", self.placement)
         fields.addRow("Target", self.target)
         fields.addRow("Message", self.message)
         details.addLayout(fields)
@@ -240,7 +249,8 @@ class WorkloadsDock(QDockWidget):
             return
         with QSignalBlocker(self.name):
             self.name.setText(workload.name)
-        for combo, value in ((self.kind, workload.kind.value), (self.pattern, workload.pattern)):
+        for combo, value in ((self.kind, workload.kind.value), (self.pattern, workload.pattern),
+                             (self.placement, workload.placement)):
             with QSignalBlocker(combo):
                 combo.setCurrentIndex(max(combo.findData(value), 0))
         with QSignalBlocker(self.target):
@@ -280,6 +290,9 @@ class WorkloadsDock(QDockWidget):
         target = metrics.target_gbps_per_gpu
         per_gpu = f"{gbps(metrics.per_gpu_gbps)} ({PATTERNS.get(metrics.pattern, metrics.pattern)})"
         per_gpu += f" of {gbps(metrics.injection_gbps_per_gpu)} injected"
+        if metrics.pattern == "ring-allreduce":
+            per_gpu += (f"<br>ring, ranks in topology order: {gbps(metrics.ring_gbps_per_gpu)}; "
+                        f"scattered: {gbps(metrics.ring_scattered_gbps_per_gpu)}")
         if target:
             ok = metrics.per_gpu_gbps + 1e-9 >= target
             colour = "#2b8a3e" if ok else "#c92a2a"
@@ -287,11 +300,15 @@ class WorkloadsDock(QDockWidget):
         self.values["per_gpu"].setText(per_gpu)
         self.values["tiers"].setText(", ".join(f"{tier}: {gbps(v)}" for tier, v in metrics.tiers) or "–")
         self.values["bisection"].setText(gbps(metrics.bisection_gbps))
+        self.values["per_gpu"].setToolTip("Assumes:\n" + "\n".join(f"- {a}" for a in metrics.assumptions))
         self.values["allreduce"].setText(
             f"{metrics.allreduce_ms:.2f} ms for {metrics.message_mb:g} MB" if metrics.allreduce_ms is not None
             else "not applicable")
         if metrics.bottleneck_name:
             self.values["bottleneck"].setText(f"{metrics.bottleneck_tier} tier · {metrics.bottleneck_name}")
+        elif metrics.bottleneck_tier == "partitioned":
+            self.values["bottleneck"].setText(
+                "the fabric: its GPUs sit on switch islands with no path between them")
         elif metrics.bottleneck_tier == "server":
             self.values["bottleneck"].setText("the servers' NICs: the fabric is not the limit")
         else:

@@ -1,0 +1,266 @@
+"""Graph facts of the fabric, read from the store's link columns with scipy.
+
+Three questions the formulas of a balanced Clos cannot answer for a fabric as drawn:
+- **islands**: which switches are joined by switch-to-switch links (connected components), so
+  the GPUs of a workload that sit on different islands are found (FABRIC-PARTITIONED);
+- **bisection**: the max-flow (Gb/s) from one half of a set of servers to the other, over the
+  real links and their speeds (scipy's `maximum_flow`, Dinic);
+- **worst path**: the largest oversubscription along any path from a leaf up to the top tier,
+  the running product of the switches' down:up ratios, with the switches of that path.
+
+Each result is memoised on the topology's version (bumped whenever a device's links or their
+speeds change), so an edit that does not rewire anything reuses them.  `graph.py` answers the
+same questions from the document with networkx; the tests hold the two against each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+DEFER_LINKS = 20_000
+"""Above this many links an incremental run may defer the max-flow (Analyzer.defer_graph)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attachments:
+    """The switch components and, per server NIC link, (server row, switch row, rail)."""
+
+    labels: np.ndarray  # component label per device row (switches joined by switch links)
+    server: np.ndarray
+    switch: np.ndarray
+    rail: np.ndarray
+    gbps: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class Island:
+    """Switches joined by links, as the GPUs of some servers reach them."""
+
+    switches: tuple[int, ...]  # switch rows the members' NICs land on, in row order
+    servers: int  # member servers with a NIC on the island
+    rails: tuple[int, ...]  # rails of those NIC links (0: untagged)
+
+
+@dataclass(frozen=True, slots=True)
+class WorstPath:
+    ratio: float  # at least 1
+    rows: tuple[int, ...]  # leaf first, then up to the top tier
+    ratios: tuple[float, ...]  # down:up of each switch on the path
+
+
+def _fabric_rows(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rows of live fabric links between non-management devices: (rows, a, b, gbps)."""
+    store = state.store
+    col = store.l
+    rows = store.link_rows()
+    mgmt = store.d["mgmt"]
+    a, b = col["a"][rows], col["b"][rows]
+    keep = col["fabric"][rows] & ~mgmt[a] & ~mgmt[b]
+    rows = rows[keep]
+    return rows, a[keep], b[keep], col["gbps"][rows]
+
+
+def _memo(state: State, key: str, extra: object = None) -> tuple[dict, tuple]:
+    cache = state.memo.setdefault("fabric_paths", {})
+    return cache, (key, state.topo.version, extra)
+
+
+def attachments(state: State) -> Attachments:
+    """Switch components and the NIC links of the servers (memoised per topology version)."""
+    cache, key = _memo(state, "attachments")
+    found = cache.get(key)
+    if found is not None:
+        return found
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    for old in [k for k in cache if k[0] == "attachments"]:
+        del cache[old]
+    store = state.store
+    n = store.n_devices
+    rows, a, b, gbps = _fabric_rows(state)
+    col = store.l
+    ta, tb = col["tier_a"][rows], col["tier_b"][rows]
+    between = (ta >= 1) & (tb >= 1)
+    graph = coo_matrix((np.ones(int(between.sum()), dtype=np.int8), (a[between], b[between])),
+                       shape=(n, n))
+    _count, labels = connected_components(graph, directed=False)
+    nics = store.nic_links()
+    mgmt = store.d["mgmt"]
+    keep = ~mgmt[nics.server] & ~mgmt[nics.switch]
+    nic_rows = nics.rows[keep]
+    found = Attachments(
+        labels=labels,
+        server=nics.server[keep],
+        switch=nics.switch[keep],
+        rail=col["rail"][nic_rows],
+        gbps=col["gbps"][nic_rows],
+    )
+    cache[key] = found
+    return found
+
+
+def islands(state: State, members: np.ndarray) -> list[Island]:
+    """The islands the member servers' NICs land on (`members`: bool per device row), largest
+    first.  One island: every GPU reaches every other through the switches."""
+    cache, key = _memo(state, "islands", hash(np.flatnonzero(members).tobytes()))
+    found = cache.get(key)
+    if found is not None:
+        return found
+    if len(cache) > 64:
+        for old in [k for k in cache if k[0] == "islands"]:
+            del cache[old]
+    att = attachments(state)
+    n = len(members)
+    pick = members[np.minimum(att.server, n - 1)] & (att.server < n) if len(att.server) and n \
+        else np.zeros(len(att.server), dtype=bool)
+    if not pick.any():
+        cache[key] = []
+        return []
+    server, switch, rail = att.server[pick], att.switch[pick], att.rail[pick]
+    comp = att.labels[switch]
+    result = []
+    for label in np.unique(comp).tolist():
+        on = comp == label
+        result.append(Island(tuple(np.unique(switch[on]).tolist()),
+                             int(len(np.unique(server[on]))), tuple(np.unique(rail[on]).tolist())))
+    result.sort(key=lambda isl: (-isl.servers, isl.switches))
+    cache[key] = result
+    return result
+
+
+def joined_through_servers(state: State, members: np.ndarray) -> bool:
+    """Do the islands form one whole when a server joins the islands of its own NICs (NVLink
+    inside the server, as a rail-planes design relies on)?"""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    att = attachments(state)
+    pick = members[att.server] if len(att.server) else np.zeros(0, dtype=bool)
+    if not pick.any():
+        return True
+    comp = att.labels[att.switch[pick]]
+    server = att.server[pick]
+    labels, comp_index = np.unique(comp, return_inverse=True)
+    servers, server_index = np.unique(server, return_inverse=True)
+    k = len(labels)
+    size = k + len(servers)
+    graph = coo_matrix((np.ones(len(comp), dtype=np.int8), (comp_index, server_index + k)),
+                       shape=(size, size))
+    count, _labels = connected_components(graph, directed=False)
+    return count == 1
+
+
+def bisection_order(state: State, member_rows: np.ndarray) -> list[int]:
+    """Member server rows ordered along the fabric: by the ids of the switches their NICs land
+    on (so a half is whole leaves / SUs where possible), then by id (as `graph.bisection_halves`)."""
+    att = attachments(state)
+    ids = state.store.dev_ids
+    lands: dict[int, set[str]] = {int(r): set() for r in member_rows.tolist()}
+    pick = np.isin(att.server, member_rows)
+    for server, switch in zip(att.server[pick].tolist(), att.switch[pick].tolist(), strict=True):
+        lands[server].add(ids[switch])  # type: ignore[arg-type]
+    return sorted(lands, key=lambda r: (tuple(sorted(lands[r])), ids[r]))
+
+
+def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
+    """Max-flow (Gb/s) from the first half of the member servers to the second, over every
+    fabric link at its speed in both directions; a server is fed by (drains into) its NICs."""
+    members = np.asarray(member_rows, dtype=np.int64)
+    who = hash(members.tobytes())
+    cache, key = _memo(state, "bisection", who)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    last = cache.get(("bisection-last", who))
+    if last is not None and state.run.get("defer_graph") and state.store.n_links > DEFER_LINKS:
+        state.run["graph_pending"] = True  # ~0.1 s at 100k links: the worker's full run does it
+        return last
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import maximum_flow
+
+    if len(cache) > 64:
+        for old in [k for k in cache if k[0].startswith("bisection")]:
+            del cache[old]
+    order = bisection_order(state, members)
+    half = len(order) // 2
+    first, second = order[:half], order[half:]
+    value = 0.0
+    if first and second:
+        n = state.store.n_devices
+        source, sink = n, n + 1
+        _rows, a, b, gbps = _fabric_rows(state)
+        att = attachments(state)
+        nic = np.bincount(att.server, weights=att.gbps, minlength=n).astype(np.int64)
+        first_a, second_a = np.array(first), np.array(second)
+        src = np.concatenate([a, b, np.full(len(first_a), source), second_a])
+        dst = np.concatenate([b, a, first_a, np.full(len(second_a), sink)])
+        cap = np.concatenate([gbps, gbps, nic[first_a], nic[second_a]])
+        graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
+        graph.sum_duplicates()
+        value = float(maximum_flow(graph, source, sink).flow_value)
+    cache[key] = value
+    cache[("bisection-last", who)] = value
+    return value
+
+
+def worst_path(state: State) -> WorstPath | None:
+    """The leaf-to-top path with the largest running product of down:up ratios (None without a
+    switch that has uplinks)."""
+    cache, key = _memo(state, "worst_path")
+    if key in cache:
+        return cache[key]
+    for old in [k for k in cache if k[0] == "worst_path"]:
+        del cache[old]
+    store = state.store
+    d = store.d
+    n = store.n_devices
+    alive = d["alive"][:n]
+    switch = alive & d["switch"][:n]
+    tier = d["tier"][:n]
+    down = d["down"][:n].astype(float)
+    up = d["up"][:n].astype(float)
+    ratio = np.divide(down, up, out=np.ones(n), where=up > 0)
+    result: WorstPath | None = None
+    if (switch & (up > 0)).any():
+        rows, a, b, _gbps = _fabric_rows(state)
+        col = store.l
+        ta, tb = col["tier_a"][rows], col["tier_b"][rows]
+        uplink = (ta >= 1) & (tb >= 1) & (ta != tb)
+        lower = np.where(ta < tb, a, b)[uplink]
+        upper = np.where(ta < tb, b, a)[uplink]
+        worst = np.where(switch & (up > 0), ratio, 1.0)  # running product from a switch up
+        nxt = np.full(n, -1, dtype=np.int64)
+        ids = store.dev_ids
+        rank = np.zeros(n, dtype=np.int64)  # ties go to the smallest id, whatever the rows
+        named = np.flatnonzero(switch)
+        rank[named] = np.argsort(np.argsort(np.array([ids[r] for r in named.tolist()])))
+        for t in sorted(set(tier[switch & (up > 0)].tolist()), reverse=True):
+            on = tier[lower] == t
+            lo, hi = lower[on], upper[on]
+            if not len(lo):
+                continue
+            order = np.lexsort((-rank[hi], worst[hi], lo))  # best upper of each lower last
+            lo, hi = lo[order], hi[order]
+            last = np.flatnonzero(np.r_[lo[1:] != lo[:-1], True])
+            lows, best = lo[last], hi[last]
+            nxt[lows] = best
+            worst[lows] = ratio[lows] * np.maximum(1.0, worst[best])
+        leaves = np.flatnonzero(switch & (tier == 1) & (up > 0) & (down > 0))
+        if not len(leaves):
+            leaves = np.flatnonzero(switch & (up > 0))
+        start = int(min(leaves.tolist(), key=lambda r: (-worst[r], ids[r])))
+        path = [start]
+        while nxt[path[-1]] >= 0 and len(path) < 8:
+            path.append(int(nxt[path[-1]]))
+        result = WorstPath(round(max(1.0, float(worst[start])), 4), tuple(path),
+                           tuple(round(float(ratio[r]), 4) for r in path if up[r] > 0))
+    cache[key] = result
+    return result

@@ -1,0 +1,389 @@
+"""Compare what was observed with what was designed: the differences, each of one kind.
+
+Names first: an observed host is a design device when its name (after `--map`, case-insensitive,
+with or without a domain suffix) is a device's name or id; an observed port is a design port
+when any naming of that device's model gives that name (`PortNamer.lookup`: the input's own
+namings first, e.g. InfiniBand port numbers and `mlx5_N` for ibnetdiscover).  Then links:
+
+* a planned link seen between its two ports is **matched** (and checked for its **speed** when
+  the input reports one);
+* two planned links seen crossed (`a-d` and `c-b` instead of `a-b` and `c-d`) are one
+  **swapped** pair, or **wrong_rail** when the two links belong to different rails;
+* an observed link with one end on a planned port and the other on another port of the right
+  device is **wrong_port**; on another device, **wrong_device**, or **wrong_rail** when that
+  device serves another rail;
+* a planned link not seen is **missing** (for LLDP only when one of its devices was observed);
+  a seen link that no planned link explains is **unexpected**;
+* a host name that is no device of the design is one **unknown_device** difference.
+
+Every fault is reported once: a link or observation that explains one difference is not used
+again.  When a server's port cannot be named (no naming for its model) but its device is right,
+the link counts as matched and `Comparison.notes` says how many ends were matched by device only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from ..model.document import FabricDocument
+from ..model.fabric import Link
+from ..model.port_names_os import PortNamer
+from .observed import Observation, ObservedLink
+
+KIND_TITLES: dict[str, str] = {
+    "missing": "missing cable",
+    "unexpected": "unexpected cable",
+    "wrong_port": "wrong port on the right device",
+    "wrong_device": "wrong device",
+    "swapped": "pair swapped",
+    "wrong_rail": "wrong rail",
+    "wrong_speed": "wrong speed",
+    "unknown_device": "device not in the plan",
+}
+Port = tuple[str, str]
+MANAGEMENT_PORT = re.compile(r"^(eth\d+|mgmt\d*|management\d+|em\d+|fxp\d+|re\d+:mgmt-\d+)$",
+                             re.IGNORECASE)
+"""Out-of-band management interfaces (Cumulus `eth0`, NX-OS `mgmt0`, EOS `Management1`, Junos
+`em0`/`fxp0`/`re0:mgmt-0`): a neighbour seen there is the management network, not a fabric cable,
+unless the design models that port."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One thing to fix, with the planned links and design ports it concerns."""
+
+    kind: str
+    links: tuple[str, ...]
+    message: str
+    action: str
+    devices: tuple[str, ...] = ()
+    ports: tuple[Port, ...] = ()
+    """Design ports where something is wrong (the GUI marks them)."""
+    observed: tuple[str, ...] = ()
+    """Observed ends as the input printed them."""
+    where: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "links": list(self.links), "message": self.message,
+                "action": self.action, "devices": list(self.devices),
+                "ports": [list(p) for p in self.ports], "observed": list(self.observed),
+                "where": self.where}
+
+
+@dataclass
+class Comparison:
+    differences: list[Difference] = field(default_factory=list)
+    matched: int = 0
+    checked: int = 0
+    unchecked: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not self.differences
+
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(d.kind for d in self.differences))
+
+
+class _Resolver:
+    """Observed host and port names -> design device ids and ports (cached)."""
+
+    def __init__(self, doc: FabricDocument, namer: PortNamer, host_map: dict[str, str],
+                 prefer: tuple[str, ...]) -> None:
+        self.doc, self.namer, self.prefer = doc, namer, prefer
+        self.host_map = host_map
+        names: dict[str, str] = {}
+        for device in doc.devices.values():
+            names.setdefault(device.name, device.id)
+        for device in doc.devices.values():
+            names.setdefault(device.id, device.id)
+            names.setdefault(device.name.lower(), device.id)
+        self.names = names
+        self._hosts: dict[str, str | None] = {}
+        self._lower: dict[int, dict[str, str]] = {}
+        self._tables: dict[str, dict[str, str]] = {}
+
+    def host(self, name: str) -> str | None:
+        if name in self._hosts:
+            return self._hosts[name]
+        mapped = self.host_map.get(name, name)
+        short = mapped.split(".", 1)[0]
+        found = None
+        for candidate in (mapped, mapped.lower(), short, short.lower()):
+            found = self.names.get(candidate)
+            if found is not None:
+                break
+        self._hosts[name] = found
+        return found
+
+    def port(self, device_id: str, name: str) -> str | None:
+        table = self._tables.get(device_id)
+        if table is None:
+            table = self._tables[device_id] = self.namer.lookup(device_id, self.prefer)
+        port = table.get(name)
+        if port is None:
+            lower = self._lower.get(id(table))
+            if lower is None:
+                lower = self._lower[id(table)] = {k.lower(): v for k, v in table.items()}
+            port = lower.get(name.lower())
+        return port
+
+
+@dataclass
+class _Seen:
+    x: Port
+    y: tuple[str, str | None]
+    link: ObservedLink
+    x_text: str
+    y_text: str
+
+
+def _other(link: Link, end: Port) -> Port:
+    a = (link.a.device, link.a.port)
+    return (link.b.device, link.b.port) if a == end else a
+
+
+class _Engine:
+    def __init__(self, doc: FabricDocument, namer: PortNamer) -> None:
+        self.doc, self.namer = doc, namer
+        self.result = Comparison()
+        self.used_links: set[str] = set()
+        self._rails: dict[str, frozenset[int]] = {}
+
+    def name(self, end: tuple[str, str | None]) -> str:
+        device = self.doc.devices[end[0]].name
+        return f"{device}:{end[1]}" if end[1] is not None else device
+
+    def link_text(self, link: Link) -> str:
+        return f"{self.name(link.a)} - {self.name(link.b)}"
+
+    def rails_of(self, device_id: str) -> frozenset[int]:
+        """The rails a device's planned links carry (empty: it serves no particular rail)."""
+        if device_id not in self._rails:
+            self._rails[device_id] = frozenset(
+                link.rail for link in self.doc.links_of(device_id) if link.rail is not None)
+        return self._rails[device_id]
+
+    def add(self, diff: Difference) -> None:
+        self.result.differences.append(diff)
+        self.used_links.update(diff.links)
+
+
+def compare(doc: FabricDocument, observation: Observation, namer: PortNamer | None = None,
+            host_map: dict[str, str] | None = None) -> Comparison:
+    """The differences between `doc` (as designed) and `observation` (as built)."""
+    namer = namer or PortNamer(doc)
+    resolver = _Resolver(doc, namer, host_map or {}, observation.prefer)
+    engine = _Engine(doc, namer)
+    result = engine.result
+    unknown: dict[str, list[str]] = defaultdict(list)
+    unknown_ports: dict[str, set[Port]] = defaultdict(set)
+    seen: dict[frozenset, _Seen] = {}
+    by_device_only = 0
+
+    management = 0
+    for obs in observation.links:
+        da, db = resolver.host(obs.a.host), resolver.host(obs.b.host)
+        if any(dev is not None and MANAGEMENT_PORT.match(end.port)
+               and resolver.port(dev, end.port) is None
+               for dev, end in ((da, obs.a), (db, obs.b))):
+            management += 1
+            continue
+        if da is None or db is None:
+            for end, dev, other, odev in ((obs.a, da, obs.b, db), (obs.b, db, obs.a, da)):
+                if dev is None:
+                    unknown[end.host].append(f"{end.port} to {other}")
+                    if odev is not None:
+                        port = resolver.port(odev, other.port)
+                        if port is not None:
+                            unknown_ports[end.host].add((odev, port))
+            continue
+        pa, pb = resolver.port(da, obs.a.port), resolver.port(db, obs.b.port)
+        if pa is None and pb is None:
+            engine.add(Difference(
+                "unexpected", (), f"cable {obs.a} - {obs.b}: neither port is a port of the design",
+                "identify the ports; remove the cable if it does not belong", (da, db), (),
+                (str(obs.a), str(obs.b)), obs.where))
+            continue
+        if pa is None:
+            x, y, xt, yt = (db, pb), (da, None), str(obs.b), str(obs.a)
+        else:
+            x, y, xt, yt = (da, pa), (db, pb), str(obs.a), str(obs.b)
+        if x == y:
+            continue
+        key = frozenset((x, y))
+        if key in seen:
+            if seen[key].link.speed_gbps is None and obs.speed_gbps is not None:
+                seen[key].link = obs
+            continue
+        seen[key] = _Seen(x, y, obs, xt, yt)
+
+    covered = {resolver.host(h) for h in observation.hosts} - {None}
+    unmatched: list[_Seen] = []
+    matched: set[str] = set()
+    for item in seen.values():
+        link = doc.link_at(*item.x)
+        if link is not None and link.id not in matched:
+            want = _other(link, item.x)
+            if want == item.y or (item.y[1] is None and want[0] == item.y[0]):
+                matched.add(link.id)
+                by_device_only += item.y[1] is None
+                _check_speed(engine, link, item)
+                continue
+        unmatched.append(item)
+    engine.used_links.update(matched)
+    _swaps(engine, unmatched)
+    _singles(engine, unmatched)
+
+    for host, ports in sorted(unknown.items()):
+        ends = sorted(unknown_ports.get(host, ()))
+        links = tuple(dict.fromkeys(
+            link.id for end in ends
+            if (link := doc.link_at(*end)) is not None and link.id not in engine.used_links))
+        shown = "; ".join(ports[:4]) + (f"; and {len(ports) - 4} more" if len(ports) > 4 else "")
+        planned = ""
+        if links:
+            devices = sorted({doc.devices[e[0]].name for link_id in links
+                              for e in (doc.links[link_id].a, doc.links[link_id].b)
+                              if e not in ends})
+            planned = f"; its cables are planned for {', '.join(devices)}"
+        engine.add(Difference(
+            "unknown_device", links,
+            f"{host} is not a device of the design (seen: {shown}){planned}",
+            f"check the host name of {host}, or name its design device with --map",
+            tuple(sorted({end[0] for end in ends})), tuple(ends), (host,), observation.kind))
+
+    checked = 0
+    for link in doc.links.values():
+        if not observation.complete and link.a.device not in covered \
+                and link.b.device not in covered:
+            result.unchecked += 1
+            continue
+        checked += 1
+        if link.id in engine.used_links:
+            continue
+        engine.add(Difference(
+            "missing", (link.id,), f"{engine.link_text(link)} is not cabled (not seen)",
+            f"install the cable {engine.link_text(link)}",
+            (link.a.device, link.b.device), (tuple(link.a), tuple(link.b))))
+    result.checked = checked
+    result.matched = len(matched)
+    if management:
+        result.notes.append(f"{management} observed links on management ports (eth0, mgmt0 ...) "
+                            "that the design does not model were left out")
+    if by_device_only:
+        result.notes.append(
+            f"{by_device_only} links matched by device only: the input's names for their server "
+            "ports are not known for that server model")
+    if result.unchecked:
+        result.notes.append(
+            f"{result.unchecked} planned links were not checked: neither of their devices was "
+            "observed (give an lldpctl file for one of them)")
+    return result
+
+
+def _check_speed(engine: _Engine, link: Link, item: _Seen) -> None:
+    speed = item.link.speed_gbps
+    if speed is None:
+        return
+    doc = engine.doc
+    ports = [doc.ports(link.a.device).get(link.a.port), doc.ports(link.b.device).get(link.b.port)]
+    planned = min((p.speed_gbps for p in ports if p is not None), default=None)
+    if planned is None or abs(planned - speed) < 1e-6:
+        return
+    engine.add(Difference(
+        "wrong_speed", (link.id,),
+        f"{engine.link_text(link)} is up at {speed:g} Gb/s, planned {planned:g} Gb/s",
+        "check the optic or cable part and the port's breakout mode at both ends",
+        (link.a.device, link.b.device), (tuple(link.a), tuple(link.b)),
+        (item.x_text, item.y_text), item.link.where))
+
+
+def _swaps(engine: _Engine, unmatched: list[_Seen]) -> None:
+    doc = engine.doc
+    pairs = {frozenset((s.x, s.y)): i for i, s in enumerate(unmatched) if s.y[1] is not None}
+    done: set[int] = set()
+    for i, item in enumerate(unmatched):
+        if i in done or item.y[1] is None:
+            continue
+        x, y = item.x, (item.y[0], item.y[1])
+        lx, ly = doc.link_at(*x), doc.link_at(*y)
+        if lx is None or ly is None or lx.id == ly.id or lx.id in engine.used_links \
+                or ly.id in engine.used_links:
+            continue
+        xb, yb = _other(lx, x), _other(ly, y)
+        j = pairs.get(frozenset((xb, yb)))
+        if j is None or j == i or j in done:
+            continue
+        done.update((i, j))
+        if x[0] == yb[0]:
+            at, p, q = x[0], x[1], yb[1]
+        elif xb[0] == y[0]:
+            at, p, q = y[0], xb[1], y[1]
+        else:
+            at, p, q = "", engine.name(x), engine.name(yb)
+        where = f"at {doc.devices[at].name}, ports {p} and {q}" if at else f"at {p} and {q}"
+        rails = (lx.rail, ly.rail)
+        crossed = None not in rails and rails[0] != rails[1]
+        kind = "wrong_rail" if crossed else "swapped"
+        detail = f" (rails {rails[0]} and {rails[1]} crossed)" if crossed else ""
+        engine.add(Difference(
+            kind, (lx.id, ly.id),
+            f"{engine.link_text(lx)} and {engine.link_text(ly)} are swapped {where}{detail}",
+            f"exchange the two cables {where}",
+            tuple(dict.fromkeys((x[0], xb[0], y[0], yb[0]))), (x, y, xb, yb),
+            (item.x_text, item.y_text, unmatched[j].x_text, unmatched[j].y_text),
+            item.link.where))
+    unmatched[:] = [s for k, s in enumerate(unmatched) if k not in done]
+
+
+def _singles(engine: _Engine, unmatched: list[_Seen]) -> None:
+    doc = engine.doc
+    for item in unmatched:
+        ends = [(item.x, item.y, item.y_text)]
+        if item.y[1] is not None:
+            ends.append(((item.y[0], item.y[1]), item.x, item.x_text))
+        chosen = None
+        for anchor, far, far_text in ends:
+            link = doc.link_at(*anchor)
+            if link is None or link.id in engine.used_links:
+                continue
+            want = _other(link, anchor)
+            if want[0] == far[0]:
+                chosen = ("wrong_port", link, anchor, far, far_text, want)
+                break
+            if chosen is None:
+                chosen = ("wrong_device", link, anchor, far, far_text, want)
+        observed = (item.x_text, item.y_text)
+        if chosen is None:
+            engine.add(Difference(
+                "unexpected", (),
+                f"cable {engine.name(item.x)} - {engine.name(item.y)} is not in the plan",
+                "remove the cable, or add the link to the design",
+                (item.x[0], item.y[0]), tuple(e for e in (item.x, item.y) if e[1] is not None),
+                observed, item.link.where))
+            continue
+        kind, link, anchor, far, far_text, want = chosen
+        far_name = engine.name(far) if far[1] is not None else f"{far_text}"
+        if kind == "wrong_port":
+            message = (f"{engine.link_text(link)} ends at {far_name} instead of "
+                       f"{engine.name(want)}")
+            action = f"move the end at {doc.devices[want[0]].name} from {far[1] or far_text} " \
+                     f"to {want[1]}"
+        else:
+            rails = engine.rails_of(far[0])
+            if link.rail is not None and rails and link.rail not in rails:
+                kind = "wrong_rail"
+            served = ", ".join(str(r) for r in sorted(rails))
+            suffix = (f" (a device of rail {served}; the link is rail {link.rail})"
+                      if kind == "wrong_rail" else "")
+            message = (f"{engine.link_text(link)} ends at {far_name} instead of "
+                       f"{engine.name(want)}{suffix}")
+            action = f"move the end from {far_name} to {engine.name(want)}"
+        ports = tuple(p for p in (anchor, want, far) if p[1] is not None)
+        engine.add(Difference(kind, (link.id,), message, action,
+                              tuple(dict.fromkeys((anchor[0], want[0], far[0]))),
+                              ports, observed, item.link.where))  # type: ignore[arg-type]

@@ -1,0 +1,380 @@
+"""The semantic difference between two revisions of a design (`aicnet diff OLD NEW`).
+
+Objects are matched by meaning, not by text, so that a regenerated design (new link ids)
+diffs sensibly:
+
+- **devices**: by id, then by name among the ones left;
+- **links** (cables), in this order, each step on the links the earlier ones left:
+  1. same id and the same two ends (ends compared through the device matching): same cable;
+  2. the same two ends under another id: same cable (its id changed);
+  3. same id and one end in common: the cable is *re-terminated* (its other end moved);
+  4. one end in common and the same cable part, when that end names exactly one candidate on
+     each side: re-terminated;
+  5. same id, the same two devices and the same part, both ends on other ports (a switch
+     swapped for a model with other port names): re-terminated at both ends;
+  what is left is removed (old) or added (new).  Any other cable whose two ends both change is
+  a removal and an addition: the installer pulls it and runs a new one.
+- **racks** and **workloads**: by id.
+
+On matched objects the diff lists what an installer or a reviewer cares about: a device moved
+(rack, RU), renamed, swapped for another model, re-flashed; a cage's breakout mode or optic (on a
+device that keeps its model); a
+cable's part, manual length, assembly or tags; settings by dotted path.  The BOM delta comes
+from `analysis.bom.compute_bom` on both revisions (bomdelta.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.document import FabricDocument
+from ..model.fabric import Device, Endpoint, Link, Rack, Workload
+from .bomdelta import BomDelta, bom_delta
+
+DEVICE_FIELDS = ("name", "model", "role", "firmware")
+LINK_FIELDS = ("cable", "assembly", "length_m", "colour", "rail", "plane")
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of one object: `what` is the object id (or a settings path)."""
+
+    what: str
+    field: str
+    before: Any
+    after: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.what, "field": self.field, "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
+class DeviceMove:
+    device: str  # id in the new revision
+    name: str
+    rack_before: str | None
+    ru_before: int | None
+    rack_after: str | None
+    ru_after: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.device, "name": self.name,
+                "from": {"rack": self.rack_before, "ru": self.ru_before},
+                "to": {"rack": self.rack_after, "ru": self.ru_after}}
+
+
+@dataclass(frozen=True)
+class CageChange:
+    """A cage whose breakout mode or installed optic differs (None: the model's default / none)."""
+
+    device: str
+    name: str
+    cage: int
+    mode_before: str | None
+    mode_after: str | None
+    optic_before: str | None
+    optic_after: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"device": self.device, "name": self.name, "cage": self.cage,
+                "mode": [self.mode_before, self.mode_after],
+                "optic": [self.optic_before, self.optic_after]}
+
+
+@dataclass(frozen=True)
+class Retermination:
+    """One cable kept, with one (or, under the same id, possibly both) end on another port."""
+
+    old: Link
+    new: Link
+    moved: tuple[tuple[Endpoint, Endpoint], ...]  # (old end, new end) of each end that moved
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.new.id, "old_id": self.old.id,
+                "moved": [{"from": list(a), "to": list(b)} for a, b in self.moved]}
+
+
+@dataclass
+class FabricDiff:
+    old: FabricDocument
+    new: FabricDocument
+    devices_added: list[Device] = field(default_factory=list)
+    devices_removed: list[Device] = field(default_factory=list)
+    devices_moved: list[DeviceMove] = field(default_factory=list)
+    device_changes: list[FieldChange] = field(default_factory=list)
+    cage_changes: list[CageChange] = field(default_factory=list)
+    links_added: list[Link] = field(default_factory=list)
+    links_removed: list[Link] = field(default_factory=list)
+    links_reterminated: list[Retermination] = field(default_factory=list)
+    link_changes: list[FieldChange] = field(default_factory=list)
+    link_renamed: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
+    racks_added: list[Rack] = field(default_factory=list)
+    racks_removed: list[Rack] = field(default_factory=list)
+    rack_changes: list[FieldChange] = field(default_factory=list)
+    workloads_added: list[Workload] = field(default_factory=list)
+    workloads_removed: list[Workload] = field(default_factory=list)
+    workload_changes: list[FieldChange] = field(default_factory=list)
+    settings: list[FieldChange] = field(default_factory=list)
+    bom: BomDelta | None = None
+    device_map: dict[str, str] = field(default_factory=dict)  # old id -> new id
+    link_map: dict[str, str] = field(default_factory=dict)  # old id -> new id (kept cables)
+
+    @property
+    def empty(self) -> bool:
+        """No change an installer or reviewer would act on (a renamed link id does not count)."""
+        lists = (self.devices_added, self.devices_removed, self.devices_moved, self.device_changes,
+                 self.cage_changes, self.links_added, self.links_removed, self.links_reterminated,
+                 self.link_changes, self.racks_added, self.racks_removed, self.rack_changes,
+                 self.workloads_added, self.workloads_removed, self.workload_changes,
+                 self.settings)
+        return not any(lists) and (self.bom is None or self.bom.empty)
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "devices_added": len(self.devices_added),
+            "devices_removed": len(self.devices_removed),
+            "devices_moved": len(self.devices_moved),
+            "device_changes": len(self.device_changes),
+            "cage_changes": len(self.cage_changes),
+            "cables_added": len(self.links_added),
+            "cables_removed": len(self.links_removed),
+            "cables_reterminated": len(self.links_reterminated),
+            "cable_changes": len(self.link_changes),
+            "settings_changes": len(self.settings),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "empty": self.empty,
+            "counts": self.counts(),
+            "devices": {
+                "added": [_device_json(d) for d in self.devices_added],
+                "removed": [_device_json(d) for d in self.devices_removed],
+                "moved": [m.to_json() for m in self.devices_moved],
+                "changed": [c.to_json() for c in self.device_changes],
+                "cages": [c.to_json() for c in self.cage_changes],
+            },
+            "cables": {
+                "added": [_link_json(lk) for lk in self.links_added],
+                "removed": [_link_json(lk) for lk in self.links_removed],
+                "reterminated": [r.to_json() for r in self.links_reterminated],
+                "changed": [c.to_json() for c in self.link_changes],
+                "renamed": [{"old_id": a, "new_id": b} for a, b in self.link_renamed],
+            },
+            "racks": {
+                "added": [r.id for r in self.racks_added],
+                "removed": [r.id for r in self.racks_removed],
+                "changed": [c.to_json() for c in self.rack_changes],
+            },
+            "workloads": {
+                "added": [w.id for w in self.workloads_added],
+                "removed": [w.id for w in self.workloads_removed],
+                "changed": [c.to_json() for c in self.workload_changes],
+            },
+            "settings": [c.to_json() for c in self.settings],
+            "bom": self.bom.to_json() if self.bom is not None else None,
+        }
+
+
+def _device_json(device: Device) -> dict[str, Any]:
+    return {"id": device.id, "name": device.name, "model": device.model, "rack": device.rack,
+            "ru": device.ru}
+
+
+def _link_json(link: Link) -> dict[str, Any]:
+    return {"id": link.id, "a": list(link.a), "b": list(link.b), "cable": link.cable}
+
+
+# ---------------------------------------------------------------- matching
+def match_devices(old: FabricDocument, new: FabricDocument) -> dict[str, str]:
+    """old id -> new id: by id, then by name among the devices left."""
+    mapping = {i: i for i in old.devices if i in new.devices}
+    taken = set(mapping.values())
+    new_by_name = {d.name: d.id for d in new.devices.values() if d.id not in taken}
+    for device in old.devices.values():
+        if device.id in mapping:
+            continue
+        target = new_by_name.get(device.name)
+        if target is not None and target not in taken:
+            mapping[device.id] = target
+            taken.add(target)
+    return mapping
+
+
+def _ends(link: Link, device_map: dict[str, str] | None = None) -> frozenset[tuple[str, str]]:
+    if device_map is None:
+        return frozenset((tuple(link.a), tuple(link.b)))
+    return frozenset(((device_map.get(link.a.device, "\x00" + link.a.device), link.a.port),
+                      (device_map.get(link.b.device, "\x00" + link.b.device), link.b.port)))
+
+
+def _moved_ends(old: Link, new: Link, device_map: dict[str, str]) -> tuple[tuple[Endpoint, Endpoint], ...]:
+    """(old end, new end) pairs for the ends that differ; a kept end pairs with itself."""
+    old_ends = [old.a, old.b]
+    mapped = [(device_map.get(e.device, "\x00"), e.port) for e in old_ends]
+    new_ends = [new.a, new.b]
+    kept_old = [i for i, m in enumerate(mapped) if tuple(m) in {tuple(e) for e in new_ends}]
+    kept_new = {tuple(mapped[i]) for i in kept_old}
+    left_old = [old_ends[i] for i in range(2) if i not in kept_old]
+    left_new = [e for e in new_ends if tuple(e) not in kept_new]
+    return tuple(zip(left_old, left_new, strict=False))
+
+
+def match_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, str]
+                ) -> tuple[dict[str, str], list[Retermination]]:
+    """(old id -> new id of every kept cable, the re-terminations among them)."""
+    mapping: dict[str, str] = {}
+    retermed: list[Retermination] = []
+    left_old = dict(old.links)
+    left_new = dict(new.links)
+
+    def keep(old_link: Link, new_link: Link, moved: bool) -> None:
+        mapping[old_link.id] = new_link.id
+        del left_old[old_link.id]
+        del left_new[new_link.id]
+        if moved:
+            retermed.append(Retermination(old_link, new_link,
+                                          _moved_ends(old_link, new_link, device_map)))
+
+    # 1. same id, same ends
+    for link_id in [i for i in left_old if i in left_new]:
+        if _ends(left_old[link_id], device_map) == _ends(left_new[link_id]):
+            keep(left_old[link_id], left_new[link_id], False)
+    # 2. same ends, another id
+    by_ends = {_ends(lk): lk for lk in left_new.values()}
+    for link in list(left_old.values()):
+        target = by_ends.get(_ends(link, device_map))
+        if target is not None and target.id in left_new:
+            keep(link, target, False)
+    # 3. same id, one end in common
+    for link_id in [i for i in left_old if i in left_new]:
+        if len(_ends(left_old[link_id], device_map) & _ends(left_new[link_id])) == 1:
+            keep(left_old[link_id], left_new[link_id], True)
+    # 4. one end in common, same part, one candidate on each side
+    old_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+    new_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+    for link in left_old.values():
+        for end in _ends(link, device_map):
+            old_at[end].append(link)
+    for link in left_new.values():
+        for end in _ends(link):
+            new_at[end].append(link)
+    for end in sorted(set(old_at) & set(new_at)):
+        olds, news = old_at[end], new_at[end]
+        if len(olds) == 1 and len(news) == 1:
+            a, b = olds[0], news[0]
+            if a.id in left_old and b.id in left_new and a.cable == b.cable:
+                keep(a, b, True)
+    # 5. same id, both ends on other ports of the same two devices (e.g. a swapped model)
+    for link_id in [i for i in left_old if i in left_new]:
+        a, b = left_old[link_id], left_new[link_id]
+        pair = {device_map.get(a.a.device), device_map.get(a.b.device)}
+        if pair == {b.a.device, b.b.device} and a.cable == b.cable:
+            keep(a, b, True)
+    return mapping, retermed
+
+
+# ---------------------------------------------------------------- comparing
+def _flat(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flat(f"{prefix}.{key}" if prefix else str(key), item, out)
+    else:
+        out[prefix] = value
+
+
+def _settings_changes(old: FabricDocument, new: FabricDocument) -> list[FieldChange]:
+    before: dict[str, Any] = {}
+    after: dict[str, Any] = {}
+    _flat("", old.settings.model_dump(mode="json"), before)
+    _flat("", new.settings.model_dump(mode="json"), after)
+    return [FieldChange("settings", key, before.get(key), after.get(key))
+            for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
+
+
+def _field_changes(obj_id: str, old: Any, new: Any, fields: tuple[str, ...]) -> list[FieldChange]:
+    return [FieldChange(obj_id, name, getattr(old, name), getattr(new, name))
+            for name in fields if getattr(old, name) != getattr(new, name)]
+
+
+def _cage_changes(old_doc: FabricDocument, new_doc: FabricDocument, old: Device,
+                  new: Device) -> list[CageChange]:
+    """Per cage: the effective mode (the model's default when unset) and the optic.  Not for a
+    device swapped for another model: cage numbers belong to a model (one counts from 0, the
+    other from 1), so its optics show in the BOM delta and its model change, not per cage."""
+    if old.cages == new.cages or old.model != new.model:
+        return []
+    old_model = old_doc.device_model(old)
+    new_model = new_doc.device_model(new)
+    cages = sorted(set(old.cages) | set(new.cages))
+    out = []
+    for cage in cages:
+        before = old.cages.get(cage)
+        after = new.cages.get(cage)
+        mode_b = before.mode if before and before.mode else _default_mode(old_model, cage)
+        mode_a = after.mode if after and after.mode else _default_mode(new_model, cage)
+        optic_b = before.transceiver if before else None
+        optic_a = after.transceiver if after else None
+        if mode_b != mode_a or optic_b != optic_a:
+            out.append(CageChange(new.id, new.name, cage, mode_b, mode_a, optic_b, optic_a))
+    return out
+
+
+def _default_mode(model: Any, cage: int) -> str | None:
+    group = model.cage_group_of.get(cage)
+    return group.default_breakout if group is not None else None
+
+
+def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = True) -> FabricDiff:
+    """Everything that changed from `old` to `new` (neither document is changed)."""
+    out = FabricDiff(old, new)
+    device_map = match_devices(old, new)
+    out.device_map = device_map
+    matched_new = set(device_map.values())
+    out.devices_removed = [d for i, d in old.devices.items() if i not in device_map]
+    out.devices_added = [d for i, d in new.devices.items() if i not in matched_new]
+    for old_id, new_id in device_map.items():
+        a, b = old.devices[old_id], new.devices[new_id]
+        if a is b:
+            continue
+        if (a.rack, a.ru) != (b.rack, b.ru):
+            out.devices_moved.append(DeviceMove(new_id, b.name, a.rack, a.ru, b.rack, b.ru))
+        out.device_changes.extend(_field_changes(new_id, a, b, DEVICE_FIELDS))
+        out.cage_changes.extend(_cage_changes(old, new, a, b))
+
+    link_map, retermed = match_links(old, new, device_map)
+    out.link_map = link_map
+    out.links_reterminated = retermed
+    kept_new = set(link_map.values())
+    out.links_removed = [lk for i, lk in old.links.items() if i not in link_map]
+    out.links_added = [lk for i, lk in new.links.items() if i not in kept_new]
+    for old_id, new_id in link_map.items():
+        a, b = old.links[old_id], new.links[new_id]
+        if old_id != new_id:
+            out.link_renamed.append((old_id, new_id))
+        if a is not b:
+            out.link_changes.extend(_field_changes(new_id, a, b, LINK_FIELDS))
+
+    out.racks_removed = [r for i, r in old.racks.items() if i not in new.racks]
+    out.racks_added = [r for i, r in new.racks.items() if i not in old.racks]
+    for rack_id in old.racks.keys() & new.racks.keys():
+        out.rack_changes.extend(_field_changes(rack_id, old.racks[rack_id], new.racks[rack_id],
+                                               ("name", "row", "position", "x_m", "y_m",
+                                                "height_ru", "power_kw")))
+    out.workloads_removed = [w for i, w in old.workloads.items() if i not in new.workloads]
+    out.workloads_added = [w for i, w in new.workloads.items() if i not in old.workloads]
+    for wl_id in sorted(old.workloads.keys() & new.workloads.keys()):
+        a, b = old.workloads[wl_id], new.workloads[wl_id]
+        changes = _field_changes(wl_id, a, b, ("name", "kind", "pattern", "target_gbps_per_gpu",
+                                               "message_mb"))
+        mapped = sorted(device_map.get(m, m) for m in a.members)
+        if mapped != sorted(b.members):
+            changes.append(FieldChange(wl_id, "members", len(a.members), len(b.members)))
+        out.workload_changes.extend(changes)
+    out.settings = _settings_changes(old, new)
+    out.rack_changes.sort(key=lambda c: (c.what, c.field))
+    if with_bom:
+        out.bom = bom_delta(old, new)
+    return out

@@ -1,0 +1,88 @@
+"""What a user marks as failed, resolved to the links that stop carrying traffic.
+
+A failure is a set of links.  A failed device takes all its links down (the device itself stays
+in the design, so a failed server is still a member of its workloads: its GPUs lose their paths
+rather than leaving the job).  Accepted tokens (`aicnet whatif --fail TOKEN`):
+
+- a device id or name (`leaf-03`), a link id (`c000123`);
+- `optic:DEVICE:CAGE` - the optic in that cage: every link on the cage's ports (both links of a
+  twin-port optic);
+- `rail:N` - every link tagged with rail N (a whole rail);
+- `plane:NAME` - every link tagged with that plane, and every link of a device tagged with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.document import FabricDocument
+
+
+class FailureError(ValueError):
+    """A token that names nothing in the design."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    label: str
+    links: frozenset[str]
+    devices: tuple[str, ...] = ()  # ids of the devices marked failed (their links are in `links`)
+
+
+def _device(doc: FabricDocument, token: str) -> str | None:
+    if token in doc.devices:
+        return token
+    device = doc.device_by_name(token)
+    return device.id if device is not None else None
+
+
+def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
+    """The failure the tokens name together; FailureError for a token that names nothing."""
+    links: set[str] = set()
+    devices: list[str] = []
+    for token in tokens:
+        device = _device(doc, token)
+        if device is not None:
+            devices.append(device)
+            links.update(doc.link_ids_of(device))
+        elif token in doc.links:
+            links.add(token)
+        elif token.startswith("optic:"):
+            links.update(_optic(doc, token))
+        elif token.startswith("rail:"):
+            try:
+                rail = int(token[5:])
+            except ValueError:
+                raise FailureError(f"{token!r}: a rail is a number, e.g. rail:3") from None
+            found = {lk.id for lk in doc.links.values() if lk.rail == rail}
+            if not found:
+                raise FailureError(f"{token!r}: no link is tagged with rail {rail}")
+            links.update(found)
+        elif token.startswith("plane:"):
+            plane = token[6:]
+            found = {lk.id for lk in doc.links.values() if lk.plane == plane}
+            for dev in doc.devices.values():
+                if dev.tags.get("plane") == plane:
+                    found.update(doc.link_ids_of(dev.id))
+            if not found:
+                raise FailureError(f"{token!r}: nothing is tagged with plane {plane!r}")
+            links.update(found)
+        else:
+            raise FailureError(f"{token!r} is not a device, link, optic:DEVICE:CAGE, rail:N or "
+                               "plane:NAME of this design")
+    return Failure(", ".join(tokens), frozenset(links), tuple(devices))
+
+
+def _optic(doc: FabricDocument, token: str) -> set[str]:
+    try:
+        _, name, cage_text = token.split(":")
+        cage = int(cage_text)
+    except ValueError:
+        raise FailureError(f"{token!r}: write optic:DEVICE:CAGE, e.g. optic:leaf-01:5") from None
+    device = _device(doc, name)
+    if device is None:
+        raise FailureError(f"{token!r}: no device {name!r}")
+    ports = [p.name for p in doc.ports(device).values() if p.cage == cage]
+    if not ports:
+        raise FailureError(f"{token!r}: {name} has no cage {cage}")
+    return {lk.id for p in ports if (lk := doc.link_at(device, p)) is not None}

@@ -1,0 +1,461 @@
+"""Growth and migration: the target fabric from the generator, fitted onto the existing design
+so that every existing device stays where it is and every cable that can stay, stays.
+
+1. The target is generated with the generators' public entry point (`generate`) from the
+   parameters the design was made with (template.py), changed by the request: more SUs or
+   servers (grow), other switch models or speed (migrate).
+2. The diff engine matches the target to the design (diff.py: devices by id then name, cables
+   by id and ends, then by ends, then by one end): matched cables are kept, cables with one end
+   elsewhere are re-terminated, the rest are removed or added.
+3. The result is built on a copy of the design in one `apply`: its own devices keep their rack
+   and RU (a swapped model takes the target's model and cage optics); new devices take the
+   target's place when that rack already holds the same part of the fabric and the RUs are
+   free, else they go into new racks in a new row behind the existing floor; cables keep their
+   ids, re-terminated ones get their new ends, new ones are added; workloads take the target's
+   members.  Media of every new or re-terminated cable is chosen again for the real places
+   (`generators.choose_media`).
+4. The bill of change is `diff_documents(design, result)`: parts to buy and parts freed (BOM
+   delta), cables to pull, to move (re-terminate) and to remove, devices to rack or move.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..generators import GeneratorError, RailOptimizedParams, TwoTierParams, choose_media, generate
+from ..model.document import FabricDocument, ModelError
+from ..model.edits import (
+    AddDevice,
+    AddLink,
+    AddRack,
+    Operation,
+    RemoveDevice,
+    RemoveLink,
+    UpdateDevice,
+    UpdateSettings,
+    UpdateWorkload,
+)
+from ..model.fabric import Device, Endpoint, Rack
+from .diff import FabricDiff, diff_documents, match_devices, match_links
+from .template import TemplateError, infer_params
+
+__all__ = ["ChangePlan", "GrowthError", "grow", "migrate", "plan_change"]
+
+
+class GrowthError(ValueError):
+    """The growth or migration cannot be planned (the reason says what would work)."""
+
+
+@dataclass
+class ChangePlan:
+    params: Any  # the generator parameters of the target
+    result: FabricDocument  # the design after the change (a new document)
+    diff: FabricDiff  # design -> result: the bill of change
+    notes: list[str] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)  # moved cable id -> why
+
+    def bill(self) -> dict[str, Any]:
+        d = self.diff
+        bom = d.bom
+        buy = [line.to_json() for line in bom.lines if line.delta > 0] if bom else []
+        freed = [line.to_json() for line in bom.lines if line.delta < 0] if bom else []
+        return {
+            "buy": buy,
+            "freed": freed,
+            "cables_to_pull": len(d.links_added),
+            "cables_to_move": len(d.links_reterminated),
+            "cables_to_remove": len(d.links_removed),
+            "cables_kept": len(d.link_map) - len(d.links_reterminated),
+            "devices_to_add": len(d.devices_added),
+            "devices_to_remove": len(d.devices_removed),
+            "devices_to_move": len(d.devices_moved),
+            "devices_swapped": sorted({c.what for c in d.device_changes if c.field == "model"}),
+            "optic_changes": len(d.cage_changes),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"params": self.params.model_dump(mode="json"), "bill": self.bill(),
+                "notes": self.notes, "moves": self.reasons, "diff": self.diff.to_json()}
+
+
+def _target(doc: FabricDocument, params: Any) -> tuple[FabricDocument, list[str]]:
+    """The generated target and what its media choice could not resolve."""
+    target = FabricDocument(doc.catalog)
+    try:
+        result = generate(target, params)
+    except GeneratorError as exc:
+        raise GrowthError(f"the generator cannot make the target: {exc}") from None
+    notes = []
+    if result.unresolved:
+        reasons = sorted({u.reason for u in result.unresolved})
+        notes.append(f"the catalog has no media for {len(result.unresolved)} link group(s) of the "
+                     f"target: {'; '.join(reasons[:3])}")
+    return target, notes
+
+
+def _fresh(taken: set[str], wanted: str, prefix: str) -> str:
+    if wanted not in taken:
+        taken.add(wanted)
+        return wanted
+    n = 1
+    while f"{prefix}{n}" in taken:
+        n += 1
+    taken.add(f"{prefix}{n}")
+    return f"{prefix}{n}"
+
+
+def _occupied(doc: FabricDocument, devices: list[Device]) -> dict[str, set[int]]:
+    used: dict[str, set[int]] = defaultdict(set)
+    for device in devices:
+        if device.rack and device.ru is not None:
+            height = max(doc.device_model(device).height_ru, 1)
+            used[device.rack].update(range(device.ru, device.ru + height))
+    return used
+
+
+def _place_new(old: FabricDocument, target: FabricDocument, new_devices: list[Device],
+               kept_new_ids: dict[str, str], leaving: set[str] = frozenset()
+               ) -> tuple[list[Rack], dict[str, tuple[str | None, int | None]]]:
+    """Racks to add and (rack, ru) per new device id.
+
+    A target rack is the *same* rack as the design's rack of that id when a device kept from
+    the design sits in both; a new device goes there when its RUs are free.  Every other new
+    device goes into its target rack when that rack is new and stands on free floor, else into
+    a copy of it moved to a new row behind the existing floor (nothing lands on a rack already
+    standing).
+    """
+    old_by_new = {v: k for k, v in kept_new_ids.items()}
+    same: set[str] = set()
+    for new_id, old_id in old_by_new.items():
+        t_rack = target.devices[new_id].rack
+        if t_rack and t_rack == old.devices[old_id].rack and t_rack in old.racks:
+            same.add(t_rack)
+    used = _occupied(old, [d for d in old.devices.values() if d.id not in leaving])
+    rows = [r.row for r in old.racks.values()] or [0]
+    ys = [r.y_m for r in old.racks.values() if r.y_m is not None] or [0.0]
+    row_pitch = old.settings.lengths.row_pitch_m
+    shift_y = max(ys) + row_pitch - min((r.y_m for r in target.racks.values()
+                                         if r.y_m is not None), default=0.0)
+    racks: dict[str, Rack] = {}
+    taken = set(old.racks)
+    spots = {(r.row, r.position) for r in old.racks.values()}
+    spots |= {(r.x_m, r.y_m) for r in old.racks.values() if r.x_m is not None}
+    places: dict[str, tuple[str | None, int | None]] = {}
+    for device in new_devices:
+        t_rack = device.rack
+        if t_rack is None or device.ru is None:
+            places[device.id] = (None, None)
+            continue
+        height = max(target.device_model(device).height_ru, 1)
+        span = set(range(device.ru, device.ru + height))
+        if t_rack in same and not (used[t_rack] & span):
+            used[t_rack].update(span)
+            places[device.id] = (t_rack, device.ru)
+            continue
+        if t_rack not in racks:
+            source = target.racks[t_rack]
+            spot = ((source.row, source.position), (source.x_m, source.y_m))
+            if t_rack not in old.racks and not (spot[0] in spots or (
+                    source.x_m is not None and spot[1] in spots)):
+                racks[t_rack] = source  # a new rack on free floor: as the generator placed it
+                taken.add(t_rack)
+            else:
+                rack_id = _fresh(taken, f"{t_rack}-g", f"{t_rack}-g")
+                racks[t_rack] = source.model_copy(update={
+                    "id": rack_id, "name": f"G{source.name}", "row": max(rows) + source.row,
+                    "y_m": None if source.y_m is None else round(source.y_m + shift_y, 3)})
+        places[device.id] = (racks[t_rack].id, device.ru)
+    return list(racks.values()), places
+
+
+@dataclass
+class _Fit:
+    """The design's links against the target's: what stays, moves, comes and goes."""
+
+    kept: list[str] = field(default_factory=list)  # design link ids that stay as they are
+    moved: list[tuple[str, Any]] = field(default_factory=list)  # (design id, target link, re-ported)
+    added: list[Any] = field(default_factory=list)  # target links (re-ported) to pull
+    removed: list[str] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)  # design link id -> why it moves
+
+
+def _pair(a: str, b: str) -> frozenset[str]:
+    return frozenset((a, b))
+
+
+def _natural(text: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+
+
+def _port_order(link: Any, name: Any) -> tuple:
+    """Sort key of a link: its ends' ports in natural order, the end of the lower device first."""
+    ends = sorted((name(e.device), _natural(e.port)) for e in (link.a, link.b))
+    return tuple(port for _device, port in ends)
+
+
+def _ports_stay(doc: FabricDocument, target: FabricDocument, link: Any, a: str, b: str) -> bool:
+    """Both of the cable's ports exist on the target's devices at the same speed."""
+    for end, device in ((link.a, a), (link.b, b)):
+        mine, theirs = doc.port(end.device, end.port), target.port(device, end.port)
+        if mine is None or theirs is None or mine.speed_gbps != theirs.speed_gbps:
+            return False
+    return True
+
+
+def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str, str]) -> _Fit:
+    """Keep every design cable whose two devices stay linked in the target, on its own ports.
+
+    Exact matches first (diff.match_links without its re-terminations); then, per device
+    pair, as many of the design's cables as the target has between the two devices stay on
+    their ports, and the target cables they stand for give up theirs; the target's other
+    cables take those freed ports where their own are now taken (same speed and cage group);
+    a design cable left over that shares one end with one of them is re-terminated, the rest
+    are removed and added.
+    """
+    fit = _Fit()
+    link_map, retermed = match_links(doc, target, device_map)
+    retermed_old = {r.old.id for r in retermed}
+    exact = {o: t for o, t in link_map.items() if o not in retermed_old}
+    fit.kept = sorted(exact)
+    used: dict[str, set[str]] = defaultdict(set)  # target device id -> ports taken
+    for o in exact:
+        link = target.links[exact[o]]
+        used[link.a.device].add(link.a.port)
+        used[link.b.device].add(link.b.port)
+    taken_target = set(exact.values())
+    left_new: dict[frozenset[str], list[Any]] = defaultdict(list)
+    for link in target.links.values():
+        if link.id not in taken_target:
+            left_new[_pair(link.a.device, link.b.device)].append(link)
+    released: dict[str, list[str]] = defaultdict(list)
+    left_old = []
+    before: dict[frozenset[str], int] = defaultdict(int)
+    for link in doc.links.values():
+        a, b = device_map.get(link.a.device), device_map.get(link.b.device)
+        if a and b:
+            before[_pair(a, b)] += 1
+    for link_id in sorted(i for i in doc.links if i not in exact):
+        link = doc.links[link_id]
+        a, b = device_map.get(link.a.device), device_map.get(link.b.device)
+        candidates = left_new.get(_pair(a, b)) if a and b else None
+        if candidates and _ports_stay(doc, target, link, a, b):
+            standin = candidates.pop()
+            fit.kept.append(link_id)
+            for end in (standin.a, standin.b):
+                released[end.device].append(end.port)
+            used[a].add(link.a.port)
+            used[b].add(link.b.port)
+        else:
+            left_old.append(link)
+    for device, ports in released.items():
+        released[device] = [p for p in ports if p not in used[device]]
+
+    def free_port(device: str, port: str) -> str:
+        if port not in used[device]:
+            used[device].add(port)
+            return port
+        want = target.port(device, port)
+        pool = released[device] + [p.name for p in target.ports(device).values()]
+        for name in pool:
+            other = target.port(device, name)
+            if (name not in used[device] and other is not None and want is not None
+                    and other.speed_gbps == want.speed_gbps and other.group.name == want.group.name):
+                used[device].add(name)
+                return name
+        raise GrowthError(f"no free port on {device} for a cable of the target")
+
+    rest = [lk for links in left_new.values() for lk in links]
+    rest.sort(key=lambda lk: lk.id)
+    ported = [lk.model_copy(update={"a": Endpoint(lk.a.device, free_port(*lk.a)),
+                                    "b": Endpoint(lk.b.device, free_port(*lk.b))})
+              for lk in rest]
+    after: dict[frozenset[str], int] = defaultdict(int)
+    for link in target.links.values():
+        after[_pair(link.a.device, link.b.device)] += 1
+    new_at: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for link in ported:
+        new_at[tuple(link.a)].append(link)
+        new_at[tuple(link.b)].append(link)
+    moved_new: set[str] = set()
+
+    def reason(link: Any) -> str:
+        a, b = device_map.get(link.a.device), device_map.get(link.b.device)
+        if not (a and b):
+            return "one of its devices leaves the design"
+        pair = _pair(a, b)
+        names = " - ".join(sorted(doc.devices[d].name for d in (link.a.device, link.b.device)))
+        swapped = [f"{doc.devices[o].name} becomes {target.devices[t].model}"
+                   for o, t in ((link.a.device, a), (link.b.device, b))
+                   if doc.devices[o].model != target.devices[t].model]
+        if swapped:
+            return "; ".join(swapped) + " (other port names)"
+        if before[pair] != after[pair]:
+            return f"{names}: {before[pair]} -> {after[pair]} link(s) in the target"
+        return f"{names}: the target wires this pair on other ports"
+
+    unmatched = []
+    for link in left_old:  # one end stays: re-terminate the other
+        ends = [(device_map.get(e.device), e.port) for e in (link.a, link.b)]
+        match = None
+        for end in ends:
+            options = [t for t in new_at.get(end, []) if t.id not in moved_new
+                       and t.cable == link.cable]
+            if end[0] is not None and len(options) == 1:
+                match = options[0]
+                break
+        if match is None:
+            unmatched.append(link)
+            continue
+        moved_new.add(match.id)
+        fit.moved.append((link.id, match))
+        fit.reasons[link.id] = reason(link)
+    # both ends on other ports of the same two devices (a swapped model's port names), same
+    # part: the cable stays in place and is re-plugged at both ends
+    same_run: dict[tuple[frozenset[str], str | None], list[Any]] = defaultdict(list)
+    for link in ported:
+        if link.id not in moved_new:
+            same_run[(_pair(link.a.device, link.b.device), link.cable)].append(link)
+    for options in same_run.values():  # pair the runs in port order: cage 1 with cage 1 ...
+        options.sort(key=lambda lk: _port_order(lk, lambda d: d))
+    unmatched.sort(key=lambda lk: _port_order(lk, lambda d: device_map.get(d, d)))
+    for link in unmatched:
+        a, b = device_map.get(link.a.device), device_map.get(link.b.device)
+        options = same_run.get((_pair(a, b), link.cable)) if a and b else None
+        if not options:
+            fit.removed.append(link.id)
+            continue
+        match = options.pop(0)
+        moved_new.add(match.id)
+        fit.moved.append((link.id, match))
+        fit.reasons[link.id] = reason(link)
+    fit.added = [t for t in ported if t.id not in moved_new]
+    return fit
+
+
+def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None) -> ChangePlan:
+    """The design after regenerating it with `params`, fitted onto `doc` (unchanged)."""
+    target, target_notes = _target(doc, params)
+    notes = [*target_notes, *(notes or [])]
+    device_map = match_devices(doc, target)  # design id -> target id
+    fit = _fit_links(doc, target, device_map)
+    target_to_doc = {t: d for d, t in device_map.items()}
+
+    new_devices = [d for d in target.devices.values() if d.id not in target_to_doc]
+    resized = [target.devices[t] for o, t in sorted(device_map.items())
+               if target.device_model(t).height_ru != doc.device_model(o).height_ru]
+    racks, places = _place_new(doc, target, new_devices + resized, device_map,
+                               leaving={target_to_doc[d.id] for d in resized})
+    ops: list[Operation] = []
+    kept = set(fit.kept)
+    ops += [RemoveLink(i) for i in sorted(doc.links) if i not in kept]
+    ops += [RemoveDevice(i) for i in sorted(doc.devices) if i not in device_map]
+    ops += [AddRack(r) for r in racks]
+    # a taller or shorter model leaves its slot first, then goes where the placement found room
+    ops += [UpdateDevice(target_to_doc[d.id], {"rack": None, "ru": None}) for d in resized]
+    moving = {target_to_doc[d.id]: places[d.id] for d in resized}
+    swapped: list[str] = []
+    for old_id, new_id in sorted(device_map.items()):
+        mine, theirs = doc.devices[old_id], target.devices[new_id]
+        changes: dict[str, Any] = {}
+        if mine.model != theirs.model:
+            changes["model"] = theirs.model
+            changes["role"] = theirs.role
+        if mine.cages != theirs.cages:
+            changes["cages"] = theirs.cages
+        if old_id in moving:
+            changes["rack"], changes["ru"] = moving[old_id]
+        if changes:
+            ops.append(UpdateDevice(old_id, changes))
+            swapped.append(old_id)
+    taken_devices = set(doc.devices) | {d.name for d in doc.devices.values()}
+    ids = dict(target_to_doc)
+    for device in new_devices:
+        new_id = _fresh(taken_devices, device.id, f"{device.id}-")
+        ids[device.id] = new_id
+        rack, ru = places[device.id]
+        ops.append(AddDevice(device.model_copy(update={"id": new_id, "name": new_id,
+                                                       "rack": rack, "ru": ru})))
+
+    def mapped(end: Endpoint) -> Endpoint:
+        return Endpoint(ids[end.device], end.port)
+
+    added: list[str] = []
+    for old_id, link in fit.moved:
+        added.append(old_id)
+        ops.append(AddLink(link.model_copy(update={"id": old_id, "a": mapped(link.a),
+                                                   "b": mapped(link.b)})))
+    taken_links = set(doc.links)
+    for link in fit.added:
+        link_id = _fresh(taken_links, link.id, "grow-")
+        added.append(link_id)
+        ops.append(AddLink(link.model_copy(update={"id": link_id, "a": mapped(link.a),
+                                                   "b": mapped(link.b)})))
+    for workload in doc.workloads.values():
+        theirs = target.workloads.get(workload.id)
+        if theirs is not None:
+            members = sorted(ids[m] for m in theirs.members if m in ids)
+            if members != sorted(workload.members):
+                ops.append(UpdateWorkload(workload.id, {"members": members}))
+
+    managers = [ids[m] for m in target.settings.subnet_managers if m in ids]
+    if managers and any(
+            not (doc.devices[m].model == target.devices[device_map[m]].model
+                 if m in device_map else False)
+            for m in doc.settings.subnet_managers):
+        # a subnet manager named in the design leaves or changes model: take the target's
+        ops.append(UpdateSettings({"subnet_managers": managers}))
+    result = doc.snapshot()
+    try:
+        result.apply(ops)
+        touched = added + sorted({lk.id for d in swapped for lk in result.links_of(d)})
+        if touched:  # media for the real places and the swapped models
+            media = choose_media(result, touched)
+            if media.ops:
+                result.apply(media.ops)
+            if media.unresolved:
+                notes.append(f"{len(media.unresolved)} link group(s) have no media that reaches "
+                             "from their new racks (see aicnet validate)")
+    except ModelError as exc:
+        raise GrowthError(f"the target does not fit onto the design: {exc}") from None
+    plan = ChangePlan(params, result, diff_documents(doc, result), notes)
+    plan.reasons = {i: fit.reasons[i] for i in (r.old.id for r in plan.diff.links_reterminated)
+                    if i in fit.reasons}
+    return plan
+
+
+def grow(doc: FabricDocument, add_sus: int = 0, add_servers: int = 0) -> ChangePlan:
+    try:
+        params = infer_params(doc)
+    except TemplateError as exc:
+        raise GrowthError(str(exc)) from None
+    if isinstance(params, RailOptimizedParams):
+        if add_servers:
+            raise GrowthError("a rail-optimized design grows by whole SUs: use --add-sus")
+        params = params.model_copy(update={"sus": params.sus + add_sus})
+    elif isinstance(params, TwoTierParams):
+        if add_sus:
+            raise GrowthError("a two-tier design has no SUs: use --add-servers")
+        params = params.model_copy(update={"servers": params.servers + add_servers})
+    return plan_change(doc, params)
+
+
+def migrate(doc: FabricDocument, leaf: str | None = None, spine: str | None = None,
+            speed_gbps: int | None = None) -> ChangePlan:
+    try:
+        params = infer_params(doc)
+    except TemplateError as exc:
+        raise GrowthError(str(exc)) from None
+    for model in (leaf, spine):
+        if model is not None and model not in doc.catalog.devices:
+            raise GrowthError(f"{model!r} is not a device of the catalog (aicnet catalog list)")
+    update: dict[str, Any] = {}
+    if leaf:
+        update["leaf"] = leaf
+    if spine:
+        update["spine"] = spine
+    if speed_gbps:
+        update["speed_gbps"] = speed_gbps
+    return plan_change(doc, params.model_copy(update=update))

@@ -1,0 +1,88 @@
+"""Output shared by `aicnet grow` and `aicnet migrate`: the bill of change, the moved cables
+with the reason, the planned design's validation, and the optional outputs (-o, --pdf)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..analysis import analyze
+from ..change.growth import ChangePlan, GrowthError
+from ..fileio import save_fabric
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, print_json
+
+
+def add_outputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", metavar="OUT.fabric", help="write the planned design")
+    parser.add_argument("--pdf", metavar="OUT.pdf", help="write the MACD work order")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--moves", type=int, default=20, metavar="N",
+                        help="list at most N moved cables (default 20; 0 for all)")
+
+
+def _parts(lines: list[dict], sign: int) -> str:
+    return ", ".join(f"{x['part']} {sign * x['delta']}" for x in lines) or "nothing"
+
+
+def render(plan: ChangePlan, title: str, moves: int) -> list[str]:
+    bill = plan.bill()
+    d = plan.diff
+    out = [title, "Bill of change",
+           f"  parts to buy:   {_parts(bill['buy'], 1)}",
+           f"  parts freed:    {_parts(bill['freed'], -1)}",
+           f"  cables: {bill['cables_to_pull']} to pull (new), {bill['cables_to_move']} to move "
+           f"(re-terminate), {bill['cables_to_remove']} to remove, {bill['cables_kept']} stay",
+           f"  devices: {bill['devices_to_add']} to rack, {bill['devices_to_move']} to move, "
+           f"{bill['devices_to_remove']} to remove"
+           + (f"; swapped: {', '.join(bill['devices_swapped'])}" if bill["devices_swapped"] else ""),
+           f"  cages with another optic or breakout: {bill['optic_changes']}"]
+    if d.links_reterminated:
+        out.append("Cables to move (why)")
+        shown = d.links_reterminated if moves <= 0 else d.links_reterminated[:moves]
+        for ret in shown:
+            ends = ", ".join(f"{a.device}:{a.port} -> {b.device}:{b.port}" for a, b in ret.moved)
+            why = plan.reasons.get(ret.old.id, "")
+            out.append(f"  {ret.new.id}: {ends}" + (f"  ({why})" if why else ""))
+        if len(shown) < len(d.links_reterminated):
+            out.append(f"  ... {len(d.links_reterminated) - len(shown)} more (--moves 0 for all)")
+    for note in plan.notes:
+        out.append(f"note: {note}")
+    return out
+
+
+def finish(plan: ChangePlan, args: argparse.Namespace, title: str) -> int:
+    report = analyze(plan.result)
+    if args.output:
+        try:
+            save_fabric(plan.result, args.output)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    if args.pdf:
+        from ..report.workorder import write_work_order
+
+        try:
+            write_work_order(plan.diff, args.pdf)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.pdf}: {exc.strerror or exc}") from None
+    if args.json:
+        data = plan.to_json()
+        data["validation"] = {"errors": report.errors, "warnings": report.warnings}
+        print_json(data)
+    else:
+        lines = render(plan, title, args.moves)
+        lines.append(f"The planned design: {report.errors} error(s), {report.warnings} warning(s)"
+                     + (" - see aicnet validate" if report.errors else ""))
+        for finding in [f for f in report.findings if f.severity.value == "error"][:3]:
+            lines.append(f"  {finding.code}: {finding.message}")
+        if args.output:
+            lines.append(f"wrote {args.output}")
+        if args.pdf:
+            lines.append(f"wrote {args.pdf}")
+        print("\n".join(lines))
+    return EXIT_FINDINGS if report.errors else EXIT_OK
+
+
+def planned(make) -> ChangePlan:  # noqa: ANN001 - a zero-argument callable returning a plan
+    try:
+        return make()
+    except GrowthError as exc:
+        raise CliError(str(exc)) from None

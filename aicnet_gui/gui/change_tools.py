@@ -1,0 +1,153 @@
+"""File > Compare With... and View > Failure What-If: the change package (aicnet_gui/change) in
+the editor.
+
+- **Compare With...** reads another revision of the design, diffs it against the open design
+  (the other file is the old side) and selects on the canvas what is new or changed here: added
+  and moved devices, devices with another model, optic or breakout, added, re-terminated and
+  changed cables.  A window lists the whole diff, removals included (they are not on the canvas).
+- **Failure What-If** fails the selected devices and cables on a copy of the design and shows,
+  per workload, the GPUs that lose all paths, the GPUs slowed, the max-flow bisection and the
+  all-reduce estimate before and after (the text of `aicnet whatif`).  The design is not edited.
+
+Both run in a background thread on a snapshot, so the window never blocks; `compared` and
+`failed_over` carry the results (tests wait for them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..change.diff import FabricDiff, diff_documents
+from ..change.failures import Failure
+from ..change.text import render_diff, render_result
+from ..change.whatif import WhatIf, WhatIfResult
+from ..fileio import load_fabric
+from .dialogs import messages
+from .workers.background import BackgroundJob
+
+
+class ChangeReport(QDialog):
+    """A read-only text window (non-modal) for a diff or a what-if."""
+
+    def __init__(self, parent: QWidget, title: str, text: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.text = QPlainTextEdit(text)
+        self.text.setReadOnly(True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.text)
+        layout.addWidget(buttons)
+        self.resize(860, 520)
+
+
+def changed_here(diff: FabricDiff) -> tuple[list[str], list[str]]:
+    """(device ids, link ids) of the open design that the diff shows as new or changed."""
+    devices = [d.id for d in diff.devices_added] + [m.device for m in diff.devices_moved]
+    devices += [c.what for c in diff.device_changes] + [c.device for c in diff.cage_changes]
+    links = [lk.id for lk in diff.links_added] + [r.new.id for r in diff.links_reterminated]
+    links += [c.what for c in diff.link_changes]
+    return list(dict.fromkeys(devices)), list(dict.fromkeys(links))
+
+
+class ChangeTools(QObject):
+    compared = Signal(object)  # FabricDiff
+    failed_over = Signal(object)  # WhatIfResult
+
+    def __init__(self, window) -> None:  # noqa: ANN001 - the MainWindow
+        super().__init__(window)
+        self.window = window
+        self.report: ChangeReport | None = None
+        self._job: BackgroundJob | None = None
+
+    def _busy(self) -> bool:
+        if self._job is not None and self._job.running():
+            self.window.show_message("Still working on the previous comparison or what-if", 1)
+            return True
+        return False
+
+    def _show(self, title: str, text: str) -> None:
+        if self.report is not None:
+            self.report.close()
+        self.report = ChangeReport(self.window, title, text)
+        self.report.show()
+
+    # ---------------------------------------------------------------- compare
+    def compare_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Compare with", "",
+                                              "Fabric files (*.fabric);;All files (*)")
+        if path:
+            self.compare_with(path)
+
+    def compare_with(self, path: str | Path) -> None:
+        if self._busy():
+            return
+        path = Path(path)
+        current = self.window.document.fabric.snapshot()
+        catalog = self.window.catalog
+        job = BackgroundJob(lambda: diff_documents(load_fabric(path, catalog), current),
+                            "aicnet-compare", self)
+        job.finished.connect(lambda diff: self._compared(path, diff))
+        job.failed.connect(lambda exc: messages.show_error(self.window, "Compare", str(exc)))
+        self._job = job
+        self.window.show_message(f"Comparing with {path.name}…")
+        job.start()
+
+    def _compared(self, path: Path, diff: FabricDiff) -> None:
+        devices, links = changed_here(diff)
+        live = self.window.document.fabric
+        devices = [d for d in devices if d in live.devices]
+        links = [lk for lk in links if lk in live.links]
+        self.window.select_ids(devices, links, [], centre=bool(devices or links))
+        text = render_diff(diff, path.name, "this design")
+        if devices or links:
+            text += (f"\n\nSelected on the canvas: {len(devices)} device(s) and {len(links)} "
+                     "cable(s) new or changed in this design.")
+        self._show(f"Compare with {path.name}", text)
+        self.window.show_message("No differences" if diff.empty
+                                 else f"{len(devices)} device(s), {len(links)} cable(s) differ")
+        self.compared.emit(diff)
+
+    # ---------------------------------------------------------------- what-if
+    def whatif_selection(self) -> None:
+        if self._busy():
+            return
+        devices, links, _racks = self.window.selection()
+        if not devices and not links:
+            self.window.show_message("Select the devices or cables that fail, then run the "
+                                     "what-if", 1)
+            return
+        doc = self.window.document.fabric.snapshot()
+        failed = set(links)
+        for device in devices:
+            failed |= doc.link_ids_of(device)
+        names = [doc.devices[d].name for d in devices] + sorted(links)
+        label = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        failure = Failure(label, frozenset(failed), tuple(devices))
+        job = BackgroundJob(lambda: WhatIf(doc).run(failure), "aicnet-whatif", self)
+        job.finished.connect(self._failed_over)
+        job.failed.connect(lambda exc: messages.show_error(self.window, "Failure what-if", str(exc)))
+        self._job = job
+        self.window.show_message("Running the failure what-if…")
+        job.start()
+
+    def _failed_over(self, result: WhatIfResult) -> None:
+        self._show("Failure what-if", "\n".join(render_result(result, gpu_lines=64)))
+        self.window.show_message(f"What-if: {result.gpus_lost} GPU(s) lose all paths, "
+                                 f"{result.gpus_reduced} slower"
+                                 + ("; a workload is PARTITIONED" if result.partitioned else ""))
+        self.failed_over.emit(result)

@@ -1,0 +1,241 @@
+"""Port names as the operating systems spell them (Cumulus `swp1s0`, SONiC `Ethernet8`, EOS
+`Ethernet1/5`, NX-OS `Ethernet1/1/1`, Junos `et-0/0/0:1`, InfiniBand port numbers as
+`ibnetdiscover` prints them, Linux `mlx5_N` RDMA devices and netdev names on servers).
+
+aicnet's own port names (`p1`, `5/1`, `swp3s0`) are what a design stores; this module maps a
+design port to the name an operating system uses, and back, from the `os_names` of each cage
+group in the catalog.  Each naming carries its own `source` and `verified` flag, like every other
+catalog fact.  A naming is either a pattern per number of legs (`ports`) with the placeholders
+of `CageGroup.port_name` plus:
+
+* `{lane0}`: the 0-based index of the leg's first electrical lane within the group
+  (`(pos - 1) * lanes + leg0 * lanes_per_leg`): SONiC's `Ethernet0`, `Ethernet8`, `Ethernet4`;
+* `{lane1}`: the 1-based lane of the leg's first lane within its cage: EOS `Ethernet3/5`;
+
+or an explicit list (`names`) in the group's logical port order (`{n}` = 1, 2, ...), for
+servers whose NIC numbering follows no pattern (DGX H100: OSFP1P1 is `mlx5_11`).
+
+The fabric's `Settings.port_os` picks the operating system per device model; without an entry,
+the model's `default_os`, else one by vendor (`VENDOR_OS`).  A port without a naming for that
+OS keeps its design name.  Qt-free; used by the exports, the inspector and `aicnet verify`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from . import limits as L
+from .limits import FreeText, NameText
+from .templates import check_template
+
+if TYPE_CHECKING:
+    from .catalog_entities import CageGroup, DeviceModel
+    from .document import FabricDocument
+    from .ports import LogicalPort
+
+OsName = Literal[
+    "cumulus", "nvos", "mlnx-os", "ib-port", "sonic", "eos", "nxos", "junos",
+    "linux-rdma", "linux-netdev", "panel",
+]
+OS_TITLES: dict[str, str] = {
+    "design": "aicnet design names",
+    "cumulus": "NVIDIA Cumulus Linux",
+    "nvos": "NVIDIA NVOS",
+    "mlnx-os": "NVIDIA MLNX-OS (Onyx)",
+    "ib-port": "InfiniBand port number (ibnetdiscover)",
+    "sonic": "SONiC",
+    "eos": "Arista EOS",
+    "nxos": "Cisco NX-OS",
+    "junos": "Juniper Junos",
+    "linux-rdma": "Linux RDMA device (servers)",
+    "linux-netdev": "Linux network interface (servers)",
+    "panel": "front-panel port label",
+}
+DESIGN = "design"
+VENDOR_OS: dict[str, str] = {
+    "nvidia": "cumulus",
+    "arista": "eos",
+    "cisco": "nxos",
+    "juniper": "junos",
+}
+"""Default OS by vendor (lower case) when a model names no `default_os`."""
+SERVER_OS = "linux-rdma"
+#: the placeholders of an OS port-name pattern: those of `CageGroup.port_name` and the lanes
+OS_PORT_FIELDS = frozenset({"cage", "leg", "leg0", "pos", "n", "lane0", "lane1"})
+
+
+class OsPortNaming(BaseModel):
+    """How one operating system names the ports of one cage group, and where that comes from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ports: dict[NameText, str] = Field(default_factory=dict, max_length=L.MAX_LEGS + 1,
+                                       description="pattern per number of legs, or '*' for any")
+    names: list[NameText] = Field(default_factory=list, max_length=L.MAX_CAGE * L.MAX_LEGS,
+                                  description="explicit names in the group's logical port order")
+    source: FreeText = Field(min_length=1)
+    verified: bool
+    notes: FreeText = ""
+
+    @field_validator("ports")
+    @classmethod
+    def _patterns(cls, patterns: dict[str, str]) -> dict[str, str]:
+        for legs, pattern in patterns.items():  # template.py: never str.format's whole language
+            try:
+                check_template(pattern, OS_PORT_FIELDS)
+            except ValueError as exc:
+                raise ValueError(f"ports[{legs!r}]: {exc}") from None
+        return patterns
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> OsPortNaming:
+        if bool(self.ports) == bool(self.names):
+            raise ValueError("give either ports (patterns) or names (an explicit list)")
+        return self
+
+
+def _values(group: CageGroup, port: LogicalPort) -> dict[str, int]:
+    lanes_per_leg = group.lanes // port.legs
+    pos = port.cage - group.first + 1
+    return {
+        "cage": port.cage, "leg": port.leg, "leg0": port.leg - 1, "pos": pos,
+        "n": (port.cage - group.first) * port.legs + port.leg,
+        "lane0": (pos - 1) * group.lanes + (port.leg - 1) * lanes_per_leg,
+        "lane1": (port.leg - 1) * lanes_per_leg + 1,
+    }
+
+
+def name_for(naming: OsPortNaming, group: CageGroup, port: LogicalPort) -> str | None:
+    """The name `naming` gives `port` of `group`, or None when it has none for it."""
+    values = _values(group, port)
+    if naming.names:
+        index = values["n"] - 1
+        return naming.names[index] if 0 <= index < len(naming.names) else None
+    pattern = naming.ports.get(str(port.legs)) or naming.ports.get("*")
+    return pattern.format(**values) if pattern else None
+
+
+def default_os(model: DeviceModel) -> str:
+    """The OS a model runs unless the design says otherwise."""
+    if model.default_os:
+        return model.default_os
+    if not model.is_switch:
+        return SERVER_OS
+    return VENDOR_OS.get(model.vendor.lower(), DESIGN)
+
+
+def oses_of(*models: DeviceModel | None) -> list[str]:
+    """The namings the catalog knows for a model (or its versions), `design` first."""
+    found: dict[str, None] = {DESIGN: None}
+    for model in models:
+        for group in model.cages if model is not None else ():
+            for os_name in group.os_names:
+                found[os_name] = None
+    return list(found)
+
+
+class PortNamer:
+    """OS port names of one document's devices, both ways, cached per model and breakout modes.
+
+    `fallback` is a catalog (the local one) whose cage groups lend their `os_names` to a
+    document's embedded entries that have none: a design saved before namings existed still
+    gets the names the local catalog knows.  `os_by_model` overrides `Settings.port_os`.
+    """
+
+    def __init__(self, doc: FabricDocument, fallback: Mapping[str, DeviceModel] | None = None,
+                 os_by_model: Mapping[str, str] | None = None) -> None:
+        self.doc = doc
+        self._fallback = fallback or {}
+        chosen = dict(getattr(doc.settings, "port_os", {}) or {})
+        chosen.update(os_by_model or {})
+        self._chosen = chosen
+        self._forward: dict[tuple[str, str], dict[str, str]] = {}
+        self._reverse: dict[tuple[str, tuple[str, ...]], dict[str, str]] = {}
+
+    def os_of(self, model: DeviceModel) -> str:
+        chosen = self._chosen.get(model.id)
+        if chosen:
+            return chosen
+        other = self._fallback.get(model.id)
+        if model.default_os is None and other is not None and other.default_os:
+            return other.default_os
+        return default_os(model)
+
+    def _namings(self, model: DeviceModel, group: CageGroup) -> Mapping[str, OsPortNaming]:
+        if group.os_names:
+            return group.os_names
+        other = self._fallback.get(model.id)
+        if other is None:
+            return {}
+        for candidate in other.cages:
+            if candidate.name == group.name and candidate.cage_numbers == group.cage_numbers:
+                return candidate.os_names
+        return {}
+
+    def _table(self, device_id: str, os_name: str) -> dict[str, str]:
+        """design port -> OS name for one device (ports without a naming are left out)."""
+        device = self.doc.devices[device_id]
+        model = self.doc.device_model(device)
+        ports = self.doc.ports(device_id)
+        key = (f"{model.id}\x00{id(ports)}", os_name)
+        table = self._forward.get(key)
+        if table is None:
+            table = {}
+            if os_name != DESIGN:
+                for name, port in ports.items():
+                    naming = self._namings(model, port.group).get(os_name)
+                    if naming is not None:
+                        os_port = name_for(naming, port.group, port)
+                        if os_port is not None:
+                            table[name] = os_port
+            self._forward[key] = table
+        return table
+
+    def name(self, device_id: str, port: str, os_name: str | None = None) -> str:
+        """The name `os_name` (default: the device model's chosen OS) gives a design port;
+        the design name when that OS has no naming for it."""
+        if os_name is None:
+            os_name = self.os_of(self.doc.device_model(device_id))
+        if os_name == DESIGN:
+            return port
+        return self._table(device_id, os_name).get(port, port)
+
+    def has_naming(self, device_id: str, os_name: str) -> bool:
+        return bool(self._table(device_id, os_name))
+
+    def oses(self, device_id: str) -> list[str]:
+        """The namings known for a device's model (`design` first)."""
+        model = self.doc.device_model(device_id)
+        return oses_of(model, self._fallback.get(model.id))
+
+    def lookup(self, device_id: str, prefer: Iterable[str] = ()) -> dict[str, str]:
+        """Every name a port of the device goes by -> its design port.
+
+        Precedence when two namings give one string to different ports: the OSes in `prefer`,
+        then the device's chosen OS, then design names, then the other namings of the model.
+        """
+        model = self.doc.device_model(device_id)
+        known = oses_of(model, self._fallback.get(model.id))
+        order = list(dict.fromkeys([*prefer, self.os_of(model), DESIGN, *known]))
+        ports = self.doc.ports(device_id)
+        key = (f"{model.id}\x00{id(ports)}", tuple(order))
+        table = self._reverse.get(key)
+        if table is None:
+            table = {}
+            for os_name in order:
+                if os_name == DESIGN:
+                    for name in ports:
+                        table.setdefault(name, name)
+                    continue
+                for name, os_port in self._table(device_id, os_name).items():
+                    table.setdefault(os_port, name)
+            self._reverse[key] = table
+        return table
+
+
+def os_choices(models: Iterable[DeviceModel]) -> dict[str, list[str]]:
+    """For the settings UI and `--help`: model id -> the namings its catalog entry has."""
+    return {model.id: oses_of(model) for model in models}

@@ -1,0 +1,187 @@
+"""`FixChecker`: a fix is applied to a copy of the document and re-validated before it is offered.
+
+The check runs the incremental analyzer (`Analyzer.update`) on a copy of the document: apply the
+fix's ops, compare the error findings with those of the current report, apply the inverse ops
+and update again (reading the original document, which the copy equals again), so the analyzer
+ends where it started.  A fix is offered (keeps its ops) only
+when it applies, clears its finding (one fewer finding of that code on those objects) and adds
+no error: no (code, objects) pair has more error findings than before.  Otherwise the finding
+keeps its fix in words, with the reason the one-click version is withheld.
+
+For link media findings the checker also tries the generators' media choice for the link
+(media_fix.py): optics at both ends and the cord together.  Results are cached per finding.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ..analysis import AnalysisReport, Analyzer, Finding, Fix, Severity
+from ..model.document import FabricDocument, ModelError
+from ..model.edits import Operation
+from .media_fix import media_fix
+
+#: how many fixes one listing (`aicnet validate`, the PDF) checks; the rest stay in words
+CHECK_LIMIT = 500
+
+#: link findings a re-chosen set of media (optics at both ends + cord) can clear
+MEDIA_CODES = frozenset({
+    "REACH-EXCEEDED", "DAC-ACROSS-RACKS", "MEDIA-MISMATCH", "OPTIC-MISSING", "FORM-FACTOR",
+    "TECH-MISMATCH", "CABLE-UNSET", "PORT-DUPLICATE",
+})
+
+Key = tuple[str, tuple[str, ...]]
+
+
+def _key(finding: Finding) -> Key:
+    return finding.code, finding.objects
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a fix may be offered; `reason` says why not; `new_errors` what it would cause."""
+
+    ok: bool
+    reason: str = ""
+    new_errors: tuple[Finding, ...] = ()
+
+
+class FixChecker:
+    """Checks the fixes of one analysed revision of a document.
+
+    `analyzer` and `report` are the analysis of `doc` as it is now; the analyzer is borrowed
+    (it is pointed at a private copy during a check and back at `doc` after it).  Without them
+    the checker analyses its own copy once.
+    """
+
+    def __init__(self, doc: FabricDocument, analyzer: Analyzer | None = None,
+                 report: AnalysisReport | None = None) -> None:
+        self.doc = doc
+        self.revision = doc.revision
+        self._own = analyzer is None
+        self._copy: FabricDocument | None = None
+        if analyzer is None:
+            self._copy = doc.snapshot()
+            analyzer = Analyzer(self._copy)
+            report = analyzer.full()
+        elif report is None:
+            raise ValueError("a borrowed analyzer needs the report of its last run")
+        self.analyzer = analyzer
+        self.report = report
+        self._errors = Counter(_key(f) for f in report.findings if f.severity == Severity.ERROR)
+        self._all = Counter(_key(f) for f in report.findings)
+        self._cache: dict[tuple[str, tuple[str, ...], str], Fix | None] = {}
+
+    @property
+    def current(self) -> bool:
+        """True while the document is still at the revision the checker was made for."""
+        return self.doc.revision == self.revision
+
+    def _copy_doc(self) -> FabricDocument:
+        if self._copy is None:
+            self._copy = self.doc.snapshot()
+        return self._copy
+
+    # ------------------------------------------------------------------ one fix
+    def verify(self, finding: Finding, ops: Sequence[Operation]) -> Verdict:
+        """Apply `ops` to the copy, re-validate, restore; may the fix be offered for `finding`?"""
+        if not ops:
+            return Verdict(False, "it has no operations")
+        copy = self._copy_doc()
+        try:
+            applied = copy.apply(list(ops))
+        except ModelError as exc:
+            return Verdict(False, f"it does not apply to the design ({exc})")
+        try:
+            after = self.analyzer.update(applied.changes, copy)
+        finally:
+            undone = copy.apply(applied.inverse)
+            # the copy is the document again: a borrowed analyzer goes back to reading `doc`
+            self.analyzer.update(undone.changes, copy if self._own else self.doc)
+        errors = Counter(_key(f) for f in after.findings if f.severity == Severity.ERROR)
+        grown = {k for k, n in errors.items() if n > self._errors.get(k, 0)}
+        if grown:
+            new: dict[Key, Finding] = {}
+            for f in after.findings:
+                if _key(f) in grown and _key(f) not in new:
+                    new[_key(f)] = f
+            first = next(iter(new.values()))
+            more = f" and {len(new) - 1} more" if len(new) > 1 else ""
+            return Verdict(False, f"applied, it would cause {first.code} ({first.message}){more}",
+                           tuple(new.values()))
+        remaining = sum(1 for f in after.findings if _key(f) == _key(finding))
+        if remaining >= self._all.get(_key(finding), 0):
+            return Verdict(False, "applied, it does not clear this finding")
+        return Verdict(True)
+
+    def checked(self, finding: Finding) -> Fix | None:
+        """The fix to offer for `finding`: with ops only if they passed `verify`, else in words."""
+        if not self.current:
+            raise RuntimeError("the document changed since this FixChecker was made; make a new one")
+        cache_key = (finding.code, finding.objects, finding.message)
+        if cache_key in self._cache:
+            return self._cache[cache_key]
+        fix = self._checked(finding)
+        self._cache[cache_key] = fix
+        return fix
+
+    def _checked(self, finding: Finding) -> Fix | None:
+        fix = finding.fix
+        reasons: list[str] = []
+        if fix is not None and fix.ops:
+            verdict = self.verify(finding, fix.ops)
+            if verdict.ok:
+                return fix
+            reasons.append(verdict.reason)
+        media: Fix | None = None
+        if finding.code in MEDIA_CODES and finding.objects and finding.objects[0] in self.doc.links:
+            media = media_fix(self.doc, finding.objects[0])
+            if media is not None and media.ops and (fix is None or media.ops != fix.ops):
+                verdict = self.verify(finding, media.ops)
+                if verdict.ok:
+                    return media
+                reasons.append(verdict.reason)
+        words = [fix.description] if fix is not None and fix.description else []
+        if media is not None and not media.ops:
+            words.append(media.description)
+        if not words and not reasons:
+            return fix
+        text = "; ".join(words) or "no mechanical fix found"
+        if reasons:
+            text += f" (not offered as a one-click fix: {reasons[0]})"
+        return Fix(text)
+
+    def checked_findings(self, findings: Iterable[Finding], limit: int | None = None) -> list[Finding]:
+        """`findings` with their fixes replaced by the checked ones; once this checker has
+        checked `limit` fixes the rest keep their fix in words only (a fix is never offered
+        unchecked)."""
+        out: list[Finding] = []
+        for f in findings:
+            if not _may_offer(f):
+                out.append(f)
+            elif limit is None or len(self._cache) < limit:
+                out.append(replace(f, fix=self.checked(f)))
+            else:
+                out.append(replace(f, fix=_unchecked(f.fix, limit)))
+        return out
+
+
+def _unchecked(fix: Fix | None, limit: int) -> Fix | None:
+    if fix is None or not fix.ops:
+        return fix
+    return Fix(f"{fix.description} (not checked, so not offered as a one-click fix: only the "
+               f"first {limit} fixes are checked; fix those first)")
+
+
+def _may_offer(finding: Finding) -> bool:
+    return (finding.fix is not None and finding.fix.applicable) or finding.code in MEDIA_CODES
+
+
+def checked_report(doc: FabricDocument, analyzer: Analyzer, report: AnalysisReport,
+                   findings: Iterable[Finding] | None = None, limit: int | None = None
+                   ) -> list[Finding]:
+    """The findings of `report` (or the given subset) with checked fixes (see `checked_findings`)."""
+    checker = FixChecker(doc, analyzer, report)
+    return checker.checked_findings(report.findings if findings is None else findings, limit)

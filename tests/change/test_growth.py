@@ -1,0 +1,139 @@
+"""`aicnet grow` / `aicnet migrate`: the target from the generator, fitted onto the design."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from aicnet_gui.analysis import analyze
+from aicnet_gui.change.growth import GrowthError, grow, migrate
+from aicnet_gui.change.template import infer_params
+from aicnet_gui.cli import main
+from aicnet_gui.fileio import load_fabric
+
+
+def _server_leaf(doc):
+    return {i: lk for i, lk in doc.links.items()
+            if doc.tier_of(lk.a.device) == 0 or doc.tier_of(lk.b.device) == 0}
+
+
+def test_the_template_is_read_back_from_the_design(example):
+    params = infer_params(example("superpod-1su"))
+    assert (params.template, params.sus, params.nodes_per_su) == ("rail-optimized", 1, 32)
+    assert (params.server, params.leaf, params.spine) == (
+        "nvidia-dgx-h100", "nvidia-qm9700", "nvidia-qm9700")
+    two = infer_params(example("inference-ethernet"))
+    assert (two.template, two.servers, two.oversubscription, two.attach) == (
+        "two-tier", 48, 3.0, "tor")
+
+
+def test_growth_from_one_to_two_sus_keeps_every_server_leaf_cable(example):
+    """1 SU: 8 leaves x 32 uplinks, 8 to each of 4 spines.  2 SUs (the generator): 16 leaves,
+    8 spines, every leaf to every spine with 4 links.  So each old leaf keeps 4 of its 8 links
+    to each old spine on their ports (16) and moves 16 to the 4 new spines: 8 x 16 = 128
+    re-terminations, the fewest possible.  SU 2 brings 32 servers x 8 NIC cables + 8 leaves x 32
+    uplinks = 512 new cables; 32 servers, 8 leaves and 4 spines to rack."""
+    doc = example("superpod-1su")
+    before = dict(doc.links)
+    plan = grow(doc, add_sus=1)
+    result = plan.result
+    assert doc.links == before  # the design itself is untouched
+    kept = _server_leaf(doc)
+    assert all(result.links.get(i) == lk for i, lk in kept.items())
+    assert all(result.devices[i] == d for i, d in doc.devices.items())  # nothing moves
+    bill = plan.bill()
+    assert bill["cables_to_move"] == 128 and bill["cables_to_remove"] == 0
+    assert bill["cables_to_pull"] == 512 and bill["cables_kept"] == 384
+    assert bill["devices_to_add"] == 44 and bill["devices_to_move"] == 0
+    assert {(x["part"], x["delta"]) for x in bill["buy"]} >= {
+        ("nvidia-dgx-h100", 32), ("nvidia-qm9700", 12)}
+    # every moved cable leaves an old spine for a new one, and says why
+    for ret in plan.diff.links_reterminated:
+        ((old_end, new_end),) = ret.moved
+        assert old_end.device in {"spine-01", "spine-02", "spine-03", "spine-04"}
+        assert new_end.device in {"spine-05", "spine-06", "spine-07", "spine-08"}
+        assert "8 -> 4 link(s)" in plan.reasons[ret.old.id]
+    report = analyze(result)
+    assert report.errors == 0
+    assert len(result.workloads["workload-1"].members) == 64
+
+
+def test_model_swap_keeps_the_cables_and_lists_the_parts(example):
+    doc = example("superpod-1su")
+    plan = migrate(doc, spine="nvidia-qm9790")
+    bill = plan.bill()
+    assert bill["devices_swapped"] == ["spine-01", "spine-02", "spine-03", "spine-04"]
+    assert [(x["part"], x["delta"]) for x in bill["buy"]] == [("nvidia-qm9790", 4)]
+    assert [(x["part"], x["delta"]) for x in bill["freed"]] == [("nvidia-qm9700", -4)]
+    assert bill["cables_kept"] == len(doc.links) and bill["cables_to_move"] == 0
+    assert analyze(plan.result).errors == 0
+
+
+def test_800g_migration_of_superpod_1su_is_refused_with_the_reason(example):
+    """DGX H100's ConnectX-7 NICs run 400G (catalog): the generator cannot make an 800G fabric
+    with them, and migrate says so instead of writing a broken design."""
+    doc = example("superpod-1su")
+    with pytest.raises(GrowthError, match="800G is not a speed.*DGX H100.*400G"):
+        migrate(doc, speed_gbps=800)
+    with pytest.raises(GrowthError, match="not a device of the catalog"):
+        migrate(doc, leaf="no-such-switch")
+
+
+def test_migration_the_catalog_cannot_equip_is_reported(example):
+    doc = example("superpod-1su")
+    plan = migrate(doc, leaf="nvidia-q3400-ra", spine="nvidia-q3400-ra")
+    assert any("no media" in note for note in plan.notes)
+    assert analyze(plan.result).errors > 0
+
+
+def test_cli_grow_and_migrate(tmp_path, capsys, catalog):
+    out = tmp_path / "g.fabric"
+    assert main(["grow", "examples/superpod-1su.fabric", "--add-sus", "1", "-o", str(out),
+                 "--json", "--pdf", str(tmp_path / "wo.pdf")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bill"]["cables_to_move"] == 128 and data["validation"]["errors"] == 0
+    grown = load_fabric(out, catalog)
+    assert len(grown.devices) == 44 + 44
+    assert (tmp_path / "wo.pdf").stat().st_size > 0
+    assert main(["grow", "examples/superpod-1su.fabric", "--add-servers", "4"]) == 2
+    assert "whole SUs" in capsys.readouterr().err
+    assert main(["migrate", "examples/superpod-1su.fabric", "--speed", "800"]) == 2
+    assert "400G" in capsys.readouterr().err
+    assert main(["migrate", "examples/superpod-1su.fabric", "--leaf", "nvidia-q3400-ra",
+                 "--spine", "nvidia-q3400-ra"]) == 1
+    assert "no media" in capsys.readouterr().out
+
+
+def test_switch_swap_replugs_every_cable_in_cage_order(example):
+    """SN5600 -> Cisco N9364E-SG2-O (64 x OSFP, 2 x 400G per cage) at both tiers: every cable
+    runs between the same two devices, so each is re-plugged on the new model's port of the
+    same cage and leg (swpNs0 -> Ethernet1/N/1) instead of pulled and run again."""
+    doc = example("roce-enterprise")
+    plan = migrate(doc, leaf="cisco-n9364e-sg2-o", spine="cisco-n9364e-sg2-o")
+    bill = plan.bill()
+    assert bill["cables_to_move"] == len(doc.links)
+    assert bill["cables_to_pull"] == bill["cables_to_remove"] == 0
+    assert [(x["part"], x["delta"]) for x in bill["buy"]] == [("cisco-n9364e-sg2-o", 12)]
+    for ret in plan.diff.links_reterminated:
+        for old_end, new_end in ret.moved:
+            cage, leg = old_end.port.removeprefix("swp").split("s")
+            assert new_end.port == f"Ethernet1/{cage}/{int(leg) + 1}"
+        assert "becomes cisco-n9364e-sg2-o" in plan.reasons[ret.old.id]
+    assert analyze(plan.result).errors == 0
+
+
+def test_migration_to_other_cages_lists_the_optics_bought_and_retired(example, catalog):
+    """SN5600 (OSFP) -> SN5400 (64 x QSFP-DD 400G) for the ToR leaves and spines of
+    inference-ethernet: the OSFP twin-port optics are retired, QSFP-DD optics are bought for
+    the switch cages, and the planned design validates."""
+    doc = example("inference-ethernet")
+    plan = migrate(doc, leaf="nvidia-sn5400", spine="nvidia-sn5400")
+    delta = plan.diff.bom.section("transceivers")
+    bought = {x.part for x in delta if x.delta > 0}
+    retired = {x.part for x in delta if x.delta < 0}
+    form = {p: catalog.transceiver(p).form_factor for p in bought | retired}
+    assert "nvidia-mma4z00-ns-t" in retired  # the SN5600 side twin-port optic
+    assert any(form[p] == "QSFP-DD" for p in bought)
+    assert not any(form[p] == "QSFP-DD" for p in retired)
+    assert analyze(plan.result).errors == 0

@@ -1,0 +1,164 @@
+"""`aicnet whatif`: failures against a copy of the design, per-GPU impact, max-flow, sweeps."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from aicnet_gui.analysis.graph import bisection_maxflow
+from aicnet_gui.change.failures import FailureError, resolve
+from aicnet_gui.change.sweep import sweep
+from aicnet_gui.change.whatif import WhatIf, what_if
+from aicnet_gui.cli import main
+from aicnet_gui.model.edits import RemoveWorkload
+
+
+def test_leaf_failure_in_one_su_hand_checked(example):
+    """superpod-1su: 32 DGX H100 (8 GPUs, 8 x 400G NICs p1..p8, NIC i -> leaf i), 8 QM9700 rail
+    leaves, 4 spines; one training workload over all 256 GPUs, ring all-reduce of 1024 MB, IB.
+
+    leaf-03 fails: NIC p3 of every server loses its only link, so GPU 3 of each of the 32
+    servers loses all paths: 32 GPUs.  The other 224 GPUs keep 400 Gb/s (their leaves and the
+    spines are untouched; ring traffic is rail-aligned and stays on its leaf).
+    Per-GPU injection of the workload = 224 NICs x 400 / 256 GPUs = 350 Gb/s (was 400).
+    Max-flow bisection: 16 servers per half, each now with 7 x 400 = 2,800 Gb/s of NICs:
+    16 x 2,800 = 44,800 Gb/s (was 16 x 3,200 = 51,200).
+    All-reduce (NCCL ring over M = 32 NVLink domains of G = 8 GPUs, docs/rules.md): transfer
+    2(N-1)/N x S / (G x B) = 510/256 x 8,192 Mb / (8 x 350 Gb/s) = 5.83 ms, plus 2(M-1) = 62
+    network steps x 5 us = 0.31 ms and 510 - 62 = 448 NVLink steps x 0.6 us = 0.27 ms: 6.41 ms
+    (was 510/256 x 8,192 / 3,200 = 5.10 + 0.31 + 0.27 = 5.68 ms).  The servers still reach each
+    other through their other 7 NICs: no partition.
+    """
+    doc = example("superpod-1su")
+    result = what_if(doc, resolve(doc, ["leaf-03"]))
+    assert result.links == 64
+    (w,) = result.workloads
+    assert w.gpus == 256
+    assert len(w.lost) == 32
+    assert {(g.gpu, g.ports) for g in w.lost} == {(3, ("p3",))}
+    assert {g.server for g in w.lost} == {f"gpu-{n:03d}" for n in range(1, 33)}
+    assert all(g.before_gbps == 400 and g.after_gbps == 0 for g in w.lost)
+    assert w.reduced == ()
+    assert (w.before.per_gpu_gbps, w.after.per_gpu_gbps) == (400, 350)
+    assert (w.before.bisection_gbps, w.after.bisection_gbps) == (51200, 44800)
+    assert w.before.allreduce_ms == pytest.approx(5.68, abs=0.01)
+    assert w.after.allreduce_ms == pytest.approx(6.41, abs=0.01)
+    assert not w.partitioned and not result.partitioned
+
+
+def test_spine_failure_halves_an_oversubscribed_leafs_uplinks(example):
+    """inference-ethernet: 4 ToR leaves (12 servers x 8 NICs down, 32 links up: 16 to each of 2
+    spines), all-to-all.  The leaf is the bottleneck; losing one spine halves every leaf's
+    uplink bandwidth, so every one of the 384 GPUs drops to half its bandwidth."""
+    doc = example("inference-ethernet")
+    (w,) = what_if(doc, resolve(doc, ["spine-01"])).workloads
+    assert not w.lost
+    assert len(w.reduced) == 384
+    assert all(g.after_gbps == pytest.approx(g.before_gbps / 2, rel=1e-4) for g in w.reduced)
+    assert w.after.per_gpu_gbps == pytest.approx(w.before.per_gpu_gbps / 2, rel=1e-4)
+    assert w.after.bisection_gbps == w.before.bisection_gbps / 2
+
+
+def test_the_users_document_is_never_changed(example):
+    doc = example("superpod-1su")
+    revision, links = doc.revision, dict(doc.links)
+    engine = WhatIf(doc)
+    engine.run(resolve(doc, ["leaf-01", "spine-02"]))
+    sweep(doc, "leaf", engine=engine)
+    assert doc.revision == revision and doc.links == links
+    # and the engine's own copy is whole again after a sweep
+    assert set(engine.copy.links) == set(links)
+
+
+def test_maxflow_matches_graph_bisection_on_the_failed_design(example):
+    doc = example("inference-ethernet")
+    failure = resolve(doc, ["spine-01", "link-1"])
+    (w,) = what_if(doc, failure).workloads
+    failed = doc.snapshot()
+    for link_id in failure.links:
+        failed.remove_link(link_id)
+    members = doc.workloads["workload-1"].members
+    assert w.after.bisection_gbps == bisection_maxflow(failed, members)
+    assert w.before.bisection_gbps == bisection_maxflow(doc, members)
+
+
+def test_a_server_cut_off_partitions_its_workload(example):
+    doc = example("small-hgx")
+    result = what_if(doc, resolve(doc, ["gpu-001"]))
+    (w,) = result.workloads
+    assert w.partitioned and w.after.groups == 2
+    assert len(w.lost) == 8
+
+
+def test_failure_tokens(example):
+    doc = example("superpod-1su")
+    cage_one = {doc.link_at("leaf-01", p.name).id for p in doc.ports("leaf-01").values()
+                if p.cage == 1}
+    assert len(cage_one) == 2  # a twin-port optic serves two links
+    assert resolve(doc, ["optic:leaf-01:1"]).links == cage_one
+    rail = resolve(doc, ["rail:3"]).links
+    assert rail and all(doc.links[i].rail == 3 for i in rail)
+    with pytest.raises(FailureError, match="nope"):
+        resolve(doc, ["nope"])
+    with pytest.raises(FailureError, match="cage 99"):
+        resolve(doc, ["optic:leaf-01:99"])
+
+
+@pytest.mark.parametrize(("name", "kind"), [("superpod-4su", "leaf"), ("inference-ethernet", "spine"),
+                                            ("small-hgx", "cable")])
+def test_structural_classes_give_the_exact_sweep(example, name, kind):
+    doc = example(name)
+
+    def numbers(result):  # what a sweep reports for a failure (copied results name no GPUs)
+        return (result.failure.label, result.impact_key(),
+                [(w.after.per_gpu_gbps, w.after.bisection_gbps, w.after.allreduce_ms, len(w.lost),
+                  len(w.reduced)) for w in result.workloads])
+
+    fast, exact = sweep(doc, kind), sweep(doc, kind, exact=True)
+    assert fast.classes < len(fast.entries)
+    assert [numbers(e.result) for e in fast.entries] == [numbers(e.result) for e in exact.entries]
+
+
+def test_sweep_ranks_the_worst_first(example):
+    doc = example("small-hgx")
+    result = sweep(doc, "cable")
+    keys = [e.result.impact_key() for e in result.entries]
+    assert keys == sorted(keys, reverse=True)
+    assert len(result.entries) == len(doc.links)
+
+
+def test_cli_whatif(example, tmp_path, capsys):
+    path = "examples/superpod-1su.fabric"
+    assert main(["whatif", path, "--fail", "leaf-03", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["gpus_lost_all_paths"] == 32 and data["links_down"] == 64
+    assert main(["whatif", path, "--each", "leaf", "--json", "--top", "0"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["failures"] == 8 and len(data["ranked"]) == 8 and data["any_partition"] is False
+    assert main(["whatif", path, "--fail", "leaf-99"]) == 2
+    assert "leaf-99" in capsys.readouterr().err
+    assert main(["whatif", path]) == 2
+
+
+def test_design_report_has_the_resilience_table(example, tmp_path):
+    from pypdf import PdfReader
+
+    from aicnet_gui.report.options import ExportOptions
+    from aicnet_gui.report.pdf import export_pdf
+    from aicnet_gui.report.resilience import resilience_rows
+
+    doc = example("superpod-1su")
+    rows, partition = resilience_rows(doc)
+    assert [r[0] for r in rows] == ["single leaf", "single spine", "single cable"]
+    leaf = rows[0]
+    assert leaf[1:6] == ["8", "leaf-01", "no", "32", "0"]  # as the hand-checked leaf failure
+    assert partition is False
+    out = tmp_path / "design.pdf"
+    export_pdf(doc, out, ExportOptions(sections=("design",)))
+    text = "\n".join(p.extract_text() for p in PdfReader(out).pages)
+    assert "Resilience (single failures)" in text
+    assert "single leaf 8 leaf-01 no 32" in text
+    assert "A single failure partitions a workload: no." in text
+    doc.apply([RemoveWorkload(w) for w in list(doc.workloads)])
+    assert resilience_rows(doc) == ([], False)

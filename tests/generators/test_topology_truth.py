@@ -1,0 +1,143 @@
+"""Every generated fabric is one fat tree, checked on the graph and not on the sizing formulas.
+
+Over a grid of template parameters (SUs 1-16, servers, switch models, oversubscription): the
+switches form one connected component (networkx); in two tiers every leaf links to every spine;
+in three tiers every leaf of a pod links to every spine of the pod, and each core group is
+reached by exactly one spine of every pod; per-tier link counts follow from servers x NICs; the
+analysis' bisection equals a max-flow computed independently with networkx on the same halves;
+and the analysis reports no FABRIC-PARTITIONED finding.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import networkx as nx
+import pytest
+
+from aicnet_gui.analysis import analyze
+from aicnet_gui.analysis.graph import bisection_halves, fabric_graph
+from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, TwoTierParams, generate
+from aicnet_gui.model.document import FabricDocument
+
+DGX, HGX = "nvidia-dgx-h100", "generic-hgx-8-gpu-b3140h"
+QM9700, SN5600, Q3400 = "nvidia-qm9700", "nvidia-sn5600", "nvidia-q3400-ra"
+NICS = 8
+RANK = {"gpu_server": 0, "leaf": 1, "spine": 2, "core": 3}
+
+GRID = [
+    RailOptimizedParams(sus=1, server=DGX, leaf=QM9700),
+    RailOptimizedParams(sus=2, server=DGX, leaf=QM9700),
+    RailOptimizedParams(sus=3, nodes_per_su=31, server=DGX, leaf=QM9700),
+    RailOptimizedParams(sus=4, server=DGX, leaf=QM9700),
+    RailOptimizedParams(sus=8, server=DGX, leaf=QM9700),
+    RailOptimizedParams(sus=16, server=DGX, leaf=QM9700),
+    RailOptimizedParams(sus=4, server=DGX, leaf=QM9700, core=QM9700),
+    RailOptimizedParams(sus=5, nodes_per_su=16, server=HGX, leaf=SN5600),
+    RailOptimizedParams(sus=2, server=HGX, leaf=SN5600, tiers="3"),
+    RailOptimizedParams(sus=4, server=DGX, leaf=QM9700, spine=Q3400),
+    TwoTierParams(servers=8, server=HGX, leaf=SN5600),
+    TwoTierParams(servers=64, server=HGX, leaf=SN5600),
+    TwoTierParams(servers=48, server=HGX, leaf=SN5600, oversubscription=3, attach="tor"),
+    TwoTierParams(servers=100, server=DGX, leaf=QM9700, oversubscription=2),
+    ThreeTierParams(servers=256, server=HGX, leaf=SN5600),
+    ThreeTierParams(servers=600, server=DGX, leaf=QM9700, oversubscription=1.5),
+]
+
+
+def _label(params) -> str:
+    extra = {k: v for k, v in params.model_dump(exclude_defaults=True).items() if k != "template"}
+    return params.template + ":" + ",".join(f"{k}={v}" for k, v in sorted(extra.items()))
+
+
+def _networkx_bisection(doc: FabricDocument, servers: list[str]) -> float:
+    """Max-flow between the same halves the analysis uses, by networkx on the document."""
+    graph = fabric_graph(doc)
+    first, second = bisection_halves(doc, servers)
+    flow = nx.DiGraph()
+    for a, b, data in graph.edges(data=True):
+        flow.add_edge(a, b, capacity=data["capacity"])
+        flow.add_edge(b, a, capacity=data["capacity"])
+    for server in first:
+        flow.add_edge("source", server, capacity=sum(graph[server][n]["capacity"] for n in graph[server]))
+    for server in second:
+        flow.add_edge(server, "sink", capacity=sum(graph[server][n]["capacity"] for n in graph[server]))
+    return float(nx.maximum_flow_value(flow, "source", "sink"))
+
+
+@pytest.mark.parametrize("params", GRID, ids=_label)
+def test_generated_fabric_is_one_fat_tree(params, catalog):
+    doc = FabricDocument(catalog)
+    generate(doc, params.model_copy(update={"choose_media": False}))
+    roles = {d.id: d.role.value for d in doc.devices.values()}
+    tags = {d.id: d.tags for d in doc.devices.values()}
+    switches = {i for i, r in roles.items() if r in ("leaf", "spine", "core")}
+    pairs: dict[tuple[str, str], int] = defaultdict(int)
+    tier_links: dict[tuple[str, str], int] = defaultdict(int)
+    for link in doc.links.values():
+        a, b = link.a.device, link.b.device
+        ra, rb = roles[a], roles[b]
+        if RANK[ra] > RANK[rb]:
+            a, b, ra, rb = b, a, rb, ra
+        tier_links[(ra, rb)] += 1
+        pairs[(a, b)] += 1
+    graph = nx.Graph()
+    graph.add_nodes_from(switches)
+    graph.add_edges_from(p for p in pairs if p[0] in switches and p[1] in switches)
+    assert nx.is_connected(graph), "the switches form separate islands"
+
+    servers = [i for i, r in roles.items() if r == "gpu_server"]
+    # both server models of the grid have 8 compute NICs (one per GPU)
+    assert tier_links[("gpu_server", "leaf")] == NICS * len(servers)
+    one_to_one = getattr(params, "oversubscription", 1.0) == 1.0
+    if one_to_one:  # as many Gb/s up as down on every tier: the same count of links (31-node
+        # SUs round a leaf's 31 uplinks up to 32 so that every spine gets the same share)
+        exact = getattr(params, "nodes_per_su", 32) == 32
+        for tier in (("leaf", "spine"), ("spine", "core")):
+            if tier in tier_links:
+                assert tier_links[tier] >= NICS * len(servers)
+                assert tier_links[tier] == NICS * len(servers) or not exact
+    leaves = [i for i in switches if roles[i] == "leaf"]
+    spines = [i for i in switches if roles[i] == "spine"]
+    cores = [i for i in switches if roles[i] == "core"]
+    if not cores:
+        for leaf in leaves:
+            linked = {b for (a, b) in pairs if a == leaf and roles[b] == "spine"}
+            assert linked == set(spines), f"{leaf} does not reach every spine"
+        counts = {pairs[(leaf, s)] for leaf in leaves for s in spines}
+        assert len(counts) == 1, "links per leaf-spine pair differ"
+    else:
+        pods = {tags[s]["pod"] for s in spines}
+        for leaf in leaves:
+            linked = {b for (a, b) in pairs if a == leaf and roles[b] == "spine"}
+            assert linked == {s for s in spines if tags[s]["pod"] == tags[leaf]["pod"]}
+        groups: dict[str, set[str]] = defaultdict(set)
+        for core in cores:
+            groups[tags[core]["core_group"]].add(core)
+        for spine in spines:
+            linked = {b for (a, b) in pairs if a == spine and roles[b] == "core"}
+            assert linked in groups.values(), f"{spine} does not reach exactly one core group"
+        for group in groups.values():
+            reaching = {a for (a, b) in pairs if b in group and roles[a] == "spine"}
+            assert sorted(tags[s]["pod"] for s in reaching) == sorted(pods)
+
+    report = analyze(doc)
+    assert not [f for f in report.findings if f.code == "FABRIC-PARTITIONED"]
+    (workload,) = report.metrics.workloads
+    assert workload.bisection_gbps == pytest.approx(_networkx_bisection(doc, servers))
+
+
+@pytest.mark.parametrize("name", ["superpod-1su.fabric", "superpod-4su.fabric",
+                                  "roce-enterprise.fabric", "inference-ethernet.fabric",
+                                  "small-hgx.fabric"])
+def test_example_bisection_is_the_max_flow(name, catalog):
+    from pathlib import Path
+
+    from aicnet_gui.fileio import load_fabric
+
+    doc = load_fabric(Path(__file__).resolve().parents[2] / "examples" / name, catalog)
+    report = analyze(doc)
+    assert not [f for f in report.findings if f.code == "FABRIC-PARTITIONED"]
+    for metrics in report.metrics.workloads:
+        members = list(doc.workloads[metrics.id].members)
+        assert metrics.bisection_gbps == pytest.approx(_networkx_bisection(doc, members))
