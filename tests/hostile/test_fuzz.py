@@ -3,7 +3,7 @@
 Inputs are the minimal files of minimal.py with values replaced by hostile ones (huge and
 negative numbers, floats, long or formula-like text, wrong types), or with bytes inserted or cut.
 Each runs through the command line in a child process forked for it, its memory and CPU time
-bounded by resource limits (conftest.py: `run_bounded`; an input that hits one fails the test).
+bounded by resource limits (bounded.py: `run_bounded`; an input that hits one fails the test).
 The properties: exit 0, 1 or 2, never 3 ("internal error"), never a traceback, never killed;
 and a user catalog whose file is well formed loads its good entry whatever the other one holds.
 
@@ -17,7 +17,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from conftest import run_bounded
+from bounded import run_bounded
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from minimal import CABLE, FABRIC, SWITCH, put
