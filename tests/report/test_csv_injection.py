@@ -114,3 +114,16 @@ def test_a_failed_export_leaves_no_temp_file(small, tmp_path):
     with pytest.raises(OSError, match="No space"):
         write_csv(tmp_path / "part.csv", ["h"], broken_rows())
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+
+
+def test_the_as_built_rework_csv_neutralises_observed_names(tmp_path):
+    from aicnet_gui.asbuilt.compare import Difference
+    from aicnet_gui.asbuilt.rework import ReworkItem, write_csv_list
+
+    observed = "=cmd|' /C calc'!A0"  # what a switch's LLDP said: data from the cluster
+    item = ReworkItem("=R1", "miswired", ("C000001",), ("@label",),
+                      Difference("miswired", ("l1",), "-moved", "+swap", observed=(observed,),
+                                 where="lldp/leaf-01.json"), ())
+    out = tmp_path / "rework.csv"
+    assert write_csv_list([item], out) == 1
+    _check(out, ("=R1", "@label", "-moved", "+swap", observed))
