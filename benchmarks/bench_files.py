@@ -8,9 +8,10 @@ serialised); "after edit" is a later save after one link changed (autosave and C
 "after open" the first save of an opened file after one link changed: both re-serialise only
 the changed objects and reuse the line of every other one.  "load s" is a repeated load in one
 process; "1st load" the first load in a new process, as File > Open sees it.
-Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,096 servers.
+Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,096 servers.  `--large` adds 12,800
+servers (400 SUs with Q3400-RA spines and cores, as bench_generate.py --large).
 
-    .venv/bin/python benchmarks/bench_files.py [--runs N]
+    .venv/bin/python benchmarks/bench_files.py [--runs N] [--large]
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ SIZES = [(128, 4), (512, 16), (1024, 32), (4096, 128)]
 
 def build(catalog, sus: int) -> FabricDocument:
     doc = FabricDocument(catalog)
+    # above 8,192 servers a 3-tier fat tree of 64-port QM9700s runs out of ports
+    spine = "nvidia-q3400-ra" if sus > 256 else None
     with gc_paused():
-        generate(doc, RailOptimizedParams(sus=sus, leaf="nvidia-qm9700"))
+        generate(doc, RailOptimizedParams(sus=sus, leaf="nvidia-qm9700", spine=spine))
     return doc
 
 
@@ -101,12 +104,14 @@ def timed(func, runs: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--large", action="store_true", help="add 12,800 servers (400 SUs)")
     args = parser.parse_args()
     catalog = builtin_catalog()
+    sizes = SIZES + ([(12800, 400)] if args.large else [])
     print(f"{'servers':>7} {'devices':>7} {'links':>7} {'size MB':>8} {'save s':>7} "
           f"{'after edit':>10} {'after open':>10} {'load s':>7} {'1st load':>8}  (median of {args.runs})")
     with tempfile.TemporaryDirectory() as folder:
-        for servers, sus in SIZES:
+        for servers, sus in sizes:
             doc = build(catalog, sus)
             path = Path(folder) / f"f{servers}.fabric"
             save = timed(lambda doc=doc, path=path: _cold_save(doc, path), args.runs)

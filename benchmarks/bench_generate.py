@@ -4,9 +4,12 @@ Each run is a whole `generate()` (plan, racks, lengths, media, ops, one `doc.app
 empty document, with the garbage collector paused as `generate` does it.  The script prints the
 median of 3 runs and its parts: building the ops (`build_ops`) and applying them (`apply`, the
 model's validation and indexing), wall-clock, plus the process CPU time (steadier on a shared
-machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.
+machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.  `--large` adds 12,800 servers
+(400 SUs, 102,400 GPUs): DGX H100 on QM9700 leaves with Q3400-RA spines and cores (a 3-tier fat
+tree of 64-port QM9700s holds at most 65,536 NIC ports, so the upper tiers need a larger switch;
+issue 22 target: < 4 s), and the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs).
 
-    .venv/bin/python benchmarks/bench_generate.py [--runs N] [--profile]
+    .venv/bin/python benchmarks/bench_generate.py [--runs N] [--profile] [--large]
 """
 
 from __future__ import annotations
@@ -29,6 +32,13 @@ CASES = [
     ("rail-optimized, 32 SU (2 tiers)", 1024, RailOptimizedParams(sus=32, leaf=QM9700)),
     ("rail-optimized, 128 SU (3 tiers)", 4096, RailOptimizedParams(sus=128, leaf=QM9700)),
     ("three-tier", 4096, ThreeTierParams(servers=4096, leaf=QM9700)),
+]
+LARGE = [
+    ("rail-optimized, 400 SU, Q3400 spines", 12800,
+     RailOptimizedParams(sus=400, leaf=QM9700, spine="nvidia-q3400-ra")),
+    ("B300, 2 planes, 200 SU on SN5600", 12800,
+     RailOptimizedParams(sus=200, planes=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
+                         technology="rocev2")),
 ]
 
 
@@ -55,11 +65,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="cProfile the largest case")
+    parser.add_argument("--large", action="store_true", help="add the 12,800-server cases")
     args = parser.parse_args()
     catalog = builtin_catalog()
     print(f"{'case':<34} {'servers':>7} {'devices':>7} {'links':>7} {'build_ops':>9} "
           f"{'apply':>7} {'total':>7} {'cpu':>7}  (s, median of {args.runs})")
-    for label, servers, params in CASES:
+    cases = CASES + (LARGE if args.large else [])
+    for label, servers, params in cases:
         runs = [one_run(catalog, params) for _ in range(args.runs)]
         build = statistics.median(r[0] for r in runs)
         apply = statistics.median(r[1] for r in runs)
@@ -71,7 +83,7 @@ def main() -> None:
     if args.profile:
         profile = cProfile.Profile()
         profile.enable()
-        one_run(catalog, CASES[-1][2])
+        one_run(catalog, cases[-1][2])
         profile.disable()
         pstats.Stats(profile).sort_stats("tottime").print_stats(20)
 

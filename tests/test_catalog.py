@@ -198,16 +198,39 @@ def test_sn5600_breakouts_and_cumulus_port_names(catalog: Catalog) -> None:
     assert port_speeds(sn) == [400] * 128
     assert port_speeds(sn, "1x800G") == [800] * 64
     assert port_speeds(sn, "4x200G") == [200] * 256
-    # R17 (P): at most 256 logical ports, so no 8x100G (512) mode
+    # R17 (P): at most 256 logical ports; Cumulus 5.6 (P): 256 x 100G / 50G are 8x breakouts
+    # that disable the adjacent cage, so they run on every other cage only (32 x 8 = 256)
     for mode in fabric.breakouts:
-        assert len(logical_ports(sn, mode)) <= 256, mode
-    assert "8x100G" not in fabric.breakouts
+        cages = fabric.count // 2 if mode in fabric.blocking_modes else fabric.count
+        assert cages * BreakoutMode.parse(mode).legs <= 256, mode
+    assert fabric.blocking_modes == ["8x100G", "8x50G"]
+    assert [c for c in fabric.cage_numbers if fabric.may_block(c)] == list(range(1, 64, 2))
     assert fabric.port_name(3, 1, 2) == "swp3s0"
     assert fabric.port_name(3, 2, 2) == "swp3s1"
     assert fabric.port_name(3, 1, 1) == "swp3"
     service = [g for g in sn.cages if not g.fabric]
     assert [(g.form_factor, list(g.cage_numbers)) for g in service] == [("SFP28", [65])]
     assert service[0].port_name(65, 1, 1) == "swp65"
+
+
+def test_sn4700_8x50g_only_on_the_top_16_cages_and_sn4600c_4x25g_on_32(catalog: Catalog) -> None:
+    """Cumulus Linux 5.6, Switch Port Attributes, Breakout Ports (P)."""
+    sn4700 = next(g for g in catalog.device("nvidia-sn4700").cages if g.fabric)
+    assert sn4700.blocking_modes == ["8x50G"]
+    assert len([c for c in sn4700.cage_numbers if sn4700.may_block(c)]) == 16
+    sn4600c = next(g for g in catalog.device("nvidia-sn4600c").cages if g.fabric)
+    assert sn4600c.blocking_modes == ["4x25G"]
+    assert len([c for c in sn4600c.cage_numbers if sn4600c.may_block(c)]) == 32
+
+
+def test_a_blocking_mode_must_be_a_breakout_and_not_the_default(catalog: Catalog) -> None:
+    sn = catalog.device("nvidia-sn5600").model_dump()
+    sn["cages"][0]["blocking_modes"] = ["2x400G"]
+    with pytest.raises(ValueError, match="cannot be a blocking mode"):
+        DeviceModel.model_validate(sn)
+    sn["cages"][0]["blocking_modes"] = ["16x50G"]
+    with pytest.raises(ValueError, match="is not one of breakouts"):
+        DeviceModel.model_validate(sn)
 
 
 def test_q3400_counts_cages_and_logical_ports_separately(catalog: Catalog) -> None:
@@ -240,6 +263,32 @@ def test_dgx_h100_compute_is_4_flat_osfp_cages_serving_p1_to_p8(catalog: Catalog
     assert (storage.count, storage.form_factor) == (4, "QSFP112")
     assert logical_ports(dgx)[:12] == [f"p{i}" for i in range(1, 9)] + ["s1", "s2", "s3", "s4"]
     assert any(not g.fabric and g.form_factor == "RJ45" for g in dgx.cages)  # BMC
+
+
+def test_dgx_h100_and_h200_hold_the_user_guide_gpu_to_port_map(catalog: Catalog) -> None:
+    """DGX H100/H200 User Guide, Table 6: OSFP1P1 (p1) = GPU 7 ... OSFP4P2 (p8) = GPU 0."""
+    for model in ("nvidia-dgx-h100", "nvidia-dgx-h200"):
+        compute = next(g for g in catalog.device(model).cages if g.name == "compute")
+        assert compute.gpu_of_port == [7, 4, 6, 5, 2, 1, 3, 0]
+        rails = {f"p{k + 1}": compute.rail_of_position(k, 8) for k in range(8)}
+        assert rails == {"p8": 1, "p6": 2, "p5": 3, "p7": 4, "p2": 5, "p4": 6, "p3": 7, "p1": 8}
+        assert catalog.device(model).su_nodes == {"infiniband": 32}
+
+
+def test_gb200_tray_has_4_infiniband_osfp_and_4_bluefield_front_end_ports(catalog: Catalog) -> None:
+    """Mission Control GB200 north-south guide (P): BlueField-3 P1/P2 and IB OSFP P3/P4 per bay."""
+    tray = catalog.device("nvidia-gb200-nvl72-compute-tray")
+    groups = {g.name: g for g in tray.cages}
+    assert (groups["compute"].count, groups["compute"].form_factor) == (4, "OSFP")
+    assert (groups["frontend"].count, groups["frontend"].form_factor) == (4, "QSFP112")
+    assert logical_ports(tray) == ["p1", "p2", "p3", "p4", "fe1", "fe2", "fe3", "fe4"]
+
+
+def test_a_gpu_to_port_map_must_name_every_gpu_once(catalog: Catalog) -> None:
+    dgx = catalog.device("nvidia-dgx-h100").model_dump()
+    dgx["cages"][0]["gpu_of_port"] = [0, 1, 2, 3, 4, 5, 6, 6]
+    with pytest.raises(ValueError, match="gpu_of_port must name each GPU 0..7 once"):
+        DeviceModel.model_validate(dgx)
 
 
 def test_hgx_server_has_8_x_400g_compute_and_2_x_200g_north_south(catalog: Catalog) -> None:

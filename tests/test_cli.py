@@ -30,6 +30,16 @@ def test_catalog_list_and_show(capsys):
     assert code == 0 and entry["cages"][0]["count"] == 32 and entry["cages"][0]["form_factor"] == "OSFP"
 
 
+def test_catalog_show_says_what_no_public_document_states(capsys):
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-dgx-b300")
+    entry = json.loads(out)
+    assert code == 0 and entry["not_stated_in_a_public_document"] == [
+        "power_typical_w", "power_max_w", "cages[0].power_class_w (compute)"]
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700")
+    assert json.loads(out)["power_typical_w"] == 747  # with passive cables (hardware.md, S)
+    assert "power_typical_w" not in json.loads(out)["not_stated_in_a_public_document"]
+
+
 def test_catalog_show_unknown_id_exits_2(capsys):
     code, _, err = run(capsys, "catalog", "show", "qm97")
     assert code == 2

@@ -32,6 +32,7 @@ import numpy as np
 from ..model.fabric import FabricTechnology, Workload
 from .collectives import allreduce_assumptions, nvlink_domains, ring_allreduce
 from .fabric_paths import bisection_gbps, islands, joined_through_servers
+from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
@@ -75,6 +76,12 @@ class WorkloadMetrics:
     domains: int = 0  # NVLink domains the workload spans (M)
     allreduce_bus_gbps: float | None = None  # nccl-tests busBW implied by allreduce_ms
     assumptions: tuple[str, ...] = ()
+    # multi-plane fabrics: the bisection inside each compute plane, (plane name, Gb/s) pairs
+    plane_bisection: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def plane_bisection_gbps(self) -> dict[str, float]:
+        return dict(self.plane_bisection)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -100,6 +107,8 @@ class WorkloadMetrics:
                           "bus_gbps": self.allreduce_bus_gbps},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
             "assumptions": list(self.assumptions),
+            **({"plane_bisection_gbps": self.plane_bisection_gbps}
+               if self.plane_bisection_gbps else {}),
         }
 
 
@@ -133,7 +142,10 @@ class WorkloadModel:
         if rows:
             members[np.array(rows, dtype=np.int64)] = True
         self.members = members & store.d["server"][:n] & store.d["alive"][:n]
-        self.rails = max(int(store.l["rail"][: store.n_links].max(initial=0)) + 1, 1)
+        # a rail of a multi-plane fabric is a (plane, rail) pair: each plane is its own tree, so
+        # a ring stream of plane p's rail r never has to leave plane p (key rail + base * plane)
+        self.base = max(int(store.l["rail"][: store.n_links].max(initial=0)) + 1, 1)
+        self.rails = self.base * (len(store.plane_ids) + 1)
         self.dirty = True
         self._result: tuple[WorkloadMetrics, np.ndarray] | None = None
         self._build(state)
@@ -165,7 +177,8 @@ class WorkloadModel:
         server = np.where(a_nic, a, b)[nic]
         switch = np.where(a_nic, b, a)[nic]
         sel = self.members[server]
-        code = switch[sel] * rails + rail[nic][sel]
+        key = rail[nic] + self.base * store.d["plane"][switch]
+        code = switch[sel] * rails + key[sel]
         self.count = np.bincount(code, minlength=n * rails).reshape(n, rails).astype(np.int64)
         self.bw = np.bincount(code, weights=gbps[nic][sel], minlength=n * rails).reshape(n, rails)
         self.arrive = np.zeros((n, rails))
@@ -204,9 +217,10 @@ class WorkloadModel:
         d = store.d
         topo = state.topo
         uppers: set[int] = set()
+        plane = d["plane"]
         for row in touched:
             for _server, rail, _g, _l in topo.nics(row):
-                if rail >= self.rails:
+                if rail >= self.base or plane[row] * self.base >= self.rails:
                     return False
         for row in touched:
             if store.dev_ids[row] in self.member_ids or self.members[row]:
@@ -222,10 +236,11 @@ class WorkloadModel:
             count = np.zeros(self.rails, dtype=np.int64)
             bw = np.zeros(self.rails)
             if d["alive"][row] and d["switch"][row]:
+                offset = int(plane[row]) * self.base
                 for server, rail, gbps, _link in topo.nics(row):
                     if self.members[server]:
-                        count[rail] += 1
-                        bw[rail] += gbps
+                        count[rail + offset] += 1
+                        bw[rail + offset] += gbps
             same_links = was_up == topo.up(row) and was_val == int(d["up"][row])
             if (row in changed_rows or not same_links or not np.array_equal(self.count[row], count)
                     or not np.array_equal(self.bw[row], bw)):
@@ -352,6 +367,8 @@ class WorkloadModel:
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
             allreduce_assumptions(workload.placement, estimate, state.settings.technology,
                                   STEP_LATENCY_US[state.settings.technology]),
+            tuple((k, _r(v)) for k, v in
+                  plane_bisection_gbps(state, np.flatnonzero(members)).items()),
         )
         return metrics, covered
 
@@ -387,8 +404,9 @@ def _unless_partitioned(state: State, model: WorkloadModel,
     found = islands(state, members)
     if len(found) < 2:
         return metrics
-    if state.settings.rail_planes and joined_through_servers(state, members):
-        return metrics  # rail planes by design: rings cross rails over NVLink
+    if ((state.settings.rail_planes or declared_planes(state, found))
+            and joined_through_servers(state, members)):
+        return metrics  # rail planes (rings cross rails over NVLink) or independent planes
     note = (f"the workload's GPUs sit on {len(found)} switch islands with no path between "
             "them (FABRIC-PARTITIONED): no collective over all of them can complete")
     return replace(

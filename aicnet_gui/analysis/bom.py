@@ -2,7 +2,7 @@
 
 - devices by role and by catalog model;
 - transceivers per part: one per cage that has an optic installed (a twin-port optic is one
-  module for the two links of its cage);
+  module for the two links of its cage); how many of them sit in a cage with no link;
 - cable assemblies per part x ordered stock length: one per physical cable, i.e. per assembly
   id (all legs of a splitter are one cable, ordered at the length of its longest leg), or per
   link without an assembly id.  A length that is unknown shows as `PART@unknown`; one longer
@@ -12,8 +12,11 @@
   computed; the PDF's order list uses it through `compute_bom`);
 - power: devices at their maximum (typical when only that is known) plus optics and active
   cables; devices without a power figure are listed, not guessed;
-- cost: the sum of list prices, or None with the parts that have no price (the built-in
-  catalogs carry no sourced prices).
+- cost: the sum of prices, spares included, or None with the parts that have no price.  The
+  built-in catalogs carry no prices; a user's price list (catalog/prices.py) gives them: a
+  device or optic by catalog id or part number, a cable at its ordered length by its per-length
+  part number or `PART@LENGTH` (a cable price never applies to another length).  With a price
+  list only the list counts, in its currency; without one, catalog `price_usd` values (USD).
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from ..catalog.prices import PriceList
 from ..model.document import FabricDocument
 from .index import NONE
 from .media import fmt_m
+from .rules_device import unlinked_optic_cages
 from .state import State
 
 TIER_NAMES = {0: "server", 1: "leaf", 2: "spine", 3: "core"}
@@ -52,6 +57,10 @@ class Bom:
     unpriced: tuple[str, ...]
     links_without_cable: int = 0
     missing_optics: tuple[tuple[str, str, int], ...] = field(default=())  # (link, device, cage)
+    #: optics counted above that sit in a cage none of whose ports has a link (OPTIC-UNLINKED)
+    unlinked_optics: int = 0
+    currency: str = "USD"
+    price_list: str | None = None  # the price list's name, currency and date, when one was used
 
     def transceiver_orders(self) -> dict[str, OrderLine]:
         """Per optic part: quantity, spares, order (as `aicnet bom` prints them)."""
@@ -78,7 +87,10 @@ class Bom:
                 "power_unknown_models": list(self.power_unknown),
                 "cost_known_usd": self.cost_known_usd,
                 "unpriced_parts": list(self.unpriced),
+                "currency": self.currency,
+                "price_list": self.price_list,
                 "links_without_cable": self.links_without_cable,
+                "optics_not_linked": self.unlinked_optics,
                 "missing_optics": [
                     {"link": link, "device": dev, "cage": cage}
                     for link, dev, cage in self.missing_optics
@@ -123,7 +135,7 @@ def _spares(counts: dict[str, int], percent: float) -> dict[str, int]:
     return {k: line.spares for k, line in order_quantities(counts, percent).items()}
 
 
-def compute_bom(doc: FabricDocument) -> Bom:
+def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
     state = State.create(doc, [])
     store = state.store
     store.load_racks()
@@ -137,12 +149,15 @@ def compute_bom(doc: FabricDocument) -> Bom:
     roles: Counter[str] = Counter()
     models: Counter[str] = Counter()
     optics: Counter[str] = Counter()
+    unlinked = 0
     for device in doc.devices.values():
         roles[doc.role_of(device).value] += 1
         models[device.model] += 1
         for config in device.cages.values():
             if config.transceiver:
                 optics[config.transceiver] += 1
+        if device.cages:
+            unlinked += len(unlinked_optic_cages(doc, device.id))
 
     col = store.l
     tiers = np.sort(np.stack([col["tier_a"][rows], col["tier_b"][rows]]), axis=0)
@@ -202,25 +217,25 @@ def compute_bom(doc: FabricDocument) -> Bom:
     percent = doc.settings.spares_percent
     optic_spares = _spares(dict(optics), percent)
     cable_spares = _spares(dict(cables), percent)
+    pricer = Pricer(doc, prices)
     known_cost = 0.0
     unpriced: set[str] = set()
     for model_id, count in models.items():
-        price = catalog.device(model_id).price_usd
+        price = pricer.device(model_id)
         if price is None:
             unpriced.add(model_id)
         else:
             known_cost += price * count
     for optic_id, count in optics.items():
-        price = catalog.transceiver(optic_id).price_usd
+        price = pricer.optic(optic_id)
         if price is None:
             unpriced.add(optic_id)
         else:
             known_cost += price * (count + optic_spares[optic_id])
     for key, count in cables.items():
-        part_id = key.split("@", 1)[0]
-        price = catalog.cable(part_id).price_usd
+        price = pricer.cable(key)
         if price is None:
-            unpriced.add(part_id)
+            unpriced.add(key if prices is not None else key.split("@", 1)[0])
         else:
             known_cost += price * (count + cable_spares[key])
     return Bom(
@@ -240,7 +255,43 @@ def compute_bom(doc: FabricDocument) -> Bom:
         unpriced=tuple(sorted(unpriced)),
         links_without_cable=int((cable == NONE).sum()),
         missing_optics=tuple(missing),
+        unlinked_optics=unlinked,
+        currency=prices.currency if prices is not None else "USD",
+        price_list=prices.describe() if prices is not None else None,
     )
+
+
+class Pricer:
+    """Unit prices of the BOM's parts: from the price list when there is one, else the
+    catalog's `price_usd`."""
+
+    def __init__(self, doc: FabricDocument, prices: PriceList | None) -> None:
+        self.catalog = doc.catalog
+        self.prices = prices
+
+    def device(self, model_id: str) -> float | None:
+        model = self.catalog.device(model_id)
+        if self.prices is None:
+            return model.price_usd
+        return self.prices.price([model_id, *model.part_numbers, model.model])
+
+    def optic(self, optic_id: str) -> float | None:
+        optic = self.catalog.transceiver(optic_id)
+        if self.prices is None:
+            return optic.price_usd
+        return self.prices.price([optic_id, *optic.part_numbers, optic.model])
+
+    def cable(self, key: str) -> float | None:
+        part_id, _, length_text = key.partition("@")
+        part = self.catalog.cable(part_id)
+        if self.prices is None:
+            return part.price_usd
+        try:
+            length: float | None = float(length_text)
+        except ValueError:
+            return None  # unknown or too long: no stock length, so nothing to price
+        number = part.order_number(length)
+        return self.prices.price([number, key] if number else [key])
 
 
 def _part_then_length(item: tuple[str, int]) -> tuple[str, float]:

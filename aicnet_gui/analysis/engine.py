@@ -32,11 +32,13 @@ from ..model.edits import ChangeSet
 from ..model.wording import counted
 from . import (
     rules_airflow,
+    rules_cages,
     rules_compat,
     rules_device,
     rules_fabric,
     rules_groups,
     rules_link,
+    rules_multiplane,
     rules_oob,
     rules_planes,
     rules_power_feeds,
@@ -63,13 +65,15 @@ from .state import SCOPES, Failure, Rule, State
 from .store import Store
 
 DEFAULT_RULES: tuple[Rule, ...] = (
-    *rules_link.RULES, *rules_device.RULES, *rules_groups.RULES, *rules_fabric.RULES,
-    *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES, *rules_airflow.RULES,
-    *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
+    *rules_link.RULES, *rules_device.RULES, *rules_cages.RULES, *rules_groups.RULES,
+    *rules_fabric.RULES, *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES,
+    *rules_airflow.RULES, *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
+    *rules_multiplane.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns
-REPORT_DEVICE_COLUMNS = ("alive", "switch", "tier", "up", "down", "links", "stranded", "ports")
+REPORT_DEVICE_COLUMNS = ("alive", "switch", "tier", "up", "down", "links", "stranded", "ports",
+                         "plane")
 
 
 def _describe(exc: BaseException) -> str:
@@ -525,6 +529,7 @@ class Analyzer:
             worst_path=_worst_path_names(state),
             targets={"training": targets.training, "storage": targets.storage,
                      "inference": targets.inference},
+            plane_names=tuple(store.plane_names),
         )
         workloads = tuple(state.workloads[w].metrics for w in sorted(state.workloads))
         metrics = Metrics(

@@ -142,9 +142,13 @@ def joined_through_servers(state: State, members: np.ndarray) -> bool:
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
+    cache, key = _memo(state, "joined", hash(np.flatnonzero(members).tobytes()))
+    if key in cache:  # per topology version, as the islands (a multi-plane fabric asks per edit)
+        return cache[key]
     att = attachments(state)
     pick = members[att.server] if len(att.server) else np.zeros(0, dtype=bool)
     if not pick.any():
+        cache[key] = True
         return True
     comp = att.labels[att.switch[pick]]
     server = att.server[pick]
@@ -155,6 +159,10 @@ def joined_through_servers(state: State, members: np.ndarray) -> bool:
     graph = coo_matrix((np.ones(len(comp), dtype=np.int8), (comp_index, server_index + k)),
                        shape=(size, size))
     count, _labels = connected_components(graph, directed=False)
+    if len(cache) > 64:
+        for old in [k for k in cache if k[0] == "joined"]:
+            del cache[old]
+    cache[key] = count == 1
     return count == 1
 
 

@@ -110,7 +110,9 @@ class Endpoints:
         if entry is not None and entry[0] is table:
             return entry[1]
         mapping: dict[str, int] = {}
-        rail = 0
+        position = 0
+        nics = (sum(1 for port in table.values() if port.group is compute_group)
+                if compute_group is not None else 0)
         for name, port in table.items():
             mapping[name] = len(self.ports)
             self.ports.append(port)
@@ -127,8 +129,9 @@ class Endpoints:
                 self.kind_port.append(port)
             self._kind.append(kind)
             if compute_group is not None and port.group is compute_group:
-                rail += 1
-                self._rail.append(rail)
+                # rail i is GPU i-1's NIC: the catalog's GPU-to-port map, else port order
+                self._rail.append(compute_group.rail_of_position(position, nics))
+                position += 1
             else:
                 self._rail.append(0)
         self._tables[id(table)] = (table, mapping)

@@ -76,6 +76,7 @@ class MetricsData:
     targets: dict[str, float]
     # the worst leaf-to-top path: (ratio, switch names, their down:up), or None
     worst_path: tuple[float, tuple[str, ...], tuple[float, ...]] | None = None
+    plane_names: tuple[str, ...] = ()  # compute planes (column "plane" counts from 1)
 
 
 class OversubscriptionMetrics:
@@ -129,6 +130,29 @@ class OversubscriptionMetrics:
         return result
 
     @cached_property
+    def planes(self) -> dict[str, dict[str, float]]:
+        """Compute plane -> {tier: down:up summed over the plane's switches of that tier that
+        have uplinks} (multi-plane fabrics; {} otherwise)."""
+        data = self._data
+        d = data.d
+        n = len(data.devices)
+        if not data.plane_names or "plane" not in d:
+            return {}
+        names = {1: "leaf", 2: "spine", 3: "core"}
+        plane, tier = d["plane"][:n], d["tier"][:n]
+        live = d["alive"][:n] & d["switch"][:n] & (d["up"][:n] > 0)
+        result: dict[str, dict[str, float]] = {}
+        for index, name in enumerate(data.plane_names, start=1):
+            rows = np.flatnonzero(live & (plane == index))
+            tiers = {}
+            for t in sorted(set(tier[rows].tolist())):
+                pick = rows[tier[rows] == t]
+                tiers[names.get(t, str(t))] = round(
+                    int(d["down"][pick].sum()) / int(d["up"][pick].sum()), 4)
+            result[name] = tiers
+        return result
+
+    @cached_property
     def effective(self) -> float | None:
         """The worst oversubscription along any leaf-to-top path (running product of the
         down:up ratios of the switches on it)."""
@@ -164,6 +188,7 @@ class OversubscriptionMetrics:
             "switches": self.switches,
             "tiers": self.tiers,
             "rails": self.rails,
+            **({"planes": self.planes} if self.planes else {}),
             "effective": self.effective,
             "effective_path": list(self.effective_path),
             "tier_average": self.tier_average,

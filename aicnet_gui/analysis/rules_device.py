@@ -5,8 +5,9 @@ TECH-MISMATCH (model vs fabric technology), MTU-MISMATCH (a device `mtu` tag aga
 TWIN-PORT-MIXED-FIBRE (what shares one cage or one optical port), OVERSUBSCRIBED (per switch vs
 the strictest target of the workloads crossing it), ECMP-IMBALANCE (a switch missing an upper
 switch its peers reach, or with unequal bandwidth to its uppers), RAIL-MISWIRED (a NIC of rail r
-on a leaf that carries other rails), NIC-UNCONNECTED (a GPU NIC with no link), LENGTH-UNKNOWN
-(an unplaced device whose links have no typed-in length).
+on a leaf that carries other rails), NIC-UNCONNECTED (a GPU NIC with no link), OPTIC-UNLINKED
+(a cage holds an optic but none of its ports has a link: the optic is ordered for nothing),
+LENGTH-UNKNOWN (an unplaced device whose links have no typed-in length).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..model.document import FabricDocument
 from ..model.edits import UpdateDevice
 from ..model.fabric import FabricTechnology
 from ..model.wording import counted
@@ -559,6 +561,47 @@ def nic_candidates(state: State) -> Iterable[int]:
     return rows[d["server"][rows] & (d["compute_linked"][rows] < d["compute"][rows])].tolist()
 
 
+def unlinked_optic_cages(doc: FabricDocument, device_id: str) -> list[int]:
+    """The cages of a device that hold an optic while none of their logical ports has a link."""
+    device = doc.devices[device_id]
+    optic_cages = {cage for cage, config in device.cages.items() if config.transceiver}
+    if not optic_cages:
+        return []
+    ports = doc.ports(device_id)
+    linked = set()
+    for link in doc.links_of(device_id):  # a device has fewer links than ports
+        for end in (link.a, link.b):
+            port = ports.get(end.port) if end.device == device_id else None
+            if port is not None:
+                linked.add(port.cage)
+    return sorted(optic_cages - linked)
+
+
+def optic_unlinked_check(state: State, row: int) -> Iterable[Finding]:
+    dev_id = state.dev_id(row)
+    cages = unlinked_optic_cages(state.doc, dev_id)
+    if not cages:
+        return
+    device = state.doc.devices[dev_id]
+    one = len(cages) == 1
+    listed = ", ".join(map(str, cages))
+    new = {c: cfg for c, cfg in device.cages.items() if c not in cages}
+    new.update({c: device.cages[c].model_copy(update={"transceiver": None}) for c in cages
+                if device.cages[c].mode is not None})  # a cage keeps its breakout mode
+    yield Finding(
+        "OPTIC-UNLINKED", INFO,
+        f"{state.name(row)}: {'cage' if one else 'cages'} {listed} {'holds an optic' if one else 'hold optics'} "
+        f"but no link: the BOM orders {counted(len(cages), 'optic')} that carry nothing",
+        (dev_id,),
+        Fix(f"take the {'optic' if one else 'optics'} out of {'cage' if one else 'cages'} {listed}, "
+            "or connect them", (UpdateDevice(dev_id, {"cages": new}),)))
+
+
+def optic_unlinked_candidates(state: State) -> Iterable[int]:
+    store = state.store
+    return [r for r in store.device_rows().tolist() if store.dev_optics[r]]
+
+
 def length_unknown_check(state: State, row: int) -> Iterable[Finding]:
     d = state.store.d
     if d["rack"][row] != NONE or d["nolen"][row] == 0:
@@ -591,6 +634,8 @@ RULES = [
     Rule("ecmp", "device", ecmp_check, ecmp_candidates, ("ECMP-IMBALANCE",), depends="peers"),
     Rule("rails", "device", rail_check, rail_candidates, ("RAIL-MISWIRED",)),
     Rule("nics", "device", nic_check, nic_candidates, ("NIC-UNCONNECTED",)),
+    Rule("optic-unlinked", "device", optic_unlinked_check, optic_unlinked_candidates,
+         ("OPTIC-UNLINKED",)),
     Rule("length-unknown", "device", length_unknown_check, length_unknown_candidates,
          ("LENGTH-UNKNOWN",)),
 ]

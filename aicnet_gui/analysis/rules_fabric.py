@@ -18,6 +18,7 @@ from ..model.fabric import FabricTechnology
 from ..model.wording import counted
 from .fabric_paths import Island, islands, joined_through_servers, worst_path
 from .findings import ERROR, INFO, WARNING, Finding, Fix
+from .plane_paths import declared_planes
 from .rules_device import ratio_text
 from .state import Rule, State
 
@@ -193,6 +194,14 @@ def partition_check(state: State, _key: None) -> Iterable[Finding]:
         objects = ((wl_id,) if wl_id else ()) + tuple(
             state.dev_id(isl.switches[0]) for isl in found)
         joined = joined_through_servers(state, members)
+        if joined and declared_planes(state, found):
+            yield Finding(
+                "FABRIC-PARTITIONED", INFO,
+                f"{label} spans {len(found)} compute planes, independent by design (each switch "
+                f"carries its plane): {texts}. Every GPU reaches every plane through its own NIC "
+                "ports; a failure in one plane costs that plane's share of the bandwidth",
+                objects, Fix("nothing to do: a multi-plane fabric keeps its planes apart"))
+            continue
         if planes and joined:
             yield Finding(
                 "FABRIC-PARTITIONED", INFO,

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..model.edits import UpdateDevice
-from ..model.wording import counted
+from ..model.wording import counted, ru_span
 from .findings import ERROR, WARNING, Finding, Fix
 from .state import Rule, State
 from .store import MAX_CAGE
@@ -42,7 +42,7 @@ def rack_space_check(state: State, rack_id: str) -> Iterable[Finding]:
                 break
             yield Finding(
                 "RACK-SPACE", ERROR,
-                f"rack {rack.name}: {name} (RU {low}-{high}) and {name2} (RU {low2}-{high2}) "
+                f"rack {rack.name}: {name} ({ru_span(low, high)}) and {name2} ({ru_span(low2, high2)}) "
                 "occupy the same rack units",
                 (rack_id, dev_id, dev_id2),
                 Fix(f"move {name2} to free rack units"))

@@ -62,6 +62,7 @@ class Store:
         ("h", float), ("gpus", np.int64), ("power", float), ("optic_w", float),
         ("height", np.int64), ("ru", np.int64), ("mtu", np.int64), ("compute", np.int64),
         ("fabric_legs", np.int64), ("ports", np.int64),
+        ("plane", np.int64),  # 0: in no plane, else 1 + index in plane_names (Device.plane)
         # sums over the device's links (aggregate())
         ("up", np.int64), ("down", np.int64), ("peer", np.int64), ("links", np.int64),
         ("fabric_used", np.int64), ("stranded", np.int64), ("compute_linked", np.int64),
@@ -96,6 +97,8 @@ class Store:
         self.dev_row: dict[str, int] = {}
         self.dev_obj: list[Device | None] = []
         self.dev_models: list[DeviceModel | None] = []
+        self.plane_ids: dict[str, int] = {}  # compute plane name -> its number (column "plane")
+        self.plane_names: list[str] = []
         self.dev_ports: list[dict[str, int] | None] = []
         self.dev_optics: list[dict[int, int] | None] = []
         self._models: dict[str, tuple] = {}
@@ -197,9 +200,19 @@ class Store:
             True, model_i, tier, tier >= 1 and role != Role.MGMT, tier == 0,
             role == Role.MGMT, placed_rack, rack, x, y, h, model.gpus, power, optic_w,
             model.height_ru, ru if ru is not None else 0, _mtu_tag(device) if device.tags else 0,
-            summary[0], summary[1], len(pmap),
+            summary[0], summary[1], len(pmap), self.plane_index(device.plane),
         )
         return values, model, pmap, optics
+
+    def plane_index(self, plane: str | None) -> int:
+        """The number of a compute plane (1-based, in order of first use), 0 for none."""
+        if not plane:
+            return 0
+        index = self.plane_ids.get(plane)
+        if index is None:
+            index = self.plane_ids[plane] = len(self.plane_ids) + 1
+            self.plane_names.append(plane)
+        return index
 
     def load_devices(self) -> None:
         devices = list(self.doc.devices.values())

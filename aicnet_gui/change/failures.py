@@ -62,7 +62,7 @@ def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
             plane = token[6:]
             found = {lk.id for lk in doc.links.values() if lk.plane == plane}
             for dev in doc.devices.values():
-                if dev.tags.get("plane") == plane:
+                if dev.plane == plane or dev.tags.get("plane") == plane:
                     found.update(doc.link_ids_of(dev.id))
             if not found:
                 raise FailureError(f"{token!r}: nothing is tagged with plane {plane!r}")

@@ -365,6 +365,8 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
             changes["role"] = theirs.role
         if mine.cages != theirs.cages:
             changes["cages"] = theirs.cages
+        if mine.plane != theirs.plane:  # a multi-plane design: the switch joins its new plane
+            changes["plane"] = theirs.plane
         if old_id in moving:
             changes["rack"], changes["ru"] = moving[old_id]
         if changes:

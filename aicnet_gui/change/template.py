@@ -67,7 +67,10 @@ def infer_params(doc: FabricDocument) -> RailOptimizedParams | TwoTierParams:
     if None not in sus:
         if len(servers) % len(sus):
             raise TemplateError(f"{len(servers)} servers do not split evenly into {len(sus)} SUs")
-        extra = {"core": core, "tiers": "3"} if core else {}
+        extra: dict[str, object] = {"core": core, "tiers": "3"} if core else {}
+        planes = len({d.plane for d in doc.devices.values() if d.plane})
+        if planes > 1:
+            extra["planes"] = planes  # a multi-plane design regrows with its planes
         return RailOptimizedParams(sus=len(sus), nodes_per_su=len(servers) // len(sus),
                                    rail_planes=bool(getattr(doc.settings, "rail_planes", False)),
                                    **extra, **common)

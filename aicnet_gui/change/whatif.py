@@ -10,8 +10,8 @@ reads the results and puts the links back.  Per workload it reports, before and 
 - **GPUs whose bandwidth drops**, and by how much.  A GPU's bandwidth is its NICs' line rate times
   the tightest bound (uplink capacity / demand, the workload model of docs/rules.md "Bandwidth
   per workload") of its first-hop switch and of the switches above it; GPU g of a server with k
-  NIC ports (the ports of its `compute` cage group, else all fabric ports) uses NIC
-  g * k // gpus (several GPUs share a NIC when k < gpus; a GPU owns several when k > gpus);
+  NIC ports (the ports of its `compute` cage group, else all fabric ports, in GPU order by the
+  catalog's GPU-to-port map) uses NIC g * k // gpus (several GPUs share a NIC when k < gpus; a GPU owns several when k > gpus);
 - the workload's per-GPU bandwidth under its pattern, the bottleneck, the **max-flow bisection**
   between the two halves of its servers (the analysis' own, on the failed copy), and the
   **all-reduce estimate**;
@@ -181,7 +181,13 @@ class _ServerType:
 def _server_type(doc: FabricDocument, server: str) -> _ServerType:
     gpus = max(doc.device_model(server).gpus, 1)
     ports = [p for p in doc.ports(server).values() if p.group.fabric]
-    nics = [p.name for p in ([p for p in ports if p.group.name == "compute"] or ports)]
+    nic_ports = [p for p in ports if p.group.name == "compute"] or ports
+    if nic_ports:  # in GPU order: the catalog's GPU-to-port map (DGX H100: p8 is GPU 0)
+        group = nic_ports[0].group
+        order = sorted(range(len(nic_ports)),
+                       key=lambda j: group.rail_of_position(j, len(nic_ports)))
+        nic_ports = [nic_ports[j] for j in order]
+    nics = [p.name for p in nic_ports]
     k = len(nics)
     port_gpus: dict[str, list[tuple[int, float]]] = {port: [] for port in nics}
     gpu_ports: list[list[str]] = [[] for _ in range(gpus)]

@@ -38,3 +38,18 @@ def open_document(path: str | Path) -> FabricDocument:
 def print_json(data: Any) -> None:
     sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode())
     sys.stdout.write("\n")
+
+
+def price_list_for(explicit: str | None, design: str | None):  # -> PriceList | None
+    """The price list of a command: `--prices FILE`, else the one found next to the design or
+    in the user catalog folder (catalog/prices.py), else None; a bad file is a CliError."""
+    from ..catalog.prices import PriceListError, find_price_list, load_price_list
+
+    path = explicit if explicit is not None else find_price_list(design)
+    if path is None:
+        return None
+    try:
+        return load_price_list(path)
+    except PriceListError as exc:
+        raise CliError(str(exc)) from None
+

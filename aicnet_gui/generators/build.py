@@ -52,7 +52,7 @@ from .naming import names
 from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
 from .placement import Placement, place
 from .plan import FabricPlan, PlannedDevice
-from .rail_optimized import plan_rail_optimized
+from .rail_optimized import plan_rail_optimized, with_su_size
 from .result import GenerationResult
 from .tally import tally
 
@@ -65,7 +65,14 @@ PLANNERS: dict[type, Callable[[Catalog, TemplateParams], FabricPlan]] = {
 
 def plan(catalog: Catalog, params: TemplateParams) -> FabricPlan:
     """The topology of a template (devices, links, placement groups) without racks or media."""
-    return PLANNERS[type(params)](catalog, params)
+    return PLANNERS[type(params)](catalog, resolved(catalog, params))
+
+
+def resolved(catalog: Catalog, params: TemplateParams) -> TemplateParams:
+    """`params` with the defaults that depend on the catalog filled in (the SU size)."""
+    if isinstance(params, RailOptimizedParams):
+        return with_su_size(catalog, params)
+    return params
 
 
 def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
@@ -179,6 +186,7 @@ def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:
         Device(
             id=d.id, name=d.name, model=d.model.id, role=d.role, rack=d.rack, ru=d.ru,
             position=canvas[i], cages=optics.cages(i, d.cages), tags=d.tags,
+            plane=d.tags.get("plane") if fabric.planes > 1 and d.role != Role.GPU_SERVER else None,
         )
         for i, d in enumerate(fabric.devices)
     ]
@@ -199,7 +207,9 @@ def _links(
         [ids[x.b] for x in planned], [x.b_port for x in planned],
         parts[selection.cable].tolist(),
         [f"asm-{n}" if n else None for n in selection.assembly.tolist()],
-        rails, [colours[r] for r in rails], [planes[x.a] for x in planned],
+        rails, [colours[r] for r in rails],
+        # a multi-plane link is in its switch's plane (the upper end; servers are in every plane)
+        [planes[x.b] for x in planned] if fabric.planes > 1 else [planes[x.a] for x in planned],
     ))
 
 
@@ -212,6 +222,7 @@ def build_ops(
             f"the document already holds {len(doc.devices)} devices and {len(doc.links)} links; "
             "generate into an empty document or replace its contents"
         )
+    params = resolved(doc.catalog, params)
     fabric = plan(doc.catalog, params)
     technologies: set[str] | None = None
     for device in fabric.devices:

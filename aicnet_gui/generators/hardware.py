@@ -18,12 +18,14 @@ from .errors import GeneratorError
 
 
 def _speeds(group: CageGroup) -> set[int]:
-    return {BreakoutMode.parse(mode).speed_gbps for mode in group.breakouts}
+    return {BreakoutMode.parse(mode).speed_gbps for mode in group.breakouts
+            if mode not in group.blocking_modes}
 
 
 def _mode_at(group: CageGroup, speed: int) -> BreakoutMode | None:
-    """The mode of `group` with legs at `speed` and the most legs (most ports), if any."""
-    modes = [BreakoutMode.parse(m) for m in group.breakouts]
+    """The mode of `group` with legs at `speed` and the most legs (most ports), if any; never a
+    blocking mode (one that disables the next cage), which a whole group cannot run."""
+    modes = [BreakoutMode.parse(m) for m in group.breakouts if m not in group.blocking_modes]
     fitting = [m for m in modes if m.speed_gbps == speed]
     return max(fitting, key=lambda m: m.legs) if fitting else None
 
@@ -165,7 +167,8 @@ def server_speeds(model: DeviceModel) -> set[int]:
 
 
 def server_block(model: DeviceModel, speed: int) -> PortBlock:
-    """The server's compute ports at `speed`: one per NIC, i.e. one per rail."""
+    """The server's compute ports at `speed`, one per NIC, in rail order: `ports[i]` is GPU i's
+    NIC (rail i + 1), from the catalog's GPU-to-port map when the server has one."""
     group = compute_group(model)
     mode = _mode_at(group, speed)
     if mode is None:
@@ -178,7 +181,9 @@ def server_block(model: DeviceModel, speed: int) -> PortBlock:
     legs: list[int] = []
     overrides: dict[int, CageConfig] = {}
     _add_group_ports(group, mode, ports, cages, legs, overrides)
-    return PortBlock(tuple(ports), tuple(cages), tuple(legs), overrides)
+    order = sorted(range(len(ports)), key=lambda k: group.rail_of_position(k, len(ports)))
+    return PortBlock(tuple(ports[k] for k in order), tuple(cages[k] for k in order),
+                     tuple(legs[k] for k in order), overrides)
 
 
 def fabric_speed(server: DeviceModel, switches: list[DeviceModel], requested: int | None) -> int:

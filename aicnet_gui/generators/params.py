@@ -106,7 +106,11 @@ class RailOptimizedParams(_Common):
 
     template: Literal["rail-optimized"] = "rail-optimized"
     sus: int = Field(default=1, ge=1, le=1024, description="number of scalable units")
-    nodes_per_su: int = Field(default=32, ge=1, le=512, description="servers per scalable unit")
+    nodes_per_su: int | None = Field(
+        default=None, ge=1, le=512,
+        description="servers per scalable unit; None: the server model's reference SU (DGX "
+        "H100/B200: 32; DGX B300: 64 on Spectrum-X, 72 on Quantum-X800), else 32",
+    )
     core: str | None = Field(
         default=None, description="catalog id of the core switch (requests a core tier)"
     )
@@ -120,6 +124,11 @@ class RailOptimizedParams(_Common):
         default=False,
         description="rail-isolated planes: each rail its own spines (traffic between rails "
         "crosses NVLink inside the servers); default: one fat tree joining every rail",
+    )
+    planes: Literal[1, 2, 4] = Field(
+        default=1,
+        description="multi-plane fabric (NVIDIA B300/GB300 designs): each GPU's NIC splits into "
+        "2 or 4 ports, port k to plane k; every plane is its own fat tree",
     )
 
 

@@ -67,6 +67,7 @@ class FabricPlan:
     blocks: list[SwitchBlock] = field(default_factory=list)
     pods: int = 1
     rail_planes: bool = False  # rails are separate fabrics on purpose (settings.rail_planes)
+    planes: int = 1  # independent compute planes (multi-plane designs); switches carry theirs
     sizing: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 

@@ -17,11 +17,14 @@ analysis reports the islands as intended instead of as a partitioned fabric.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from .clos import divisors_desc, larger_switches, or_use, spine_block
 from .common import PLANE, Hardware, half_capacity, pod_option, resolve_hardware, spine_of
 from .errors import GeneratorError
+from .hardware import PortBlock
 from .leaf_spine import (
     LeafPlan,
     choose_pod_or_explain,
@@ -32,13 +35,68 @@ from .leaf_spine import (
 from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
 
+DEFAULT_SU_NODES = 32
+"""Servers per SU when neither the user nor the server model's reference design gives one."""
 
-def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
-    if params.tiers == "2" and params.core is not None:
-        raise GeneratorError("--core asks for a core tier but --tiers 2 forbids one; drop one")
+
+def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimizedParams:
+    """`params` with `nodes_per_su` filled in: the one asked for, else the server model's
+    reference SU for the fabric technology (DGX H100 on InfiniBand: 32; DGX B300: 64 on
+    Spectrum-X, 72 on Quantum-X800), else 32."""
+    if params.nodes_per_su is not None:
+        return params
     hw = resolve_hardware(
         catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
     )
+    return params.model_copy(update={"nodes_per_su": reference_su_nodes(hw, params.technology)})
+
+
+def reference_su_nodes(hw: Hardware, technology: str) -> int:
+    """The server model's reference SU size on this fabric's technology, else 32."""
+    if technology == "auto":
+        tech = "infiniband" if "infiniband" in hw.technologies else "ethernet"
+    else:
+        tech = "infiniband" if technology == "infiniband" else "ethernet"
+    for key, nodes in hw.server.su_nodes.items():
+        if key == tech:
+            return nodes
+    return DEFAULT_SU_NODES
+
+
+def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
+    params = with_su_size(catalog, params)
+    if params.planes > 1:
+        from .planes import plan_planes
+
+        return plan_planes(catalog, params, plan_one_plane)
+    return plan_one_plane(catalog, params, None)
+
+
+PlaneOf = tuple[int, int] | None
+"""(plane index from 0, number of planes) of a plane being planned, or None for one plane."""
+
+
+def _resolve(catalog: Catalog, params: RailOptimizedParams, core: str | None,
+             plane: PlaneOf) -> Hardware:
+    """The hardware of the fabric, or of one plane: then the server's compute ports are leg
+    `p` of every NIC (its port to plane p), still in rail order."""
+    hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params), core,
+                          params.speed_gbps)
+    if plane is None:
+        return hw
+    p, count = plane
+    block = hw.server_ports
+    ports = PortBlock(block.ports[p::count], block.cages[p::count], block.legs[p::count],
+                      block.overrides)
+    return replace(hw, server_ports=ports)
+
+
+def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf) -> FabricPlan:
+    """The rail-optimized fat tree of the whole fabric, or of one plane of a multi-plane one."""
+    assert params.nodes_per_su is not None
+    if params.tiers == "2" and params.core is not None:
+        raise GeneratorError("--core asks for a core tier but --tiers 2 forbids one; drop one")
+    hw = _resolve(catalog, params, params.core, plane)
     n = params.nodes_per_su
     leaf = hw.leaf
     u_max = leaf.max_split(n)
@@ -50,7 +108,7 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
             "ports" + or_use(larger_switches(catalog, hw.speed, hw.technologies, 2 * n, leaf.model.id))
         )
     if params.rail_planes:
-        return _rail_planes(catalog, hw, params, u_max)
+        return _rail_planes(catalog, hw, params, u_max, plane)
     lp = LeafPlan(hw.rails, [n] * params.sus, n, n, u_max)
     if params.core is None and params.tiers != "3":
         fit = spine_block(lp.leaves, n, u_max, hw.spine.ports)
@@ -65,8 +123,7 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
                 + or_use(larger_switches(catalog, hw.speed, hw.technologies, lp.leaves,
                                          spine.model.id))
             )
-        hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params),
-                              spine_of(params), params.speed_gbps)
+        hw = _resolve(catalog, params, spine_of(params), plane)
         plan = _fat_tree_three_tiers(catalog, hw, params, lp)
         plan.notes.append(
             f"two tiers cannot hold {params.sus} SUs: {lp.leaves} leaves each need a link to "
@@ -75,8 +132,7 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
         )
         return plan
     if hw.core is None:
-        hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params),
-                              spine_of(params), params.speed_gbps)
+        hw = _resolve(catalog, params, spine_of(params), plane)
     return _fat_tree_three_tiers(catalog, hw, params, lp)
 
 
@@ -118,7 +174,7 @@ def _fat_tree_three_tiers(catalog: Catalog, hw: Hardware, params: RailOptimizedP
 
 
 def _rail_planes(catalog: Catalog, hw: Hardware, params: RailOptimizedParams,
-                 u_max: int) -> FabricPlan:
+                 u_max: int, plane: PlaneOf) -> FabricPlan:
     """Rail-isolated planes: each rail group its own two- or three-tier fabric."""
     n = params.nodes_per_su
     if params.core is None and params.tiers != "3":
@@ -140,13 +196,9 @@ def _rail_planes(catalog: Catalog, hw: Hardware, params: RailOptimizedParams,
                     larger_switches(catalog, hw.speed, hw.technologies, params.sus, spine.model.id)
                 )
             )
-        hw = resolve_hardware(
-            catalog, params.server, params.leaf, spine_of(params), spine_of(params), params.speed_gbps
-        )
+        hw = _resolve(catalog, params, spine_of(params), plane)
     elif hw.core is None:
-        hw = resolve_hardware(
-            catalog, params.server, params.leaf, spine_of(params), spine_of(params), params.speed_gbps
-        )
+        hw = _resolve(catalog, params, spine_of(params), plane)
     return _mark_planes(_three_tier(catalog, hw, params, u_max))
 
 

@@ -64,8 +64,8 @@ class AsBuiltView(QObject):
         self.window = window
         self.dock = AsBuiltDock(window)
         window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
-        window.tabifyDockWidget(window.findings, self.dock)
-        self.dock.hide()
+        self.dock.hide()  # tabbed with the findings once it has something to show
+        self._tabbed = False
         self.dock.show_objects.connect(window.show_objects)
         self.topology_overlay = AsBuiltOverlay()
         self.floor_overlay = AsBuiltOverlay()
@@ -119,6 +119,9 @@ class AsBuiltView(QObject):
         doc = window.document.fabric
         observed = f"{observation.kind} ({', '.join(Path(f).name for f in observation.files)})"
         self.dock.set_result(self.comparison, items, observed)
+        if not self._tabbed:
+            self.window.tabifyDockWidget(self.window.findings, self.dock)
+            self._tabbed = True
         self.dock.show()
         self.dock.raise_()
         differences = self.comparison.differences

@@ -147,12 +147,16 @@ def full_mesh(doc: FabricDocument, lower: Sequence[str], upper: Sequence[str], p
 
 
 def rail_ports(doc: FabricDocument, server_id: str) -> list[LogicalPort]:
-    """A server's rail ports: the ports of its first fabric cage group (the GPU NICs)."""
+    """A server's rail ports: the ports of its first fabric cage group (the GPU NICs), in rail
+    order (rail i is GPU i-1's NIC, from the catalog's GPU-to-port map when the model has one)."""
     ports = fabric_ports(doc, server_id)
     if not ports:
         return []
     first_group = ports[0].group.name
-    return [p for p in ports if p.group.name == first_group]
+    nics = [p for p in ports if p.group.name == first_group]
+    group = nics[0].group
+    order = sorted(range(len(nics)), key=lambda k: group.rail_of_position(k, len(nics)))
+    return [nics[k] for k in order]
 
 
 def rail_wiring(doc: FabricDocument, servers: Sequence[str], leaves: Sequence[str]) -> list[Operation]:

@@ -8,6 +8,8 @@ the editor.
 - **Failure What-If** fails the selected devices and cables on a copy of the design and shows,
   per workload, the GPUs that lose all paths, the GPUs slowed, the max-flow bisection and the
   all-reduce estimate before and after (the text of `aicnet whatif`).  The design is not edited.
+- **Failure Mode** (View menu, on after a what-if) greys out the failed devices and cables on
+  both views (canvas/failure_overlay.py); toggling it off, or another file, clears it.
 
 Both run in a background thread on a snapshot, so the window never blocks; `compared` and
 `failed_over` carry the results (tests wait for them).
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QLineF, QObject, QRectF, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
@@ -33,6 +35,7 @@ from ..change.failures import Failure
 from ..change.text import render_diff, render_result
 from ..change.whatif import WhatIf, WhatIfResult
 from ..fileio import load_fabric
+from .canvas.failure_overlay import FailureOverlay, failed_geometry
 from .dialogs import messages
 from .workers.background import BackgroundJob
 
@@ -73,6 +76,15 @@ class ChangeTools(QObject):
         self.window = window
         self.report: ChangeReport | None = None
         self._job: BackgroundJob | None = None
+        #: (device ids, link ids) of the last what-if, shown greyed in Failure Mode
+        self.failed: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        self._mode = False
+        self.topology_overlay = FailureOverlay()
+        self.floor_overlay = FailureOverlay()
+        window.topology.addItem(self.topology_overlay)
+        window.floor.addItem(self.floor_overlay)
+        window.document.reset.connect(self._forget_failure)
+        window.document.changed.connect(lambda _changes: self._draw_failure())
 
     def _busy(self) -> bool:
         if self._job is not None and self._job.running():
@@ -138,6 +150,7 @@ class ChangeTools(QObject):
         names = [doc.devices[d].name for d in devices] + sorted(links)
         label = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
         failure = Failure(label, frozenset(failed), tuple(devices))
+        self.failed = (tuple(devices), tuple(sorted(failed)))
         job = BackgroundJob(lambda: WhatIf(doc).run(failure), "aicnet-whatif", self)
         job.finished.connect(self._failed_over)
         job.failed.connect(lambda exc: messages.show_error(self.window, "Failure what-if", str(exc)))
@@ -150,4 +163,51 @@ class ChangeTools(QObject):
         self.window.show_message(f"What-if: {result.gpus_lost} GPU(s) lose all paths, "
                                  f"{result.gpus_reduced} slower"
                                  + ("; a workload is PARTITIONED" if result.partitioned else ""))
+        mode = self.window.actions_by_name["failure-mode"]
+        mode.setEnabled(True)
+        mode.setChecked(True)
+        self.set_failure_mode(True)
         self.failed_over.emit(result)
+
+    # ---------------------------------------------------------------- failure mode
+    def set_failure_mode(self, on: bool) -> None:
+        """Grey out (or show again) the devices and cables of the last what-if."""
+        self._mode = bool(on) and self.failed is not None
+        self._draw_failure()
+
+    def _draw_failure(self) -> None:
+        if not self._mode or self.failed is None:
+            self.topology_overlay.clear()
+            self.floor_overlay.clear()
+            return
+        devices, links = self.failed
+        doc = self.window.document.fabric
+        devices = tuple(d for d in devices if d in doc.devices)
+        links = tuple(lk for lk in links if lk in doc.links)
+        for scene, overlay in ((self.window.topology, self.topology_overlay),
+                               (self.window.floor, self.floor_overlay)):
+            items = scene.items_by_id
+
+            def rect(device_id: str, items=items) -> QRectF | None:  # noqa: ANN001
+                item = items.get(device_id)
+                return item.sceneBoundingRect() if item is not None else None
+
+            def line(link_id: str, scene=scene, rect=rect) -> QLineF | None:  # noqa: ANN001
+                layer = getattr(scene, "links", None)
+                ends = layer.endpoints(link_id) if layer is not None else None
+                if ends is not None:
+                    return QLineF(*ends)
+                link = doc.links[link_id]
+                a, b = rect(link.a.device), rect(link.b.device)
+                return QLineF(a.center(), b.center()) if a is not None and b is not None else None
+
+            overlay.set_failed(*failed_geometry(devices, links, rect, line))
+
+    def _forget_failure(self) -> None:
+        self.failed = None
+        self._mode = False
+        mode = self.window.actions_by_name.get("failure-mode")
+        if mode is not None:
+            mode.setChecked(False)
+            mode.setEnabled(False)
+        self._draw_failure()

@@ -76,7 +76,8 @@ def legend_spec(doc: FabricDocument, mode: str) -> LegendSpec:
             return SPEED_SPEC  # no cable has a colour of its own: every cable shows its speed
         return LegendSpec("Cables by jacket colour", rows,
                           "Ports, other cables by speed" if plain else "Ports by speed",
-                          speed_cables=plain, bundle="bundle of N cables (speed)")
+                          speed_cables=plain, bundle="bundle: its jacket (mixed: speed)",
+                          bundle_colour=rows[0][1])
     if mode == "tier":
         rows = [(label, colour) for label, colour in theme.TIER_PAIR_COLOURS.values()]
         return _mode_spec("Cables by tier", rows)
@@ -98,21 +99,35 @@ def _mode_spec(title: str, rows: list[tuple[str, str]]) -> LegendSpec:
 
 def jacket_rows(doc: FabricDocument) -> tuple[list[tuple[str, str]], bool]:
     """The jacket colours the cables of `doc` are drawn in, as (name, `#rrggbb`) in TIA-598
-    order (other tones after, named by their hex), and whether some cable has none (it is
-    drawn in its speed colour)."""
+    order (other tones after, by the name the cable gave or the SVG name of the tone, e.g.
+    "purple" for #800080; the hex only for a tone without a name), and whether some cable has
+    none (it is drawn in its speed colour)."""
     names = {link.colour for link in doc.links.values()}
-    tones: set[str] = set()
+    tones: dict[str, str] = {}
     plain = False
-    for name in names:
+    for name in sorted(names, key=lambda n: n or ""):
         tone = theme.link_colour_hex(name)
         if tone is None:
             plain = True
         else:
-            tones.add(tone.lower())
+            tone = tone.lower()
+            given = name.strip().lower() if name and not name.lstrip().startswith("#") else ""
+            tones.setdefault(tone, given or _svg_names().get(tone, tone))
     order = list(_COLOUR_NAMES)
     named = [(_COLOUR_NAMES[t], t) for t in order if t in tones]
-    other = [(t, t) for t in sorted(tones - set(order))]
+    other = sorted((tones[t], t) for t in set(tones) - set(order))
     return _capped(named + other), plain
+
+
+_SVG_NAMES: dict[str, str] = {}
+
+
+def _svg_names() -> dict[str, str]:
+    """`#rrggbb` -> its SVG colour name (the first alphabetically where tones share one)."""
+    if not _SVG_NAMES:
+        for name in sorted(QColor.colorNames(), reverse=True):
+            _SVG_NAMES[QColor(name).name().lower()] = name
+    return _SVG_NAMES
 
 
 def _capped(rows: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -32,6 +32,7 @@ from ..model.edits import (
     UpdateWorkload,
 )
 from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
+from ..model.wording import ru_span
 from . import bulk, fragments, layout
 from .canvas.geometry import device_geometry
 from .compat import PortRef, connection_problem, port_title
@@ -141,6 +142,7 @@ class Editor(QObject):
         """Set the breakout mode and/or optic of cages on devices (one undo step)."""
         ops: list[Operation] = []
         cage_list = list(cages)
+        changed = 0  # cages whose setting changes, on every device (the message says so)
         for device_id in device_ids:
             device = self.doc.devices.get(device_id)
             if device is None:
@@ -162,10 +164,13 @@ class Editor(QObject):
                     new.pop(cage, None)
                 else:
                     new[cage] = config
+                changed += new.get(cage) != device.cages.get(cage)
             if new != device.cages:
                 ops.append(UpdateDevice(device_id, {"cages": new}))
-        what = "breakout mode" if mode is not KEEP else "transceiver"
-        return self._run(ops, f"Set {what} of {counted(len(cage_list), 'cage')}")
+        what = " and ".join(name for name, value in (("breakout mode", mode), ("transceiver", transceiver))
+                            if value is not KEEP) or "nothing"
+        where = f" on {counted(len(ops), 'device')}" if len(ops) > 1 else ""
+        return self._run(ops, f"Set {what} of {counted(changed, 'cage')}{where}")
 
     # ---------------------------------------------------------------- racks and RU
     def rack_problem(self, device_id: str, model_id: str, rack: str, ru: int,
@@ -184,7 +189,8 @@ class Editor(QObject):
                 continue
             other_h = doc.device_model(other).height_ru
             if ru <= other.ru + other_h - 1 and other.ru <= ru + height - 1:
-                return f"RU {ru}-{ru + height - 1} of {rack_obj.name} overlaps {other.name} (RU {other.ru}-{other.ru + other_h - 1})"
+                return (f"{ru_span(ru, ru + height - 1)} of {rack_obj.name} overlaps {other.name} "
+                        f"({ru_span(other.ru, other.ru + other_h - 1)})")
         return None
 
     def place_devices(self, placements: Mapping[str, tuple[str | None, int | None]]) -> bool:

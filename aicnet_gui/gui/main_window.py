@@ -40,7 +40,7 @@ from ..catalog.updates import entry_updates, updated_catalog
 from ..fileio import FabricFileError
 from ..model.catalog import Catalog
 from ..model.edits import ChangeSet, ReplaceCatalog
-from . import colouring, resources
+from . import colouring, file_places, resources, undo_messages
 from . import layout as layout_ops
 from .asbuilt_view import AsBuiltView
 from .autosave import Autosaver
@@ -52,6 +52,7 @@ from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
 from .change_tools import ChangeTools
 from .counts import counts
+from .devicetype_import import choose_and_import
 from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
 from .document import EditorDocument
@@ -119,7 +120,6 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.findings], [190], Qt.Orientation.Vertical)
         self.asbuilt = AsBuiltView(self)
         self._load_job: BackgroundJob | None = None
-        self._legend_speeds: set[int] = set()
         self._sized_docks = False
         self._fit_floor = False
         self._load_started = 0.0
@@ -208,6 +208,8 @@ class MainWindow(QMainWindow):
         a("verify-asbuilt", "&Verify Against As-Built…", self.asbuilt.choose_and_run,
           icon="validate", tip="compare LLDP, ibnetdiscover or NetBox data of the installed "
           "cluster with this design")
+        a("import-devicetypes", "Import &Device Types…", lambda: choose_and_import(self),
+          icon="open", tip="add NetBox device-type library YAML files to your catalog")
         a("quit", "&Quit", self.close, key.Quit, icon="quit")
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(key.Undo)
@@ -216,6 +218,7 @@ class MainWindow(QMainWindow):
         redo.setShortcuts([QKeySequence(key.Redo), QKeySequence("Ctrl+Y")])
         redo.setIcon(resources.icon("redo"))
         self.actions_by_name["undo"], self.actions_by_name["redo"] = undo, redo
+        undo_messages.connect(undo, redo, self.document.undo_stack, self.show_message)
         a("cut", "Cu&t", self.cut, key.Cut)
         a("copy", "&Copy", self.copy, key.Copy)
         a("paste", "&Paste", self.paste, key.Paste)
@@ -264,6 +267,12 @@ class MainWindow(QMainWindow):
         a("whatif", "Failure &What-If on Selection", self.change_tools.whatif_selection,
           "Ctrl+Shift+F", icon="severity-warning",
           tip="what failing the selected devices and cables does to every workload")
+        failure = a("failure-mode", "&Failure Mode", self.change_tools.set_failure_mode,
+                    icon="severity-warning",
+                    tip="grey out the devices and cables of the last failure what-if (the "
+                    "design is not edited)")
+        failure.setCheckable(True)
+        failure.setEnabled(False)
         self.colour_group = QActionGroup(self)
         for mode, title in colouring.MODES.items():
             action = a(f"colour-{mode}", f"By {title.lower()}" if mode != "cable" else title,
@@ -271,7 +280,8 @@ class MainWindow(QMainWindow):
             action.setCheckable(True)
             action.setChecked(mode == "cable")
             self.colour_group.addAction(action)
-        for kind, title in (("su", "Scalable Units"), ("rack", "Racks"), ("rail", "Rails")):
+        for kind, title in (("su", "Scalable Units"), ("rack", "Racks"), ("rail", "Rails"),
+                            ("plane", "Planes")):
             a(f"collapse-{kind}", f"Collapse All {title}", lambda _c=False, k=kind: self.collapse_all(k),
               icon="collapse", tip=f"draw each {kind if kind != 'su' else 'scalable unit'} as one box")
         a("expand-all", "E&xpand All Groups", self.expand_all, icon="expand",
@@ -293,6 +303,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(act["export-pdf"])
         file_menu.addAction(act["compare"])
         file_menu.addAction(act["verify-asbuilt"])
+        file_menu.addAction(act["import-devicetypes"])
         file_menu.addSeparator()
         file_menu.addAction(act["quit"])
         edit = bar.addMenu("&Edit")
@@ -320,10 +331,12 @@ class MainWindow(QMainWindow):
         for mode in colouring.MODES:
             colour.addAction(act[f"colour-{mode}"])
         collapse = view.addMenu(resources.icon("collapse"), "&Groups")
-        for name in ("collapse-su", "collapse-rack", "collapse-rail", None, "expand-all"):
+        for name in ("collapse-su", "collapse-rack", "collapse-rail", "collapse-plane", None,
+                     "expand-all"):
             collapse.addSeparator() if name is None else collapse.addAction(act[name])
         view.addAction(act["validate"])
         view.addAction(act["whatif"])
+        view.addAction(act["failure-mode"])
         view.addSeparator()
         for dock in (self.palette, self.inspector, self.findings, self.metrics, self.workloads,
                      self.asbuilt.dock):
@@ -420,21 +433,12 @@ class MainWindow(QMainWindow):
         self.counts_label.setText(text)
 
     def _update_legend(self, device_ids: set[str] | None = None) -> None:
-        """The speeds in the legend: every panel geometry after a reset (shared by devices of a
-        model and breakout modes, so a few), the changed devices after an edit (a removed
-        device's speed stays until the next reset)."""
-        if device_ids is None:
-            self._legend_speeds = set()
-            geometries = self.topology.panel_geometries()  # no item needed: some are still to come
-        else:
-            items = [self.topology.items_by_id[d] for d in device_ids if d in self.topology.items_by_id]
-            geometries = [item.geometry for item in items if item.geometry is not None]
-        speeds = self._legend_speeds
-        before = len(speeds)
-        for geometry in {id(g): g for g in geometries}.values():
+        """The speeds in the legend: those of the panel geometries in use now (shared by the
+        devices of a model and breakout mode, so a few), after every change, undo and redo."""
+        speeds: set[int] = set()
+        for geometry in self.topology.panel_geometries():
             speeds.update(p.speed_gbps for p in geometry.ports.values() if p.fabric)
-        if device_ids is None or len(speeds) != before:
-            self.legend.set_speeds(speeds)
+        self.legend.set_speeds(speeds)
 
     def _update_actions(self) -> None:
         devices, links, racks = self.selection()
@@ -577,7 +581,7 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        start = str(self.document.path.parent) if self.document.path else str(Path.home())
+        start = file_places.open_start(self.settings, self.document.path)
         path, _filter = QFileDialog.getOpenFileName(self, "Open fabric", start, FILE_FILTER)
         if path:
             self.open_in_background(path, ask=False)
@@ -697,7 +701,7 @@ class MainWindow(QMainWindow):
         return self._save_to(self.document.path)
 
     def save_as(self) -> bool:
-        start = str(self.document.path) if self.document.path else str(Path.home() / "fabric.fabric")
+        start = file_places.save_start(self.settings, self.document.path, self.document.fabric.metadata.name)
         path, _filter = QFileDialog.getSaveFileName(self, "Save fabric as", start, FILE_FILTER)
         if not path:
             return False
@@ -740,6 +744,7 @@ class MainWindow(QMainWindow):
         return [str(v) for v in (value or [])]
 
     def _add_recent(self, path: Path | None) -> None:
+        file_places.remember_folder(self.settings, path)  # Open and Save As start there next
         if path is None or not self.record_recent:
             return
         recent = [p for p in self.recent_files() if p != str(path)]
@@ -1012,11 +1017,9 @@ class MainWindow(QMainWindow):
             self.floor_view.fit_all()
 
     def about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
+        from .dialogs.about import show_about
 
-        QMessageBox.about(self, "About aicnet",
-                          "<h3>aicnet</h3><p>Design the network of an AI/GPU cluster, validate it while "
-                          "you draw, print the cabling plan.</p>")
+        show_about(self)
 
     # ---------------------------------------------------------------- window events
     def showEvent(self, event) -> None:  # noqa: ANN001, N802

@@ -62,6 +62,16 @@ Media = Literal["MMF", "SMF", "copper"]
 _MODE_RE = re.compile(r"^(\d{1,3})x(\d{1,5})G$")
 #: the placeholders of a `port_names` pattern (CageGroup)
 PORT_FIELDS = frozenset({"cage", "leg", "leg0", "n", "pos"})
+_LENGTH_CODE = re.compile(r"N(\d\d)([0-9A])$")
+
+
+def length_of_part_number(part_number: str) -> float | None:
+    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m."""
+    match = _LENGTH_CODE.search(part_number)
+    if match is None:
+        return None
+    tens, last = match.groups()
+    return int(tens) + 0.5 if last == "A" else float(int(tens + last))
 
 
 class _Entity(BaseModel):
@@ -127,6 +137,16 @@ class CageGroup(_Entity):
                     "(cage number -> W), e.g. the SN5400's 21 W cages 1, 5, ..., 61")
     breakouts: list[Annotated[str, Field(max_length=16)]] = Field(min_length=1, max_length=16)
     default_breakout: str = Field(max_length=16)
+    gpu_of_port: list[Annotated[int, Field(ge=0, le=L.MAX_GPUS)]] | None = Field(
+        default=None, max_length=L.MAX_CAGE * L.MAX_LEGS,
+        description="GPU (0-based) behind each logical port of the group in port order, in the "
+        "default breakout; None: port k serves GPU k (NIC order follows GPU order)",
+    )
+    blocking_modes: list[Annotated[str, Field(max_length=16)]] = Field(
+        default_factory=list, max_length=16,
+        description="modes that take the lanes of the next cage: allowed only on the first cage "
+        "of each pair (first, first + 2, ...), and they disable the cage after it (SN5600 8x100G)",
+    )
     port_names: dict[Annotated[str, Field(max_length=2)], str] = Field(max_length=L.MAX_LEGS + 1)
     interface_type: IdText = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
@@ -167,11 +187,34 @@ class CageGroup(_Entity):
                 raise ValueError(f"port_names has no pattern for {legs} legs (mode {mode})")
             if self.lanes % legs:
                 raise ValueError(f"mode {mode}: {self.lanes} lanes do not split into {legs} legs")
+        for mode in self.blocking_modes:
+            if mode not in self.breakouts:
+                raise ValueError(f"blocking mode {mode!r} is not one of breakouts {self.breakouts}")
+        if self.default_breakout in self.blocking_modes:
+            raise ValueError(f"default_breakout {self.default_breakout!r} cannot be a blocking mode")
+        if self.gpu_of_port is not None:
+            ports = self.count * BreakoutMode.parse(self.default_breakout).legs
+            if sorted(self.gpu_of_port) != list(range(ports)):
+                raise ValueError(
+                    f"gpu_of_port must name each GPU 0..{ports - 1} once, one per logical port of "
+                    f"the group in its default breakout ({ports} ports), got {self.gpu_of_port}"
+                )
         outside = sorted(set(self.power_class_by_cage) - set(self.cage_numbers))
         if outside:
             raise ValueError(f"power_class_by_cage names cage {outside[0]}, which is not in this "
                              f"group ({self.first}..{self.first + self.count - 1})")
         return self
+
+    def may_block(self, cage: int) -> bool:
+        """A blocking mode is allowed on the first cage of each pair of the group only."""
+        return (cage - self.first) % 2 == 0 and cage + 1 in self.cage_numbers
+
+    def rail_of_position(self, position: int, ports: int) -> int:
+        """The rail (1-based; rail i is GPU i-1's NIC) of the group's `position`-th logical port
+        (0-based) when the group has `ports` logical ports in all."""
+        if self.gpu_of_port is not None and ports == len(self.gpu_of_port):
+            return self.gpu_of_port[position] + 1
+        return position + 1
 
     def power_class(self, cage: int) -> float | None:
         """The power class of one cage of the group (W), None when unknown."""
@@ -204,6 +247,11 @@ class DeviceModel(Sourced):
     power_typical_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
     power_max_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
     gpus: int = bounded_int(0, L.MAX_GPUS, default=0)
+    su_nodes: dict[Technology, Annotated[int, Field(gt=0, le=L.MAX_DEVICES)]] = Field(
+        default_factory=dict,
+        description="servers per scalable unit in the vendor's reference design, per fabric "
+        "technology (DGX H100 on InfiniBand: 32); the rail-optimized generator's default",
+    )
     nvlink_domain_gpus: int | None = bounded_int(
         1, L.MAX_GPUS, default=None,
         description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
@@ -224,6 +272,10 @@ class DeviceModel(Sourced):
     price_usd: float | None = bounded_float(
         L.MAX_PRICE_USD, default=None, description="list price if known; BOM cost")
     default_os: OsName | None = Field(default=None, description="OS whose port names exports use")
+    airflow: NameText | None = Field(
+        default=None, description="NetBox airflow slug, e.g. front-to-rear (device-type YAML)")
+    weight_kg: float | None = bounded_float(L.MAX_WEIGHT_KG, default=None, above=True,
+                                            description="weight of the unit, kg")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:
@@ -333,6 +385,43 @@ class CableAssembly(Sourced):
         if sorted(lengths) != lengths:
             raise ValueError("stock_lengths_m must be in increasing order")
         return lengths
+
+    @model_validator(mode="after")
+    def _orderable_ladder(self) -> CableAssembly:
+        """When the part numbers encode lengths, the ladder holds exactly the lengths that have
+        one: a BOM must not order a length nobody lists."""
+        coded = self.part_number_at
+        if not coded:
+            return self
+        missing = [x for x in self.stock_lengths_m if x not in coded]
+        if missing:
+            raise ValueError(
+                f"stock lengths {', '.join(f'{x:g} m' for x in missing)} have no part number; "
+                f"the part numbers list {', '.join(f'{x:g} m' for x in sorted(coded))}"
+            )
+        extra = sorted(x for x in coded if x not in self.stock_lengths_m)
+        if extra:
+            raise ValueError(
+                f"part numbers for {', '.join(f'{x:g} m' for x in extra)} are not in stock_lengths_m"
+            )
+        return self
+
+    @cached_property
+    def part_number_at(self) -> dict[float, str]:
+        """Stock length -> the first listed part number that encodes it (the ordering number)."""
+        coded: dict[float, str] = {}
+        for number in self.part_numbers:
+            length = length_of_part_number(number)
+            if length is not None:
+                coded.setdefault(length, number)
+        return coded
+
+    def order_number(self, length_m: float | None) -> str | None:
+        """The part number to put on a purchase order for this part at `length_m` (an ordered
+        stock length), or None when the vendor's per-length numbers are not in the catalog."""
+        if length_m is None:
+            return None
+        return self.part_number_at.get(float(length_m))
 
     @property
     def integrated_ends(self) -> bool:

@@ -217,6 +217,11 @@ class Device(Value):
     cages: CageTable = Field(default_factory=dict)
     tags: dict[IdText, NameText] = Field(default_factory=dict, max_length=L.MAX_TAGS,
                                          description="su, pod, plane ...")
+    plane: str | None = Field(
+        default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$",
+        description="the compute-fabric plane of a switch in a multi-plane design ('1', '2' ...: "
+        "each plane its own fat tree); None: not in one plane (servers reach every plane)",
+    )
 
 
 NonEmpty = Annotated[str, StringConstraints(min_length=1)]

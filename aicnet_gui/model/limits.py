@@ -19,6 +19,7 @@ set well above the largest real value (hardware.md, with its source):
   optics); floor coordinates at most 100 km from the origin.
 * power: a device draws at most 200 kW (a GB200 NVL72 rack is ~120-132 kW); a module at most
   100 W (an OSFP class-8 module is 17 W); a rack budget at most 1 MW.
+* weight: a unit weighs at most 10 t (a GB200 NVL72 rack is ~1.4 t).
 * heights: racks are at most 64 U (the tallest common racks are 58 U).
 * a design: at most `MAX_DEVICES` devices, `MAX_LINKS` links, `MAX_RACKS` racks and
   `MAX_WORKLOADS` workloads.  A 100,000-GPU cluster (12,500 eight-GPU servers, three tiers) has
@@ -44,6 +45,7 @@ MAX_LENGTH_M = 100_000.0
 MAX_COORDINATE_M = 100_000.0
 MAX_CANVAS = 1e7
 MAX_DEVICE_POWER_W = 200_000.0
+MAX_WEIGHT_KG = 10_000.0
 MAX_MODULE_POWER_W = 100.0
 MAX_RACK_POWER_KW = 1_000.0
 MAX_RACK_U = 64

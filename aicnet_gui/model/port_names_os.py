@@ -203,6 +203,14 @@ class PortNamer:
             return port
         return self._table(device_id, os_name).get(port, port)
 
+    def model_port(self, model: DeviceModel, port: LogicalPort) -> str:
+        """The name this document's OS for `model` gives `port` (any port of the model, not
+        only a device's current ones); the design name when that OS has no naming for it."""
+        os_name = self.os_of(model)
+        naming = self._namings(model, port.group).get(os_name) if os_name != DESIGN else None
+        name = name_for(naming, port.group, port) if naming is not None else None
+        return name or port.name
+
     def has_naming(self, device_id: str, os_name: str) -> bool:
         return bool(self._table(device_id, os_name))
 

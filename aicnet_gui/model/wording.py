@@ -26,3 +26,8 @@ def counted(n: int, noun: str, many: str | None = None) -> str:
     """`n` and `noun`, plural unless n is 1: `1 cable`, `0 cables`, `3 leaves`; `many` overrides
     the plural (`counted(n, "person", "people")`)."""
     return f"{n} {noun if n == 1 else (many or plural(noun))}"
+
+
+def ru_span(low: int, high: int) -> str:
+    """The rack units a device takes: `RU 44` for one, `RU 41-44` for several."""
+    return f"RU {low}" if high <= low else f"RU {low}-{high}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog.prices import PriceList
 from ..model.document import FabricDocument
 
 
@@ -39,7 +40,8 @@ class AnalysisData:
         return self.count("warning")
 
 
-def gather(doc: FabricDocument, with_bom: bool = True) -> AnalysisData:
+def gather(doc: FabricDocument, with_bom: bool = True,
+           prices: PriceList | None = None) -> AnalysisData:
     """Findings, metrics and BOM of `doc` as plain JSON-like data.
 
     The per-link reach table and per-device breakout table of the metrics are left out (100k
@@ -63,7 +65,7 @@ def gather(doc: FabricDocument, with_bom: bool = True) -> AnalysisData:
             "breakouts": {"total": metrics.breakouts.total},
         }
         if with_bom:
-            data.parts = compute_bom(doc)
+            data.parts = compute_bom(doc, prices)
             data.bom = data.parts.to_json(details=True)
     except Exception as exc:  # noqa: BLE001 - the plan still prints; the failure is reported
         data.failure = f"{type(exc).__name__}: {exc}"

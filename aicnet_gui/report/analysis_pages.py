@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..model.document import FabricDocument
+from ..model.rounding import metres
 from ..model.wording import counted
 from .analysis_data import AnalysisData
 from .flow import Column, Flow
@@ -174,7 +175,7 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
     flow.key_values([
         ("Link lengths", f"{reach.get('estimated', 0)} estimated, {reach.get('manual', 0)} manual, "
                          f"{reach.get('unknown', 0)} unknown; longest "
-                         + (f"{longest:g} m" if longest is not None else "-")),
+                         + (f"{metres(longest)} m" if longest is not None else "-")),
         ("Over reach / no stock length", f"{reach.get('over_reach', 0)} / "
                                          f"{reach.get('no_stock_length', 0)}"),
         ("Cages by mode", ", ".join(f"{m}: {n}" for m, n in

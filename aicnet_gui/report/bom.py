@@ -11,17 +11,18 @@ The tier lines count what is installed; what to order (quantity, spares, order p
 per ordered length for cables) comes from `analysis.bom.compute_bom`, the one place spares are
 computed, so the PDF's order list equals `aicnet bom` part by part: spares are
 `Settings.spares_percent` of each part's total over every tier, rounded up once.  No catalog
-part has a sourced price, so cost stays "unknown" unless the catalog gives `price_usd`.
+part has a sourced price, so cost stays "unknown" unless the user's price list (or the catalog's
+`price_usd`) gives one.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ..analysis.bom import Bom, cable_key, compute_bom
-from ..model.catalog_entities import CableAssembly
+from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
+from ..catalog.prices import PriceList
+from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
 from .cables import CablePlan
 
@@ -67,6 +68,8 @@ class BomTables:
     spares_percent: float = 0.0
     order_cables: list[BomLine] = field(default_factory=list)
     order_optics: list[BomLine] = field(default_factory=list)
+    currency: str = "USD"
+    price_list: str | None = None  # name, currency and date of the price list used
 
     def tiers(self) -> list[str]:
         return sorted({line.tier for line in self.cables + self.optics})
@@ -86,18 +89,6 @@ class BomTables:
         return dict(totals)
 
 
-_LENGTH_CODE = re.compile(r"N(\d\d)([0-9A])$")
-
-
-def length_of_part_number(part_number: str) -> float | None:
-    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m."""
-    match = _LENGTH_CODE.search(part_number)
-    if match is None:
-        return None
-    tens, last = match.groups()
-    return int(tens) + 0.5 if last == "A" else float(int(tens + last))
-
-
 def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
     """The part numbers of `part` at `length` (legacy and ordering), else its PN pattern(s)."""
     if length is not None:
@@ -114,7 +105,8 @@ def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
     return ", ".join(part.part_numbers[:2])
 
 
-def _order_lines(doc: FabricDocument, bom: Bom) -> tuple[list[BomLine], list[BomLine]]:
+def _order_lines(doc: FabricDocument, bom: Bom,
+                 pricer: Pricer) -> tuple[list[BomLine], list[BomLine]]:
     """The order list of `bom`: one line per cable part x ordered length and per optic part."""
     cables: list[BomLine] = []
     for key, line in bom.cable_orders().items():
@@ -130,7 +122,7 @@ def _order_lines(doc: FabricDocument, bom: Bom) -> tuple[list[BomLine], list[Bom
             part_numbers=cable_part_numbers(part, length) if part else "",
             length_m=length, quantity=line.quantity, spares=line.spares,
             unit_power_w=part.power_w if part else None,
-            unit_price=part.price_usd if part else None,
+            unit_price=pricer.cable(key) if part else None,
             note=(f"{part.type} 1:{part.legs}" if part else "")
             + ("" if length is not None else f", length {length_text}"),
             key=key))
@@ -143,16 +135,22 @@ def _order_lines(doc: FabricDocument, bom: Bom) -> tuple[list[BomLine], list[Bom
             part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
             length_m=None, quantity=line.quantity, spares=line.spares,
             unit_power_w=optic.power_w if optic else None,
-            unit_price=optic.price_usd if optic else None,
+            unit_price=pricer.optic(optic_id) if optic else None,
             note=optic.pmd if optic else "not in the catalog", key=optic_id))
     return cables, optics
 
 
-def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None) -> BomTables:
-    """The PDF's BOM; `bom` is `compute_bom(doc)` when the caller has it already."""
+def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
+               prices: PriceList | None = None) -> BomTables:
+    """The PDF's BOM; `bom` is `compute_bom(doc, prices)` when the caller has it already;
+    prices come from the user's price list `prices`, else the catalog's `price_usd`."""
     percent = doc.settings.spares_percent
-    tables = BomTables(spares_percent=percent)
-    tables.order_cables, tables.order_optics = _order_lines(doc, bom or compute_bom(doc))
+    pricer = Pricer(doc, prices)
+    tables = BomTables(spares_percent=percent,
+                       currency=prices.currency if prices is not None else "USD",
+                       price_list=prices.describe() if prices is not None else None)
+    tables.order_cables, tables.order_optics = _order_lines(
+        doc, bom or compute_bom(doc, prices), pricer)
 
     # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
     physical: dict[str, list] = {}
@@ -187,7 +185,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None) -> 
             part_numbers=cable_part_numbers(part, length) if part else "",
             length_m=length, quantity=quantity, spares=0,
             unit_power_w=part.power_w if part else None,
-            unit_price=part.price_usd if part else None,
+            unit_price=pricer.cable(key) if part else None,
             note=(f"{part.type} 1:{part.legs}" if part else "") + suffix,
             key=key,
         ))
@@ -212,7 +210,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None) -> 
             part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
             length_m=None, quantity=quantity, spares=0,
             unit_power_w=optic.power_w if optic else None,
-            unit_price=optic.price_usd if optic else None,
+            unit_price=pricer.optic(optic_id) if optic else None,
             note=(f"twin-port {optic.pmd}: one per cage, 2 links" if twin
                   else (optic.pmd if optic else "not in the catalog")),
             key=optic_id,
@@ -233,7 +231,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None) -> 
             spares=0,
             unit_power_w=(model.power_max_w if model.power_max_w is not None
                           else model.power_typical_w),
-            unit_price=model.price_usd,
+            unit_price=pricer.device(model_id),
             note=f"{model.height_ru}U" + (f", {model.gpus} GPUs" if model.gpus else ""),
             key=model_id,
         ))

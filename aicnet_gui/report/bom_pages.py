@@ -20,14 +20,24 @@ def _num(value: float | None, unit: str = "") -> str:
     return f"{value:,.0f}{unit}" if value >= 100 else f"{value:g}{unit}"
 
 
-def _money(lines: list[BomLine]) -> str:
+def _money(lines: list[BomLine], currency: str = "USD") -> str:
     costs = [line.cost for line in lines]
     if not lines:
         return "-"
     if any(c is None for c in costs):
         known = sum(c for c in costs if c is not None)
-        return "unknown" if not known else f"unknown (>= USD {known:,.0f})"
-    return f"USD {sum(costs):,.0f}"
+        return "unknown" if not known else f"unknown (>= {currency} {known:,.0f})"
+    return f"{currency} {sum(costs):,.0f}"
+
+
+def price_text(tables: BomTables) -> str:
+    """Where the BOM's prices come from: the price list's name, currency and date, or none."""
+    if tables.price_list is not None:
+        return (f"Prices: from the price list {tables.price_list}; a part it does not list "
+                "has no price.")
+    return ("Prices: no price list (put prices.csv next to the design or in the user catalog "
+            "folder, or pass --prices); aicnet invents no prices, so cost is 'unknown' where "
+            "the catalog has no price.")
 
 
 def _power(lines: list[BomLine]) -> str:
@@ -68,11 +78,10 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow.para(
         f"Spares: {tables.spares_percent:g} % of each part's total, rounded up once per part "
         "(a project setting; no authoritative spares rate exists): the order list below is "
-        "`aicnet bom` part by part. Cables are counted per physical cable: the legs of a "
+        "what to buy, part by part. Cables are counted per physical cable: the legs of a "
         "splitter and the two links of a twin-port DAC share one. Ordered lengths are the next "
         "stock length in each part's own ladder. Optics are counted per cage: a twin-port optic "
-        "serves two links and is one part. Cost is 'unknown' where the catalog has no sourced "
-        "price.",
+        "serves two links and is one part. " + price_text(tables),
         size=8.2, rgb=(0.3, 0.3, 0.3))
 
     flow.heading("Order list", 2)
@@ -131,7 +140,8 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
                             f"{sum(x.spares for x in tables.order_optics)} spares)"),
         ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
                                       f"{_power(tables.optics)}, cables {_power(tables.cables)}"),
-        ("Cost", _money(everything)),
+        ("Cost", _money(everything, tables.currency)
+         + (f" (price list {tables.price_list})" if tables.price_list else "")),
     ]
     if analysis is not None and analysis.ran and analysis.bom:
         totals += _validator_totals(analysis.bom, tables)
@@ -150,10 +160,11 @@ def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
         text = f"{power:,.0f} W"
         if unknown:
             text += f" (without {', '.join(unknown)}: no power figure in the catalog)"
-        out.append(("Validator power total", text))
+        out.append(("Power, whole fabric", text))
     cost = bom.get("cost")
     unpriced = details.get("unpriced_parts", [])
-    out.append(("Validator cost", f"USD {cost:,.0f}" if isinstance(cost, int | float)
+    currency = details.get("currency", "USD")
+    out.append(("Cost, whole fabric", f"{currency} {cost:,.0f}" if isinstance(cost, int | float)
                 else f"unknown ({len(unpriced)} parts have no price)"))
     return out
 
@@ -166,7 +177,6 @@ def _cross_check(tables: BomTables) -> tuple[str, str]:
     if tables.optic_totals() != {x.key: x.quantity for x in tables.order_optics}:
         mismatches.append("optics")
     if mismatches:
-        return ("Cross-check", f"the tier tables count {' and '.join(mismatches)} differently "
-                               "from the order list; check before ordering")
-    return ("Cross-check", "the tier tables add up to the order list, which is `aicnet bom` "
-                           "part by part (quantity, spares, order)")
+        return ("Counts", f"the tier tables count {' and '.join(mismatches)} differently "
+                          "from the order list; check it before ordering")
+    return ("Counts", "the tier tables add up to the order list, part by part")

@@ -28,6 +28,7 @@ from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort
+from ..model.rounding import metres
 from ..model.summary import TIER_NAMES
 from .identifiers import Identifiers, cable_number, port_token
 
@@ -120,11 +121,11 @@ class CableRow:
     def length_text(self) -> str:
         if self.length_m is None:
             return "?"
-        return f"{self.length_m:.1f}" + (" (manual)" if self.manual else "")
+        return metres(self.length_m) + (" (manual)" if self.manual else "")
 
     @property
     def ordered_text(self) -> str:
-        return f"{self.ordered_m:g}" if self.ordered_m is not None else "?"
+        return metres(self.ordered_m, 2) if self.ordered_m is not None else "?"
 
     @property
     def rail_text(self) -> str:
@@ -427,6 +428,8 @@ def _row(builder: _Builder, link: Link, swapped: bool) -> CableRow:
     a = builder.end(a_ep.device, a_ep.port, part)
     b = builder.end(b_ep.device, b_ep.port, part)
     length_m, manual, ordered_m = builder.length(link, part)
+    if part is not None and ordered_m is not None:  # what goes on a purchase order
+        part_name = part.order_number(ordered_m) or part_name
     tiers = (a.dev.tier, b.dev.tier) if a.dev.tier <= b.dev.tier else (b.dev.tier, a.dev.tier)
     # identifiers: near end first (Identifiers.cable_id), written inline for speed
     return CableRow(

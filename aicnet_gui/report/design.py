@@ -1,6 +1,8 @@
 """The design report: fabric settings, oversubscription, optics plan, NCCL, firmware, growth.
 
-Text the architect wrote comes from `Settings.notes` (the GUI edits it); the tables are derived
+Text the architect wrote comes from `Settings.notes` (Edit > Fabric Settings > Design notes);
+a section without a note shows its tables only, and the report says once where notes are
+written.  The tables are derived
 from the document and the cable plan: optics and cables per tier, firmware versions per model,
 free switch ports per role, and the length-estimation assumptions the ordered lengths rest on.
 """
@@ -16,7 +18,11 @@ from .cables import CablePlan
 from .flow import Column, Flow
 from .pdfpage import PdfWriter
 
-NOT_SET = "(not written yet - settings.notes in the .fabric file)"
+NOTES_WHERE = "Edit > Fabric Settings > Design notes"
+NO_NOTES = (f"No design notes written yet. Write them in {NOTES_WHERE} (ECMP, optics plan, NCCL, "
+            "firmware baseline, growth, general): each prints here in its section.")
+SOME_NOTES = (f"Notes written in {NOTES_WHERE} print in their sections; a section without one "
+              "shows its tables only.")
 
 
 def _yes(value: bool) -> str:
@@ -72,6 +78,8 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
     flow = Flow(writer, "Design report", size, check).start()
     writer.bookmark("Design report", 0)
     flow.heading("Design report", 1)
+    written = any(getattr(notes, name) for name in type(notes).model_fields)
+    flow.para(SOME_NOTES if written else NO_NOTES, size=8.5, rgb=(0.3, 0.3, 0.3))
 
     flow.heading("Fabric technology", 2)
     flow.key_values([
@@ -81,7 +89,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         ("ECN", _yes(s.ecn)),
         ("DCB", _yes(s.dcb)),
         ("ECMP / routing policy", s.ecmp_policy or "-"),
-        ("ECMP notes", notes.ecmp or NOT_SET),
+        *([("ECMP notes", notes.ecmp)] if notes.ecmp else []),
     ])
 
     flow.heading("Oversubscription", 2)
@@ -103,7 +111,8 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                   size=8.5)
 
     flow.heading("Optics deployment plan", 2)
-    flow.para(notes.optics_plan or NOT_SET, size=9)
+    if notes.optics_plan:
+        flow.para(notes.optics_plan, size=9)
     rows = optics_rows(plan)
     if rows:
         flow.table([Column("Tier", 62), Column("A-end optic", 0.3), Column("Cable", 0.22),
@@ -111,12 +120,14 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                     Column("Cables", 44, "right")], rows, size=7.5)
 
     flow.heading("NCCL tuning notes", 2)
-    flow.para(notes.nccl or NOT_SET, size=9)
+    if notes.nccl:
+        flow.para(notes.nccl, size=9)
     flow.para(f"All-reduce message size used for time estimates: {s.allreduce_message_mb:g} MB.",
               size=8.5, rgb=(0.3, 0.3, 0.3))
 
     flow.heading("Firmware baseline", 2)
-    flow.para(notes.firmware or NOT_SET, size=9)
+    if notes.firmware:
+        flow.para(notes.firmware, size=9)
     firmware, drift = firmware_rows(doc)
     if firmware:
         flow.table([Column("Model", 0.3), Column("Firmware versions (devices)", 0.7)], firmware,
@@ -125,7 +136,8 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         flow.para(f"Firmware differs within: {', '.join(drift)}.", size=8.5, rgb=(0.75, 0.1, 0.1))
 
     flow.heading("Growth", 2)
-    flow.para(notes.growth or NOT_SET, size=9)
+    if notes.growth:
+        flow.para(notes.growth, size=9)
     free = free_port_rows(doc)
     if free:
         flow.table([Column("Switch role", 0.4), Column("Switches", 0.2, "right"),

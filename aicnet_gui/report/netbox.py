@@ -1,5 +1,8 @@
 """NetBox bulk-import CSVs of a fabric: manufacturers, roles, racks, devices, interfaces, cables.
 
+This module writes the layout for NetBox 4.4 and older (`layout="4.4"`); the default, NetBox
+4.5+, is `netbox45.py`.
+
 Column names are those of NetBox's CSV import forms (cabling.md §2.1: `CableImportForm` is
 `side_a_device, side_a_type, side_a_name, side_b_device, side_b_type, side_b_name, type, status,
 tenant, label, color, length, length_unit, description, comments, tags`).  Foreign keys are
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
+from ..model.port_names_os import PortNamer
 from .cables import CablePlan, build_plan
 from .colours import colour_hex
 from .csv_exports import write_csv
@@ -64,12 +68,24 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+NETBOX_LAYOUTS = ("4.5", "4.4")
+"""`4.5`: NetBox 4.5+ (cable profiles, sites, device-type YAML: netbox45.py); `4.4`: the
+layout below, for NetBox 4.4 and older."""
+
+
 def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
-                  plan: CablePlan | None = None, profile: str | None = None) -> dict[str, int]:
-    """Write the NetBox CSVs into `out_dir` (created if needed); return rows per file."""
+                  plan: CablePlan | None = None, profile: str | None = None,
+                  layout: str = "4.5", port_names: PortNamer | None = None) -> dict[str, int]:
+    """Write the NetBox import into `out_dir` (created if needed); return rows per file."""
+    if layout not in NETBOX_LAYOUTS:
+        raise ValueError(f"unknown NetBox layout {layout!r}: {', '.join(NETBOX_LAYOUTS)}")
+    plan = plan if plan is not None else build_plan(doc, profile, port_names=port_names)
+    if layout == "4.5":
+        from .netbox45 import export_netbox_45
+
+        return export_netbox_45(doc, out_dir, plan, port_names)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    plan = plan if plan is not None else build_plan(doc, profile)
     site = doc.settings.site
     written: dict[str, int] = {}
 

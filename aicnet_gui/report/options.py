@@ -11,6 +11,7 @@ from datetime import datetime
 
 from reportlab.lib.pagesizes import A4, LETTER
 
+from ..catalog.prices import PriceList
 from ..model.fabric import LabelProfile
 from .label_layout import AVERY_5160, AVERY_L7651, STOCKS, LabelStock
 
@@ -53,6 +54,8 @@ class ExportOptions:
     """The date printed on the plan; None: now."""
     port_names: str = "design"
     """design: aicnet's port names; os: each device's OS names (Settings.port_os)."""
+    prices: PriceList | None = None
+    """The user's price list for the BOM's cost (catalog/prices.py); None: no prices."""
 
     @property
     def page_size(self) -> tuple[float, float]:

@@ -84,7 +84,7 @@ def export_pdf(
         plan = build_plan(doc, options.profile, prog.sub("building the cable plan"), namer)
     if ANALYSIS_SECTIONS & set(options.sections) and analysis is None:
         prog.step("validate", "validating the design")
-        analysis = gather(doc)
+        analysis = gather(doc, prices=options.prices)
 
     generated = (options.generated or datetime.now(UTC)).strftime("%Y-%m-%d")
     info = DocInfo(doc.metadata.name, doc.metadata.revision, doc.metadata.author, generated,
@@ -96,6 +96,7 @@ def export_pdf(
     result.warnings.extend(plan.problems)
     if font_set.warning:
         result.warnings.append(font_set.warning)
+    writer = None
     try:
         writer = PdfWriter(str(temp), info, font_set)
         _write_sections(writer, doc, plan, analysis, options, stock, prog, result)
@@ -103,10 +104,12 @@ def export_pdf(
         writer.finish()
         os.replace(temp, target)
     except BaseException:
+        if writer is not None:
+            writer.close()
         temp.unlink(missing_ok=True)
         raise
     result.pages = writer.pages
-    prog.done(f"wrote {writer.pages} pages")
+    prog.done(f"wrote {writer.pages:,} pages")
     return result
 
 
@@ -153,25 +156,30 @@ def _write_sections(
             draw_findings(writer, doc, analysis, size, prog.check)
         elif name == "bom":
             parts = analysis.parts if analysis is not None and analysis.ran else None
-            draw_bom(writer, doc, bom_tables(doc, plan, parts), analysis, size, prog.check)
+            tables = bom_tables(doc, plan, parts, options.prices)
+            draw_bom(writer, doc, tables, analysis, size, prog.check)
         elif name == "design":
             draw_design(writer, doc, plan, analysis, size, prog.check)
         elif name == "schedule":
-            SchedulePages(writer, plan, size).draw(_ticker(prog, len(plan.rows), "cable schedule"))
+            SchedulePages(writer, plan, size).draw(
+                _ticker(prog, len(plan.rows), "cable schedule", "links", writer))
         elif name == "labels":
             sheets = LabelSheets(writer, stock, options.label_start, options.label_offset_mm,
                                  options.label_qr)
             if options.calibration_page:
                 sheets.calibration_page()
-            sheets.draw(labels, _ticker(prog, len(labels), "labels"))
+            sheets.draw(labels, _ticker(prog, len(labels), "label sheets", "labels", writer))
             result.labels = len(labels)
         prog.check()
 
 
-def _ticker(prog: Progress, total: int, what: str) -> Callable[[int], None]:
-    """A per-page callback: `done` items of `total` drawn (checks for cancellation)."""
+def _ticker(prog: Progress, total: int, what: str, items: str,
+            writer: PdfWriter) -> Callable[[int], None]:
+    """A per-page callback: `done` items of `total` drawn, and the pages written so far (checks
+    for cancellation)."""
     total = max(total, 1)
-    return lambda done: prog.update(done / total, f"{what}: {done} of {total}")
+    return lambda done: prog.update(
+        done / total, f"{what}: {done:,} of {total:,} {items}, {writer.pages:,} pages")
 
 
 __all__ = ["ExportCancelled", "ExportResult", "export_pdf"]

@@ -2,7 +2,8 @@
 
 `PdfWriter` owns the reportlab canvas.  Each page starts with `begin_page(size, section)` which
 draws the running header (project, revision, section) and footer (generation date, label
-profile, `page X of Y`) and returns the content box.  The total page count is not known while
+profile, `page X of Y`) and returns the content box.  Finished pages are compressed into a
+temporary spool file at once (page_spool.py), so memory does not grow with the page count.  The total page count is not known while
 pages are written, so the footer draws a form XObject named `total` that `finish()` defines once
 the last page is done (reportlab resolves forward references to forms at save time).
 """
@@ -16,6 +17,7 @@ from typing import BinaryIO
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import FontSet
+from .page_spool import PageSpool, save_streaming
 from .pdftext import FastText
 
 MARGIN = 30.0
@@ -56,6 +58,7 @@ class Box:
 
 class PdfWriter:
     def __init__(self, target: str | BinaryIO, info: DocInfo, fonts: FontSet) -> None:
+        self.target = target
         self.canvas = Canvas(target, pageCompression=1)
         self.canvas.setTitle(f"{info.project} - cabling plan rev {info.revision}")
         self.canvas.setAuthor(info.author or "aicnet")
@@ -68,6 +71,8 @@ class PdfWriter:
         self._bookmarks = 0
         self._forms: dict[tuple, str] = {}
         self.page_size: tuple[float, float] = (0.0, 0.0)
+        #: finished pages go to a temporary file, not memory (page_spool.py)
+        self.spool = PageSpool()
 
     def text(self, font: str | None = None) -> FastText:
         """The fast text writer for `font` (default: the regular face)."""
@@ -138,6 +143,7 @@ class PdfWriter:
 
     def end_page(self) -> None:
         self.canvas.showPage()
+        self.spool.take(self.canvas)
         self.pages += 1
 
     def bookmark(self, title: str, level: int = 0) -> None:
@@ -155,4 +161,15 @@ class PdfWriter:
         canvas.endForm()
         if self._bookmarks:
             canvas.showOutline()
-        canvas.save()
+        try:
+            if isinstance(self.target, str):
+                with open(self.target, "wb") as out:
+                    save_streaming(canvas, out)
+            else:
+                save_streaming(canvas, self.target)
+        finally:
+            self.spool.close()
+
+    def close(self) -> None:
+        """Give up without saving (cancelled or failed): drop the spooled pages."""
+        self.spool.close()

@@ -54,9 +54,10 @@ def draw_resilience(flow: Flow, doc: FabricDocument) -> None:
     if not rows:
         flow.para("No workload is defined: a failure's impact is measured on workloads.", size=8.5)
         return
-    flow.para("Every single switch and cable failure was run against every workload (aicnet "
-              "whatif --each); the worst of each kind is shown. GPUs cut off lose all paths; "
-              "bandwidth drop is the largest fall of a workload's per-GPU bandwidth.", size=8.5)
+    flow.para("Every single switch and every single cable was failed in turn and every workload "
+              "measured again; the worst failure of each kind is shown. GPUs cut off lose all "
+              "their paths through the fabric; the bandwidth drop is the largest fall of a "
+              "workload's per-GPU bandwidth.", size=8.5)
     flow.table([Column("Failure", 0.1), Column("Count", 0.07, "right"), Column("Worst", 0.13),
                 Column("Partition", 0.09), Column("GPUs cut off", 0.1, "right"),
                 Column("GPUs slower", 0.1, "right"), Column("Bandwidth drop", 0.11, "right"),

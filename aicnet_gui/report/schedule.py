@@ -2,7 +2,8 @@
 
 Columns follow cabling.md §2.3: cable number and tier; A and B ends (rack, RU, device, port with
 breakout leg, optic part number, connector); media with fibre type and polarity; cable part;
-calculated and ordered length; colour and rail/plane; the label text printed at each end; and
+ordered length (what the installer pulls, bold on the top line) over the calculated length
+(small); colour and rail/plane; the label text printed at each end; and
 tick boxes (installed, tested) for the installer.  Each column header holds the names of both
 lines.  The header repeats on every page; every page carries the colour legend (swatches with
 colour names) of its rack.
@@ -60,10 +61,11 @@ class ScheduleColumn:
     width: float
     group: str = ""
     swatch: bool = False
+    strong: bool = False  # the top line in bold
 
 
 COLUMNS: tuple[ScheduleColumn, ...] = (
-    ScheduleColumn("Cable", "Tier", 50),
+    ScheduleColumn("Cable", "Tier", 50, strong=True),
     ScheduleColumn("Rack", "RU", 32, "A END"),
     ScheduleColumn("Device", "Port", 72, "A END"),
     ScheduleColumn("Optic", "Connector", 62, "A END"),
@@ -72,7 +74,7 @@ COLUMNS: tuple[ScheduleColumn, ...] = (
     ScheduleColumn("Optic", "Connector", 62, "B END"),
     ScheduleColumn("Media", "Fibre, polarity", 50),
     ScheduleColumn("Cable part", "Type", 52),
-    ScheduleColumn("Calc m", "Order m", 34),
+    ScheduleColumn("Order m", "Calc m", 34, strong=True),
     ScheduleColumn("Colour", "Rail, plane", 62, swatch=True),
     ScheduleColumn("Label text at A end", "Label text at B end", 0),
 )
@@ -86,7 +88,7 @@ def row_cells(row: CableRow) -> tuple[str, ...]:
         a.dev.rack, a.ru_text, a.dev.name, _port(a), a.optic, a.connector,
         b.dev.rack, b.ru_text, b.dev.name, _port(b), b.optic, b.connector,
         _media(row), _fibre(row), row.part_name, _family(row),
-        row.length_text, row.ordered_text, row.colour or "-", row.rail_text,
+        row.ordered_text, row.length_text, row.colour or "-", row.rail_text,
         row.cable_id, row.label_b,
     )
 
@@ -193,7 +195,7 @@ class SchedulePages:
             if column.swatch:
                 x += SWATCH + 2
                 width -= SWATCH + 2
-            font = self.bold if index == 0 else self.regular
+            font = self.bold if column.strong else self.regular
             font.column(x, first_top, cells[2 * index], TOP_SIZE, ROW_H, width)
             self.regular.column(x, first_bottom, cells[2 * index + 1], BOTTOM_SIZE, ROW_H, width,
                                 rgb=MUTED)

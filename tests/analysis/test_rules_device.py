@@ -126,6 +126,20 @@ def test_nic_of_the_wrong_rail_on_a_rail_leaf(build):
     assert "gpu-5 NIC of rail 2 (x) lands on leaf-r1, which carries rail 1" in finding.message
 
 
+def test_dgx_h100_rails_follow_the_gpu_to_port_map_not_port_order(build):
+    """DGX H100 User Guide, Table 6: OSFP4P2 (p8) serves GPU 0 = rail 1, OSFP1P1 (p1) GPU 7 =
+    rail 8.  Four servers put p8 on leaf-r1 (rail 1, correct); a fifth puts p1 there."""
+    build.dev("leaf-r1", QM9700)
+    for n in range(1, 5):
+        build.dev(f"dgx-{n}", "nvidia-dgx-h100")
+        build.link(f"a{n}", f"dgx-{n}", "p8", "leaf-r1", f"{n}/1")
+    build.dev("dgx-5", "nvidia-dgx-h100")
+    build.link("x", "dgx-5", "p1", "leaf-r1", "5/1")
+    (finding,) = only(analyze(build.doc), "RAIL-MISWIRED")
+    assert finding.objects == ("x", "dgx-5", "leaf-r1")
+    assert "dgx-5 NIC of rail 8 (x) lands on leaf-r1, which carries rail 1" in finding.message
+
+
 def test_top_of_rack_leaves_are_not_rail_miswired(build):
     build.dev("tor", SN5600)
     for n in range(1, 5):

@@ -49,13 +49,14 @@ def test_differences_exit_1_with_rack_cable_number_and_labels(capsys, catalog, t
     assert code == 1
     lines = out.splitlines()
     rack = lines.index("Rack R01-01")
-    assert lines[rack + 1] == ("  [missing] C000025: gpu-001:p1 - leaf-01:1/1 is not cabled "
+    # link-1 is GPU 0's NIC, p8 = OSFP4P2 (DGX H100 User Guide, Table 6), on the rail-1 leaf
+    assert lines[rack + 1] == ("  [missing] C000032: gpu-001:p8 - leaf-01:1/1 is not cabled "
                                "(not seen)")
-    assert lines[rack + 2] == "      labels: 1A.A01-08:p1/1A.A06-46:1-1"
+    assert lines[rack + 2] == "      labels: 1A.A01-08:p8/1A.A06-46:1-1"
     with open(out_csv, encoding="utf-8-sig") as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["Rack"], r["Kind"], r["Cables"], r["Links"]) for r in rows] == [
-        ("R01-01", "missing", "C000025", "link-1")]
+        ("R01-01", "missing", "C000032", "link-1")]
     assert out_pdf.read_bytes().startswith(b"%PDF")
 
 
@@ -65,7 +66,7 @@ def test_json(capsys, catalog, tmp_path):
     data = json.loads(out)
     assert code == 1
     assert data["summary"]["by_kind"] == {"missing": 1}
-    assert data["rework"][0]["labels"] == ["1A.A01-08:p1/1A.A06-46:1-1"]
+    assert data["rework"][0]["labels"] == ["1A.A01-08:p8/1A.A06-46:1-1"]
     assert data["rework"][0]["links"] == ["link-1"]
 
 
@@ -106,13 +107,16 @@ def test_export_with_os_port_names(capsys, tmp_path):
         rows = {r["Link id"]: r for r in csv.DictReader(handle)}
     first = rows["link-1"]
     assert (first["A device"], first["A port"], first["B device"], first["B port"]) == \
-        ("gpu-001", "mlx5_11", "leaf-01", "1/1/1")
-    assert first["Label text A"].endswith(":mlx5_11/1A.A06-46:1-1-1")
+        ("gpu-001", "mlx5_0", "leaf-01", "1/1/1")  # p8 = OSFP4P2 = mlx5_0, GPU 0 (Table 6)
+    assert first["Label text A"].endswith(":mlx5_0/1A.A06-46:1-1-1")
     with open(p2p, encoding="utf-8") as handle:
-        assert "gpu-001,Host,mlx5_11,leaf-01,Switch,1/1/1," in handle.read()
-    with open(netbox / "interfaces.csv", encoding="utf-8") as handle:
-        assert "leaf-01,1/1/1,infiniband-ndr,400000000" in handle.read()
+        assert "gpu-001,Host,mlx5_0,leaf-01,Switch,1/1/1," in handle.read()
+    # NetBox 4.5 layout: the QM9700 device type carries the OS port names the cables use
+    qm9700 = (netbox / "device-types" / "NVIDIA" / "QM9700.yaml").read_text(encoding="utf-8")
+    assert "- name: 1/1/1\n  type: infiniband-ndr\n" in qm9700
+    with open(netbox / "cables.csv", encoding="utf-8") as handle:
+        assert ",gpu-001,dcim.interface,mlx5_0,1A,leaf-01,dcim.interface,1/1/1," in handle.read()
     code, _, _ = _run(capsys, "export", PLAN, "--csv", str(out))
     with open(out, encoding="utf-8-sig") as handle:
         first = next(r for r in csv.DictReader(handle) if r["Link id"] == "link-1")
-    assert (first["A port"], first["B port"]) == ("p1", "1/1")
+    assert (first["A port"], first["B port"]) == ("p8", "1/1")

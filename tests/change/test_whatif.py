@@ -15,11 +15,12 @@ from aicnet_gui.model.edits import RemoveWorkload
 
 
 def test_leaf_failure_in_one_su_hand_checked(example):
-    """superpod-1su: 32 DGX H100 (8 GPUs, 8 x 400G NICs p1..p8, NIC i -> leaf i), 8 QM9700 rail
-    leaves, 4 spines; one training workload over all 256 GPUs, ring all-reduce of 1024 MB, IB.
+    """superpod-1su: 32 DGX H100 (8 GPUs, 8 x 400G NICs p1..p8, GPU i's NIC -> leaf i), 8 QM9700
+    rail leaves, 4 spines; one training workload over all 256 GPUs, ring all-reduce of 1024 MB, IB.
 
-    leaf-03 fails: NIC p3 of every server loses its only link, so GPU 3 of each of the 32
-    servers loses all paths: 32 GPUs.  The other 224 GPUs keep 400 Gb/s (their leaves and the
+    leaf-03 fails: it carries rail 3, the third GPU (NVIDIA's GPU 2), whose NIC is OSFP3P1 = p5
+    (DGX H100 User Guide, Table 6).  NIC p5 of every server loses its only link, so GPU 3 of
+    each of the 32 servers loses all paths: 32 GPUs.  The other 224 GPUs keep 400 Gb/s (their leaves and the
     spines are untouched; ring traffic is rail-aligned and stays on its leaf).
     Per-GPU injection of the workload = 224 NICs x 400 / 256 GPUs = 350 Gb/s (was 400).
     Max-flow bisection: 16 servers per half, each now with 7 x 400 = 2,800 Gb/s of NICs:
@@ -36,7 +37,7 @@ def test_leaf_failure_in_one_su_hand_checked(example):
     (w,) = result.workloads
     assert w.gpus == 256
     assert len(w.lost) == 32
-    assert {(g.gpu, g.ports) for g in w.lost} == {(3, ("p3",))}
+    assert {(g.gpu, g.ports) for g in w.lost} == {(3, ("p5",))}
     assert {g.server for g in w.lost} == {f"gpu-{n:03d}" for n in range(1, 33)}
     assert all(g.before_gbps == 400 and g.after_gbps == 0 for g in w.lost)
     assert w.reduced == ()

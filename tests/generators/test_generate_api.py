@@ -15,6 +15,7 @@ from aicnet_gui.generators import (
     build_ops,
     generate,
 )
+from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import FabricTechnology
 
@@ -59,15 +60,17 @@ def test_settings_follow_the_switches(make):
 
 def test_roles_tags_rails_and_colours(make):
     """A QM9700 used as spine gets the spine role; leaves carry su/pod/rail tags; the
-    server-leaf link of NIC r has rail r and rail r's colour name."""
+    server-leaf link of GPU r's NIC has rail r and rail r's colour name; on a DGX H100 GPU r's
+    NIC is not port r (User Guide Table 6: OSFP4P2 = p8 serves GPU 0, OSFP1P1 = p1 GPU 7)."""
     doc, _ = make(RailOptimizedParams(sus=2, leaf=QM9700, spine=QM9700))
     spines = [d for d in doc.devices.values() if d.model == QM9700 and d.role.value == "spine"]
     assert len(spines) == 8  # 2 SUs: 16 leaves x 32 up = 512 = 8 spines of 64
     leaf = doc.device_by_name("leaf-10")
     assert leaf.tags == {"su": "2", "pod": "1", "plane": "compute", "rail": "2"}
     server = doc.device_by_name("gpu-001")
+    rail_of_port = {"p8": 1, "p6": 2, "p5": 3, "p7": 4, "p2": 5, "p4": 6, "p3": 7, "p1": 8}
     for link in doc.links_of(server.id):
-        rail = int(link.a.port[1:])
+        rail = rail_of_port[link.a.port]
         assert link.rail == rail
         assert doc.devices[link.b.device].tags["rail"] == str(rail)
     colours = {link.rail: link.colour for link in doc.links.values()}
@@ -110,6 +113,37 @@ def test_a_refused_fabric_is_an_explained_error_and_changes_nothing(catalog):
     with pytest.raises(GeneratorError, match="id 'link-1' is already used"):
         generate(doc, RailOptimizedParams(sus=1, leaf=QM9700))
     assert not doc.devices and not doc.links and not doc.racks
+
+
+def test_su_size_comes_from_the_server_models_reference_design(make, catalog):
+    """No --nodes-per-su: the server model's reference SU on the fabric's technology (DGX H100
+    on InfiniBand: 32, DGX SuperPOD RA); a model whose reference design says 16 gets 16."""
+    doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
+    servers = [d for d in doc.devices.values() if d.role.value == "gpu_server"]
+    assert len(servers) == 32
+    dgx = catalog.device("nvidia-dgx-h100")
+    small = dgx.model_copy(update={"id": "test-dgx-su16", "su_nodes": {"infiniband": 16}})
+    own = Catalog([*catalog, small])
+    doc = FabricDocument(own)
+    generate(doc, RailOptimizedParams(sus=2, server="test-dgx-su16", leaf=QM9700))
+    servers = [d for d in doc.devices.values() if d.role.value == "gpu_server"]
+    assert len(servers) == 32
+    assert {d.tags["su"] for d in servers} == {"1", "2"}
+
+
+def test_dgx_b300_on_xdr_takes_nvidias_72_node_su_and_table_3_counts(catalog):
+    """DGX SuperPOD B300 XDR RA, Table 3, 1 SU: 72 nodes, 8 leaves, 4 spines, 576 node-leaf
+    and 576 leaf-spine cables; the SU size comes from the DGX B300's reference design."""
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra",
+                                      choose_media=False))
+    roles: dict[str, int] = {}
+    for device in doc.devices.values():
+        roles[doc.role_of(device).value] = roles.get(doc.role_of(device).value, 0) + 1
+    assert roles == {"gpu_server": 72, "leaf": 8, "spine": 4}
+    tiers = [sorted((doc.tier_of(link.a.device), doc.tier_of(link.b.device)))
+             for link in doc.links.values()]
+    assert tiers.count([0, 1]) == 576 and tiers.count([1, 2]) == 576
 
 
 def test_infiniband_fabric_names_its_subnet_managers(make):

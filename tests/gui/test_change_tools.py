@@ -44,3 +44,35 @@ def test_failure_whatif_on_the_selection_leaves_the_design_alone(qtbot, window, 
     assert "GPUs that lose all paths: 8" in window.change_tools.report.text.toPlainText()
     assert window.document.fabric.revision == revision
     assert not window.document.dirty
+
+
+def test_failure_mode_greys_out_the_failed_parts_and_toggles_without_editing(
+        qtbot, window, example_path, tmp_path):
+    """After a what-if on leaf-01 (small-hgx: 8 server links + 8 uplinks = 16 cables), Failure
+    Mode covers leaf-01 and draws its 16 cables as failed on the topology; the floor view greys
+    the device too.  Turning the mode off clears both, on brings them back; nothing is edited.
+    Another file forgets the failure."""
+    _open(qtbot, window, example_path)
+    doc = window.document.fabric
+    leaf = doc.device_by_name("leaf-01").id
+    cables = len(doc.link_ids_of(leaf))
+    steps = window.document.undo_stack.count()
+    revision = doc.revision
+    window.select_ids([leaf], [], [])
+    with qtbot.waitSignal(window.change_tools.failed_over, timeout=20_000):
+        window.actions_by_name["whatif"].trigger()
+    mode = window.actions_by_name["failure-mode"]
+    assert mode.isEnabled() and mode.isChecked()
+    tools = window.change_tools
+    assert tools.topology_overlay.counts == (1, cables)
+    assert tools.floor_overlay.counts[0] == 1
+    mode.trigger()  # off
+    assert tools.topology_overlay.counts == (0, 0) and tools.floor_overlay.counts == (0, 0)
+    mode.trigger()  # on again
+    assert tools.topology_overlay.counts == (1, cables)
+    assert window.document.undo_stack.count() == steps
+    assert window.document.fabric.revision == revision
+    save_fabric(window.document.fabric, tmp_path / "other.fabric")
+    _open(qtbot, window, tmp_path / "other.fabric")
+    assert not mode.isEnabled() and not mode.isChecked()
+    assert tools.topology_overlay.counts == (0, 0)

@@ -88,6 +88,23 @@ def test_inspector_renames_and_sets_firmware_on_several_devices_in_one_step(wind
     assert window.document.undo_stack.count() == depth + 1
 
 
+def test_inspector_sets_the_compute_plane_of_switches_and_refuses_a_bad_name(window):
+    a = window.editor.add_device(LEAF, (0, 0))
+    b = window.editor.add_device(LEAF, (0, 200))
+    select_devices(window, [a, b])
+    page = window.inspector.device_page
+    page.plane.setFocus()
+    QTest.keyClicks(page.plane, "2")
+    QTest.keyClick(page.plane, Qt.Key.Key_Return)
+    doc = window.document.fabric
+    assert doc.devices[a].plane == doc.devices[b].plane == "2"
+    page.plane.setFocus()
+    page.plane.selectAll()
+    QTest.keyClicks(page.plane, "plane two")
+    QTest.keyClick(page.plane, Qt.Key.Key_Return)
+    assert doc.devices[a].plane == "2" and "a plane is a short name" in window.message_label.text()
+
+
 def test_inspector_breakout_mode_refused_while_a_leg_carries_a_cable(window):
     server = window.editor.add_device(SERVER, (0, 400))
     leaf = window.editor.add_device(LEAF, (0, 0))

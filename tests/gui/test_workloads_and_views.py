@@ -128,6 +128,28 @@ def test_collapse_all_from_the_view_menu_and_expand_all(window):
     assert len(window.topology.collapsed) == 8  # rails 1..8 (their leaves and spines)
 
 
+def test_one_plane_of_a_multi_plane_fabric_is_shown_by_collapsing_the_other(window, tmp_path):
+    from aicnet_gui.fileio import save_fabric
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(window.document.fabric.catalog)
+    generate(doc, RailOptimizedParams(sus=1, planes=2, server="nvidia-dgx-b300",
+                                      leaf="nvidia-sn5600", technology="rocev2",
+                                      choose_media=False))
+    path = tmp_path / "b300.fabric"
+    save_fabric(doc, path)
+    assert window.open_path(path, ask=False)
+    window.actions_by_name["collapse-plane"].trigger()
+    assert set(window.topology.collapsed) == {GroupKey("plane", "1"), GroupKey("plane", "2")}
+    window.actions_by_name["expand-all"].trigger()
+    window.collapse([GroupKey("plane", "2")])
+    scene, fabric = window.topology, window.document.fabric
+    for device in fabric.devices.values():
+        assert scene.items_by_id[device.id].isVisible() == (device.plane != "2")
+    assert "8 leaves, 4 spines" in scene.collapsed[GroupKey("plane", "2")].subtitle
+
+
 def test_colour_modes_recolour_the_cables(window):
     assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
     layer = window.topology.links

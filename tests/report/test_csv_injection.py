@@ -71,12 +71,15 @@ def test_p2p_csv_neutralises_names(hostile, tmp_path):
     _check(out, (HOSTILE["leaf"], HOSTILE["dgx-a"], HOSTILE["dgx-b"], HOSTILE["tray-a"]))
 
 
-def test_every_netbox_csv_neutralises_names(hostile, tmp_path):
-    written = export_netbox(hostile, tmp_path / "nb")
+@pytest.mark.parametrize("layout", ["4.5", "4.4"])
+def test_every_netbox_csv_neutralises_names(hostile, tmp_path, layout):
+    written = {name: n for name, n in export_netbox(hostile, tmp_path / "nb", layout=layout).items()
+               if name.endswith(".csv")}
     expect = {
         "devices.csv": (HOSTILE["leaf"], HOSTILE["spine"], "+1A"),
         "racks.csv": ("=R1", "+1A"),
-        "interfaces.csv": (HOSTILE["leaf"], HOSTILE["dgx-b"]),
+        # 4.5: the device types' templates hold these ports, so no interface rows
+        "interfaces.csv": (HOSTILE["leaf"], HOSTILE["dgx-b"]) if layout == "4.4" else (),
         "cables.csv": (HOSTILE["leaf"], HOSTILE["dgx-a"], HOSTILE["tray-b"]),
         "manufacturers.csv": (),
         "device_roles.csv": (),
@@ -127,3 +130,15 @@ def test_the_as_built_rework_csv_neutralises_observed_names(tmp_path):
     out = tmp_path / "rework.csv"
     assert write_csv_list([item], out) == 1
     _check(out, ("=R1", "@label", "-moved", "+swap", observed))
+
+
+def test_the_netbox_readme_and_device_types_ignore_a_planted_symlink(small, tmp_path):
+    folder = tmp_path / "nb"
+    folder.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    os.symlink(victim, folder / ".README.txt.part")  # the fixed name outfile.py once used
+    export_netbox(small, folder)
+    assert victim.read_text() == "keep me"
+    assert (folder / "README.txt").is_file() and not (folder / "README.txt").is_symlink()
+    assert not [p for p in folder.rglob("*.tmp")]

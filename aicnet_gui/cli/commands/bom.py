@@ -4,7 +4,9 @@ Devices by role and model, transceivers per part (one per installed cage: a twin
 one module for two links), cable assemblies per part and ordered stock length (a splitter once
 for all its legs), spares, power and cost.  --json prints exactly
 `{"devices", "links", "transceivers", "cables", "power_w", "cost"}`; --details adds spares,
-unknown power and unpriced parts.  Exit 0, or 2 on bad input.
+unknown power and unpriced parts.  Cost comes from the user's price list (`--prices FILE`, else
+`<design>.prices.csv` or `prices.csv` next to the design or in the user catalog folder; CSV
+columns part, unit_price, currency, date); aicnet invents no prices.  Exit 0, or 2 on bad input.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import Bom, compute_bom
-from ..common import EXIT_OK, open_document, print_json
+from ..common import EXIT_OK, open_document, price_list_for, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,6 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--details", action="store_true",
                         help="with --json: add spares, unknown power and unpriced parts")
+    parser.add_argument("--prices", metavar="FILE",
+                        help="price list CSV (part, unit_price, currency, date); default: "
+                             "<design>.prices.csv or prices.csv next to the design or in the "
+                             "user catalog folder")
     parser.set_defaults(func=run)
 
 
@@ -33,7 +39,18 @@ def _table(title: str, rows: list[tuple[str, str, str]], header: tuple[str, str,
     return lines
 
 
-def render(bom: Bom, source: str) -> str:
+def _order_number(catalog, key: str) -> str:  # noqa: ANN001
+    """The per-length part number of a `PART@LENGTH` line, when the catalog lists one."""
+    part_id, _, length = key.partition("@")
+    part = catalog.cables.get(part_id) if catalog is not None else None
+    try:
+        number = part.order_number(float(length)) if part is not None else None
+    except ValueError:
+        number = None
+    return f" ({number})" if number else ""
+
+
+def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
     lines = [f"Bill of materials: {source}", ""]
     lines += _table("Devices", [(m, str(n), "") for m, n in bom.devices_by_model.items()],
                     ("model", "qty", ""))
@@ -46,13 +63,17 @@ def render(bom: Bom, source: str) -> str:
     lines.append("")
     lines += _table(
         "Cables (part @ ordered length in m; one per splitter)",
-        [(k, str(n), str(bom.cable_spares.get(k, 0))) for k, n in bom.cables.items()],
-        ("part@length", "qty", "spares"))
+        [(k + _order_number(catalog, k), str(n), str(bom.cable_spares.get(k, 0)))
+         for k, n in bom.cables.items()],
+        ("part@length (part number to order)", "qty", "spares"))
     lines.append("")
     lines.append(f"Links: {bom.links_total} ("
                  + ", ".join(f"{t} {n}" for t, n in bom.links_by_tier.items()) + ")")
     if bom.links_without_cable:
         lines.append(f"  {bom.links_without_cable} link(s) have no cable chosen and are not counted")
+    if bom.unlinked_optics:
+        lines.append(f"  {bom.unlinked_optics} optic(s) counted above are not linked: their cages "
+                     "carry no link (OPTIC-UNLINKED in aicnet validate)")
     if bom.missing_optics:
         lines.append(f"  {len(bom.missing_optics)} fibre link end(s) have no optic in the cage "
                      "(not counted; see aicnet validate)")
@@ -62,20 +83,23 @@ def render(bom: Bom, source: str) -> str:
     if bom.power_unknown:
         power += f"; no power figure for {', '.join(bom.power_unknown)}"
     lines.append(power)
+    source = (f"price list {bom.price_list}" if bom.price_list is not None
+              else "no price list; catalog prices")
     if bom.cost_usd is None:
         lines.append(f"Cost: unknown - no price for {len(bom.unpriced)} part(s) "
                      f"({', '.join(bom.unpriced[:6])}{' ...' if len(bom.unpriced) > 6 else ''}); "
-                     f"priced parts total {bom.cost_known_usd:,.2f} USD")
+                     f"priced parts total {bom.cost_known_usd:,.2f} {bom.currency} ({source})")
     else:
-        lines.append(f"Cost: {bom.cost_usd:,.2f} USD (list prices, spares included)")
+        lines.append(f"Cost: {bom.cost_usd:,.2f} {bom.currency} ({source}, spares included)")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
+    prices = price_list_for(args.prices, args.file)
     doc = open_document(args.file)
-    bom = compute_bom(doc)
+    bom = compute_bom(doc, prices)
     if args.json:
         print_json(bom.to_json(details=args.details))
     else:
-        print(render(bom, args.file))
+        print(render(bom, args.file, doc.catalog))
     return EXIT_OK

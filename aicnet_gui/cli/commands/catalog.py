@@ -4,13 +4,18 @@ catalog entries a design embeds from the catalog on this machine."""
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
-from ...catalog.loader import load_catalog
+from ...catalog.loader import load_catalog, user_catalog_path
+from ...catalog.netbox_import import NetBoxImportError, catalog_yaml, import_device_type_file
 from ...catalog.updates import entry_updates, updated_catalog
 from ...fileio import load_fabric, save_fabric
+from ...model.catalog_entities import Role
 from ...model.document import ModelError
 from ...model.edits import ReplaceCatalog
 from ...model.wording import counted
+from ...report.outfile import write_text
 from ..common import EXIT_BAD_INPUT, EXIT_OK, CliError, catalog_with_warnings, print_json
 
 
@@ -30,6 +35,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     refresh.add_argument("file", help="the .fabric file (rewritten in place, the old one kept as .bak)")
     refresh.add_argument("--dry-run", action="store_true", help="list the differences, change nothing")
     refresh.set_defaults(func=run_refresh)
+    netbox = actions.add_parser(
+        "import-netbox", help="add NetBox device-type library YAML files to your catalog",
+        description="Read device-type YAML files of the NetBox device-type library "
+                    "(netbox-community/devicetype-library) into catalog devices in your user "
+                    "catalog. What a file lacks (role, breakout modes, power) is taken from "
+                    "named defaults and listed; entries are never marked verified.")
+    netbox.add_argument("files", nargs="+", metavar="FILE", help="device-type .yaml files")
+    netbox.add_argument("--role", choices=[r.value for r in Role],
+                        help="the role of every imported model (default: guessed, and said so)")
+    netbox.add_argument("--out", metavar="DIR",
+                        help="write the catalog files here (default: your user catalog folder)")
+    netbox.add_argument("--dry-run", action="store_true", help="report only, write nothing")
+    netbox.set_defaults(func=run_import_netbox)
 
 
 def _loaded():
@@ -75,8 +93,25 @@ def run_show(args: argparse.Namespace) -> int:
         close = sorted(i for i in (e.id for e in catalog) if args.id.lower() in i)
         hint = f"; did you mean {', '.join(close[:5])}?" if close else "; see `aicnet catalog list`"
         raise CliError(f"no catalog entry {args.id!r}{hint}")
-    print_json(entry.model_dump(mode="json"))
+    data = entry.model_dump(mode="json")
+    unstated = _unstated(entry)
+    if unstated:
+        data["not_stated_in_a_public_document"] = unstated
+    print_json(data)
     return EXIT_OK if entry else EXIT_BAD_INPUT
+
+
+def _unstated(entry) -> list[str]:  # noqa: ANN001
+    """The fact fields of a device that the catalog leaves empty because no public document
+    found states them (power, switching capacity, the power class of a cage group)."""
+    if entry.kind != "device":
+        return []
+    names = [f for f in ("power_typical_w", "power_max_w", "switching_tbps")
+             if getattr(entry, f) is None and (f != "switching_tbps" or entry.is_switch)]
+    names += [f"cages[{i}].power_class_w ({g.name})" for i, g in enumerate(entry.cages)
+              if g.power_class_w is None and g.fabric and g.form_factor in ("OSFP", "QSFP-DD",
+                                                                            "QSFP-DD800")]
+    return names
 
 
 def run_refresh(args: argparse.Namespace) -> int:
@@ -99,3 +134,32 @@ def run_refresh(args: argparse.Namespace) -> int:
     save_fabric(doc, args.file)
     print(f"{args.file}: {counted(len(updates), 'entry')} updated")
     return EXIT_OK
+
+
+def run_import_netbox(args: argparse.Namespace) -> int:
+    folder = Path(args.out) if args.out else user_catalog_path()
+    failed = 0
+    for file in args.files:
+        try:
+            result = import_device_type_file(file, role=args.role)
+        except NetBoxImportError as exc:
+            print(f"aicnet: error: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        model = result.model
+        ports = ", ".join(f"{g.count}x{g.form_factor} {g.default_breakout}" for g in model.cages)
+        target = folder / f"{model.id}.yaml"
+        if not args.dry_run:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                write_text(target, catalog_yaml([model]))
+            except OSError as exc:
+                raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+        where = "(dry run)" if args.dry_run else f"-> {target}"
+        print(f"{file}: {model.id} ({model.vendor} {model.model}, {model.role.value}, "
+              f"{model.height_ru} RU, {ports}) {where}")
+        for kind, lines in (("missing", result.missing), ("assumed", result.assumed),
+                            ("not imported", result.skipped)):
+            for line in lines:
+                print(f"  {kind}: {line}")
+    return EXIT_BAD_INPUT if failed else EXIT_OK

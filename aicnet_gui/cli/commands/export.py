@@ -1,5 +1,7 @@
 """`aicnet export FILE --pdf OUT.pdf | --csv OUT.csv | --labels-csv OUT.csv | --netbox DIR |
---p2p OUT.csv [--port-names design|os]`: the cabling plan and its CSV exports.
+--cvt OUT.xlsx | --p2p OUT.csv | --slurm DIR | --drawio OUT.drawio [--port-names design|os]`:
+the cabling plan and the files of the tools that take the design on (NetBox, NVIDIA CVT, Slurm,
+draw.io).
 
 `--port-names os` prints every port as its device's operating system names it (Cumulus `swp1s0`,
 SONiC `Ethernet8`, InfiniBand port numbers, `mlx5_N` on servers: `model/port_names_os.py`).
@@ -17,7 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ...fileio import load_fabric
-from ..common import EXIT_OK, CliError, catalog_with_warnings
+from ..common import EXIT_OK, CliError, catalog_with_warnings, price_list_for
+from ..progress_line import ProgressLine
 
 if TYPE_CHECKING:
     from ...report.options import ExportOptions
@@ -46,19 +49,33 @@ def _write(target: str, export: Callable[[], T]) -> T:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "export",
-        help="write the cabling plan PDF, label sheets and CSV exports",
+        help="write the cabling plan PDF, CSVs, NetBox, CVT, Slurm and draw.io files",
         description="Write the cabling plan (PDF: cover, topology, analysis, findings, BOM, "
-                    "design report, cable schedule, label sheets) and CSV exports.",
+                    "design report, cable schedule, label sheets) and the files of the tools "
+                    "that take the design on: NetBox, NVIDIA CVT, Slurm, draw.io. Each output "
+                    "below says who reads it.",
     )
     parser.add_argument("file", help="a .fabric file")
     out = parser.add_argument_group("outputs (at least one)")
-    out.add_argument("--pdf", metavar="OUT.pdf", help="the cabling plan PDF")
-    out.add_argument("--csv", metavar="OUT.csv", help="the cable schedule as CSV")
+    out.add_argument("--pdf", metavar="OUT.pdf",
+                     help="the cabling plan PDF, for the installers and the design review")
+    out.add_argument("--csv", metavar="OUT.csv",
+                     help="the cable schedule as CSV, for spreadsheets and cabling tools")
     out.add_argument("--labels-csv", metavar="OUT.csv",
                      help="one row per cable end for P-touch Editor, Brady or Dymo")
-    out.add_argument("--netbox", metavar="DIR", help="NetBox bulk-import CSVs into DIR")
+    out.add_argument("--netbox", metavar="DIR",
+                     help="NetBox bulk import into DIR (CSVs + device-type YAML), for the team "
+                          "whose source of truth is NetBox or Nautobot")
+    out.add_argument("--cvt", metavar="OUT.xlsx",
+                     help="NVIDIA Cable Validation Tool 1.7+ workbook (Nodes and Links sheets, "
+                          "protocol, module part numbers), for the bring-up team")
     out.add_argument("--p2p", metavar="OUT.csv",
-                     help="NVIDIA Cable Validation Tool point-to-point sheet")
+                     help="the older one-sheet CVT point-to-point CSV, for CVT before 1.7")
+    out.add_argument("--drawio", metavar="OUT.drawio",
+                     help="draw.io diagram (Topology and Floor pages), for architects' documents")
+    out.add_argument("--slurm", metavar="DIR",
+                     help="Slurm topology.conf (tree) and topology.yaml (tree, NVL72 blocks) "
+                          "into DIR, for the scheduler's administrators")
     pdf = parser.add_argument_group("PDF options")
     pdf.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pdf.add_argument("--sections", metavar="LIST",
@@ -76,8 +93,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     pdf.add_argument("--no-qr", action="store_true", help="labels without QR codes")
     pdf.add_argument("--no-calibration", action="store_true",
                      help="leave out the label calibration page")
+    pdf.add_argument("--prices", metavar="FILE",
+                     help="price list CSV for the BOM's cost (default: <design>.prices.csv or "
+                          "prices.csv next to the design or in the user catalog folder)")
     parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
                         help="identifier profile (default: the project's label profile)")
+    parser.add_argument("--netbox-layout", choices=["4.5", "4.4"], default="4.5",
+                        help="4.5: NetBox 4.5+ columns (sites, cable profiles) and device-type "
+                             "YAML; 4.4: the older CSV layout for NetBox 4.4 and earlier")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress line on stderr (pages, ETA) while the PDF is written "
+                             "(default: when stderr is a terminal)")
     parser.add_argument("--port-names", choices=["design", "os"], default="design",
                         help="os: ports as each switch's and server's operating system names "
                              "them (the fabric's port_os setting, else the model's default OS)")
@@ -106,6 +132,7 @@ def _options(args: argparse.Namespace) -> ExportOptions:
         label_start=args.label_start, label_offset_mm=args.label_offset,
         label_qr=not args.no_qr, calibration_page=not args.no_calibration, profile=args.profile,
         port_names=args.port_names,
+        prices=price_list_for(args.prices, args.file),
     )
     try:
         options.validate()
@@ -115,8 +142,10 @@ def _options(args: argparse.Namespace) -> ExportOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p)):
-        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox or --p2p")
+    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p, args.cvt,
+                args.slurm, args.drawio)):
+        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox, --cvt, "
+                       "--p2p, --slurm or --drawio")
     options = _options(args) if args.pdf else None
     catalog = catalog_with_warnings()
     doc = load_fabric(args.file, catalog)
@@ -143,12 +172,36 @@ def run(args: argparse.Namespace) -> int:
     if args.p2p:
         rows = _write(args.p2p, lambda: export_p2p(doc, args.p2p, plan=plan))
         written.append(f"{args.p2p}: P2P sheet, {rows} links")
+    if args.cvt:
+        from ...report.cvt_xlsx import export_cvt_xlsx
+
+        rows = _write(args.cvt, lambda: export_cvt_xlsx(doc, args.cvt, plan=plan))
+        written.append(f"{args.cvt}: CVT workbook, {rows} links")
+    if args.drawio:
+        from ...report.drawio import export_drawio
+
+        pages = _write(args.drawio, lambda: export_drawio(doc, args.drawio))
+        written.append(f"{args.drawio}: draw.io diagram, {pages} pages")
+    if args.slurm:
+        from ...report.slurm import export_slurm
+
+        counts = _write(args.slurm, lambda: export_slurm(doc, args.slurm))
+        written.append(f"{args.slurm}: Slurm topology.conf ({counts['topology.conf']} switches),"
+                       f" topology.yaml ({counts['topology.yaml blocks']} NVLink blocks)")
     if args.netbox:
-        files = _write(args.netbox, lambda: export_netbox(doc, args.netbox, plan=plan))
+        files = _write(args.netbox, lambda: export_netbox(
+            doc, args.netbox, plan=plan, layout=args.netbox_layout, port_names=namer))
         written.append(f"{args.netbox}: NetBox import, "
                        + ", ".join(f"{name} ({n})" for name, n in files.items()))
     if args.pdf:
-        result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, plan=plan))
+        show = sys.stderr.isatty() if args.progress is None else args.progress
+        bar = ProgressLine(sys.stderr) if show else None
+        try:
+            result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, progress=bar,
+                                                         plan=plan))
+        finally:
+            if bar is not None:
+                bar.finish()  # ends the line when the export stopped before 100 %
         written.append(f"{args.pdf}: {result.pages} pages ({result.links} links, "
                        f"{result.cables} cables, {result.labels} labels)")
     for line in written:

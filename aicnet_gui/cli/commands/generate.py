@@ -28,7 +28,8 @@ _RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\d+(?:\.\d+)?))?\s*$")
 _OPTION_OF = {
     "servers": "--servers", "oversubscription": "--oversubscription", "attach": "--attach",
     "sus": "--sus", "nodes_per_su": "--nodes-per-su", "core": "--core", "tiers": "--tiers",
-    "sus_per_pod": "--sus-per-pod", "rail_planes": "--rail-planes", "leaves_per_pod": "--leaves-per-pod", "server": "--server",
+    "sus_per_pod": "--sus-per-pod", "rail_planes": "--rail-planes", "planes": "--planes",
+    "leaves_per_pod": "--leaves-per-pod", "server": "--server",
     "leaf": "--leaf", "spine": "--spine", "name": "--name", "technology": "--technology",
     "workload": "--workload", "speed_gbps": "--speed", "rack_power_kw": "--rack-kw",
     "server_power_kw": "--server-kw", "servers_per_rack": "--servers-per-rack",
@@ -92,7 +93,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     rail = templates.add_parser("rail-optimized", help="DGX SuperPOD-style scalable units")
     rail.add_argument("--sus", type=int, required=True, metavar="N", help="scalable units")
-    rail.add_argument("--nodes-per-su", type=int, metavar="M", help="servers per SU (default 32)")
+    rail.add_argument("--nodes-per-su", type=int, metavar="M",
+                      help="servers per SU (default: the server model's reference SU, else 32)")
     rail.add_argument("--core", metavar="ID", help="add a core tier of this switch model")
     rail.add_argument("--tiers", choices=["auto", "2", "3"],
                       help="auto (default): a core tier only when two tiers cannot hold the SUs")
@@ -103,6 +105,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                       "are separate fabrics; GPUs on different rails then reach each other only "
                       "through NVLink inside a server (default: one fat tree joining all rails, "
                       "as NVIDIA's SuperPOD designs)")
+    rail.add_argument("--planes", type=int, choices=[1, 2, 4],
+                      help="multi-plane fabric as NVIDIA's B300/GB300 designs: each GPU's NIC "
+                      "splits into 2 or 4 ports, port k to plane k, each plane its own fat tree")
     _common(rail)
 
     three = templates.add_parser("three-tier", help="pod-based fat tree with a core tier")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import AnalysisReport, Analyzer, Finding, Severity
+from ...model.rounding import metres
 from ...model.wording import counted
 from ...repair import CHECK_LIMIT, FixChecker
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
@@ -74,11 +75,14 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
     lines.append(f"  oversubscription: {tiers} (tier averages); effective {_ratio(over.effective)}"
                  + (f" on the worst path {path}" if len(over.effective_path) > 1 else "")
                  + (f"; worst switch {worst_name} {_ratio(worst)}" if worst_name else ""))
+    for plane, ratios in over.planes.items():
+        lines.append(f"  plane {plane}: " + ", ".join(f"{k} {_ratio(v)}" for k, v in ratios.items())
+                     + " (its own fat tree)")
     reach = metrics.reach.summary
     longest = reach["longest_m"]
     lines.append(f"  links: {reach['links']} ({reach['estimated']} estimated, {reach['manual']} typed "
                  f"in, {reach['unknown']} unknown length); longest "
-                 f"{'-' if longest is None else f'{longest:g} m'}; {reach['over_reach']} over reach")
+                 f"{'-' if longest is None else f'{metres(longest)} m'}; {reach['over_reach']} over reach")
     total = metrics.breakouts.total
     lines.append(f"  breakouts: {total['split_cages']} split cages, {total['legs_used']} legs used, "
                  f"{total['legs_stranded']} stranded, {total['free_ports']} free ports")
@@ -95,6 +99,9 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
                          f"order, {w.ring_scattered_gbps_per_gpu:g} Gb/s scattered "
                          f"(this workload: {w.placement})")
         lines.append("    assumptions: " + "; ".join(w.assumptions))
+        if w.plane_bisection:
+            lines.append("    bisection per plane: " + ", ".join(
+                f"plane {p} {g / 1000:g} Tb/s" for p, g in w.plane_bisection))
     return "\n".join(lines)
 
 

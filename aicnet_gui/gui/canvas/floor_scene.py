@@ -11,7 +11,7 @@ lengths come from.  Like the Topology scene it only mirrors the model.
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from ...analysis.lengths import link_length, rack_floor_xy
 from ...model.edits import ChangeSet
 from ...model.fabric import Device, Rack
+from ...model.rounding import metres
 from .. import theme
 from ..editor import Editor
 from ..units import counted, natural_key
@@ -38,6 +39,7 @@ PITCH_X = RACK_W + 22.0
 AISLE = 150.0
 TRAY_W = 200.0
 TRAY_GAP = 120.0
+USED_INSET = 10.0  # "8/48 U" keeps this far from the rack's right edge
 MAX_ROUTES = 400
 
 
@@ -69,6 +71,15 @@ class RackItem(QGraphicsItem):
     def body_top(self) -> float:
         return self.pos().y() + HEADER
 
+    def used_text(self) -> str:
+        return f"{self.used_ru}/{self.height_ru} U"
+
+    def used_rect(self) -> QRectF:
+        """Where "8/48 U" goes (item coordinates): right-aligned, USED_INSET inside the frame."""
+        width = QFontMetricsF(theme.font(7.0)).horizontalAdvance(self.used_text()) + 2
+        right = RACK_W - USED_INSET
+        return QRectF(right - width, 15, width, 13)
+
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect.adjusted(-3, -3, 3, 3)
 
@@ -91,13 +102,16 @@ class RackItem(QGraphicsItem):
                 y = HEADER + ru * RU_PX
                 painter.drawLine(QPointF(RAIL, y), QPointF(RACK_W - RAIL, y))
             painter.setPen(theme.DEVICE_TEXT)
+            painter.setFont(theme.font(9.0, True))  # static texts are drawn in the painter's font
             painter.drawStaticText(QPointF(8, 3), static_text(elide(self.name, RACK_W - 16, 9.0, True), True, 9.0))
             painter.setPen(theme.DEVICE_SUBTEXT)
-            used = static_text(f"{self.used_ru}/{self.height_ru} U", False, 7.0)
-            painter.drawStaticText(QPointF(RACK_W - 8 - used.size().width(), 16), used)
+            painter.setFont(theme.font(7.0))
+            used = self.used_rect()
+            painter.drawText(used, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.used_text())
             painter.drawStaticText(QPointF(8, 16), static_text(
-                elide(self.subtitle, RACK_W - 24 - used.size().width(), 7.0), False, 7.0))
+                elide(self.subtitle, used.left() - 14, 7.0), False, 7.0))
             if scale >= 0.6:
+                painter.setFont(theme.font(6.0))
                 for ru in range(1, self.height_ru + 1):
                     if ru % 5 and ru != 1:
                         continue
@@ -122,14 +136,24 @@ class FloorDeviceItem(QGraphicsItem):
         self.model_text = ""
         self.role = "leaf"
         self.height_ru = 1
+        self.shown_ru = 1
         self._rect = QRectF()
 
-    def configure(self, name: str, model_text: str, role: str, height_ru: int) -> None:
+    def configure(self, name: str, model_text: str, role: str, height_ru: int,
+                  shown_ru: int | None = None) -> None:
+        """`height_ru` is the device's height (what a slot must hold); `shown_ru` how tall it is
+        drawn (a chip of 2 RU in the tray), by default its height."""
         self.prepareGeometryChange()
         self.name, self.model_text, self.role = name, model_text, role
         self.height_ru = max(height_ru, 1)
-        self._rect = QRectF(0, 0, RACK_W - 2 * RAIL, self.height_ru * RU_PX)
+        self.shown_ru = max(shown_ru or self.height_ru, 1)
+        self._rect = QRectF(0, 0, RACK_W - 2 * RAIL, self.shown_ru * RU_PX)
         self.update()
+
+    def show_full_height(self) -> None:
+        """Dragged out of the tray: drawn as tall as the slots it would take."""
+        if self.shown_ru != self.height_ru:
+            self.configure(self.name, self.model_text, self.role, self.height_ru)
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect.adjusted(-3, -3, 3, 3)
@@ -158,10 +182,12 @@ class FloorDeviceItem(QGraphicsItem):
         if scale < lod.LABELS_MIN_SCALE:
             return
         painter.setPen(theme.DEVICE_TEXT)
-        painter.drawStaticText(QPointF(8, max(0.0, rect.height() / 2 - 7 - (5 if self.height_ru >= 2 else 0))),
+        painter.setFont(theme.font(7.5, True))
+        painter.drawStaticText(QPointF(8, max(0.0, rect.height() / 2 - 7 - (5 if self.shown_ru >= 2 else 0))),
                                static_text(elide(self.name, rect.width() - 12, 7.5, True), True, 7.5))
-        if self.height_ru >= 2:
+        if self.shown_ru >= 2:
             painter.setPen(theme.DEVICE_SUBTEXT)
+            painter.setFont(theme.font(6.5))
             painter.drawStaticText(QPointF(8, rect.height() / 2 + 1),
                                    static_text(elide(self.model_text, rect.width() - 12, 6.5), False, 6.5))
 
@@ -211,18 +237,23 @@ class DropIndicator(QGraphicsItem):
 
 
 class RouteOverlay(QGraphicsItem):
-    """Cable runs of the selected devices: up to the tray, across, down; length labels."""
+    """Cable runs of the selected devices: up to the tray, across, down; length labels.
+
+    A label never covers a device: the label of a run between racks sits above its tray line
+    (over the racks' tops, not their headers), the label of a run inside one rack below the rack
+    (in the aisle)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(20)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._routes: list[tuple[list[QPointF], QColor]] = []
-        self._labels: list[tuple[QPointF, str, QColor]] = []
+        self._labels: list[tuple[QPointF, str, QColor, str]] = []
         self._bounds = QRectF()
 
     def set_routes(self, routes: list[tuple[list[QPointF], QColor]],
-                   labels: list[tuple[QPointF, str, QColor]]) -> None:
+                   labels: list[tuple[QPointF, str, QColor, str]]) -> None:
+        """`labels`: (anchor, text, colour, side), side "above" or "below" the anchor."""
         self.prepareGeometryChange()
         self._routes, self._labels = routes, labels
         bounds = QRectF()
@@ -230,8 +261,28 @@ class RouteOverlay(QGraphicsItem):
             for p in points:
                 r = QRectF(p.x() - 80, p.y() - 30, 160, 60)
                 bounds = r if bounds.isNull() else bounds.united(r)
-        self._bounds = bounds
+        self._bounds = bounds.adjusted(-400, -400, 400, 400) if not bounds.isNull() else bounds
         self.update()
+
+    def labels(self) -> list[tuple[QPointF, str, QColor, str]]:
+        return list(self._labels)
+
+    def routes(self) -> list[tuple[list[QPointF], QColor]]:
+        return list(self._routes)
+
+    def label_rects(self, transform: QTransform) -> list[tuple[QRectF, str]]:
+        """The box of every label in device pixels under `transform` (scene -> view)."""
+        metrics = QFontMetricsF(theme.font(7.5, True))
+        out = []
+        for anchor_scene, text, _colour, side in self._labels:
+            anchor = transform.map(anchor_scene)
+            w = metrics.horizontalAdvance(text) + 12
+            if side == "below":
+                box = QRectF(anchor.x() - w / 2, anchor.y() + 3, w, 20)
+            else:
+                box = QRectF(anchor.x() - w / 2, anchor.y() - 23, w, 20)
+            out.append((box, text))
+        return out
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._bounds
@@ -250,11 +301,7 @@ class RouteOverlay(QGraphicsItem):
         transform = painter.worldTransform()
         painter.resetTransform()
         painter.setFont(theme.font(7.5, True))
-        metrics = painter.fontMetrics()
-        for anchor_scene, text, colour in self._labels:
-            anchor = transform.map(anchor_scene)
-            w = metrics.horizontalAdvance(text) + 12
-            box = QRectF(anchor.x() - w / 2, anchor.y() - 10, w, 20)
+        for (box, text), (_a, _t, colour, _s) in zip(self.label_rects(transform), self._labels, strict=True):
             painter.setPen(QPen(colour, 1.2))
             painter.setBrush(QBrush(QColor("#ffffff")))
             painter.drawRoundedRect(box, 4, 4)
@@ -293,9 +340,11 @@ class Tray(QGraphicsItem):
         painter.setBrush(QBrush(theme.UNPLACED_FILL))
         painter.drawRoundedRect(self._rect, 8, 8)
         painter.setPen(theme.DEVICE_TEXT)
+        painter.setFont(theme.font(9.0, True))
         painter.drawStaticText(self._rect.topLeft() + QPointF(12, 8),
                                static_text(f"Not in a rack ({self.count})", True, 9.0))
         painter.setPen(theme.DEVICE_SUBTEXT)
+        painter.setFont(theme.font(7.5))
         painter.drawStaticText(self._rect.topLeft() + QPointF(12, 24),
                                static_text("drag into a rack slot", False, 7.5))
 
@@ -487,7 +536,7 @@ class FloorScene(QGraphicsScene):
         for index, device in enumerate(unplaced):
             col, row = divmod(index, per_col)
             item = self._items[device.id]
-            item.configure(item.name, item.model_text, item.role, 2)
+            item.configure(item.name, item.model_text, item.role, item.height_ru, shown_ru=2)
             item.in_tray = True
             item.setPos(left + 12 + col * (RACK_W - 2 * RAIL + 12), 44 + row * chip_h)
         rows = min(len(unplaced), per_col)
@@ -499,10 +548,18 @@ class FloorScene(QGraphicsScene):
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
 
     def content_rect(self) -> QRectF:
+        """The tray and the racks; without racks, the tray and the place the first rack takes
+        (where the empty hint is written)."""
         rect = self.tray.boundingRect()
         for item in self._racks.values():
             rect = rect.united(item.sceneBoundingRect())
+        if not self._racks:
+            rect = rect.united(QRectF(0, 0, 3 * PITCH_X, HEADER + 48 * RU_PX + FOOTER))
         return rect
+
+    def hint_avoid(self) -> QRectF:
+        """What the empty hint must not be written over: the "Not in a rack" tray."""
+        return self.tray.boundingRect()
 
     def empty_hint(self) -> str:
         if self._racks:
@@ -621,44 +678,51 @@ class FloorScene(QGraphicsScene):
                     continue
                 rack_a = self._racks[doc.devices[mine.device].rack]
                 rack_b = self._racks[doc.devices[other.device].rack]
-                offset = (fan % 10) * 3.0
+                offset = (fan % 10) * 2.0
                 fan += 1
-                a = a + QPointF(-offset, 0)
-                b = b + QPointF(-offset, 0)
                 if rack_a is rack_b:
                     side = max(a.x(), b.x()) + 10 + offset
                     points = [a, QPointF(side, a.y()), QPointF(side, b.y()), b]
-                    anchor = QPointF(side, (a.y() + b.y()) / 2)
+                    frame = rack_a.sceneBoundingRect()
+                    anchor, where = QPointF(frame.center().x(), frame.bottom() + 6), "below"
                 else:
+                    # out of the rack on its right side first: the run passes beside the
+                    # devices and the rack header ("16/48 U"), not over them
                     tray_a = rack_a.pos().y() - 12 - offset
                     tray_b = rack_b.pos().y() - 12 - offset
-                    points = [a, QPointF(a.x(), tray_a), QPointF(b.x(), tray_a), QPointF(b.x(), tray_b), b]
-                    anchor = QPointF((a.x() + b.x()) / 2, min(tray_a, tray_b))
+                    xa = rack_a.sceneBoundingRect().right() + offset
+                    xb = rack_b.sceneBoundingRect().right() + offset
+                    points = [a, QPointF(xa, a.y()), QPointF(xa, tray_a), QPointF(xb, tray_a),
+                              QPointF(xb, tray_b), QPointF(xb, b.y()), b]
+                    anchor, where = QPointF((xa + xb) / 2, min(tray_a, tray_b) - 12), "above"
                 length = link_length(doc, link)
                 port = doc.port(link.a.device, link.a.port)
                 colour = QColor(theme.link_colour_hex(link.colour)
                                 or theme.speed_colour_hex(port.speed_gbps if port else 0))
-                text = "length unknown" if length.length_m is None else f"{length.length_m:g} m"
+                text = "length unknown" if length.length_m is None else f"{metres(length.length_m)} m"
                 if length.ordered_m is not None:
-                    text += f" → {length.ordered_m:g} m"
+                    text += f" → {metres(length.ordered_m, 2)} m"
                 if length.manual:
                     text += " (manual)"
                 routes.append((points, colour))
                 key = (rack_a.rack_id, rack_b.rack_id, text)
-                groups.setdefault(key, [0, anchor, colour])[0] += 1
+                groups.setdefault(key, [0, anchor, colour, where])[0] += 1
         labels = []
-        for (_ra, _rb, text), (count, anchor, colour) in groups.items():
-            labels.append((anchor, f"{count} × {text}" if count > 1 else text, colour))
-        # stack labels that would sit on top of each other
+        for (_ra, _rb, text), (count, anchor, colour, where) in groups.items():
+            labels.append((anchor, f"{count} × {text}" if count > 1 else text, colour, where))
+        # stack labels that would sit on top of each other: above the racks upwards, below a
+        # rack downwards
         labels.sort(key=lambda x: (round(x[0].x()), round(x[0].y())))
-        placed: list[QPointF] = []
+        placed: list[tuple[QPointF, str]] = []
         spread = []
-        for anchor, text, colour in labels:
+        for anchor, text, colour, where in labels:
             point = QPointF(anchor)
-            while any(abs(point.x() - p.x()) < 90 and abs(point.y() - p.y()) < 22 for p in placed):
-                point += QPointF(0, -24)
-            placed.append(point)
-            spread.append((point, text, colour))
+            step = QPointF(0, -24) if where == "above" else QPointF(0, 24)
+            while any(w == where and abs(point.x() - p.x()) < 90 and abs(point.y() - p.y()) < 22
+                      for p, w in placed):
+                point += step
+            placed.append((point, where))
+            spread.append((point, text, colour, where))
         self.routes.set_routes(routes, spread)
         if selected and routes:
             self.hint.emit(f"{counted(len(routes), 'cable run')} of the selection "
@@ -688,6 +752,10 @@ class FloorScene(QGraphicsScene):
             return
         grabber = self.mouseGrabberItem()
         if isinstance(grabber, FloorDeviceItem):
+            if grabber.in_tray and grabber.shown_ru != grabber.height_ru:
+                centre = grabber.sceneBoundingRect().center()
+                grabber.show_full_height()  # the preview is as tall as the device, centred
+                grabber.setPos(grabber.pos() + centre - grabber.sceneBoundingRect().center())
             rack_id, ru, slot = self.target_of(grabber)
             if rack_id is None or slot is None or ru is None:
                 self.indicator.setVisible(False)

@@ -21,8 +21,8 @@ from ...model.fabric import Device
 from .. import theme
 from ..units import counted, natural_key
 
-KINDS = ("su", "rack", "rail")
-KIND_TITLES = {"su": "SU", "rack": "Rack", "rail": "Rail"}
+KINDS = ("su", "rack", "rail", "plane")
+KIND_TITLES = {"su": "SU", "rack": "Rack", "rail": "Rail", "plane": "Plane"}
 BOX_W = 320.0
 BOX_H = 64.0
 MAX_BOX_W = 9000.0
@@ -46,6 +46,8 @@ def group_value(doc: FabricDocument, device: Device, kind: str) -> str | None:
         return device.tags.get("su")
     if kind == "rack":
         return device.rack
+    if kind == "plane":
+        return device.plane  # a multi-plane fabric's switches; servers reach every plane
     if doc.tier_of(device) == 0:
         return None  # a server sits on every rail
     return device.tags.get("rail") or device.tags.get("rail_group")

@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QStaticText
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QStaticText,
+    QTransform,
+)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
 from .. import resources, theme
@@ -338,6 +348,46 @@ class WireState:
         return self._cache[key]
 
 
+TITLE_MARGIN = 220.0
+"""Scene units left of a tier band's devices; with BAND_PAD above them, where the band's title
+is written, never over a device: upright in the margin when it fits, else small along the top
+padding, else upwards in the margin, else not at all."""
+BAND_PAD = 50.0
+
+
+def title_font(scale: float) -> QFont:
+    return theme.font(10.0 if scale > 0.3 else 9.0, True)
+
+
+def title_place(tier: int, rect: QRectF,
+                transform: QTransform) -> tuple[str, QRectF, bool, QFont] | None:
+    """Where the title of the band `rect` goes on screen (device pixels): (text, box, upright,
+    font), in the band's left margin or top padding so it covers no device; None when it does
+    not fit."""
+    text = theme.TIER_TITLES.get(tier, f"Tier {tier}").upper()
+    margin = transform.mapRect(QRectF(rect.left(), rect.top(), TITLE_MARGIN, rect.height()))
+    font = title_font(transform.m11())
+    metrics = QFontMetricsF(font)
+    width, height = metrics.horizontalAdvance(text), metrics.height()
+    if margin.width() >= width + 20 and margin.height() >= height + 12:
+        return text, QRectF(margin.left() + 12, margin.top() + 6, width, height), True, font
+    font = upward_font()
+    small = QFontMetricsF(font)
+    width, height = small.horizontalAdvance(text), small.height()
+    if BAND_PAD * transform.m11() >= height + 1:  # along the top, above the devices
+        return text, QRectF(margin.left() + 6, margin.top() + 1, width, height), True, font
+    if margin.width() >= height + 6 and margin.height() >= width + 4:
+        left = margin.left() + (margin.width() - height) / 2
+        top = margin.top() + (margin.height() - width) / 2
+        return text, QRectF(left, top, height, width), False, font
+    return None
+
+
+def upward_font() -> QFont:
+    """The font of a title written upwards in a narrow margin."""
+    return theme.font(8.0, True)
+
+
 class TierBands(QGraphicsItem):
     """The horizontal bands behind the devices of each tier, with their titles."""
 
@@ -369,7 +419,6 @@ class TierBands(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        scale = painter.worldTransform().m11()
         exposed = option.exposedRect
         for index, (tier, rect) in enumerate(self._bands):
             if not rect.intersects(exposed):
@@ -377,14 +426,20 @@ class TierBands(QGraphicsItem):
             painter.fillRect(rect, theme.BAND_FILLS[index % 2])
             painter.setPen(QPen(QColor("#e3e8ef"), 0))
             painter.drawLine(rect.topLeft(), rect.topRight())
-            if rect.height() * scale < 28:
-                continue  # too thin on screen for a title
+            place = title_place(tier, rect, painter.worldTransform())
+            if place is None:
+                continue
             # the title stays readable at any zoom: draw it in device pixels
+            text, box, upright, font = place
             painter.save()
-            origin = painter.worldTransform().map(rect.topLeft())
             painter.resetTransform()
             painter.setPen(theme.BAND_TEXT)
-            painter.setFont(theme.font(10.0 if scale > 0.3 else 9.0, True))
-            painter.drawText(QPointF(max(origin.x(), 0) + 12, origin.y() + 20),
-                             theme.TIER_TITLES.get(tier, f"Tier {tier}").upper())
+            painter.setFont(font)
+            if upright:
+                painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, text)
+            else:  # written upwards in the margin
+                painter.translate(box.left(), box.bottom())
+                painter.rotate(-90)
+                painter.drawText(QRectF(0, 0, box.height(), box.width()),
+                                 Qt.AlignmentFlag.AlignCenter, text)
             painter.restore()

@@ -5,7 +5,13 @@ else speed, tier pair, rail or the oversubscription of their switch).  `LegendSp
 mode shows: its cable colours first, then the speeds the open fabric uses (all of them when the
 fabric is empty), then what a filled, hollow, green-ringed and crossed port means, how a bundle
 of cables looks when zoomed out, and the marks of the live validation.  The widget is as wide as
-its longest text.  Click the title to fold it.
+its longest text.
+
+The legend never covers the canvas: it sits in a strip on the left of its view, outside the
+viewport (`QAbstractScrollArea.setViewportMargins`), so fitting, band titles and the empty-canvas
+hint all use what is left.  Click it to fold it to a narrow chip ("Legend" written upwards),
+which keeps a strip of CHIP_W pixels; click the chip to unfold it.  In a view narrower than
+AUTO_FOLD_W the legend folds by itself until the user clicks it.
 """
 
 from __future__ import annotations
@@ -29,6 +35,10 @@ from .. import theme
 
 ROW_H = 18
 WIDTH = 196  # the narrowest the legend gets
+CHIP_W = 22  # the width of the folded legend (and of the strip it keeps)
+CHIP_H = 84
+GAP = 6  # between the legend and the viewport
+AUTO_FOLD_W = 900  # a view narrower than this starts with the legend folded (until a click)
 TEXT_X = 76  # where the label of a colour row starts
 STATE_X = 40  # where the label of a port-state row starts
 
@@ -63,6 +73,8 @@ class Legend(QWidget):
         self._speeds: list[tuple[str, str]] = [(label, colour) for _f, label, colour in theme.SPEED_COLOURS]
         self._spec = SPEED_SPEC
         self._folded = False
+        self._wanted = True  # shown unless View > Legend is off
+        self._chosen = False  # the user folded or unfolded it: no more folding by width
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("Port and cable colours; click to fold")
         self._resize()
@@ -131,10 +143,24 @@ class Legend(QWidget):
         self._resize()
         self.update()
 
+    def folded(self) -> bool:
+        return self._folded
+
+    def set_folded(self, folded: bool, chosen: bool = True) -> None:
+        """Fold or unfold; `chosen` (a click, or a caller acting for the user) ends the folding
+        by the view's width."""
+        self._chosen = self._chosen or chosen
+        if folded != self._folded:
+            self._folded = folded
+            self._changed()
+
     def _resize(self) -> None:
-        lines = self._lines()
-        height = 8 + sum(4 if kind == "gap" else ROW_H for kind, _t, _c in lines) + (8 if self._folded else 12)
-        self.resize(QSize(self._width(lines), height))
+        if self._folded:
+            self.resize(QSize(CHIP_W, CHIP_H))
+        else:
+            lines = self._lines()
+            height = 8 + sum(4 if kind == "gap" else ROW_H for kind, _t, _c in lines) + 12
+            self.resize(QSize(self._width(lines), height))
         self.reposition()
 
     def _width(self, lines: list[tuple[str, str, str]]) -> int:
@@ -149,18 +175,33 @@ class Legend(QWidget):
         return widest
 
     def reposition(self) -> None:
+        """Keep a strip on the left of the view as wide as the legend, and sit in it at the
+        bottom (the viewport, and so the scene, starts right of it)."""
         parent = self.parentWidget()
         if parent is None:
             return
-        self.move(12, parent.height() - self.height() - 12 - _scrollbar_h(parent))
+        if not self._chosen and parent.width() > 0 and self._folded != (parent.width() < AUTO_FOLD_W):
+            self.set_folded(parent.width() < AUTO_FOLD_W, chosen=False)  # resizes, comes back here
+            return
+        strip = self.strip_width()
+        if hasattr(parent, "setViewportMargins") and hasattr(parent, "viewportMargins") \
+                and parent.viewportMargins().left() != strip:
+            parent.setViewportMargins(strip, 0, 0, 0)
+        bottom = parent.height() - _scrollbar_h(parent) - GAP
+        self.move(GAP // 2, max(GAP // 2, bottom - self.height()))
 
-    def reserved_width(self) -> int:
-        """How much of the view's left edge fitting should keep clear (none when folded)."""
-        return 0 if self._folded else self.width() + 16
+    def strip_width(self) -> int:
+        """The width of the strip the legend keeps on the left of its view (none when hidden)."""
+        return self.width() + GAP if self._wanted else 0
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt override)
+        """Show or hide the legend (View > Legend); hidden, it keeps no strip."""
+        self._wanted = visible
+        super().setVisible(visible)
+        self.reposition()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        self._folded = not self._folded
-        self._changed()
+        self.set_folded(not self._folded)
         event.accept()
 
     # ---------------------------------------------------------------- painting
@@ -170,6 +211,10 @@ class Legend(QWidget):
         painter.setPen(QPen(QColor("#ced4da"), 1))
         painter.setBrush(QBrush(QColor("#ffffff")))
         painter.drawRoundedRect(QRectF(0.5, 0.5, self.width() - 1, self.height() - 1), 6, 6)
+        if self._folded:
+            self._paint_chip(painter)
+            painter.end()
+            return
         states = iter(self._states())
         y = 8.0
         for kind, text, colour in self._lines():
@@ -189,6 +234,17 @@ class Legend(QWidget):
                 self._label(painter, STATE_X, y, text)
             y += ROW_H
         painter.end()
+
+    def _paint_chip(self, painter: QPainter) -> None:
+        """The folded legend: "Legend ▴" written upwards."""
+        painter.save()
+        painter.translate(0, self.height())
+        painter.rotate(-90)
+        painter.setFont(theme.font(8.5, True))
+        painter.setPen(theme.DEVICE_TEXT)
+        painter.drawText(QRectF(0, 0, self.height(), self.width()), Qt.AlignmentFlag.AlignCenter,
+                         "Legend  ▸")
+        painter.restore()
 
     def _heading(self, painter: QPainter, y: float, text: str) -> None:
         painter.setFont(theme.font(8.5, True))

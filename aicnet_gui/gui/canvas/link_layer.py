@@ -52,13 +52,15 @@ class Bundles:
     """Cables merged by end node: `a`, `b` node ids, `counts`, the first cable row of each
     bundle (for its colour), and for every merged cable row its bundle (`inverse`)."""
 
-    __slots__ = ("a", "b", "counts", "first", "inverse", "rows", "sev")
+    __slots__ = ("a", "b", "counts", "first", "inverse", "rows", "sev", "jackets")
 
     def __init__(self, a: np.ndarray, b: np.ndarray, counts: np.ndarray, first: np.ndarray,
                  inverse: np.ndarray, rows: np.ndarray) -> None:
         self.a, self.b, self.counts, self.first = a, b, counts, first
         self.inverse, self.rows = inverse, rows
         self.sev: np.ndarray | None = None
+        #: the pen of each bundle in the cable mode (its cables' jacket, else their speed)
+        self.jackets: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.a)
@@ -431,8 +433,29 @@ class LinkLayer(QGraphicsItem):
             return self._spen
         return self._mpen
 
-    def _bundle_pens(self) -> np.ndarray:
-        return self._spen if self.mode in ("cable", "speed") else self._mpen
+    def _bundle_pens(self, bundles: Bundles) -> np.ndarray:
+        """The pen of each bundle: in the cable mode the jacket colour its cables share (the
+        speed colour when they differ, as the legend says), else the mode's colour."""
+        if self.mode == "speed":
+            return self._spen[bundles.first]
+        if self.mode != "cable":
+            return self._mpen[bundles.first]
+        if bundles.jackets is None:
+            pens = self._pen[bundles.rows].astype(np.int64)
+            low = np.full(len(bundles), np.iinfo(np.int64).max)
+            high = np.full(len(bundles), -1)
+            if len(pens):
+                np.minimum.at(low, bundles.inverse, pens)
+                np.maximum.at(high, bundles.inverse, pens)
+            bundles.jackets = np.where(low == high, self._pen[bundles.first], self._spen[bundles.first])
+        return bundles.jackets
+
+    def bundle_colours(self, kind: str = "pairs") -> set[str]:
+        """The colours (`#rrggbb`) the bundles of `kind` are drawn in, in the current mode."""
+        bundles = self.bundles(kind)
+        if not len(bundles):
+            return set()
+        return {self._pens[int(i)].color().name() for i in np.unique(self._bundle_pens(bundles)).tolist()}
 
     # ---------------------------------------------------------------- findings
     def set_marks(self, errors: set[str], warnings: set[str]) -> None:
@@ -728,7 +751,7 @@ class LinkLayer(QGraphicsItem):
         if self._marked:
             self._draw_halos(painter, idx, self._bundle_sev(bundles), ax, ay, bx, by,
                              float(widths[-1]) + 4)
-        pens = self._bundle_pens()[bundles.first]
+        pens = self._bundle_pens(bundles)
         bucket = np.searchsorted(np.array([1, 4, 16, 64]), counts, side="left")
         keys = pens.astype(np.int64) * 8 + bucket
         pen_list: dict[int, QPen] = {}

@@ -18,6 +18,12 @@ LABELS_MIN_SCALE = 0.22
 FAR_SCALE = LABELS_MIN_SCALE
 """Below this scale devices are drawn by one batched layer instead of their own items."""
 GROUPS_MAX_SCALE = 0.16
+READABLE_SCALE = 0.7
+"""Fit never zooms a small design (at most READABLE_FIT_DEVICES devices) out beyond this: device
+names (9 pt bold, 12 px at 100 %) are about 8 px high here, 4 px at the 32 % fit used to pick.  The user can still zoom out further."""
+READABLE_FIT_DEVICES = 16
+"""A design of a few racks' worth of devices; a larger one (the 44-device SU) is fitted whole, so
+its structure shows at once."""
 BUNDLE_LABEL_MIN_PX = 70.0
 MAX_BUNDLE_LABELS = 160
 MAX_AA_LINES = 1000

@@ -13,6 +13,7 @@ with long lines, shared/reference/performance.md §6).
 from __future__ import annotations
 
 import gc
+import math
 import time
 from collections import Counter
 
@@ -26,9 +27,10 @@ from PySide6.QtWidgets import (
     QToolTip,
 )
 
+from ...generators.layout import H_GAP
 from ...model.edits import ChangeSet
 from ...model.fabric import Device
-from .. import theme
+from .. import layout, theme
 from ..compat import PortRef, connection_problem, port_title
 from ..editor import Editor
 from ..units import counted, speed_label
@@ -36,12 +38,11 @@ from . import groups, lod
 from .device_layer import DeviceLayer
 from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
-from .items import DeviceItem, TierBands, WireState
+from .items import BAND_PAD, TITLE_MARGIN, DeviceItem, TierBands, WireState
 from .link_layer import LinkLayer
 from .scene_data import TopologyData, group_key, topology_data
 from .wire_preview import WirePreview
 
-BAND_PAD = 50.0
 PIXMAP_CACHE_KB = 256 * 1024
 BAND_MIN_H = 140.0
 LAZY_MIN_DEVICES = 1000
@@ -75,7 +76,7 @@ def _merge(tops: np.ndarray, bottoms: np.ndarray, gap: float) -> list[tuple[floa
 def tier_bands(tiers: np.ndarray, xs: np.ndarray, ys: np.ndarray, ws: np.ndarray,
                hs: np.ndarray) -> list[tuple[int, QRectF]]:
     """The horizontal band of each tier (split where its devices leave a wide gap)."""
-    left = float(xs.min()) - 220
+    left = float(xs.min()) - TITLE_MARGIN
     right = float((xs + ws).max()) + 120
     bands = []
     for tier in np.unique(tiers).tolist():
@@ -627,6 +628,12 @@ class TopologyScene(QGraphicsScene):
             rect = QRectF(-400, -300, 800, 600)
         return rect
 
+    def fit_min_scale(self) -> float:
+        """The least scale "fit to view" picks: readable names on a small design, else none."""
+        if 0 < len(self.doc.devices) <= lod.READABLE_FIT_DEVICES:
+            return lod.READABLE_SCALE
+        return 0.0
+
     def empty_hint(self) -> str:
         if self._items or self._pending is not None:
             return ""
@@ -931,10 +938,45 @@ class TopologyScene(QGraphicsScene):
             return None
         geometry = device_geometry(model, {})
         x, y = pos.x() - geometry.width / 2, pos.y() - geometry.height / 2
+        y = self._row_in_band(model.tier, y, geometry.height)
         if self.snap:
             step = theme.GRID_STEP
             x, y = round(x / step) * step, round(y / step) * step
+        x = self._free_x(x, y, geometry.width, geometry.height)
         return self.editor.add_device(model_id, (x, y))
+
+    def _free_x(self, x: float, y: float, width: float, height: float) -> float:
+        """`x`, or further right until a device of `width` x `height` at (x, y) overlaps none."""
+        doc, size_of = self.doc, self.editor.size_of
+        boxes = sorted((d.position[0], d.position[0] + size_of(d)[0]) for d in doc.devices.values()
+                       if d.position[1] < y + height and y < d.position[1] + size_of(d)[1])
+        for left, right in boxes:
+            if left < x + width and x < right:
+                x = right + H_GAP
+                if self.snap:
+                    x = math.ceil(x / theme.GRID_STEP) * theme.GRID_STEP
+        return x
+
+    def _row_in_band(self, tier: int, y: float, height: float) -> float:
+        """Where a device of `tier` dropped at `y` goes: where it is when that is inside a band of
+        its tier, else on the top row of the nearest band of its tier; a tier without a band
+        goes above or below the nearest tier (layout.tier_row_slot), never into another tier's
+        band."""
+        self.content_rect()  # lays out pending moves
+        bands = self.bands.bands()
+        centre = y + height / 2
+        own = [rect for t, rect in bands if t == tier]
+        if any(rect.top() <= centre <= rect.bottom() for rect in own):
+            return y
+        doc = self.doc
+        if own:
+            band = min(own, key=lambda r: min(abs(r.top() - centre), abs(r.bottom() - centre)))
+            rows = [d.position[1] for d in doc.devices.values()
+                    if doc.tier_of(d) == tier and band.top() <= d.position[1] <= band.bottom()]
+            return min(rows) if rows else band.center().y() - height / 2
+        if any(rect.top() <= centre <= rect.bottom() for _t, rect in bands):
+            return layout.tier_row_slot(doc, tier, self.editor.size_of, 0.0)[1]
+        return y
 
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802
         pos = event.scenePos()

@@ -78,32 +78,33 @@ class FabricView(QGraphicsView):
     def set_zoom(self, scale: float) -> None:
         self.zoom_by(scale / self.scale_factor())
 
-    def reserved_left(self) -> int:
-        """Pixels on the left that an overlay (the legend) covers: fitting keeps clear of them."""
-        for child in self.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
-            if hasattr(child, "reserved_width") and child.isVisible():
-                return int(child.reserved_width())
-        return 0
-
-    def fit_rect(self, rect: QRectF, max_scale: float = 1.5) -> None:
-        """Show `rect` whole (next to the legend), at most at `max_scale`."""
+    def fit_rect(self, rect: QRectF, max_scale: float = 1.5, min_scale: float = MIN_SCALE) -> None:
+        """Show `rect` whole, at most at `max_scale`; never below `min_scale` (then the middle of
+        its top is shown, and the rest is a scroll or a zoom out away).  The legend sits outside
+        the viewport, so the whole viewport is there to fit into."""
         if rect.isNull() or rect.isEmpty():
             return
         margin = max(rect.width(), rect.height()) * 0.03 + 20
         box = rect.adjusted(-margin, -margin, margin, margin)
         viewport = self.viewport().rect()
-        reserved = min(self.reserved_left(), viewport.width() // 3)
-        width = max(viewport.width() - reserved, 40)
-        scale = min(width / box.width(), viewport.height() / box.height(), max_scale)
-        scale = max(scale, MIN_SCALE)
+        width, height = max(viewport.width(), 40), max(viewport.height(), 40)
+        scale = min(width / box.width(), height / box.height(), max_scale)
+        scale = max(scale, min_scale, MIN_SCALE)
         self.setTransform(QTransform.fromScale(scale, scale))
-        self.centerOn(box.center() - QPointF(reserved / 2 / scale, 0))
+        centre = box.center()
+        # held at the readable minimum, the design does not fit: show the middle of its top
+        # (the top tier over the middle of the rest), the rest is a scroll or a zoom out away
+        if box.height() * scale > height:
+            centre.setY(box.top() + height / 2 / scale)
+        self.centerOn(centre)
         self.zoom_changed.emit(self.scale_factor())
 
     def fit_all(self) -> None:
+        """Fit the scene's content; a scene may ask for a readable minimum (`fit_min_scale`)."""
         scene = self.scene()
         rect = scene.content_rect() if hasattr(scene, "content_rect") else scene.itemsBoundingRect()
-        self.fit_rect(rect)
+        floor = scene.fit_min_scale() if hasattr(scene, "fit_min_scale") else MIN_SCALE
+        self.fit_rect(rect, min_scale=floor)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         delta = event.angleDelta()
@@ -211,11 +212,28 @@ class FabricView(QGraphicsView):
             return
         painter.save()
         painter.resetTransform()
-        area = QRectF(self.viewport().rect()).adjusted(40, 40, -40, -40)
+        area = self.hint_rect()
         painter.setPen(theme.BAND_TEXT)
         painter.setFont(theme.font(12.0))
         painter.drawText(area, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, hint)
         painter.restore()
+
+    def hint_rect(self) -> QRectF:
+        """Where the empty hint is written (viewport pixels): the viewport, or the largest part
+        of it beside what the scene says the hint must not cover (`hint_avoid`)."""
+        area = QRectF(self.viewport().rect()).adjusted(40, 40, -40, -40)
+        scene = self.scene()
+        avoid = scene.hint_avoid() if hasattr(scene, "hint_avoid") else QRectF()
+        if avoid.isNull():
+            return area
+        box = self.mapFromScene(avoid).boundingRect().adjusted(-16, -16, 16, 16)
+        if not area.intersects(QRectF(box)):
+            return area
+        parts = [QRectF(QPointF(box.right(), area.top()), area.bottomRight()),
+                 QRectF(area.topLeft(), QPointF(box.left(), area.bottom())),
+                 QRectF(QPointF(area.left(), box.bottom()), area.bottomRight()),
+                 QRectF(area.topLeft(), QPointF(area.right(), box.top()))]
+        return max(parts, key=lambda r: max(r.width(), 0) * max(r.height(), 0))
 
     # ---------------------------------------------------------------- drops from the palette
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802

@@ -41,9 +41,13 @@ FORMATS: dict[str, tuple[str, str]] = {
     "pdf": ("Cabling plan (PDF)", ".pdf"),
     "csv": ("Cable schedule (CSV)", ".csv"),
     "labels": ("Cable labels (CSV for label printers)", ".csv"),
-    "p2p": ("NVIDIA Cable Validation Tool point-to-point (CSV)", ".csv"),
-    "netbox": ("NetBox bulk import (folder of CSV files)", ""),
+    "cvt": ("NVIDIA Cable Validation Tool 1.7+ workbook (XLSX)", ".xlsx"),
+    "p2p": ("NVIDIA Cable Validation Tool point-to-point, before 1.7 (CSV)", ".csv"),
+    "netbox": ("NetBox 4.5+ bulk import (folder of CSV and device-type YAML)", ""),
+    "slurm": ("Slurm topology.conf and topology.yaml (folder)", ""),
+    "drawio": ("draw.io diagram (topology and floor)", ".drawio"),
 }
+FOLDER_KINDS = ("netbox", "slurm")
 LABEL_STOCKS = {"": "to match the paper", "avery-l7651": "Avery L7651 (A4, 65 labels)",
                 "avery-5160": "Avery 5160 (Letter, 30 labels)", "none": "no label sheets"}
 
@@ -112,7 +116,8 @@ class ExportDialog(QDialog):
         base = doc_path.with_suffix("") if doc_path else Path.home() / "fabric"
         key = self.kind_key()
         suffix = FORMATS[key][1]
-        name = {"pdf": "", "csv": "-cables", "labels": "-labels", "p2p": "-p2p", "netbox": "-netbox"}[key]
+        name = {"pdf": "", "csv": "-cables", "labels": "-labels", "p2p": "-p2p", "netbox": "-netbox",
+                "cvt": "-cvt", "slurm": "-slurm", "drawio": ""}[key]
         return str(base.with_name(base.name + name + suffix))
 
     def _on_kind(self) -> None:
@@ -121,8 +126,8 @@ class ExportDialog(QDialog):
         self.adjustSize()
 
     def _browse(self) -> None:
-        if self.kind_key() == "netbox":
-            path = QFileDialog.getExistingDirectory(self, "Export NetBox files to", self.target.text())
+        if self.kind_key() in FOLDER_KINDS:
+            path = QFileDialog.getExistingDirectory(self, "Export to folder", self.target.text())
         else:
             suffix = FORMATS[self.kind_key()][1]
             path, _f = QFileDialog.getSaveFileName(self, "Export to", self.target.text(), f"*{suffix}")
@@ -173,6 +178,22 @@ def export_job(kind: str, doc, target: str, options: Any):  # noqa: ANN001, ANN2
         if kind == "p2p":
             rows = report.export_p2p(doc, target)
             return f"Wrote {counted(rows, 'point-to-point row')} to {target}"
+        if kind == "cvt":
+            from ...report.cvt_xlsx import export_cvt_xlsx
+
+            rows = export_cvt_xlsx(doc, target)
+            return f"Wrote {counted(rows, 'link')} to the CVT workbook {target}"
+        if kind == "slurm":
+            from ...report.slurm import export_slurm
+
+            counts = export_slurm(doc, target)
+            return (f"Wrote topology.conf ({counted(counts['topology.conf'], 'switch')}) and "
+                    f"topology.yaml to {target}")
+        if kind == "drawio":
+            from ...report.drawio import export_drawio
+
+            pages = export_drawio(doc, target)
+            return f"Wrote {counted(pages, 'page')} to {target}"
         files = report.export_netbox(doc, target)
         return f"Wrote {counted(len(files), 'NetBox file')} to {target}"
     return run

@@ -8,6 +8,7 @@ shows each port's cable; clicking one selects the cable on the canvas.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
@@ -47,6 +48,9 @@ from .forms import (
 )
 
 CAGE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+PLANE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")  # as Device.plane
 
 
 def parse_tags(text: str) -> dict[str, str] | None:
@@ -95,6 +99,8 @@ class DevicePage(Page):
         self.firmware.setPlaceholderText("e.g. 31.2012.1010")
         self.tags = QLineEdit()
         self.tags.setPlaceholderText("su=1, pod=a")
+        self.plane = QLineEdit()
+        self.plane.setPlaceholderText("compute plane of a switch, e.g. 1")
         fields.addRow("Name", self.name)
         fields.addRow("Model", self.model)
         fields.addRow("Used as", self.role)
@@ -102,6 +108,7 @@ class DevicePage(Page):
         fields.addRow("RU", self.ru)
         fields.addRow("Firmware", self.firmware)
         fields.addRow("Tags", self.tags)
+        fields.addRow("Plane", self.plane)
         layout.addLayout(fields)
         layout.addWidget(section("Cages: breakout and optics"))
         self.cages = QTreeWidget()
@@ -130,6 +137,7 @@ class DevicePage(Page):
         on_commit(self.name, self._commit_name)
         on_commit(self.firmware, lambda text: self._update({"firmware": text.strip()}, "Set firmware"))
         on_commit(self.tags, self._commit_tags)
+        on_commit(self.plane, self._commit_plane)
         self.model.activated.connect(self._commit_model)
         self.role.activated.connect(self._commit_role)
         self.rack.activated.connect(self._commit_rack)
@@ -176,6 +184,7 @@ class DevicePage(Page):
         self.ru.setEnabled(len(devices) == 1 and devices[0].rack is not None)
         set_line(self.firmware, common(d.firmware for d in devices))
         set_line(self.tags, common(format_tags(d.tags) for d in devices))
+        set_line(self.plane, common(d.plane or "" for d in devices))
         self._fill_cages(devices)
         self._fill_connections(devices)
 
@@ -323,6 +332,15 @@ class DevicePage(Page):
             self.refresh_later()
             return
         self._update({"tags": tags}, "Set tags")
+
+    def _commit_plane(self, text: str) -> None:
+        plane = text.strip() or None
+        if plane is not None and not PLANE_NAME.match(plane):
+            self.editor.refuse("a plane is a short name of letters, digits, '.', '_' or '-' "
+                               "(e.g. 1 or A)")
+            self.refresh_later()
+            return
+        self._update({"plane": plane}, "Set plane")
 
     def _commit_model(self) -> None:
         value = combo_value(self.model)

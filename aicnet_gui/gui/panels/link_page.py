@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEd
 from ...analysis.lengths import link_length
 from ...model.fabric import Link
 from ...model.port_names_os import PortNamer
+from ...model.rounding import metres
 from ...model.summary import tier_pair
 from .. import theme
 from ..compat import PortRef, cage_transceiver, compatible_cables, port_title
@@ -149,8 +150,8 @@ class LinkPage(Page):
             length = link_length(doc, first)
             estimate = "unknown: place both devices in racks" if length.length_m is None and auto else None
             if estimate is None:
-                value = f"{length.length_m:g} m" if length.length_m is not None else "unknown"
-                ordered = f", order {length.ordered_m:g} m" if length.ordered_m is not None else ""
+                value = f"{metres(length.length_m)} m" if length.length_m is not None else "unknown"
+                ordered = f", order {metres(length.ordered_m, 2)} m" if length.ordered_m is not None else ""
                 kind = "manual" if length.manual else "estimated"
                 if length.same_rack is not None:
                     kind += ", same rack" if length.same_rack else ", between racks"

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ...analysis import AnalysisReport, Bom
 from ...model.document import FabricDocument
+from ...model.rounding import metres
 from .. import theme
 from ..units import counted
 from ..workers.background import BackgroundJob
@@ -312,7 +313,7 @@ class MetricsDock(QDockWidget):
             return
         longest = summary["longest_m"]
         section = self._add_section("Cable lengths",
-                                    f"longest {longest:.1f} m" if longest is not None else "")
+                                    f"longest {metres(longest)} m" if longest is not None else "")
         self._row(section, "Estimated", f"{summary['estimated']:,}")
         self._row(section, "Manual", f"{summary['manual']:,}")
         self._row(section, "Unknown (device not in a rack)", f"{summary['unknown']:,}")
@@ -330,7 +331,8 @@ class MetricsDock(QDockWidget):
         for model, count in bom.devices_by_model.items():
             entry = doc.catalog.devices.get(model)
             self._row(devices, f"{entry.vendor} {entry.model}" if entry else model, f"{count:,}")
-        optics = self._row(section, "Transceivers", f"{sum(bom.transceivers.values()):,}")
+        unlinked = f" ({bom.unlinked_optics:,} not linked)" if bom.unlinked_optics else ""
+        optics = self._row(section, "Transceivers", f"{sum(bom.transceivers.values()):,}{unlinked}")
         for part, count in list(bom.transceivers.items())[:MAX_PARTS]:
             spare = bom.transceiver_spares.get(part, 0)
             self._row(optics, part, f"{count:,}" + (f" + {spare} spare" if spare else ""))

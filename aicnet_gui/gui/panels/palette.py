@@ -121,6 +121,18 @@ class PaletteDock(QDockWidget):
         self.role.currentIndexChanged.connect(self.apply_filter)
         self.tree.itemDoubleClicked.connect(self._on_double_click)
 
+    def rebuild(self) -> None:
+        """Show the catalog again (after models were added to it)."""
+        self.tree.clear()
+        self._rows.clear()
+        for combo in (self.vendor, self.role):
+            combo.blockSignals(True)
+            combo.clear()
+        self._build()
+        for combo in (self.vendor, self.role):
+            combo.blockSignals(False)
+        self.apply_filter()
+
     def _build(self) -> None:
         models = sorted(self.catalog.devices.values(), key=lambda m: (m.vendor.lower(), m.model.lower()))
         self.vendor.addItem("All vendors", "")

@@ -1,0 +1,38 @@
+"""`aicnet schema fabric|catalog [-o FILE]`: the JSON Schema of a `.fabric` or catalog file.
+
+Generated from the pydantic models that read those files (`fileio/schemas.py`), so it always
+matches this aicnet.  Other tools use it to validate or generate aicnet files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ...fileio.schemas import SCHEMA_KINDS, json_schema
+from ...report.outfile import write_text
+from ..common import EXIT_OK, CliError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "schema", help="print the JSON Schema of .fabric or catalog files",
+        description="Print (or write) the JSON Schema, draft 2020-12, of a .fabric file or a "
+                    "catalog file, generated from the models aicnet reads them with.")
+    parser.add_argument("kind", choices=SCHEMA_KINDS, help="which file format")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = json.dumps(json_schema(args.kind), indent=2, ensure_ascii=False) + "\n"
+    if args.output:
+        try:
+            write_text(args.output, text)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        print(f"wrote {args.output}: JSON Schema of {args.kind} files")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK

@@ -1,0 +1,187 @@
+"""Slurm network topology of a fabric: `topology.conf` (topology/tree) and `topology.yaml`
+(Slurm 25.05+: a tree topology and, where the design has GB200 NVL72 racks, a block topology),
+so the scheduler places jobs by the fabric aicnet designed.
+
+Formats: `topology.conf(5)` (`SwitchName=NAME Switches=LIST` / `Nodes=LIST`, hostlist
+expressions, `#` comments) and `topology.yaml(5)` (a list of topologies, each `topology: NAME`
+first, `cluster_default`, and one of `tree: {switches: [{switch, children, nodes}]}` or
+`block: {block_sizes: [...], blocks: [{block, nodes}]}`; `children` and `nodes` are hostlist
+strings, as in Slurm's own test `children: s[1-2]`).
+
+The tree follows the links.  Nodes are the servers (tier 0), under a leaf "switch" per distinct
+set of leaves they are cabled to: a server on one leaf sits under that leaf; the 32 servers of
+a rail-optimized SU, each cabled to the same 8 rail leaves, sit under one switch named after
+those leaves (`leaf-01-to-leaf-08`), since Slurm's tree wants one leaf switch per node.  Above
+that, each switch lists the lower-tier switches it is cabled to (a spine every leaf group it
+reaches, a core every spine).
+
+Blocks are NVLink domains: the trays of a model named NVLx (GB200 NVL72: 72 GPUs, 18 trays of 4)
+in one rack, in RU order, a block per domain's worth of trays.  `block_sizes` is the smallest
+block's node count (Slurm wants every block to hold at least the base size).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+from ..model.document import FabricDocument
+from ..model.fabric import Device
+from .outfile import write_text
+
+_NVL = re.compile(r"nvl(\d+)", re.IGNORECASE)
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+MAX_SWITCH_NAME = 64
+
+
+def hostlist(names: list[str]) -> str:
+    """Names as a Slurm hostlist expression: runs of `prefixNNN` become `prefix[001-032]`."""
+    runs: dict[tuple[str, int], list[int]] = defaultdict(list)
+    plain: list[str] = []
+    for name in names:
+        match = _NUMBERED.match(name)
+        if match:
+            runs[(match.group(1), len(match.group(2)))].append(int(match.group(2)))
+        else:
+            plain.append(name)
+    parts = sorted(plain)
+    for (prefix, width), numbers in sorted(runs.items()):
+        numbers = sorted(set(numbers))
+        if len(numbers) == 1:
+            parts.append(f"{prefix}{numbers[0]:0{width}d}")
+            continue
+        ranges, start = [], numbers[0]
+        for prev, cur in zip(numbers, numbers[1:] + [None], strict=True):
+            if cur != prev + 1:
+                ranges.append(f"{start:0{width}d}" if start == prev
+                              else f"{start:0{width}d}-{prev:0{width}d}")
+                start = cur
+        parts.append(f"{prefix}[{','.join(ranges)}]")
+    return ",".join(parts)
+
+
+class SlurmTopology:
+    """The tree (switch -> child switches, leaf switch -> nodes) and the NVLink blocks."""
+
+    def __init__(self, doc: FabricDocument) -> None:
+        self.doc = doc
+        self.problems: list[str] = []
+        self.switch_nodes: dict[str, list[str]] = {}
+        self.switch_children: dict[str, list[str]] = {}
+        self.blocks: dict[str, list[str]] = {}
+        self._tree()
+        self._blocks()
+
+    def _neighbours(self, device: Device) -> set[str]:
+        found = set()
+        for link in self.doc.links_of(device.id):
+            other = link.b.device if link.a.device == device.id else link.a.device
+            found.add(other)
+        return found
+
+    def _tree(self) -> None:
+        doc = self.doc
+        names = {d.id: d.name for d in doc.devices.values()}
+        for name in names.values():
+            if re.search(r"[\s,\[\]]", name):
+                self.problems.append(f"device name {name!r} has a space, comma or bracket, which "
+                                     "Slurm's hostlist syntax cannot hold")
+        servers = sorted((d for d in doc.devices.values() if doc.tier_of(d) == 0),
+                         key=lambda d: d.name)
+        group_of_leaf: dict[str, list[str]] = defaultdict(list)  # leaf id -> slurm leaf names
+        by_leaves: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for server in servers:
+            leaves = tuple(sorted((n for n in self._neighbours(server) if doc.tier_of(n) == 1),
+                                  key=lambda i: names[i]))
+            if not leaves:
+                self.problems.append(f"{server.name} is cabled to no leaf switch: Slurm needs "
+                                     "every node under a switch")
+                continue
+            by_leaves[leaves].append(server.name)
+        taken: set[str] = set()
+        for leaves, nodes in sorted(by_leaves.items(), key=lambda kv: [names[i] for i in kv[0]]):
+            name = names[leaves[0]] if len(leaves) == 1 \
+                else f"{names[leaves[0]]}-to-{names[leaves[-1]]}"
+            if len(name) > MAX_SWITCH_NAME or name in taken:
+                name = f"leafgroup-{len(taken) + 1}"
+            taken.add(name)
+            self.switch_nodes[name] = nodes
+            for leaf in leaves:
+                group_of_leaf[leaf].append(name)
+        upper = sorted((d for d in doc.devices.values() if doc.tier_of(d) >= 2),
+                       key=lambda d: (doc.tier_of(d), d.name))
+        for switch in upper:
+            tier = doc.tier_of(switch)
+            children: set[str] = set()
+            for other in self._neighbours(switch):
+                if doc.tier_of(other) == tier - 1:
+                    children.update(group_of_leaf[other] if tier == 2 else [names[other]])
+            if children:
+                self.switch_children[switch.name] = sorted(children)
+
+    def _blocks(self) -> None:
+        doc = self.doc
+        per_rack: dict[tuple[str, int], list[Device]] = defaultdict(list)
+        for device in doc.devices.values():
+            model = doc.device_model(device)
+            match = _NVL.search(f"{model.id} {model.model}")
+            if match and model.gpus and doc.tier_of(device) == 0:
+                trays = max(int(match.group(1)) // model.gpus, 1)
+                per_rack[(device.rack or "", trays)].append(device)
+        for (rack_id, trays), devices in sorted(per_rack.items()):
+            devices.sort(key=lambda d: (-(d.ru or 0), d.name))
+            rack = doc.racks[rack_id].name if rack_id in doc.racks else "no-rack"
+            for start in range(0, len(devices), trays):
+                chunk = [d.name for d in devices[start:start + trays]]
+                suffix = f"-{start // trays + 1}" if len(devices) > trays else ""
+                self.blocks[f"nvl-{rack}{suffix}"] = chunk
+
+    def conf(self) -> str:
+        lines = [f"# Slurm topology.conf (topology/tree) for {self.doc.metadata.name}, "
+                 f"revision {self.doc.metadata.revision}: written by aicnet from its cabling.",
+                 "# TopologyPlugin=topology/tree in slurm.conf.  Leaf switches list nodes,",
+                 "# the switches above list the switches they are cabled to."]
+        lines += [f"# warning: {p}" for p in self.problems]
+        for name, nodes in self.switch_nodes.items():
+            lines.append(f"SwitchName={name} Nodes={hostlist(nodes)}")
+        for name, children in self.switch_children.items():
+            lines.append(f"SwitchName={name} Switches={hostlist(children)}")
+        return "\n".join(lines) + "\n"
+
+    def yaml_data(self) -> list[dict[str, object]]:
+        switches: list[dict[str, object]] = [
+            {"switch": name, "children": hostlist(children)}
+            for name, children in self.switch_children.items()]
+        switches += [{"switch": name, "nodes": hostlist(nodes)}
+                     for name, nodes in self.switch_nodes.items()]
+        data: list[dict[str, object]] = [
+            {"topology": "fabric", "cluster_default": True, "tree": {"switches": switches}}]
+        if self.blocks:
+            data.append({"topology": "nvlink", "cluster_default": False, "block": {
+                "block_sizes": [min(len(nodes) for nodes in self.blocks.values())],
+                "blocks": [{"block": name, "nodes": hostlist(nodes)}
+                           for name, nodes in self.blocks.items()]}})
+        return data
+
+    def yaml(self) -> str:
+        head = (f"# Slurm topology.yaml for {self.doc.metadata.name}, revision "
+                f"{self.doc.metadata.revision}: written by aicnet from its cabling.\n"
+                "# 'fabric': topology/tree from the links; 'nvlink' (if present): "
+                "topology/block, one block per NVL72 NVLink domain.\n")
+        head += "".join(f"# warning: {p}\n" for p in self.problems)
+        return head + yaml.safe_dump(self.yaml_data(), sort_keys=False, width=100)
+
+
+def export_slurm(doc: FabricDocument, out_dir: str | os.PathLike[str]) -> dict[str, int]:
+    """Write `topology.conf` and `topology.yaml` into `out_dir`; return entries per file."""
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    topology = SlurmTopology(doc)
+    write_text(folder / "topology.conf", topology.conf())
+    write_text(folder / "topology.yaml", topology.yaml())
+    return {"topology.conf": len(topology.switch_nodes) + len(topology.switch_children),
+            "topology.yaml blocks": len(topology.blocks)}

@@ -1,0 +1,102 @@
+"""Issue 16, the Floor view: the empty hint beside the tray, an 8U preview 8U tall, run labels
+off the devices, "8/48 U" inside the frame, one RU said as one RU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+from aicnet_gui.gui.canvas.floor_scene import RACK_W, RU_PX
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _floor(window):  # noqa: ANN001, ANN202
+    window.tabs.setCurrentIndex(1)
+    window.floor_view.fit_all()
+    return window.floor, window.floor_view
+
+
+def test_the_empty_floor_hint_is_not_written_over_the_tray(window):
+    window.editor.add_device("nvidia-dgx-h100")
+    window.editor.add_device("nvidia-qm9700")
+    scene, view = _floor(window)
+    assert scene.empty_hint()
+    tray = QRectF(view.mapFromScene(scene.tray.boundingRect()).boundingRect())
+    hint = view.hint_rect()
+    assert hint.width() > 200 and hint.height() > 60  # room for the two lines
+    assert not hint.intersects(tray)
+
+
+def _drag(view, start: QPointF, end: QPointF) -> None:  # noqa: ANN001
+    viewport = view.viewport()
+    p0, p1 = view.mapFromScene(start), view.mapFromScene(end)
+    press = QMouseEvent(QEvent.Type.MouseButtonPress, QPointF(p0), QPointF(viewport.mapToGlobal(p0)),
+                        Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(viewport, press)
+    for k in range(1, 9):
+        p = QPointF(p0) + (QPointF(p1) - QPointF(p0)) * (k / 8)
+        move = QMouseEvent(QEvent.Type.MouseMove, p, QPointF(viewport.mapToGlobal(p.toPoint())),
+                           Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(viewport, move)
+
+
+def test_dragging_an_8u_server_out_of_the_tray_previews_8u(window):
+    server = window.editor.add_device("nvidia-dgx-h100")
+    window.editor.add_rack()
+    scene, view = _floor(window)
+    item = scene.items_by_id[server]
+    assert item.in_tray and item.sceneBoundingRect().height() < 4 * RU_PX  # a chip in the tray
+    rack = next(iter(scene.racks_by_id.values()))
+    scene.clearSelection()
+    item.setSelected(True)
+    _drag(view, item.sceneBoundingRect().center(), rack.sceneBoundingRect().center())
+    assert scene.indicator.isVisible()
+    slot = scene.indicator.boundingRect().adjusted(4, 4, -600, -40)
+    assert round(slot.height() / RU_PX) == 8  # the slots it would take
+    assert abs(item.boundingRect().adjusted(3, 3, -3, -3).height() - 8 * RU_PX) < 1  # the preview
+
+
+def test_run_labels_do_not_cover_devices(window):
+    assert window.open_path(EXAMPLES / "small-hgx.fabric", ask=False)
+    scene, view = _floor(window)
+    doc = window.document.fabric
+    for name in ("gpu-001", "leaf-01"):
+        device = next(d for d in doc.devices.values() if d.name == name)
+        scene.select_ids([device.id])
+        for zoom in (0.5, 0.75, 1.0):
+            view.set_zoom(zoom)
+            transform = view.viewportTransform()
+            labels = scene.routes.label_rects(transform)
+            assert labels
+            boxes = [transform.mapRect(i.sceneBoundingRect()) for i in scene.items_by_id.values()]
+            for label, text in labels:
+                assert not any(label.intersects(box) for box in boxes), (name, zoom, text)
+        # the runs pass beside the racks' "16/48 U", not over it
+        headers = [rack.mapRectToScene(rack.used_rect()) for rack in scene.racks_by_id.values()]
+        for points, _colour in scene.routes.routes():
+            for p, q in zip(points, points[1:], strict=False):
+                segment = QRectF(p, q).normalized().adjusted(-0.5, -0.5, 0.5, 0.5)
+                assert not any(segment.intersects(header) for header in headers), name
+
+
+def test_the_used_units_keep_clear_of_the_rack_edge(window):
+    assert window.open_path(EXAMPLES / "small-hgx.fabric", ask=False)
+    scene, _view = _floor(window)
+    racks = list(scene.racks_by_id.values())
+    assert "16/48 U" in [rack.used_text() for rack in racks]
+    for rack in racks:
+        assert rack.used_rect().right() <= RACK_W - 8
+
+
+def test_an_overlap_of_one_rack_unit_says_one_rack_unit(window):
+    rack = window.editor.add_rack()
+    leaf = window.editor.add_device("nvidia-qm9700", rack=rack, ru=44)
+    problem = window.editor.rack_problem("new", "nvidia-qm9700", rack, 44)
+    assert leaf and problem is not None
+    assert "RU 44 of" in problem and "(RU 44)" in problem and "44-44" not in problem
+    problem = window.editor.rack_problem("new", "nvidia-dgx-h100", rack, 40)
+    assert "RU 40-47" in problem
