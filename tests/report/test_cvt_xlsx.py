@@ -34,8 +34,8 @@ def test_superpod_workbook(tmp_path):
     assert links[0] == CVT_171_LINKS == LINKS_HEADER
     assert len(links) == 1 + 512
     # hand-checked: the first schedule row, a DGX H100 flat-top twin-port optic to a QM9700
-    # finned twin-port optic, on InfiniBand
-    assert links[1] == ("gpu-004", "p1", "leaf-01", "2/2", "ib", None, None, None, None, None,
+    # finned twin-port optic, on InfiniBand; p1 is OSFP1P1, GPU 7's NIC, so rail 8's leaf
+    assert links[1] == ("gpu-004", "p1", "leaf-08", "2/2", "ib", None, None, None, None, None,
                         "MMA4Z00-NS-FLT", "MMA4Z00-NS", 2)
     with open(schedule, encoding="utf-8-sig", newline="") as handle:
         lines = list(csv.reader(handle))
