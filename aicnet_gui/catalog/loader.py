@@ -81,7 +81,7 @@ class AliasRefused(yaml.composer.ComposerError):
     """A YAML alias in a catalog file."""
 
 
-class _PlainLoader(yaml.SafeLoader):
+class PlainLoader(yaml.SafeLoader):
     """yaml's safe loader without aliases: a catalog is data written out, never references."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
@@ -241,7 +241,7 @@ def load_catalog_file(
     except OSError as error:
         return whole_file(f"cannot read file: {error.strerror or error}")
     try:
-        data = yaml.load(text, Loader=_PlainLoader)  # noqa: S506 - a safe loader, no aliases
+        data = yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader, no aliases
     except AliasRefused as error:
         mark = error.problem_mark
         return whole_file(f"line {mark.line + 1}, column {mark.column + 1}: {error.problem}")

@@ -214,3 +214,12 @@ def test_a_yaml_escape_that_is_not_a_character_skips_its_entry(aicnet, user_cata
     assert code == 0 and "acme-good" in out
     assert (f"warning: {path}: entry 1: a text holds an escape (\\uD800-\\uDFFF) that is not a "
             "character") in out
+
+
+def test_a_netbox_device_type_file_with_aliases_is_refused(tmp_path):
+    from aicnet_gui.catalog.netbox_import import NetBoxImportError, import_device_type_file
+
+    path = tmp_path / "laughs.yaml"
+    path.write_text(BILLION_LAUGHS)
+    with pytest.raises(NetBoxImportError, match="line 3: YAML aliases"):
+        import_device_type_file(path)
