@@ -363,9 +363,9 @@ def test_user_file_with_one_bad_entry_keeps_its_good_entry_and_the_builtins(
         "acme-bad-switch",
         "cages.0.lanes",
     )
-    assert problem.message == "Input should be greater than 0"
+    assert problem.message == "Input should be greater than or equal to 1"
     assert str(problem) == (
-        f"{path}: entry 2 (acme-bad-switch): cages.0.lanes: Input should be greater than 0"
+        f"{path}: entry 2 (acme-bad-switch): cages.0.lanes: Input should be greater than or equal to 1"
     )
 
 

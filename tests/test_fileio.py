@@ -10,8 +10,8 @@ import pytest
 
 from aicnet_gui.fileio import (
     FabricFileError,
+    atomic,
     dumps_fabric,
-    fabric_file,
     load_fabric,
     loads_fabric,
     save_fabric,
@@ -68,7 +68,7 @@ def test_interrupted_save_leaves_the_old_file_intact(small, tmp_path, monkeypatc
     def crash(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(fabric_file.os, "fsync", crash)
+    monkeypatch.setattr(atomic.os, "fsync", crash)
     with pytest.raises(FabricFileError, match="cannot write: No space left on device"):
         save_fabric(small, target)
     assert target.read_bytes() == old

@@ -14,12 +14,18 @@ user's catalog folder and any extra folders; a later file overrides an entry wit
 A broken file or entry never stops the load: it becomes a `CatalogProblem` that names the file,
 the entry (number counted from 1, and id when it has one), the field path and pydantic's message,
 and every good entry, including the good entries of the same file, still loads.
+
+A catalog file is read as plain data: YAML aliases (`*name`) are refused (a dozen lines of
+nested aliases expand to gigabytes: "billion laughs"), a file over `MAX_CATALOG_BYTES` or with
+more than `MAX_CATALOG_ENTRIES` entries is refused with the limit, every value is bounded by its
+model (model/limits.py), and a value quoted in a message is shortened (`shown`), never expanded.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import reprlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +36,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CatalogEntry
+from ..model.limits import MAX_CATALOG_BYTES, MAX_CATALOG_ENTRIES
 from ..paths import data_dir, user_catalog_dir
 
 CATALOG_FORMAT = "aicnet.catalog"
@@ -39,6 +46,50 @@ CATALOG_SUFFIXES = (".yaml", ".yml")
 
 _ENTRY_ADAPTER: TypeAdapter[CatalogEntry] = TypeAdapter(CatalogEntry)
 _KINDS = ("device", "transceiver", "cable")
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother = 2, 40, 40
+_SHOWN.maxlist = _SHOWN.maxdict = _SHOWN.maxtuple = _SHOWN.maxset = 4
+
+
+def shown(value: Any) -> str:
+    """A short repr of a value read from a file, for a message: nested or long values are cut
+    (`[[...], ...]`), never expanded."""
+    return _SHOWN.repr(value)
+
+
+def _not_text(value: Any) -> bool:
+    """True when a string inside `value` is not text: a YAML escape such as `"\\ud800"` makes
+    a lone surrogate, which no file or terminal can take."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+class AliasRefused(yaml.composer.ComposerError):
+    """A YAML alias in a catalog file."""
+
+
+class PlainLoader(yaml.SafeLoader):
+    """yaml's safe loader without aliases: a catalog is data written out, never references."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise AliasRefused(None, None, "YAML aliases (*name) are not allowed in a catalog "
+                               "file; write the value out", event.start_mark)
+        return super().compose_node(parent, index)
 
 
 @dataclass(frozen=True)
@@ -109,6 +160,8 @@ def _entry_problems(
     entry_id = raw.get("id")
     if not isinstance(entry_id, str) or not entry_id:
         entry_id = None
+    elif len(entry_id) > 128:
+        entry_id = shown(entry_id)
     problems = []
     for detail in error.errors(include_url=False):
         loc = tuple(detail.get("loc", ()))
@@ -117,13 +170,14 @@ def _entry_problems(
             if error_type == "union_tag_not_found":
                 message = "missing 'kind'"
             else:
-                message = f"unknown kind {raw.get('kind')!r}"
+                message = f"unknown kind {shown(raw.get('kind'))}"
             message += f"; expected one of {', '.join(_KINDS)}"
             problems.append(CatalogProblem(file, number, "kind", message, entry_id))
             continue
-        problems.append(
-            CatalogProblem(file, number, _field_path(loc), str(detail.get("msg", "")), entry_id)
-        )
+        message = str(detail.get("msg", ""))
+        if error_type == "value_error":  # our validators' own words, without pydantic's
+            message = message.removeprefix("Value error, ")
+        problems.append(CatalogProblem(file, number, _field_path(loc), message, entry_id))
     return problems
 
 
@@ -145,14 +199,20 @@ def parse_entries(
                 )
             )
             continue
+        if _not_text(raw):
+            problems.append(CatalogProblem(
+                source, number, "", "a text holds an escape (\\uD800-\\uDFFF) that is not a "
+                "character"))
+            continue
         try:
             entries.append(_ENTRY_ADAPTER.validate_python(raw))
         except ValidationError as error:
             problems.extend(_entry_problems(error, source, number, raw))
         except Exception as error:  # never let odd input escape as an exception
-            entry_id = raw.get("id") if isinstance(raw.get("id"), str) else None
+            entry_id = shown(raw.get("id")) if isinstance(raw.get("id"), str) else None
             problems.append(
-                CatalogProblem(source, number, "", f"cannot read entry: {error}", entry_id)
+                CatalogProblem(source, number, "", f"cannot read entry: {shown(str(error))}",
+                               entry_id)
             )
     return entries, problems
 
@@ -168,13 +228,23 @@ def load_catalog_file(
         return [], [CatalogProblem(name, None, field_name, message)]
 
     try:
+        size = path.stat().st_size
+    except OSError as error:
+        return whole_file(f"cannot read file: {error.strerror or error}")
+    if size > MAX_CATALOG_BYTES:
+        return whole_file(f"the file has {size:,} bytes; a catalog file is at most "
+                          f"{MAX_CATALOG_BYTES:,} bytes")
+    try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         return whole_file(f"not UTF-8 text ({error.reason} at byte {error.start})")
     except OSError as error:
         return whole_file(f"cannot read file: {error.strerror or error}")
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader, no aliases
+    except AliasRefused as error:
+        mark = error.problem_mark
+        return whole_file(f"line {mark.line + 1}, column {mark.column + 1}: {error.problem}")
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
@@ -183,7 +253,7 @@ def load_catalog_file(
     except RecursionError:
         return whole_file("YAML nesting too deep")
     except Exception as error:  # e.g. ValueError for an impossible date such as 2020-02-30
-        return whole_file(f"YAML value error: {error}")
+        return whole_file(f"YAML value error: {shown(str(error))}")
 
     if data is None:
         return whole_file("file is empty; expected a mapping with format, version and entries")
@@ -195,17 +265,17 @@ def load_catalog_file(
     problems: list[CatalogProblem] = []
     if data.get("format") != CATALOG_FORMAT:
         return whole_file(
-            f"format is {data.get('format')!r}; expected {CATALOG_FORMAT!r}", "format"
+            f"format is {shown(data.get('format'))}; expected {CATALOG_FORMAT!r}", "format"
         )
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        return whole_file(f"version is {version!r}; expected an integer >= 1", "version")
+        return whole_file(f"version is {shown(version)}; expected an integer >= 1", "version")
     if version > CATALOG_VERSION:
         return whole_file(
             f"version {version} is newer than this aicnet understands ({CATALOG_VERSION})",
             "version",
         )
-    unknown = sorted(str(key) for key in data if key not in ("format", "version", "entries"))
+    unknown = sorted(shown(key) for key in data if key not in ("format", "version", "entries"))
     if unknown:
         problems.append(
             CatalogProblem(name, None, unknown[0], f"unknown top-level keys: {', '.join(unknown)}")
@@ -220,6 +290,11 @@ def load_catalog_file(
                 name, None, "entries", f"entries is a {type(raw_entries).__name__}, expected a list"
             )
         )
+        raw_entries = []
+    if len(raw_entries) > MAX_CATALOG_ENTRIES:
+        problems.append(CatalogProblem(
+            name, None, "entries", f"a catalog file holds at most {MAX_CATALOG_ENTRIES:,} entries; "
+            f"this one has {len(raw_entries):,}"))
         raw_entries = []
     entries, entry_problems = parse_entries(raw_entries, name)
     return entries, problems + entry_problems

@@ -30,7 +30,7 @@ import yaml
 from pydantic import ValidationError
 
 from ..model.catalog_entities import CATALOG_ID_PATTERN, DeviceModel, Role
-from .loader import CATALOG_FORMAT, CATALOG_VERSION
+from .loader import CATALOG_FORMAT, CATALOG_VERSION, AliasRefused, PlainLoader
 
 DEFAULTS_NAME = "aicnet netbox-import defaults v1"
 ID_PREFIX = "netbox-"
@@ -304,7 +304,10 @@ def import_device_type_file(path: str | Path, role: str | None = None) -> Import
     except UnicodeDecodeError:
         raise NetBoxImportError(f"{path}: not UTF-8 text") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=PlainLoader)  # noqa: S506 - safe, and no aliases
+    except AliasRefused as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else "?"
+        raise NetBoxImportError(f"{path}: line {line}: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""

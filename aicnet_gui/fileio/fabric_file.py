@@ -7,14 +7,16 @@ and the JSON path.  The garbage collector is paused during the load and the resu
 
 Save: the same bytes for the same document (save, load, save is byte-stable), written to a temp
 file in the target folder, fsynced, and moved over the target with `os.replace`; the previous
-version stays as `<name>.bak`.
+version stays as `<name>.bak` (atomic.py: through a symlink, and temp files a killed save left
+are removed on the next save or open).
+
+Size: a file over `MAX_FABRIC_BYTES`, or with more objects in a section than the design limits
+(model/limits.py), is refused with a message that says the limit, before its objects are made.
 """
 
 from __future__ import annotations
 
 import gc
-import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -40,12 +42,28 @@ from ..model.fabric import (
     Settings,
     Workload,
 )
+from ..model.limits import (
+    MAX_DEVICES,
+    MAX_FABRIC_BYTES,
+    MAX_LINKS,
+    MAX_RACKS,
+    MAX_WORKLOADS,
+    size_message,
+)
+from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
 from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate
-from .pieces import validate_in_pieces
+from .pieces import TooMany, validate_in_pieces
 
 MAX_REPORTED_ERRORS = 5
+#: a file not laid out as aicnet writes it and bigger than this is parsed, its sections counted
+#: against the limits, and only then validated (pydantic's one-pass read of a hostile 100 MB file
+#: validates 500,000 links before it can say there are too many: 20 s and 2.6 GB)
+WHOLE_FAST_BYTES = 16 * 1024 * 1024
+#: the most objects a design holds per section
+SECTION_LIMITS = {"racks": MAX_RACKS, "devices": MAX_DEVICES, "links": MAX_LINKS,
+                  "workloads": MAX_WORKLOADS}
 
 
 @contextmanager
@@ -91,6 +109,8 @@ _PLAIN_MESSAGES = {
 
 
 def _plain_message(error: Any) -> str:
+    if error.get("type") == "value_error":  # our validators' own words, without pydantic's
+        return str(error["msg"]).removeprefix("Value error, ")
     if error.get("type") == "tuple_type" and isinstance(error.get("input"), dict):
         return 'a link end is ["device id", "port name"] or {"device": ..., "port": ...} with both'
     return _PLAIN_MESSAGES.get(error.get("type", ""), error["msg"])
@@ -121,6 +141,7 @@ def parse_json(raw: bytes, file: str) -> dict[str, Any]:
     """Bytes -> the top-level JSON object of a `.fabric` file, or a FabricFileError."""
     if not raw.strip():
         raise FabricFileError(file, "the file is empty")
+    _check_file_size(len(raw), file)
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -152,7 +173,23 @@ def parse_json(raw: bytes, file: str) -> dict[str, Any]:
             f"{SCHEMA_VERSION}. Update aicnet to open it.",
             "$.schema_version",
         )
+    _check_sections(data, file)
     return data
+
+
+def _check_sections(data: dict[str, Any], file: str | Path) -> None:
+    """A design with more objects in a section than `SECTION_LIMITS` allows is refused, with
+    the limit (the model's own `max_length` says the same in pydantic's words)."""
+    for name, limit in SECTION_LIMITS.items():
+        items = data.get(name)
+        if isinstance(items, list) and len(items) > limit:
+            raise FabricFileError(file, size_message(name, len(items), limit), f"$.{name}")
+
+
+def _check_file_size(size: int, file: str | Path) -> None:
+    if size > MAX_FABRIC_BYTES:
+        raise FabricFileError(file, f"the file has {size:,} bytes; aicnet reads .fabric files of "
+                                    f"at most {MAX_FABRIC_BYTES:,} bytes")
 
 
 def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> FabricDocument:
@@ -162,11 +199,17 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
     pass by pydantic's Rust core.  Anything else takes the careful path (UTF-8, JSON, format,
     version, migrations, validation) that names exactly what is wrong and where.
     """
+    _check_file_size(len(raw), file)
     with gc_paused():
-        fabric = _fast_validate(raw)
+        try:
+            fabric = _fast_validate(raw)
+        except TooMany as exc:
+            raise FabricFileError(file, size_message(
+                exc.section, exc.count, SECTION_LIMITS[exc.section]), f"$.{exc.section}") from None
         current = fabric is not None
         if fabric is None:
             fabric = _careful_validate(raw, file)
+        _check_sections(vars(fabric), file)
         try:
             doc = FabricDocument(_catalog_for(fabric, catalog), fabric)
         except ModelError as exc:
@@ -184,10 +227,26 @@ def _fast_validate(raw: bytes) -> Fabric | None:
     try:
         fabric = validate_in_pieces(raw)
         if fabric is None:
+            if len(raw) > WHOLE_FAST_BYTES:
+                return None  # a big file in another layout: counted before it is validated
             fabric = Fabric.model_validate_json(raw)
-    except (ValidationError, ValueError):
+    except TooMany:
+        raise
+    except ValidationError as exc:
+        _raise_if_too_many(exc)
+        return None
+    except ValueError:
         return None
     return fabric if fabric.schema_version in READ_AS_CURRENT else None
+
+
+def _raise_if_too_many(exc: ValidationError) -> None:
+    """A section past its limit is said at once (pydantic stopped reading it at the limit):
+    the careful path would read the whole file again only to say the same."""
+    for error in exc.errors(include_url=False, include_input=False):
+        loc = error["loc"]
+        if error["type"] == "too_long" and len(loc) == 1 and loc[0] in SECTION_LIMITS:
+            raise TooMany(str(loc[0]), int(error["ctx"]["actual_length"]))
 
 
 def _careful_validate(raw: bytes, file: str) -> Fabric:
@@ -206,6 +265,7 @@ def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
     """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place."""
     path = Path(path)
     try:
+        _check_file_size(path.stat().st_size, path)
         raw = path.read_bytes()
     except FileNotFoundError:
         raise FabricFileError(path, "no such file") from None
@@ -213,6 +273,7 @@ def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
         raise FabricFileError(path, "is a folder, not a file") from None
     except OSError as exc:
         raise FabricFileError(path, f"cannot read: {exc.strerror}") from None
+    remove_stale_temps(path)  # what a killed save of this design left behind
     return loads_fabric(raw, catalog, str(path))
 
 
@@ -342,58 +403,6 @@ def _file_chunks(doc: FabricDocument) -> list[bytes]:
     doc.save_cache = LineCache(written)
     chunks.append(b"\n}\n")
     return chunks
-
-
-def write_atomic(path: str | Path, payload: bytes | list[bytes], keep_backup: bool = True) -> None:
-    """Write `payload` to `path` so that a crash at any moment leaves the old or the new file.
-
-    The bytes (or pieces, written in order) go to a temp file in the same folder, are fsynced and then replace the target;
-    the previous file is kept as `<name>.bak` (a hard link, so there is no moment without a file).
-    """
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        os.fchmod(fd, _file_mode(path))
-        with os.fdopen(fd, "wb") as handle:
-            handle.writelines([payload] if isinstance(payload, bytes) else payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if keep_backup and path.exists():
-            backup = path.with_name(path.name + ".bak")
-            backup.unlink(missing_ok=True)
-            try:
-                os.link(path, backup)
-            except OSError:
-                backup.write_bytes(path.read_bytes())
-        os.replace(tmp_name, path)
-        _fsync_folder(folder)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
-
-
-def _file_mode(path: Path) -> int:
-    """The target's current permissions, or what a new file gets under the umask."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def save_fabric(doc: FabricDocument, path: str | Path, keep_backup: bool = True) -> None:

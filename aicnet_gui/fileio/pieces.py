@@ -21,6 +21,7 @@ from __future__ import annotations
 from pydantic import TypeAdapter
 
 from ..model.fabric import Fabric, Link
+from ..model.limits import MAX_LINKS
 from .line_cache import LINE_SEPARATOR, OBJECT_SEPARATOR, SECTION_END
 
 _OPEN = b'\n  "links": [\n    {'
@@ -28,6 +29,15 @@ _CLOSE = b"}" + SECTION_END
 PIECE_BYTES = 256 * 1024
 
 _LINKS = TypeAdapter(list[Link])
+
+
+class TooMany(ValueError):
+    """A section has more objects than a design may hold (found before they are all made)."""
+
+    def __init__(self, section: str, count: int) -> None:
+        super().__init__(f"{count} {section}")
+        self.section = section
+        self.count = count
 
 
 def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> Fabric | None:
@@ -43,6 +53,9 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> Fabric | N
     end = close_at + 1  # after the brace of the last link
     if raw.count(b'"links"', 0, first) + raw.count(b'"links"', end) != 1:
         return None  # "links" elsewhere too (a second key?): only the whole file says which counts
+    count = raw.count(OBJECT_SEPARATOR, first, end) + 1
+    if count > MAX_LINKS:
+        raise TooMany("links", count)
     fabric = Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
     links: list[Link] = []
     start = first

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..model.document import FabricDocument
+from ..model.limits import MAX_TEXT
 from .fabric_file import dumps_fabric, write_atomic
 
 
@@ -25,6 +27,24 @@ class Recovery:
     recovery_file: Path
     original: str | None
     saved_at: float
+
+
+class _Note(BaseModel):
+    """The JSON note beside a recovery file (anything else in it is ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    original: str | None = None
+    saved_at: float = 0.0
+    pid: int | None = None
+
+
+def _read_note(path: Path) -> _Note | None:
+    try:
+        raw = path.read_bytes()
+        return _Note.model_validate_json(raw) if len(raw) <= MAX_TEXT else None
+    except (OSError, ValidationError):
+        return None
 
 
 def _key(original: str | Path | None, session: str) -> str:
@@ -74,12 +94,11 @@ class RecoveryStore:
             return found
         for note_path in self.folder.glob("*.json"):
             data_path = note_path.with_suffix(".fabric")
-            try:
-                note = orjson.loads(note_path.read_bytes())
-            except (OSError, orjson.JSONDecodeError):
+            note = _read_note(note_path)
+            if note is None:  # not a note aicnet wrote: nothing to offer
                 continue
-            if data_path.exists() and not _still_running(note.get("pid")):
-                found.append(Recovery(data_path, note.get("original"), float(note.get("saved_at", 0))))
+            if data_path.exists() and not _still_running(note.pid):
+                found.append(Recovery(data_path, note.original, note.saved_at))
         return sorted(found, key=lambda r: r.saved_at, reverse=True)
 
     def remove(self, recovery: Recovery) -> None:

@@ -27,6 +27,7 @@ from .canvas.scene_data import TopologyData
 from .commands import ApplyOps
 from .counts import carry_over
 from .layout import lay_out_if_unusable
+from .workers.background import BackgroundJob
 from .workers.load_worker import LoadedFabric
 
 
@@ -61,6 +62,8 @@ class EditorDocument(QObject):
         self.recovery = RecoveryStore(recovery_folder())
         self._autosaved_revision = -1
         self._recovery_key: Path | None = None
+        #: counts discards of the recovery file: an autosave that ends after one is undone
+        self._recovery_generation = 0
         #: called with every model opened in the GUI thread before it is shown (files without
         #: usable canvas positions are laid out here, before any scene item exists); a file
         #: opened in the background was prepared in its loader thread
@@ -198,7 +201,29 @@ class EditorDocument(QObject):
         self._recovery_key = self._path
         return written
 
+    def autosave_job(self) -> BackgroundJob | None:
+        """The autosave of a snapshot of the document as a job for a background thread (not
+        started), or None when there is nothing new to save.  If the document is saved or
+        closed before the job ends, the recovery file it wrote is removed again."""
+        if not self._dirty or self._fabric.revision == self._autosaved_revision:
+            return None
+        snapshot, path, generation = self._fabric.snapshot(), self._path, self._recovery_generation
+        session, store, now = self.session, self.recovery, time.time()
+        job = BackgroundJob(lambda: store.write(snapshot, path, session, now), "aicnet-autosave",
+                            self)
+
+        def done(_written: object) -> None:
+            if generation != self._recovery_generation:
+                store.discard(path, session)
+                return
+            self._autosaved_revision = snapshot.revision
+            self._recovery_key = path
+
+        job.finished.connect(done)
+        return job
+
     def _discard_recovery(self) -> None:
+        self._recovery_generation += 1
         self.recovery.discard(self._recovery_key, self.session)
         self.recovery.discard(self._path, self.session)
         self._recovery_key = None

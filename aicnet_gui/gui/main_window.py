@@ -2,7 +2,8 @@
 
 The window arranges the parts and routes user commands to them: file commands to the
 `EditorDocument`, edits to the `Editor`, selection between the scenes and the inspector.  It
-holds no editing logic of its own.  Autosave runs on a timer; at start-up the window offers
+holds no editing logic of its own.  Autosave follows each edit by a few seconds (autosave.py);
+at start-up the window offers
 to recover work a crash left behind.
 """
 
@@ -42,6 +43,7 @@ from ..model.edits import ChangeSet, ReplaceCatalog
 from . import colouring, file_places, resources, undo_messages
 from . import layout as layout_ops
 from .asbuilt_view import AsBuiltView
+from .autosave import Autosaver
 from .canvas import groups
 from .canvas.floor_scene import FloorScene
 from .canvas.groups import GroupItem, GroupKey
@@ -65,7 +67,6 @@ from .workers.load_worker import LoadedFabric, load_for_editor
 
 FILE_FILTER = "aicnet fabric (*.fabric);;All files (*)"
 MAX_RECENT = 10
-AUTOSAVE_MS = 60_000
 
 
 class MainWindow(QMainWindow):
@@ -132,10 +133,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self._connect()
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setInterval(AUTOSAVE_MS)
-        self.autosave_timer.timeout.connect(self.autosave)
-        self.autosave_timer.start()
+        self.autosaver.failed.connect(lambda text: self.show_message(text, 1))
         self._counts_timer = QTimer(self)
         self._counts_timer.setSingleShot(True)
         self._counts_timer.setInterval(150)
@@ -169,6 +167,8 @@ class MainWindow(QMainWindow):
         self.progress.setVisible(False)
         bar.addWidget(self.message_label, 1)
         bar.addPermanentWidget(self.progress)
+        self.autosaver = Autosaver(self.document, self)
+        bar.addPermanentWidget(self.autosaver.label)
         bar.addPermanentWidget(self.live.status_label)
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.zoom_label)
@@ -1047,6 +1047,7 @@ class MainWindow(QMainWindow):
             return
         self.validator.enabled = False
         self.validator.wait()
+        self.autosaver.wait()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.document.close()

@@ -20,6 +20,7 @@ import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
     TypeAdapter,
@@ -36,8 +37,8 @@ class CageConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    mode: str | None = None
-    transceiver: str | None = None
+    mode: Annotated[str, Field(max_length=32)] | None = None
+    transceiver: Annotated[str, Field(max_length=128)] | None = None
 
 
 #: a run may not go past this cage (no device has more; it bounds what a bad file can expand to)

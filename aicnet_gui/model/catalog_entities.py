@@ -14,7 +14,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from . import limits as L
+from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
 from .port_names_os import OsName, OsPortNaming
+from .templates import check_template
 
 CATALOG_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
@@ -56,7 +59,9 @@ TopType = Literal["finned", "flat", "none"]
 FibreGrade = Literal["OM3", "OM4", "OM5", "OS2"]
 Media = Literal["MMF", "SMF", "copper"]
 
-_MODE_RE = re.compile(r"^(\d+)x(\d+)G$")
+_MODE_RE = re.compile(r"^(\d{1,3})x(\d{1,5})G$")
+#: the placeholders of a `port_names` pattern (CageGroup)
+PORT_FIELDS = frozenset({"cage", "leg", "leg0", "n", "pos"})
 _LENGTH_CODE = re.compile(r"N(\d\d)([0-9A])$")
 
 
@@ -76,23 +81,28 @@ class _Entity(BaseModel):
 class Sourced(_Entity):
     """Every catalog entry says where its numbers come from and whether they were checked."""
 
-    source: str = Field(min_length=1, description="document or URL the numbers come from")
+    source: FreeText = Field(min_length=1, description="document or URL the numbers come from")
     verified: bool = Field(description="true when every number was checked against a primary source")
-    notes: str = ""
+    notes: FreeText = ""
 
 
 class BreakoutMode(_Entity):
     """A parsed breakout mode such as `2x400G`: `legs` logical ports of `speed_gbps` each."""
 
-    legs: int
-    speed_gbps: int
+    legs: int = bounded_int(1, L.MAX_LEGS)
+    speed_gbps: int = bounded_int(1, L.MAX_SPEED_GBPS)
 
     @classmethod
     def parse(cls, text: str) -> BreakoutMode:
         match = _MODE_RE.match(text)
         if not match:
-            raise ValueError(f"breakout mode {text!r} is not of the form <legs>x<speed>G, e.g. 2x400G")
-        return cls(legs=int(match.group(1)), speed_gbps=int(match.group(2)))
+            shown = text if len(text) <= 20 else text[:20] + "..."
+            raise ValueError(f"breakout mode {shown!r} is not of the form <legs>x<speed>G, e.g. 2x400G")
+        legs, speed = int(match.group(1)), int(match.group(2))
+        if not (1 <= legs <= L.MAX_LEGS and 1 <= speed <= L.MAX_SPEED_GBPS):
+            raise ValueError(f"breakout mode {text!r}: 1 to {L.MAX_LEGS} legs of 1 to "
+                             f"{L.MAX_SPEED_GBPS} Gb/s")
+        return cls(legs=legs, speed_gbps=speed)
 
     @property
     def name(self) -> str:
@@ -109,32 +119,36 @@ class CageGroup(_Entity):
     (1-based running number over the group's legs, assuming every cage runs the same mode).
     """
 
-    name: str = Field(description="what the cages are for, e.g. 'compute', 'storage', 'uplink'")
-    count: int = Field(gt=0)
-    first: int = Field(default=1, ge=0)
+    name: NameText = Field(description="what the cages are for, e.g. 'compute', 'storage', 'uplink'")
+    count: int = bounded_int(1, L.MAX_CAGE)
+    first: int = bounded_int(0, L.MAX_CAGE, default=1)
     form_factor: FormFactor
     top: TopType = "none"
-    lanes: int = Field(gt=0, description="electrical lanes per cage")
-    lane_gbps: int = Field(gt=0, description="signalling rate per lane, Gb/s")
-    power_class_w: float | None = Field(default=None, description="max module power the cage cools")
-    power_class_by_cage: dict[int, float] = Field(
-        default_factory=dict,
+    lanes: int = bounded_int(1, L.MAX_LANES, description="electrical lanes per cage")
+    lane_gbps: int = bounded_int(1, L.MAX_LANE_GBPS, description="signalling rate per lane, Gb/s")
+    power_class_w: float | None = bounded_float(
+        L.MAX_MODULE_POWER_W, default=None, description="max module power the cage cools")
+    power_class_by_cage: dict[
+        Annotated[int, Field(ge=0, le=L.MAX_CAGE)],
+        Annotated[float, bounded_float(L.MAX_MODULE_POWER_W)],
+    ] = Field(
+        default_factory=dict, max_length=L.MAX_CAGE,
         description="cages of the group whose power class differs from power_class_w "
                     "(cage number -> W), e.g. the SN5400's 21 W cages 1, 5, ..., 61")
-    breakouts: list[str] = Field(min_length=1)
-    default_breakout: str
-    gpu_of_port: list[int] | None = Field(
-        default=None,
+    breakouts: list[Annotated[str, Field(max_length=16)]] = Field(min_length=1, max_length=16)
+    default_breakout: str = Field(max_length=16)
+    gpu_of_port: list[Annotated[int, Field(ge=0, le=L.MAX_GPUS)]] | None = Field(
+        default=None, max_length=L.MAX_CAGE * L.MAX_LEGS,
         description="GPU (0-based) behind each logical port of the group in port order, in the "
         "default breakout; None: port k serves GPU k (NIC order follows GPU order)",
     )
-    blocking_modes: list[str] = Field(
-        default_factory=list,
+    blocking_modes: list[Annotated[str, Field(max_length=16)]] = Field(
+        default_factory=list, max_length=16,
         description="modes that take the lanes of the next cage: allowed only on the first cage "
         "of each pair (first, first + 2, ...), and they disable the cage after it (SN5600 8x100G)",
     )
-    port_names: dict[str, str]
-    interface_type: str = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
+    port_names: dict[Annotated[str, Field(max_length=2)], str] = Field(max_length=L.MAX_LEGS + 1)
+    interface_type: IdText = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
     os_names: dict[OsName, OsPortNaming] = Field(
         default_factory=dict, description="port names per operating system (port_names_os.py)")
@@ -146,8 +160,23 @@ class CageGroup(_Entity):
             BreakoutMode.parse(mode)
         return modes
 
+    @field_validator("port_names")
+    @classmethod
+    def _patterns(cls, patterns: dict[str, str]) -> dict[str, str]:
+        for legs, pattern in patterns.items():
+            if legs != "*" and not (legs.isdigit() and 1 <= int(legs) <= L.MAX_LEGS):
+                raise ValueError(f"port_names key {legs!r}: a number of legs (1-{L.MAX_LEGS}) or *")
+            try:
+                check_template(pattern, PORT_FIELDS)
+            except ValueError as exc:
+                raise ValueError(f"port_names[{legs!r}]: {exc}") from None
+        return patterns
+
     @model_validator(mode="after")
     def _consistent(self) -> CageGroup:
+        if self.first + self.count - 1 > L.MAX_CAGE:
+            raise ValueError(f"cages {self.first}-{self.first + self.count - 1}: no device has a "
+                             f"cage numbered above {L.MAX_CAGE}")
         if self.default_breakout not in self.breakouts:
             raise ValueError(
                 f"default_breakout {self.default_breakout!r} is not one of breakouts {self.breakouts}"
@@ -209,26 +238,26 @@ class DeviceModel(Sourced):
     """A switch, GPU server or storage node as the catalog describes it."""
 
     kind: Literal["device"] = "device"
-    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN)]
-    vendor: str
-    model: str
-    part_numbers: list[str] = Field(default_factory=list)
+    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN, max_length=L.MAX_ID)]
+    vendor: NameText
+    model: NameText
+    part_numbers: list[NameText] = Field(default_factory=list, max_length=L.MAX_LIST)
     role: Role
-    height_ru: int = Field(ge=0)
-    power_typical_w: float | None = None
-    power_max_w: float | None = None
-    gpus: int = 0
-    su_nodes: dict[Technology, Annotated[int, Field(gt=0)]] = Field(
+    height_ru: int = bounded_int(0, L.MAX_RACK_U)
+    power_typical_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
+    power_max_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
+    gpus: int = bounded_int(0, L.MAX_GPUS, default=0)
+    su_nodes: dict[Technology, Annotated[int, Field(gt=0, le=L.MAX_DEVICES)]] = Field(
         default_factory=dict,
         description="servers per scalable unit in the vendor's reference design, per fabric "
         "technology (DGX H100 on InfiniBand: 32); the rail-optimized generator's default",
     )
-    nvlink_domain_gpus: int | None = Field(
-        default=None, gt=0,
+    nvlink_domain_gpus: int | None = bounded_int(
+        1, L.MAX_GPUS, default=None,
         description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
                     "NVL72 rack); None: the server's own GPUs")
-    technology: list[Technology] = Field(min_length=1)
-    cages: list[CageGroup] = Field(min_length=1)
+    technology: list[Technology] = Field(min_length=1, max_length=4)
+    cages: list[CageGroup] = Field(min_length=1, max_length=L.MAX_CAGE_GROUPS)
     airflow: Literal["front-to-back", "back-to-front"] | None = Field(
         default=None, description="cooling air direction as mounted (front = the rack's front); "
                                   "None: unknown or sold both ways (set a device's airflow tag)")
@@ -236,15 +265,17 @@ class DeviceModel(Sourced):
         default=None, description="InfiniBand switch: true when it can run the subnet manager "
                                   "itself (internally managed), false when externally managed; "
                                   "None: unknown")
-    firmware_family: str | None = Field(
+    firmware_family: NameText | None = Field(
         default=None, description="models that run one firmware line (e.g. quantum-2 for the "
                                   "QM9700 and QM9790); None: the model alone")
-    switching_tbps: float | None = None
-    price_usd: float | None = Field(default=None, description="list price if known; BOM cost")
+    switching_tbps: float | None = bounded_float(L.MAX_SWITCHING_TBPS, default=None)
+    price_usd: float | None = bounded_float(
+        L.MAX_PRICE_USD, default=None, description="list price if known; BOM cost")
     default_os: OsName | None = Field(default=None, description="OS whose port names exports use")
-    airflow: str | None = Field(
+    airflow: NameText | None = Field(
         default=None, description="NetBox airflow slug, e.g. front-to-rear (device-type YAML)")
-    weight_kg: float | None = Field(default=None, gt=0, description="weight of the unit, kg")
+    weight_kg: float | None = bounded_float(L.MAX_WEIGHT_KG, default=None, above=True,
+                                            description="weight of the unit, kg")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:
@@ -272,10 +303,10 @@ class DeviceModel(Sourced):
 class ReachTable(_Entity):
     """Maximum link length in metres per fibre grade (or `copper`)."""
 
-    OM3: float | None = None
-    OM4: float | None = None
-    OM5: float | None = None
-    OS2: float | None = None
+    OM3: float | None = bounded_float(L.MAX_LENGTH_M, default=None)
+    OM4: float | None = bounded_float(L.MAX_LENGTH_M, default=None)
+    OM5: float | None = bounded_float(L.MAX_LENGTH_M, default=None)
+    OS2: float | None = bounded_float(L.MAX_LENGTH_M, default=None)
 
     def best(self) -> tuple[str, float] | None:
         grades = [(g, getattr(self, g)) for g in ("OS2", "OM5", "OM4", "OM3")]
@@ -287,26 +318,28 @@ class Transceiver(Sourced):
     """A pluggable optic: one per cage; a twin-port optic has two optical ports (two links)."""
 
     kind: Literal["transceiver"] = "transceiver"
-    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN)]
-    vendor: str
-    model: str
-    part_numbers: list[str] = Field(default_factory=list)
+    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN, max_length=L.MAX_ID)]
+    vendor: NameText
+    model: NameText
+    part_numbers: list[NameText] = Field(default_factory=list, max_length=L.MAX_LIST)
     form_factor: FormFactor
     top: TopType = "none"
-    speed_gbps: int = Field(gt=0, description="total module rate")
+    speed_gbps: int = bounded_int(1, L.MAX_SPEED_GBPS, description="total module rate")
     optical_ports: int = Field(default=1, ge=1, le=2)
-    port_gbps: int = Field(gt=0, description="rate of one optical port (one link)")
-    lanes_per_port: int = Field(gt=0)
-    pmd: str
+    port_gbps: int = bounded_int(1, L.MAX_SPEED_GBPS,
+                                 description="rate of one optical port (one link)")
+    lanes_per_port: int = bounded_int(1, L.MAX_LANES)
+    pmd: NameText
     media: Literal["MMF", "SMF"]
-    connector: str = Field(description="e.g. MPO-12/APC, duplex LC, MPO-16")
+    connector: NameText = Field(description="e.g. MPO-12/APC, duplex LC, MPO-16")
     reach_m: ReachTable
-    reach_note: str = ""
-    power_w: float
-    breakouts: list[str] = Field(default_factory=list, description="per optical port, e.g. 2x200G")
-    technology: list[Technology] = Field(min_length=1)
+    reach_note: FreeText = ""
+    power_w: float = bounded_float(L.MAX_MODULE_POWER_W)
+    breakouts: list[Annotated[str, Field(max_length=16)]] = Field(
+        default_factory=list, max_length=16, description="per optical port, e.g. 2x200G")
+    technology: list[Technology] = Field(min_length=1, max_length=4)
     switch_side: bool | None = Field(default=None, description="true: switch only; false: NIC only")
-    price_usd: float | None = None
+    price_usd: float | None = bounded_float(L.MAX_PRICE_USD, default=None)
 
     @property
     def twin_port(self) -> bool:
@@ -316,32 +349,35 @@ class Transceiver(Sourced):
 class CableEnd(_Entity):
     form_factor: FormFactor | None = Field(default=None, description="None for a fibre connector end")
     top: TopType = "none"
-    connector: str | None = None
+    connector: NameText | None = None
 
 
 class CableAssembly(Sourced):
     """A DAC, ACC/AEC, AOC or a fibre patch cord; a splitter has several B legs."""
 
     kind: Literal["cable"] = "cable"
-    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN)]
-    vendor: str
-    model: str
-    part_numbers: list[str] = Field(default_factory=list)
+    id: Annotated[str, Field(pattern=CATALOG_ID_PATTERN, max_length=L.MAX_ID)]
+    vendor: NameText
+    model: NameText
+    part_numbers: list[NameText] = Field(default_factory=list, max_length=L.MAX_LIST)
     type: Literal["DAC", "ACC", "AEC", "AOC", "fibre", "UTP"]
     a_end: CableEnd
     b_end: CableEnd
-    legs: int = Field(default=1, ge=1, description="B ends: 1 straight, 2/4/8 for a splitter")
-    leg_gbps: int | None = Field(default=None, description="rate per leg; None for passive fibre")
-    lanes_per_leg: int | None = None
+    legs: int = bounded_int(1, L.MAX_LEGS, default=1,
+                            description="B ends: 1 straight, 2/4/8 for a splitter")
+    leg_gbps: int | None = bounded_int(1, L.MAX_SPEED_GBPS, default=None,
+                                       description="rate per leg; None for passive fibre")
+    lanes_per_leg: int | None = bounded_int(1, L.MAX_LANES, default=None)
     fibre_grade: FibreGrade | None = None
-    fibres: int | None = None
-    polarity: str | None = None
-    stock_lengths_m: list[float] = Field(min_length=1)
-    max_length_m: float
-    netbox_type: str = Field(description="NetBox cable type slug, e.g. dac-passive, mmf-om4")
-    technology: list[Technology] = Field(min_length=1)
-    power_w: float = 0.0
-    price_usd: float | None = None
+    fibres: int | None = bounded_int(1, L.MAX_FIBRES, default=None)
+    polarity: NameText | None = None
+    stock_lengths_m: list[Annotated[float, bounded_float(L.MAX_LENGTH_M, above=True)]] = Field(
+        min_length=1, max_length=L.MAX_LIST)
+    max_length_m: float = bounded_float(L.MAX_LENGTH_M, above=True)
+    netbox_type: IdText = Field(description="NetBox cable type slug, e.g. dac-passive, mmf-om4")
+    technology: list[Technology] = Field(min_length=1, max_length=4)
+    power_w: float = bounded_float(L.MAX_MODULE_POWER_W, default=0.0)
+    price_usd: float | None = bounded_float(L.MAX_PRICE_USD, default=None)
 
     @field_validator("stock_lengths_m")
     @classmethod

@@ -19,13 +19,17 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     StringConstraints,
+    field_validator,
 )
 from pydantic_core import CoreSchema, core_schema
 
+from . import limits as L
 from .cage_tables import CageConfig as CageConfig  # re-exported: part of the file's model
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
+from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
 from .port_names_os import OsName
+from .templates import check_template
 from .values import Value, value_class
 
 SCHEMA_VERSION = 3
@@ -62,23 +66,25 @@ def _now() -> str:
 
 
 class Metadata(_Data):
-    name: str = "Untitled fabric"
-    author: str = ""
-    revision: str = "A"
-    created: str = Field(default_factory=_now)
-    modified: str = Field(default_factory=_now)
-    description: str = ""
+    name: NameText = "Untitled fabric"
+    author: NameText = ""
+    revision: NameText = "A"
+    created: NameText = Field(default_factory=_now)
+    modified: NameText = Field(default_factory=_now)
+    description: FreeText = ""
 
 
 class OversubscriptionTargets(_Data):
     """Highest acceptable downlink:uplink ratio per workload kind (1.0 means 1:1)."""
 
-    training: float = Field(default=1.0, gt=0)
-    storage: float = Field(default=4 / 3, gt=0)
-    inference: float = Field(default=3.0, gt=0, description="single-node serving replicas")
-    inference_disaggregated: float = Field(default=1.0, gt=0,
-                                           description="prefill/decode on different servers")
-    inference_wide_ep: float = Field(default=1.0, gt=0, description="experts over many servers")
+    training: float = bounded_float(L.MAX_RATIO, default=1.0, above=True)
+    storage: float = bounded_float(L.MAX_RATIO, default=4 / 3, above=True)
+    inference: float = bounded_float(L.MAX_RATIO, default=3.0, above=True,
+                                     description="single-node serving replicas")
+    inference_disaggregated: float = bounded_float(
+        L.MAX_RATIO, default=1.0, above=True, description="prefill/decode on different servers")
+    inference_wide_ep: float = bounded_float(L.MAX_RATIO, default=1.0, above=True,
+                                             description="experts over many servers")
 
     def for_kind(self, kind: WorkloadKind) -> float:
         return float(getattr(self, kind.value.replace("-", "_")))
@@ -87,26 +93,26 @@ class OversubscriptionTargets(_Data):
 class LengthEstimation(_Data):
     """Parameters of the cable length estimate (DESIGN.md §3, cabling.md §4)."""
 
-    slack_m: float = Field(default=1.0, ge=0, description="service loop added to every run")
-    slack_percent: float = Field(default=10.0, ge=0, description="added on top of the route")
-    tray_height_m: float = Field(default=2.6, ge=0, description="cable tray above the floor")
-    ru_height_m: float = Field(default=0.04445, gt=0)
-    rack_base_m: float = Field(default=0.1, ge=0, description="floor to the bottom of RU 1")
-    in_rack_m: float = Field(default=0.5, ge=0, description="extra route inside one rack")
-    tile_m: float = Field(default=0.6, gt=0, description="floor tile pitch")
-    rack_width_m: float = Field(default=0.6, gt=0)
-    row_pitch_m: float = Field(default=4.2, gt=0, description="row to row (7 tiles)")
+    slack_m: float = bounded_float(100, default=1.0, description="service loop added to every run")
+    slack_percent: float = bounded_float(1000, default=10.0, description="added on top of the route")
+    tray_height_m: float = bounded_float(100, default=2.6, description="cable tray above the floor")
+    ru_height_m: float = bounded_float(1, default=0.04445, above=True)
+    rack_base_m: float = bounded_float(100, default=0.1, description="floor to the bottom of RU 1")
+    in_rack_m: float = bounded_float(100, default=0.5, description="extra route inside one rack")
+    tile_m: float = bounded_float(100, default=0.6, above=True, description="floor tile pitch")
+    rack_width_m: float = bounded_float(100, default=0.6, above=True)
+    row_pitch_m: float = bounded_float(1000, default=4.2, above=True, description="row to row (7 tiles)")
 
 
 class Notes(_Data):
     """Free text for the design report (the GUI edits these)."""
 
-    ecmp: str = ""
-    optics_plan: str = ""
-    nccl: str = ""
-    firmware: str = ""
-    growth: str = ""
-    general: str = ""
+    ecmp: FreeText = ""
+    optics_plan: FreeText = ""
+    nccl: FreeText = ""
+    firmware: FreeText = ""
+    growth: FreeText = ""
+    general: FreeText = ""
 
 
 class Settings(_Data):
@@ -120,39 +126,40 @@ class Settings(_Data):
     cnp_dscp: int = Field(default=48, ge=0, le=63,
                           description="DSCP of the congestion notification packets (DCQCN)")
     cnp_priority: int = Field(default=6, ge=0, le=7, description="priority (class) of the CNPs")
-    pfc_cable_length_m: float = Field(
-        default=100.0, gt=0,
+    pfc_cable_length_m: float = bounded_float(
+        L.MAX_LENGTH_M, default=100.0, above=True,
         description="cable length the switches' PFC headroom is sized for (a longer link can "
                     "overflow it)")
-    ecmp_policy: str = "adaptive routing"
+    ecmp_policy: NameText = "adaptive routing"
     weighted_ecmp: bool = Field(
         default=False,
         description="Ethernet: switches weight ECMP next hops by link bandwidth (e.g. BGP "
                     "link-bandwidth community), so mixed member speeds are balanced")
-    subnet_managers: list[str] = Field(
-        default_factory=list,
+    subnet_managers: list[IdText] = Field(
+        default_factory=list, max_length=L.MAX_LIST,
         description="InfiniBand: device ids running the subnet manager, master first, then "
                     "standbys (internally managed switches or UFM / OpenSM hosts)")
-    firmware_baselines: dict[str, str] = Field(
-        default_factory=dict,
+    firmware_baselines: dict[NameText, NameText] = Field(
+        default_factory=dict, max_length=L.MAX_CATALOG_ENTRIES,
         description="firmware baseline per firmware family (catalog firmware_family, e.g. "
                     "quantum-2) or model id; unset: the newest version seen")
     oversubscription: OversubscriptionTargets = Field(default_factory=OversubscriptionTargets)
     lengths: LengthEstimation = Field(default_factory=LengthEstimation)
     label_profile: LabelProfile = LabelProfile.TIA_606
-    site: str = "1A"
-    power_feed_kw: float | None = Field(
-        default=None, gt=0,
+    site: NameText = "1A"
+    power_feed_kw: float | None = bounded_float(
+        L.MAX_RACK_POWER_KW, default=None, above=True,
         description="capacity of one of a rack's two (A/B) power feeds: with 2N feeds either "
                     "one must carry the whole rack; None: not checked")
-    spares_percent: float = Field(default=5.0, ge=0, le=100)
-    allreduce_message_mb: float = Field(default=1024.0, gt=0)
+    spares_percent: float = bounded_float(100, default=5.0)
+    allreduce_message_mb: float = bounded_float(L.MAX_MESSAGE_MB, default=1024.0, above=True)
     rail_planes: bool = Field(
         default=False,
         description="the rails are separate fabrics on purpose (rail-only design): GPUs on "
         "different rails reach each other through NVLink inside a server, not the switches",
     )
-    naming: dict[str, str] = Field(
+    naming: dict[IdText, str] = Field(
+        max_length=L.MAX_TAGS,
         default_factory=lambda: {
             "gpu_server": "gpu-{n:03d}",
             "storage": "stor-{n:02d}",
@@ -163,37 +170,53 @@ class Settings(_Data):
         }
     )
     notes: Notes = Field(default_factory=Notes)
-    port_os: dict[str, OsName | Literal["design"]] = Field(
-        default_factory=dict,
+    port_os: dict[IdText, OsName | Literal["design"]] = Field(
+        default_factory=dict, max_length=L.MAX_CATALOG_ENTRIES,
         description="device model id -> OS whose port names exports show (model/port_names_os.py)")
+
+    @field_validator("naming")
+    @classmethod
+    def _naming_templates(cls, naming: dict[str, str]) -> dict[str, str]:
+        for role, pattern in naming.items():
+            try:
+                check_template(pattern, ("n",))
+            except ValueError as exc:
+                raise ValueError(f"naming[{role!r}]: {exc}") from None
+        return naming
 
 
 @value_class
 class Rack(Value):
-    id: Annotated[str, Field(min_length=1)]
-    name: Annotated[str, Field(min_length=1)]
-    row: int = Field(default=1, ge=0)
-    position: int = Field(default=1, ge=0)
-    x_m: float | None = Field(default=None, description="floor position; None: from row/position")
-    y_m: float | None = None
-    height_ru: int = Field(default=48, gt=0)
-    power_kw: float | None = Field(default=None, gt=0, description="power budget of the rack")
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
+    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME)]
+    row: int = bounded_int(0, L.MAX_ROW, default=1)
+    position: int = bounded_int(0, L.MAX_ROW, default=1)
+    x_m: float | None = bounded_float(L.MAX_COORDINATE_M, -L.MAX_COORDINATE_M, default=None,
+                                      description="floor position; None: from row/position")
+    y_m: float | None = bounded_float(L.MAX_COORDINATE_M, -L.MAX_COORDINATE_M, default=None)
+    height_ru: int = bounded_int(1, L.MAX_RACK_U, default=48)
+    power_kw: float | None = bounded_float(L.MAX_RACK_POWER_KW, default=None, above=True,
+                                           description="power budget of the rack")
 
 
 @value_class
 class Device(Value):
-    id: Annotated[str, Field(min_length=1)]
-    name: Annotated[str, Field(min_length=1)]
-    model: Annotated[str, Field(min_length=1, description="catalog id of the device model")]
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
+    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME)]
+    model: Annotated[str, Field(min_length=1, max_length=L.MAX_ID,
+                                description="catalog id of the device model")]
     role: Role | None = Field(
         default=None, description="role in this fabric; None: the model's usual role"
     )
-    rack: str | None = None
-    ru: int | None = Field(default=None, ge=1, description="lowest RU occupied, counted from 1")
-    position: tuple[float, float] = (0.0, 0.0)
-    firmware: str = ""
+    rack: IdText | None = None
+    ru: int | None = bounded_int(1, L.MAX_RACK_U, default=None,
+                                 description="lowest RU occupied, counted from 1")
+    position: tuple[Annotated[float, bounded_float(L.MAX_CANVAS, -L.MAX_CANVAS)],
+                    Annotated[float, bounded_float(L.MAX_CANVAS, -L.MAX_CANVAS)]] = (0.0, 0.0)
+    firmware: NameText = ""
     cages: CageTable = Field(default_factory=dict)
-    tags: dict[str, str] = Field(default_factory=dict, description="su, pod, plane ...")
+    tags: dict[IdText, NameText] = Field(default_factory=dict, max_length=L.MAX_TAGS,
+                                         description="su, pod, plane ...")
     plane: str | None = Field(
         default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$",
         description="the compute-fabric plane of a switch in a multi-plane design ('1', '2' ...: "
@@ -222,45 +245,48 @@ class Endpoint(NamedTuple):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        name = core_schema.str_schema(min_length=1)
+        name = core_schema.str_schema(min_length=1, max_length=L.MAX_NAME)
         return core_schema.no_info_after_validator_function(
             partial(tuple.__new__, cls), core_schema.tuple_schema([name, name]))
 
 
 @value_class
 class Link(Value):
-    id: Annotated[str, Field(min_length=1)]
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
     a: Endpoint
     b: Endpoint
-    cable: str | None = Field(default=None, description="catalog id: DAC/ACC/AOC or fibre cord")
-    assembly: str | None = Field(default=None, description="legs of one splitter share this id")
-    length_m: float | None = Field(default=None, gt=0, description="manual length; None: estimate")
-    colour: str | None = None
-    rail: int | None = None
-    plane: str | None = None
+    cable: IdText | None = Field(default=None, description="catalog id: DAC/ACC/AOC or fibre cord")
+    assembly: IdText | None = Field(default=None, description="legs of one splitter share this id")
+    length_m: float | None = bounded_float(L.MAX_LENGTH_M, default=None, above=True,
+                                           description="manual length; None: estimate")
+    colour: NameText | None = None
+    rail: int | None = bounded_int(0, L.MAX_RAIL, default=None)
+    plane: NameText | None = None
     pinned: bool = Field(default=False, description="media chosen by hand: automatic choice leaves it")
-    notes: str = ""
+    notes: FreeText = ""
 
 
 @value_class
 class Workload(Value):
-    id: Annotated[str, Field(min_length=1)]
-    name: Annotated[str, Field(min_length=1)]
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
+    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME)]
     kind: WorkloadKind = WorkloadKind.TRAINING
-    members: list[str] = Field(default_factory=list, description="device ids of its servers")
+    members: list[IdText] = Field(default_factory=list, max_length=L.MAX_DEVICES,
+                                  description="device ids of its servers")
     pattern: Literal["ring-allreduce", "all-to-all"] = "ring-allreduce"
     placement: Literal["topology-aware", "scattered"] = Field(
         default="topology-aware",
         description="rank order of a ring: in topology order (one stream per switch crossing) "
                     "or scattered by the scheduler (ring neighbours anywhere in the fabric)")
-    target_gbps_per_gpu: float | None = Field(default=None, gt=0)
-    message_mb: float | None = Field(default=None, gt=0)
+    target_gbps_per_gpu: float | None = bounded_float(L.MAX_SPEED_GBPS, default=None, above=True)
+    message_mb: float | None = bounded_float(L.MAX_MESSAGE_MB, default=None, above=True)
 
 
 class EmbeddedCatalog(_Data):
-    devices: list[DeviceModel] = Field(default_factory=list)
-    transceivers: list[Transceiver] = Field(default_factory=list)
-    cables: list[CableAssembly] = Field(default_factory=list)
+    devices: list[DeviceModel] = Field(default_factory=list, max_length=L.MAX_CATALOG_ENTRIES)
+    transceivers: list[Transceiver] = Field(default_factory=list,
+                                            max_length=L.MAX_CATALOG_ENTRIES)
+    cables: list[CableAssembly] = Field(default_factory=list, max_length=L.MAX_CATALOG_ENTRIES)
 
 
 class Fabric(_Data):
@@ -268,8 +294,8 @@ class Fabric(_Data):
     schema_version: int = SCHEMA_VERSION
     metadata: Metadata = Field(default_factory=Metadata)
     settings: Settings = Field(default_factory=Settings)
-    racks: list[Rack] = Field(default_factory=list)
-    devices: list[Device] = Field(default_factory=list)
-    links: list[Link] = Field(default_factory=list)
-    workloads: list[Workload] = Field(default_factory=list)
+    racks: list[Rack] = Field(default_factory=list, max_length=L.MAX_RACKS)
+    devices: list[Device] = Field(default_factory=list, max_length=L.MAX_DEVICES)
+    links: list[Link] = Field(default_factory=list, max_length=L.MAX_LINKS)
+    workloads: list[Workload] = Field(default_factory=list, max_length=L.MAX_WORKLOADS)
     catalog: EmbeddedCatalog = Field(default_factory=EmbeddedCatalog)

@@ -25,7 +25,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from . import limits as L
+from .limits import FreeText, NameText
+from .templates import check_template
 
 if TYPE_CHECKING:
     from .catalog_entities import CageGroup, DeviceModel
@@ -59,6 +63,8 @@ VENDOR_OS: dict[str, str] = {
 }
 """Default OS by vendor (lower case) when a model names no `default_os`."""
 SERVER_OS = "linux-rdma"
+#: the placeholders of an OS port-name pattern: those of `CageGroup.port_name` and the lanes
+OS_PORT_FIELDS = frozenset({"cage", "leg", "leg0", "pos", "n", "lane0", "lane1"})
 
 
 class OsPortNaming(BaseModel):
@@ -66,13 +72,23 @@ class OsPortNaming(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ports: dict[str, str] = Field(default_factory=dict,
-                                  description="pattern per number of legs, or '*' for any")
-    names: list[str] = Field(default_factory=list,
-                             description="explicit names in the group's logical port order")
-    source: str = Field(min_length=1)
+    ports: dict[NameText, str] = Field(default_factory=dict, max_length=L.MAX_LEGS + 1,
+                                       description="pattern per number of legs, or '*' for any")
+    names: list[NameText] = Field(default_factory=list, max_length=L.MAX_CAGE * L.MAX_LEGS,
+                                  description="explicit names in the group's logical port order")
+    source: FreeText = Field(min_length=1)
     verified: bool
-    notes: str = ""
+    notes: FreeText = ""
+
+    @field_validator("ports")
+    @classmethod
+    def _patterns(cls, patterns: dict[str, str]) -> dict[str, str]:
+        for legs, pattern in patterns.items():  # template.py: never str.format's whole language
+            try:
+                check_template(pattern, OS_PORT_FIELDS)
+            except ValueError as exc:
+                raise ValueError(f"ports[{legs!r}]: {exc}") from None
+        return patterns
 
     @model_validator(mode="after")
     def _one_kind(self) -> OsPortNaming:

@@ -11,15 +11,24 @@
   Rack and U are the A end's).  Plain UTF-8.
 
 Every function takes the document (or a prebuilt `CablePlan`) and returns the rows written.
+
+Cells are data, never formulas: a text cell that starts with `=`, `+`, `-`, `@`, a tab or a
+carriage return gets a leading `'` (OWASP, "CSV Injection"), so a device named
+`=HYPERLINK(...)` shows as that text in a spreadsheet instead of running.  Every CSV aicnet
+writes (these and the NetBox files) goes through `write_csv`, which does this and writes the
+file atomically (fileio/atomic.py: an exclusive temp file beside the target, removed on any
+failure).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from .cables import CablePlan, CableRow, End, build_plan
 
@@ -40,19 +49,35 @@ P2P_HEADER: tuple[str, ...] = (
 )
 
 
+#: a text cell starting with one of these is a formula to a spreadsheet (OWASP CSV injection)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralised(value: object) -> object:
+    """A cell value as data: `None` -> empty, text that a spreadsheet would run as a formula
+    -> the same text after a `'`; numbers and other text unchanged."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def write_csv(path: str | os.PathLike[str], header: Sequence[str], rows: Iterable[Sequence[object]],
               bom: bool = False) -> int:
-    """Write `rows` under `header` atomically (temp file + rename); return the row count."""
-    target = Path(path)
-    temp = target.with_name(f".{target.name}.part")
+    """Write `rows` under `header` atomically, every cell `neutralised`; return the row count."""
     count = 0
-    with open(temp, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        for row in rows:
-            writer.writerow(["" if v is None else v for v in row])
-            count += 1
-    os.replace(temp, target)
+    with atomic_output(Path(path)) as raw:
+        handle = io.TextIOWrapper(raw, encoding="utf-8-sig" if bom else "utf-8", newline="")
+        try:
+            writer = csv.writer(handle)
+            writer.writerow(header)
+            for row in rows:
+                writer.writerow([neutralised(v) for v in row])
+                count += 1
+            handle.flush()
+        finally:
+            handle.detach()  # the temp file is atomic_output's to close
     return count
 
 

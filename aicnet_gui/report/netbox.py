@@ -14,6 +14,9 @@ NetBox cannot create device types from CSV: they come from the community device-
 import order.  `interfaces.csv` lists the logical ports that carry links (breakout ports such as
 `swp3s0` are usually not in a device type's template); rows for interfaces that the device
 type already defines must be dropped before importing it.
+
+Every file is written atomically and every CSV cell is neutralised against formula injection
+(`write_csv`, csv_exports.py).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
+from ..fileio.atomic import atomic_output
 from ..model.catalog_entities import DeviceModel
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
@@ -176,5 +180,6 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
         "All objects are imported with status 'planned'.  Cable labels are aicnet's cable",
         "numbers (C000123) as printed on the label sheets; lengths are the ordered lengths.",
     ]
-    (folder / "README.txt").write_text("\n".join(readme) + "\n", encoding="utf-8")
+    with atomic_output(folder / "README.txt") as handle:
+        handle.write(("\n".join(readme) + "\n").encode("utf-8"))
     return written

@@ -7,22 +7,15 @@ previous file in place.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+from ..fileio.atomic import atomic_output
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write `data` to `path` through `.<name>.part` in the same folder and an atomic rename."""
-    target = Path(path)
-    temp = target.with_name(f".{target.name}.part")
-    try:
-        with open(temp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+    """Write `data` to `path` through an exclusive temp file beside it and an atomic rename
+    (fileio/atomic.py: never a fixed temp name a planted symlink could redirect)."""
+    with atomic_output(path) as handle:
+        handle.write(data)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

@@ -1,0 +1,96 @@
+"""Bounds on every number, string and list read from a `.fabric` or catalog file.
+
+A file is data from anywhere: a value no real hardware can have (a cage `count` of 10^12, a
+rail of 10^8, a `lane_gbps` of 2^70, a million links) must be refused where it is read, with a
+message that says the limit, before it sizes a set, an array or an integer sum.  Each bound is
+set well above the largest real value (hardware.md, with its source):
+
+* cages per device: the largest switches have 144 cages (NVIDIA Q3400-RA: 72 twin-port OSFP;
+  Q3450-LD: 144 MPO) and the largest switch ASIC has 512 SerDes (Broadcom Tomahawk 5, 512 x 100G
+  logical ports): cage numbers stop at `MAX_CAGE` (1,024, model/cage_tables.py).
+* lanes per cage: OSFP and QSFP-DD have 8 electrical lanes, OSFP-XD 16 -> at most 16; so a cage
+  splits into at most 16 legs.
+* rate per lane: 200 Gb/s today (XDR, 1.6T OSFP), 400 Gb/s announced -> at most 400 Gb/s; a port
+  or module at most 16 x 400 = 6,400 Gb/s.
+* a splitter cable has 2, 4 or 8 legs -> at most 16.
+* rails: one per scale-out NIC of a server (8 on an HGX/DGX; 72 GPUs in a GB200 NVL72 rack)
+  -> a rail number is at most 128.
+* lengths: a cable or link at most 100 km (80 km ZR optics are the longest data-centre
+  optics); floor coordinates at most 100 km from the origin.
+* power: a device draws at most 200 kW (a GB200 NVL72 rack is ~120-132 kW); a module at most
+  100 W (an OSFP class-8 module is 17 W); a rack budget at most 1 MW.
+* weight: a unit weighs at most 10 t (a GB200 NVL72 rack is ~1.4 t).
+* heights: racks are at most 64 U (the tallest common racks are 58 U).
+* a design: at most `MAX_DEVICES` devices, `MAX_LINKS` links, `MAX_RACKS` racks and
+  `MAX_WORKLOADS` workloads.  A 100,000-GPU cluster (12,500 eight-GPU servers, three tiers) has
+  ~40,000 devices and ~300,000 links.
+* text: ids at most 128 characters, names and short fields 256, free text 64 KiB.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from .cage_tables import MAX_CAGE as MAX_CAGE  # re-exported: the cage bound lives with the tables
+
+MAX_LANES = 16
+MAX_LANE_GBPS = 400
+MAX_LEGS = 16
+MAX_SPEED_GBPS = MAX_LANES * MAX_LANE_GBPS
+MAX_CAGE_GROUPS = 64
+MAX_RAIL = 128
+MAX_LENGTH_M = 100_000.0
+MAX_COORDINATE_M = 100_000.0
+MAX_CANVAS = 1e7
+MAX_DEVICE_POWER_W = 200_000.0
+MAX_WEIGHT_KG = 10_000.0
+MAX_MODULE_POWER_W = 100.0
+MAX_RACK_POWER_KW = 1_000.0
+MAX_RACK_U = 64
+MAX_GPUS = 1_024
+MAX_FIBRES = 288
+MAX_PRICE_USD = 1e9
+MAX_SWITCHING_TBPS = 10_000.0
+MAX_ROW = 10_000
+MAX_RATIO = 1_000.0
+MAX_MESSAGE_MB = 1e9
+
+MAX_DEVICES = 100_000
+MAX_LINKS = 500_000
+MAX_RACKS = 20_000
+MAX_WORKLOADS = 1_000
+MAX_CATALOG_ENTRIES = 5_000
+MAX_LIST = 256
+MAX_TAGS = 64
+
+MAX_ID = 128
+MAX_NAME = 256
+MAX_TEXT = 65_536
+MAX_PATTERN = 64
+
+#: the largest `.fabric` file read (a 500,000-link design is ~70 MB)
+MAX_FABRIC_BYTES = 256 * 1024 * 1024
+#: the largest catalog YAML file read (the built-in files are a few kB to 60 kB)
+MAX_CATALOG_BYTES = 4 * 1024 * 1024
+
+IdText = Annotated[str, StringConstraints(max_length=MAX_ID)]
+NameText = Annotated[str, StringConstraints(max_length=MAX_NAME)]
+FreeText = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
+
+
+def bounded_int(low: int, high: int, **kwargs: object) -> object:
+    """A Field for an integer in [low, high]."""
+    return Field(ge=low, le=high, **kwargs)  # type: ignore[arg-type]
+
+
+def bounded_float(high: float, low: float = 0.0, *, above: bool = False, **kwargs: object) -> object:
+    """A Field for a finite number in [low, high] (or (low, high] when `above`)."""
+    limits: dict[str, object] = {"gt": low} if above else {"ge": low}
+    return Field(le=high, allow_inf_nan=False, **limits, **kwargs)  # type: ignore[arg-type]
+
+
+def size_message(what: str, count: int, limit: int) -> str:
+    """`a design holds at most 500,000 links; this one has 1,000,000`."""
+    return f"a design holds at most {limit:,} {what}; this one has {count:,}"
