@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from ..fileio.atomic import write_atomic
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
 
@@ -111,8 +112,10 @@ def write_lldp_files(outputs: dict[str, dict[str, Any]], folder: str | Path) -> 
     target.mkdir(parents=True, exist_ok=True)
     paths = []
     for host, output in outputs.items():
+        if not host or host.startswith(".") or "/" in host or "\\" in host or "\0" in host:
+            raise ValueError(f"{host!r} cannot be a file name in {target}")
         path = target / f"{host}.json"
-        path.write_bytes(orjson.dumps(output, option=orjson.OPT_INDENT_2))
+        write_atomic(path, orjson.dumps(output, option=orjson.OPT_INDENT_2), keep_backup=False)
         paths.append(path)
     return paths
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
 from .analysis_data import AnalysisData, gather
@@ -90,7 +91,6 @@ def export_pdf(
     info = DocInfo(doc.metadata.name, doc.metadata.revision, doc.metadata.author, generated,
                    plan.profile)
     target = Path(out_path)
-    temp = target.with_name(f".{target.name}.part")
     result = ExportResult(str(target), links=len(plan.rows), cables=plan.cables,
                           sections=tuple(s for s in options.sections))
     result.warnings.extend(plan.problems)
@@ -98,15 +98,14 @@ def export_pdf(
         result.warnings.append(font_set.warning)
     writer = None
     try:
-        writer = PdfWriter(str(temp), info, font_set)
-        _write_sections(writer, doc, plan, analysis, options, stock, prog, result)
-        prog.check()
-        writer.finish()
-        os.replace(temp, target)
+        with atomic_output(target) as handle:  # the old file, or none, until it is whole
+            writer = PdfWriter(handle, info, font_set)
+            _write_sections(writer, doc, plan, analysis, options, stock, prog, result)
+            prog.check()
+            writer.finish()
     except BaseException:
         if writer is not None:
             writer.close()
-        temp.unlink(missing_ok=True)
         raise
     result.pages = writer.pages
     prog.done(f"wrote {writer.pages:,} pages")

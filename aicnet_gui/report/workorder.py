@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..change.diff import FabricDiff
+from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from .cables import CablePlan, build_plan
@@ -169,10 +170,9 @@ def write_work_order(diff: FabricDiff, out_path: str | os.PathLike[str],
     info = DocInfo(new.metadata.name, f"{diff.old.metadata.revision} -> {new.metadata.revision}",
                    new.metadata.author, generated, work.plan.profile)
     target = Path(out_path)
-    temp = target.with_name(f".{target.name}.part")
     size = options.page_size
-    try:
-        writer = PdfWriter(str(temp), info, fonts())
+    with atomic_output(target) as handle:  # the old file, or none, until it is whole
+        writer = PdfWriter(handle, info, fonts())
         flow = Flow(writer, "Work order", size, check).start()
         writer.bookmark("Work order", 0)
         flow.heading("MACD work order", 1)
@@ -220,10 +220,6 @@ def write_work_order(diff: FabricDiff, out_path: str | os.PathLike[str],
             LabelSheets(writer, stock, options.label_start, options.label_offset_mm,
                         options.label_qr).draw(labels)
         writer.finish()
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
     return writer.pages
 
 
