@@ -29,7 +29,7 @@ from aicnet_gui.model.document import FabricDocument
 QM9700 = "nvidia-qm9700"
 CASES = [
     ("rail-optimized, 4 SU (2 tiers)", 128, RailOptimizedParams(sus=4, leaf=QM9700)),
-    ("rail-optimized, 32 SU (2 tiers)", 1024, RailOptimizedParams(sus=32, leaf=QM9700)),
+    ("rail-optimized, 32 SU (3 tiers)", 1024, RailOptimizedParams(sus=32, leaf=QM9700)),
     ("rail-optimized, 128 SU (3 tiers)", 4096, RailOptimizedParams(sus=128, leaf=QM9700)),
     ("three-tier", 4096, ThreeTierParams(servers=4096, leaf=QM9700)),
 ]
