@@ -1,11 +1,11 @@
-"""Graph metrics on demand: connectivity, hop counts, path diversity and max-flow bisection.
+"""Graph metrics on demand, from the document: connectivity, hop counts, path diversity and a
+max-flow bisection.
 
-The analysis report uses the analytic Clos formulas (bandwidth.py), which are exact for
-balanced Clos fabrics and cheap to keep up to date.  These functions build a graph view of the
-document when a user asks for a graph answer (the GUI's "check connectivity", a design report):
-networkx for connectivity, hop counts and edge-disjoint paths, scipy's `maximum_flow` (imported
-lazily: ~0.4 s to import, 1.7-5.6 ms to run at 1k-4k servers, performance.md §4) for the
-bisection bandwidth of any fabric, balanced or not.  The graph is never stored: the document is
+The analysis itself reads the same facts from its columns (fabric_paths.py: islands, max-flow
+bisection, worst path), incrementally.  These functions build a networkx view of the document
+for a one-off question (a design report, a test that checks the analysis against an independent
+computation): networkx for connectivity, hop counts and edge-disjoint paths, scipy's
+`maximum_flow` (imported lazily) for the bisection.  The graph is never stored: the document is
 the only source of truth.
 """
 
