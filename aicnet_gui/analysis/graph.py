@@ -79,11 +79,13 @@ def path_diversity(doc: FabricDocument, a: str, b: str) -> int:
 
 
 def bisection_halves(doc: FabricDocument, servers: Iterable[str]) -> tuple[list[str], list[str]]:
-    """Split servers into two halves along the fabric: ordered by the switches they attach to
-    (so a half is whole leaves / SUs where possible), then by id."""
+    """Split servers into two halves along the fabric: ordered by the switches their fabric
+    links attach to (so a half is whole leaves / SUs where possible), then by id."""
+    fabric = {(a, b) for a, b, _gbps in _fabric_links(doc)}
+
     def key(server: str) -> tuple[tuple[str, ...], str]:
-        leaves = sorted({(lk.b.device if lk.a.device == server else lk.a.device)
-                         for lk in doc.links_of(server)})
+        ends = ((lk.a.device, lk.b.device) for lk in doc.links_of(server))
+        leaves = sorted({b if a == server else a for a, b in ends if (a, b) in fabric})
         return (tuple(leaves), server)
 
     ordered = sorted(servers, key=key)
