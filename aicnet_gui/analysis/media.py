@@ -1,54 +1,22 @@
 """Physical-layer facts the rules share: which module fits which cage, what a cable is made of,
 the PMD family of an optic, the reach of an optic over a fibre grade.
 
-Form-factor compatibility (module or cable end -> cages it fits): QSFP-family cages accept the
-narrower QSFP generations (a QSFP28 module works in a QSFP112 or QSFP-DD cage); OSFP and SFP
-are their own families.  The top type matters for OSFP only: flat-top modules go into cages with
-a riding heat sink (NICs, liquid-cooled switches), finned-top modules into air-cooled switch
-cages (hardware.md §1.2).
+What fits where (module or cable end in a cage, optic in a cage's mode) is model/fit.py's job;
+this module re-exports its plug checks for the rules that import them from here.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..model.catalog_entities import CableAssembly, Technology, Transceiver
-from ..model.fabric import FabricTechnology
+from ..model.catalog_entities import CableAssembly, Transceiver
 
-# cage form factor -> module / plug form factors it accepts
-CAGE_ACCEPTS: dict[str, frozenset[str]] = {
-    "OSFP": frozenset({"OSFP"}),
-    "QSFP112": frozenset({"QSFP112", "QSFP56", "QSFP28"}),
-    "QSFP56": frozenset({"QSFP56", "QSFP28"}),
-    "QSFP28": frozenset({"QSFP28"}),
-    "QSFP-DD": frozenset({"QSFP-DD", "QSFP112", "QSFP56", "QSFP28"}),
-    "QSFP-DD800": frozenset({"QSFP-DD800", "QSFP-DD", "QSFP112", "QSFP56", "QSFP28"}),
-    "SFP112": frozenset({"SFP112", "SFP28"}),
-    "SFP28": frozenset({"SFP28"}),
-    "RJ45": frozenset({"RJ45"}),
-}
+# the plug facts live in model/fit.py; these names stay importable from here
+from ..model.fit import CAGE_ACCEPTS, fabric_family, fits, top_problem  # noqa: F401
+from ..model.fit import cable_lane_gbps as lane_gbps_of_cable  # noqa: F401
+from ..model.fit import optic_lane_gbps as lane_gbps_of_optic  # noqa: F401
 
 COPPER_TYPES = frozenset({"DAC", "ACC", "AEC", "UTP"})
-
-
-def fits(cage_form: str, module_form: str | None) -> bool:
-    if module_form is None:
-        return False
-    return module_form in CAGE_ACCEPTS.get(cage_form, frozenset({cage_form}))
-
-
-def top_problem(cage_form: str, cage_top: str, module_top: str) -> str | None:
-    """Why a module/plug top does not suit the cage, or None (OSFP only)."""
-    if cage_form != "OSFP" or cage_top == "none" or module_top == "none" or cage_top == module_top:
-        return None
-    if module_top == "finned":
-        return "a finned-top module does not fit a flat cage with a riding heat sink"
-    return "a flat-top module in a finned (air-cooled) switch cage has no heat sink and overheats"
-
-
-def fabric_family(technology: FabricTechnology) -> Technology:
-    """InfiniBand for an InfiniBand fabric; Ethernet for RoCEv2 and plain Ethernet."""
-    return Technology.INFINIBAND if technology == FabricTechnology.INFINIBAND else Technology.ETHERNET
 
 
 def cable_media(cable: CableAssembly) -> str:
@@ -96,16 +64,6 @@ def optic_reach_m(optic: Transceiver, grade: str | None) -> float | None:
     if grade is None:
         return None
     return getattr(optic.reach_m, grade, None)
-
-
-def lane_gbps_of_optic(optic: Transceiver) -> float:
-    return optic.port_gbps / optic.lanes_per_port
-
-
-def lane_gbps_of_cable(cable: CableAssembly) -> float | None:
-    if cable.leg_gbps is None or not cable.lanes_per_leg:
-        return None
-    return cable.leg_gbps / cable.lanes_per_leg
 
 
 def optic_port_speeds(optic: Transceiver) -> frozenset[int]:

@@ -18,6 +18,14 @@ the cable, and returns issue templates:
 from __future__ import annotations
 
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
+from ..model.fit import (
+    CageSpec,
+    cage_spec,
+    leg_rate_problem,
+    mode_problem,
+    optic_in_cage,
+    side_problem,
+)
 from ..model.wording import counted
 from .findings import ERROR, WARNING
 from .media import (
@@ -51,20 +59,13 @@ def _modes_at(end: End, speed: int) -> list[str]:
     return [m.name for m in sorted(found, key=lambda m: -m.legs) if m.speed_gbps == speed]
 
 
+def _spec(end: End) -> CageSpec:
+    return cage_spec(end.group, end.port.legs, end.port.speed_gbps, end.model.is_switch)
+
+
 def _optic_ok(ctx: SigContext, end: End, optic: Transceiver) -> bool:
-    """Does `optic` suit the end's cage, port speed, breakout leg and the fabric technology?"""
-    group = end.group
-    if not fits(group.form_factor, optic.form_factor) or top_problem(
-        group.form_factor, group.top, optic.top
-    ):
-        return False
-    if end.port.speed_gbps not in optic_port_speeds(optic):
-        return False
-    if end.port.leg > optic.optical_ports * optic_legs_per_port(optic, end.port.speed_gbps):
-        return False
-    if lane_gbps_of_optic(optic) > group.lane_gbps:
-        return False
-    return ctx.family in optic.technology
+    """Does `optic` suit the end's cage, its breakout mode, side and the fabric technology?"""
+    return optic_in_cage(_spec(end), optic, ctx.family) is None
 
 
 def suggest_optic(ctx: SigContext, end: End) -> Transceiver | None:
@@ -173,12 +174,20 @@ def optic_fit(ctx: SigContext) -> list[Issue]:
                 f"{where}: the cage runs {end.mode} but the {optic.model} serves only "
                 f"{counted(served, 'port')}; port leg {port.leg} has no optical lane", None,
                 "use a twin-port optic or a mode with fewer legs"))
+        elif (problem := mode_problem(_spec(end), optic)) is not None:
+            fix, fix_text = _optic_fix(ctx, end, f"serves a cage in {end.mode}")
+            issues.append(Issue("SPEED-MISMATCH", ERROR, f"{where}: {problem}", fix, fix_text))
         if lane_gbps_of_optic(optic) > group.lane_gbps:
             issues.append(Issue(
                 "SPEED-MISMATCH", ERROR,
                 f"{where}: the {optic.model} needs {lane_gbps_of_optic(optic):g}G electrical "
                 f"lanes but the cage runs {group.lane_gbps}G lanes", None,
                 "choose an optic of the cage's lane rate"))
+        problem = side_problem(optic, end.model.is_switch)
+        if problem:
+            side = "switch" if end.model.is_switch else "NIC"
+            fix, fix_text = _optic_fix(ctx, end, f"is made for {side} cages")
+            issues.append(Issue("FORM-FACTOR", ERROR, f"{where}: {problem}", fix, fix_text))
     return issues
 
 
@@ -282,13 +291,12 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
                 f"{where}: the {cable.model} plug is {spec.top}-top, the cage is {group.top}: "
                 f"{problem}", None, "use the cable variant with the matching top (e.g. -FLT)"))
         if cable.leg_gbps is not None:
+            bad = leg_rate_problem(cable, side, port.legs, port.speed_gbps) is not None
             if cable.legs > 1:
                 expect = cable.leg_gbps
-                bad = port.speed_gbps != expect or (side == "A" and port.legs != cable.legs)
-                want = f"{cable.legs}x{expect}G" if side == "A" else f"{expect}G"
+                want = f"{cable.legs}x{expect}G" if side == "A" else f"1x{expect}G"
             else:
                 expect = cable.leg_gbps
-                bad = port.legs * port.speed_gbps != expect
                 want = f"{expect}G in total per cage"
             if bad:
                 fix, fix_text = None, f"run the cage at {want}"

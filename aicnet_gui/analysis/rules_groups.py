@@ -11,6 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..model.edits import UpdateDevice
+from ..model.fit import overlapping_racks
 from ..model.wording import counted, ru_span
 from .findings import ERROR, WARNING, Finding, Fix
 from .state import Rule, State
@@ -109,24 +110,9 @@ def rack_space_candidates(state: State) -> Iterable[str]:
     height, _ = _rack_sums(state)
     over = set(np.flatnonzero(height > store.r_height).tolist())
     placed = rows[(d["rack_any"][rows] >= 0) & (d["ru"][rows] > 0) & (d["height"][rows] > 0)]
-    if len(placed):
-        rack, ru, h = d["rack_any"][placed], d["ru"][placed], d["height"][placed]
-        order = np.lexsort((ru, rack))
-        rack, ru, h = rack[order], ru[order], h[order]
-        top = ru + h - 1
-        clash = np.zeros(len(rack), dtype=bool)
-        clash[1:] = (rack[1:] == rack[:-1]) & (ru[1:] <= _rack_running_max(rack, top)[:-1])
-        over.update(np.unique(rack[clash]).tolist())
+    over.update(overlapping_racks(d["rack_any"][placed], d["ru"][placed],
+                                  d["height"][placed]).tolist())
     return sorted(store.rack_ids[r] for r in over)
-
-
-def _rack_running_max(rack: np.ndarray, top: np.ndarray) -> np.ndarray:
-    """The highest top RU seen so far within each rack (rows sorted by rack, RU)."""
-    starts = np.r_[True, rack[1:] != rack[:-1]]
-    group = np.cumsum(starts) - 1
-    # lift each rack's values above the previous racks' so the running max stays per rack
-    offset = group * (int(top.max()) + 1)
-    return np.maximum.accumulate(top + offset) - offset
 
 
 def rack_power_candidates(state: State) -> Iterable[str]:

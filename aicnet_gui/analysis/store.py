@@ -22,7 +22,7 @@ import numpy as np
 from ..model.catalog_entities import ROLE_TIER, DeviceModel, Role
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
-from .context import compute_group
+from ..model.fit import compute_group
 from .index import NONE, CatalogIndex, Endpoints, _grow
 from .lengths import device_height_m, rack_floor_xy
 

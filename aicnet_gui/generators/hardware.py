@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..model import fit
 from ..model.catalog import Catalog, UnknownCatalogId
 from ..model.catalog_entities import BreakoutMode, CageGroup, DeviceModel, Role
 from ..model.fabric import CageConfig
@@ -152,14 +153,12 @@ def switch_speeds(model: DeviceModel) -> set[int]:
 
 
 def compute_group(model: DeviceModel) -> CageGroup:
-    """The server's compute-fabric cages: the group named `compute`, else the first fabric one."""
-    for group in model.cages:
-        if group.name == "compute":
-            return group
-    for group in model.cages:
-        if group.fabric:
-            return group
-    raise GeneratorError(f"server model {model.id} has no fabric ports")
+    """The server's compute-fabric cages (model/fit.py decides which); a model without fabric
+    cages cannot be a generated server."""
+    group = fit.compute_group(model)
+    if group is None:
+        raise GeneratorError(f"server model {model.id} has no fabric ports")
+    return group
 
 
 def server_speeds(model: DeviceModel) -> set[int]:

@@ -27,30 +27,18 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from ..analysis.media import fits, pmd_family, top_problem
+from ..analysis.media import pmd_family
 from ..model.catalog import Catalog
-from ..model.catalog_entities import CableAssembly, CableEnd, Transceiver
+from ..model.catalog_entities import CableAssembly, Technology, Transceiver
 from ..model.fabric import FabricTechnology
+from ..model.fit import CageSpec, cable_end_in_cage, optic_in_cage, optic_split
 from .params import MEDIA_CLASSES, MediaParams
 
 CLASS_RANK = {"dac": 0, "acc": 1, "aec": 2, "aoc": 3, "mmf": 4, "smf": 5}
 _CABLE_CLASS = {"DAC": "dac", "ACC": "acc", "AEC": "aec", "AOC": "aoc"}
 _COPPER = frozenset({"dac", "acc", "aec"})
 _EVERYTHING = frozenset(MEDIA_CLASSES)
-
-
-class CageSpec(NamedTuple):
-    """What decides which modules fit a cage: form factor, top, mode (legs x speed), the
-    electrical lane rate, switch or NIC side."""
-
-    form_factor: str
-    top: str
-    legs: int
-    speed: int
-    lane: int
-    switch: bool
 
 
 @dataclass(slots=True)
@@ -149,16 +137,8 @@ class Choices:
         return None
 
 
-def _end_fits(end: CableEnd, spec: CageSpec) -> bool:
-    return fits(spec.form_factor, end.form_factor) and top_problem(
-        spec.form_factor, spec.top, end.top) is None
-
-
-def _lanes_match(cable: CableAssembly, spec: CageSpec) -> bool:
-    """A cable has no gearbox: its lane rate must be the cage's."""
-    if not cable.leg_gbps or not cable.lanes_per_leg:
-        return True
-    return cable.leg_gbps / cable.lanes_per_leg == spec.lane
+def _end_fits(cable: CableAssembly, side: str, spec: CageSpec) -> bool:
+    return cable_end_in_cage(cable, side, spec) is None
 
 
 def stock_limit(cable: CableAssembly) -> float:
@@ -172,6 +152,7 @@ class MediaSelector:
     def __init__(self, catalog: Catalog, technology: str, params: MediaParams | None = None) -> None:
         self.params = params or MediaParams()
         self.technology = technology
+        self.family = Technology(technology)
         excluded = set(self.params.excluded_parts)
         self.optics = [
             t for t in catalog.transceivers.values()
@@ -203,15 +184,9 @@ class MediaSelector:
             return cached
         found: list[_Option] = []
         for optic in self.optics:
-            if not fits(spec.form_factor, optic.form_factor):
+            if optic_in_cage(spec, optic, self.family) is not None:
                 continue
-            if top_problem(spec.form_factor, spec.top, optic.top) is not None:
-                continue
-            if optic.switch_side is not None and optic.switch_side != spec.switch:
-                continue
-            if optic.port_gbps / optic.lanes_per_port > spec.lane:
-                continue
-            split = _split(optic, spec)
+            split = optic_split(optic, spec.legs, spec.speed)
             if split is None:
                 continue
             reach = getattr(optic.reach_m, self._grade(optic.media))
@@ -232,19 +207,15 @@ class MediaSelector:
         kind = shape[0]
         found: list[Candidate] = []
         for cable in self.integrated:
-            if kind == "p2p":
-                a, b = shape[1], shape[2]
-                ok = cable.legs == 1 and cable.leg_gbps in (None, a.speed) and _both_ways(cable, a, b)
-            elif kind == "bundle":
-                n, a, b = shape[1], shape[2], shape[3]
-                ok = cable.legs == 1 and cable.leg_gbps == n * a.speed and _both_ways(cable, a, b)
-            else:  # star
+            if kind in ("p2p", "bundle"):
+                # one straight cable fills both cages (a bundle: a twin cage leg to leg)
+                a, b = shape[-2], shape[-1]
+                ok = cable.legs == 1 and _both_ways(cable, a, b)
+            else:  # star: a splitter's common end in the hub, each leg in an unsplit cage
                 hub, leaves = shape[1], shape[2]
-                ok = (cable.legs == hub.legs and cable.leg_gbps in (None, hub.speed)
-                      and _end_fits(cable.a_end, hub)
-                      and all(_end_fits(cable.b_end, leaf) for leaf in leaves))
-            ends = (shape[1], *shape[2]) if kind == "star" else shape[-2:]
-            if ok and all(_lanes_match(cable, spec) for spec in ends):
+                ok = (cable.legs == hub.legs and _end_fits(cable, "A", hub)
+                      and all(_end_fits(cable, "B", leaf) for leaf in leaves))
+            if ok:
                 media_class = _CABLE_CLASS[cable.type]
                 found.append(Candidate(CLASS_RANK[media_class], cable.power_w, stock_limit(cable),
                                         media_class, cable=cable.id))
@@ -458,23 +429,9 @@ def apply_recipe(
         cables[link.id] = (cable, assemblies[slot] if slot >= 0 else None)
 
 
-def _split(optic: Transceiver, spec: CageSpec) -> int | None:
-    """Links per optical port when `optic` sits in a cage of `spec`; None if it cannot."""
-    if optic.optical_ports == spec.legs and optic.port_gbps == spec.speed:
-        return 1
-    if spec.legs == 1 and optic.optical_ports == 1 and f"1x{spec.speed}G" in optic.breakouts:
-        return 1
-    for mode in optic.breakouts:
-        legs, _, rate = mode.partition("x")
-        if legs.isdigit() and int(legs) > 1 and rate == f"{spec.speed}G" \
-                and optic.optical_ports * int(legs) == spec.legs:
-            return int(legs)
-    return None
-
-
 def _both_ways(cable: CableAssembly, a: CageSpec, b: CageSpec) -> bool:
-    return (_end_fits(cable.a_end, a) and _end_fits(cable.b_end, b)) or (
-        _end_fits(cable.a_end, b) and _end_fits(cable.b_end, a))
+    return (_end_fits(cable, "A", a) and _end_fits(cable, "B", b)) or (
+        _end_fits(cable, "A", b) and _end_fits(cable, "B", a))
 
 
 def _shape(links: list[MediaLink], cages: Sequence[Cage], used: dict[int, int]) -> tuple | None:

@@ -4,6 +4,8 @@ Pure Python over the model (no Qt), used while the user drags a cable (to highli
 targets and say why another one is refused) and by the inspector (to offer only parts that fit).
 The model itself refuses a port used twice or a port that does not exist; these checks add the
 physical rules a person expects at the moment of wiring: speed, form factor, technology, media.
+What fits in a cage (optics, cable plugs) is decided by model/fit.py, shared with the analysis
+and the generators.
 """
 
 from __future__ import annotations
@@ -13,6 +15,14 @@ from dataclasses import dataclass
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Transceiver
 from ..model.document import FabricDocument
 from ..model.fabric import Link
+from ..model.fit import (
+    CageSpec,
+    cage_spec,
+    cord_between,
+    fabric_family,
+    integrated_cable_between,
+    optic_in_cage,
+)
 from ..model.ports import LogicalPort
 from .units import speed_label
 
@@ -111,31 +121,30 @@ def cage_transceiver(doc: FabricDocument, device_id: str, cage: int) -> Transcei
     return doc.catalog.transceivers.get(config.transceiver)
 
 
-def transceiver_fits(doc: FabricDocument, device_id: str, cage: int, optic: Transceiver) -> bool:
-    """True when `optic` fits cage `cage` of the device in its current breakout mode."""
+def _cage_spec(doc: FabricDocument, device_id: str, cage: int) -> CageSpec | None:
+    """The cage's spec in its current breakout mode (None: the model has no such cage)."""
     device = doc.devices[device_id]
     model = doc.device_model(device)
     group = model.cage_group_of.get(cage)
-    if group is None or group.form_factor != optic.form_factor:
-        return False
-    if group.top != "none" and optic.top != "none" and group.top != optic.top:
-        return False
-    if optic.switch_side is not None and optic.switch_side != model.is_switch:
-        return False
-    if not set(optic.technology) & set(model.technology):
-        return False
-    if optic.speed_gbps > group.native_gbps:
-        return False
+    if group is None:
+        return None
     config = device.cages.get(cage)
     mode = BreakoutMode.parse(config.mode if config and config.mode else group.default_breakout)
-    if mode.legs % optic.optical_ports:
-        return False
-    legs_per_optical_port = mode.legs // optic.optical_ports
-    if legs_per_optical_port * mode.speed_gbps != optic.port_gbps:
-        return False
-    if legs_per_optical_port > 1:
-        return f"{legs_per_optical_port}x{mode.speed_gbps}G" in optic.breakouts
-    return True
+    return cage_spec(group, mode.legs, mode.speed_gbps, model.is_switch)
+
+
+def transceiver_problem(doc: FabricDocument, device_id: str, cage: int, optic: Transceiver) -> str | None:
+    """Why `optic` does not fit cage `cage` of the device in its current breakout mode, or None
+    (model/fit.py decides, as the analysis and the generators do)."""
+    spec = _cage_spec(doc, device_id, cage)
+    if spec is None:
+        return f"the model has no cage {cage}"
+    return optic_in_cage(spec, optic, fabric_family(doc.settings.technology))
+
+
+def transceiver_fits(doc: FabricDocument, device_id: str, cage: int, optic: Transceiver) -> bool:
+    """True when `optic` fits cage `cage` of the device in its current breakout mode."""
+    return transceiver_problem(doc, device_id, cage, optic) is None
 
 
 def compatible_transceivers(doc: FabricDocument, device_id: str, cage: int) -> list[Transceiver]:
@@ -147,60 +156,26 @@ def compatible_transceivers(doc: FabricDocument, device_id: str, cage: int) -> l
     ]
 
 
-def _end_fits(end_ff: str | None, end_top: str, port: LogicalPort) -> bool:
-    if end_ff != port.group.form_factor:
-        return False
-    return end_top == "none" or port.group.top == "none" or end_top == port.group.top
+def cable_problem(doc: FabricDocument, link: Link, cable: CableAssembly) -> str | None:
+    """Why `cable` cannot be the media of `link` given both ends' cages and optics, or None."""
+    pa = doc.port(link.a.device, link.a.port)
+    pb = doc.port(link.b.device, link.b.port)
+    if pa is None or pb is None:
+        return "an end of the link has no such port"
+    family = fabric_family(doc.settings.technology)
+    optic_a = cage_transceiver(doc, link.a.device, pa.cage)
+    optic_b = cage_transceiver(doc, link.b.device, pb.cage)
+    if cable.type == "fibre":
+        return cord_between(cable, optic_a, optic_b, family)
+    spec_a = cage_spec(pa.group, pa.legs, pa.speed_gbps, doc.device_model(link.a.device).is_switch)
+    spec_b = cage_spec(pb.group, pb.legs, pb.speed_gbps, doc.device_model(link.b.device).is_switch)
+    return integrated_cable_between(cable, spec_a, spec_b, family,
+                                    optic_a is not None, optic_b is not None)
 
 
 def cable_fits(doc: FabricDocument, link: Link, cable: CableAssembly) -> bool:
     """True when `cable` can be the media of `link` given both ends' ports and optics."""
-    pa = doc.port(link.a.device, link.a.port)
-    pb = doc.port(link.b.device, link.b.port)
-    if pa is None or pb is None:
-        return False
-    model_a, model_b = doc.device_model(link.a.device), doc.device_model(link.b.device)
-    if not set(cable.technology) & set(model_a.technology) & set(model_b.technology):
-        return False
-    optic_a = cage_transceiver(doc, link.a.device, pa.cage)
-    optic_b = cage_transceiver(doc, link.b.device, pb.cage)
-    if cable.integrated_ends:
-        if optic_a is not None or optic_b is not None:
-            return False
-        # a straight twin cable (e.g. an 800G OSFP DAC) joins two cages split the same way and
-        # carries every leg: its rate is the whole cage's
-        whole_cage = (cable.legs == 1 and cable.leg_gbps is not None and pa.legs == pb.legs > 1
-                      and cable.leg_gbps == pa.speed_gbps * pa.legs)
-        if cable.leg_gbps is not None and cable.leg_gbps != pa.speed_gbps and not whole_cage:
-            return False
-        for first, second in ((pa, pb), (pb, pa)):
-            # a splitter's A end sits in the split cage, each leg in one unsplit port
-            if cable.legs > 1 and (first.legs != cable.legs or second.legs != 1):
-                continue
-            if cable.legs == 1 and first.legs != second.legs:
-                continue
-            if _end_fits(cable.a_end.form_factor, cable.a_end.top, first) and _end_fits(
-                cable.b_end.form_factor, cable.b_end.top, second
-            ):
-                return True
-        return False
-    if optic_a is None or optic_b is None:
-        return False
-    if cable.legs > 1 and cable.legs * min(optic_a.port_gbps, optic_b.port_gbps) != max(
-            optic_a.port_gbps, optic_b.port_gbps):
-        return False  # a fibre splitter joins one fast optical port to several slower ones
-    for optic in (optic_a, optic_b):
-        if cable.media != optic.media:
-            return False
-        connectors = {cable.a_end.connector, cable.b_end.connector} - {None}
-        if connectors and optic.connector and optic.connector not in connectors:
-            return False
-    grade = cable.fibre_grade
-    if grade is not None:
-        for optic in (optic_a, optic_b):
-            if getattr(optic.reach_m, grade) is None:
-                return False
-    return True
+    return cable_problem(doc, link, cable) is None
 
 
 def compatible_cables(doc: FabricDocument, link: Link) -> list[CableAssembly]:

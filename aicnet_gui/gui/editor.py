@@ -32,7 +32,7 @@ from ..model.edits import (
     UpdateWorkload,
 )
 from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
-from ..model.wording import ru_span
+from ..model.fit import rack_slot_problem, ru_overlap
 from . import bulk, fragments, layout
 from .canvas.geometry import device_geometry
 from .compat import PortRef, connection_problem, port_title
@@ -180,18 +180,14 @@ class Editor(QObject):
         if rack not in doc.racks:
             return f"there is no rack {rack}"
         rack_obj = doc.racks[rack]
-        height = doc.catalog.devices[model_id].height_ru
-        if ru < 1 or ru + height - 1 > rack_obj.height_ru:
-            return f"{height}U at RU {ru} does not fit {rack_obj.name} ({rack_obj.height_ru}U)"
         skip = set(ignore) | {device_id}
-        for other in doc.devices.values():
-            if other.id in skip or other.rack != rack or other.ru is None:
-                continue
-            other_h = doc.device_model(other).height_ru
-            if ru <= other.ru + other_h - 1 and other.ru <= ru + height - 1:
-                return (f"{ru_span(ru, ru + height - 1)} of {rack_obj.name} overlaps {other.name} "
-                        f"({ru_span(other.ru, other.ru + other_h - 1)})")
-        return None
+        occupants = (
+            (other.name, other.ru, doc.device_model(other).height_ru)
+            for other in doc.devices.values()
+            if other.id not in skip and other.rack == rack and other.ru is not None
+        )
+        return rack_slot_problem(rack_obj.name, rack_obj.height_ru, ru,
+                                 doc.catalog.devices[model_id].height_ru, occupants)
 
     def place_devices(self, placements: Mapping[str, tuple[str | None, int | None]]) -> bool:
         """Move devices into racks and RU (None, None: out of any rack), one undo step."""
@@ -209,7 +205,7 @@ class Editor(QObject):
                     return self.refuse(f"{device.name}: {problem}")
                 height = doc.device_model(device).height_ru
                 for other_rack, other_ru, other_h, other_name in claimed:
-                    if other_rack == rack and ru <= other_ru + other_h - 1 and other_ru <= ru + height - 1:
+                    if other_rack == rack and ru_overlap(ru, height, other_ru, other_h):
                         return self.refuse(f"{device.name} and {other_name} would overlap in {doc.racks[rack].name}")
                 claimed.append((rack, ru, height, device.name))
             if (device.rack, device.ru) != (rack, ru):

@@ -1,0 +1,284 @@
+"""What physically fits: an optic in a cage, a cable end in a cage, a cable between two cages,
+a device in rack slots.  One house for these facts: the analysis rules, the inspector, the wire
+drag and the media generators all ask here, so they cannot disagree.
+
+Every check returns the reason it fails (a short phrase) or None.
+
+Hardware facts (hardware.md §1.2, §2):
+- QSFP-family cages take the narrower QSFP generations (a QSFP28 module or DAC works in a
+  QSFP112 or QSFP-DD cage, at its own lower rate); OSFP and SFP are their own families.
+- OSFP tops: flat-top modules go into cages with a riding heat sink (NICs, liquid-cooled
+  switches), finned-top modules into air-cooled switch cages.
+- A module or copper cable has no gearbox towards the host: its electrical lane rate must not
+  exceed the cage's.
+- A cage runs one breakout mode (legs x speed); an optic serves it when its optical ports
+  divide the legs and each optical port runs its share (`port_gbps`, or one of its published
+  breakouts such as 2x200G, or a lower single rate such as 1x200G on a 400G NIC optic).
+- A straight copper cable fills the cage at each end and carries the whole cage; a splitter's
+  common end sits in a cage split into as many legs, each leg in an unsplit cage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+import numpy as np
+
+from .catalog_entities import (
+    CableAssembly,
+    CableEnd,
+    CageGroup,
+    DeviceModel,
+    Technology,
+    Transceiver,
+)
+from .fabric import FabricTechnology
+from .wording import ru_span
+
+# cage form factor -> module / plug form factors it accepts
+CAGE_ACCEPTS: dict[str, frozenset[str]] = {
+    "OSFP": frozenset({"OSFP"}),
+    "QSFP112": frozenset({"QSFP112", "QSFP56", "QSFP28"}),
+    "QSFP56": frozenset({"QSFP56", "QSFP28"}),
+    "QSFP28": frozenset({"QSFP28"}),
+    "QSFP-DD": frozenset({"QSFP-DD", "QSFP112", "QSFP56", "QSFP28"}),
+    "QSFP-DD800": frozenset({"QSFP-DD800", "QSFP-DD", "QSFP112", "QSFP56", "QSFP28"}),
+    "SFP112": frozenset({"SFP112", "SFP28"}),
+    "SFP28": frozenset({"SFP28"}),
+    "RJ45": frozenset({"RJ45"}),
+}
+
+
+class CageSpec(NamedTuple):
+    """What decides which modules fit a cage: form factor, top, mode (legs x speed), the
+    electrical lane rate, switch or NIC side."""
+
+    form_factor: str
+    top: str
+    legs: int
+    speed: int
+    lane: int
+    switch: bool
+
+
+def cage_spec(group: CageGroup, legs: int, speed: int, switch: bool) -> CageSpec:
+    """The spec of a cage of `group` running `legs` x `speed` G."""
+    return CageSpec(group.form_factor, group.top, legs, speed, group.lane_gbps, switch)
+
+
+def fabric_family(technology: FabricTechnology | str) -> Technology:
+    """InfiniBand for an InfiniBand fabric; Ethernet for RoCEv2 and plain Ethernet."""
+    value = technology.value if isinstance(technology, FabricTechnology) else str(technology)
+    return Technology.INFINIBAND if value == "infiniband" else Technology.ETHERNET
+
+
+# ---------------------------------------------------------------------- plugs in a cage
+def fits(cage_form: str, module_form: str | None) -> bool:
+    """Does a module or plug of `module_form` go into a `cage_form` cage?"""
+    if module_form is None:
+        return False
+    return module_form in CAGE_ACCEPTS.get(cage_form, frozenset({cage_form}))
+
+
+def top_problem(cage_form: str, cage_top: str, module_top: str) -> str | None:
+    """Why a module/plug top does not suit the cage, or None (OSFP only)."""
+    if cage_form != "OSFP" or cage_top == "none" or module_top == "none" or cage_top == module_top:
+        return None
+    if module_top == "finned":
+        return "a finned-top module does not fit a flat cage with a riding heat sink"
+    return "a flat-top module in a finned (air-cooled) switch cage has no heat sink and overheats"
+
+
+def plug_problem(spec: CageSpec, form_factor: str | None, top: str) -> str | None:
+    """Why a module or cable plug (form factor, top) does not go into the cage, or None."""
+    if not fits(spec.form_factor, form_factor):
+        return f"a {form_factor or 'fibre'} plug does not go into a {spec.form_factor} cage"
+    return top_problem(spec.form_factor, spec.top, top)
+
+
+# ---------------------------------------------------------------------- optics
+def optic_split(optic: Transceiver, legs: int, speed: int) -> int | None:
+    """Logical ports per optical port when `optic` serves a cage in `legs` x `speed` G; None
+    when it cannot (its optical ports do not divide the legs, or no port rate matches)."""
+    if legs % optic.optical_ports:
+        return None
+    per_port = legs // optic.optical_ports
+    if per_port == 1:
+        return 1 if speed == optic.port_gbps or f"1x{speed}G" in optic.breakouts else None
+    return per_port if f"{per_port}x{speed}G" in optic.breakouts else None
+
+
+def optic_lane_gbps(optic: Transceiver) -> float:
+    return optic.port_gbps / optic.lanes_per_port
+
+
+def side_problem(optic: Transceiver, switch: bool) -> str | None:
+    """Why the optic does not belong on this side (switch / NIC) of a link, or None."""
+    if optic.switch_side is None or optic.switch_side == switch:
+        return None
+    return f"the {optic.model} is made for {'switch' if optic.switch_side else 'NIC'} cages only"
+
+
+def mode_problem(spec: CageSpec, optic: Transceiver) -> str | None:
+    """Why the optic cannot serve the cage's breakout mode, or None."""
+    if optic_split(optic, spec.legs, spec.speed) is not None:
+        return None
+    return (f"the {optic.model} ({optic.optical_ports} x {optic.port_gbps}G optical ports, "
+            f"breakouts {', '.join(optic.breakouts) or 'none'}) cannot serve a cage in "
+            f"{spec.legs}x{spec.speed}G")
+
+
+def lane_problem(spec: CageSpec, lane_gbps: float | None) -> str | None:
+    """Why a part of `lane_gbps` electrical lanes cannot run in the cage (no gearbox), or None."""
+    if lane_gbps is None or lane_gbps <= spec.lane:
+        return None
+    return f"it needs {lane_gbps:g}G electrical lanes but the cage runs {spec.lane}G lanes"
+
+
+def technology_problem(technology: Iterable[Technology], family: Technology) -> str | None:
+    if family in technology:
+        return None
+    return f"it does not support {'InfiniBand' if family == Technology.INFINIBAND else 'Ethernet'}"
+
+
+def optic_in_cage(spec: CageSpec, optic: Transceiver, family: Technology) -> str | None:
+    """Why `optic` cannot go into a cage of `spec` in a fabric of `family`, or None."""
+    return (plug_problem(spec, optic.form_factor, optic.top)
+            or side_problem(optic, spec.switch)
+            or technology_problem(optic.technology, family)
+            or lane_problem(spec, optic_lane_gbps(optic))
+            or mode_problem(spec, optic))
+
+
+# ---------------------------------------------------------------------- cables
+def cable_lane_gbps(cable: CableAssembly) -> float | None:
+    if cable.leg_gbps is None or not cable.lanes_per_leg:
+        return None
+    return cable.leg_gbps / cable.lanes_per_leg
+
+
+def leg_rate_problem(cable: CableAssembly, side: str, legs: int, speed: int) -> str | None:
+    """Why end `side` ("A": common end, "B": leg end) of an integrated cable does not carry a
+    cage in `legs` x `speed` G, or None: a splitter's common end needs Nx<leg>G, each leg an
+    unsplit cage at <leg>G; a straight cable carries the whole cage."""
+    if cable.leg_gbps is None:
+        return None
+    if cable.legs > 1:
+        want_legs = cable.legs if side == "A" else 1
+        if legs == want_legs and speed == cable.leg_gbps:
+            return None
+        return f"the {cable.model} carries {want_legs}x{cable.leg_gbps}G at this end"
+    if legs * speed == cable.leg_gbps:
+        return None
+    return f"the {cable.model} carries {cable.leg_gbps}G in total per cage"
+
+
+def cable_end_in_cage(cable: CableAssembly, side: str, spec: CageSpec) -> str | None:
+    """Why end `side` ("A" or "B") of an integrated cable (DAC/ACC/AEC/AOC) does not go into a
+    cage of `spec`, or None."""
+    end: CableEnd = cable.a_end if side == "A" else cable.b_end
+    return (plug_problem(spec, end.form_factor, end.top)
+            or leg_rate_problem(cable, side, spec.legs, spec.speed)
+            or lane_problem(spec, cable_lane_gbps(cable)))
+
+
+def integrated_cable_between(
+    cable: CableAssembly, a: CageSpec, b: CageSpec, family: Technology,
+    optic_a: bool = False, optic_b: bool = False,
+) -> str | None:
+    """Why an integrated cable cannot join a cage of `a` and one of `b` (either way round), or
+    None.  `optic_a`/`optic_b`: the cage already holds an optic (one cage takes one module)."""
+    if cable.type == "fibre":
+        return f"the {cable.model} is a fibre cord, not a cable with its own plugs"
+    if optic_a or optic_b:
+        return "a cage of the link holds an optic; the cable brings its own plug"
+    problem = technology_problem(cable.technology, family)
+    if problem:
+        return problem
+    straight = cable_end_in_cage(cable, "A", a) or cable_end_in_cage(cable, "B", b)
+    if straight is None:
+        return None
+    swapped = cable_end_in_cage(cable, "B", a) or cable_end_in_cage(cable, "A", b)
+    return None if swapped is None else straight
+
+
+def cord_between(cable: CableAssembly, optic_a: Transceiver | None, optic_b: Transceiver | None,
+                 family: Technology) -> str | None:
+    """Why a fibre cord cannot join the optics at the two ends, or None: both ends need an
+    optic of the cord's media and connector with a reach over its grade; a splitter cord joins
+    one fast optical port to several slower ones."""
+    if cable.type != "fibre":
+        return f"the {cable.model} is not a fibre cord"
+    problem = technology_problem(cable.technology, family)
+    if problem:
+        return problem
+    if optic_a is None or optic_b is None:
+        return "a fibre cord needs an optic at both ends"
+    slow, fast = sorted((optic_a.port_gbps, optic_b.port_gbps))
+    if cable.legs > 1 and cable.legs * slow != fast:
+        return f"a 1:{cable.legs} splitter cord does not join {fast}G and {slow}G optical ports"
+    connectors = {cable.a_end.connector, cable.b_end.connector} - {None}
+    for optic in (optic_a, optic_b):
+        if cable.media != optic.media:
+            return f"the {optic.model} is {optic.media}, the cord is {cable.media}"
+        if connectors and optic.connector and optic.connector not in connectors:
+            return f"the {optic.model} takes {optic.connector}, the cord has {', '.join(sorted(connectors))}"
+        if cable.fibre_grade is not None and getattr(optic.reach_m, cable.fibre_grade) is None:
+            return f"the {optic.model} has no reach over {cable.fibre_grade} fibre"
+    return None
+
+
+# ---------------------------------------------------------------------- rack slots
+def ru_overlap(ru: int, height: int, other_ru: int, other_height: int) -> bool:
+    """Do RU `ru`..`ru+height-1` and `other_ru`..`other_ru+other_height-1` share a unit?"""
+    return ru <= other_ru + other_height - 1 and other_ru <= ru + height - 1
+
+
+def rack_slot_problem(
+    rack_name: str, rack_height: int, ru: int, height: int,
+    occupants: Iterable[tuple[str, int, int]],
+) -> str | None:
+    """Why a device `height` U tall cannot sit at `ru` of a rack, or None.  `occupants`: the
+    (name, ru, height) of the devices already there."""
+    if ru < 1 or ru + height - 1 > rack_height:
+        return f"{height}U at RU {ru} does not fit {rack_name} ({rack_height}U)"
+    for name, other_ru, other_height in occupants:
+        if ru_overlap(ru, height, other_ru, other_height):
+            return (f"{ru_span(ru, ru + height - 1)} of {rack_name} overlaps {name} "
+                    f"({ru_span(other_ru, other_ru + other_height - 1)})")
+    return None
+
+
+def overlapping_racks(rack: np.ndarray, ru: np.ndarray, height: np.ndarray) -> np.ndarray:
+    """The rack indices where two placed devices share a unit (`ru_overlap` over whole columns:
+    one row per device with its rack index, bottom RU and height, all placed)."""
+    if not len(rack):
+        return np.zeros(0, dtype=rack.dtype)
+    order = np.lexsort((ru, rack))
+    rack, ru, top = rack[order], ru[order], (ru + height - 1)[order]
+    clash = np.zeros(len(rack), dtype=bool)
+    clash[1:] = (rack[1:] == rack[:-1]) & (ru[1:] <= _running_max_per_rack(rack, top)[:-1])
+    return np.unique(rack[clash])
+
+
+def _running_max_per_rack(rack: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """The highest top RU seen so far within each rack (rows sorted by rack, RU)."""
+    starts = np.r_[True, rack[1:] != rack[:-1]]
+    group = np.cumsum(starts) - 1
+    # lift each rack's values above the previous racks' so the running max stays per rack
+    offset = group * (int(top.max()) + 1)
+    return np.maximum.accumulate(top + offset) - offset
+
+
+# ---------------------------------------------------------------------- compute cages
+def compute_group(model: DeviceModel) -> CageGroup | None:
+    """The cage group of a server that carries its GPU NICs: `compute`, else the first fabric
+    group (None for a model without fabric cages)."""
+    for group in model.cages:
+        if group.name == "compute":
+            return group
+    for group in model.cages:
+        if group.fabric:
+            return group
+    return None

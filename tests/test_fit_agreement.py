@@ -1,0 +1,173 @@
+"""The inspector, the analysis and the generators agree on what physically fits.
+
+For every catalog optic x cage group x breakout mode (both fabric technologies) and every
+integrated cable x pair of cage kinds, "the inspector offers it" == "the analysis' optic/cable
+check accepts it" == "a generator may choose it".  Each side is asked through the predicate it
+really uses (gui/compat.py, analysis/rules_compat.py, generators/media.py); all three now ask
+model/fit.py, and this test keeps it that way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aicnet_gui.analysis.rules_compat import _optic_ok, integrated_cable
+from aicnet_gui.analysis.signatures import End, SigContext
+from aicnet_gui.generators.media import MediaSelector
+from aicnet_gui.gui.compat import cable_fits, transceiver_fits
+from aicnet_gui.model.catalog_entities import BreakoutMode, Technology
+from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link
+from aicnet_gui.model.fit import CageSpec, cage_spec, optic_in_cage, overlapping_racks, ru_overlap
+from aicnet_gui.model.ports import build_port_table
+
+FAMILIES = {Technology.INFINIBAND: FabricTechnology.INFINIBAND,
+            Technology.ETHERNET: FabricTechnology.ETHERNET}
+
+
+def _cage_kinds(catalog):
+    """One (model, group, mode, first-leg port, spec) per distinct cage spec in the catalog."""
+    kinds = {}
+    for model in sorted(catalog.devices.values(), key=lambda m: m.id):
+        for group in model.cages:
+            for mode in group.breakouts:
+                parsed = BreakoutMode.parse(mode)
+                spec = cage_spec(group, parsed.legs, parsed.speed_gbps, model.is_switch)
+                if spec in kinds:
+                    continue
+                port = next(p for p in build_port_table(model, ((group.first, mode),)).values()
+                            if p.cage == group.first and p.leg == 1)
+                kinds[spec] = (model, group, mode, port)
+    return kinds
+
+
+def _doc(catalog, family: Technology) -> FabricDocument:
+    doc = FabricDocument(catalog)
+    doc.update_settings(technology=FAMILIES[family])
+    return doc
+
+
+def _context(end_a: End, end_b: End, cable, family: Technology) -> SigContext:
+    return SigContext(end_a, end_b, cable, family, (), ())
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_optic_in_cage_inspector_analysis_and_generator_agree(catalog, family):
+    selector = MediaSelector(catalog, family.value)
+    usable = {t.id for t in selector.optics}
+    kinds = _cage_kinds(catalog)
+    doc = _doc(catalog, family)
+    checked = offered = 0
+    for spec, (model, group, mode, port) in kinds.items():
+        device = _add(doc, model.id, group.first, mode)
+        end = End("a", port, group, model, None)
+        ctx = _context(end, end, None, family)
+        chosen = {o.optic.id for o in selector.options(spec)}
+        for optic in sorted(catalog.transceivers.values(), key=lambda t: t.id):
+            inspector = transceiver_fits(doc, device, group.first, optic)
+            analysis = _optic_ok(ctx, end, optic)
+            assert inspector == analysis, (optic.id, model.id, group.name, mode)
+            # the generator only considers optics of the fabric's technology with a reach
+            # over its default fibre grade: that is a choice among fitting parts, not a fit
+            grade = selector._grade(optic.media)
+            if optic.id in usable and getattr(optic.reach_m, grade):
+                assert (optic.id in chosen) == inspector, (optic.id, model.id, group.name, mode)
+            elif optic.id in chosen:
+                pytest.fail(f"the generator chose {optic.id}, which it does not consider")
+            checked += 1
+            offered += inspector
+    assert checked > 500 and 0 < offered < checked  # the catalog was really walked
+
+
+_seq = iter(range(10**6))
+
+
+def _add(doc: FabricDocument, model: str, cage: int, mode: str) -> str:
+    n = next(_seq)
+    doc.add_device(Device(id=f"d{n}", name=f"d{n}", model=model, cages={cage: CageConfig(mode=mode)}))
+    return f"d{n}"
+
+
+def _generator_shape(a: CageSpec, b: CageSpec):
+    """The component shape in which the generator would join a cage of `a` to one of `b`."""
+    if a.legs == 1 and b.legs == 1:
+        return ("p2p", a, b)
+    if a.legs == b.legs:
+        return ("bundle", a.legs, a, b)
+    if b.legs == 1:
+        return ("star", a, (b,))
+    if a.legs == 1:
+        return ("star", b, (a,))
+    return None
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_integrated_cable_between_cages_inspector_analysis_and_generator_agree(catalog, family):
+    selector = MediaSelector(catalog, family.value)
+    kinds = _cage_kinds(catalog)
+    cables = sorted((c for c in catalog.cables.values() if c.type != "fibre"), key=lambda c: c.id)
+    doc = _doc(catalog, family)
+    specs = sorted(kinds)
+    checked = offered = 0
+    for i, a in enumerate(specs):
+        for b in specs[i:]:
+            if a.speed != b.speed:
+                continue  # a speed mismatch is the ports' problem, refused before any cable
+            model_a, group_a, mode_a, port_a = kinds[a]
+            model_b, group_b, mode_b, port_b = kinds[b]
+            da = _add(doc, model_a.id, group_a.first, mode_a)
+            db = _add(doc, model_b.id, group_b.first, mode_b)
+            link = Link(id=f"l-{da}-{db}", a=Endpoint(device=da, port=port_a.name),
+                        b=Endpoint(device=db, port=port_b.name))
+            doc.add_link(link)
+            end_a = End("a", port_a, group_a, model_a, None)
+            end_b = End("b", port_b, group_b, model_b, None)
+            shape = _generator_shape(a, b)
+            usable = {c.id for c in selector.integrated}
+            chosen = ({c.cable for c in selector._cable_candidates(shape)}
+                      if shape is not None else set())
+            for cable in cables:
+                inspector = cable_fits(doc, link, cable)
+                ctx = _context(end_a, end_b, cable, family)
+                analysis = not integrated_cable(ctx) and family in cable.technology
+                assert inspector == analysis, (cable.id, a, b)
+                if cable.id in usable:
+                    assert (cable.id in chosen) == inspector, (cable.id, a, b)
+                else:
+                    assert cable.id not in chosen
+                checked += 1
+                offered += inspector
+    assert checked > 500 and 0 < offered < checked
+
+
+def test_rack_overlap_columns_match_the_pairwise_rule():
+    rng = np.random.default_rng(15)
+    for _ in range(200):
+        n = int(rng.integers(1, 12))
+        rack = rng.integers(0, 3, n)
+        ru = rng.integers(1, 40, n)
+        height = rng.integers(1, 5, n)
+        expect = {int(rack[i]) for i in range(n) for j in range(n)
+                  if i != j and rack[i] == rack[j]
+                  and ru_overlap(int(ru[i]), int(height[i]), int(ru[j]), int(height[j]))}
+        assert set(overlapping_racks(rack, ru, height).tolist()) == expect
+
+
+def test_a_qsfp28_module_fits_a_qsfp112_cage_at_its_own_rate(catalog):
+    # QSFP cages are backward compatible (hardware.md §1.2); gui/compat.py used to demand the
+    # same form factor.  No catalog QSFP112 cage has a 100G mode yet, so ask the rule itself.
+    optic = catalog.transceivers["generic-100gbase-dr-qsfp28"]
+    nic_cage = CageSpec("QSFP112", "none", 1, 100, 100, False)
+    assert optic_in_cage(nic_cage, optic, Technology.ETHERNET) is None
+    assert optic_in_cage(nic_cage._replace(speed=400), optic, Technology.ETHERNET) is not None
+    assert optic_in_cage(nic_cage._replace(form_factor="OSFP"), optic, Technology.ETHERNET) == (
+        "a QSFP28 plug does not go into a OSFP cage")
+
+
+def test_a_nic_optic_runs_its_published_lower_rate(doc, catalog):
+    # the MMA1Z00-NS400 lists 1x200G: the inspector used to refuse it in a 1x200G NIC cage
+    doc.update_settings(technology=FabricTechnology.INFINIBAND)
+    hgx = _add(doc, "generic-hgx-8-gpu-b3140h", 1, "1x200G")
+    assert transceiver_fits(doc, hgx, 1, catalog.transceivers["nvidia-mma1z00-ns400"])
+    assert not transceiver_fits(doc, hgx, 1, catalog.transceivers["generic-400gbase-dr4-qsfp112"])
