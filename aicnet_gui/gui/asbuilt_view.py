@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtWidgets import QFileDialog
@@ -31,10 +30,8 @@ from ..model.port_names_os import PortNamer
 from .canvas.asbuilt_overlay import AsBuiltOverlay
 from .dialogs import messages
 from .panels.asbuilt import AsBuiltDock
+from .window_api import AppWindow
 from .workers.background import BackgroundJob
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 FILTER = ("As-built observations (*.json *.txt *.csv);;lldpctl -f json (*.json);;"
           "ibnetdiscover output (*.txt *.out);;NetBox cable export (*.csv);;All files (*)")
@@ -59,7 +56,7 @@ class AsBuiltView(QObject):
     #: a verification ended (its Comparison, or None when the input was refused)
     done = Signal(object)
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: AppWindow) -> None:
         super().__init__(window)
         self.window = window
         self.dock = AsBuiltDock(window)

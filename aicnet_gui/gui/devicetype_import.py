@@ -10,19 +10,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..catalog.loader import user_catalog_path
 from ..catalog.netbox_import import NetBoxImportError, catalog_yaml, import_device_type_file
 from ..report.outfile import write_text
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_api import AppWindow
 
 
-def import_files(window: MainWindow, paths: Iterable[str | Path]) -> tuple[list[str], list[str]]:
+def import_files(window: AppWindow, paths: Iterable[str | Path]) -> tuple[list[str], list[str]]:
     """Import `paths`; return (report lines, errors).  Imported models are usable at once."""
     folder = user_catalog_path()
     lines: list[str] = []
@@ -51,7 +48,7 @@ def import_files(window: MainWindow, paths: Iterable[str | Path]) -> tuple[list[
     return lines, errors
 
 
-def choose_and_import(window: MainWindow) -> None:
+def choose_and_import(window: AppWindow) -> None:
     """Ask for device-type files, import them and show the report."""
     paths, _ = QFileDialog.getOpenFileNames(
         window, "Import NetBox Device Types", "", "NetBox device types (*.yaml *.yml)")

@@ -8,8 +8,6 @@ between an edit and the next report the fixes are disabled and the status says "
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel
 
@@ -24,9 +22,7 @@ from .panels.metrics import MetricsDock
 from .panels.workloads import WorkloadsDock
 from .units import counted
 from .validation import LiveValidator
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_api import AppWindow
 
 
 def badges_of(report: AnalysisReport, devices: set[str] | dict, links: set[str] | dict
@@ -58,7 +54,7 @@ class LivePanels(QObject):
     #: a current report was shown everywhere
     shown = Signal(object)
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: AppWindow) -> None:
         super().__init__(window)
         self.window = window
         self.validator = LiveValidator(window.document, self)

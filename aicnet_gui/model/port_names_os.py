@@ -22,19 +22,14 @@ OS keeps its design name.  Qt-free; used by the exports, the inspector and `aicn
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from . import limits as L
 from .limits import FreeText, NameText
 from .templates import check_template
-
-if TYPE_CHECKING:
-    from .catalog_entities import CageGroup, DeviceModel
-    from .document import FabricDocument
-    from .ports import LogicalPort
 
 OsName = Literal[
     "cumulus", "nvos", "mlnx-os", "ib-port", "sonic", "eos", "nxos", "junos",
@@ -95,6 +90,56 @@ class OsPortNaming(BaseModel):
         if bool(self.ports) == bool(self.names):
             raise ValueError("give either ports (patterns) or names (an explicit list)")
         return self
+
+
+# What this module reads of the catalog, the ports and the document.  Structural types, so the
+# naming entities (which catalog_entities.py imports) need not import their importers back.
+class CageGroup(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def first(self) -> int: ...
+    @property
+    def lanes(self) -> int: ...
+    @property
+    def os_names(self) -> Mapping[str, OsPortNaming]: ...
+    @property
+    def cage_numbers(self) -> range: ...
+
+
+class DeviceModel(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def vendor(self) -> str: ...
+    @property
+    def default_os(self) -> str | None: ...
+    @property
+    def is_switch(self) -> bool: ...
+    @property
+    def cages(self) -> Sequence[CageGroup]: ...
+
+
+class LogicalPort(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def cage(self) -> int: ...
+    @property
+    def leg(self) -> int: ...
+    @property
+    def legs(self) -> int: ...
+    @property
+    def group(self) -> CageGroup: ...
+
+
+class FabricDocument(Protocol):
+    @property
+    def settings(self) -> Any: ...
+    @property
+    def devices(self) -> Mapping[str, Any]: ...
+    def device_model(self, device: Any) -> DeviceModel: ...
+    def ports(self, device_id: str) -> Mapping[str, LogicalPort]: ...
 
 
 def _values(group: CageGroup, port: LogicalPort) -> dict[str, int]:

@@ -26,14 +26,12 @@ from collections import Counter
 from pathlib import Path
 
 from ..fileio.atomic import atomic_output
-from ..model.catalog_entities import DeviceModel
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
 from .cables import CablePlan, build_plan
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .identifiers import rack_coordinate
-from .netbox_devicetypes import slug
+from .netbox_common import ROLE_NAMES, write_common
 
 CABLE_HEADER: tuple[str, ...] = (
     "side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
@@ -44,48 +42,7 @@ DEVICE_HEADER: tuple[str, ...] = (
     "name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face",
     "description", "comments",
 )
-RACK_HEADER: tuple[str, ...] = (
-    "site", "name", "facility_id", "status", "width", "u_height", "description",
-)
 INTERFACE_HEADER: tuple[str, ...] = ("device", "name", "type", "speed", "enabled", "description")
-MANUFACTURER_HEADER: tuple[str, ...] = ("name", "slug")
-ROLE_HEADER: tuple[str, ...] = ("name", "slug", "color")
-
-ROLE_NAMES = {
-    "gpu_server": "GPU server",
-    "storage": "Storage",
-    "leaf": "Leaf switch",
-    "spine": "Spine switch",
-    "core": "Core switch",
-    "mgmt": "Management switch",
-}
-ROLE_COLOURS = {
-    "gpu_server": "4caf50", "storage": "8bc34a", "leaf": "2196f3", "spine": "ff9800",
-    "core": "9c27b0", "mgmt": "607d8b",
-}
-
-
-def write_common(doc: FabricDocument, folder: Path,
-                 models: dict[str, DeviceModel]) -> dict[str, int]:
-    """manufacturers.csv, device_roles.csv and racks.csv: the same in every NetBox layout."""
-    site = doc.settings.site
-    vendors = sorted({m.vendor for m in models.values()})
-    roles = sorted({doc.role_of(d).value for d in doc.devices.values()})
-    racks = sorted(doc.racks.values(), key=lambda r: (r.row, r.position, r.name))
-    return {
-        "manufacturers.csv": write_csv(
-            folder / "manufacturers.csv", MANUFACTURER_HEADER, ([v, slug(v)] for v in vendors)),
-        "device_roles.csv": write_csv(
-            folder / "device_roles.csv", ROLE_HEADER,
-            ([ROLE_NAMES.get(r, r), slug(ROLE_NAMES.get(r, r)), ROLE_COLOURS.get(r, "9e9e9e")]
-             for r in roles)),
-        "racks.csv": write_csv(
-            folder / "racks.csv", RACK_HEADER,
-            ([site, r.name, rack_coordinate(r), "planned", 19, r.height_ru,
-              f"row {r.row} position {r.position}"] for r in racks)),
-    }
-
-
 NETBOX_LAYOUTS = ("4.5", "4.4")
 """`4.5`: NetBox 4.5+ (cable profiles, sites, device-type YAML: netbox45.py); `4.4`: the
 layout below, for NetBox 4.4 and older."""

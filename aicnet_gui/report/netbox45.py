@@ -33,7 +33,7 @@ from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .netbox import ROLE_NAMES, write_common
+from .netbox_common import ROLE_NAMES, write_common
 from .netbox_devicetypes import device_type_yaml, file_name, template_names
 from .outfile import write_text
 

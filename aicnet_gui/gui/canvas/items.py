@@ -8,8 +8,6 @@ tells each port whether it is a valid target (green ring) or not (red, dimmed).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
@@ -22,14 +20,17 @@ from PySide6.QtGui import (
     QStaticText,
     QTransform,
 )
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from .. import resources, theme
 from . import lod
 from .geometry import HEADER_W, DeviceGeometry, PortCell
-
-if TYPE_CHECKING:
-    from .topology_scene import TopologyScene
 
 _STATIC: dict[tuple[str, bool, float], QStaticText] = {}
 
@@ -275,7 +276,9 @@ class DeviceItem(QGraphicsRectItem):
             painter.fillRect(QRectF(bar.x(), bar.y(), bar.width() * used / total, bar.height()),
                              theme.role_colour(self.role))
 
-    def _paint_ports(self, painter: QPainter, scene: TopologyScene | None) -> None:
+    def _paint_ports(self, painter: QPainter, scene: QGraphicsScene | None) -> None:
+        # the scene's `wire` (a WireState, while a cable is drawn) is read, not its type: items
+        # do not import the scene that builds them
         geometry = self.geometry
         assert geometry is not None
         wire = getattr(scene, "wire", None)

@@ -7,7 +7,7 @@ writes it in a background thread behind a modal progress dialog that can cancel.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -32,10 +32,8 @@ from ... import report
 from ...report.options import SECTION_TITLES
 from .. import resources
 from ..units import counted
+from ..window_api import AppWindow
 from ..workers.export_worker import ExportJob
-
-if TYPE_CHECKING:
-    from ..main_window import MainWindow
 
 FORMATS: dict[str, tuple[str, str]] = {
     "pdf": ("Cabling plan (PDF)", ".pdf"),
@@ -53,7 +51,7 @@ LABEL_STOCKS = {"": "to match the paper", "avery-l7651": "Avery L7651 (A4, 65 la
 
 
 class ExportDialog(QDialog):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: AppWindow) -> None:
         super().__init__(window)
         self.setWindowTitle("Export")
         self.setWindowIcon(resources.icon("export-pdf"))
@@ -199,7 +197,7 @@ def export_job(kind: str, doc, target: str, options: Any):  # noqa: ANN001, ANN2
     return run
 
 
-def run_export(window: MainWindow) -> None:
+def run_export(window: AppWindow) -> None:
     dialog = ExportDialog(window)
     if not dialog.exec():
         return
@@ -209,7 +207,7 @@ def run_export(window: MainWindow) -> None:
     start_export(window, kind, target, options)
 
 
-def start_export(window: MainWindow, kind: str, target: str, options: Any) -> ExportJob:
+def start_export(window: AppWindow, kind: str, target: str, options: Any) -> ExportJob:
     progress = QProgressDialog("Exporting…", "Cancel", 0, 1000, window)
     progress.setWindowTitle("Export")
     progress.setWindowModality(Qt.WindowModality.WindowModal)

@@ -9,7 +9,7 @@ with the editor's tier layout (`generators.layout`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 from PySide6.QtCore import Qt
@@ -30,10 +30,8 @@ from PySide6.QtWidgets import (
 from ... import generators
 from ...model.edits import Operation
 from .. import resources
+from ..window_api import AppWindow
 from .model_form import ModelForm
-
-if TYPE_CHECKING:
-    from ..main_window import MainWindow
 
 TEMPLATE_TITLES = {
     "two-tier": "Two-tier leaf-spine",
@@ -51,7 +49,7 @@ def params_error(exc: ValidationError) -> str:
 class TemplateWizard(QDialog):
     """Choose a template and its parameters; `result_ops` holds the generated operations."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: AppWindow) -> None:
         super().__init__(window)
         self.setWindowTitle("New fabric from a template")
         self.setWindowIcon(resources.icon("new-template"))
@@ -155,7 +153,7 @@ class TemplateWizard(QDialog):
             self.accept()
 
 
-def run_template_wizard(window: MainWindow) -> bool:
+def run_template_wizard(window: AppWindow) -> bool:
     """Show the wizard; on Create, a new document holding the generated fabric (one undo step)."""
     wizard = TemplateWizard(window)
     if not wizard.exec():
@@ -163,7 +161,7 @@ def run_template_wizard(window: MainWindow) -> bool:
     return apply_template(window, wizard.template(), wizard.result_ops)
 
 
-def apply_template(window: MainWindow, template: str, ops: list[Operation]) -> bool:
+def apply_template(window: AppWindow, template: str, ops: list[Operation]) -> bool:
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         window.document.new()
