@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from aicnet_gui.analysis.rules_compat import _optic_ok, integrated_cable
+from aicnet_gui.analysis.rules_compat import _optic_ok, fibre_cord, integrated_cable
 from aicnet_gui.analysis.signatures import End, SigContext
 from aicnet_gui.generators.media import MediaSelector
 from aicnet_gui.gui.compat import cable_fits, transceiver_fits
@@ -171,3 +171,55 @@ def test_a_nic_optic_runs_its_published_lower_rate(doc, catalog):
     hgx = _add(doc, "generic-hgx-8-gpu-b3140h", 1, "1x200G")
     assert transceiver_fits(doc, hgx, 1, catalog.transceivers["nvidia-mma1z00-ns400"])
     assert not transceiver_fits(doc, hgx, 1, catalog.transceivers["generic-400gbase-dr4-qsfp112"])
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalog, family):
+    selector = MediaSelector(catalog, family.value)
+    doc = _doc(catalog, family)
+    cords = sorted((c for c in catalog.cables.values() if c.type == "fibre"), key=lambda c: c.id)
+    ends = []  # (spec, device, port, End, generator option or None) per cage kind x fitting optic
+    for spec, (model, group, mode, port) in _cage_kinds(catalog).items():
+        options = {o.optic.id: o for o in selector.options(spec)}
+        for optic in sorted(catalog.transceivers.values(), key=lambda t: t.id):
+            if optic_in_cage(spec, optic, family) is not None:
+                continue
+            n = next(_seq)
+            doc.add_device(Device(id=f"d{n}", name=f"d{n}", model=model.id, cages={
+                group.first: CageConfig(mode=mode, transceiver=optic.id)}))
+            ends.append((spec, f"d{n}", port, End("a", port, group, model, optic),
+                         options.get(optic.id)))
+    checked = offered = generated = 0
+    for i, (spec_a, dev_a, port_a, end_a, opt_a) in enumerate(ends):
+        for spec_b, dev_b, port_b, end_b, opt_b in ends[i:]:
+            if spec_a.speed != spec_b.speed:
+                continue
+            link = Link(id="l", a=Endpoint(device=dev_a, port=port_a.name),
+                        b=Endpoint(device=dev_b, port=port_b.name))
+            ctx_end_b = End("b", end_b.port, end_b.group, end_b.model, end_b.optic)
+            accepted = set()
+            for cord in cords:
+                inspector = cable_fits(doc, link, cord)
+                ctx = _context(end_a, ctx_end_b, cord, family)
+                analysis = not fibre_cord(ctx) and family in cord.technology
+                assert inspector == analysis, (cord.id, dev_a, end_a.optic.id, end_b.optic.id)
+                checked += 1
+                if inspector:
+                    offered += 1
+                    accepted.add(cord.id)
+            if opt_a is None or opt_b is None or opt_a.family != opt_b.family:
+                continue  # the generator only pairs optics of one family it may choose
+            if opt_a.split > 1 and opt_b.split > 1:
+                continue  # it never splits both ends of a cord
+            _, media, connector = opt_a.family
+            grade = selector._grade(media)
+            legs = max(opt_a.split, opt_b.split)
+            chosen = selector._cords(frozenset({(spec_a, spec_b)}), {spec_a: opt_a, spec_b: opt_b},
+                                     connector, grade, 0.0)
+            keyed = {c.id for c in selector.cords.get((connector, grade, legs), ())}
+            if chosen is None:
+                assert not accepted & keyed, (end_a.optic.id, end_b.optic.id)
+            else:
+                assert chosen[(opt_a.split, opt_b.split)] in accepted
+                generated += 1
+    assert checked > 1000 and 0 < offered < checked and generated > 10

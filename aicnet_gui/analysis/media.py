@@ -12,7 +12,15 @@ import re
 from ..model.catalog_entities import CableAssembly, Transceiver
 
 # the plug facts live in model/fit.py; these names stay importable from here
-from ..model.fit import CAGE_ACCEPTS, fabric_family, fits, top_problem  # noqa: F401
+from ..model.fit import (  # noqa: F401
+    BREAKOUT_PMDS,
+    CAGE_ACCEPTS,
+    fabric_family,
+    fits,
+    pmd_family,
+    pmds_link,
+    top_problem,
+)
 from ..model.fit import cable_lane_gbps as lane_gbps_of_cable  # noqa: F401
 from ..model.fit import optic_lane_gbps as lane_gbps_of_optic  # noqa: F401
 
@@ -34,29 +42,6 @@ def media_label(cable: CableAssembly | None) -> str:
     if cable.type == "fibre":
         return f"fibre {cable.fibre_grade or '?'}"
     return cable.type
-
-
-_PMD_MULTI = re.compile(r"^\d+x", re.IGNORECASE)
-
-
-def pmd_family(pmd: str) -> str:
-    """`2xSR4` -> `SR4`, `400GBASE-DR4` -> `DR4`: what must match at the two ends of a fibre."""
-    base = _PMD_MULTI.sub("", pmd.upper())
-    return base.rsplit("-", 1)[-1]
-
-
-# PMD families of a breakout: the parallel optic at the cord's common end and the optic of
-# each leg (hardware.md breakout table: 400G DR4 -> 4 x 100G DR, R35; 800G DR8 -> 2 x 400G DR4
-# or 8 x 100G DR, R34; 800G SR8 -> 2 x 400G SR4, R37; 400G SR8 -> 2 x 200G SR4, R34/R35)
-BREAKOUT_PMDS = frozenset({("DR4", "DR"), ("DR4", "DR1"), ("DR8", "DR4"), ("DR8", "DR"),
-                           ("DR8", "DR1"), ("SR8", "SR4")})
-
-
-def pmds_link(a: Transceiver, b: Transceiver, breakout: bool) -> bool:
-    """Can the PMDs of `a` and `b` talk: the same family, or over a breakout cord a parallel
-    optic and the optic of its legs."""
-    fa, fb = pmd_family(a.pmd), pmd_family(b.pmd)
-    return fa == fb or (breakout and ((fa, fb) in BREAKOUT_PMDS or (fb, fa) in BREAKOUT_PMDS))
 
 
 def optic_reach_m(optic: Transceiver, grade: str | None) -> float | None:

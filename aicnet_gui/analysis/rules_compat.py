@@ -21,9 +21,12 @@ from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Tr
 from ..model.fit import (
     CageSpec,
     cage_spec,
+    cord_connectors,
     leg_rate_problem,
     mode_problem,
     optic_in_cage,
+    polarity_flips,
+    ports_per_optical_port,
     side_problem,
 )
 from ..model.wording import counted
@@ -319,21 +322,9 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
 
 
 def _cord_connectors(ctx: SigContext, cable: CableAssembly) -> dict[str, str | None]:
-    """The cord connector at link end a and b.  A breakout cord has different connectors at its
-    common end (A) and its legs (B): the common end goes where the optic takes its connector
-    and the port is split, the legs at the other end."""
-    common, leg = cable.a_end.connector, cable.b_end.connector
-    if common == leg:
-        return {"a": common, "b": common}
-
-    def score(end: End, connector: str | None) -> int:
-        value = 2 if end.optic is not None and end.optic.connector == connector else 0
-        split = end.port.legs > 1
-        return value + (1 if split == (connector == common) else 0)
-
-    straight = score(ctx.a, common) + score(ctx.b, leg)
-    swapped = score(ctx.a, leg) + score(ctx.b, common)
-    return {"a": common, "b": leg} if straight >= swapped else {"a": leg, "b": common}
+    """The cord connector at link end a and b (model/fit.py decides)."""
+    a, b = cord_connectors(cable, ctx.a.port.legs, ctx.a.optic, ctx.b.port.legs, ctx.b.optic)
+    return {"a": a, "b": b}
 
 
 def _polish_clash(cord: str, optic: str) -> str | None:
@@ -342,17 +333,6 @@ def _polish_clash(cord: str, optic: str) -> str | None:
     if c_type == o_type and {c_polish, o_polish} == {"APC", "UPC"}:
         return ("an angled (APC) and a flat (UPC) ferrule do not mate: the gap loses light and "
                 "the end faces get damaged")
-    return None
-
-
-def _polarity_flips(cable: CableAssembly) -> bool | None:
-    """Does the cord cross transmit over to receive (TIA-568.3-D: MPO Type B, duplex A-to-B)?
-    None when its polarity is not given or not recognised."""
-    text = (cable.polarity or "").strip().lower()
-    if text in ("type b", "crossover", "a-to-b"):
-        return True
-    if text in ("type a", "straight", "straight-through", "a-to-a"):
-        return False
     return None
 
 
@@ -412,7 +392,7 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 "MEDIA-MISMATCH", ERROR,
                 f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
                 f"cannot talk", None, "use optics of the same PMD family at both ends"))
-    if a is not None and b is not None and _polarity_flips(cable) is False:
+    if a is not None and b is not None and polarity_flips(cable) is False:
         issues.append(Issue(
             "FIBRE-POLARITY", ERROR,
             f"{{a}} - {{b}}: the {cable.model} is a {cable.polarity} cord: between two "
@@ -422,7 +402,7 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
     per_port = {}
     for end in ctx.ends:
         if end.optic is not None:
-            per_port[end.label] = max(1, end.port.legs // end.optic.optical_ports)
+            per_port[end.label] = ports_per_optical_port(end.port.legs, end.optic)
     if cable.legs > 1 and per_port and max(per_port.values()) < cable.legs:
         issues.append(Issue(
             "SPEED-MISMATCH", ERROR,

@@ -28,11 +28,17 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..analysis.media import pmd_family
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CableAssembly, Technology, Transceiver
 from ..model.fabric import FabricTechnology
-from ..model.fit import CageSpec, cable_end_in_cage, optic_in_cage, optic_split
+from ..model.fit import (
+    CageSpec,
+    cable_end_in_cage,
+    cord_between,
+    optic_in_cage,
+    optic_split,
+    pmd_family,
+)
 from .params import MEDIA_CLASSES, MediaParams
 
 CLASS_RANK = {"dac": 0, "acc": 1, "aec": 2, "aoc": 3, "mmf": 4, "smf": 5}
@@ -274,8 +280,10 @@ class MediaSelector:
             if (sa, sb) in cords:
                 continue
             legs = sa if sa > 1 else sb
+            optic_a, optic_b = chosen[a].optic, chosen[b].optic
             cord = next((c for c in self.cords.get((connector, grade, legs), ())
-                         if stock_limit(c) >= limit), None)
+                         if stock_limit(c) >= limit
+                         and cord_between(c, a, optic_a, b, optic_b, self.family) is None), None)
             if cord is None:
                 return None
             cords[(sa, sb)] = cord.id

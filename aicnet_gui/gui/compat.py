@@ -15,14 +15,7 @@ from dataclasses import dataclass
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Transceiver
 from ..model.document import FabricDocument
 from ..model.fabric import Link
-from ..model.fit import (
-    CageSpec,
-    cage_spec,
-    cord_between,
-    fabric_family,
-    integrated_cable_between,
-    optic_in_cage,
-)
+from ..model.fit import CageSpec, cable_between, cage_spec, fabric_family, optic_in_cage
 from ..model.ports import LogicalPort
 from .units import speed_label
 
@@ -157,20 +150,19 @@ def compatible_transceivers(doc: FabricDocument, device_id: str, cage: int) -> l
 
 
 def cable_problem(doc: FabricDocument, link: Link, cable: CableAssembly) -> str | None:
-    """Why `cable` cannot be the media of `link` given both ends' cages and optics, or None."""
-    pa = doc.port(link.a.device, link.a.port)
-    pb = doc.port(link.b.device, link.b.port)
-    if pa is None or pb is None:
-        return "an end of the link has no such port"
-    family = fabric_family(doc.settings.technology)
-    optic_a = cage_transceiver(doc, link.a.device, pa.cage)
-    optic_b = cage_transceiver(doc, link.b.device, pb.cage)
-    if cable.type == "fibre":
-        return cord_between(cable, optic_a, optic_b, family)
-    spec_a = cage_spec(pa.group, pa.legs, pa.speed_gbps, doc.device_model(link.a.device).is_switch)
-    spec_b = cage_spec(pb.group, pb.legs, pb.speed_gbps, doc.device_model(link.b.device).is_switch)
-    return integrated_cable_between(cable, spec_a, spec_b, family,
-                                    optic_a is not None, optic_b is not None)
+    """Why `cable` cannot be the media of `link` given both ends' cages and optics, or None
+    (model/fit.py decides, as the analysis and the generators do)."""
+    specs = []
+    optics = []
+    for end in (link.a, link.b):
+        port = doc.port(end.device, end.port)
+        if port is None:
+            return f"{port_title(doc, PortRef(end.device, end.port))} is not a port"
+        specs.append(cage_spec(port.group, port.legs, port.speed_gbps,
+                               doc.device_model(end.device).is_switch))
+        optics.append(cage_transceiver(doc, end.device, port.cage))
+    return cable_between(cable, specs[0], optics[0], specs[1], optics[1],
+                         fabric_family(doc.settings.technology))
 
 
 def cable_fits(doc: FabricDocument, link: Link, cable: CableAssembly) -> bool:

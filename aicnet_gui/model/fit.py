@@ -20,6 +20,7 @@ Hardware facts (hardware.md §1.2, §2):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -203,11 +204,47 @@ def integrated_cable_between(
     return None if swapped is None else straight
 
 
-def cord_between(cable: CableAssembly, optic_a: Transceiver | None, optic_b: Transceiver | None,
-                 family: Technology) -> str | None:
-    """Why a fibre cord cannot join the optics at the two ends, or None: both ends need an
-    optic of the cord's media and connector with a reach over its grade; a splitter cord joins
-    one fast optical port to several slower ones."""
+def cord_connectors(cable: CableAssembly, a_legs: int, optic_a: Transceiver | None,
+                    b_legs: int, optic_b: Transceiver | None) -> tuple[str | None, str | None]:
+    """The cord connector at link end a and b.  A breakout cord has different connectors at its
+    common end (A) and its legs (B): the common end goes where the optic takes its connector
+    and the port is split, the legs at the other end."""
+    common, leg = cable.a_end.connector, cable.b_end.connector
+    if common == leg:
+        return common, common
+
+    def score(legs: int, optic: Transceiver | None, connector: str | None) -> int:
+        value = 2 if optic is not None and optic.connector == connector else 0
+        return value + (1 if (legs > 1) == (connector == common) else 0)
+
+    straight = score(a_legs, optic_a, common) + score(b_legs, optic_b, leg)
+    swapped = score(a_legs, optic_a, leg) + score(b_legs, optic_b, common)
+    return (common, leg) if straight >= swapped else (leg, common)
+
+
+def polarity_flips(cable: CableAssembly) -> bool | None:
+    """Does the cord cross transmit over to receive (TIA-568.3-D: MPO Type B, duplex A-to-B)?
+    None when its polarity is not given or not recognised."""
+    text = (cable.polarity or "").strip().lower()
+    if text in ("type b", "crossover", "a-to-b"):
+        return True
+    if text in ("type a", "straight", "straight-through", "a-to-a"):
+        return False
+    return None
+
+
+def ports_per_optical_port(legs: int, optic: Transceiver) -> int:
+    """How many logical ports of a cage in `legs` legs ride one optical port of `optic`."""
+    return max(1, legs // optic.optical_ports)
+
+
+def cord_between(cable: CableAssembly, a: CageSpec, optic_a: Transceiver | None,
+                 b: CageSpec, optic_b: Transceiver | None, family: Technology) -> str | None:
+    """Why a fibre cord cannot join the optics in a cage of `a` and one of `b`, or None: an
+    optic at both ends, each taking the cord's connector at its end, of the cord's media and
+    with a published reach over its grade; optics whose PMDs talk; a cord that crosses
+    transmit to receive; a splitter where one optical port carries as many ports as it has
+    legs, a straight cord where both carry the same number."""
     if cable.type != "fibre":
         return f"the {cable.model} is not a fibre cord"
     problem = technology_problem(cable.technology, family)
@@ -215,18 +252,58 @@ def cord_between(cable: CableAssembly, optic_a: Transceiver | None, optic_b: Tra
         return problem
     if optic_a is None or optic_b is None:
         return "a fibre cord needs an optic at both ends"
-    slow, fast = sorted((optic_a.port_gbps, optic_b.port_gbps))
-    if cable.legs > 1 and cable.legs * slow != fast:
-        return f"a 1:{cable.legs} splitter cord does not join {fast}G and {slow}G optical ports"
-    connectors = {cable.a_end.connector, cable.b_end.connector} - {None}
-    for optic in (optic_a, optic_b):
+    connectors = cord_connectors(cable, a.legs, optic_a, b.legs, optic_b)
+    for optic, connector in zip((optic_a, optic_b), connectors, strict=True):
+        if connector and optic.connector != connector:
+            return f"the {optic.model} takes {optic.connector}, the cord has {connector} there"
         if cable.media != optic.media:
             return f"the {optic.model} is {optic.media}, the cord is {cable.media}"
-        if connectors and optic.connector and optic.connector not in connectors:
-            return f"the {optic.model} takes {optic.connector}, the cord has {', '.join(sorted(connectors))}"
-        if cable.fibre_grade is not None and getattr(optic.reach_m, cable.fibre_grade) is None:
-            return f"the {optic.model} has no reach over {cable.fibre_grade} fibre"
+        if cable.fibre_grade is None or getattr(optic.reach_m, cable.fibre_grade) is None:
+            return f"the {optic.model} has no published reach over {cable.fibre_grade} fibre"
+    if optic_a.media != optic_b.media or not pmds_link(optic_a, optic_b, cable.legs > 1):
+        return f"{optic_a.pmd} and {optic_b.pmd} optics cannot talk"
+    if polarity_flips(cable) is False:
+        return f"the {cable.model} does not cross transmit over to receive"
+    per_a = ports_per_optical_port(a.legs, optic_a)
+    per_b = ports_per_optical_port(b.legs, optic_b)
+    if cable.legs > 1 and max(per_a, per_b) < cable.legs:
+        return f"a 1:{cable.legs} splitter cord needs an optical port split in {cable.legs}"
+    if cable.legs == 1 and per_a != per_b:
+        return f"a straight cord joins one port of an optical port carrying {max(per_a, per_b)}"
     return None
+
+
+def cable_between(cable: CableAssembly, a: CageSpec, optic_a: Transceiver | None,
+                  b: CageSpec, optic_b: Transceiver | None, family: Technology) -> str | None:
+    """Why `cable` cannot be the media between a cage of `a` and one of `b` holding these
+    optics (None: empty cage), or None."""
+    if cable.type == "fibre":
+        return cord_between(cable, a, optic_a, b, optic_b, family)
+    return integrated_cable_between(cable, a, b, family, optic_a is not None, optic_b is not None)
+
+
+# ---------------------------------------------------------------------- PMDs
+_PMD_MULTI = re.compile(r"^\d+x", re.IGNORECASE)
+
+
+def pmd_family(pmd: str) -> str:
+    """`2xSR4` -> `SR4`, `400GBASE-DR4` -> `DR4`: what must match at the two ends of a fibre."""
+    base = _PMD_MULTI.sub("", pmd.upper())
+    return base.rsplit("-", 1)[-1]
+
+
+# PMD families of a breakout: the parallel optic at the cord's common end and the optic of
+# each leg (hardware.md breakout table: 400G DR4 -> 4 x 100G DR, R35; 800G DR8 -> 2 x 400G DR4
+# or 8 x 100G DR, R34; 800G SR8 -> 2 x 400G SR4, R37; 400G SR8 -> 2 x 200G SR4, R34/R35)
+BREAKOUT_PMDS = frozenset({("DR4", "DR"), ("DR4", "DR1"), ("DR8", "DR4"), ("DR8", "DR"),
+                           ("DR8", "DR1"), ("SR8", "SR4")})
+
+
+def pmds_link(a: Transceiver, b: Transceiver, breakout: bool) -> bool:
+    """Can the PMDs of `a` and `b` talk: the same family, or over a breakout cord a parallel
+    optic and the optic of its legs."""
+    fa, fb = pmd_family(a.pmd), pmd_family(b.pmd)
+    return fa == fb or (breakout and ((fa, fb) in BREAKOUT_PMDS or (fb, fa) in BREAKOUT_PMDS))
 
 
 # ---------------------------------------------------------------------- rack slots
