@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Transceiver
 from ..model.document import FabricDocument
 from ..model.fabric import Link
-from ..model.fit import CageSpec, cable_between, cage_spec, fabric_family, optic_in_cage
+from ..model.fit import (
+    CageSpec,
+    cable_between,
+    cage_spec,
+    fabric_family,
+    optic_in_cage,
+    optics_problem,
+)
 from ..model.ports import LogicalPort
 from .units import speed_label
 
@@ -94,16 +101,11 @@ def connection_problem(
     optic_a = cage_transceiver(doc, a.device, pa.cage)
     optic_b = cage_transceiver(doc, b.device, pb.cage)
     if optic_a is not None and optic_b is not None:
-        if optic_a.media != optic_b.media:
-            return (
-                f"media: {optic_a.model} is {optic_a.media} ({optic_a.pmd}), "
-                f"{optic_b.model} is {optic_b.media} ({optic_b.pmd})"
-            )
-        if optic_a.port_gbps != optic_b.port_gbps:
-            return (
-                f"optics: {optic_a.model} ports run at {speed_label(optic_a.port_gbps)}, "
-                f"{optic_b.model} ports at {speed_label(optic_b.port_gbps)}"
-            )
+        # the same rule as the analysis' fibre check: a DR4 port split 4x100G reaches a 100G
+        # DR optic over a breakout cord, so only media and PMDs that never talk are refused
+        problem = optics_problem(optic_a, optic_b)
+        if problem:
+            return f"optics: {problem}"
     return None
 
 

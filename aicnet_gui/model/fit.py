@@ -238,6 +238,17 @@ def ports_per_optical_port(legs: int, optic: Transceiver) -> int:
     return max(1, legs // optic.optical_ports)
 
 
+def optics_problem(optic_a: Transceiver, optic_b: Transceiver) -> str | None:
+    """Why no fibre cord can join these two optics (media, or PMDs that do not talk even over
+    a breakout cord), or None."""
+    if optic_a.media != optic_b.media:
+        return (f"{optic_a.model} is {optic_a.media} ({optic_a.pmd}), "
+                f"{optic_b.model} is {optic_b.media} ({optic_b.pmd})")
+    if not pmds_link(optic_a, optic_b, breakout=True):
+        return f"{optic_a.model} runs {optic_a.pmd}, {optic_b.model} {optic_b.pmd}: they cannot talk"
+    return None
+
+
 def cord_between(cable: CableAssembly, a: CageSpec, optic_a: Transceiver | None,
                  b: CageSpec, optic_b: Transceiver | None, family: Technology) -> str | None:
     """Why a fibre cord cannot join the optics in a cage of `a` and one of `b`, or None: an

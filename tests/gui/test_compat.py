@@ -9,7 +9,7 @@ from aicnet_gui.gui.compat import (
     connection_problem,
     transceiver_fits,
 )
-from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link
+from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link
 
 
 def add(doc, device_id: str, model: str, **extra) -> str:
@@ -71,3 +71,21 @@ def test_cables_fit_by_ends_rate_and_split(doc, catalog):
     doc.update_device(hgx, cages={1: CageConfig(transceiver="nvidia-mma1z00-ns400")})
     assert cable_fits(doc, doc.links["s"], catalog.cables["nvidia-mfp7e10"])
     assert not cable_fits(doc, doc.links["s"], catalog.cables["generic-400g-qsfp112-aoc"])
+
+
+def test_a_split_dr4_port_may_be_wired_to_a_100g_dr_optic_and_takes_the_breakout_cord(doc, catalog):
+    # 400GBASE-DR4 split 4x100G talks to 100G DR optics over an MPO-12 to 4x LC cord
+    # (hardware.md breakout table); the wire drag used to refuse it by optical port rate
+    doc.update_settings(technology=FabricTechnology.ETHERNET)
+    a = add(doc, "leaf-a", "nvidia-sn5400",
+            cages={1: CageConfig(mode="4x100G", transceiver="generic-400gbase-dr4-qsfp-dd")})
+    b = add(doc, "leaf-b", "nvidia-sn4600c", role="spine",
+            cages={1: CageConfig(transceiver="generic-100gbase-dr-qsfp28"),
+                   2: CageConfig(transceiver="generic-100gbase-sr4-qsfp28")})
+    assert connection_problem(doc, PortRef(a, "swp1s0"), PortRef(b, "swp1")) is None
+    assert connection_problem(doc, PortRef(a, "swp1s1"), PortRef(b, "swp2")).startswith(
+        "optics: ")  # single-mode DR4 to a multimode SR4: no cord joins them
+    link = Link(id="x", a=Endpoint(device=a, port="swp1s0"), b=Endpoint(device=b, port="swp1"))
+    doc.add_link(link)
+    assert cable_fits(doc, link, catalog.cables["generic-mpo-12-apc-to-4x-lc-os2-breakout"])
+    assert not cable_fits(doc, link, catalog.cables["generic-duplex-lc-os2-patch-cord"])
