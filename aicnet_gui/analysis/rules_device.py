@@ -22,6 +22,7 @@ import numpy as np
 from ..model.document import FabricDocument
 from ..model.edits import UpdateDevice
 from ..model.fabric import FabricTechnology
+from ..model.fit import ports_per_optical_port
 from ..model.wording import counted
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .fixes import set_assembly
@@ -227,7 +228,7 @@ def cage_check(state: State, row: int) -> Iterable[Finding]:
         by_port: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
         for end in ends:
             leg, legs = end[0], end[1]
-            per_port = max(1, legs // optic.optical_ports)
+            per_port = ports_per_optical_port(legs, optic)
             by_port[(leg - 1) // per_port].append(end)
         for optical, group in sorted(by_port.items()):
             if len({keys[e[2]] for e in group}) > 1:
