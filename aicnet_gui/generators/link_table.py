@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.lengths import rack_floor_xy
-from ..model.catalog_entities import Role
+from ..model.catalog_entities import SWITCH_ROLES
 from ..model.fabric import LengthEstimation, Rack
+from ..model.fit import CageSpec, cage_spec
 from ..model.ports import build_port_table, mode_overrides
-from .media import CageSpec
 from .plan import FabricPlan
 
 
@@ -64,16 +64,14 @@ def _port_rows(fabric: FabricPlan) -> tuple[list[dict[str, int]], _Ports]:
     tables: dict[tuple, dict[str, int]] = {}
     per_device: list[dict[str, int]] = []
     for planned in fabric.devices:
-        switch = planned.role != Role.GPU_SERVER
+        switch = planned.role in SWITCH_ROLES  # a storage server's cages are NIC side too
         overrides = mode_overrides(planned.cages)
         key = (planned.model.id, overrides, switch)
         table = tables.get(key)
         if table is None:
             table = tables[key] = {}
             for name, port in build_port_table(planned.model, overrides).items():
-                group = port.group
-                spec = CageSpec(group.form_factor, group.top, port.legs, port.speed_gbps,
-                                group.lane_gbps, switch)
+                spec = cage_spec(port.group, port.legs, port.speed_gbps, switch)
                 table[name] = len(ports.cage)
                 ports.cage.append(port.cage)
                 ports.leg.append(port.leg)

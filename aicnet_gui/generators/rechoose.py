@@ -13,15 +13,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..analysis.lengths import Placement, placement, route_estimate_m
-from ..model.catalog_entities import Role
+from ..model.catalog_entities import SWITCH_ROLES
 from ..model.document import FabricDocument
 from ..model.edits import Operation, UpdateDevice, UpdateLink
 from ..model.fabric import CageConfig
+from ..model.fit import cage_spec
 from ..model.summary import TIER_NAMES
 from .media import (
     AssemblyIds,
     Cage,
-    CageSpec,
     MediaLink,
     MediaSelection,
     MediaSelector,
@@ -31,8 +31,6 @@ from .media import (
     stock_limit,
 )
 from .params import MediaParams
-
-_SWITCH_ROLES = frozenset({Role.LEAF, Role.SPINE, Role.CORE, Role.MGMT})
 
 
 @dataclass
@@ -108,9 +106,8 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
             cage = index.get(key)
             if cage is None:
                 device = doc.devices[end.device]
-                group = port.group
-                spec = CageSpec(group.form_factor, group.top, port.legs, port.speed_gbps,
-                                group.lane_gbps, doc.role_of(device) in _SWITCH_ROLES)
+                spec = cage_spec(port.group, port.legs, port.speed_gbps,
+                                 doc.role_of(device) in SWITCH_ROLES)
                 cage = index[key] = len(cages)
                 cages.append(Cage(end.device, port.cage, spec, device.rack))
             ends.append((cage, port.leg))
