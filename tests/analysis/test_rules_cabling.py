@@ -94,3 +94,26 @@ def test_a_patch_survives_save_and_load_and_a_bad_one_is_named(patched, catalog)
     assert bad != raw
     with pytest.raises(FabricFileError, match="mated_pairs"):
         loads_fabric(bad, catalog, "x.fabric")
+
+
+def test_incremental_runs_agree_with_full_runs_as_the_channel_changes(patched):
+    from aicnet_gui.analysis.engine import Analyzer
+    from aicnet_gui.model.edits import UpdateDevice
+
+    doc = patched.doc
+    analyzer = Analyzer(doc)
+    analyzer.full()
+    steps = [
+        [UpdateLink("u1", {"patch": LinkPatch(mated_pairs=4)})],          # over the budget
+        [UpdateLink("u1", {"length_m": None})],                            # estimated length
+        [UpdateLink("u1", {"patch": LinkPatch(mated_pairs=4, polish="UPC")})],
+        [UpdateDevice("spine-1", {"cages": {}})],                          # optic taken out
+        [UpdateLink("u1", {"patch": None})],
+    ]
+    seen = set()
+    for ops in steps:
+        edit = doc.apply(ops)
+        incremental = analyzer.update(edit.changes)
+        assert incremental == Analyzer(doc).full()
+        seen |= {f.code for f in incremental.findings}
+    assert {"INSERTION-LOSS", "PATCH-POLISH"} <= seen
