@@ -79,8 +79,8 @@ class FabricView(QGraphicsView):
         self.zoom_by(scale / self.scale_factor())
 
     def fit_rect(self, rect: QRectF, max_scale: float = 1.5, min_scale: float = MIN_SCALE) -> None:
-        """Show `rect` whole, at most at `max_scale`; never below `min_scale` (then the middle of
-        its top is shown, and the rest is a scroll or a zoom out away).  The legend sits outside
+        """Show `rect` whole, at most at `max_scale`; never below `min_scale` (then its top left
+        is shown, and the rest is a scroll or a zoom out away).  The legend sits outside
         the viewport, so the whole viewport is there to fit into."""
         if rect.isNull() or rect.isEmpty():
             return
@@ -92,10 +92,12 @@ class FabricView(QGraphicsView):
         scale = max(scale, min_scale, MIN_SCALE)
         self.setTransform(QTransform.fromScale(scale, scale))
         centre = box.center()
-        # held at the readable minimum, the design does not fit: show the middle of its top
-        # (the top tier over the middle of the rest), the rest is a scroll or a zoom out away
+        # held at the readable minimum, the design does not fit: show its top left (the first
+        # devices of each tier, as a reader starts), the rest is a scroll or a zoom out away
         if box.height() * scale > height:
             centre.setY(box.top() + height / 2 / scale)
+        if box.width() * scale > width:
+            centre.setX(box.left() + width / 2 / scale)
         self.centerOn(centre)
         self.zoom_changed.emit(self.scale_factor())
 
