@@ -10,8 +10,8 @@ with a pair at most 0.75 dB (TIA-568.3-D, standard-grade connectors) unless the 
 panels' low-loss value, and the cabled fibre at most 3.5 dB/km for multimode at 850 nm and
 1.0 dB/km for single-mode at 1310 nm (inside-plant cable).  The fibre length is the link's
 length (typed-in or estimated; none: the connectors alone).  The budget is the smaller of the
-two optics' `channel_loss_db` (IEEE 802.3); a link whose optics have no budget in the catalog
-is not checked.
+two optics' `channel_loss_db` (IEEE 802.3); for a link whose optics have no budget in the
+catalog the loss is reported as a note (INFO) to compare with the vendor's figure.
 
 PATCH-POLISH: an APC (angled) connector mated with a UPC (flat) one leaves an air gap: high
 loss and reflections, and the end faces can be damaged.  The panels' polish (`patch.polish`)
@@ -29,7 +29,7 @@ import numpy as np
 
 from ..model.catalog_entities import Transceiver
 from ..model.fabric import LinkPatch
-from .findings import ERROR, Finding, Fix
+from .findings import ERROR, INFO, Finding, Fix
 from .index import NONE
 from .media import fmt_m
 from .state import Rule, State
@@ -77,17 +77,24 @@ def cabling_check(state: State, row: int) -> Iterable[Finding]:
     objects = (link.id, state.dev_id(int(store.l["a"][row])), state.dev_id(int(store.l["b"][row])))
     what = f"{state.end_label(row, 'a')} - {state.end_label(row, 'b')}"
     budgeted = [o for o in optics if o.channel_loss_db is not None]
-    if budgeted:
-        tightest = min(budgeted, key=lambda o: o.channel_loss_db or 0.0)
+    tightest = min(budgeted, key=lambda o: o.channel_loss_db or 0.0) if budgeted else optics[0]
+    length = float(store.l["length"][row])
+    known = not np.isnan(length)
+    total, connectors, fibre = channel_loss(patch, tightest.media, length if known else None)
+    per_pair = MAX_PAIR_DB if patch.loss_per_pair_db is None else patch.loss_per_pair_db
+    fibre_text = (f"{fmt_m(round(length, 1))} m of {tightest.media} at "
+                  f"{FIBRE_DB_PER_KM[tightest.media]:g} dB/km = {fibre:.2f} dB"
+                  if known else "fibre length unknown (connectors only)")
+    if not budgeted:
+        yield Finding(
+            "INSERTION-LOSS", INFO,
+            f"{what}: channel insertion loss {total:.2f} dB ({patch.mated_pairs} mated pair(s) x "
+            f"{per_pair:g} dB = {connectors:.2f} dB + {fibre_text}) not checked: the catalog "
+            f"has no channel budget for the {', '.join(sorted({o.model for o in optics}))}",
+            objects, Fix("compare the loss with the optic vendor's channel insertion loss"))
+    else:
         budget = float(tightest.channel_loss_db or 0.0)
-        length = float(store.l["length"][row])
-        known = not np.isnan(length)
-        total, connectors, fibre = channel_loss(patch, tightest.media, length if known else None)
         if total > budget + 1e-9:
-            per_pair = MAX_PAIR_DB if patch.loss_per_pair_db is None else patch.loss_per_pair_db
-            fibre_text = (f"{fmt_m(round(length, 1))} m of {tightest.media} at "
-                          f"{FIBRE_DB_PER_KM[tightest.media]:g} dB/km = {fibre:.2f} dB"
-                          if known else "fibre length unknown (connectors only)")
             yield Finding(
                 "INSERTION-LOSS", ERROR,
                 f"{what}: channel insertion loss {total:.2f} dB is over the {budget:g} dB budget "

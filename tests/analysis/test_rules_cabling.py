@@ -59,6 +59,19 @@ def test_a_cross_connect_of_four_standard_pairs_is_over_the_3_db_budget(patched)
     assert codes(doc, "INSERTION-LOSS") == []
 
 
+def test_optics_without_a_budget_get_the_loss_as_a_note(patched):
+    from aicnet_gui.model.edits import UpdateDevice
+    from aicnet_gui.model.fabric import CageConfig
+
+    doc = patched.doc
+    nvidia = {1: CageConfig(transceiver="nvidia-mms4x00-ns")}  # NVIDIA publishes no budget
+    doc.apply([UpdateDevice("leaf-1", {"cages": nvidia}), UpdateDevice("spine-1", {"cages": nvidia}),
+               UpdateLink("u1", {"patch": LinkPatch(mated_pairs=6)})])
+    [finding] = codes(doc, "INSERTION-LOSS")
+    assert finding.severity == "info"
+    assert "channel insertion loss 4.54 dB" in finding.message and "not checked" in finding.message
+
+
 def test_upc_panels_between_apc_optics_do_not_mate(patched):
     doc = patched.doc
     doc.apply([UpdateLink("u1", {"patch": LinkPatch(mated_pairs=2, polish="APC")})])
