@@ -32,6 +32,7 @@ from ..model.edits import ChangeSet
 from ..model.wording import counted
 from . import (
     rules_airflow,
+    rules_cabling,
     rules_cages,
     rules_compat,
     rules_device,
@@ -68,7 +69,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_cages.RULES, *rules_groups.RULES,
     *rules_fabric.RULES, *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES,
     *rules_airflow.RULES, *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
-    *rules_multiplane.RULES,
+    *rules_multiplane.RULES, *rules_cabling.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns

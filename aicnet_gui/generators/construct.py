@@ -21,8 +21,8 @@ from ..model.fabric import Endpoint, Link, NonEmpty
 
 _LINKS = TypeAdapter(list[Link])
 _LINK_FIELDS = ("id", "a", "b", "cable", "assembly", "length_m", "colour", "rail", "plane",
-                "pinned", "notes")
-_DEFAULTS = {"length_m": None, "pinned": False, "notes": ""}
+                "pinned", "notes", "patch")
+_DEFAULTS = {"length_m": None, "pinned": False, "notes": "", "patch": None}
 
 
 def _plain(cls: Any, fields: tuple[str, ...]) -> bool:
@@ -85,6 +85,7 @@ def _copies(columns: LinkColumns) -> list[Link]:
         set_(link, "plane", plane)
         set_(link, "pinned", False)
         set_(link, "notes", "")
+        set_(link, "patch", None)
         append(link)
     return links
 

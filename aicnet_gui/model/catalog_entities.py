@@ -334,6 +334,12 @@ class Transceiver(Sourced):
     connector: NameText = Field(description="e.g. MPO-12/APC, duplex LC, MPO-16")
     reach_m: ReachTable
     reach_note: FreeText = ""
+    channel_loss_db: float | None = bounded_float(
+        L.MAX_LOSS_DB, default=None, above=True,
+        description="maximum channel insertion loss of one optical port's PMD (IEEE 802.3; "
+                    "multimode: the OM4 column); None: not known (not checked)")
+    channel_loss_source: FreeText = Field(
+        default="", description="the IEEE 802.3 clause and the document the budget is read from")
     power_w: float = bounded_float(L.MAX_MODULE_POWER_W)
     breakouts: list[Annotated[str, Field(max_length=16)]] = Field(
         default_factory=list, max_length=16, description="per optical port, e.g. 2x200G")

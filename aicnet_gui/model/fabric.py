@@ -250,6 +250,27 @@ class Endpoint(NamedTuple):
             partial(tuple.__new__, cls), core_schema.tuple_schema([name, name]))
 
 
+class LinkPatch(_Data):
+    """Structured cabling in a link's channel: patch panels / MPO trunks between the optics.
+
+    The channel's fibre length is the link's length (typed-in or estimated: the route through
+    the panels); `mated_pairs` counts the connector matings inside the channel (a cord to a
+    panel in each rack with a trunk between: 2; a cross-connect: 4), not the two optics' own
+    ports.  Checked by INSERTION-LOSS and PATCH-POLISH (analysis/rules_cabling.py).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mated_pairs: int = bounded_int(0, L.MAX_MATED_PAIRS, default=2,
+                                   description="mated connector pairs inside the channel")
+    loss_per_pair_db: float | None = bounded_float(
+        L.MAX_LOSS_DB, default=None,
+        description="insertion loss of one mated pair (vendor's low-loss value); None: the "
+                    "TIA-568.3 maximum of 0.75 dB")
+    polish: Literal["UPC", "APC"] | None = Field(
+        default=None, description="end-face polish of the panels' MPO connectors; None: unknown")
+
+
 @value_class
 class Link(Value):
     id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
@@ -264,6 +285,8 @@ class Link(Value):
     plane: NameText | None = None
     pinned: bool = Field(default=False, description="media chosen by hand: automatic choice leaves it")
     notes: FreeText = ""
+    patch: LinkPatch | None = Field(
+        default=None, description="patch panels / trunks in the channel; None: one direct cord")
 
 
 @value_class

@@ -56,6 +56,12 @@ MAX_SWITCHING_TBPS = 10_000.0
 MAX_ROW = 10_000
 MAX_RATIO = 1_000.0
 MAX_MESSAGE_MB = 1e9
+#: mated connector pairs in one structured-cabling channel (a cross-connect between two
+#: patch-panel pairs is 4; TIA-568.3 channels rarely have more than 6)
+MAX_MATED_PAIRS = 16
+#: loss of one mated connector pair or one optic's channel budget (standard-grade pairs are
+#: at most 0.75 dB; the longest-reach catalog optics budget well under 20 dB)
+MAX_LOSS_DB = 40.0
 
 MAX_DEVICES = 100_000
 MAX_LINKS = 500_000

@@ -20,7 +20,7 @@ from aicnet_gui.model.edits import (
     UpdateSettings,
     UpdateWorkload,
 )
-from aicnet_gui.model.fabric import CageConfig, Endpoint, Link, Rack, Workload
+from aicnet_gui.model.fabric import CageConfig, Endpoint, Link, LinkPatch, Rack, Workload
 
 
 def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
@@ -31,12 +31,16 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         "remove-link", "link-length", "link-cable", "link-assembly", "link-rail", "move-end",
         "add-link", "firmware", "optic", "mode", "move-device", "remove-device", "rack",
         "workload", "mtu-tag", "role", "add-rack", "remove-rack", "new-workload",
-        "drop-workload", "settings", "rename", "rename-workload", "airflow",
+        "drop-workload", "settings", "rename", "rename-workload", "airflow", "link-patch",
     ])
     if kind == "remove-link" and links:
         return [RemoveLink(rng.choice(links))]
     if kind == "link-length" and links:
         return [UpdateLink(rng.choice(links), {"length_m": rng.choice([None, 0.5, 3.0, 12.0, 80.0])})]
+    if kind == "link-patch" and links:
+        patch = rng.choice([None, LinkPatch(mated_pairs=rng.choice([0, 2, 4, 6])),
+                            LinkPatch(mated_pairs=2, loss_per_pair_db=0.35, polish="UPC")])
+        return [UpdateLink(rng.choice(links), {"patch": patch})]
     if kind == "link-cable" and links:
         return [UpdateLink(rng.choice(links), {"cable": rng.choice([None, *sorted(doc.catalog.cables)])})]
     if kind == "link-assembly" and links:

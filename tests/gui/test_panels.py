@@ -216,3 +216,24 @@ def test_export_writes_the_cabling_plan_pdf_in_the_background(window, qtbot, exa
     qtbot.waitUntil(lambda: "cables.csv" in window.message_label.text(), timeout=60_000)
     assert "Wrote 64 cables" in window.message_label.text()
     assert len(Path(csv_target).read_text().splitlines()) == 1 + len(window.document.fabric.links)
+
+
+def test_link_inspector_sets_patch_panels_and_removes_them(window):
+    server = window.editor.add_device(SERVER, (0, 400))
+    leaf = window.editor.add_device(LEAF, (0, 0))
+    window.editor.connect(PortRef(server, "p1"), PortRef(leaf, "swp1s0"))
+    link_id = next(iter(window.document.fabric.links))
+    window.topology.select_ids([], [link_id])
+    page = window.inspector.link_page
+    assert not page.patched.isChecked() and not page.pairs.isEnabled()
+    page.patched.setChecked(True)
+    patch = window.document.fabric.links[link_id].patch
+    assert (patch.mated_pairs, patch.loss_per_pair_db, patch.polish) == (2, None, None)
+    page.pairs.setValue(4)
+    page.pair_loss.setValue(0.35)
+    page.polish.setCurrentIndex(page.polish.findData("APC"))
+    page.polish.activated.emit(page.polish.currentIndex())
+    patch = window.document.fabric.links[link_id].patch
+    assert (patch.mated_pairs, patch.loss_per_pair_db, patch.polish) == (4, 0.35, "APC")
+    page.patched.setChecked(False)
+    assert window.document.fabric.links[link_id].patch is None

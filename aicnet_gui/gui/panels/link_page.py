@@ -2,7 +2,9 @@
 
 Only cable assemblies that fit both ends are offered (form factor and top for DAC/AOC, optics'
 media and connector for fibre cords).  The length is estimated from the racks' floor positions
-and RU unless a manual length is typed; the ordered stock length is shown next to it.
+and RU unless a manual length is typed; the ordered stock length is shown next to it.  The
+patch section sets the structured cabling in the channel (`Link.patch`: mated connector pairs,
+their loss, the panels' polish) that INSERTION-LOSS and PATCH-POLISH check.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout
 
 from ...analysis.lengths import link_length
-from ...model.fabric import Link
+from ...model import limits
+from ...model.fabric import Link, LinkPatch
 from ...model.port_names_os import PortNamer
 from ...model.rounding import metres
 from ...model.summary import tier_pair
@@ -78,6 +81,7 @@ class LinkPage(Page):
         self.estimate.setWordWrap(True)
         length_form.addRow("", self.estimate)
         layout.addLayout(length_form)
+        self._build_patch(layout)
         layout.addWidget(section("Tags"))
         tag_form = form()
         self.colour = QComboBox()
@@ -102,6 +106,54 @@ class LinkPage(Page):
             lambda v: self._update({"rail": v or None}, "Set rail"))
         on_commit(self.plane, lambda t: self._update({"plane": t.strip() or None}, "Set plane"))
         on_commit(self.notes, lambda t: self._update({"notes": t}, "Set cable notes"))
+
+    def _build_patch(self, layout: QVBoxLayout) -> None:
+        layout.addWidget(section("Patch panels"))
+        patch_form = form()
+        self.patched = QCheckBox("Through patch panels / trunks")
+        self.pairs = spin(0, limits.MAX_MATED_PAIRS)
+        self.pairs.setToolTip("mated connector pairs inside the channel, not the optics' own "
+                              "ports: a panel in each rack with a trunk between is 2")
+        self.pair_loss = spin(0, 5, 2, " dB")
+        self.pair_loss.setToolTip("insertion loss of one mated pair; lowest value: the "
+                                  "TIA-568.3 maximum of 0.75 dB")
+        self.polish = QComboBox()
+        for text, value in (("unknown", ""), ("UPC", "UPC"), ("APC", "APC")):
+            self.polish.addItem(text, value)
+        patch_form.addRow("", self.patched)
+        patch_form.addRow("Mated pairs", self.pairs)
+        patch_form.addRow("Loss per pair", self.pair_loss)
+        patch_form.addRow("Polish", self.polish)
+        layout.addLayout(patch_form)
+        self.patched.toggled.connect(self._commit_patch)
+        self.pairs.valueChanged.connect(self._commit_patch)
+        self.pair_loss.valueChanged.connect(self._commit_patch)
+        self.polish.activated.connect(self._commit_patch)
+
+    def _fill_patch(self, links: list[Link]) -> None:
+        patch = common(link.patch for link in links)
+        known = patch is not MIXED and patch is not None
+        self.patched.blockSignals(True)
+        self.patched.setChecked(known)
+        self.patched.blockSignals(False)
+        set_spin(self.pairs, patch.mated_pairs if known else MIXED if patch is MIXED else 2)
+        set_spin(self.pair_loss, patch.loss_per_pair_db if known else None)
+        self.pair_loss.setSpecialValueText("TIA max 0.75 dB")
+        set_combo(self.polish, (patch.polish or "") if known else "")
+        for widget in (self.pairs, self.pair_loss, self.polish):
+            widget.setEnabled(known)
+
+    def _commit_patch(self, *_args: object) -> None:
+        if not self.patched.isChecked():
+            if any(link.patch is not None for link in self.links()):
+                self._update({"patch": None}, "Remove patch panels")
+            return
+        polish = combo_value(self.polish)
+        patch = LinkPatch(mated_pairs=self.pairs.value(),
+                          loss_per_pair_db=self.pair_loss.value() or None,
+                          polish=polish if polish in ("UPC", "APC") else None)
+        if any(link.patch != patch for link in self.links()):
+            self._update({"patch": patch}, "Set patch panels")
 
     @property
     def doc(self):  # noqa: ANN201
@@ -159,6 +211,7 @@ class LinkPage(Page):
             self.estimate.setText(estimate)
         else:
             self.estimate.setText("")
+        self._fill_patch(links)
         set_combo(self.colour, common(link.colour or "" for link in links))
         set_spin(self.rail, common(link.rail for link in links))
         set_line(self.plane, common(link.plane or "" for link in links))
