@@ -7,7 +7,8 @@ round takes in the hot exhaust of its neighbours and recirculates it: it overhea
 or shuts down, and raises the inlet temperature of the devices around it.
 
 A device's airflow is its `airflow` tag (`front-to-back` or `back-to-front`, as mounted, front =
-the rack's front), else its catalog model's `airflow`; devices with neither are not judged.
+the rack's front; NetBox's `front-to-rear` / `rear-to-front` read the same), else its catalog
+model's `airflow`; devices with neither (or a side-to-side flow) are not judged.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..model.catalog_entities import airflow_direction
 from .findings import WARNING, Finding, Fix
 from .state import Rule, State
 
@@ -28,11 +30,11 @@ def device_airflow(state: State, row: int) -> str | None:
     device = state.store.dev_obj[row]
     if device is None:
         return None
-    tagged = device.tags.get("airflow", "").strip().lower()
-    if tagged in DIRECTIONS:
+    tagged = airflow_direction(device.tags.get("airflow"))
+    if tagged is not None:
         return tagged
     model = state.store.dev_models[row]
-    return model.airflow if model is not None else None
+    return airflow_direction(model.airflow) if model is not None else None
 
 
 def airflow_check(state: State, rack_id: str) -> Iterable[Finding]:
@@ -66,7 +68,8 @@ def airflow_candidates(state: State) -> Iterable[str]:
     """Racks holding a device whose airflow is known: tagged, or of a model with an airflow
     (none of the built-in models has one: no sourced figure)."""
     racks = {d.rack for d in state.doc.devices.values() if d.rack is not None and "airflow" in d.tags}
-    known = np.array([m.airflow is not None for m in state.cindex.models] or [False])
+    known = np.array([airflow_direction(m.airflow) is not None for m in state.cindex.models]
+                     or [False])
     if known.any():
         store = state.store
         rows = store.device_rows()

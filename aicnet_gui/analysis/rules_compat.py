@@ -28,6 +28,7 @@ from ..model.fit import (
     polarity_flips,
     ports_per_optical_port,
     side_problem,
+    utp_rating_problem,
 )
 from ..model.wording import counted
 from .findings import ERROR, WARNING
@@ -293,6 +294,12 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
                 "FORM-FACTOR", ERROR,
                 f"{where}: the {cable.model} plug is {spec.top}-top, the cage is {group.top}: "
                 f"{problem}", None, "use the cable variant with the matching top (e.g. -FLT)"))
+        if cable.type == "UTP":  # rated, not clocked: BASE-T ports negotiate down
+            rating = utp_rating_problem(cable, _spec(end))
+            if rating:
+                issues.append(Issue("SPEED-MISMATCH", ERROR, f"{where}: {rating}", None,
+                                    "choose a cord rated for the port's speed"))
+            continue
         if cable.leg_gbps is not None:
             bad = leg_rate_problem(cable, side, port.legs, port.speed_gbps) is not None
             if cable.legs > 1:

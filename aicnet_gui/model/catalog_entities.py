@@ -234,6 +234,18 @@ class CageGroup(_Entity):
         return self.lanes * self.lane_gbps
 
 
+AIRFLOW_DIRECTIONS = {
+    "front-to-back": "front-to-back", "front-to-rear": "front-to-back",
+    "back-to-front": "back-to-front", "rear-to-front": "back-to-front",
+}
+"""Airflow values, aicnet's and NetBox's, to the two directions a rack's aisles care about."""
+
+
+def airflow_direction(value: str | None) -> str | None:
+    """front-to-back, back-to-front, or None (unknown, side-to-side, passive ...)."""
+    return AIRFLOW_DIRECTIONS.get((value or "").strip().lower())
+
+
 class DeviceModel(Sourced):
     """A switch, GPU server or storage node as the catalog describes it."""
 
@@ -258,9 +270,6 @@ class DeviceModel(Sourced):
                     "NVL72 rack); None: the server's own GPUs")
     technology: list[Technology] = Field(min_length=1, max_length=4)
     cages: list[CageGroup] = Field(min_length=1, max_length=L.MAX_CAGE_GROUPS)
-    airflow: Literal["front-to-back", "back-to-front"] | None = Field(
-        default=None, description="cooling air direction as mounted (front = the rack's front); "
-                                  "None: unknown or sold both ways (set a device's airflow tag)")
     subnet_manager: bool | None = Field(
         default=None, description="InfiniBand switch: true when it can run the subnet manager "
                                   "itself (internally managed), false when externally managed; "
@@ -273,7 +282,10 @@ class DeviceModel(Sourced):
         L.MAX_PRICE_USD, default=None, description="list price if known; BOM cost")
     default_os: OsName | None = Field(default=None, description="OS whose port names exports use")
     airflow: NameText | None = Field(
-        default=None, description="NetBox airflow slug, e.g. front-to-rear (device-type YAML)")
+        default=None, description="cooling air direction as mounted (front = the rack's front): "
+                                  "front-to-back / back-to-front, or NetBox's slugs "
+                                  "(front-to-rear, rear-to-front, ...); None: unknown or sold "
+                                  "both ways (set a device's airflow tag)")
     weight_kg: float | None = bounded_float(L.MAX_WEIGHT_KG, default=None, above=True,
                                             description="weight of the unit, kg")
 

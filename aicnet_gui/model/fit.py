@@ -179,9 +179,19 @@ def cable_end_in_cage(cable: CableAssembly, side: str, spec: CageSpec) -> str | 
     """Why end `side` ("A" or "B") of an integrated cable (DAC/ACC/AEC/AOC) does not go into a
     cage of `spec`, or None."""
     end: CableEnd = cable.a_end if side == "A" else cable.b_end
+    if cable.type == "UTP":  # twisted pair is rated, not clocked: the ports negotiate down
+        return plug_problem(spec, end.form_factor, end.top) or utp_rating_problem(cable, spec)
     return (plug_problem(spec, end.form_factor, end.top)
             or leg_rate_problem(cable, side, spec.legs, spec.speed)
             or lane_problem(spec, cable_lane_gbps(cable)))
+
+
+def utp_rating_problem(cable: CableAssembly, spec: CageSpec) -> str | None:
+    """A twisted-pair cord (Cat5e, Cat6A ...) carries any speed up to its rating (IEEE 802.3
+    BASE-T autonegotiation): a Cat6A cord on a 1000BASE-T BMC port is fine, not on 25GBASE-T."""
+    if cable.leg_gbps is None or spec.legs * spec.speed <= cable.leg_gbps:
+        return None
+    return f"the {cable.model} is rated for {cable.leg_gbps}G; the port runs {spec.speed}G"
 
 
 def integrated_cable_between(

@@ -21,9 +21,12 @@ import re
 
 import yaml
 
-from ..model.catalog_entities import BreakoutMode, DeviceModel, Role
+from ..model.catalog_entities import BreakoutMode, DeviceModel, Role, airflow_direction
 from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort, build_port_table
+
+NETBOX_AIRFLOW = {"front-to-back": "front-to-rear", "back-to-front": "rear-to-front"}
+"""aicnet's airflow directions in NetBox's words."""
 
 
 def slug(text: str) -> str:
@@ -62,7 +65,8 @@ def device_type(model: DeviceModel, namer: PortNamer | None = None) -> dict[str,
     data["u_height"] = model.height_ru
     data["is_full_depth"] = True
     if model.airflow:
-        data["airflow"] = model.airflow
+        direction = airflow_direction(model.airflow)
+        data["airflow"] = NETBOX_AIRFLOW.get(direction, model.airflow) if direction else model.airflow
     if model.weight_kg:
         data["weight"] = round(model.weight_kg, 2)
         data["weight_unit"] = "kg"

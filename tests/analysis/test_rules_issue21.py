@@ -357,6 +357,21 @@ def test_a_switch_blowing_the_other_way_in_a_rack_warns(build):
     assert [f.objects for f in analyze(doc).by_code("AIRFLOW-MIXED")] == [("r1", "leaf-1")]
 
 
+def test_netbox_airflow_words_read_as_directions(build):
+    """A device-type imported from NetBox says `front-to-rear`; a device tagged `rear-to-front`
+    in the same rack blows the other way; a side-to-side switch is not judged."""
+    from aicnet_gui.model.catalog_entities import airflow_direction
+
+    assert airflow_direction("front-to-rear") == airflow_direction("front-to-back") == "front-to-back"
+    assert airflow_direction("Rear-to-Front") == "back-to-front"
+    assert airflow_direction("left-to-right") is None and airflow_direction(None) is None
+    build.rack("r1")
+    build.dev("dgx-0", "nvidia-dgx-h100", rack="r1", ru=1, tags={"airflow": "front-to-rear"})
+    build.dev("leaf-1", SN5600, rack="r1", ru=40, tags={"airflow": "rear-to-front"})
+    (finding,) = analyze(build.doc).by_code("AIRFLOW-MIXED")
+    assert finding.objects[0] == "r1"
+
+
 # ---------------------------------------------------------------------------- compute vs storage
 def test_a_storage_nic_on_a_compute_leaf_warns(build):
     two_leaf_fabric(build)
