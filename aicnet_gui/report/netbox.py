@@ -31,7 +31,7 @@ from ..model.port_names_os import PortNamer
 from .cables import CablePlan, build_plan
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .netbox_common import ROLE_NAMES, write_common
+from .netbox_common import device_rows, write_common
 
 CABLE_HEADER: tuple[str, ...] = (
     "side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
@@ -67,15 +67,8 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
     models = {d.model: doc.device_model(d) for d in doc.devices.values()}
     written.update(write_common(doc, folder, models))
 
-    devices = sorted(doc.devices.values(), key=lambda d: d.name)
-    written["devices.csv"] = write_csv(
-        folder / "devices.csv", DEVICE_HEADER,
-        ([d.name, ROLE_NAMES.get(doc.role_of(d).value, doc.role_of(d).value),
-          models[d.model].vendor, models[d.model].model, "planned", site,
-          doc.racks[d.rack].name if d.rack in doc.racks else "",
-          d.ru if d.rack in doc.racks and d.ru is not None else "",
-          "front" if d.rack in doc.racks and d.ru is not None else "",
-          f"aicnet id {d.id}", d.firmware and f"firmware {d.firmware}"] for d in devices))
+    written["devices.csv"] = write_csv(folder / "devices.csv", DEVICE_HEADER,
+                                       device_rows(doc, models, airflow=False))
 
     interfaces = []
     seen: set[tuple[str, str]] = set()

@@ -33,7 +33,7 @@ from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .netbox_common import ROLE_NAMES, write_common
+from .netbox_common import device_rows, write_common
 from .netbox_devicetypes import device_type_yaml, file_name, template_names
 from .outfile import write_text
 
@@ -76,16 +76,8 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
         write_text(target, device_type_yaml(model, namer))
     written["device-types/"] = len(models)
 
-    devices = sorted(doc.devices.values(), key=lambda d: d.name)
-    written["devices.csv"] = write_csv(
-        folder / "devices.csv", DEVICE_HEADER,
-        ([d.name, ROLE_NAMES.get(doc.role_of(d).value, doc.role_of(d).value),
-          models[d.model].vendor, models[d.model].model, "planned", site,
-          doc.racks[d.rack].name if d.rack in doc.racks else "",
-          d.ru if d.rack in doc.racks and d.ru is not None else "",
-          "front" if d.rack in doc.racks and d.ru is not None else "",
-          models[d.model].airflow or "",
-          f"aicnet id {d.id}", d.firmware and f"firmware {d.firmware}"] for d in devices))
+    written["devices.csv"] = write_csv(folder / "devices.csv", DEVICE_HEADER,
+                                       device_rows(doc, models, airflow=True))
 
     templates = {mid: template_names(m, namer) for mid, m in models.items()}
     written["interfaces.csv"] = write_csv(

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..model.catalog_entities import DeviceModel
+from ..model.catalog_entities import DeviceModel, airflow_direction
 from ..model.document import FabricDocument
 from .csv_exports import write_csv
 from .identifiers import rack_coordinate
-from .netbox_devicetypes import slug
+from .netbox_devicetypes import NETBOX_AIRFLOW, slug
 
 RACK_HEADER: tuple[str, ...] = (
     "site", "name", "facility_id", "status", "width", "u_height", "description",
@@ -51,3 +51,24 @@ def write_common(doc: FabricDocument, folder: Path,
             ([site, r.name, rack_coordinate(r), "planned", 19, r.height_ru,
               f"row {r.row} position {r.position}"] for r in racks)),
     }
+
+
+def device_rows(doc: FabricDocument, models: dict[str, DeviceModel],
+                airflow: bool) -> list[list[object]]:
+    """devices.csv rows (name, role, manufacturer, device_type, status, site, rack, position,
+    face, [airflow,] description, comments), by name; `airflow` for NetBox 4.5's column."""
+    site = doc.settings.site
+    rows: list[list[object]] = []
+    for d in sorted(doc.devices.values(), key=lambda d: d.name):
+        model = models[d.model]
+        placed = d.rack in doc.racks and d.ru is not None
+        row: list[object] = [
+            d.name, ROLE_NAMES.get(doc.role_of(d).value, doc.role_of(d).value), model.vendor,
+            model.model, "planned", site, doc.racks[d.rack].name if d.rack in doc.racks else "",
+            d.ru if placed else "", "front" if placed else ""]
+        if airflow:
+            direction = airflow_direction(model.airflow)
+            row.append(NETBOX_AIRFLOW[direction] if direction else (model.airflow or ""))
+        row += [f"aicnet id {d.id}", d.firmware and f"firmware {d.firmware}"]
+        rows.append(row)
+    return rows
