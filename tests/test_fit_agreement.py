@@ -14,8 +14,8 @@ import pytest
 
 from aicnet_gui.analysis.rules_compat import _optic_ok, fibre_cord, integrated_cable
 from aicnet_gui.analysis.signatures import End, SigContext
+from aicnet_gui.editing.compat import cable_fits, transceiver_fits
 from aicnet_gui.generators.media import MediaSelector
-from aicnet_gui.gui.compat import cable_fits, transceiver_fits
 from aicnet_gui.model.catalog_entities import BreakoutMode, Technology
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link

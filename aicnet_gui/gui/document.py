@@ -17,6 +17,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from ..editing.counts import carry_over
+from ..editing.layout import lay_out_if_unusable
 from ..fileio import FabricFileError, load_fabric, save_fabric
 from ..fileio.recovery import Recovery, RecoveryStore
 from ..model.catalog import Catalog
@@ -25,8 +27,6 @@ from ..model.edits import ChangeSet, Operation, UpdateMetadata
 from ..paths import user_state_dir
 from .canvas.scene_data import TopologyData
 from .commands import ApplyOps
-from .counts import carry_over
-from .layout import lay_out_if_unusable
 from .workers.background import BackgroundJob
 from .workers.load_worker import LoadedFabric
 

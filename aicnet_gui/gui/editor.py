@@ -15,6 +15,9 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..analysis.lengths import rack_floor_xy
+from ..editing import bulk, fragments, layout
+from ..editing.compat import PortRef, connection_problem, port_title
+from ..editing.units import counted
 from ..generators.rechoose import choose_media
 from ..model.catalog_entities import Role
 from ..model.document import FabricDocument
@@ -33,12 +36,9 @@ from ..model.edits import (
 )
 from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
 from ..model.fit import rack_slot_problem, ru_overlap
-from . import bulk, fragments, layout
 from .canvas.geometry import device_geometry
-from .compat import PortRef, connection_problem, port_title
 from .dialogs.settings_dialog import FabricSettingsDialog
 from .document import EditorDocument
-from .units import counted
 
 INFO = 0
 REFUSED = 1

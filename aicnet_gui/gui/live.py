@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel
 
 from ..analysis import AnalysisReport, Bom, Finding, Fix, Severity
+from ..editing.units import counted
 from ..model.edits import ChangeSet
 from ..repair import FixChecker
 from ..repair.batch import batch_fix
@@ -20,7 +21,6 @@ from .panels.findings import FindingsDock
 from .panels.forms import on_screen
 from .panels.metrics import MetricsDock
 from .panels.workloads import WorkloadsDock
-from .units import counted
 from .validation import LiveValidator
 from .window_api import AppWindow
 

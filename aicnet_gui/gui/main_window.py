@@ -37,11 +37,20 @@ from PySide6.QtWidgets import (
 
 from ..catalog.loader import load_catalog
 from ..catalog.updates import entry_updates, updated_catalog
+from ..editing import layout as layout_ops
+from ..editing.counts import counts
+from ..editing.fragments import (
+    FRAGMENT_MIME,
+    FragmentError,
+    fragment_bytes,
+    make_fragment,
+    parse_fragment,
+)
+from ..editing.units import counted
 from ..fileio import FabricFileError
 from ..model.catalog import Catalog
 from ..model.edits import ChangeSet, ReplaceCatalog
 from . import colouring, file_places, resources, undo_messages
-from . import layout as layout_ops
 from .asbuilt_view import AsBuiltView
 from .autosave import Autosaver
 from .canvas import groups
@@ -51,17 +60,14 @@ from .canvas.legend import Legend
 from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
 from .change_tools import ChangeTools
-from .counts import counts
 from .devicetype_import import choose_and_import
 from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
 from .document import EditorDocument
 from .editor import INFO, Editor
-from .fragments import FRAGMENT_MIME, FragmentError, fragment_bytes, make_fragment, parse_fragment
 from .live import LivePanels
 from .panels.inspector import InspectorDock
 from .panels.palette import PaletteDock
-from .units import counted
 from .workers.background import BackgroundJob
 from .workers.load_worker import LoadedFabric, load_for_editor
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from conftest import MMF, SN5600, TWIN_SR4
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.gui.compat import transceiver_fits
+from aicnet_gui.editing.compat import transceiver_fits
 
 DGX = "nvidia-dgx-h100"
 GB200_TRAY = "nvidia-gb200-nvl72-compute-tray"  # OSFP flat NIC cages, 1x400G

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRectF
 
+from aicnet_gui.editing.layout import overlap_fraction
 from aicnet_gui.gui.canvas.link_layer import LinkLayer
-from aicnet_gui.gui.layout import overlap_fraction
 
 
 def layer_with(rows, devices) -> LinkLayer:  # noqa: ANN001
@@ -73,10 +73,10 @@ def test_a_bulk_loaded_layer_finds_replaces_and_removes_cables_by_id(qapp):
 def test_the_scene_columns_put_every_cable_on_its_ports(catalog):
     from pathlib import Path
 
+    from aicnet_gui.editing.counts import _CACHE, counts, prime_counts
     from aicnet_gui.fileio import load_fabric
     from aicnet_gui.gui import theme
     from aicnet_gui.gui.canvas.scene_data import topology_data
-    from aicnet_gui.gui.counts import _CACHE, counts, prime_counts
 
     doc = load_fabric(Path(__file__).resolve().parents[2] / "examples" / "superpod-1su.fabric", catalog)
     data = topology_data(doc)
@@ -106,7 +106,7 @@ def test_the_scene_columns_put_every_cable_on_its_ports(catalog):
 def test_the_vectorised_overlap_share_agrees_with_the_reference():
     import random
 
-    from aicnet_gui.gui.layout import overlap_share
+    from aicnet_gui.editing.layout import overlap_share
 
     rng = random.Random(7)
     for _ in range(200):

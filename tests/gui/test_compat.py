@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aicnet_gui.gui.compat import (
+from aicnet_gui.editing.compat import (
     PortRef,
     cable_fits,
     compatible_transceivers,

@@ -7,8 +7,8 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontMetricsF
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from aicnet_gui.editing.compat import PortRef, connection_problem
 from aicnet_gui.gui import theme
-from aicnet_gui.gui.compat import PortRef, connection_problem
 
 LEAF = "nvidia-sn5600"
 SERVER = "generic-hgx-8-gpu-b3140h"

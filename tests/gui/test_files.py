@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from aicnet_gui.editing.compat import PortRef
 from aicnet_gui.fileio import dumps_fabric
-from aicnet_gui.gui.compat import PortRef
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = "generic-hgx-8-gpu-b3140h"

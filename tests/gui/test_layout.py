@@ -6,10 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from aicnet_gui.editing.layout import (
+    canvas_size,
+    lay_out_if_unusable,
+    needs_layout,
+    overlap_fraction,
+)
 from aicnet_gui.fileio import load_fabric
 from aicnet_gui.generators.layout import panel_size
 from aicnet_gui.gui.canvas.geometry import device_geometry
-from aicnet_gui.gui.layout import canvas_size, lay_out_if_unusable, needs_layout, overlap_fraction
 from aicnet_gui.model.fabric import Device
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

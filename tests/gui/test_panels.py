@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from aicnet_gui.gui.compat import PortRef
+from aicnet_gui.editing.compat import PortRef
 from aicnet_gui.model.edits import AddDevice
 
 LEAF = "nvidia-sn5600"
@@ -173,7 +173,7 @@ def test_a_generator_run_is_one_undo_step(window):
     assert window.document.undo_stack.count() == 1
     assert window.document.dirty
     # the editor's tier layout: no two devices on top of each other
-    from aicnet_gui.gui.layout import overlap_fraction
+    from aicnet_gui.editing.layout import overlap_fraction
 
     boxes = {d.id: (*d.position, *window.editor.size_of(d)) for d in doc.devices.values()}
     assert overlap_fraction(boxes) == 0

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from aicnet_gui.gui.compat import PortRef
-from aicnet_gui.gui.units import counted, plural
+from aicnet_gui.editing.compat import PortRef
+from aicnet_gui.editing.units import counted, plural
 
 LEAF = "nvidia-sn5600"
 SERVER = "generic-hgx-8-gpu-b3140h"  # 8 GPUs

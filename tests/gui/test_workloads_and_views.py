@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aicnet_gui.gui import workload_rules
+from aicnet_gui.editing import workload_rules
 from aicnet_gui.gui.canvas.groups import GroupKey
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -258,7 +258,7 @@ def test_the_legend_follows_the_colour_mode(window):
 
 def test_in_cable_mode_a_fabric_without_jacket_colours_shows_the_speed_legend(window):
     # two devices wired by hand: no cable has a jacket colour, every one is drawn by its speed
-    from aicnet_gui.gui.compat import PortRef
+    from aicnet_gui.editing.compat import PortRef
 
     server = window.editor.add_device("generic-hgx-8-gpu-b3140h", (0, 400))
     leaf = window.editor.add_device("nvidia-sn5600", (0, 0))

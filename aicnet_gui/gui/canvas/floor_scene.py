@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from ...analysis.lengths import link_length, rack_floor_xy
+from ...editing.units import counted, natural_key
 from ...model.edits import ChangeSet
 from ...model.fabric import Device, Rack
 from ...model.rounding import metres
 from .. import theme
 from ..editor import Editor
-from ..units import counted, natural_key
 from . import lod
 from .items import elide, static_text
 

@@ -16,10 +16,10 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
+from ...editing.units import counted, natural_key
 from ...model.document import FabricDocument
 from ...model.fabric import Device
 from .. import theme
-from ..units import counted, natural_key
 
 KINDS = ("su", "rack", "rail", "plane")
 KIND_TITLES = {"su": "SU", "rack": "Rack", "rail": "Rail", "plane": "Plane"}

@@ -27,13 +27,14 @@ from PySide6.QtWidgets import (
     QToolTip,
 )
 
+from ...editing import layout
+from ...editing.compat import PortRef, connection_problem, port_title
+from ...editing.units import counted, speed_label
 from ...generators.layout import H_GAP
 from ...model.edits import ChangeSet
 from ...model.fabric import Device
-from .. import layout, theme
-from ..compat import PortRef, connection_problem, port_title
+from .. import theme
 from ..editor import Editor
-from ..units import counted, speed_label
 from . import groups, lod
 from .device_layer import DeviceLayer
 from .geometry import DeviceGeometry, device_geometry

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...editing.units import counted
 from ...model.document import FabricDocument
 from ..theme import TIER_TITLES
-from ..units import counted
 
 
 def split_by_tier(doc: FabricDocument, device_ids: list[str]) -> dict[int, list[str]]:

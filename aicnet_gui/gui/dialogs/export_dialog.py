@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from ... import report
+from ...editing.units import counted
 from ...report.options import SECTION_TITLES
 from .. import resources
-from ..units import counted
 from ..window_api import AppWindow
 from ..workers.export_worker import ExportJob
 

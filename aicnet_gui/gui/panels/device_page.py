@@ -24,13 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...editing.compat import compatible_transceivers
+from ...editing.units import natural_key
 from ...model.catalog_entities import Role
 from ...model.fabric import Device
 from ...model.ports import cage_mode
 from .. import resources, theme
-from ..compat import compatible_transceivers
 from ..editor import Editor
-from ..units import natural_key
 from .forms import (
     MIXED,
     MIXED_TEXT,

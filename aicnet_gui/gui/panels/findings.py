@@ -42,10 +42,10 @@ from PySide6.QtWidgets import (
 )
 
 from ...analysis import AnalysisReport, Finding, Fix, Severity
+from ...editing.units import counted
 from ...model.document import FabricDocument
 from ...repair.batch import by_code, same_fix
 from .. import resources
-from ..units import counted
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 SEVERITY_TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}

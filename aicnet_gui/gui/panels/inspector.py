@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...editing.counts import counts
+from ...editing.units import counted
 from ...model.edits import ChangeSet
 from ...model.fabric import FabricTechnology, Rack
 from .. import theme
-from ..counts import counts
 from ..editor import Editor
-from ..units import counted
 from .device_page import DevicePage
 from .forms import (
     MIXED,

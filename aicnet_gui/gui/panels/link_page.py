@@ -13,15 +13,15 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout
 
 from ...analysis.lengths import link_length
+from ...editing.compat import PortRef, cage_transceiver, compatible_cables, port_title
+from ...editing.units import speed_label
 from ...model import limits
 from ...model.fabric import Link, LinkPatch
 from ...model.port_names_os import PortNamer
 from ...model.rounding import metres
 from ...model.summary import tier_pair
 from .. import theme
-from ..compat import PortRef, cage_transceiver, compatible_cables, port_title
 from ..editor import Editor
-from ..units import speed_label
 from .forms import (
     MIXED,
     Header,

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from ...analysis import AnalysisReport, Bom
+from ...editing.units import counted
 from ...model.document import FabricDocument
 from ...model.rounding import metres
 from .. import theme
-from ..units import counted
 from ..workers.background import BackgroundJob
 from .forms import on_screen
 

@@ -31,10 +31,11 @@ from PySide6.QtWidgets import (
 )
 
 from ...analysis import AnalysisReport
+from ...editing import workload_rules
+from ...editing.units import counted, natural_key
 from ...model.fabric import WorkloadKind
-from .. import resources, workload_rules
+from .. import resources
 from ..editor import Editor
-from ..units import counted, natural_key
 from .forms import form, on_commit, on_screen, section
 from .metrics import gbps
 

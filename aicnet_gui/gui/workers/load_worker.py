@@ -14,13 +14,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...editing.counts import prime_counts
+from ...editing.layout import lay_out_if_unusable
 from ...fileio import load_fabric
 from ...fileio.fabric_file import gc_paused
 from ...model.catalog import Catalog
 from ...model.document import FabricDocument
 from ..canvas.scene_data import TopologyData, topology_data
-from ..counts import prime_counts
-from ..layout import lay_out_if_unusable
 
 
 @dataclass
