@@ -3,7 +3,7 @@ max-flow bisection.
 
 The analysis itself reads the same facts from its columns (fabric_paths.py: islands, max-flow
 bisection, worst path), incrementally.  These functions build a networkx view of the document
-for a one-off question (a design report, a test that checks the analysis against an independent
+for a one-off question (the tests check the analysis against this independent
 computation): networkx for connectivity, hop counts and edge-disjoint paths, scipy's
 `maximum_flow` (imported lazily) for the bisection.  The graph is never stored: the document is
 the only source of truth.
