@@ -20,6 +20,7 @@ from ..model.catalog_entities import (
     DeviceModel,
     Transceiver,
 )
+from ..model.memo import IdentityMemo
 from ..model.ports import LogicalPort
 from .media import COPPER_TYPES
 
@@ -48,10 +49,10 @@ class CatalogIndex:
         self.models: list[DeviceModel] = list(catalog.devices.values())
         self.model_idx = {m.id: i for i, m in enumerate(self.models)}
         self.groups: list[GroupRef] = []
-        self._group_idx: dict[int, int] = {}
+        self._group_idx: IdentityMemo[int] = IdentityMemo(None)
         for model in self.models:
             for group in model.cages:
-                self._group_idx[id(group)] = len(self.groups)
+                self._group_idx.put(group, len(self.groups))
                 self.groups.append(GroupRef(model, group))
         self.g_lane = np.array([g.group.lane_gbps for g in self.groups] or [0], dtype=np.int64)
         self.g_fabric = np.array([g.group.fabric for g in self.groups] or [False], dtype=bool)
@@ -77,7 +78,10 @@ class CatalogIndex:
         self.ladders: list[np.ndarray] = [s + 1e-9 for s in self.stocks]
 
     def group_index(self, group: CageGroup) -> int:
-        return self._group_idx[id(group)]
+        index = self._group_idx.get(group)
+        if index is None:
+            raise KeyError(group.name)
+        return index
 
     def model_of(self, model_id: str) -> DeviceModel:
         return self.models[self.model_idx[model_id]]
@@ -89,7 +93,8 @@ class Endpoints:
 
     def __init__(self, cindex: CatalogIndex) -> None:
         self.cindex = cindex
-        self._tables: dict[int, tuple[dict[str, LogicalPort], dict[str, int]]] = {}
+        # a registry, not a cache: a table's endpoint classes stay the same for this analysis
+        self._tables: IdentityMemo[dict[str, int]] = IdentityMemo(None)
         self.ports: list[LogicalPort] = []
         self._cage: list[int] = []
         self._leg: list[int] = []
@@ -106,9 +111,9 @@ class Endpoints:
 
     def port_map(self, table: dict[str, LogicalPort], compute_group: CageGroup | None) -> dict[str, int]:
         """Port name -> endpoint class for one port table (registered on first use)."""
-        entry = self._tables.get(id(table))
-        if entry is not None and entry[0] is table:
-            return entry[1]
+        known = self._tables.get(table)
+        if known is not None:
+            return known
         mapping: dict[str, int] = {}
         position = 0
         nics = (sum(1 for port in table.values() if port.group is compute_group)
@@ -134,7 +139,7 @@ class Endpoints:
                 position += 1
             else:
                 self._rail.append(0)
-        self._tables[id(table)] = (table, mapping)
+        self._tables.put(table, mapping)
         self._dirty = True
         return mapping
 

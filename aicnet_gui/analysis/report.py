@@ -17,6 +17,7 @@ import numpy as np
 
 from ..model.catalog_entities import CableAssembly
 from ..model.fabric import Device
+from ..model.memo import IdentityMemo
 from .bandwidth import WorkloadMetrics
 from .findings import Finding, Severity
 from .index import NONE, Endpoints
@@ -266,13 +267,13 @@ class BreakoutMetrics:
     @cached_property
     def _modes(self) -> dict[str, dict[str, int]]:
         """Device id -> {mode: cages} from each device's port table."""
-        cache: dict[int, dict[str, int]] = {}
+        cache: IdentityMemo[dict[str, int]] = IdentityMemo(None)  # devices share port maps
         port_objects = self._endpoints.ports
         out: dict[str, dict[str, int]] = {}
         for device, pmap in zip(self._data.devices, self._ports, strict=True):
             if device is None or pmap is None:
                 continue
-            modes = cache.get(id(pmap))
+            modes = cache.get(pmap)
             if modes is None:
                 per_cage = {}
                 for ep in pmap.values():
@@ -282,7 +283,7 @@ class BreakoutMetrics:
                 for mode in per_cage.values():
                     counted[mode] = counted.get(mode, 0) + 1
                 modes = dict(sorted(counted.items()))
-                cache[id(pmap)] = modes
+                cache.put(pmap, modes)
             out[device.id] = modes
         return out
 

@@ -23,6 +23,7 @@ from ..model.catalog_entities import ROLE_TIER, DeviceModel, Role
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.fit import compute_group
+from ..model.memo import IdentityMemo
 from .index import NONE, CatalogIndex, Endpoints, _grow
 from .lengths import device_height_m, rack_floor_xy
 
@@ -495,9 +496,9 @@ class Store:
 
 def _table_summary(endpoints: Endpoints, pmap: dict[str, int]) -> tuple[int, int]:
     """(compute NIC ports, fabric legs) of a port table, cached by the map's identity."""
-    cached = _SUMMARIES.get(id(pmap))
-    if cached is not None and cached[0] is pmap:
-        return cached[1]
+    cached = _SUMMARIES.get(pmap)
+    if cached is not None:
+        return cached
     compute = fabric = 0
     cindex = endpoints.cindex
     for ep in pmap.values():
@@ -505,10 +506,9 @@ def _table_summary(endpoints: Endpoints, pmap: dict[str, int]) -> tuple[int, int
             compute += 1
         if cindex.groups[endpoints.group_of(ep)].group.fabric:
             fabric += 1
-    result = (compute, fabric)
-    _SUMMARIES[id(pmap)] = (pmap, result)
-    return result
+    return _SUMMARIES.put(pmap, (compute, fabric))
 
 
-_SUMMARIES: dict[int, tuple[dict[str, int], tuple[int, int]]] = {}
+#: port map -> (compute NIC ports, fabric legs)
+_SUMMARIES: IdentityMemo[tuple[int, int]] = IdentityMemo(16_384)
 

@@ -50,6 +50,7 @@ from ..model.limits import (
     MAX_WORKLOADS,
     size_message,
 )
+from ..model.memo import IdentityMemo
 from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
@@ -306,7 +307,7 @@ def _serialise(name: str, items: list[Any]) -> bytes:
     type checks for warnings are skipped (they would change nothing written; ~10 % faster).
     """
     joined = _ADAPTERS[name].dump_json(items, exclude_defaults=True, warnings=False,
-                                       context={SHARED_CAGE_JSON: {}})[1:-1]
+                                       context={SHARED_CAGE_JSON: IdentityMemo(None)})[1:-1]
     return joined.replace(_SEPARATOR, _SEPARATOR_IN_FILE)
 
 

@@ -14,7 +14,7 @@ distinct table once.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any
 
 import orjson
 from pydantic import (
@@ -30,6 +30,8 @@ from pydantic import (
     WrapValidator,
 )
 from pydantic_core import PydanticCustomError
+
+from .memo import IdentityMemo
 
 
 class CageConfig(BaseModel):
@@ -128,14 +130,12 @@ def runs(table: dict[str, Any]) -> dict[str, Any]:
 #: validated cage tables by the JSON they were read from (see `_shared_cages`)
 _BY_JSON: dict[bytes, dict[int, CageConfig]] = {}
 _BY_JSON_MAX = 4096
-#: every cage table `_shared_cages` made, by id (an entry holds its table: the id stays its own)
-_MADE: dict[int, dict[int, CageConfig]] = {}
+#: every cage table `_shared_cages` made (forgotten tables are only validated again)
+_MADE: IdentityMemo[bool] = IdentityMemo(4 * _BY_JSON_MAX)
 
 
 def _made(table: dict[int, CageConfig]) -> dict[int, CageConfig]:
-    if len(_MADE) >= 4 * _BY_JSON_MAX:
-        _MADE.clear()  # forgotten tables are only validated again
-    _MADE[id(table)] = table
+    _MADE.put(table, True)
     return table
 
 
@@ -147,7 +147,7 @@ def _shared_cages(value: Any, handler: ValidatorFunctionWrapHandler) -> dict[int
     table `cage_table` validated)."""
     if not isinstance(value, dict):
         return handler(value)
-    if _MADE.get(id(value)) is value:
+    if _MADE.get(value):
         return value
     try:
         key = orjson.dumps(value)
@@ -169,17 +169,16 @@ SHARED_CAGE_JSON = "shared_cage_json"
 def _cage_json(value: dict[int, CageConfig], handler: SerializerFunctionWrapHandler,
                info: SerializationInfo) -> Any:
     """As JSON a table is written in runs.  Each distinct table is serialised once per call
-    that asks for it: a save passes `context={SHARED_CAGE_JSON: {}}`, and the devices that
-    share a table share its form.  The memo is keyed by `id()`: every table is alive for the
-    whole call (the devices being written hold them)."""
+    that asks for it: a save passes `context={SHARED_CAGE_JSON: IdentityMemo(None)}`, and the
+    devices that share a table share its form."""
     if info.mode != "json":
         return handler(value)
     memo = info.context.get(SHARED_CAGE_JSON) if isinstance(info.context, dict) else None
     if memo is None:
         return runs(handler(value))
-    out = memo.get(id(value))
+    out = memo.get(value)
     if out is None:
-        out = memo[id(value)] = runs(handler(value))
+        out = memo.put(value, runs(handler(value)))
     return out
 
 
@@ -187,30 +186,6 @@ def _cage_json(value: dict[int, CageConfig], handler: SerializerFunctionWrapHand
 CageTable = Annotated[dict[int, CageConfig], WrapValidator(_shared_cages),
                       WrapSerializer(_cage_json)]
 _CAGE_TABLE: TypeAdapter[dict[int, CageConfig]] = TypeAdapter(CageTable)
-
-
-Derived = TypeVar("Derived")
-
-
-class TableMemo(Generic[Derived]):
-    """What was worked out from a device model and a cage table (its checked ports, its
-    drawing), found again by the table's identity: devices configured alike share one table, so
-    most devices are found without reading their cages.  An entry holds its table, so the id
-    stays that table's; past `limit` entries (edited devices each bring a new table) the memo
-    starts over."""
-
-    def __init__(self, limit: int) -> None:
-        self._entries: dict[tuple[str, int], tuple[dict[int, CageConfig], Derived]] = {}
-        self._limit = limit
-
-    def get(self, model_id: str, table: dict[int, CageConfig]) -> Derived | None:
-        entry = self._entries.get((model_id, id(table)))
-        return entry[1] if entry is not None and entry[0] is table else None
-
-    def put(self, model_id: str, table: dict[int, CageConfig], derived: Derived) -> None:
-        if len(self._entries) >= self._limit:
-            self._entries.clear()
-        self._entries[(model_id, id(table))] = (table, derived)
 
 
 def cage_table(configs: dict[int, CageConfig]) -> dict[int, CageConfig]:

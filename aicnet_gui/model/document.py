@@ -21,7 +21,6 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .cage_tables import TableMemo
 from .catalog import Catalog, UnknownCatalogId
 from .catalog_entities import ROLE_TIER, DeviceModel, Role
 from .edits import (
@@ -55,6 +54,7 @@ from .fabric import (
     Settings,
     Workload,
 )
+from .memo import IdentityMemo
 from .ports import LogicalPort, PortConfigError, PortTables, check_cage_overrides
 
 Listener = Callable[[ChangeSet], None]
@@ -121,7 +121,7 @@ class FabricDocument:
         # (model id, ((cage, mode, transceiver), ...)) -> port table, for overrides that passed
         self._checked_cages: dict[tuple[str, tuple[tuple[int, str | None, str | None], ...]],
                                   dict[str, LogicalPort]] = {}
-        self._checked_tables: TableMemo[dict[str, LogicalPort]] = TableMemo(50_000)
+        self._checked_tables: IdentityMemo[dict[str, LogicalPort]] = IdentityMemo(50_000)
         self._device_ports: dict[str, dict[str, LogicalPort]] = {}
         self._listeners: list[Listener] = []
         # Owned by aicnet_gui.fileio: the saved JSON line of each object by identity (or the
@@ -463,14 +463,14 @@ class FabricDocument:
         catalog.  Devices with the same overrides share the check: a 4,096-server file has
         thousands of switches configured alike."""
         cages = device.cages
-        same = self._checked_tables.get(model.id, cages)
+        same = self._checked_tables.get(cages, model.id)
         if same is not None:
             return same
         configs = cages.values()
         key = (model.id, tuple(zip(cages, map(_MODE, configs), map(_TRANSCEIVER, configs), strict=True)))
         ports = self._checked_cages.get(key)
         if ports is not None:
-            self._checked_tables.put(model.id, cages, ports)
+            self._checked_tables.put(cages, ports, model.id)
             return ports
         try:
             check_cage_overrides(model, cages)
@@ -485,7 +485,7 @@ class FabricDocument:
                     [device.id],
                 )
         self._checked_cages[key] = ports
-        self._checked_tables.put(model.id, cages, ports)
+        self._checked_tables.put(cages, ports, model.id)
         return ports
 
     def _rack_height(self, rack_id: str | None) -> int:

@@ -23,8 +23,9 @@ from ...generators.layout import (
     TWO_ROW_H,
     panel_rows,
 )
-from ...model.cage_tables import CageConfig, TableMemo
+from ...model.cage_tables import CageConfig
 from ...model.catalog_entities import BreakoutMode, DeviceModel
+from ...model.memo import IdentityMemo
 from ...model.ports import mode_overrides
 
 Rect = tuple[float, float, float, float]
@@ -129,12 +130,12 @@ def build_geometry(model: DeviceModel, modes: tuple[tuple[int, str], ...]) -> De
 
 _CACHE: dict[tuple[str, tuple[tuple[int, str], ...]], tuple[DeviceModel, DeviceGeometry]] = {}
 #: devices read from a file share their cage tables: most are found here by the table itself
-_BY_TABLE: TableMemo[tuple[DeviceModel, DeviceGeometry]] = TableMemo(4096)
+_BY_TABLE: IdentityMemo[tuple[DeviceModel, DeviceGeometry]] = IdentityMemo(4096)
 
 
 def device_geometry(model: DeviceModel, cages: dict[int, CageConfig]) -> DeviceGeometry:
     """The (cached) geometry of a device of `model` with the per-cage overrides `cages`."""
-    same = _BY_TABLE.get(model.id, cages)
+    same = _BY_TABLE.get(cages, model.id)
     if same is not None and same[0] is model:
         return same[1]
     key = (model.id, mode_overrides(cages))
@@ -144,5 +145,5 @@ def device_geometry(model: DeviceModel, cages: dict[int, CageConfig]) -> DeviceG
     else:
         geometry = build_geometry(model, key[1])
         _CACHE[key] = (model, geometry)
-    _BY_TABLE.put(model.id, cages, (model, geometry))
+    _BY_TABLE.put(cages, (model, geometry), model.id)
     return geometry

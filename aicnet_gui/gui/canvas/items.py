@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...model.memo import IdentityMemo
 from .. import resources, theme
 from . import lod
 from .geometry import HEADER_W, DeviceGeometry, PortCell
@@ -68,17 +69,17 @@ _FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.Graphic
 _FAR_FLAGS = _FLAGS | QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 _CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
-_RECTS: dict[int, tuple[DeviceGeometry, QRectF, QRectF]] = {}
+_RECTS: IdentityMemo[tuple[QRectF, QRectF]] = IdentityMemo(4096)
 
 
 def _panel_rects(geometry: DeviceGeometry) -> tuple[QRectF, QRectF]:
     """The panel rectangle of a geometry and the item's rectangle (3 units more for the
     selection halo), shared by every device with that geometry (never changed in place)."""
-    hit = _RECTS.get(id(geometry))
-    if hit is None or hit[0] is not geometry:
+    hit = _RECTS.get(geometry)
+    if hit is None:
         panel = QRectF(0, 0, geometry.width, geometry.height)
-        hit = _RECTS[id(geometry)] = (geometry, panel, panel.adjusted(-3, -3, 3, 3))
-    return hit[1], hit[2]
+        hit = _RECTS.put(geometry, (panel, panel.adjusted(-3, -3, 3, 3)))
+    return hit
 
 
 class DeviceItem(QGraphicsRectItem):
