@@ -33,7 +33,7 @@ from pathlib import Path
 
 from aicnet_gui.analysis import Analyzer
 from aicnet_gui.catalog.loader import builtin_catalog
-from aicnet_gui.fileio.fabric_file import gc_paused
+from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 

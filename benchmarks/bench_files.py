@@ -27,7 +27,7 @@ from pathlib import Path
 
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.fileio import load_fabric, save_fabric
-from aicnet_gui.fileio.fabric_file import gc_paused
+from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
 

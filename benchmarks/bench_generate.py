@@ -22,7 +22,7 @@ import statistics
 import time
 
 from aicnet_gui.catalog.loader import builtin_catalog
-from aicnet_gui.fileio.fabric_file import gc_paused
+from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, build_ops
 from aicnet_gui.model.document import FabricDocument
 

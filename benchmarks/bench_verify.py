@@ -31,7 +31,7 @@ from bench_analysis import build  # noqa: E402
 from aicnet_gui.asbuilt import compare, read_ibnetdiscover, read_lldp, rework_list  # noqa: E402
 from aicnet_gui.asbuilt import simulate as sim  # noqa: E402
 from aicnet_gui.catalog.loader import builtin_catalog  # noqa: E402
-from aicnet_gui.fileio.fabric_file import gc_held  # noqa: E402
+from aicnet_gui.gc_control import gc_held  # noqa: E402
 from aicnet_gui.model.catalog import Catalog  # noqa: E402
 from aicnet_gui.model.document import FabricDocument  # noqa: E402
 from aicnet_gui.model.port_names_os import PortNamer  # noqa: E402

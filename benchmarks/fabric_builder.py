@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from aicnet_gui.fileio.fabric_file import gc_paused
+from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.catalog_entities import Role
 from aicnet_gui.model.document import FabricDocument

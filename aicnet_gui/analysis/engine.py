@@ -19,7 +19,6 @@ rule and every other rule still runs.  The analyzer never writes to the document
 
 from __future__ import annotations
 
-import gc
 import time
 import traceback
 from collections.abc import Iterable, Sequence
@@ -27,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ..gc_control import gc_held
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from ..model.wording import counted
@@ -106,13 +106,8 @@ class Analyzer:
     def full(self) -> AnalysisReport:
         """Analyse the whole document (the garbage collector is paused meanwhile: the bulk load
         allocates ~1M short-lived objects, performance.md §9.4)."""
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_held():
             return self._full()
-        finally:
-            if enabled:
-                gc.enable()
 
     def _full(self) -> AnalysisReport:
         start = time.perf_counter()

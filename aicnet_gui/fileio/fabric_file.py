@@ -16,9 +16,6 @@ Size: a file over `MAX_FABRIC_BYTES`, or with more objects in a section than the
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,6 +23,7 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
+from ..gc_control import gc_held, gc_paused
 from ..model.cage_tables import SHARED_CAGE_JSON
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CableAssembly, DeviceModel, Transceiver
@@ -65,28 +63,6 @@ WHOLE_FAST_BYTES = 16 * 1024 * 1024
 #: the most objects a design holds per section
 SECTION_LIMITS = {"racks": MAX_RACKS, "devices": MAX_DEVICES, "links": MAX_LINKS,
                   "workloads": MAX_WORKLOADS}
-
-
-@contextmanager
-def gc_held() -> Iterator[None]:
-    """Pause the cyclic GC while many containers are made (nothing is frozen)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC for a bulk build, then freeze what was built."""
-    with gc_held():
-        try:
-            yield
-        finally:
-            gc.freeze()
 
 
 def json_path(loc: tuple[Any, ...]) -> str:

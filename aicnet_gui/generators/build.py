@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..fileio.fabric_file import gc_paused
+from ..gc_control import gc_paused
 from ..model.catalog import Catalog
 from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.colours import rail_colour

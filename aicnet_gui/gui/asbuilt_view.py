@@ -25,7 +25,7 @@ from ..asbuilt import (
 )
 from ..asbuilt.observed import Observation
 from ..fileio.errors import FabricFileError
-from ..fileio.fabric_file import gc_held
+from ..gc_control import gc_held
 from ..model.port_names_os import PortNamer
 from .canvas.asbuilt_overlay import AsBuiltOverlay
 from .dialogs import messages

@@ -8,7 +8,6 @@ autosave to a recovery file live here too, so the window only asks and shows.
 
 from __future__ import annotations
 
-import gc
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -21,6 +20,7 @@ from ..editing.counts import carry_over
 from ..editing.layout import lay_out_if_unusable
 from ..fileio import FabricFileError, load_fabric, save_fabric
 from ..fileio.recovery import Recovery, RecoveryStore
+from ..gc_control import freeze_survivors
 from ..model.catalog import Catalog
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import ChangeSet, Operation, UpdateMetadata
@@ -148,7 +148,7 @@ class EditorDocument(QObject):
         self.reset.emit()
         # the document and its scene are long-lived: keep them out of every later collection
         # (they hold no reference cycles, so a replaced document is still freed by refcount)
-        gc.freeze()
+        freeze_survivors()
 
     def new(self, fabric: FabricDocument | None = None) -> None:
         """Start a new document (empty, or `fabric` from a template, unsaved)."""

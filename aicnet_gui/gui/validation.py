@@ -23,7 +23,6 @@ The window shows "validating…" from the first edit until a current report arri
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..analysis import AnalysisReport, Analyzer, Bom, Rule, compute_bom
-from ..fileio.fabric_file import gc_held
+from ..gc_control import freeze_survivors, gc_held
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from .document import EditorDocument
@@ -226,7 +225,7 @@ class LiveValidator(QObject):
             return
         self.analyzer = result.analyzer
         self.analyzer.defer_graph = True
-        gc.freeze()  # the analyzer's state lives until the next full run (no reference cycles)
+        freeze_survivors()  # the analyzer's state lives until the next full run (no reference cycles)
         if result.bom is not None:
             self._accept_bom(result.bom, result.report.revision)
         if self._pending or self._need_full:

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         write_csv_list,
     )
     from ...fileio import load_fabric
-    from ...fileio.fabric_file import gc_held
+    from ...gc_control import gc_held
     from ...model.port_names_os import PortNamer
 
     catalog = catalog_with_warnings()

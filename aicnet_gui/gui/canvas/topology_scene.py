@@ -12,7 +12,6 @@ with long lines, shared/reference/performance.md §6).
 
 from __future__ import annotations
 
-import gc
 import math
 import time
 from collections import Counter
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 from ...editing import layout
 from ...editing.compat import PortRef, connection_problem, port_title
 from ...editing.units import counted, speed_label
+from ...gc_control import freeze_survivors
 from ...generators.layout import H_GAP
 from ...model.edits import ChangeSet
 from ...model.fabric import Device
@@ -252,7 +252,7 @@ class TopologyScene(QGraphicsScene):
             self._pending = None
         # the items live as long as the document: keep them out of later collections, as the
         # document itself (EditorDocument freezes after a reset, before these items existed)
-        gc.freeze()
+        freeze_survivors()
         self.built.emit()
 
     def building(self) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ...editing.counts import prime_counts
 from ...editing.layout import lay_out_if_unusable
 from ...fileio import load_fabric
-from ...fileio.fabric_file import gc_paused
+from ...gc_control import gc_paused
 from ...model.catalog import Catalog
 from ...model.document import FabricDocument
 from ..canvas.scene_data import TopologyData, topology_data
