@@ -58,3 +58,20 @@ def test_devices_read_alike_share_one_cage_table_but_dumps_stay_their_own():
     assert one["cages"] == two["cages"] and one["cages"] is not two["cages"]
     one["cages"]["1"]["transceiver"] = None  # changing a dump changes neither device
     assert second.model_dump(mode="json")["cages"]["1"]["transceiver"] == "nvidia-mma4z00-ns"
+
+
+def test_trusted_constructor_carries_every_field_and_defaults_the_rest():
+    # the generators' one way to make links without validation: a new field (patch) is carried
+    from aicnet_gui.model.fabric import LinkPatch
+
+    given = {"id": "l1", "a": Endpoint("gpu-1", "p1"), "b": Endpoint("leaf-1", "1/1"),
+             "cable": "cord", "rail": 2, "patch": LinkPatch(mated_pairs=4)}
+    made = Link.trusted(**given)
+    assert made == Link.model_validate(given)
+    assert made.patch == LinkPatch(mated_pairs=4) and made.notes == "" and made.pinned is False
+    workload, other = Workload.trusted(id="w", name="w"), Workload.trusted(id="v", name="v")
+    assert workload.members == [] and workload.members is not other.members  # factory per object
+    with pytest.raises(TypeError):
+        Link.trusted(id="l2", a=Endpoint("gpu-1", "p1"))  # a required field missing
+    with pytest.raises(TypeError):
+        Link.trusted(id="l2", a=Endpoint("gpu-1", "p1"), b=Endpoint("x", "1"), colour_x="red")

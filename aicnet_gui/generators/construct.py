@@ -4,10 +4,11 @@ A 4,096-server fabric has ~100k links (each a slotted pydantic dataclass with tw
 tuples); validating them one by one costs about as much as the rest of the generator run.  The
 generator's values come from validated sources (device ids of validated devices, port names of
 the catalog's port tables, catalog part ids, `link-N` / `asm-N` ids it formats itself), so
-`build_links` validates every distinct value once with pydantic and then makes every link by
-setting its slots to those values, which is what validation makes of them.  When that shortcut
-does not hold (Link gained a validator, a field or a setting that checks more than each field on
-its own, or a made link differs from the validated one), it validates every link.
+`build_links` validates every distinct value once with pydantic and then makes every link with
+`Link.trusted` (model/values.py: its slots set to those values, the other fields their
+defaults), which is what validation makes of them.  When that shortcut does not hold (Link
+gained a validator or a setting that checks more than each field on its own, or a made link
+differs from the validated one), it validates every link.
 """
 
 from __future__ import annotations
@@ -20,18 +21,15 @@ from pydantic import TypeAdapter, ValidationError
 from ..model.fabric import Endpoint, Link, NonEmpty
 
 _LINKS = TypeAdapter(list[Link])
-_LINK_FIELDS = ("id", "a", "b", "cable", "assembly", "length_m", "colour", "rail", "plane",
-                "pinned", "notes", "patch")
-_DEFAULTS = {"length_m": None, "pinned": False, "notes": "", "patch": None}
 
 
-def _plain(cls: Any, fields: tuple[str, ...]) -> bool:
-    """True if `cls` is a slotted dataclass with exactly `fields` whose validation checks each
-    field on its own (no validators, post-init, aliases, default factories or settings such as
-    strict that the per-field checks would miss)."""
-    if tuple(cls.model_fields) != fields or hasattr(cls, "__post_init__"):
+def _plain(cls: Any) -> bool:
+    """True if `cls` is a slotted dataclass whose slots are its fields and whose validation
+    checks each field on its own (no validators, post-init, aliases, default factories or
+    settings such as strict that the per-field checks would miss)."""
+    if hasattr(cls, "__post_init__"):
         return False
-    if tuple(getattr(cls, "__slots__", ())) != fields:
+    if tuple(getattr(cls, "__slots__", ())) != tuple(cls.model_fields):
         return False
     checks = cls.__pydantic_decorators__
     if checks.validators or checks.field_validators or checks.root_validators \
@@ -67,35 +65,17 @@ def _row(link_id: str, ad: str, ap: str, bd: str, bp: str, cable: str | None,
 
 
 def _copies(columns: LinkColumns) -> list[Link]:
-    """Every row as a Link made by setting its slots (no validation)."""
-    new, set_, pair = object.__new__, object.__setattr__, tuple.__new__
-    links: list[Link] = []
-    append = links.append
-    for link_id, ad, ap, bd, bp, cable, assembly, rail, colour, plane in zip(
-            *columns.columns, strict=True):
-        link = new(Link)
-        set_(link, "id", link_id)
-        set_(link, "a", pair(Endpoint, (ad, ap)))
-        set_(link, "b", pair(Endpoint, (bd, bp)))
-        set_(link, "cable", cable)
-        set_(link, "assembly", assembly)
-        set_(link, "length_m", None)
-        set_(link, "colour", colour)
-        set_(link, "rail", rail)
-        set_(link, "plane", plane)
-        set_(link, "pinned", False)
-        set_(link, "notes", "")
-        set_(link, "patch", None)
-        append(link)
-    return links
+    """Every row as a Link made by the trusted constructor (no validation)."""
+    make, pair = Link.trusted, tuple.__new__
+    return [make(id=link_id, a=pair(Endpoint, (ad, ap)), b=pair(Endpoint, (bd, bp)),
+                 cable=cable, assembly=assembly, rail=rail, colour=colour, plane=plane)
+            for link_id, ad, ap, bd, bp, cable, assembly, rail, colour, plane in zip(
+                *columns.columns, strict=True)]
 
 
 def _shortcut_holds() -> bool:
     """Link is as `_copies` expects, and its copy of a link equals the validated link."""
-    if not _plain(Link, _LINK_FIELDS) or Endpoint._fields != ("device", "port"):
-        return False
-    fields = Link.model_fields
-    if any(fields[name].default != value for name, value in _DEFAULTS.items()):
+    if not _plain(Link) or Endpoint._fields != ("device", "port"):
         return False
     values = ("link-1", "a", "1/1", "b", "2/1", "cord", "asm-1", 1, "blue", "compute")
     sample = LinkColumns(*([value] for value in values))
