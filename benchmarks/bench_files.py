@@ -27,6 +27,7 @@ from pathlib import Path
 
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.fileio import load_fabric, save_fabric
+from aicnet_gui.fileio.line_cache import forget
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
@@ -44,7 +45,7 @@ def build(catalog, sus: int) -> FabricDocument:
 
 
 def _cold_save(doc: FabricDocument, path: Path) -> None:
-    doc.save_cache = None
+    forget(doc)
     save_fabric(doc, path, keep_backup=False)
 
 

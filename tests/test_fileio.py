@@ -305,3 +305,20 @@ def test_recovery_of_a_running_instance_is_not_offered(small, tmp_path):
         other.kill()
         other.wait()
     assert len(store.pending()) == 1
+
+
+def test_the_save_cache_belongs_to_its_document_only(small, catalog):
+    import gc
+    import weakref
+
+    from aicnet_gui.fileio import line_cache
+
+    raw = dumps_fabric(_three_links(small))
+    by_hand = _line_of(raw, b'"id":"l1"').replace(b'","', b'", "')
+    opened = loads_fabric(raw.replace(_line_of(raw, b'"id":"l1"'), by_hand), catalog)
+    assert by_hand not in dumps_fabric(opened.snapshot())  # a snapshot is serialised afresh
+    assert by_hand in dumps_fabric(opened)  # the document keeps the lines it was opened from
+    cache = weakref.ref(line_cache.cache_of(opened))
+    del opened
+    gc.collect()
+    assert cache() is None  # held weakly by document: it goes when the document goes

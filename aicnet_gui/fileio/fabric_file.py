@@ -51,7 +51,7 @@ from ..model.limits import (
 from ..model.memo import IdentityMemo
 from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
-from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache
+from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache, cache_of, keep
 from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate
 from .pieces import TooMany, validate_in_pieces
 
@@ -192,8 +192,8 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
         except ModelError as exc:
             raise FabricFileError(file, str(exc), exc.path or "$") from None
     if current:  # a migrated file is written afresh in the current layout
-        doc.save_cache = FileLines(raw, {name: getattr(fabric, name) for name in OBJECT_SECTIONS},
-                                   partial(_loaded_layout, fabric))
+        keep(doc, FileLines(raw, {name: getattr(fabric, name) for name in OBJECT_SECTIONS},
+                            partial(_loaded_layout, fabric)))
     return doc
 
 
@@ -361,7 +361,9 @@ def _file_chunks(doc: FabricDocument) -> list[bytes]:
     """The file of `doc` in pieces (a save writes them as they are: no copy of the whole)."""
     values = fabric_to_dict(doc)
     chunks = [b"{\n"]
-    cache = doc.save_cache if isinstance(doc.save_cache, LineCache) else LineCache()
+    cache = cache_of(doc)
+    if cache is None:
+        cache = LineCache()
     written: dict[str, tuple[list[Any], list[bytes] | bytes]] = {}
     with gc_held():  # 100k new lines would set off full collections
         for index, part in enumerate(_layout(values)):
@@ -377,7 +379,7 @@ def _file_chunks(doc: FabricDocument) -> list[bytes]:
             text, kept = _section_text(part, values[part], cache)
             written[part] = (values[part], kept)
             chunks += (b"[\n    ", text, b"\n  ]")
-    doc.save_cache = LineCache(written)
+    keep(doc, LineCache(written))
     chunks.append(b"\n}\n")
     return chunks
 

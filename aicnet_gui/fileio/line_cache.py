@@ -16,6 +16,10 @@ that section's top-level array, in file order (no object of the schema holds an 
 objects, so `,` + `{` cannot come from inside one), and is the text that was read and
 validated into that object.  Any other layout (hand-formatted, reordered keys, duplicate keys,
 another catalog) fails the check and the file is serialised afresh.
+
+Each document's cache is held here, weakly keyed by the document (`cache_of`, `keep`,
+`forget`): the model knows nothing of files, and a document's cache goes with it.  A snapshot
+is another document and starts without one.
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import is_, not_
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+if TYPE_CHECKING:
+    from ..model.document import FabricDocument
 
 _INDENT = b"\n    "
 #: between two objects of a section in the file
@@ -128,3 +137,22 @@ def match_layout(raw: bytes, layout: Layout, counts: dict[str, int]) -> dict[str
         bodies[part] = body
         pos = end + len(SECTION_END)
     return bodies if take(b"\n}\n") and pos == len(raw) else None
+
+
+#: document -> the lines of its last save, or of the file it was opened from
+_CACHES: WeakKeyDictionary[FabricDocument, LineCache] = WeakKeyDictionary()
+
+
+def cache_of(doc: FabricDocument) -> LineCache | None:
+    """The lines `doc` was last saved as (or opened from), if any."""
+    return _CACHES.get(doc)
+
+
+def keep(doc: FabricDocument, cache: LineCache) -> None:
+    """Remember `cache` for `doc` (until the next `keep`, `forget` or the document's end)."""
+    _CACHES[doc] = cache
+
+
+def forget(doc: FabricDocument) -> None:
+    """The next save of `doc` serialises every object afresh."""
+    _CACHES.pop(doc, None)

@@ -124,10 +124,6 @@ class FabricDocument:
         self._checked_tables: IdentityMemo[dict[str, LogicalPort]] = IdentityMemo(50_000)
         self._device_ports: dict[str, dict[str, LogicalPort]] = {}
         self._listeners: list[Listener] = []
-        # Owned by aicnet_gui.fileio: the saved JSON line of each object by identity (or the
-        # lines of the file it was opened from), so that a save after a few edits serialises
-        # only what changed (objects are never edited in place).
-        self.save_cache: object = None
         if fabric is not None:
             self._load(fabric)
 
@@ -262,7 +258,6 @@ class FabricDocument:
         copy._checked_tables = self._checked_tables
         copy._device_ports = dict(self._device_ports)
         copy._listeners = []
-        copy.save_cache = None
         return copy
 
     def to_fabric(self) -> Fabric:
