@@ -1,8 +1,8 @@
 """Fast counts for the status bar and the fabric page, cached per document revision.
 
-`model.summary.summarize` is the reference, but it asks the role of both ends of every link
-(about 2.5 s on a 100k-link fabric); here each device's tier is looked up once, so the same
-numbers cost a few tens of milliseconds and are recomputed only when the revision moves.
+The numbers are counted by `model.summary` (the one implementation, shared with `aicnet info`
+and the PDF cover); this module only keeps them per document revision, so they are recounted
+only when the revision moves, and takes them from the loader's columns when a file is opened.
 `carry_over(doc, changes)` keeps the numbers across an edit that cannot change them (a device
 moved, renamed, given firmware: no link, rack or workload touched, no device's tier or GPUs
 changed), so dragging a device in a 100k-cable fabric never recounts the cables.
@@ -11,17 +11,19 @@ changed), so dragging a device in a 100k-cable fabric never recounts the cables.
 from __future__ import annotations
 
 import weakref
-from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..model.catalog_entities import Role
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
-from ..model.summary import TIER_NAMES
+from ..model.summary import devices_by_role, link_tier_pairs, links_by_tier
 
 
 @dataclass(frozen=True)
 class Counts:
+    """The status bar's part of `model.summary.FabricSummary` (no name or models: the loader's
+    columns carry neither), counted by the same functions."""
+
     devices: int
     links: int
     racks: int
@@ -60,16 +62,9 @@ def counts(doc: FabricDocument) -> Counts:
     hit = _CACHE.get(doc)
     if hit is not None and hit[0] == doc.revision:
         return hit[1]
-    known: dict[str, tuple[str, int, int]] = {}
-    tiers: dict[str, int] = {}
-    for device in doc.devices.values():
-        key = known[device.id] = _device_key(doc, device)
-        tiers[device.id] = key[1]
-    pairs: Counter[tuple[int, int]] = Counter()
-    for link in doc.links.values():
-        a, b = tiers[link.a.device], tiers[link.b.device]
-        pairs[(a, b) if a <= b else (b, a)] += 1
-    return _store(doc, known, pairs)
+    known = {device.id: _device_key(doc, device) for device in doc.devices.values()}
+    tiers = {device_id: key[1] for device_id, key in known.items()}
+    return _store(doc, known, link_tier_pairs(doc, tiers))
 
 
 def prime_counts(doc: FabricDocument, ids: list[str], roles: list[str], tiers: list[int],
@@ -77,18 +72,16 @@ def prime_counts(doc: FabricDocument, ids: list[str], roles: list[str], tiers: l
     """Cache the counts of `doc` from columns already computed for it (the file loader's scene
     data: each device's role, tier and GPUs; the cables per tier pair, lower tier first)."""
     known = {d: (r, t, g) for d, r, t, g in zip(ids, roles, tiers, gpus, strict=True)}
-    return _store(doc, known, Counter(tier_pairs))
+    return _store(doc, known, tier_pairs)
 
 
 def _store(doc: FabricDocument, known: dict[str, tuple[str, int, int]],
-           pairs: Counter[tuple[int, int]]) -> Counts:
-    roles: Counter[str] = Counter(key[0] for key in known.values())
-    by_tier = {f"{TIER_NAMES[a]}-{TIER_NAMES[b]}": n for (a, b), n in sorted(pairs.items())}
+           pairs: Mapping[tuple[int, int], int]) -> Counts:
     result = Counts(
         devices=len(doc.devices), links=len(doc.links), racks=len(doc.racks),
         workloads=len(doc.workloads), gpus=sum(key[2] for key in known.values()),
-        devices_by_role={r.value: roles[r.value] for r in Role if roles[r.value]},
-        links_by_tier=by_tier,
+        devices_by_role=devices_by_role(key[0] for key in known.values()),
+        links_by_tier=links_by_tier(pairs),
     )
     _CACHE[doc] = (doc.revision, result)
     _DEVICES[doc] = known
