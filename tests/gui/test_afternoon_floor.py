@@ -100,3 +100,19 @@ def test_an_overlap_of_one_rack_unit_says_one_rack_unit(window):
     assert "RU 44 of" in problem and "(RU 44)" in problem and "44-44" not in problem
     problem = window.editor.rack_problem("new", "nvidia-dgx-h100", rack, 40)
     assert "RU 40-47" in problem
+
+
+def test_run_labels_never_cover_each_other_at_any_zoom(window):
+    """A DGX of the 1-SU SuperPOD has runs to the leaf rack with several lengths: their labels
+    stack instead of being drawn over each other, zoomed in or far out (they keep their pixel
+    size, so the stacking is in pixels)."""
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    scene, view = _floor(window)
+    device = window.document.fabric.device_by_name("gpu-004")
+    scene.select_ids([device.id])
+    for zoom in (0.25, 0.33, 0.5, 1.0):
+        view.set_zoom(zoom)
+        labels = [box for box, _text in scene.routes.label_rects(view.viewportTransform())]
+        assert len(labels) >= 2
+        for i, box in enumerate(labels):
+            assert not any(box.intersects(other) for other in labels[i + 1:]), zoom

@@ -274,6 +274,7 @@ class RouteOverlay(QGraphicsItem):
         """The box of every label in device pixels under `transform` (scene -> view)."""
         metrics = QFontMetricsF(theme.font(7.5, True))
         out = []
+        placed: list[QRectF] = []
         for anchor_scene, text, _colour, side in self._labels:
             anchor = transform.map(anchor_scene)
             w = metrics.horizontalAdvance(text) + 12
@@ -281,6 +282,12 @@ class RouteOverlay(QGraphicsItem):
                 box = QRectF(anchor.x() - w / 2, anchor.y() + 3, w, 20)
             else:
                 box = QRectF(anchor.x() - w / 2, anchor.y() - 23, w, 20)
+            # labels that would cover each other stack, in pixels (they keep their size at
+            # every zoom): above the racks upwards, below a rack downwards
+            step = 22 if side == "below" else -22
+            while any(box.intersects(other) for other in placed):
+                box.translate(0, step)
+            placed.append(box)
             out.append((box, text))
         return out
 
@@ -710,20 +717,9 @@ class FloorScene(QGraphicsScene):
         labels = []
         for (_ra, _rb, text), (count, anchor, colour, where) in groups.items():
             labels.append((anchor, f"{count} × {text}" if count > 1 else text, colour, where))
-        # stack labels that would sit on top of each other: above the racks upwards, below a
-        # rack downwards
+        # the routes item stacks labels that would cover each other when it draws them
         labels.sort(key=lambda x: (round(x[0].x()), round(x[0].y())))
-        placed: list[tuple[QPointF, str]] = []
-        spread = []
-        for anchor, text, colour, where in labels:
-            point = QPointF(anchor)
-            step = QPointF(0, -24) if where == "above" else QPointF(0, 24)
-            while any(w == where and abs(point.x() - p.x()) < 90 and abs(point.y() - p.y()) < 22
-                      for p, w in placed):
-                point += step
-            placed.append((point, where))
-            spread.append((point, text, colour, where))
-        self.routes.set_routes(routes, spread)
+        self.routes.set_routes(routes, labels)
         if selected and routes:
             self.hint.emit(f"{counted(len(routes), 'cable run')} of the selection "
                            "shown with estimated and ordered length")
