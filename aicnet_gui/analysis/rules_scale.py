@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..model.rounding import half_up
 from .findings import INFO, WARNING, Finding, Fix
 from .state import Rule, State
 
@@ -55,7 +56,7 @@ def scale_check(state: State, _key: None) -> Iterable[Finding]:
     text = (f"two-tier limit: leaves of {k_leaf} ports ({leaf_name}) give {k_leaf // 2} to servers "
             f"at 1:1, spines of {k_spine} ports ({spine_name}) take {k_spine} leaves: at most "
             f"{k_spine} x {k_leaf // 2} = {limit:,} NIC ports{servers_max}; this design has "
-            f"{used:,} compute NIC links ({used / limit:.0%})")
+            f"{used:,} compute NIC links ({half_up(100 * used / limit):g}%)")
     if used > limit:
         yield Finding(
             "SCALE-LIMIT", WARNING,

@@ -394,7 +394,7 @@ def test_the_two_tier_limit_is_stated_with_its_numbers(build):
     (finding,) = analyze(build.doc).by_code("SCALE-LIMIT")
     assert finding.severity.value == "info"
     assert "at most 128 x 64 = 8,192 NIC ports = 1,024 servers of 8 NICs" in finding.message
-    assert "this design has 32 compute NIC links (0%)" in finding.message
+    assert "this design has 32 compute NIC links (0.4%)" in finding.message
 
 
 def test_more_nics_than_a_two_tier_fabric_of_these_switches_carries_warns(build):
@@ -411,7 +411,7 @@ def test_more_nics_than_a_two_tier_fabric_of_these_switches_carries_warns(build)
     (finding,) = analyze(build.doc).by_code("SCALE-LIMIT")
     assert finding.severity.value == "warning"
     assert "at most 32 x 16 = 512 NIC ports" in finding.message
-    assert "520 compute NIC links (102%)" in finding.message
+    assert "520 compute NIC links (101.6%)" in finding.message
 
 
 # ---------------------------------------------------------------------------- fibre polish, polarity
