@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .diff import FabricDiff
 from .sweep import Sweep
 from .whatif import WhatIfResult
+
+
+def _cable(link: Any) -> str:
+    return f"cable {link.id} {link.a.device}:{link.a.port} - {link.b.device}:{link.b.port}"
 
 
 def _ports(ends: tuple) -> str:
@@ -34,9 +40,9 @@ def render_diff(diff: FabricDiff, old: str, new: str) -> str:
             what.append(f"breakout {cage.mode_before} -> {cage.mode_after}")
         lines.append(f"  ~ {cage.name} cage {cage.cage}: {'; '.join(what)}")
     for link in diff.links_removed:
-        lines.append(f"  - cable {link.id} {link.a.device}:{link.a.port} - {link.b.device}:{link.b.port}")
+        lines.append(f"  - {_cable(link)}")
     for link in diff.links_added:
-        lines.append(f"  + cable {link.id} {link.a.device}:{link.a.port} - {link.b.device}:{link.b.port}")
+        lines.append(f"  + {_cable(link)}")
     for ret in diff.links_reterminated:
         lines.append(f"  > cable {ret.new.id} re-terminated: {_ports(ret.moved)}")
     for change in diff.link_changes:
