@@ -316,6 +316,10 @@ class Workload(Value):
                     "or scattered by the scheduler (ring neighbours anywhere in the fabric)")
     target_gbps_per_gpu: float | None = bounded_float(L.MAX_SPEED_GBPS, default=None, above=True)
     message_mb: float | None = bounded_float(L.MAX_MESSAGE_MB, default=None, above=True)
+    algorithm: Literal["ring", "tree", "collnet", "nvls"] = Field(
+        default="ring",
+        description="NCCL all-reduce algorithm of the estimate: ring, tree (double binary tree), "
+                    "collnet (IB SHARP), nvls (NVLink SHARP + IB SHARP); SHARP needs InfiniBand")
 
 
 class EmbeddedCatalog(_Data):
