@@ -18,6 +18,7 @@ the cable, and returns issue templates:
 from __future__ import annotations
 
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
+from ..model.fec import optic_line
 from ..model.fit import (
     CageSpec,
     cage_spec,
@@ -395,10 +396,15 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 f"({b.pmd}): multimode and single-mode optics cannot link", None,
                 "use the same media at both ends"))
         elif not pmds_link(a, b, breakout=cable.legs > 1):
+            lines = [line for end in ctx.ends if end.optic is not None and (line := optic_line(
+                end.optic, ports_per_optical_port(end.port.legs, end.optic))) is not None]
+            detail = (f" ({lines[0].text()} against {lines[1].text()})"
+                      if len(lines) == 2 and lines[0] != lines[1] else "")
             issues.append(Issue(
                 "MEDIA-MISMATCH", ERROR,
                 f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
-                f"cannot talk", None, "use optics of the same PMD family at both ends"))
+                f"cannot talk{detail}", None,
+                "use optics of the same PMD family and lane rate at both ends"))
     if a is not None and b is not None and polarity_flips(cable) is False:
         issues.append(Issue(
             "FIBRE-POLARITY", ERROR,
