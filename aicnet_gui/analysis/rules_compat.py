@@ -344,6 +344,20 @@ def _polish_clash(cord: str, optic: str) -> str | None:
     return None
 
 
+def _lines_detail(ctx: SigContext) -> str:
+    """` (<line at a> against <line at b>)` when the two optics' lines differ (model/fec.py:
+    lanes, lane rate, modulation, FEC per logical port), else ``."""
+    lines = []
+    for end in ctx.ends:
+        if end.optic is not None:
+            line = optic_line(end.optic, ports_per_optical_port(end.port.legs, end.optic))
+            if line is not None:
+                lines.append(line)
+    if len(lines) != 2 or lines[0] == lines[1]:
+        return ""
+    return f" ({lines[0].text()} against {lines[1].text()})"
+
+
 def fibre_cord(ctx: SigContext) -> list[Issue]:
     cable = ctx.cable
     if cable is None or cable.type != "fibre":
@@ -396,15 +410,10 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
                 f"({b.pmd}): multimode and single-mode optics cannot link", None,
                 "use the same media at both ends"))
         elif not pmds_link(a, b, breakout=cable.legs > 1):
-            lines = [line for end in ctx.ends if end.optic is not None and (line := optic_line(
-                end.optic, ports_per_optical_port(end.port.legs, end.optic))) is not None]
-            detail = (f" ({lines[0].text()} against {lines[1].text()})"
-                      if len(lines) == 2 and lines[0] != lines[1] else "")
             issues.append(Issue(
                 "MEDIA-MISMATCH", ERROR,
                 f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
-                f"cannot talk{detail}", None,
-                "use optics of the same PMD family and lane rate at both ends"))
+                f"cannot talk{_lines_detail(ctx)}", None, "use optics of the same PMD family at both ends"))
     if a is not None and b is not None and polarity_flips(cable) is False:
         issues.append(Issue(
             "FIBRE-POLARITY", ERROR,
