@@ -11,7 +11,7 @@ from conftest import SN5600
 from aicnet_gui.analysis import analyze
 from aicnet_gui.model.edits import UpdateDevice, UpdateLink
 from aicnet_gui.model.fabric import CageConfig, LinkPatch
-from aicnet_gui.model.polarity import judge, method_of, suggest
+from aicnet_gui.model.polarity import METHOD_PARTS, judge, method_of, suggest
 
 DR4 = "generic-800g-2xdr4-osfp"  # MPO-12/APC, parallel
 FR4 = "generic-800g-2xfr4-osfp"  # duplex LC
@@ -129,3 +129,20 @@ def test_a_trunk_without_cord_polarity_is_a_note(channel):
     [finding] = polarity(channel, trunk="B")
     assert finding.severity == "info"
     assert "the cord at end a, the cord at end b not given" in finding.message
+
+
+@pytest.mark.parametrize("kind, method, flipped", [
+    ("parallel", "A", {"cord_a": "A"}),  # both cords Type A: no flip at all
+    ("parallel", "B", {"cord_b": "A"}),  # two flips
+    ("duplex", "A", {"cord_b": "A-to-B"}),
+    ("duplex", "B", {"cord_a": "A-to-A"}),
+    ("duplex", "C", {"cord_b": "A-to-A"}),
+])
+def test_each_method_trips_with_one_cord_of_the_wrong_kind_and_passes_with_its_own(
+        channel, kind, method, flipped):
+    doc = duplex(channel) if kind == "duplex" else channel
+    cord_a, _, cord_b = METHOD_PARTS[(kind, method)]  # the trunk is the method's type
+    assert polarity(doc, method=method, cord_a=cord_a, cord_b=cord_b) == []
+    [finding] = polarity(doc, method=method, **{"cord_a": cord_a, "cord_b": cord_b, **flipped})
+    assert finding.severity == "error"
+    assert "never comes up" in finding.message
