@@ -89,7 +89,7 @@ def _set_fec(state: State, end: _End, fec: str) -> UpdateDevice:
 
 
 def fec_check(state: State, row: int) -> Iterable[Finding]:
-    if state.settings.technology == FabricTechnology.INFINIBAND:
+    if state.settings.technology == FabricTechnology.INFINIBAND or not fec_configured():
         return
     ends = _ends(state, row)
     if len(ends) != 2 or all(e.configured is None for e in ends):
