@@ -19,7 +19,10 @@ The connectivity methods of TIA-568.3-D name the standard combinations:
 |---|---|---|
 | A | Type A trunk, A-to-B cord at one end, A-to-A at the other | Type A trunk, Type B array cord at one end, Type A at the other |
 | B | Type B trunk, A-to-B cords at both ends          | Type B trunk, Type B array cords at both ends |
-| C | Type C trunk, A-to-B cords at both ends          | (not defined: a pair-wise flip crosses the lanes) |
+| C | Type C trunk, A-to-B cords at both ends          | Type C trunk; no cords here restore lane order |
+
+(A parallel Method C channel lands each transmit lane on a receiver of its neighbour lane: the
+check reports it as crossed lanes, see below.)
 
 A duplex channel works when it crosses the pair an odd number of times.  A parallel optic
 (IEEE 802.3 MDI of 100GBASE-SR4, 400GBASE-DR4/SR4.2 on an MPO-12: transmit lanes 0-3 on
