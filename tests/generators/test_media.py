@@ -122,19 +122,20 @@ def test_generator_media_limits_and_exclusions(make):
 
 
 def test_no_media_reaches_is_reported_not_guessed(make):
-    """A spine rack 150 m away: no cord in the catalog is stocked that long (the SMF MPO ladder
-    ends at 100 m), so those links keep their media and the result says why."""
+    """A spine rack 600 m away: no cord in the catalog is stocked that long (the SMF MPO ladder
+    ends at the 500 m limit of the cord), so those links keep their media and the result says
+    why."""
     doc, _ = make(RailOptimizedParams(sus=1, leaf=QM9700, spine=QM9700))
     spine = next(d for d in doc.devices.values() if d.role.value == "spine")
     rack = doc.racks[spine.rack]
-    doc.apply([UpdateRack(rack.id, {"x_m": rack.x_m + 150})])
+    doc.apply([UpdateRack(rack.id, {"x_m": rack.x_m + 600})])
     result = choose_media(doc)
     assert result.unresolved
     assert all("reaches" in u.reason for u in result.unresolved)
     unresolved = {link for u in result.unresolved for link in u.links}
     touched = {op.id for op in result.ops}
     assert not touched & unresolved
-    assert all(link_length(doc, doc.links[x]).length_m > 100 for x in unresolved)
+    assert all(link_length(doc, doc.links[x]).length_m > 500 for x in unresolved)
 
 
 def test_an_equally_good_part_in_use_is_kept(make):
