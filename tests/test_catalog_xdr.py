@@ -16,7 +16,7 @@ from aicnet_gui.model.catalog_entities import Technology, length_of_part_number
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fit import CageSpec, cage_spec, optic_in_cage
 
-B300, Q3400, Q3200 = "nvidia-dgx-b300", "nvidia-q3400-ra", "nvidia-q3200-ra"
+B300, Q3400, Q3200 = "nvidia-dgx-b300", "nvidia-q3400-ra", "nvidia-q3200-ra-half"
 XDR_SWITCH_OPTIC, XDR_NIC_OPTIC = "nvidia-mms4a00-xm", "nvidia-mms4a20"
 #: findings that mean a link has no media, the wrong media, or media that does not reach
 MEDIA_CODES = {"CABLE-UNSET", "REACH-EXCEEDED", "MEDIA-MISMATCH", "OPTIC-MISSING",
@@ -136,6 +136,10 @@ def test_xdr_copper_inside_a_rack(catalog):
     assert result.unresolved == []
     cables = Counter(x.cable for x in doc.links.values())
     assert cables["nvidia-mca7k10"] > 0
+    splitters = [x for x in doc.links.values() if x.cable == "nvidia-mca7k10"]
+    assert set(Counter(x.assembly for x in splitters).values()) == {2}  # two legs, one cable
+    for link in splitters:
+        assert link_length(doc, link).same_rack and link_length(doc, link).length_m <= 2
     assert _media_problems(doc) == []
 
 
