@@ -85,6 +85,9 @@ class Sourced(_Entity):
     source: FreeText = Field(min_length=1, description="document or URL the numbers come from")
     verified: bool = Field(description="true when every number was checked against a primary source")
     notes: FreeText = ""
+    discontinued: bool = Field(
+        default=False, description="the vendor no longer offers it: kept so that designs using it "
+                                   "still open and price, never chosen by the automatic media choice")
 
 
 class BreakoutMode(_Entity):
