@@ -147,3 +147,16 @@ def test_floor_hit_at_names_a_rack_or_a_device(window):
     window._select_hit(floor, hit)
     assert floor.selected_rack_ids() == [rack_id]
     assert floor.hit_at(QPointF(-1e6, -1e6)) is None
+
+
+def test_a_new_document_ends_the_cable_being_drawn(window, qtbot):
+    server, leaf = wired_pair(window)
+    scene = window.topology
+    hover_wire(window, PortRef(server, "p1"), PortRef(leaf, "swp1s0"))
+    assert isinstance(scene.interaction, WireInteraction)
+    with qtbot.waitSignal(scene.hint) as hint:
+        window.document.new()
+    assert hint.args == [""]  # the status bar hint is cleared
+    assert scene.interaction is None and not scene.preview.isVisible()
+    QTest.mouseRelease(window.topology_view.viewport(), Qt.MouseButton.LeftButton)
+    assert not window.document.fabric.devices

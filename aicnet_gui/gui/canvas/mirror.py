@@ -167,7 +167,8 @@ class SceneMirror:
     # ---------------------------------------------------------------- one edit
     def apply_changes(self, changes: ChangeSet) -> MirrorUpdate:
         """Follow one applied edit: update only the touched devices and cables."""
-        self.ensure_items()
+        if changes.devices or changes.links:
+            self.ensure_items()  # (a settings change leaves a lazy build alone)
         doc = self.doc
         relink: set[str] = set()
         bands = False
