@@ -1,13 +1,14 @@
 """The Topology scene: devices in tier bands, cables between ports, wiring by drag.
 
-The scene shows the model and never holds the truth.  Three helpers do the work:
+The scene shows the model and never holds the truth.  Helpers do the work:
 
 - `SceneMirror` (`mirror.py`) owns the id -> item map and the batched device and link layers:
   it rebuilds on `reset`, applies each `ChangeSet` to the touched ids only, and tells the items
   what they show (badges, colours, highlights, level of detail, the cable being drawn);
 - interactions (`interactions/`): the scene holds at most one active gesture (drawing a cable,
   moving devices) and hands it the mouse and key events; `PickInteraction` picks cables;
-- the tier bands, collapsed groups, selection and tooltips stay here, with the scene's timers:
+- `CollapsedGroups` (`collapsed.py`) keeps the boxes of collapsed groups;
+- the tier bands, selection and the scene's timers stay here:
   a big document opened zoomed far out gets its device items after the first frame, a slice per
   event-loop turn, or at once as soon as anything asks for them (`ensure_items`).
 
@@ -33,7 +34,8 @@ from ...gc_control import freeze_survivors
 from ...model.edits import ChangeSet
 from .. import theme
 from ..editor import Editor
-from . import groups, lod
+from . import lod
+from .collapsed import CollapsedGroups
 from .drops import drop_position
 from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
@@ -131,8 +133,9 @@ class TopologyScene(QGraphicsScene):
         #: the gesture in progress (at most one), see interactions/
         self.interaction: Interaction | None = None
         self.pick = PickInteraction(self)
+        self.group_boxes = CollapsedGroups(self, self.mirror)
         #: collapsed groups (view state, not in the model)
-        self.collapsed: dict[GroupKey, GroupItem] = {}
+        self.collapsed: dict[GroupKey, GroupItem] = self.group_boxes.boxes
         self.colour_mode = "cable"
         self._band_timer = QTimer(self)
         self._band_timer.setSingleShot(True)
@@ -179,9 +182,7 @@ class TopologyScene(QGraphicsScene):
         self._build_timer.stop()
         self.blockSignals(True)
         self.mirror.clear()
-        for group in self.collapsed.values():
-            self.removeItem(group)
-        self.collapsed.clear()
+        self.group_boxes.clear()
         self.blockSignals(False)
         doc = self.doc
         data = self.editor.document.take_scene_data()
@@ -265,7 +266,7 @@ class TopologyScene(QGraphicsScene):
                     link_warnings: set[str]) -> None:
         """Badges on devices (worst severity, number of findings) and halos on cables."""
         self.mirror.show_badges(devices, link_errors, link_warnings)
-        self._group_badges()
+        self.group_boxes.show_badges()
 
     def badge_of(self, device_id: str) -> tuple[str, int] | None:
         return self.mirror.badges.get(device_id)
@@ -310,82 +311,28 @@ class TopologyScene(QGraphicsScene):
     # ---------------------------------------------------------------- collapsed groups
     def collapse(self, keys: list[GroupKey]) -> int:
         """Collapse groups (SU, rack, rail) into boxes; returns how many were collapsed."""
-        count = 0
-        for key in keys:
-            if key in self.collapsed or not groups.members(self.doc, key):
-                continue
-            item = GroupItem(key)
-            self.addItem(item)
-            self.collapsed[key] = item
-            count += 1
+        count = self.group_boxes.collapse(keys)
         if count:
             self.refresh_groups()
         return count
 
     def expand(self, keys: list[GroupKey]) -> None:
-        for key in keys:
-            item = self.collapsed.pop(key, None)
-            if item is not None:
-                self.removeItem(item)
+        self.group_boxes.expand(keys)
         self.refresh_groups()
 
     def expand_all(self) -> None:
         self.expand(list(self.collapsed))
 
     def hidden_devices(self) -> set[str]:
-        hidden: set[str] = set()
-        for item in self.collapsed.values():
-            hidden.update(item.members)
-        return hidden
+        return self.group_boxes.hidden()
 
     def refresh_groups(self) -> None:
         """Recompute members, boxes and visibility of the collapsed groups after an edit."""
-        doc = self.doc
-        items = self.items_by_id
-        hidden: set[str] = set()
-        entries = []
-        for key, group in list(self.collapsed.items()):
-            ids = [d for d in groups.members(doc, key) if d not in hidden and d in items]
-            if not ids:
-                self.removeItem(self.collapsed.pop(key))
-                continue
-            hidden.update(ids)
-            group.members = ids
-            rects = [items[d].sceneBoundingRect() for d in ids]
-            group.configure(groups.box_for(rects), key.title(doc), groups.describe(doc, ids))
-            centre = group.centre()
-            entries.append((ids, centre.x(), centre.y()))
-        self.blockSignals(True)
-        for device_id, item in items.items():
-            visible = device_id not in hidden
-            if item.isVisible() != visible:
-                if not visible and item.isSelected():
-                    item.setSelected(False)
-                item.setVisible(visible)
-        self.blockSignals(False)
-        self.links.set_collapsed(entries)
-        self.device_layer.set_hidden(hidden)
-        self._group_badges()
+        self.group_boxes.refresh()
         self.selection_changed_ids.emit()
 
-    def _group_badges(self) -> None:
-        badges = self.mirror.badges
-        for group in self.collapsed.values():
-            worst: tuple[str, int] | None = None
-            total = 0
-            for device_id in group.members:
-                badge = badges.get(device_id)
-                if badge is not None:
-                    total += badge[1]
-                    if worst is None or badge[0] == "error":
-                        worst = badge
-            group.set_badge((worst[0], total) if worst else None)
-
     def group_at(self, pos: QPointF) -> GroupItem | None:
-        for item in self.items(pos):
-            if isinstance(item, GroupItem):
-                return item
-        return None
+        return self.group_boxes.at(pos)
 
     # ---------------------------------------------------------------- geometry bookkeeping
     def device_item_moved(self, item: DeviceItem) -> None:
