@@ -28,6 +28,7 @@ from ...model.rounding import metres
 from .. import theme
 from ..editor import Editor
 from . import lod
+from .fabric_scene import FabricScene
 from .hits import DeviceHit, RackHit
 from .items import elide, static_text
 
@@ -357,7 +358,7 @@ class Tray(QGraphicsItem):
                                static_text("drag into a rack slot", False, 7.5))
 
 
-class FloorScene(QGraphicsScene):
+class FloorScene(FabricScene):
     """Mirror of the document on the Floor canvas."""
 
     selection_changed_ids = Signal()

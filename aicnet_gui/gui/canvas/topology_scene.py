@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsSceneHelpEvent,
     QGraphicsSceneMouseEvent,
+    QGraphicsView,
     QToolTip,
 )
 
@@ -37,6 +38,7 @@ from ..editor import Editor
 from . import lod
 from .collapsed import CollapsedGroups
 from .drops import drop_position
+from .fabric_scene import FabricScene
 from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
 from .hits import DeviceHit, GroupHit, LinkHit
@@ -97,7 +99,7 @@ def tier_bands(tiers: np.ndarray, xs: np.ndarray, ys: np.ndarray, ws: np.ndarray
 
 
 
-class TopologyScene(QGraphicsScene):
+class TopologyScene(FabricScene):
     """The Topology canvas: a mirror of the document, the gestures on it, its view state."""
 
     #: the selection (devices or cables) changed
@@ -500,9 +502,10 @@ class TopologyScene(QGraphicsScene):
 
     # ---------------------------------------------------------------- mouse and keys
     def _view_scale(self, event: QGraphicsSceneMouseEvent | QGraphicsSceneHelpEvent) -> float:
+        """The scale of the view the event came from (1 without one)."""
         widget = event.widget()
         view = widget.parent() if widget is not None else None
-        if view is not None and hasattr(view, "transform"):
+        if isinstance(view, QGraphicsView):
             return max(view.transform().m11(), 1e-6)
         return 1.0
 
@@ -601,18 +604,13 @@ class TopologyScene(QGraphicsScene):
         return self.editor.add_device(model_id, where)
 
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802
-        text = self.tooltip_at(event.scenePos(), self._help_scale(event))
+        text = self.tooltip_at(event.scenePos(), self._view_scale(event))
         if text:
             QToolTip.showText(event.screenPos(), text)
             event.accept()
         else:
             QToolTip.hideText()
             event.ignore()
-
-    def _help_scale(self, event: QGraphicsSceneHelpEvent) -> float:
-        widget = event.widget()
-        view = widget.parent() if widget is not None else None
-        return view.transform().m11() if view is not None and hasattr(view, "transform") else 1.0
 
     def tooltip_at(self, pos: QPointF, scale: float) -> str:
         return tooltip(self.doc, self.device_item_at(pos), self.links, pos, scale,
