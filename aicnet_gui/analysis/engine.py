@@ -101,7 +101,9 @@ class Analyzer:
         self._by_scope: dict[str, list[Rule]] = {s: [] for s in SCOPES}
         for rule in self.rules:
             self._by_scope[rule.scope].append(rule)
-        self._depends: dict[str, Dependency] = {r.name: dependency_of(r) for r in self.rules}
+        # the rules in the order an update runs them, each with its dependency
+        self._dependent: list[tuple[Rule, Dependency]] = [
+            (rule, dependency_of(rule)) for scope in SCOPES for rule in self._by_scope[scope]]
 
     # ================================================================== full run
     def full(self) -> AnalysisReport:
@@ -218,14 +220,12 @@ class Analyzer:
         self._note_links(delta.links)
         self._clear_removed(delta)
         keys_of: dict[Dependency, list[Any]] = {}
-        for scope in SCOPES:
-            for rule in self._by_scope[scope]:
-                depends = self._depends[rule.name]
-                keys = keys_of.get(depends)
-                if keys is None:
-                    keys = keys_of[depends] = list(depends(state, delta))
-                for key in keys:
-                    self._run(rule, key)
+        for rule, depends in self._dependent:
+            keys = keys_of.get(depends)
+            if keys is None:
+                keys = keys_of[depends] = list(depends(state, delta))
+            for key in keys:
+                self._run(rule, key)
         return self._report(start)
 
     def _adopt(self, doc: FabricDocument | None) -> bool:
