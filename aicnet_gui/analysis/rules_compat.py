@@ -18,6 +18,7 @@ the cable, and returns issue templates:
 from __future__ import annotations
 
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
+from ..model.fec import optic_line
 from ..model.fit import (
     CageSpec,
     cage_spec,
@@ -343,6 +344,20 @@ def _polish_clash(cord: str, optic: str) -> str | None:
     return None
 
 
+def _lines_detail(ctx: SigContext) -> str:
+    """` (<line at a> against <line at b>)` when the two optics' lines differ (model/fec.py:
+    lanes, lane rate, modulation, FEC per logical port), else ``."""
+    lines = []
+    for end in ctx.ends:
+        if end.optic is not None:
+            line = optic_line(end.optic, ports_per_optical_port(end.port.legs, end.optic))
+            if line is not None:
+                lines.append(line)
+    if len(lines) != 2 or lines[0] == lines[1]:
+        return ""
+    return f" ({lines[0].text()} against {lines[1].text()})"
+
+
 def fibre_cord(ctx: SigContext) -> list[Issue]:
     cable = ctx.cable
     if cable is None or cable.type != "fibre":
@@ -351,7 +366,7 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
     connectors = _cord_connectors(ctx, cable)
     for end in ctx.ends:
         issues.extend(_cord_end(ctx, cable, end, connectors[end.label]))
-    issues.extend(_cord_optic_pair(cable, ctx.a.optic, ctx.b.optic))
+    issues.extend(_cord_optic_pair(ctx, cable))
     issues.extend(_cord_split(ctx, cable))
     return issues
 
@@ -396,8 +411,9 @@ def _cord_end(ctx: SigContext, cable: CableAssembly, end: End, connector: str | 
     return issues
 
 
-def _cord_optic_pair(cable: CableAssembly, a: Transceiver | None, b: Transceiver | None) -> list[Issue]:
+def _cord_optic_pair(ctx: SigContext, cable: CableAssembly) -> list[Issue]:
     """The two optics a fibre cord joins: same media, PMDs that talk, a crossing cord."""
+    a, b = ctx.a.optic, ctx.b.optic
     if a is None or b is None:
         return []
     issues: list[Issue] = []
@@ -411,7 +427,7 @@ def _cord_optic_pair(cable: CableAssembly, a: Transceiver | None, b: Transceiver
         issues.append(Issue(
             "MEDIA-MISMATCH", ERROR,
             f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
-            f"cannot talk", None, "use optics of the same PMD family at both ends"))
+            f"cannot talk{_lines_detail(ctx)}", None, "use optics of the same PMD family at both ends"))
     if polarity_flips(cable) is False:
         issues.append(Issue(
             "FIBRE-POLARITY", ERROR,
