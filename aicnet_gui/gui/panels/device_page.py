@@ -1,8 +1,10 @@
 """Inspector page for one or several devices: name, model, rack and RU, firmware, tags, cages.
 
-The cage tree has one row per cage group ("all 64 OSFP cages") whose mode and optic apply to
-every cage of the group; expand it to set single cages.  Only breakout modes the cage supports
-and optics that fit it (form factor, top, speed, breakout) are offered.  The connection list
+The cage tree has one row per cage group ("all 64 OSFP cages") whose mode, optic and FEC apply
+to every cage of the group; expand it to set single cages.  Only breakout modes the cage
+supports and optics that fit it (form factor, top, speed, breakout) are offered.  On Ethernet
+fabrics each row also configures the FEC of its ports (`CageConfig.fec`, checked by
+FEC-MISMATCH), showing the line's default when none is set; InfiniBand has no such choice.  The connection list
 shows each port's cable; clicking one selects the cable on the canvas.
 """
 
@@ -24,10 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...editing.cage_fec import FEC_CHOICES, default_fec_text, fec_settable, line_text
 from ...editing.compat import compatible_transceivers
 from ...editing.units import natural_key
 from ...model.catalog_entities import Role
 from ...model.fabric import Device
+from ...model.fec import FEC_NAMES
 from ...model.ports import cage_mode
 from .. import resources, theme
 from ..editor import Editor
@@ -48,6 +52,9 @@ from .forms import (
 )
 
 CAGE_ROLE = Qt.ItemDataRole.UserRole + 1
+#: the FEC choices of a cage as the combo shows them (docs: IEEE 802.3 clause names)
+FEC_TITLES = {"rs544": "RS(544,514) KP4", "rs528": "RS(528,514) KR4",
+              "baser": "BASE-R (clause 74)", "off": "FEC off"}
 
 
 PLANE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")  # as Device.plane
@@ -110,7 +117,7 @@ class DevicePage(Page):
         fields.addRow("Tags", self.tags)
         fields.addRow("Plane", self.plane)
         layout.addLayout(fields)
-        layout.addWidget(section("Cages: breakout and optics"))
+        layout.addWidget(section("Cages: breakout, optics and FEC"))
         self.cages = QTreeWidget()
         self.cages.setColumnCount(1)
         self.cages.setHeaderHidden(True)
@@ -235,8 +242,12 @@ class DevicePage(Page):
                     item.setExpanded(True)
         used = sum(len(doc.link_ids_of(d.id)) for d in devices)
         total = sum(len(doc.ports(d)) for d in devices)
-        self.cage_note.setText(f"{used} of {total} ports carry a cable. Expand a group to set single "
-                               "cages; a mode that would remove a port with a cable is refused.")
+        note = (f"{used} of {total} ports carry a cable. Expand a group to set single "
+                "cages; a mode that would remove a port with a cable is refused.")
+        no_fec = fec_settable(doc)
+        if no_fec:
+            note += f" FEC: {no_fec}."
+        self.cage_note.setText(note)
 
     def _fill_cage_children(self, item: QTreeWidgetItem) -> None:
         tag = item.data(0, CAGE_ROLE)
@@ -277,6 +288,7 @@ class DevicePage(Page):
         set_combo(optic_box, current)
         optic_box.setEnabled(group.form_factor != "RJ45" and optic_box.count() > 1)
         optic_box.setToolTip("only optics that fit this cage and its mode are offered")
+        fec_box = self._fec_box(devices, cages)
         used = sum(1 for d in devices for c in cages for p in doc.ports(d).values()
                    if p.cage == c and doc.link_at(d.id, p.name) is not None)
         legs = sum(1 for d in devices for c in cages for p in doc.ports(d).values() if p.cage == c)
@@ -293,11 +305,35 @@ class DevicePage(Page):
         combos.addWidget(mode_box, 0)
         combos.addWidget(optic_box, 1)
         box.addLayout(combos)
+        if fec_box is not None:
+            box.addWidget(fec_box)
         ids = [d.id for d in devices]
         mode_box.activated.connect(lambda _i, b=mode_box: self._commit_mode(ids, cages, b))
         optic_box.activated.connect(lambda _i, b=optic_box: self._commit_optic(ids, cages, b))
+        if fec_box is not None:
+            fec_box.activated.connect(lambda _i, b=fec_box: self._commit_fec(ids, cages, b))
         item.setSizeHint(0, card.sizeHint())
         self.cages.setItemWidget(item, 0, card)
+
+    def _fec_box(self, devices: list[Device], cages: list[int]) -> QComboBox | None:
+        """The FEC choice of these cages (None on InfiniBand, where the PHY negotiates it):
+        the line's default first, named with what it is, then each IEEE 802.3 FEC."""
+        doc = self.doc
+        if fec_settable(doc) is not None or doc.device_model(devices[0]).cage_group_of[
+                cages[0]].form_factor == "RJ45":
+            return None
+        fec_box = QComboBox()
+        fec_box.setObjectName("fec")
+        fec_box.addItem(f"FEC: {default_fec_text(doc, devices, cages)}", "")
+        for fec in FEC_CHOICES:
+            fec_box.addItem(f"FEC: {FEC_TITLES[fec]}", fec)
+            fec_box.setItemData(fec_box.count() - 1, FEC_NAMES[fec], Qt.ItemDataRole.ToolTipRole)
+        set_combo(fec_box, common((d.cages.get(c).fec if d.cages.get(c) else None) or ""
+                                  for d in devices for c in cages))
+        line = line_text(doc, devices, cages)
+        fec_box.setToolTip("FEC configured on the cage's ports (FEC-MISMATCH checks it against "
+                           "the line and the far end)" + (f"\n{line}" if line else ""))
+        return fec_box
 
     def _fill_connections(self, devices: list[Device]) -> None:
         doc = self.doc
@@ -421,4 +457,11 @@ class DevicePage(Page):
         if value is MIXED:
             return
         self.editor.set_cages(ids, cages, transceiver=value or None)
+        self.refresh_later()
+
+    def _commit_fec(self, ids: list[str], cages: list[int], box: QComboBox) -> None:
+        value = combo_value(box)
+        if value is MIXED:
+            return
+        self.editor.set_cages(ids, cages, fec=value or None)
         self.refresh_later()
