@@ -137,9 +137,11 @@ def test_rs528_on_one_end_of_a_400g_pam4_link_raises_fec_mismatch_and_undo_clear
     found = codes(report, "FEC-MISMATCH", link.id)
     assert found and "RS(528,514) KR4 FEC configured on 4 x 100G PAM4" in found[0].message
     assert window.document.undo_stack.undoText() == "Set FEC of 1 cage"
+    assert "FEC-MISMATCH" in page.findings.text()  # the device page lists it too
     report = report_after(window, qtbot, window.document.undo_stack.undo)
     assert doc.devices[gpu].cages.get(cage) is None or doc.devices[gpu].cages[cage].fec is None
     assert not codes(report, "FEC-MISMATCH", link.id)
+    assert "FEC-MISMATCH" not in page.findings.text()
 
 
 def test_fec_on_a_cage_group_of_several_devices_is_one_step_and_back_to_the_default(
@@ -157,6 +159,13 @@ def test_fec_on_a_cage_group_of_several_devices_is_one_step_and_back_to_the_defa
     assert all(doc.devices[d].cages[c].fec == "rs544" for d in leaves for c in group.cage_numbers)
     # rs544 is what the line runs anyway: no finding on any leaf
     assert not [f for f in window.validator.report.findings if f.code == "FEC-MISMATCH"]
+    qtbot.waitUntil(lambda: cage_card(page, 0).findChild(QComboBox, "fec").currentData() == "rs544")
+    # one cage of the group set otherwise: the group row says so
+    single = cage_card(page, 0, 0).findChild(QComboBox, "fec")
+    report_after(window, qtbot, lambda: choose(single, "off"))
+    qtbot.waitUntil(lambda: cage_card(page, 0).findChild(QComboBox, "fec").currentText()
+                    == "FEC: (mixed)")
+    window.document.undo_stack.undo()
     qtbot.waitUntil(lambda: cage_card(page, 0).findChild(QComboBox, "fec").currentData() == "rs544")
     choose(cage_card(page, 0).findChild(QComboBox, "fec"), "")  # back to the line's default
     assert all((doc.devices[d].cages.get(c) is None or doc.devices[d].cages[c].fec is None)

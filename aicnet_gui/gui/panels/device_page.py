@@ -4,8 +4,9 @@ The cage tree has one row per cage group ("all 64 OSFP cages") whose mode, optic
 to every cage of the group; expand it to set single cages.  Only breakout modes the cage
 supports and optics that fit it (form factor, top, speed, breakout) are offered.  On Ethernet
 fabrics each row also configures the FEC of its ports (`CageConfig.fec`, checked by
-FEC-MISMATCH), showing the line's default when none is set; InfiniBand has no such choice.  The connection list
-shows each port's cable; clicking one selects the cable on the canvas.
+FEC-MISMATCH), showing the line's default when none is set; InfiniBand has no such choice.
+The live validation's findings about the devices are listed under the cages.  The connection
+list shows each port's cable; clicking one selects the cable on the canvas.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...analysis import AnalysisReport
 from ...editing.cage_fec import FEC_CHOICES, default_fec_text, fec_settable, line_text
 from ...editing.compat import compatible_transceivers
 from ...editing.units import natural_key
@@ -50,6 +52,7 @@ from .forms import (
     set_spin,
     spin,
 )
+from .object_findings import ObjectFindings
 
 CAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 #: the FEC choices of a cage as the combo shows them (docs: IEEE 802.3 clause names)
@@ -129,6 +132,10 @@ class DevicePage(Page):
         self.cage_note.setWordWrap(True)
         self.cage_note.setStyleSheet("color: #616e7c;")
         layout.addWidget(self.cage_note)
+        layout.addWidget(section("Findings"))
+        self.findings = ObjectFindings()
+        layout.addWidget(self.findings)
+        self.report: AnalysisReport | None = None
         layout.addWidget(section("Connections"))
         self.connections = QTreeWidget()
         self.connections.setColumnCount(3)
@@ -193,7 +200,15 @@ class DevicePage(Page):
         set_line(self.tags, common(format_tags(d.tags) for d in devices))
         set_line(self.plane, common(d.plane or "" for d in devices))
         self._fill_cages(devices)
+        self.findings.show_findings(self.report, doc.revision, self.ids)
         self._fill_connections(devices)
+
+    def set_report(self, report: AnalysisReport | None) -> None:
+        """The live validation's latest report: the page shows its findings about the devices
+        (a FEC set on a cage shows its FEC-MISMATCH here)."""
+        self.report = report
+        if self.devices():
+            self.findings.show_findings(report, self.doc.revision, self.ids)
 
     def _fill_models(self, role: str) -> None:
         with QSignalBlocker(self.model):
@@ -330,6 +345,9 @@ class DevicePage(Page):
             fec_box.setItemData(fec_box.count() - 1, FEC_NAMES[fec], Qt.ItemDataRole.ToolTipRole)
         set_combo(fec_box, common((d.cages.get(c).fec if d.cages.get(c) else None) or ""
                                   for d in devices for c in cages))
+        mixed = fec_box.findData(MIXED_TEXT)
+        if mixed >= 0:
+            fec_box.setItemText(mixed, f"FEC: {MIXED_TEXT}")
         line = line_text(doc, devices, cages)
         fec_box.setToolTip("FEC configured on the cage's ports (FEC-MISMATCH checks it against "
                            "the line and the far end)" + (f"\n{line}" if line else ""))

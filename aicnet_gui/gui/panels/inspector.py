@@ -3,7 +3,7 @@
 One page per kind of selection: devices, cables, racks, a mix (counts only), or nothing (the
 fabric: name, technology, MTU, PFC/ECN, ECMP policy).  Every field commits one undo step through
 the editor; the page re-reads the model after any change that touches what it shows.  The live
-validation's reports come in through `set_report` (the cable page shows its findings).
+validation's reports come in through `set_report` (the device and cable pages show their findings).
 """
 
 from __future__ import annotations
@@ -265,7 +265,9 @@ class InspectorDock(QDockWidget):
         self.show_selection([], [], [])
 
     def set_report(self, report: AnalysisReport) -> None:
-        """The live validation's current report: the cable page shows its findings."""
+        """The live validation's current report: the device and cable pages show their
+        findings."""
+        self.device_page.set_report(report)
         self.link_page.set_report(report)
 
     def current_page(self) -> Page:
