@@ -66,8 +66,8 @@ def allreduce_text(metrics) -> str:  # noqa: ANN001
     text = (f"{metrics.allreduce_ms:.2f} ms for {metrics.message_mb:g} MB "
             f"({ALGORITHMS.get(metrics.algorithm, metrics.algorithm).split(' ')[0].rstrip(':')})")
     if metrics.allreduce_bus_gbps is not None:
-        text += (f"<br>bus bandwidth {metrics.allreduce_bus_gbps / 8:,.0f} GB/s per GPU "
-                 "(nccl-tests busBW)")
+        text += (f"<br>bus bandwidth {metrics.allreduce_bus_gbps / 8:,.0f} GB/s "
+                 "(nccl-tests' busBW)")
     return text
 
 
