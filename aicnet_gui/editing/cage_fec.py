@@ -10,14 +10,16 @@ InfiniBand ports negotiate their FEC in the InfiniBand PHY: nothing to say there
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import get_args
 
 from ..model.document import FabricDocument
 from ..model.fabric import Device, FabricTechnology
-from ..model.fec import FEC_NAMES, Line, cable_line, optic_line
+from ..model.fec import FEC_NAMES, Fec, Line, cable_line, optic_line
 from ..model.fit import ports_per_optical_port
+from ..model.ports import LogicalPort
 
 #: the choices of `CageConfig.fec`, in the order the inspector offers them
-FEC_CHOICES: tuple[str, ...] = ("rs544", "rs528", "baser", "off")
+FEC_CHOICES: tuple[str, ...] = get_args(Fec)
 
 
 def fec_settable(doc: FabricDocument) -> str | None:
@@ -31,49 +33,68 @@ def fec_settable(doc: FabricDocument) -> str | None:
 def cage_line(doc: FabricDocument, device: Device, cage: int) -> Line | None:
     """The line one logical port of `cage` runs: its optic's, else its copper cable's; None
     when the cage has neither (or the part's PMD or lane rate is not known)."""
-    return _cage_line(doc, device, cage)[0]
+    return _cage_lines(doc, device, [cage])[cage][0]
 
 
-def _cage_line(doc: FabricDocument, device: Device, cage: int) -> tuple[Line | None, bool]:
-    """(line, on a copper cable) of `cage`, see `cage_line`."""
-    ports = [p for p in doc.ports(device).values() if p.cage == cage]
-    config = device.cages.get(cage)
-    optic = (doc.catalog.transceivers.get(config.transceiver)
-             if config is not None and config.transceiver else None)
-    if optic is not None:
-        legs = ports[0].legs if ports else 1
-        return optic_line(optic, ports_per_optical_port(legs, optic)), False
-    for port in ports:
-        link = doc.link_at(device.id, port.name)
-        cable = doc.catalog.cables.get(link.cable) if link is not None and link.cable else None
-        if cable is not None:
-            line = cable_line(cable)
-            return line, line is not None
-    return None, False
+def _cage_lines(doc: FabricDocument, device: Device, cages: Iterable[int]
+                ) -> dict[int, tuple[Line | None, bool]]:
+    """(line, on a copper cable) of each of `cages` of a device, see `cage_line`; the device's
+    ports are read once.  A port that runs on part of a copper cable's lanes (a 2x400G cage on
+    a twin-port 800G DAC) counts its own lanes."""
+    ports_of: dict[int, list[LogicalPort]] = {}
+    for port in doc.ports(device).values():
+        ports_of.setdefault(port.cage, []).append(port)
+    lines: dict[int, tuple[Line | None, bool]] = {}
+    for cage in cages:
+        ports = ports_of.get(cage, [])
+        config = device.cages.get(cage)
+        optic = (doc.catalog.transceivers.get(config.transceiver)
+                 if config is not None and config.transceiver else None)
+        if optic is not None:
+            legs = ports[0].legs if ports else 1
+            lines[cage] = optic_line(optic, ports_per_optical_port(legs, optic)), False
+            continue
+        lines[cage] = None, False
+        for port in ports:
+            link = doc.link_at(device.id, port.name)
+            cable = doc.catalog.cables.get(link.cable) if link is not None and link.cable else None
+            if cable is not None:
+                line = cable_line(cable)
+                if line is not None and cable.leg_gbps and port.speed_gbps < cable.leg_gbps:
+                    # a port on part of a twin-port cable's lanes (2x400G on an 800G DAC)
+                    lanes = round(line.lanes * port.speed_gbps / cable.leg_gbps)
+                    line = line._replace(lanes=max(lanes, 1))
+                lines[cage] = line, line is not None
+                break
+    return lines
 
 
-def default_fec_text(doc: FabricDocument, devices: Iterable[Device], cages: Iterable[int]) -> str:
-    """What the cages run with no FEC configured, in words for the inspector: the default FEC
-    of their line(s), or why none is known."""
-    ends = {_cage_line(doc, device, cage) for device in devices for cage in cages}
-    known = {(line, copper) for line, copper in ends if line is not None}
+def _known_lines(doc: FabricDocument, devices: Iterable[Device], cages: Iterable[int]
+                 ) -> set[tuple[Line, bool]]:
+    cage_list = list(cages)
+    return {(line, copper) for device in devices
+            for line, copper in _cage_lines(doc, device, cage_list).values() if line is not None}
+
+
+def fec_texts(doc: FabricDocument, devices: Iterable[Device], cages: Iterable[int]
+              ) -> tuple[str, str]:
+    """What the cages run with no FEC configured, in words for the inspector (the default FEC
+    of their line, or why none is known), and their line with what IEEE 802.3 allows on it
+    (for a tooltip; '' when the cages do not share one line)."""
+    known = _known_lines(doc, devices, cages)
     if not known:
-        return "line default (no optic or cable yet)"
-    defaults = {line.fec[0] for line, _copper in known}
+        return "line default (no optic or cable yet)", ""
+    lines = {line for line, _copper in known}
+    defaults = {line.fec[0] for line in lines}
     if len(defaults) > 1:
-        return "line default (differs between these cages)"
-    default = defaults.pop()
-    # an unconfigured end on a copper cable negotiates its FEC (clause 73 auto-negotiation)
-    negotiated = all(copper for _line, copper in known)
-    return f"line default: {FEC_NAMES[default]}" + (", negotiated on copper" if negotiated else "")
-
-
-def line_text(doc: FabricDocument, devices: Iterable[Device], cages: Iterable[int]) -> str:
-    """The line of the cages and what IEEE 802.3 allows on it (a tooltip), or ''."""
-    known = {line for device in devices for cage in cages
-             if (line := cage_line(doc, device, cage)) is not None}
-    if len(known) != 1:
-        return ""
-    line = known.pop()
+        default = "line default (differs between these cages)"
+    else:
+        # an unconfigured end on a copper cable negotiates its FEC (clause 73 auto-negotiation)
+        negotiated = all(copper for _line, copper in known)
+        default = (f"line default: {FEC_NAMES[next(iter(defaults))]}"
+                   + (", negotiated on copper" if negotiated else ""))
+    if len(lines) != 1:
+        return default, ""
+    line = lines.pop()
     allowed = ", ".join(FEC_NAMES[f] for f in line.fec)
-    return f"{line.text()}; allowed: {allowed} ({line.clause})"
+    return default, f"{line.text()}; allowed: {allowed} ({line.clause})"

@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QComboBox
 
+from aicnet_gui.editing.cage_fec import cage_line, fec_texts
 from aicnet_gui.model import cage_tables
 from aicnet_gui.model.fabric import FabricTechnology
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SMALL = EXAMPLES / "small-hgx.fabric"  # RoCEv2; gpu-001 p1 (400G SR4) - leaf-01 swp1s0 (2xSR4)
 SUPERPOD = EXAMPLES / "superpod-1su.fabric"  # InfiniBand NDR, 32 DGX H100
+ETHERNET = EXAMPLES / "inference-ethernet.fabric"  # Ethernet; gpu-001 p1 - leaf-01 as SMALL
 
 
 def report_after(window, qtbot, action):  # noqa: ANN001, ANN201
@@ -114,12 +116,13 @@ def select_device(window, qtbot, name: str) -> str:  # noqa: ANN001
     return device_id
 
 
-def test_rs528_on_one_end_of_a_400g_pam4_link_raises_fec_mismatch_and_undo_clears_it(
+def test_rs528_on_one_end_of_a_400g_pam4_ethernet_link_raises_fec_mismatch_and_undo_clears_it(
         window, qtbot, monkeypatch):
     # the rule skips its scan until a cage with a FEC is validated in this process: the edit
     # itself must make the first one
     monkeypatch.setattr(cage_tables, "_FEC_SEEN", [False])
-    doc = opened(window, qtbot, SMALL)
+    doc = opened(window, qtbot, ETHERNET)
+    assert doc.settings.technology == FabricTechnology.ETHERNET
     gpu = select_device(window, qtbot, "gpu-001")
     link = doc.link_at(gpu, "p1")
     cage = doc.port(gpu, "p1").cage
@@ -172,6 +175,21 @@ def test_fec_on_a_cage_group_of_several_devices_is_one_step_and_back_to_the_defa
                for d in leaves for c in group.cage_numbers)
     window.document.undo_stack.undo()
     assert doc.devices[leaves[1]].cages[group.first].fec == "rs544"
+
+
+def test_the_default_of_a_cage_is_its_optics_or_its_copper_cables_line(window, qtbot):
+    doc = opened(window, qtbot, SMALL)
+    leaf = doc.device_by_name("leaf-01")
+    uplink = doc.link_at(leaf.id, "swp9s0")  # a 2x400G DAC to spine-01: 4 x 100G PAM4 legs
+    cable = doc.catalog.cables[uplink.cable]
+    assert cable.type != "fibre" and cage_line(doc, leaf, 9).lane_gbps == 100
+    default, line = fec_texts(doc, [leaf], [9])
+    assert default == "line default: RS(544,514) KP4 FEC, negotiated on copper"
+    assert "4 x 100G PAM4 lanes" in line and "mandatory" in line
+    server_cage = doc.port(doc.device_by_name("gpu-001").id, "p1").cage
+    default, _line = fec_texts(doc, [doc.device_by_name("gpu-001")], [server_cage])
+    assert default == "line default: RS(544,514) KP4 FEC"  # the SR4 optic's
+    assert fec_texts(doc, [leaf], [65]) == ("line default (no optic or cable yet)", "")
 
 
 def test_infiniband_offers_no_fec_and_says_why(window, qtbot):

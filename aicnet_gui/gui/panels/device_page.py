@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...analysis import AnalysisReport
-from ...editing.cage_fec import FEC_CHOICES, default_fec_text, fec_settable, line_text
+from ...editing.cage_fec import FEC_CHOICES, fec_settable, fec_texts
 from ...editing.compat import compatible_transceivers
 from ...editing.units import natural_key
 from ...model.catalog_entities import Role
@@ -339,7 +339,8 @@ class DevicePage(Page):
             return None
         fec_box = QComboBox()
         fec_box.setObjectName("fec")
-        fec_box.addItem(f"FEC: {default_fec_text(doc, devices, cages)}", "")
+        default, line = fec_texts(doc, devices, cages)
+        fec_box.addItem(f"FEC: {default}", "")
         for fec in FEC_CHOICES:
             fec_box.addItem(f"FEC: {FEC_TITLES[fec]}", fec)
             fec_box.setItemData(fec_box.count() - 1, FEC_NAMES[fec], Qt.ItemDataRole.ToolTipRole)
@@ -348,7 +349,6 @@ class DevicePage(Page):
         mixed = fec_box.findData(MIXED_TEXT)
         if mixed >= 0:
             fec_box.setItemText(mixed, f"FEC: {MIXED_TEXT}")
-        line = line_text(doc, devices, cages)
         fec_box.setToolTip("FEC configured on the cage's ports (FEC-MISMATCH checks it against "
                            "the line and the far end)" + (f"\n{line}" if line else ""))
         return fec_box
