@@ -231,8 +231,9 @@ def test_a_type_a_trunk_in_a_method_b_channel_raises_channel_polarity_and_undo_c
     assert doc.links[patched_link].patch.method == "B"
     assert doc.links[patched_link].patch.mated_pairs == 2  # the other patch fields stay
     assert not codes(report, "CHANNEL-POLARITY", patched_link)
-    assert "every transmitter reaches the receiver of its own lane" in page.verdict.text()
-    assert "Type B trunk" in page.verdict.toolTip()
+    assert "every transmitter reaches a receiver of its own lane" in page.verdict.text()
+    assert page.verdict.toolTip() == ("as checked: cord at a Type B, Type B trunk, cord at b "
+                                      "Type B (parallel optics)")
     # a Type A trunk with the Type B cords: three parts, two reversals: transmit on transmit
     report = report_after(window, qtbot, lambda: choose(boxes["trunk"], "A"))
     patch = doc.links[patched_link].patch
@@ -271,3 +272,30 @@ def test_cords_are_set_per_end_and_kept_when_the_pairs_change(window, qtbot, pat
     page.pairs.setValue(4)
     patch = doc.links[patched_link].patch
     assert (patch.mated_pairs, patch.method, patch.cord_b) == (4, "A", "A")
+
+
+def test_a_duplex_channel_offers_the_duplex_cords_and_is_judged_by_its_crossings(
+        window, qtbot, patched_link):
+    doc = window.document.fabric
+    link = doc.links[patched_link]
+    editor = window.editor
+    # 400GBASE-FR4 on duplex LC at both ends, an A-to-B single-mode cord
+    assert editor.set_cages([link.a.device], [doc.port(link.a.device, link.a.port).cage],
+                            transceiver="generic-400gbase-fr4-qsfp112")
+    assert editor.set_cages([link.b.device], [doc.port(link.b.device, link.b.port).cage],
+                            transceiver="nvidia-mms4x50-nm")
+    report_after(window, qtbot, lambda: editor.update_links(
+        [patched_link], {"cable": "generic-duplex-lc-os2-patch-cord"}, "Set cable media"))
+    page = window.inspector.link_page
+    # Method A with the catalog's A-to-B cord at both ends: two crossings, transmit on transmit
+    report = report_after(window, qtbot, lambda: choose(page.polarity["method"], "A"))
+    found = codes(report, "CHANNEL-POLARITY", patched_link)
+    assert found and "crosses the pair 2 time(s)" in found[0].message
+    assert "crosses the pair 2 time(s)" in page.verdict.text()
+    # an A-to-A cord at end b: Method A's parts, one crossing
+    report = report_after(window, qtbot, lambda: choose(page.polarity["cord_b"], "A-to-A"))
+    assert doc.links[patched_link].patch.cord_b == "A-to-A"
+    assert not codes(report, "CHANNEL-POLARITY", patched_link)
+    text = page.verdict.text()
+    assert "every transmitter reaches a receiver" in text and "own lane" not in text
+    assert page.verdict.toolTip().endswith("(duplex optics)")

@@ -301,17 +301,18 @@ class LinkPage(Page):
         if found:
             self.verdict.setText(verdict_html(found[0], len(found) - 1))
             fix = found[0].fix
-            if fix is not None and fix.ops:
+            if fix is not None and fix.ops and len(found) == 1:  # one cable's fix: its own
                 self._fix = found[0]
                 self.polarity_fix.setVisible(True)
             return
-        judged = sum(1 for link in given if self._optics_known(link))
-        if judged == 0:
+        kinds = {self._optic_kind(link) for link in given if self._optics_known(link)}
+        if not kinds:
             self.verdict.setText("<span style='color:#8a94a6'>polarity not judged: the cable "
                                  "needs an optic at both ends</span>")
             return
+        lane = " of its own lane" if kinds == {"parallel"} else ""
         self.verdict.setText("<span style='color:#2b8a3e'>polarity: every transmitter reaches "
-                             "the receiver of its own lane</span>")
+                             f"a receiver{lane}</span>")
 
     def _apply_polarity_fix(self) -> None:
         finding = self._fix
@@ -330,21 +331,27 @@ class LinkPage(Page):
         return all(p is not None and cage_transceiver(doc, end.device, p.cage) is not None
                    for p, end in zip(ports, (link.a, link.b), strict=True))
 
-    def _parts_text(self, link: Link) -> str:
-        """The channel's three parts as CHANNEL-POLARITY reads them (what the method and the
-        catalog cord fill in), for the verdict's tooltip."""
+    def _optic_kind(self, link: Link) -> polarity.Kind | None:
+        """"duplex" or "parallel" by the optic at end a (None: no optic, or one the polarity
+        model does not cover)."""
         doc = self.doc
         port = doc.port(link.a.device, link.a.port)
         optic = cage_transceiver(doc, link.a.device, port.cage) if port else None
         kind = polarity.optic_kind(optic.connector) if optic else None
+        return kind[0] if kind else None
+
+    def _parts_text(self, link: Link) -> str:
+        """The channel's three parts as CHANNEL-POLARITY reads them (what the method and the
+        catalog cord fill in), for the verdict's tooltip."""
+        kind = self._optic_kind(link)
         if kind is None or link.patch is None:
             return ""
-        cable = doc.catalog.cables.get(link.cable) if link.cable else None
-        parts, missing = channel_parts(link.patch, kind[0], cable)
+        cable = self.doc.catalog.cables.get(link.cable) if link.cable else None
+        parts, missing = channel_parts(link.patch, kind, cable)
         if parts is None:
             return f"not given: {', '.join(missing)}"
         return (f"as checked: cord at a {segment_title(parts[0])}, {segment_title(parts[1])} "
-                f"trunk, cord at b {segment_title(parts[2])} ({kind[0]} optics)")
+                f"trunk, cord at b {segment_title(parts[2])} ({kind} optics)")
 
     @property
     def doc(self):  # noqa: ANN201
