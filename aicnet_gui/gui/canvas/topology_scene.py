@@ -41,6 +41,7 @@ from .geometry import DeviceGeometry, device_geometry
 from .groups import GroupItem, GroupKey
 from .items import BAND_PAD, TITLE_MARGIN, DeviceItem, TierBands, WireState
 from .link_layer import LinkLayer
+from .overview_layer import OverviewLayer
 from .scene_data import TopologyData, group_key, topology_data
 from .wire_preview import WirePreview
 
@@ -136,6 +137,9 @@ class TopologyScene(QGraphicsScene):
         self.preview = WirePreview()
         self.preview.setVisible(False)
         self.addItem(self.preview)
+        # overview hook (#22): blocks per SU / pod / tier drawn instead of the devices far out
+        self.overview = OverviewLayer(self)
+        self.addItem(self.overview)
         self.wire: WireState | None = None
         #: collapsed groups (view state, not in the model)
         self.collapsed: dict[GroupKey, GroupItem] = {}
@@ -189,6 +193,7 @@ class TopologyScene(QGraphicsScene):
         if data is None or data.revision != doc.revision or len(data) != len(doc.devices):
             data = topology_data(doc)
         self._build(data)
+        self.overview.reset()  # overview hook (#22)
         self._update_detail_scale()
         if not len(data):
             self.bands.set_bands([])
@@ -384,6 +389,7 @@ class TopologyScene(QGraphicsScene):
         gone = [i for i in changes.links if i not in doc.links]
         if gone:
             self.links.remove_links(gone)
+        self.overview.changed(changes)  # overview hook (#22)
         relink.update(i for i in changes.links if i in doc.links)
         rows = [row for row in (self._link_row(doc.links[i]) for i in relink if i in doc.links) if row]
         self.links.set_links(rows)
@@ -461,19 +467,20 @@ class TopologyScene(QGraphicsScene):
         scale = min(viewport.width() / max(width, 1), viewport.height() / max(height, 1))
         self.far = scale * 0.97 < lod.FAR_SCALE
         self.device_layer.setVisible(self.far)
+        self.overview.set_scale(scale * 0.97)  # overview hook (#22)
 
     def set_view_scale(self, scale: float) -> None:
         """The view zoomed: below lod.FAR_SCALE the batched layer draws the devices."""
         far = scale < lod.FAR_SCALE
-        if far == self.far:
-            return
-        self.far = far
-        existing = list(self._items.values())
-        if not far:
-            self.ensure_items()  # from here on the items draw the devices
-        for item in existing:
-            item.set_far(far)
-        self.device_layer.setVisible(far)
+        if far != self.far:
+            self.far = far
+            existing = list(self._items.values())
+            if not far:
+                self.ensure_items()  # from here on the items draw the devices
+            for item in existing:
+                item.set_far(far)
+            self.device_layer.setVisible(far)
+        self.overview.set_scale(scale)  # overview hook (#22): may hide the device and link layers
 
     # ---------------------------------------------------------------- collapsed groups
     def collapse(self, keys: list[GroupKey]) -> int:
@@ -995,6 +1002,8 @@ class TopologyScene(QGraphicsScene):
         return view.transform().m11() if view is not None and hasattr(view, "transform") else 1.0
 
     def tooltip_at(self, pos: QPointF, scale: float) -> str:
+        if self.overview.active:  # overview hook (#22)
+            return self.overview.tooltip_at(pos, scale)
         doc = self.doc
         item = self.device_item_at(pos)
         if item is not None:
