@@ -15,7 +15,7 @@ reuses the blocks and recounts nothing: the boxes of the touched blocks are reco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -24,11 +24,22 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...editing import overview
 from ...editing.overview import Block, Bundles, Level
+from ...model.document import FabricDocument
 from ...model.edits import ChangeSet
 from .. import theme
+from .device_layer import DeviceLayer
+from .link_layer import LinkLayer
 
-if TYPE_CHECKING:
-    from .topology_scene import TopologyScene
+
+class TopologyScene(Protocol):
+    """What the overview reads of its scene (gui/canvas/topology_scene.py)."""
+
+    far: bool
+    links: LinkLayer
+    device_layer: DeviceLayer
+
+    @property
+    def doc(self) -> FabricDocument: ...
 
 OVERVIEW_SCALE = 0.06
 """Below this view scale (a 38-unit device panel is about 2 px high) the overview is drawn."""
