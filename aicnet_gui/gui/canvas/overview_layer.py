@@ -79,6 +79,7 @@ class OverviewLayer(QGraphicsItem):
         #: device id -> (the Device object the keys were made from, fine, coarse, role)
         self._keys: dict[str, tuple[object, overview.BlockKey, overview.BlockKey, str]] = {}
         self._ids: list[str] = []
+        self._row_of: dict[str, int] = {}
         self._fine: Level | None = None
         self._coarse: Level | None = None
         self._fine_bundles: Bundles | None = None
@@ -138,7 +139,30 @@ class OverviewLayer(QGraphicsItem):
         if self._links_dirty:
             self._refresh_links()
 
+    def _only_moved(self) -> bool:
+        """True when the devices changed since the last refresh kept their blocks (a move, a
+        rename): their keys are brought up to date, the blocks stay."""
+        doc, cache = self._scene.doc, self._keys
+        if self._fine is None or len(doc.devices) != len(self._ids):
+            return False
+        for device_id in self._moved:
+            device, entry = doc.devices.get(device_id), cache.get(device_id)
+            if device is None or entry is None:
+                return False
+            if entry[0] is not device:
+                role = doc.role_of(device).value
+                fine, coarse = overview.device_keys(role, device.tags, device.plane)
+                if (fine, coarse, role) != entry[1:]:
+                    return False
+                cache[device_id] = (device, fine, coarse, role)
+        return True
+
     def _refresh_devices(self) -> None:
+        if self._only_moved():
+            self._move_parts()
+            self._moved.clear()
+            self._devices_dirty = False
+            return
         doc = self._scene.doc
         cache = self._keys
         ids = list(doc.devices)
@@ -167,35 +191,38 @@ class OverviewLayer(QGraphicsItem):
             to_coarse[fine.block_of] = self._coarse.block_of
             self._fine_to_coarse = to_coarse
             self._ids = ids
+            self._row_of = {device_id: row for row, device_id in enumerate(ids)}
             self._links_dirty = True
         else:
-            self._move_parts(x, y, w, h)
+            self._move_parts()
         self._moved.clear()
         self._devices_dirty = False
 
-    def _move_parts(self, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray) -> None:
-        """Devices moved, blocks unchanged: recompute the parts of the blocks they are in."""
+    def _member_parts(self, rows: np.ndarray, block: Block) -> list[overview.Rect]:
+        x, y, w, h = self._scene.device_layer.rects_of([self._ids[r] for r in rows.tolist()])
+        switch = not any(role in block.counts for role in overview.SERVER_SIDE)
+        return overview._parts(np.arange(len(rows)), x, y, w, h, split=switch)
+
+    def _move_parts(self) -> None:
+        """Devices moved, blocks unchanged: recompute the parts of the blocks they are in (a
+        few dozen rectangles, not 18,000)."""
         fine, coarse = self._fine, self._coarse
         assert fine is not None and coarse is not None
-        row_of = {device_id: row for row, device_id in enumerate(self._ids)}
+        row_of = self._row_of
         rows = [row_of[d] for d in self._moved if d in row_of]
         if not rows:
             return
         touched = set(fine.block_of[rows].tolist())
         for index in touched:
-            members = np.flatnonzero(fine.block_of == index)
-            block = fine.blocks[index]
-            switch = not any(role in block.counts for role in overview.SERVER_SIDE)
-            block.parts = overview._parts(members, x, y, w, h, split=switch)
+            fine.blocks[index].parts = self._member_parts(np.flatnonzero(fine.block_of == index),
+                                                          fine.blocks[index])
         for index in set(self._fine_to_coarse[list(touched)].tolist()):
             block = coarse.blocks[index]
             if block.key.kind == "pod":
                 members = np.flatnonzero(self._fine_to_coarse == index)
                 block.parts = overview._merge_rows([fine.blocks[i].bounds() for i in members])
             else:
-                rows_in = np.flatnonzero(coarse.block_of == index)
-                switch = not any(role in block.counts for role in overview.SERVER_SIDE)
-                block.parts = overview._parts(rows_in, x, y, w, h, split=switch)
+                block.parts = self._member_parts(np.flatnonzero(coarse.block_of == index), block)
 
     def _refresh_links(self) -> None:
         fine = self._fine
