@@ -156,13 +156,11 @@ def _parts(rows: np.ndarray, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.
 
 
 def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y: np.ndarray,
-                w: np.ndarray, h: np.ndarray, parents: dict[BlockKey, list[int]] | None = None,
-                fine: Level | None = None) -> Level:
+                w: np.ndarray, h: np.ndarray) -> Level:
     """The blocks of `keys` (one per device row, with the row's role and panel rectangle).
 
     Server-side blocks (an SU, a pod of servers) are one box around their members; switch blocks
-    get one part per layout row.  With `fine` given, a block made of fine blocks (a pod of SUs)
-    gets one part per row of those blocks instead."""
+    get one part per layout row."""
     order: dict[BlockKey, int] = {}
     block_of = np.empty(len(keys), dtype=np.int64)
     for row, key in enumerate(keys):
@@ -186,11 +184,8 @@ def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y
         names, numbers = np.unique(roles_arr[rows], return_counts=True)
         counts = dict(zip(names.tolist(), numbers.tolist(), strict=True))
         block = Block(key, title(key, one_pod), counts)
-        if fine is not None and key.kind == "pod" and parents is not None and key in parents:
-            block.parts = _merge_rows([fine.blocks[i].bounds() for i in parents[key]])
-        else:
-            switch = not any(role in counts for role in SERVER_SIDE)
-            block.parts = _parts(rows, x, y, w, h, split=switch)
+        switch = not any(role in counts for role in SERVER_SIDE)
+        block.parts = _parts(rows, x, y, w, h, split=switch)
         blocks.append(block)
     return Level(blocks, block_of)
 
@@ -235,9 +230,31 @@ def count_bundles(block_of: np.ndarray, blocks: int, dev_a: np.ndarray, dev_b: n
     return Bundles(pairs // span, pairs % span, totals[pairs])
 
 
-def coarse_parents(fine: Level, coarse_keys: Sequence[BlockKey]) -> dict[BlockKey, list[int]]:
-    """Coarse key -> the fine blocks it is made of (by the devices they share)."""
-    parents: dict[BlockKey, set[int]] = {}
-    for row, key in enumerate(coarse_keys):
-        parents.setdefault(key, set()).add(int(fine.block_of[row]))
-    return {k: sorted(v) for k, v in parents.items()}
+def coarsen(fine: Level, coarse_of: Sequence[BlockKey]) -> tuple[Level, np.ndarray]:
+    """The coarse level made of the fine blocks (`coarse_of[i]`: fine block i's coarse key), and
+    fine block -> coarse block.  A pod of several SUs gets one part per layout row of its SUs;
+    a block that is its own coarse block keeps its parts."""
+    ranked = sorted(set(coarse_of), key=BlockKey.sort_key)
+    index = {key: i for i, key in enumerate(ranked)}
+    to_coarse = np.array([index[k] for k in coarse_of], dtype=np.int64)
+    members: list[list[int]] = [[] for _ in ranked]
+    for i, key in enumerate(coarse_of):
+        members[index[key]].append(i)
+    blocks = []
+    for key, own in zip(ranked, members, strict=True):
+        counts: dict[str, int] = {}
+        for i in own:
+            for role, n in fine.blocks[i].counts.items():
+                counts[role] = counts.get(role, 0) + n
+        block = Block(key, title(key), counts)
+        block.parts = (list(fine.blocks[own[0]].parts) if len(own) == 1
+                       else _merge_rows([fine.blocks[i].bounds() for i in own]))
+        blocks.append(block)
+    block_of = to_coarse[fine.block_of] if len(fine.block_of) else fine.block_of
+    return Level(blocks, block_of), to_coarse
+
+
+def coarse_keys_of(fine: Level, coarse_keys: Sequence[BlockKey]) -> list[BlockKey]:
+    """The coarse key of each fine block (of its first device: every member shares it)."""
+    _, first = np.unique(fine.block_of, return_index=True)
+    return [coarse_keys[int(row)] for row in first.tolist()]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from aicnet_gui.editing import overview
 from aicnet_gui.gui.canvas.overview_layer import OVERVIEW_SCALE
 
 
@@ -107,12 +106,13 @@ def test_a_small_design_is_never_drawn_as_blocks(window, example_path):
     assert not scene.overview.active and scene.links.isVisible()
 
 
-def test_a_hand_drawn_design_falls_back_to_tiers_and_multi_plane_switches_to_planes():
-    fine, coarse = overview.device_keys("gpu_server", {}, None)
-    assert fine == coarse == overview.BlockKey("tier", "gpu_server")
-    assert overview.title(fine) == "Servers"
-    fine, coarse = overview.device_keys("leaf", {"su": "4", "pod": "2"}, "1")
-    assert (overview.title(fine), overview.title(coarse)) == ("SU 4", "Pod 2")
-    fine, _ = overview.device_keys("spine", {"pod": "2"}, "2")
-    assert overview.title(fine) == "Spines · plane 2"
-    assert overview.describe({"leaf": 1, "gpu_server": 64}) == "64 servers, 1 leaf"
+def test_further_out_sus_merge_into_their_pods(sixteen_su):
+    scene, view = sixteen_su.topology, sixteen_su.topology_view
+    view.set_zoom(0.01)  # an SU box is ~30 px wide: too small for its text
+    level, bundles = scene.overview.level(view.scale_factor())
+    titles = {b.title: b for b in level.blocks}
+    assert sorted(t for t in titles if t.startswith("Pod")) == ["Pod 1", "Pod 2", "Pod 3", "Pod 4"]
+    assert titles["Pod 2"].text == "128 servers, 32 leaves"
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    assert bundles.between(index["Pod 2"], index["Spines"]) == 4 * 256
+    assert bundles.between(index["Spines"], index["Cores"]) == 4096

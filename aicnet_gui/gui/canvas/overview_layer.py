@@ -184,12 +184,9 @@ class OverviewLayer(QGraphicsItem):
         x, y, w, h = self._scene.device_layer.rects_of(ids)
         if keys_changed or self._fine is None:
             fine = overview.build_level(fine_keys, roles, x, y, w, h)
-            parents = overview.coarse_parents(fine, coarse_keys)
-            self._coarse = overview.build_level(coarse_keys, roles, x, y, w, h, parents, fine)
+            self._coarse, self._fine_to_coarse = overview.coarsen(
+                fine, overview.coarse_keys_of(fine, coarse_keys))
             self._fine = fine
-            to_coarse = np.zeros(len(fine.blocks), dtype=np.int64)
-            to_coarse[fine.block_of] = self._coarse.block_of
-            self._fine_to_coarse = to_coarse
             self._ids = ids
             self._row_of = {device_id: row for row, device_id in enumerate(ids)}
             self._links_dirty = True
@@ -218,11 +215,9 @@ class OverviewLayer(QGraphicsItem):
                                                           fine.blocks[index])
         for index in set(self._fine_to_coarse[list(touched)].tolist()):
             block = coarse.blocks[index]
-            if block.key.kind == "pod":
-                members = np.flatnonzero(self._fine_to_coarse == index)
-                block.parts = overview._merge_rows([fine.blocks[i].bounds() for i in members])
-            else:
-                block.parts = self._member_parts(np.flatnonzero(coarse.block_of == index), block)
+            members = np.flatnonzero(self._fine_to_coarse == index)
+            block.parts = (list(fine.blocks[int(members[0])].parts) if len(members) == 1
+                           else overview._merge_rows([fine.blocks[i].bounds() for i in members]))
 
     def _refresh_links(self) -> None:
         fine = self._fine
