@@ -80,6 +80,8 @@ class OverviewLayer(QGraphicsItem):
         self._keys: dict[str, tuple[object, overview.BlockKey, overview.BlockKey, str]] = {}
         self._ids: list[str] = []
         self._row_of: dict[str, int] = {}
+        #: median width and height of the fine server-side blocks (picks the level)
+        self._typical: tuple[float, float] | None = None
         self._fine: Level | None = None
         self._coarse: Level | None = None
         self._fine_bundles: Bundles | None = None
@@ -135,6 +137,7 @@ class OverviewLayer(QGraphicsItem):
     # ---------------------------------------------------------------- computing the blocks
     def _refresh(self) -> None:
         if self._devices_dirty:
+            self._typical = None
             self._refresh_devices()
         if self._links_dirty:
             self._refresh_links()
@@ -250,13 +253,13 @@ class OverviewLayer(QGraphicsItem):
         self._refresh()
         assert self._fine is not None and self._coarse is not None
         assert self._fine_bundles is not None and self._coarse_bundles is not None
-        sizes = [(b.bounds()[2] - b.bounds()[0], b.bounds()[3] - b.bounds()[1])
-                 for b in self._fine.blocks if b.key.kind in ("su", "pod")]
-        if sizes:
-            width = float(np.median([s[0] for s in sizes])) * scale
-            height = float(np.median([s[1] for s in sizes])) * scale
-            if width < FINE_MIN_PX[0] or height < FINE_MIN_PX[1]:
-                return self._coarse, self._coarse_bundles
+        if self._typical is None:
+            sizes = [b.bounds() for b in self._fine.blocks if b.key.kind in ("su", "pod")]
+            self._typical = (float(np.median([r[2] - r[0] for r in sizes])),
+                             float(np.median([r[3] - r[1] for r in sizes]))) if sizes else (0.0, 0.0)
+        width, height = self._typical
+        if width and (width * scale < FINE_MIN_PX[0] or height * scale < FINE_MIN_PX[1]):
+            return self._coarse, self._coarse_bundles
         return self._fine, self._fine_bundles
 
     def blocks(self, scale: float) -> list[Block]:
