@@ -13,8 +13,9 @@ device's tier as the fallback of a hand-drawn design:
   switch tiers as above.
 
 A block is drawn where its members are: the bounding box of a scalable unit (the generators'
-layout keeps an SU compact).  A pod whose SUs wrap onto two layout rows, or a pod's spines that
-do, has one part per row, so no block covers another's devices.
+layout keeps an SU compact).  A pod whose SUs wrap onto two layout rows, or a tier of switches
+on several rows, has one part per row, so no block covers another's devices; the planes of a
+tier, which the multi-plane generator interleaves, share their joint box side by side.
 """
 
 from __future__ import annotations
@@ -192,7 +193,30 @@ def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y
         switch = not any(role in counts for role in SERVER_SIDE)
         block.parts = _parts(rows, x, y, w, h, split=switch)
         blocks.append(block)
-    return Level(blocks, block_of)
+    level = Level(blocks, block_of)
+    separate_planes(level)
+    return level
+
+
+def separate_planes(level: Level) -> None:
+    """The planes of one switch tier side by side: a multi-plane generator interleaves them
+    (switch k of every plane, then switch k + 1), so their boxes would cover each other.  The
+    planes of a tier whose boxes overlap share their joint box in equal slices, in plane order."""
+    tiers: dict[str, list[Block]] = {}
+    for block in level.blocks:
+        if block.key.kind == "tier" and block.key.plane:
+            tiers.setdefault(block.key.value, []).append(block)
+    for blocks in tiers.values():
+        boxes = [b.bounds() for b in blocks]
+        overlap = any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                      for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        if len(blocks) < 2 or not overlap:
+            continue
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        step = (right - left) / len(blocks)
+        for i, block in enumerate(sorted(blocks, key=lambda b: natural_key(b.key.plane))):
+            block.parts = [(left + i * step, top, left + (i + 1) * step - step * 0.04, bottom)]
 
 
 def _merge_rows(rects: Iterable[Rect]) -> list[Rect]:

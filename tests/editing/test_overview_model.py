@@ -71,3 +71,14 @@ def test_a_hand_drawn_design_falls_back_to_tiers_and_multi_plane_switches_to_pla
     fine, _ = overview.device_keys("spine", {"pod": "2"}, "2")
     assert overview.title(fine) == "Spines · plane 2"
     assert overview.describe({"leaf": 1, "gpu_server": 64}) == "64 servers, 1 leaf"
+
+
+def test_interleaved_planes_of_a_tier_are_drawn_side_by_side():
+    roles = ["spine"] * 4
+    keys = [overview.device_keys("spine", {}, plane)[0] for plane in ("1", "2", "1", "2")]
+    x = np.array([0, 200, 400, 600], dtype=float)
+    level = overview.build_level(keys, roles, x, np.zeros(4), np.full(4, 150.0), np.full(4, 40.0))
+    assert [b.title for b in level.blocks] == ["Spines · plane 1", "Spines · plane 2"]
+    (one,), (two,) = level.blocks[0].parts, level.blocks[1].parts
+    assert one[0] == 0 and 700 < two[2] <= 750 and one[2] < two[0]  # a gap between the slices
+    assert level.blocks[0].counts == level.blocks[1].counts == {"spine": 2}

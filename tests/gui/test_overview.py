@@ -116,3 +116,19 @@ def test_further_out_sus_merge_into_their_pods(sixteen_su):
     index = {b.title: i for i, b in enumerate(level.blocks)}
     assert bundles.between(index["Pod 2"], index["Spines"]) == 4 * 256
     assert bundles.between(index["Spines"], index["Cores"]) == 4096
+
+
+def test_a_double_click_on_a_block_zooms_into_its_devices(sixteen_su, qtbot):
+    from PySide6.QtCore import Qt
+
+    scene, view = sixteen_su.topology, sixteen_su.topology_view
+    block = next(b for b in scene.overview.blocks(view.scale_factor()) if b.title == "SU 6")
+    centre = scene.overview.part_rect(block.label_part(), view.scale_factor()).center()
+    with qtbot.waitSignal(view.zoom_changed):
+        qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton,
+                          pos=view.mapFromScene(centre))
+    assert not scene.overview.active and scene.links.isVisible()
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    doc = sixteen_su.document.fabric
+    su6 = [d for d in doc.devices.values() if d.tags.get("su") == "6"]
+    assert all(shown.contains(*d.position) for d in su6)

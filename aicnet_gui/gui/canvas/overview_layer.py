@@ -29,6 +29,7 @@ from ...model.edits import ChangeSet
 from .. import theme
 from .device_layer import DeviceLayer
 from .link_layer import LinkLayer
+from .view import FabricView
 
 
 class TopologyScene(Protocol):
@@ -221,6 +222,8 @@ class OverviewLayer(QGraphicsItem):
             members = np.flatnonzero(self._fine_to_coarse == index)
             block.parts = (list(fine.blocks[int(members[0])].parts) if len(members) == 1
                            else overview._merge_rows([fine.blocks[i].bounds() for i in members]))
+        overview.separate_planes(fine)
+        overview.separate_planes(coarse)
 
     def _refresh_links(self) -> None:
         fine = self._fine
@@ -267,10 +270,19 @@ class OverviewLayer(QGraphicsItem):
 
     def block_at(self, pos: QPointF, scale: float) -> Block | None:
         for block in self.blocks(scale):
-            for left, top, right, bottom in block.parts:
-                if left <= pos.x() <= right and top <= pos.y() <= bottom:
-                    return block
+            grow = main_role(block) not in overview.SERVER_SIDE
+            if any(self.part_rect(part, scale, grow).contains(pos) for part in block.parts):
+                return block
         return None
+
+    def zoom_into(self, pos: QPointF, view: FabricView) -> bool:
+        """Double-click on a block: show its devices (the view fits the block)."""
+        block = self.block_at(pos, view.scale_factor())
+        if block is None:
+            return False
+        left, top, right, bottom = block.bounds()
+        view.fit_rect(QRectF(left, top, right - left, bottom - top))
+        return True
 
     def tooltip_at(self, pos: QPointF, scale: float) -> str:
         """A block's title, contents and bundles (its three biggest)."""
@@ -349,7 +361,8 @@ class OverviewLayer(QGraphicsItem):
         up = np.where(upper_a, bundles.a, bundles.b)
         low = np.where(upper_a, bundles.b, bundles.a)
         bx = cx[low]
-        ax = np.clip(bx, left[up], right[up])
+        inset = (right[up] - left[up]) * 0.15  # not all on the upper block's corner
+        ax = np.clip(bx, left[up] + inset, right[up] - inset)
         ay, by = bottom[up], top[low]
         weights = np.searchsorted(np.array([16, 128, 1024, 8192]), bundles.counts, side="right")
         widths = (1.0, 1.6, 2.4, 3.4, 4.6)

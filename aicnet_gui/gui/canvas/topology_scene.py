@@ -43,6 +43,7 @@ from .items import BAND_PAD, TITLE_MARGIN, DeviceItem, TierBands, WireState
 from .link_layer import LinkLayer
 from .overview_layer import OverviewLayer
 from .scene_data import TopologyData, group_key, topology_data
+from .view import FabricView
 from .wire_preview import WirePreview
 
 PIXMAP_CACHE_KB = 256 * 1024
@@ -805,6 +806,12 @@ class TopologyScene(QGraphicsScene):
                 self.device_item_moved(item)
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        widget = event.widget()
+        view = widget.parent() if widget is not None else None
+        if (self.overview.active and event.button() == Qt.MouseButton.LeftButton  # overview (#22)
+                and isinstance(view, FabricView) and self.overview.zoom_into(event.scenePos(), view)):
+            event.accept()
+            return
         group = self.group_at(event.scenePos())
         if group is not None and event.button() == Qt.MouseButton.LeftButton:
             self.expand([group.key])
