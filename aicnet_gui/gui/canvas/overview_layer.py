@@ -55,10 +55,11 @@ PART_MIN_PX = (6.0, 16.0)
 MAX_BUNDLE_LABELS = 200
 
 
-def _tint(role: str) -> tuple[QColor, QColor]:
-    """Fill and border of a block whose main role is `role`."""
+def _tint(role: str, odd: bool = False) -> tuple[QColor, QColor]:
+    """Fill and border of a block whose main role is `role`; neighbouring SUs and pods alternate
+    (`odd`) so that a pod wrapping onto two rows still reads as its own."""
     base = theme.role_colour(role)
-    return base.lighter(185), base.darker(115)
+    return base.lighter(150 if odd else 185), base.darker(115)
 
 
 def main_role(block: Block) -> str:
@@ -314,8 +315,10 @@ class OverviewLayer(QGraphicsItem):
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self._paint_blocks(painter, level.blocks, scale)
-        titles = self._paint_titles(painter, level.blocks, scale)
-        self._paint_bundles(painter, level.blocks, bundles, scale, titles)
+        ends = self._paint_bundles(painter, level.blocks, bundles, scale)
+        titles = self._paint_titles(painter, level.blocks, scale)  # over the lines
+        if ends is not None:
+            self._paint_counts(painter, bundles, *ends, scale, titles)
         painter.restore()
 
     @staticmethod
@@ -331,13 +334,17 @@ class OverviewLayer(QGraphicsItem):
         return QRectF((left + right - width) / 2, (top + bottom - height) / 2, width, height)
 
     def _paint_blocks(self, painter: QPainter, blocks: list[Block], scale: float) -> None:
-        by_role: dict[str, list[QRectF]] = {}
+        by_role: dict[tuple[str, bool], list[QRectF]] = {}
+        servers = 0
         for block in blocks:
-            grow = main_role(block) not in overview.SERVER_SIDE
-            by_role.setdefault(main_role(block), []).extend(
+            role = main_role(block)
+            grow = role not in overview.SERVER_SIDE
+            odd = not grow and servers % 2 == 1
+            servers += not grow
+            by_role.setdefault((role, odd), []).extend(
                 self.part_rect(part, scale, grow) for part in block.parts)
-        for role, rects in by_role.items():
-            fill, border = _tint(role)
+        for (role, odd), rects in by_role.items():
+            fill, border = _tint(role, odd)
             pen = QPen(border, 1.2)
             pen.setCosmetic(True)
             painter.setPen(pen)
@@ -345,9 +352,10 @@ class OverviewLayer(QGraphicsItem):
             painter.drawRects(rects)
 
     def _paint_bundles(self, painter: QPainter, blocks: list[Block], bundles: Bundles,
-                       scale: float, titles: list[QRectF]) -> None:
+                       scale: float) -> tuple[np.ndarray, ...] | None:
+        """One line per bundle; returns the lines' ends (for the counts)."""
         if not len(bundles):
-            return
+            return None
         # from the upper block's bottom edge to the lower one's top edge, straight down where the
         # blocks overlap sideways (a trunk reads as going up a tier, not through other blocks)
         boxes = [self.part_rect(b.label_part(), scale, main_role(b) not in overview.SERVER_SIDE)
@@ -374,7 +382,7 @@ class OverviewLayer(QGraphicsItem):
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)
             painter.setPen(pen)
             painter.drawLines([QLineF(ax[i], ay[i], bx[i], by[i]) for i in rows.tolist()])
-        self._paint_counts(painter, bundles, ax, ay, bx, by, scale, titles)
+        return ax, ay, bx, by
 
     def _paint_counts(self, painter: QPainter, bundles: Bundles, ax: np.ndarray, ay: np.ndarray,
                       bx: np.ndarray, by: np.ndarray, scale: float, titles: list[QRectF]) -> None:
