@@ -141,3 +141,33 @@ def test_sorting_by_a_header_keeps_the_selected_finding_and_the_filter(window, q
     dock.buttons[Severity.ERROR].setChecked(True)
     shown = visible_codes(window)
     assert "ROCE-NO-PFC-ECN" not in shown and shown == sorted(shown, reverse=True)
+
+
+def test_the_rules_list_counts_each_rule_filters_the_table_and_fixes_all_of_one(window, qtbot):  # noqa: ANN001
+    from .test_fix_at_scale import _unset, _validated
+
+    _unset(window, qtbot, 12)
+    dock = window.findings
+    rules = dock.rules
+    lines = {rules.tree.topLevelItem(i).text(0): rules.tree.topLevelItem(i).text(1)
+             for i in range(rules.tree.topLevelItemCount())}
+    assert lines["CABLE-UNSET"] == "12"
+    assert lines["All rules"] == str(len(window.validator.report.findings))
+    item = next(rules.tree.topLevelItem(i) for i in range(rules.tree.topLevelItemCount())
+                if rules.tree.topLevelItem(i).text(0) == "CABLE-UNSET")
+    rules.tree.setCurrentItem(item)  # a click on the line
+    assert set(visible_codes(window)) == {"CABLE-UNSET"} and len(visible_codes(window)) == 12
+    assert dock.code.currentData() == "CABLE-UNSET"
+    assert rules.fix_button.text() == "Fix all 12 CABLE-UNSET" and rules.fix_button.isEnabled()
+    steps = window.document.undo_stack.count()
+    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+        rules.fix_button.click()
+    assert window.document.undo_stack.count() == steps + 1  # one undo step
+    assert _validated(window, qtbot).by_code("CABLE-UNSET") == []
+    assert rules.chosen() is None and dock.code.currentData() is None  # gone: all rules again
+    assert "CABLE-UNSET" not in visible_codes(window)
+    assert len(visible_codes(window)) == len(window.validator.report.findings)
+    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+        window.document.undo_stack.undo()
+    assert len(window.validator.report.by_code("CABLE-UNSET")) == 12
+    assert codes(window) == [(f.code, f.severity.value) for f in window.validator.report.findings]

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QSplitter,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -49,6 +50,7 @@ from .findings_model import (
     FindingsModel,
     object_label,
 )
+from .findings_rules import RulesPane, rules_of
 
 __all__ = ["FINDING_ROLE", "SEVERITY_COLOURS", "FindingsDock", "FindingsFilter", "FindingsModel",
            "object_label"]
@@ -167,7 +169,15 @@ class FindingsDock(QDockWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.clicked.connect(lambda index: self._on_current(index, QModelIndex()))
-        layout.addWidget(self.table, 1)
+        self.rules = RulesPane()
+        self.rules.code_chosen.connect(self._on_rule_chosen)
+        self.rules.fix_all.connect(self._fix_all_of)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.rules)
+        split.addWidget(self.table)
+        split.setStretchFactor(1, 1)
+        split.setSizes([240, 760])
+        layout.addWidget(split, 1)
         self.detail = QLabel()
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -185,6 +195,7 @@ class FindingsDock(QDockWidget):
         top = self._top_finding()
         self.report = report
         self.fixable = current
+        self.rules.set_fixable(current)
         change = self.model.set_findings(report.findings)
         if change.reset or change.removed or change.added:
             self._refill_codes()
@@ -201,11 +212,13 @@ class FindingsDock(QDockWidget):
     def set_stale(self) -> None:
         """The document moved on; the fixes of the shown report no longer apply."""
         self.fixable = False
+        self.rules.set_fixable(False)
         self._update_fix()
 
     def clear(self) -> None:
         self.report = None
         self.detail.setText("")
+        self.rules.set_fixable(False)
         self.model.clear()
         self._refill_codes()
         self._update_counts()
@@ -214,6 +227,7 @@ class FindingsDock(QDockWidget):
     def _refill_codes(self) -> None:
         """The rule filter lists the codes found, with their counts (kept by the model)."""
         counts = self.model.code_counts
+        self.rules.set_rules(rules_of(self.model.rule_counts), self.code.currentData())
         wanted = [(f"{code} ({counts[code]})", code) for code in sorted(counts)]
         have = [(self.code.itemText(i), self.code.itemData(i)) for i in range(1, self.code.count())]
         if wanted == have:
@@ -234,6 +248,15 @@ class FindingsDock(QDockWidget):
         self.code.blockSignals(False)
         if self.code.currentData() != current:
             self._apply_filter()
+            self.rules.choose(self.code.currentData())
+
+    def _on_rule_chosen(self, code: str | None) -> None:
+        """A line of the rules list chosen: the table shows that rule's findings."""
+        self.code.setCurrentIndex(max(self.code.findData(code), 0) if code else 0)
+
+    def _fix_all_of(self, code: str) -> None:
+        if self.fixable:
+            self.fix_many_requested.emit(by_code(self.model.all_findings(), code))
 
     def _update_counts(self) -> None:
         report = self.report
@@ -244,6 +267,7 @@ class FindingsDock(QDockWidget):
         self.setWindowTitle(f"Findings ({total})" if report else "Findings")
 
     def _apply_filter(self) -> None:
+        self.rules.choose(self.code.currentData())
         severities = {s for s, b in self.buttons.items() if b.isChecked()}
         self.proxy.set_filter(severities, self.code.currentData(), self.search.text())
 

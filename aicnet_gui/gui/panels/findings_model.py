@@ -104,6 +104,7 @@ class FindingsModel(QAbstractTableModel):
         self.descending = False
         self.severity_counts: Counter[Severity] = Counter()
         self.code_counts: Counter[str] = Counter()
+        self.rule_counts: Counter[tuple[str, Severity]] = Counter()
 
     # ---------------------------------------------------------------- reading
     @property
@@ -293,16 +294,19 @@ class FindingsModel(QAbstractTableModel):
         self._labels.clear()
         self.severity_counts = Counter(f.severity for f in self._items)
         self.code_counts = Counter(f.code for f in self._items)
+        self.rule_counts = Counter((f.code, f.severity) for f in self._items)
         self.endResetModel()
 
     def _count(self, findings: list[Finding], step: int) -> None:
         for finding in findings:
             self.severity_counts[finding.severity] += step
             self.code_counts[finding.code] += step
+            self.rule_counts[finding.code, finding.severity] += step
             if step < 0:
                 self._labels.pop(id(finding), None)
         self.severity_counts = +self.severity_counts  # drop the zeros
         self.code_counts = +self.code_counts
+        self.rule_counts = +self.rule_counts
 
     def _remove(self, runs: list[tuple[int, int]]) -> None:
         root = QModelIndex()
