@@ -18,6 +18,7 @@ from ..repair import FixChecker
 from ..repair.batch import batch_fix
 from . import colouring
 from .badge_tally import BadgeTally
+from .legend_keys import LegendKeys
 from .panels.findings import FindingsDock
 from .panels.forms import on_screen
 from .panels.metrics import MetricsDock
@@ -42,6 +43,7 @@ class LivePanels(QObject):
         self.workloads = WorkloadsDock(window.editor, window.selected_servers, window)
         self.colour_mode = "cable"
         self.badges = BadgeTally()
+        self.legend_keys = LegendKeys()
         self._validated_text: str | None = None
         self.status_label = QLabel("validating…")
         self.status_label.setToolTip("Live validation: every edit is checked in the background")
@@ -119,8 +121,9 @@ class LivePanels(QObject):
 
     def _on_changed(self, changes: ChangeSet) -> None:
         self.findings.set_stale()
-        if changes.links and self.colour_mode in ("cable", "rail"):
-            self.refresh_legend()  # cable colours and rails in the legend follow the cables
+        if changes.links and self.legend_keys.update(self.window.document.fabric, self.colour_mode,
+                                                     changes.links):
+            self.refresh_legend()  # a cable colour or rail appeared in the fabric or left it
 
     def _on_reset(self) -> None:
         self.findings.clear()
@@ -186,6 +189,7 @@ class LivePanels(QObject):
         window = self.window
         doc = window.document.fabric
         self.colour_mode = mode
+        self.legend_keys.forget()  # counted again at the next edit of a cable
         classes = colouring.oversub_classes(doc, self.validator.report) if mode == "oversubscription" else None
         window.topology.set_colour_mode(mode, colouring.accents(doc, mode, classes or {}), classes)
         self.refresh_legend()

@@ -171,3 +171,21 @@ def test_the_rules_list_counts_each_rule_filters_the_table_and_fixes_all_of_one(
         window.document.undo_stack.undo()
     assert len(window.validator.report.by_code("CABLE-UNSET")) == 12
     assert codes(window) == [(f.code, f.severity.value) for f in window.validator.report.findings]
+
+
+def test_the_legend_is_redrawn_only_when_a_cable_colour_appears_or_goes(window, qtbot):  # noqa: ANN001
+    from .test_fix_at_scale import SU1
+
+    assert window.open_path(SU1, ask=False)
+    drawn: list[str] = []
+    legend_set = window.legend.set_spec
+    window.legend.set_spec = lambda spec: (drawn.append(spec.title), legend_set(spec))
+    doc = window.document.fabric
+    first, second = sorted(doc.links)[:2]
+    colour = doc.links[first].colour
+    assert window.editor.update_links([first], {"colour": "violet"}, "a new colour")
+    assert len(drawn) == 1 and "violet" in [n for n, _c in window.legend.colour_rows()]
+    assert window.editor.update_links([second], {"colour": "violet"}, "a colour already used")
+    assert len(drawn) == 1
+    assert window.editor.update_links([first, second], {"colour": colour}, "violet goes")
+    assert len(drawn) == 2 and "violet" not in [n for n, _c in window.legend.colour_rows()]
