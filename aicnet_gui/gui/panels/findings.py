@@ -1,7 +1,9 @@
 """The findings dock: what the live validation found, sortable and filtered, one click away.
 
 A table of severity, code, message and the objects a finding concerns, sorted by any column and
-filtered by severity (toggle buttons with counts), by code and by text.  Selecting a row selects
+filtered by severity (toggle buttons with counts), by code and by text, beside the list of the
+rules found with their counts (choose one to see its findings, fix all of it).  A new report
+reaches the table by difference (findings_model): rows inserted and removed, no reset.  Selecting a row selects
 and centres its devices and cables on the canvas; "Fix" applies the finding's suggested fix as
 one undo step when it has one and the report is still current (its operations were computed for
 that revision).  The fix shown for the selected finding is the checked one (`checker`, set by
