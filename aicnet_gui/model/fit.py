@@ -75,6 +75,63 @@ def fabric_family(technology: FabricTechnology | str) -> Technology:
     return Technology.INFINIBAND if value == "infiniband" else Technology.ETHERNET
 
 
+# ---------------------------------------------------------------------- technology of a link
+_TECH_NAME = {Technology.INFINIBAND: "InfiniBand", Technology.ETHERNET: "Ethernet"}
+
+
+def _techs_text(techs: Iterable[Technology]) -> str:
+    return "/".join(_TECH_NAME[t] for t in sorted(techs))
+
+
+def end_technologies(group: CageGroup, model: DeviceModel, fabric: Technology) -> frozenset[Technology]:
+    """What a port of `group` on `model` can run, in a fabric of `fabric`: the group's own
+    `technology` when the catalog states it (a DGX's in-band 100GbE card, a BMC: Ethernet; a
+    VPI storage NIC: both), else the model's when it runs only one (an Ethernet-only switch),
+    else the fabric's for a fabric port, else any the model runs (a management port of a VPI
+    server)."""
+    if group.technology:
+        return frozenset(group.technology)
+    if len(model.technology) == 1 or not group.fabric:
+        return frozenset(model.technology)
+    return frozenset({fabric})
+
+
+def end_technology_reason(group: CageGroup, model: DeviceModel, fabric: Technology) -> str:
+    """Why a port of `group` runs what `end_technologies` says, as a phrase."""
+    if group.technology:
+        return f"its {group.name} ports run {_techs_text(group.technology)}"
+    if len(model.technology) == 1 or not group.fabric:
+        return f"the {model.model} is {_techs_text(model.technology)} only" \
+            if len(model.technology) == 1 else f"the {model.model} runs {_techs_text(model.technology)}"
+    return f"its {group.name} ports are fabric ports and run the fabric's {_TECH_NAME[fabric]}"
+
+
+def link_family(a_group: CageGroup, a_model: DeviceModel, b_group: CageGroup,
+                b_model: DeviceModel, fabric: Technology) -> Technology:
+    """The technology one link runs: the fabric's when both ends can run it, else the one both
+    ends share (an in-band port to an Ethernet management switch in an InfiniBand design runs
+    Ethernet); the fabric's when the ends share none (`link_technology_problem` says why)."""
+    common = end_technologies(a_group, a_model, fabric) & end_technologies(b_group, b_model, fabric)
+    if fabric in common or not common:
+        return fabric
+    return min(common)
+
+
+def link_technology_problem(a_group: CageGroup, a_model: DeviceModel, b_group: CageGroup,
+                            b_model: DeviceModel, fabric: Technology) -> str | None:
+    """Why the two ends of a link run no common technology, or None."""
+    if end_technologies(a_group, a_model, fabric) & end_technologies(b_group, b_model, fabric):
+        return None
+    return f"{end_technology_reason(a_group, a_model, fabric)}; {end_technology_reason(b_group, b_model, fabric)}"
+
+
+def cage_family(group: CageGroup, model: DeviceModel, fabric: Technology) -> Technology:
+    """The technology an unwired cage of `group` is equipped for: the fabric's when the port
+    can run it, else the one it runs (the family of a link from it to a port of any kind)."""
+    techs = end_technologies(group, model, fabric)
+    return fabric if fabric in techs else min(techs)
+
+
 # ---------------------------------------------------------------------- plugs in a cage
 def fits(cage_form: str, module_form: str | None) -> bool:
     """Does a module or plug of `module_form` go into a `cage_form` cage?"""

@@ -18,6 +18,7 @@ def add(doc, device_id: str, model: str, **extra) -> str:
 
 
 def test_speed_mismatch_names_both_ends_and_a_breakout_that_would_match(doc):
+    doc.update_settings(technology=FabricTechnology.ROCEV2)  # an SN5600 leaf: a RoCE design
     leaf = add(doc, "leaf", "nvidia-sn5600")
     hgx = add(doc, "hgx", "generic-hgx-8-gpu-b3140h")
     problem = connection_problem(doc, PortRef(hgx, "ns1"), PortRef(leaf, "swp1s0"))
@@ -37,7 +38,11 @@ def test_used_port_same_device_and_technology_are_refused(doc):
         "both ends are on the same device")
     assert connection_problem(doc, PortRef(ib, "1/1"), PortRef(leaf, "swp2s0")).startswith("technology:")
     # moving the end of l1 to another port: its own ports count as free
-    assert connection_problem(doc, PortRef(hgx, "p1"), PortRef(leaf, "swp2s0"), moving_link="l1") is None
+    assert connection_problem(doc, PortRef(hgx, "p1"), PortRef(ib, "1/2"), moving_link="l1") is None
+    # in this InfiniBand design a compute (fabric) port on the Ethernet-only SN5600 cannot talk
+    assert connection_problem(doc, PortRef(hgx, "p1"), PortRef(leaf, "swp2s0"), moving_link="l1") == (
+        "technology: at hgx:p1 its compute ports are fabric ports and run the fabric's "
+        "InfiniBand, at leaf:swp2s0 the SN5600 is Ethernet only")
 
 
 def test_optics_offered_for_a_cage_match_form_factor_top_and_breakout(doc, catalog):
