@@ -16,6 +16,10 @@ Hardware facts (hardware.md §1.2, §2):
   breakouts such as 2x200G, or a lower single rate such as 1x200G on a 400G NIC optic).
 - A straight copper cable fills the cage at each end and carries the whole cage; a splitter's
   common end sits in a cage split into as many legs, each leg in an unsplit cage.
+- A link runs one technology, decided by its ends (`link_family`): a port runs what its cage
+  group states (a DGX's in-band 100GbE and BMC ports: Ethernet, also in an InfiniBand design),
+  else what a single-technology model runs, else (a fabric port) the fabric's; every optic
+  and cable of the link is judged in it.
 """
 
 from __future__ import annotations
