@@ -90,8 +90,12 @@ def connection_problem(
         ports.append(port)
     pa, pb = ports
     model_a, model_b = doc.device_model(a.device), doc.device_model(b.device)
+    # refused only when no fabric setting would let the ends talk (a port the catalog says
+    # runs Ethernet on an InfiniBand-only switch); a fabric port that runs the fabric's
+    # technology on a switch of the other is left to the analysis (TECH-MISMATCH): the user
+    # may be drawing a RoCE design before switching the project's technology
     fabric = fabric_family(doc.settings.technology)
-    if link_technology_problem(pa.group, model_a, pb.group, model_b, fabric):
+    if all(link_technology_problem(pa.group, model_a, pb.group, model_b, f) for f in Technology):
         return (f"technology: at {port_title(doc, a)} "
                 f"{end_technology_reason(pa.group, model_a, fabric)}, at {port_title(doc, b)} "
                 f"{end_technology_reason(pb.group, model_b, fabric)}")

@@ -105,9 +105,13 @@ def test_a_compute_port_on_an_ethernet_switch_is_still_flagged(superpod):
             "InfiniBand, at eth-leaf (SN5600) the SN5600 is Ethernet only") in link.message
     (device,) = [f for f in findings if f.objects == ("eth-leaf",)]
     assert "dgx-x:p1, which cannot run Ethernet, is wired to it" in device.message
-    # the wire drag refuses it with the same reasons
-    assert connection_problem(doc, PortRef("dgx-x", "p2"), PortRef("eth-leaf", "swp2s0")).startswith(
-        "technology: at dgx-x:p2 its compute ports are fabric ports")
+    # the wire drag leaves it to the analysis (the project's technology may still change),
+    # but refuses the in-band port on an InfiniBand-only leaf: no setting makes those talk
+    assert connection_problem(doc, PortRef("dgx-x", "p2"), PortRef("eth-leaf", "swp2s0")) is None
+    doc.apply([AddDevice(Device(id="ib-leaf", name="ib-leaf", model="nvidia-qm9700"))])
+    assert connection_problem(doc, PortRef("dgx-x", "inband1"), PortRef("ib-leaf", "1/1")) == (
+        "technology: at dgx-x:inband1 its inband ports run Ethernet, at ib-leaf:1/1 the QM9700 "
+        "is InfiniBand only")
 
 
 def test_the_media_generator_chooses_ethernet_parts_for_the_inband_link(superpod, catalog):
