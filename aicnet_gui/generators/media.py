@@ -199,7 +199,9 @@ class MediaSelector:
 
     def _component_selector(self, links: list[MediaLink], cages: Sequence[Cage]) -> MediaSelector:
         """The selector of the technology a component's cages run (self when they disagree)."""
-        families = {cages[x].family for link in links for x in (link.a, link.b)} - {None}
+        families = {cages[link.a].family for link in links}
+        families.update(cages[link.b].family for link in links)
+        families.discard(None)
         return self.for_family(families.pop()) if len(families) == 1 else self
 
     # ------------------------------------------------------------------ optics per cage
@@ -365,6 +367,11 @@ class MediaSelector:
         other = self._component_selector(links, cages)
         if other is not self:
             return other.choices(links, cages, limits)
+        return self._choices(links, cages, limits)
+
+    def _choices(
+        self, links: list[MediaLink], cages: Sequence[Cage], limits: dict[str, frozenset[str]]
+    ) -> Choices:
         used: dict[int, int] = {}
         for link in links:
             used[link.a] = used.get(link.a, 0) + 1
@@ -398,7 +405,7 @@ class MediaSelector:
                                   "length unknown: a device of the link is not placed in a rack")
             if value > length:
                 length = value
-        choices = self.choices(links, cages, limits)
+        choices = self._choices(links, cages, limits)
         candidate = choices.pick(length)
         if candidate is None:
             return Unresolved(tuple(x.id for x in links), self._why_not(

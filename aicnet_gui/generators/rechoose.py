@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..analysis.lengths import Placement, placement, route_estimate_m
-from ..model.catalog_entities import SWITCH_ROLES
+from ..model.catalog_entities import SWITCH_ROLES, Technology
 from ..model.document import FabricDocument
 from ..model.edits import Operation, UpdateDevice, UpdateLink
 from ..model.fabric import CageConfig
@@ -84,6 +84,7 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
     places: dict[str, Placement | None] = {}
     tiers: dict[str, int] = {}
     fabric = fabric_family(doc.settings.technology)
+    families: dict[tuple[str, str, str, str], Technology] = {}  # per (model, group) x 2
 
     def place(device_id: str) -> Placement | None:
         if device_id not in places:
@@ -101,8 +102,13 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
         ports = [doc.port(end.device, end.port) for end in (link.a, link.b)]
         if ports[0] is None or ports[1] is None:
             continue
-        family = link_family(ports[0].group, doc.device_model(link.a.device),
-                             ports[1].group, doc.device_model(link.b.device), fabric)
+        model_a, model_b = doc.devices[link.a.device].model, doc.devices[link.b.device].model
+        kind = (model_a, ports[0].group.name, model_b, ports[1].group.name)
+        family = families.get(kind)
+        if family is None:
+            family = families[kind] = link_family(
+                ports[0].group, doc.device_model(link.a.device),
+                ports[1].group, doc.device_model(link.b.device), fabric)
         ends: list[tuple[int, int]] = []
         for end, port in zip((link.a, link.b), ports, strict=True):
             key = (end.device, port.cage)
