@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from aicnet_gui.analysis import Analyzer
 from aicnet_gui.analysis.rules_compat import _optic_ok, fibre_cord, integrated_cable
 from aicnet_gui.analysis.signatures import End, SigContext
 from aicnet_gui.editing.compat import cable_fits, transceiver_fits
@@ -159,6 +160,16 @@ def test_integrated_cable_between_cages_inspector_analysis_and_generator_agree(c
                 offered += inspector
     assert checked > 500 and 0 < offered < checked
     assert mixed > 0  # links whose ends run another technology than the fabric's were walked
+    # the family this test judged each link in is the one the analysis' signatures use
+    analyzer = Analyzer(doc)
+    analyzer.full()
+    state = analyzer.state
+    for link_id, row in state.store.link_row.items():
+        link = doc.links[link_id]
+        pa, pb = doc.port(link.a.device, link.a.port), doc.port(link.b.device, link.b.port)
+        expect = link_family(pa.group, doc.device_model(link.a.device),
+                             pb.group, doc.device_model(link.b.device), family)
+        assert state.sigs.families[int(state.store.l["sig"][row])] == expect, link_id
 
 
 def test_rack_overlap_columns_match_the_pairwise_rule():
