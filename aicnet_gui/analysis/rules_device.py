@@ -1,6 +1,7 @@
 """Per-device rules.
 
-TECH-MISMATCH (model vs fabric technology), MTU-MISMATCH (a device `mtu` tag against the fabric
+TECH-MISMATCH (a model that does not run the fabric's technology, with fabric ports wired to it),
+MTU-MISMATCH (a device `mtu` tag against the fabric
 (host) MTU, per technology), OPTIC-POWER-CLASS (optic draws more than the cage cools), PORT-DUPLICATE and
 TWIN-PORT-MIXED-FIBRE (what shares one cage or one optical port), OVERSUBSCRIBED (per switch vs
 the strictest target of the workloads crossing it), ECMP-IMBALANCE (a switch missing an upper
@@ -46,17 +47,35 @@ def ratio_text(ratio: float) -> str:
 
 # ---------------------------------------------------------------------------- technology, MTU
 def tech_check(state: State, row: int) -> Iterable[Finding]:
+    """A device whose model does not run the fabric's technology is an error only where it
+    meets a port that must: an Ethernet management or storage switch in an InfiniBand design
+    is legitimate while every link of it runs Ethernet (in-band, BMC, storage ports: their link
+    family, model/fit.link_family); a fabric port wired to it (whose link has no common
+    technology) makes it one."""
     model = state.store.dev_models[row]
     if model is None or state.family in model.technology:
+        return
+    store, sigs = state.store, state.sigs
+    dev_id = state.dev_id(row)
+    wrong = []
+    for link_id in sorted(state.doc.link_ids_of(dev_id)):
+        link_row = store.link_row.get(link_id)
+        if link_row is not None and sigs.tech_problems[int(store.l["sig"][link_row])]:
+            link = state.doc.links[link_id]
+            far = link.b if link.a.device == dev_id else link.a
+            wrong.append(f"{state.doc.devices[far.device].name}:{far.port}")
+    if not wrong:
         return
     techs = "/".join(TECH_NAMES[t] for t in model.technology)
     yield Finding(
         "TECH-MISMATCH", ERROR,
         f"{state.name(row)} ({model.model}) is {techs} only, but the fabric runs "
-        f"{state.settings.technology.value}",
-        (state.dev_id(row),),
-        Fix(f"replace {state.name(row)} with an {TECH_NAMES[state.family]} model, or change the "
-            "fabric technology in the project settings"))
+        f"{state.settings.technology.value} and {', '.join(wrong[:3])}"
+        f"{f' (+{len(wrong) - 3} more)' if len(wrong) > 3 else ''}, which cannot run {techs}, "
+        f"{'is' if len(wrong) == 1 else 'are'} wired to it",
+        (dev_id,),
+        Fix(f"replace {state.name(row)} with an {TECH_NAMES[state.family]} model, or wire those "
+            "ports to a switch of the fabric's technology"))
 
 
 def tech_candidates(state: State) -> Iterable[int]:

@@ -104,11 +104,12 @@ def _length_fix(state: State, row: int, length: float) -> Fix:
     that changes them is re-chosen and checked by aicnet_gui.repair)."""
     store = state.store
     cable = state.cindex.cables[int(store.l["cable"][row])]
+    family = state.sigs.families[int(store.l["sig"][row])]  # the link's own technology
     for other in sorted(state.cindex.cables, key=lambda c: (c.max_length_m, c.id)):
         if (other.id != cable.id and other.a_end == cable.a_end and other.b_end == cable.b_end
                 and other.legs == cable.legs and other.leg_gbps == cable.leg_gbps
                 and other.max_length_m >= length and other.ordered_length(length) is not None
-                and state.family in other.technology
+                and family in other.technology
                 and (cable.type != "fibre" or cable_media(other) == cable_media(cable))):
             return Fix(f"use the {other.model} ({other.type}, up to {fmt_m(other.max_length_m)} m)",
                        tuple(set_cable(siblings(state, row), other.id)))

@@ -17,6 +17,9 @@ one module, so
 - every link of a component uses one optical family (SR4, DR4, FR4 ...), because the two optics
   of a link must match and every cage has one optic.
 Copper (DAC/ACC/AEC) is chosen only when every cage of the component is in the same rack.
+Parts are chosen in the technology the component's links run (`Cage.family`, from
+`model/fit.link_family`: an in-band port on an Ethernet management switch gets Ethernet parts
+in an InfiniBand design), else the fabric's.
 
 `MediaSelector.select` works on plain link descriptions with integer cage indices (the
 generators call it before anything is in the document); `rechoose.choose_media(doc, ...)` runs
@@ -54,6 +57,7 @@ class Cage:
     number: int
     spec: CageSpec
     rack: str | None
+    family: Technology | None = None  # the technology its links run; None: the selector's
 
 
 @dataclass(slots=True)
@@ -158,6 +162,8 @@ class MediaSelector:
 
     def __init__(self, catalog: Catalog, technology: str, params: MediaParams | None = None) -> None:
         self.params = params or MediaParams()
+        self.catalog = catalog
+        self._siblings: dict[Technology, MediaSelector] = {}
         self.technology = technology
         self.family = Technology(technology)
         excluded = set(self.params.excluded_parts)
@@ -181,6 +187,22 @@ class MediaSelector:
             cords.sort(key=lambda c: (c.power_w, stock_limit(c), c.id))
         self._options: dict[CageSpec, list[_Option]] = {}
         self._candidates: dict[tuple, list[Candidate]] = {}
+
+    def for_family(self, family: Technology | None) -> MediaSelector:
+        """The selector that chooses parts of `family` (self for None or its own)."""
+        if family is None or family == self.family:
+            return self
+        sibling = self._siblings.get(family)
+        if sibling is None:
+            sibling = self._siblings[family] = MediaSelector(self.catalog, family.value, self.params)
+        return sibling
+
+    def _component_selector(self, links: list[MediaLink], cages: Sequence[Cage]) -> MediaSelector:
+        """The selector of the technology a component's cages run (self when they disagree)."""
+        families = {cages[link.a].family for link in links}
+        families.update(cages[link.b].family for link in links)
+        families.discard(None)
+        return self.for_family(families.pop()) if len(families) == 1 else self
 
     # ------------------------------------------------------------------ optics per cage
     def _grade(self, media: str) -> str:
@@ -342,6 +364,14 @@ class MediaSelector:
     ) -> Choices:
         """Everything a component's media depends on but its length: cages, specs, shape,
         tiers, whether it stays in one rack; and the candidates for that."""
+        other = self._component_selector(links, cages)
+        if other is not self:
+            return other.choices(links, cages, limits)
+        return self._choices(links, cages, limits)
+
+    def _choices(
+        self, links: list[MediaLink], cages: Sequence[Cage], limits: dict[str, frozenset[str]]
+    ) -> Choices:
         used: dict[int, int] = {}
         for link in links:
             used[link.a] = used.get(link.a, 0) + 1
@@ -364,6 +394,9 @@ class MediaSelector:
         self, links: list[MediaLink], cages: Sequence[Cage], limits: dict[str, frozenset[str]]
     ) -> Recipe | Unresolved:
         """How to equip one component (its links in order), or why nothing fits."""
+        other = self._component_selector(links, cages)
+        if other is not self:
+            return other.decide(links, cages, limits)
         length = 0.0
         for link in links:
             value = link.length_m
@@ -372,7 +405,7 @@ class MediaSelector:
                                   "length unknown: a device of the link is not placed in a rack")
             if value > length:
                 length = value
-        choices = self.choices(links, cages, limits)
+        choices = self._choices(links, cages, limits)
         candidate = choices.pick(length)
         if candidate is None:
             return Unresolved(tuple(x.id for x in links), self._why_not(

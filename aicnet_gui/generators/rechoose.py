@@ -13,11 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..analysis.lengths import Placement, placement, route_estimate_m
-from ..model.catalog_entities import SWITCH_ROLES
+from ..model.catalog_entities import SWITCH_ROLES, Technology
 from ..model.document import FabricDocument
 from ..model.edits import Operation, UpdateDevice, UpdateLink
 from ..model.fabric import CageConfig
-from ..model.fit import cage_spec
+from ..model.fit import cage_spec, fabric_family, link_family
 from ..model.summary import TIER_NAMES
 from .media import (
     AssemblyIds,
@@ -83,6 +83,8 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
     params = doc.settings.lengths
     places: dict[str, Placement | None] = {}
     tiers: dict[str, int] = {}
+    fabric = fabric_family(doc.settings.technology)
+    families: dict[tuple[str, str, str, str], Technology] = {}  # per (model, group) x 2
 
     def place(device_id: str) -> Placement | None:
         if device_id not in places:
@@ -97,11 +99,18 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
 
     for link_id in link_ids:
         link = doc.links[link_id]
+        ports = [doc.port(end.device, end.port) for end in (link.a, link.b)]
+        if ports[0] is None or ports[1] is None:
+            continue
+        model_a, model_b = doc.devices[link.a.device].model, doc.devices[link.b.device].model
+        kind = (model_a, ports[0].group.name, model_b, ports[1].group.name)
+        family = families.get(kind)
+        if family is None:
+            family = families[kind] = link_family(
+                ports[0].group, doc.device_model(link.a.device),
+                ports[1].group, doc.device_model(link.b.device), fabric)
         ends: list[tuple[int, int]] = []
-        for end in (link.a, link.b):
-            port = doc.port(end.device, end.port)
-            if port is None:
-                break
+        for end, port in zip((link.a, link.b), ports, strict=True):
             key = (end.device, port.cage)
             cage = index.get(key)
             if cage is None:
@@ -109,10 +118,8 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
                 spec = cage_spec(port.group, port.legs, port.speed_gbps,
                                  doc.role_of(device) in SWITCH_ROLES)
                 cage = index[key] = len(cages)
-                cages.append(Cage(end.device, port.cage, spec, device.rack))
+                cages.append(Cage(end.device, port.cage, spec, device.rack, family))
             ends.append((cage, port.leg))
-        if len(ends) != 2:
-            continue
         low, high = sorted((tier(link.a.device), tier(link.b.device)))
         length = link.length_m
         if length is None:
@@ -136,7 +143,7 @@ def _keep_equivalent_parts(
         current = config.transceiver if config is not None else None
         if new is None or current is None or current == new:
             continue
-        options = {o.optic.id: o for o in selector.options(cage.spec)}
+        options = {o.optic.id: o for o in selector.for_family(cage.family).options(cage.spec)}
         old, chosen = options.get(current), options.get(new)
         if (old is not None and chosen is not None and old.family == chosen.family
                 and old.split == chosen.split and old.optic.power_w <= chosen.optic.power_w
