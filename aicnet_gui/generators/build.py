@@ -191,6 +191,21 @@ def _place_and_equip(
     return placement, lengths, selection, optics, power_notes(over, feed_kw)
 
 
+def _refuse_unjoinable(selection: BulkSelection) -> None:
+    """Links that no media in the catalog joins at any length are hardware that cannot be
+    cabled (a NIC and a switch whose optics do not talk, a NIC port split toward two planes
+    that no cord regroups): refuse with the reason instead of writing a design without
+    media.  A link only too long for every part stays, with its reason, for the user to
+    move racks or allow more media."""
+    hardware = [u for u in selection.unresolved
+                if "reaches" not in u.reason and "length unknown" not in u.reason]
+    if hardware:
+        count = sum(len(u.links) for u in hardware)
+        raise GeneratorError(
+            f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; choose "
+            "other hardware or speed, or generate the topology without media (--no-media)")
+
+
 def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:
     """The placed devices at their canvas positions, with the chosen optics in their cages."""
     canvas = _canvas(fabric)  # after placement: servers without an SU group by rack
@@ -253,6 +268,7 @@ def build_ops(
     table = link_table(fabric)
     placement, lengths, selection, optics, notes = _place_and_equip(
         doc, fabric, table, link_ids, technology, params)
+    _refuse_unjoinable(selection)
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)
     servers = [d.id for d in fabric.devices if d.role == Role.GPU_SERVER]
@@ -277,6 +293,11 @@ def build_ops(
     result = tally(doc.catalog, fabric, table, placement, selection, lengths,
                    settings_changes["technology"].value, name)
     result.notes += notes
+    if settings_changes["technology"] == FabricTechnology.INFINIBAND and not managers:
+        result.notes.append(
+            "no switch of this fabric can run the InfiniBand subnet manager (externally managed "
+            "models): add a UFM / OpenSM host with a port on the fabric and name it, with a "
+            "standby, in the project settings (IB-SUBNET-MANAGER until then)")
     return ops, result
 
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 import pytest
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.generators import RailOptimizedParams
+from aicnet_gui.generators import GeneratorError, RailOptimizedParams, choose_media
 from aicnet_gui.generators.media import Cage, Candidate, MediaLink, _Option, wiring_fits
 from aicnet_gui.model.fit import CageSpec
 
@@ -51,39 +51,44 @@ def test_spectrum_x_two_planes_have_media_that_reaches_and_per_plane_metrics(ser
 def test_xdr_two_planes_leaf_spine_gets_straight_cords_between_split_ports(server, make):
     """Q3400-RA cages in 4x400G with MMS4A00-XM (2 optical ports, 2 x 400G each) wired leg to
     leg: one straight MFP7E30 per optical port carries its two links (one assembly, the same
-    two cages).  It was left without media before."""
-    doc, result = make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=2, server=server,
-                                           leaf=Q3400))
-    switch_links = [x for x in doc.links.values()
-                    if doc.role_of(doc.devices[x.a.device]).value != "gpu_server"
-                    and doc.role_of(doc.devices[x.b.device]).value != "gpu_server"]
-    assert switch_links and all(x.cable == "nvidia-mfp7e30" for x in switch_links)
+    two cages).  These links were left without media before."""
+    doc, _ = make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=2, server=server,
+                                      leaf=Q3400, choose_media=False))
+    switch_links = sorted(x.id for x in doc.links.values()
+                          if doc.role_of(doc.devices[x.a.device]).value != "gpu_server"
+                          and doc.role_of(doc.devices[x.b.device]).value != "gpu_server")
+    chosen = choose_media(doc, switch_links)
+    assert chosen.unresolved == []
+    doc.apply(chosen.ops)
+    links = [doc.links[i] for i in switch_links]
+    assert all(x.cable == "nvidia-mfp7e30" for x in links)
     per_cord: dict[str, list] = defaultdict(list)
-    for link in switch_links:
+    for link in links:
         per_cord[link.assembly].append(link)
     assert all(len(legs) == 2 for legs in per_cord.values())
     for legs in per_cord.values():
         assert len({(x.a.device, x.b.device) for x in legs}) == 1
-    found = analyze(doc)
-    assert not [f for f in found.findings if f.code in MEDIA_CODES | {"PORT-DUPLICATE"}
-                and set(f.objects) & {x.id for x in switch_links}]
-    # the NIC side: a ConnectX-8 cage split 2 x 400G toward two planes has no XDR part in the
-    # catalog (MMS4A20 runs 1x800G or 1x400G; the flat twin-ports are NDR, 100G lanes)
-    assert result.unresolved
-    assert all("cannot be joined by any catalog cable or cord" in u.reason
-               for u in result.unresolved)
-    assert all(doc.role_of(doc.devices[doc.links[i].a.device]).value == "gpu_server"
-               for u in result.unresolved for i in u.links)
+    report = analyze(doc)
+    assert not [f for f in report.findings if f.code in MEDIA_CODES | {"PORT-DUPLICATE"}
+                and set(f.objects) & set(switch_links)]
+
+
+@pytest.mark.parametrize("server", [B300, GB300])
+def test_xdr_two_planes_nic_side_is_refused_with_the_reason(server, make):
+    """A ConnectX-8 cage split 2 x 400G toward two planes has no XDR part in the catalog
+    (MMS4A20 runs 1x800G or 1x400G on one MPO; the flat twin-ports are NDR, 100G lanes, and
+    NVIDIA's XDR list: 200G-PAM4 optics cannot downshift): the generator says so instead of
+    writing a design whose server links have no media."""
+    with pytest.raises(GeneratorError, match="cannot be joined by any catalog cable or cord"):
+        make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=2, server=server, leaf=Q3400))
 
 
 def test_four_planes_say_why_the_nic_ports_cannot_be_cabled(make):
     """4 x 200G per NIC, each to its own plane: the two ports of one optical port of the NIC's
     twin-port module go to two switches; no catalog cord regroups them, and the reason says so
     instead of blaming the length."""
-    _, result = make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=4, server=B300,
-                                         leaf=SN5600))
-    assert result.unresolved
-    assert all("go to different cages" in u.reason for u in result.unresolved)
+    with pytest.raises(GeneratorError, match="go to different cages"):
+        make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=4, server=B300, leaf=SN5600))
 
 
 SPLIT = CageSpec("OSFP", "finned", 4, 400, 200, True)
