@@ -241,9 +241,12 @@ def _links(
 
 
 def build_ops(
-    doc: FabricDocument, params: TemplateParams, replace: bool = False
+    doc: FabricDocument, params: TemplateParams, replace: bool = False,
+    uncabled: bool = False,
 ) -> tuple[list[Operation], GenerationResult]:
-    """The ops that turn `doc` into the generated fabric, and the run's summary."""
+    """The ops that turn `doc` into the generated fabric, and the run's summary.  Hardware
+    that no catalog media can cable is refused unless `uncabled` (a migration plan shows
+    such a target with its unresolved links)."""
     if (doc.devices or doc.links or doc.racks) and not replace:
         raise GeneratorError(
             f"the document already holds {len(doc.devices)} devices and {len(doc.links)} links; "
@@ -268,7 +271,8 @@ def build_ops(
     table = link_table(fabric)
     placement, lengths, selection, optics, notes = _place_and_equip(
         doc, fabric, table, link_ids, technology, params)
-    _refuse_unjoinable(selection)
+    if not uncabled:
+        _refuse_unjoinable(selection)
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)
     servers = [d.id for d in fabric.devices if d.role == Role.GPU_SERVER]
@@ -301,10 +305,12 @@ def build_ops(
     return ops, result
 
 
-def generate(doc: FabricDocument, params: TemplateParams, replace: bool = False) -> GenerationResult:
-    """Generate the fabric into `doc` in one `apply` (one undo step); return the summary."""
+def generate(doc: FabricDocument, params: TemplateParams, replace: bool = False,
+             uncabled: bool = False) -> GenerationResult:
+    """Generate the fabric into `doc` in one `apply` (one undo step); return the summary
+    (`uncabled`: as `build_ops`)."""
     with gc_paused():
-        ops, result = build_ops(doc, params, replace)
+        ops, result = build_ops(doc, params, replace, uncabled)
         try:
             doc.apply(ops)
         except ModelError as exc:
