@@ -20,7 +20,7 @@ from aicnet_gui.analysis import Analyzer
 from aicnet_gui.analysis.rules_compat import _optic_ok, fibre_cord, integrated_cable
 from aicnet_gui.analysis.signatures import End, SigContext
 from aicnet_gui.editing.compat import cable_fits, transceiver_fits
-from aicnet_gui.generators.media import MediaSelector
+from aicnet_gui.generators.media import MediaSelector, cord_legs
 from aicnet_gui.model.catalog_entities import BreakoutMode, Technology
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link
@@ -220,7 +220,7 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
                 group.first: CageConfig(mode=mode, transceiver=optic.id)}))
             ends.append((spec, f"d{n}", port, End("a", port, group, model, optic),
                          options.get(optic.id)))
-    checked = offered = generated = 0
+    checked = offered = generated = split_both = 0
     for i, (spec_a, dev_a, port_a, end_a, opt_a) in enumerate(ends):
         for spec_b, dev_b, port_b, end_b, opt_b in ends[i:]:
             if spec_a.speed != spec_b.speed:
@@ -240,17 +240,19 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
                     accepted.add(cord.id)
             if opt_a is None or opt_b is None or opt_a.family != opt_b.family:
                 continue  # the generator only pairs optics of one family it may choose
-            if opt_a.split > 1 and opt_b.split > 1:
-                continue  # it never splits both ends of a cord
             _, media, connector = opt_a.family
             grade = selector._grade(media)
-            legs = max(opt_a.split, opt_b.split)
+            # a straight cord between optical ports carrying as many ports each (both split
+            # alike too: twin-port legs plane by plane), else a 1:n splitter
+            legs = cord_legs(opt_a.split, opt_b.split)
             chosen = selector._cords(frozenset({(spec_a, spec_b)}), {spec_a: opt_a, spec_b: opt_b},
                                      connector, grade, 0.0)
-            keyed = {c.id for c in selector.cords.get((connector, grade, legs), ())}
+            keyed = {c.id for c in selector.cords.get((connector, grade, legs or 0), ())}
             if chosen is None:
                 assert not accepted & keyed, (end_a.optic.id, end_b.optic.id)
             else:
                 assert chosen[(opt_a.split, opt_b.split)] in accepted
                 generated += 1
+                split_both += opt_a.split > 1 and opt_b.split > 1
     assert checked > 1000 and 0 < offered < checked and generated > 10
+    assert split_both > 0  # straight cords between split optical ports are generated too

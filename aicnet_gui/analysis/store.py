@@ -24,6 +24,7 @@ from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.fit import compute_group
 from ..model.memo import IdentityMemo
+from ..model.power import device_watts
 from .index import NONE, CatalogIndex, Endpoints, _grow
 from .lengths import device_height_m, rack_floor_xy
 
@@ -170,8 +171,8 @@ class Store:
             cindex = self.cindex
             index = cindex.model_idx[model_id]
             model = cindex.models[index]
-            power = model.power_max_w if model.power_max_w is not None else model.power_typical_w
-            info = (model, index, compute_group(model), np.nan if power is None else float(power))
+            power = device_watts(model)
+            info = (model, index, compute_group(model), np.nan if power is None else power)
             self._models[model_id] = info
         return info
 

@@ -107,12 +107,23 @@ def test_rows_pair_around_hot_aisles(catalog):
 
 
 def test_top_of_rack_when_a_group_fits_one_rack(make):
-    doc, _ = make(TwoTierParams(servers=4, server="generic-hgx-8-gpu-b3140h",
-                                leaf="nvidia-sn5600", attach="tor"))
-    leaf = next(d for d in doc.devices.values() if d.role.value == "leaf")
-    servers = [d for d in doc.devices.values() if d.role.value == "gpu_server"]
+    """Four HGX (no power figure: 10.2 kW assumed each) and the SN5600 (940 W) with their
+    optics fit a 45 kW rack: the leaf goes on top of its servers.  In a 42 kW rack they do
+    not (40.8 + 0.94 kW + optics), so the leaf gets a network rack of its own."""
+    def build(kw):
+        doc, _ = make(TwoTierParams(servers=4, server="generic-hgx-8-gpu-b3140h",
+                                    leaf="nvidia-sn5600", attach="tor",
+                                    floor=FloorParams(rack_power_kw=kw)))
+        leaf = next(d for d in doc.devices.values() if d.role.value == "leaf")
+        servers = [d for d in doc.devices.values() if d.role.value == "gpu_server"]
+        return leaf, servers
+
+    leaf, servers = build(45)
     assert {s.rack for s in servers} == {leaf.rack}
     assert leaf.ru > max(s.ru for s in servers)
+    leaf, servers = build(42)
+    assert len({s.rack for s in servers}) == 1
+    assert leaf.rack not in {s.rack for s in servers}
 
 
 def test_names_widen_with_the_count():
