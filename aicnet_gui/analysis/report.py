@@ -224,31 +224,30 @@ class ReachMetrics:
 
     @cached_property
     def summary(self) -> dict[str, Any]:
-        values = self._data.links.values()
-        links = len(values)
-        manual = estimated = unknown = over = no_stock = 0
-        longest = None
-        for _id, (length, ordered, reach, is_manual, cable_i, _sig) in values:
-            if math.isnan(length):
-                unknown += 1
-                continue
-            if is_manual:
-                manual += 1
-            else:
-                estimated += 1
-            if not math.isnan(reach) and length > reach:
-                over += 1
-            if cable_i != NONE and math.isnan(ordered):
-                no_stock += 1
-            longest = length if longest is None else max(longest, length)
+        """Counts over every live link, in numpy over the base columns plus the few links
+        of the overlay (a Python walk over 300k links cost 0.3 s of `aicnet validate`)."""
+        links = self._data.links
+        rows = links.base_rows
+        overlay = [v for v in links.overlay.values() if v is not None]
+        extra = list(zip(*overlay, strict=True)) if overlay else [()] * len(LINK_FIELDS)
+
+        def column(name: str, dtype: type) -> np.ndarray:
+            values = np.asarray(extra[LINK_FIELDS.index(name)], dtype=dtype)
+            return np.concatenate([links.cols[name][rows].astype(dtype), values])
+
+        length, ordered, reach = (column(name, float) for name in ("length", "ordered", "reach"))
+        manual, cable = column("manual", bool), column("cable", np.int64)
+        known = ~np.isnan(length)
+        with np.errstate(invalid="ignore"):
+            over = known & ~np.isnan(reach) & (length > reach)
         return {
-            "links": links,
-            "manual": manual,
-            "estimated": estimated,
-            "unknown": unknown,
-            "over_reach": over,
-            "no_stock_length": no_stock,
-            "longest_m": longest,
+            "links": len(length),
+            "manual": int((known & manual).sum()),
+            "estimated": int((known & ~manual).sum()),
+            "unknown": int((~known).sum()),
+            "over_reach": int(over.sum()),
+            "no_stock_length": int((known & (cable != NONE) & np.isnan(ordered)).sum()),
+            "longest_m": float(length[known].max()) if known.any() else None,
         }
 
     def to_json(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterable
 
 import numpy as np
@@ -58,17 +59,40 @@ def _fix(state: State, row: int, spec: tuple | None, text: str, names: dict[str,
     return Fix(description, tuple(ops) if ops else ())
 
 
-def _names(state: State, row: int) -> dict[str, str]:
+_ALL_NAMES = frozenset({"a", "b", "A", "B", "ca", "cb"})
+_FIELDS: dict[str, frozenset[str]] = {}
+
+
+def _fields(*templates: str) -> frozenset[str]:
+    """The names the templates use (`{a} - {b}: ...` -> a, b), worked out once per template."""
+    used: set[str] = set()
+    for text in templates:
+        found = _FIELDS.get(text)
+        if found is None:
+            found = _FIELDS[text] = frozenset(
+                name.split(".")[0].split("[")[0]
+                for _, name, _, _ in string.Formatter().parse(text) if name)
+        used |= found
+    return frozenset(used)
+
+
+def _names(state: State, row: int, wanted: frozenset[str] = _ALL_NAMES) -> dict[str, str]:
+    """The link's names a template can use; only those in `wanted` are worked out (a fabric
+    without cables has 200k CABLE-UNSET findings that name the two ends and nothing else)."""
     store = state.store
-    ep = state.endpoints.ports
-    return {
-        "a": state.end_label(row, "a"),
-        "b": state.end_label(row, "b"),
-        "A": state.name(int(store.l["a"][row])),
-        "B": state.name(int(store.l["b"][row])),
-        "ca": str(ep[int(store.l["a_ep"][row])].cage),
-        "cb": str(ep[int(store.l["b_ep"][row])].cage),
-    }
+    col = store.l
+    names: dict[str, str] = {}
+    if "a" in wanted or "A" in wanted:
+        names["A"] = state.name(int(col["a"][row]))
+        names["a"] = f"{names['A']}:{store.a_port[row]}"
+    if "b" in wanted or "B" in wanted:
+        names["B"] = state.name(int(col["b"][row]))
+        names["b"] = f"{names['B']}:{store.b_port[row]}"
+    if "ca" in wanted:
+        names["ca"] = str(state.endpoints.ports[int(col["a_ep"][row])].cage)
+    if "cb" in wanted:
+        names["cb"] = str(state.endpoints.ports[int(col["b_ep"][row])].cage)
+    return names
 
 
 def _objects(state: State, row: int) -> tuple[str, ...]:
@@ -84,7 +108,7 @@ def compat_check(state: State, row: int) -> Iterable[Finding | Failure]:
         yield Failure(name, error)
     if not result.issues:
         return
-    names = _names(state, row)
+    names = _names(state, row, _fields(*(t for i in result.issues for t in (i.text, i.fix_text) if t)))
     objects = _objects(state, row)
     for issue in result.issues:
         yield Finding(issue.code, issue.severity, issue.text.format(**names), objects,
