@@ -14,10 +14,12 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..model.memo import IdentityMemo
 from .findings import ERROR, WARNING, Finding, Fix
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
 from .media import cable_media, fmt_m
+from .signatures import Issue
 from .state import Failure, Rule, State
 
 
@@ -60,20 +62,20 @@ def _fix(state: State, row: int, spec: tuple | None, text: str, names: dict[str,
 
 
 _ALL_NAMES = frozenset({"a", "b", "A", "B", "ca", "cb"})
-_FIELDS: dict[str, frozenset[str]] = {}
+# a signature's issues -> the names their templates use; the issues tuple lives as long as
+# the signature registry, and the memo holds it, so its identity is not reused meanwhile
+_FIELDS: IdentityMemo[frozenset[str]] = IdentityMemo(4096)
 
 
-def _fields(*templates: str) -> frozenset[str]:
-    """The names the templates use (`{a} - {b}: ...` -> a, b), worked out once per template."""
-    used: set[str] = set()
-    for text in templates:
-        found = _FIELDS.get(text)
-        if found is None:
-            found = _FIELDS[text] = frozenset(
-                name.split(".")[0].split("[")[0]
-                for _, name, _, _ in string.Formatter().parse(text) if name)
-        used |= found
-    return frozenset(used)
+def _fields(issues: tuple[Issue, ...]) -> frozenset[str]:
+    """The names the issues' texts and fix texts use (`{a} - {b}: ...` -> a, b)."""
+    found = _FIELDS.get(issues)
+    if found is None:
+        found = _FIELDS.put(issues, frozenset(
+            name.split(".")[0].split("[")[0]
+            for issue in issues for text in (issue.text, issue.fix_text) if text
+            for _, name, _, _ in string.Formatter().parse(text) if name))
+    return found
 
 
 def _names(state: State, row: int, wanted: frozenset[str] = _ALL_NAMES) -> dict[str, str]:
@@ -108,7 +110,7 @@ def compat_check(state: State, row: int) -> Iterable[Finding | Failure]:
         yield Failure(name, error)
     if not result.issues:
         return
-    names = _names(state, row, _fields(*(t for i in result.issues for t in (i.text, i.fix_text) if t)))
+    names = _names(state, row, _fields(result.issues))
     objects = _objects(state, row)
     for issue in result.issues:
         yield Finding(issue.code, issue.severity, issue.text.format(**names), objects,
