@@ -174,7 +174,8 @@ class FixChecker:
             elif limit is None or len(self._cache) < limit:
                 out.append(replace(f, fix=self.checked(f)))
             else:
-                out.append(replace(f, fix=_unchecked(f.fix, limit)))
+                fix = _unchecked(f.fix, limit)
+                out.append(f if fix is f.fix else replace(f, fix=fix))
         return out
 
 
