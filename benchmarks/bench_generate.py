@@ -19,6 +19,8 @@ import cProfile
 import gc
 import pstats
 import statistics
+import subprocess
+import sys
 import time
 
 from aicnet_gui.catalog.loader import builtin_catalog
@@ -61,6 +63,28 @@ def one_run(catalog, params) -> tuple[float, float, float, int, int]:
     return built - start, done - built, cpu, *sizes
 
 
+_FRESH = """
+import resource, sys, time
+from aicnet_gui.catalog.loader import builtin_catalog
+from aicnet_gui.gc_control import gc_paused
+from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.model.document import FabricDocument
+params = RailOptimizedParams.model_validate_json(sys.argv[1])
+doc = FabricDocument(builtin_catalog())
+start = time.perf_counter()
+with gc_paused():
+    generate(doc, params)
+print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def fresh_run(params: RailOptimizedParams) -> tuple[float, float]:
+    """One generation in a new process: (s, peak RSS MB of that process)."""
+    out = subprocess.run([sys.executable, "-c", _FRESH, params.model_dump_json()], check=True,
+                         capture_output=True, text=True).stdout.split()
+    return float(out[0]), int(out[1]) / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -80,6 +104,10 @@ def main() -> None:
         devices, links = runs[0][3], runs[0][4]
         print(f"{label:<34} {servers:>7} {devices:>7} {links:>7} {build:>9.3f} {apply:>7.3f} "
               f"{total:>7.3f} {cpu:>7.3f}")
+    if args.large:
+        for label, _servers, params in LARGE:
+            wall, rss = fresh_run(params)
+            print(f"{label:<34} in a new process: {wall:.3f} s, peak RSS {rss:.0f} MB")
     if args.profile:
         profile = cProfile.Profile()
         profile.enable()
