@@ -30,7 +30,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..model.fabric import FabricTechnology, Workload
-from .collectives import allreduce_assumptions, nvlink_domains, ring_allreduce
+from .collectives import (
+    allreduce as allreduce_estimate,
+)
+from .collectives import (
+    allreduce_assumptions,
+    nvlink_domains,
+    nvswitch_members,
+    usable_algorithm,
+)
 from .fabric_paths import bisection_gbps, islands, joined_through_servers
 from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
@@ -78,6 +86,7 @@ class WorkloadMetrics:
     assumptions: tuple[str, ...] = ()
     # multi-plane fabrics: the bisection inside each compute plane, (plane name, Gb/s) pairs
     plane_bisection: tuple[tuple[str, float], ...] = ()
+    algorithm: str = "ring"  # the all-reduce algorithm of allreduce_ms (after any fallback)
 
     @property
     def plane_bisection_gbps(self) -> dict[str, float]:
@@ -103,7 +112,7 @@ class WorkloadMetrics:
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
             "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
-                          "algorithm": "ring", "nvlink_domains": self.domains,
+                          "algorithm": self.algorithm, "nvlink_domains": self.domains,
                           "bus_gbps": self.allreduce_bus_gbps},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
             "assumptions": list(self.assumptions),
@@ -352,8 +361,12 @@ class WorkloadModel:
         bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
         domains = nvlink_domains(state, members)
-        estimate = ring_allreduce(gpus, domains, ring_scattered if scattered else ring,
-                                  message * 1e6, STEP_LATENCY_US[state.settings.technology])
+        technology = state.settings.technology
+        algorithm, fallback = usable_algorithm(workload.algorithm, technology,
+                                               nvswitch_members(state, members))
+        estimate = allreduce_estimate(algorithm, gpus, domains,
+                                      ring_scattered if scattered else ring,
+                                      message * 1e6, STEP_LATENCY_US[technology])
         allreduce = estimate.time_ms
         servers = int(members.sum())
         linked = _linked_servers(state, members)
@@ -365,10 +378,11 @@ class WorkloadModel:
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
-            allreduce_assumptions(workload.placement, estimate, state.settings.technology,
-                                  STEP_LATENCY_US[state.settings.technology]),
+            allreduce_assumptions(workload.placement, estimate, technology,
+                                  STEP_LATENCY_US[technology], fallback),
             tuple((k, _r(v)) for k, v in
                   plane_bisection_gbps(state, np.flatnonzero(members)).items()),
+            estimate.algorithm,
         )
         return metrics, covered
 

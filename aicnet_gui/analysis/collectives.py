@@ -24,6 +24,33 @@ definitions:
 
 When every rank is inside one NVLink domain (`M = 1`) the fabric carries none of the all-reduce
 and the catalog has no NVLink bandwidth, so no time is estimated.
+
+A workload chooses the algorithm (`Workload.algorithm`, NCCL_ALGO; default `ring`, what NCCL
+runs for large messages across nodes without the SHARP plugin, and what nccl-tests is told to
+use to measure a network).  Bandwidth terms from the data each NIC carries; latency terms from
+NCCL's tuning model (`src/graph/tuning.cc`, NCCL 2.20, `ncclTopoTuneModel`), alpha_net the
+fabric's per-step latency, alpha_nvl the NVLink one:
+
+- `ring`: above.
+- `tree` (NCCL's double binary tree): NCCL rates it at half its bus bandwidth (`ratio = .5`,
+  against the ring's `n / 2(n-1)`), i.e. `2 S / B_domain`: no faster than the ring for large
+  messages; latency `2 ((G-1) alpha_nvl + log2(M) alpha_net)`: fewer network steps.
+- `collnet` (IB SHARP through the NCCL-SHARP plugin, CollNet Direct): the domain reduces over
+  NVLink, each NIC sends its share `S / G` once up the SHARP tree and receives the reduced share
+  once, so the fabric stage is `S / B_domain` instead of `2 (N-1)/N S / B_domain` (nearly
+  half); latency `2 (alpha_nvl + (G-1) x 0.4 us) + alpha_net` (tuning.cc).  Needs InfiniBand:
+  NVIDIA SHARP runs on Quantum HDR switches and later with ConnectX-6 and later (NVIDIA SHARP
+  Rev 3.9.1, "Using NVIDIA SHARP with NVIDIA NCCL"); NCCL disables CollNet without it.
+- `nvls` (NVLink SHARP inside the domain + IB SHARP across domains, NCCL 2.18 release notes:
+  "NVLink SHARP + IB SHARP (NVLS)"): the same fabric stage as `collnet`; latency
+  `alpha_nvl + alpha_net`.  Needs an NVSwitch domain (the catalog's `nvlink_domain_gpus`;
+  NVLink SHARP is in the NVSwitch of Hopper and later systems) and IB SHARP across nodes (NCCL
+  disables multi-node NVLS without CollNet support, tuning.cc).
+
+An algorithm the hardware cannot run falls back to the ring, and the assumptions say why.
+nccl-tests' busBW is `algBW x 2(n-1)/n` for every algorithm, so with SHARP it reads up to about
+twice the node's NIC total (nccl-tests issue 196: bus bandwidth above the network's with tree /
+NVLS tree on 2 nodes).
 """
 
 from __future__ import annotations
@@ -43,6 +70,9 @@ if TYPE_CHECKING:
 # NVLink per-step latency of a ring step (µs): NCCL tuning.cc, hwLat[NVLINK][RING][LL] = 0.6
 NVLINK_STEP_US = 0.6
 ALGORITHM = "ring"
+ALGORITHMS = ("ring", "tree", "collnet", "nvls")
+#: CollNet Direct's arity serialisation latency per GPU of the domain (µs), NCCL tuning.cc
+COLLNET_ARITY_US = 0.4
 
 
 @dataclass(frozen=True)
@@ -82,21 +112,72 @@ def ring_allreduce(ranks: int, domains: int, per_gpu_gbps: float, message_bytes:
                    net_step_us: float) -> AllReduce:
     """NCCL ring all-reduce of `message_bytes` over `ranks` GPUs in `domains` NVLink domains,
     each GPU getting `per_gpu_gbps` through the fabric (see the module docstring)."""
+    return allreduce("ring", ranks, domains, per_gpu_gbps, message_bytes, net_step_us)
+
+
+def _terms(algorithm: str, ranks: int, domains: int, message_bytes: float,
+           net_step_us: float) -> tuple[float, float]:
+    """(bytes each domain's NICs carry per direction, latency in µs) of one all-reduce."""
+    gpus = ranks / domains
+    if algorithm == "tree":
+        return (2 * message_bytes,
+                2 * ((gpus - 1) * NVLINK_STEP_US + math.floor(math.log2(domains)) * net_step_us))
+    if algorithm == "collnet":
+        return (message_bytes, 2 * (min(1.0, gpus - 1) * NVLINK_STEP_US
+                                    + (gpus - 1) * COLLNET_ARITY_US) + net_step_us)
+    if algorithm == "nvls":
+        return message_bytes, NVLINK_STEP_US + net_step_us
+    steps, net_steps = 2 * (ranks - 1), 2 * (domains - 1)
+    return (2 * (ranks - 1) / ranks * message_bytes,
+            net_steps * net_step_us + (steps - net_steps) * NVLINK_STEP_US)
+
+
+def allreduce(algorithm: str, ranks: int, domains: int, per_gpu_gbps: float,
+              message_bytes: float, net_step_us: float) -> AllReduce:
+    """NCCL all-reduce of `message_bytes` with `algorithm` (ring, tree, collnet, nvls) over
+    `ranks` GPUs in `domains` NVLink domains, each GPU getting `per_gpu_gbps` through the
+    fabric (see the module docstring)."""
     if ranks < 2 or domains < 1:
-        return AllReduce(ALGORITHM, ranks, domains, 0.0, message_bytes,
+        return AllReduce(algorithm, ranks, domains, 0.0, message_bytes,
                          0.0 if ranks == 1 else None, None)
     domain_gbps = per_gpu_gbps * ranks / domains
     if domains == 1 or domain_gbps <= 0:
-        return AllReduce(ALGORITHM, ranks, domains, domain_gbps, message_bytes, None, None)
-    factor = 2 * (ranks - 1) / ranks
-    transfer_s = factor * message_bytes / (domain_gbps * 1e9 / 8)
-    steps = 2 * (ranks - 1)
-    net_steps = 2 * (domains - 1)
-    latency_s = (net_steps * net_step_us + (steps - net_steps) * NVLINK_STEP_US) * 1e-6
-    time_s = transfer_s + latency_s
+        return AllReduce(algorithm, ranks, domains, domain_gbps, message_bytes, None, None)
+    volume, latency_us = _terms(algorithm, ranks, domains, message_bytes, net_step_us)
+    time_s = volume / (domain_gbps * 1e9 / 8) + latency_us * 1e-6
     alg_gbps = message_bytes * 8 / time_s / 1e9
-    return AllReduce(ALGORITHM, ranks, domains, domain_gbps, message_bytes,
+    return AllReduce(algorithm, ranks, domains, domain_gbps, message_bytes,
                      round(time_s * 1000, 4), round(bus_bandwidth(alg_gbps, ranks), 4))
+
+
+def usable_algorithm(wanted: str, technology: FabricTechnology,
+                     nvswitch: bool) -> tuple[str, str | None]:
+    """The algorithm the hardware runs for `wanted`, and why it differs (None: as asked).
+    SHARP (collnet, nvls) needs an InfiniBand fabric; nvls also NVSwitch domains."""
+    if wanted in ("collnet", "nvls") and technology != FabricTechnology.INFINIBAND:
+        return "ring", (f"{wanted} asked, but IB SHARP needs an InfiniBand fabric (Quantum HDR "
+                        f"or later), this one is {technology.value}: ring assumed")
+    if wanted == "nvls" and not nvswitch:
+        return "ring", ("nvls asked, but not every member server has an NVSwitch NVLink domain "
+                        "in the catalog: ring assumed")
+    return wanted, None
+
+
+def _domain_sizes(state: State) -> np.ndarray:
+    """`nvlink_domain_gpus` per catalog model (0: not given)."""
+    size = state.memo.get("nvlink-domain")
+    if size is None:  # per catalog model; the catalog only changes with a full run
+        size = np.array([m.nvlink_domain_gpus or 0 for m in state.cindex.models] or [0], dtype=float)
+        state.memo["nvlink-domain"] = size
+    return size
+
+
+def nvswitch_members(state: State, members: np.ndarray) -> bool:
+    """Does every member server with GPUs sit in an NVSwitch NVLink domain of the catalog?"""
+    store = state.store
+    rows = np.flatnonzero(members)
+    rows = rows[store.d["gpus"][rows] > 0]
+    return bool(len(rows)) and bool((_domain_sizes(state)[store.d["model"][rows]] > 0).all())
 
 
 def nvlink_domains(state: State, members: np.ndarray) -> int:
@@ -106,10 +187,7 @@ def nvlink_domains(state: State, members: np.ndarray) -> int:
     rows = np.flatnonzero(members)
     if not len(rows):
         return 0
-    size = state.memo.get("nvlink-domain")
-    if size is None:  # per catalog model; the catalog only changes with a full run
-        size = np.array([m.nvlink_domain_gpus or 0 for m in state.cindex.models] or [0], dtype=float)
-        state.memo["nvlink-domain"] = size
+    size = _domain_sizes(state)
     gpus = store.d["gpus"][rows].astype(float)
     dom = size[store.d["model"][rows]]
     share = np.divide(gpus, dom, out=(gpus > 0).astype(float), where=dom > 0)
@@ -118,21 +196,37 @@ def nvlink_domains(state: State, members: np.ndarray) -> int:
 
 
 def allreduce_assumptions(placement: str, estimate: AllReduce, technology: FabricTechnology,
-                          net_step_us: float) -> tuple[str, ...]:
+                          net_step_us: float, fallback: str | None = None) -> tuple[str, ...]:
     """What a workload's figures assume, in words for the CLI, the JSON and the GUI."""
     order = ("ranks scattered by the scheduler: a ring neighbour is anywhere on its rail"
              if placement == "scattered" else
              "ranks in topology order (best case): one ring stream per switch crossing")
+    domains, gpus = estimate.domains, estimate.gpus_per_domain
+    algorithm = {
+        "ring": (f"NCCL ring over {domains} NVLink domain(s) of {gpus:g} GPUs; each domain's "
+                 f"NICs carry 2(N-1)/N x S in parallel; {2 * max(domains - 1, 0)} of the "
+                 f"2(N-1) steps pay the {net_step_us:g} us {technology.value} step latency"),
+        "tree": (f"NCCL double binary tree over {domains} NVLink domain(s) of {gpus:g} GPUs; "
+                 f"each domain's NICs carry 2 x S (NCCL rates a tree at half its bus "
+                 f"bandwidth); 2 log2(M) network steps of {net_step_us:g} us"),
+        "collnet": (f"IB SHARP (NCCL CollNet) over {domains} NVLink domain(s) of {gpus:g} GPUs: "
+                    "each domain's NICs send S once up the switches' aggregation tree and "
+                    f"receive the result once; one {net_step_us:g} us network step"),
+        "nvls": (f"NVLink SHARP in each of {domains} NVSwitch domain(s) of {gpus:g} GPUs + IB "
+                 "SHARP across them (NCCL NVLS): each domain's NICs send S once and receive "
+                 f"the result once; one {net_step_us:g} us network step"),
+    }[estimate.algorithm]
     text = [
         "traffic rail-aligned (NIC i talks to NIC i of the other servers)",
         f"placement: {order}",
-        f"all-reduce: NCCL ring over {estimate.domains} NVLink domain(s) of "
-        f"{estimate.gpus_per_domain:g} GPUs; each domain's NICs carry 2(N-1)/N x S in parallel; "
-        f"{2 * max(estimate.domains - 1, 0)} of the 2(N-1) steps pay the {net_step_us:g} us "
-        f"{technology.value} step latency",
-        "not counted: in-network reduction (SHARP/NVLS), protocol efficiency (nccl-tests reach "
-        "~80-90 % of line rate), congestion, stragglers",
+        f"all-reduce: {algorithm}",
     ]
+    if fallback:
+        text.append(fallback)
+    in_network = ("in-network reduction (SHARP/NVLS), " if estimate.algorithm in ("ring", "tree")
+                  else "SHARP tree depth and switch aggregation time, ")
+    text.append(f"not counted: {in_network}protocol efficiency (nccl-tests reach ~80-90 % of "
+                "line rate), congestion, stragglers")
     if estimate.domains == 1 and estimate.ranks > 1:
         text.append("all ranks in one NVLink domain: the fabric carries no all-reduce traffic "
                     "and the catalog has no NVLink bandwidth, so no time is estimated")

@@ -21,10 +21,10 @@ def _cages_with(doc: FabricDocument, device_id: str, cage: int, *, mode: str | N
     old = cages.get(cage, CageConfig())
     new_mode = old.mode if mode is ... else mode
     new_optic = old.transceiver if transceiver is ... else transceiver
-    if new_mode is None and new_optic is None:
+    if new_mode is None and new_optic is None and old.fec is None:
         cages.pop(cage, None)
-    else:
-        cages[cage] = CageConfig(mode=new_mode, transceiver=new_optic)
+    else:  # a copy keeps the cage's other settings (its FEC)
+        cages[cage] = old.model_copy(update={"mode": new_mode, "transceiver": new_optic})
     return cages
 
 

@@ -17,8 +17,14 @@ PATCH-POLISH: an APC (angled) connector mated with a UPC (flat) one leaves an ai
 loss and reflections, and the end faces can be damaged.  The panels' polish (`patch.polish`)
 must match the polish in the optics' connector (e.g. `MPO-12/APC`).
 
-Both are link rules on the links that have a patch; they read only the link and its two optics,
-so they run after every edit of the link or of its devices' cages.
+CHANNEL-POLARITY: the polarity of each segment of the channel (`patch.method`, `trunk`,
+`cord_a`, `cord_b`; a cord not given is the link's catalog cord) composed end to end
+(model/polarity.py, TIA-568.3-D): each transmitter must land on a receiver, and for parallel
+optics on the receiver of its own lane (a broken-out port's legs otherwise reach the wrong far
+ports).
+
+All three are link rules on the links that have a patch; they read only the link, its cord and
+its two optics, so they run after every edit of the link or of its devices' cages.
 """
 
 from __future__ import annotations
@@ -27,9 +33,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..model.catalog_entities import Transceiver
-from ..model.fabric import LinkPatch
-from .findings import ERROR, INFO, Finding, Fix
+from ..model import polarity
+from ..model.catalog_entities import CableAssembly, Transceiver
+from ..model.edits import UpdateLink
+from ..model.fabric import Link, LinkPatch
+from ..model.fit import ports_per_optical_port
+from . import rules_fec
+from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .index import NONE
 from .media import fmt_m
 from .state import Rule, State
@@ -76,6 +86,7 @@ def cabling_check(state: State, row: int) -> Iterable[Finding]:
     store = state.store
     objects = (link.id, state.dev_id(int(store.l["a"][row])), state.dev_id(int(store.l["b"][row])))
     what = f"{state.end_label(row, 'a')} - {state.end_label(row, 'b')}"
+    yield from polarity_check(state, row, link, patch, optics, objects, what)
     budgeted = [o for o in optics if o.channel_loss_db is not None]
     tightest = min(budgeted, key=lambda o: o.channel_loss_db or 0.0) if budgeted else optics[0]
     length = float(store.l["length"][row])
@@ -117,6 +128,101 @@ def cabling_check(state: State, row: int) -> Iterable[Finding]:
                     "optics are usually APC, multimode MPO-12 UPC)"))
 
 
+def _segment_text(part: str) -> str:
+    return f"Type {part}" if part in polarity.ARRAY else part
+
+
+PART_NAMES = ("the cord at end a", "the trunk", "the cord at end b")
+Parts = tuple[polarity.Segment, polarity.Segment, polarity.Segment]
+
+
+def channel_parts(patch: LinkPatch, kind: polarity.Kind, cable: CableAssembly | None,
+                  ) -> tuple[Parts | None, list[str]]:
+    """(cord at a, trunk, cord at b) of the channel and the names of the parts nobody gives.
+    A cord not given is the link's catalog cord (what the BOM orders), else the method's; the
+    trunk not given is the method's type."""
+    standard = polarity.METHOD_PARTS.get((kind, patch.method or ""))
+    catalog = (polarity.catalog_segment(cable.polarity, kind)
+               if cable is not None and cable.type == "fibre" and cable.legs == 1 else None)
+    cord_a = patch.cord_a or catalog or (standard[0] if standard else None)
+    cord_b = patch.cord_b or catalog or (standard[2] if standard else None)
+    trunk = patch.trunk or patch.method
+    missing = [name for name, part in zip(PART_NAMES, (cord_a, trunk, cord_b), strict=True)
+               if part is None]
+    if cord_a is None or trunk is None or cord_b is None:
+        return None, missing
+    return (cord_a, trunk, cord_b), missing
+
+
+def _broken_out(state: State, row: int, link: Link, cable: CableAssembly | None,
+                optics: list[Transceiver]) -> bool:
+    """Does an optical port of the link carry more than one logical port (a breakout)?"""
+    if cable is not None and cable.legs > 1:
+        return True
+    ep = state.endpoints.arrays()
+    col = state.store.l
+    legs = [int(ep["legs"][int(col[f"{side}_ep"][row])]) for side in ("a", "b")]
+    return any(ports_per_optical_port(n, o) > 1 for n, o in zip(legs, optics, strict=False))
+
+
+def polarity_check(state: State, row: int, link: Link, patch: LinkPatch,
+                   optics: list[Transceiver], objects: tuple[str, ...],
+                   what: str) -> Iterable[Finding]:
+    """CHANNEL-POLARITY of one patched link (see the module docstring)."""
+    if len(optics) != 2:
+        return
+    col = state.store.l
+    cable_row = int(col["cable"][row])
+    cable = state.cindex.cables[cable_row] if cable_row != NONE else None
+    if all(v is None for v in (patch.method, patch.trunk, patch.cord_a, patch.cord_b)):
+        return  # the patch says nothing about polarity
+    kinds = [polarity.optic_kind(o.connector) for o in optics]
+    if kinds[0] is None or kinds[0] != kinds[1]:
+        yield Finding(
+            "CHANNEL-POLARITY", INFO,
+            f"{what}: polarity not judged: the channel joins "
+            f"{' and '.join(o.connector for o in optics)} optics (a breakout cassette or "
+            "harness), which the polarity model does not cover", objects,
+            Fix("check the cassette vendor's polarity diagram"))
+        return
+    kind, fibres = kinds[0]
+    known, missing = channel_parts(patch, kind, cable)
+    if known is None:
+        yield Finding(
+            "CHANNEL-POLARITY", INFO,
+            f"{what}: polarity not judged: {', '.join(missing)} not given (no method, no "
+            "catalog polarity)", objects,
+            Fix("give the TIA-568.3-D method or the polarity of each part in the link's patch"))
+        return
+    verdict = polarity.judge(kind, fibres, known)
+    method = polarity.method_of(kind, known)
+    described = (f"cord at a {_segment_text(known[0])}, {_segment_text(known[1])} trunk, cord "
+                 f"at b {_segment_text(known[2])}"
+                 + (f": TIA-568.3-D Method {method}" if method else
+                    (f", not the parts of Method {patch.method}" if patch.method else "")))
+    optic_text = "duplex LC" if kind == "duplex" else f"parallel MPO-{fibres}"
+    if verdict.problem is None and not verdict.lanes_crossed:
+        return
+    found = polarity.suggest(kind, fibres, known)
+    fix = (Fix(found.text, (UpdateLink(link.id, {"patch": patch.model_copy(
+        update={found.field: found.value})}),)) if found else
+           Fix("use the parts of one TIA-568.3-D method (parallel: Method A or B)"))
+    if verdict.problem is not None:
+        yield Finding(
+            "CHANNEL-POLARITY", ERROR,
+            f"{what}: {verdict.problem} ({optic_text} optics; {described}): the link never "
+            "comes up", objects, fix)
+        return
+    broken_out = _broken_out(state, row, link, cable, optics)
+    yield Finding(
+        "CHANNEL-POLARITY", ERROR if broken_out else WARNING,
+        f"{what}: every transmitter reaches a receiver of another lane ({optic_text} optics; "
+        f"{described}): "
+        + ("the breakout legs end on the wrong far ports" if broken_out else
+           "one port still comes up (its PCS reorders lanes), a breakout of it would not"),
+        objects, fix)
+
+
 def cabling_candidates(state: State) -> Iterable[int]:
     patched = [link.id for link in state.doc.links.values() if link.patch is not None]
     if not patched:  # the usual case: no id -> row map built (~17 ms at 100k links)
@@ -126,4 +232,7 @@ def cabling_candidates(state: State) -> Iterable[int]:
 
 
 RULES = [Rule("cabling", "link", cabling_check, cabling_candidates,
-              ("INSERTION-LOSS", "PATCH-POLISH"))]
+              ("INSERTION-LOSS", "PATCH-POLISH", "CHANNEL-POLARITY")),
+         # FEC-MISMATCH (rules_fec.py) rides on this module's registration so that engine.py
+         # is left to the engine-split branch: move it to engine's rule list when merging
+         *rules_fec.RULES]

@@ -18,6 +18,7 @@ the cable, and returns issue templates:
 from __future__ import annotations
 
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
+from ..model.fec import optic_line
 from ..model.fit import (
     CageSpec,
     cage_spec,
@@ -343,6 +344,20 @@ def _polish_clash(cord: str, optic: str) -> str | None:
     return None
 
 
+def _lines_detail(ctx: SigContext) -> str:
+    """` (<line at a> against <line at b>)` when the two optics' lines differ (model/fec.py:
+    lanes, lane rate, modulation, FEC per logical port), else ``."""
+    lines = []
+    for end in ctx.ends:
+        if end.optic is not None:
+            line = optic_line(end.optic, ports_per_optical_port(end.port.legs, end.optic))
+            if line is not None:
+                lines.append(line)
+    if len(lines) != 2 or lines[0] == lines[1]:
+        return ""
+    return f" ({lines[0].text()} against {lines[1].text()})"
+
+
 def fibre_cord(ctx: SigContext) -> list[Issue]:
     cable = ctx.cable
     if cable is None or cable.type != "fibre":
@@ -398,7 +413,7 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
             issues.append(Issue(
                 "MEDIA-MISMATCH", ERROR,
                 f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
-                f"cannot talk", None, "use optics of the same PMD family at both ends"))
+                f"cannot talk{_lines_detail(ctx)}", None, "use optics of the same PMD family at both ends"))
     if a is not None and b is not None and polarity_flips(cable) is False:
         issues.append(Issue(
             "FIBRE-POLARITY", ERROR,

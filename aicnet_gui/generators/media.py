@@ -3,7 +3,8 @@
 Preference (no part has a price in the catalog, so this order stands for cost, and power breaks
 ties): passive DAC inside a rack where it reaches, active copper (ACC/AEC) inside a rack next,
 then AOC, multimode optics (SR4-class) and single-mode optics (DR4, then FR4 ...).  A length
-must also fit the part's stock ladder (a cord is ordered in a stock length).
+must also fit the part's stock ladder (a cord is ordered in a stock length).  A part the vendor
+has discontinued (`discontinued: true` in the catalog) is never chosen.
 
 The unit of choice is a *component*: the cages that links join, transitively.  One cage holds
 one module, so
@@ -162,11 +163,13 @@ class MediaSelector:
         excluded = set(self.params.excluded_parts)
         self.optics = [
             t for t in catalog.transceivers.values()
-            if t.id not in excluded and technology in {x.value for x in t.technology}
+            if t.id not in excluded and not t.discontinued
+            and technology in {x.value for x in t.technology}
         ]
         usable = [
             c for c in catalog.cables.values()
-            if c.id not in excluded and technology in {x.value for x in c.technology}
+            if c.id not in excluded and not c.discontinued
+            and technology in {x.value for x in c.technology}
         ]
         self.integrated = [c for c in usable if c.type in _CABLE_CLASS]
         self.cords: dict[tuple[str, str, int], list[CableAssembly]] = {}

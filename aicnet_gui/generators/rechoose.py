@@ -239,10 +239,10 @@ def choose_media(
         for number, optic in by_device[device_id].items():
             old = configs.get(number, CageConfig())
             if old.transceiver != optic:
-                configs[number] = CageConfig(mode=old.mode, transceiver=optic)
+                configs[number] = old.model_copy(update={"transceiver": optic})
                 changed = True
         if changed:
-            configs = {n: c for n, c in sorted(configs.items()) if c.mode or c.transceiver}
+            configs = {n: c for n, c in sorted(configs.items()) if c.mode or c.transceiver or c.fec}
             ops.append(UpdateDevice(device_id, {"cages": configs}))
     for link_id in sorted(selection.cables):
         cable, assembly = selection.cables[link_id]

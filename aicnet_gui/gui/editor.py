@@ -160,7 +160,7 @@ class Editor(QObject):
                 if transceiver is not KEEP:
                     update["transceiver"] = transceiver
                 config = config.model_copy(update=update)
-                if config.mode is None and config.transceiver is None:
+                if config.mode is None and config.transceiver is None and config.fec is None:
                     new.pop(cage, None)
                 else:
                     new[cage] = config

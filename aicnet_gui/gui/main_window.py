@@ -55,7 +55,8 @@ from .asbuilt_view import AsBuiltView
 from .autosave import Autosaver
 from .canvas import groups
 from .canvas.floor_scene import FloorScene
-from .canvas.groups import GroupItem, GroupKey
+from .canvas.groups import GroupKey
+from .canvas.hits import DeviceHit, GroupHit, Hit, LinkHit, RackHit
 from .canvas.legend import Legend
 from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
@@ -922,66 +923,67 @@ class MainWindow(QMainWindow):
     def _context_menu(self, view: FabricView, pos) -> None:  # noqa: ANN001
         """Right-click: select what is under the cursor (if it is not selected) and offer verbs."""
         scene_pos = view.mapToScene(pos)
-        scene = view.scene()
-        act = self.actions_by_name
-        group_item: GroupItem | None = None
-        if scene is self.topology:
-            group_item = self.topology.group_at(scene_pos)
-            item = self.topology.device_item_at(scene_pos)
-            if item is not None and not item.isSelected():
-                self.topology.select_ids([item.device_id], [])
-            elif item is None:
-                link = self.topology.links.link_at(scene_pos.x(), scene_pos.y(), 5 / max(view.scale_factor(), 1e-6))
-                if link is not None and link not in self.topology.selected_link_ids():
-                    self.topology.select_ids([], [link])
+        if view.scene() is self.topology:
+            hit = self.topology.hit_at(scene_pos, view.scale_factor())
         else:
-            under = [i for i in self.floor.items(scene_pos) if hasattr(i, "device_id") or hasattr(i, "rack_id")]
-            if under and not under[0].isSelected():
-                target = under[0]
-                if hasattr(target, "device_id"):
-                    self.floor.select_ids([target.device_id], [])
-                else:
-                    self.floor.select_ids([], [target.rack_id])
+            hit = self.floor.hit_at(scene_pos)
+        self._select_hit(view.scene(), hit)
         devices, links, racks = self.selection()
         menu = QMenu(self)
         if devices or links or racks:
             for name in ("copy", "duplicate", "delete"):
-                menu.addAction(act[name])
+                menu.addAction(self.actions_by_name[name])
             menu.addSeparator()
-        if scene is self.topology:
-            if group_item is not None:
-                expand = menu.addAction(resources.icon("expand"), f"Expand {group_item.title}")
-                expand.triggered.connect(lambda: self.topology.expand([group_item.key]))
-            device_under = self.topology.device_item_at(scene_pos)
-            if device_under is not None and device_under.device_id in self.document.fabric.devices:
-                device = self.document.fabric.devices[device_under.device_id]
-                for key in groups.groups_of(self.document.fabric, device):
-                    entry = menu.addAction(resources.icon("collapse"),
-                                           f"Collapse {key.title(self.document.fabric)}")
-                    entry.triggered.connect(lambda _c=False, k=key: self.collapse([k]))
-            if self.topology.collapsed:
-                menu.addAction(act["expand-all"])
-            menu.addSeparator()
-            for name in ("connect-next", "connect-mesh", "connect-rail", "choose-media"):
-                if act[name].isEnabled():
-                    menu.addAction(act[name])
-            if len(devices) >= 2:
-                align = menu.addMenu(resources.icon("align-left"), "Align")
-                for how in layout_ops.ALIGNMENTS:
-                    align.addAction(act[f"align-{how}"])
-            menu.addSeparator()
-            menu.addAction(act["paste"])
-            menu.addAction(act["auto-layout"])
+        if view.scene() is self.topology:
+            self._topology_menu(menu, hit, devices)
         else:
-            racked = [d for d in devices if self.document.fabric.devices[d].rack]
-            if racked:
-                take_out = menu.addAction("Take Out of Rack")
-                take_out.triggered.connect(
-                    lambda: self.editor.place_devices({d: (None, None) for d in racked}))
-            menu.addAction(act["add-rack"])
+            self._floor_menu(menu, devices)
         menu.addSeparator()
-        menu.addAction(act["fit"])
+        menu.addAction(self.actions_by_name["fit"])
         menu.exec(view.viewport().mapToGlobal(pos))
+
+    def _select_hit(self, scene: object, hit: Hit | None) -> None:
+        """A right-click on something not selected selects it (alone)."""
+        target = self.topology if scene is self.topology else self.floor
+        match hit:
+            case DeviceHit(device_id=device_id, selected=False):
+                target.select_ids([device_id], [])
+            case LinkHit(link_id=link_id, selected=False):
+                self.topology.select_ids([], [link_id])
+            case RackHit(rack_id=rack_id, selected=False):
+                self.floor.select_ids([], [rack_id])
+
+    def _topology_menu(self, menu: QMenu, hit: Hit | None, devices: list[str]) -> None:
+        act = self.actions_by_name
+        fabric = self.document.fabric
+        if isinstance(hit, GroupHit):
+            expand = menu.addAction(resources.icon("expand"), f"Expand {hit.title}")
+            expand.triggered.connect(lambda: self.topology.expand([hit.key]))
+        if isinstance(hit, DeviceHit) and hit.device_id in fabric.devices:
+            for key in groups.groups_of(fabric, fabric.devices[hit.device_id]):
+                entry = menu.addAction(resources.icon("collapse"), f"Collapse {key.title(fabric)}")
+                entry.triggered.connect(lambda _c=False, k=key: self.collapse([k]))
+        if self.topology.collapsed:
+            menu.addAction(act["expand-all"])
+        menu.addSeparator()
+        for name in ("connect-next", "connect-mesh", "connect-rail", "choose-media"):
+            if act[name].isEnabled():
+                menu.addAction(act[name])
+        if len(devices) >= 2:
+            align = menu.addMenu(resources.icon("align-left"), "Align")
+            for how in layout_ops.ALIGNMENTS:
+                align.addAction(act[f"align-{how}"])
+        menu.addSeparator()
+        menu.addAction(act["paste"])
+        menu.addAction(act["auto-layout"])
+
+    def _floor_menu(self, menu: QMenu, devices: list[str]) -> None:
+        racked = [d for d in devices if self.document.fabric.devices[d].rack]
+        if racked:
+            take_out = menu.addAction("Take Out of Rack")
+            take_out.triggered.connect(
+                lambda: self.editor.place_devices({d: (None, None) for d in racked}))
+        menu.addAction(self.actions_by_name["add-rack"])
 
     # ---------------------------------------------------------------- colour modes and groups
     def set_colour_mode(self, mode: str) -> None:

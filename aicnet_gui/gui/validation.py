@@ -19,32 +19,41 @@ Design, from measurements on the 4,096-server fabric (98k cables, this 2-vCPU ma
 
 The window shows "validating…" from the first edit until a current report arrives, then
 "validated in N ms" (`status`).
+
+When to run and what is stale is decided without Qt by `editing/schedule.py`'s
+`ValidationSchedule` (tested there with a manual clock); this module is its Qt adapter: timers,
+worker threads, signals.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..analysis import AnalysisReport, Analyzer, Bom, Rule, compute_bom
+from ..editing.schedule import (
+    DEBOUNCE_MS,
+    GRAPH_DEBOUNCE_MS,
+    INCREMENTAL_MAX_IDS,
+    RESET_DELAY_MS,
+    RESET_MAX_DELAY_MS,
+    ImmediateTimer,
+    Timer,
+    ValidationSchedule,
+)
 from ..gc_control import freeze_survivors, gc_held
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from .document import EditorDocument
 from .workers.background import BackgroundJob
 
-DEBOUNCE_MS = 120
-RESET_DELAY_MS = 300
-"""After a new document: let the window draw it first (the worker competes for the GIL)."""
-RESET_MAX_DELAY_MS = 3000
-"""With `hold_after_reset`: the longest a new document waits for `resume()`."""
+__all__ = ["BOM_DEBOUNCE_MS", "DEBOUNCE_MS", "GRAPH_DEBOUNCE_MS", "INCREMENTAL_MAX_IDS",
+           "RESET_DELAY_MS", "RESET_MAX_DELAY_MS", "FullResult", "LiveValidator", "snapshot"]
+
 BOM_DEBOUNCE_MS = 700
-GRAPH_DEBOUNCE_MS = 700
-"""After an edit that rewired a big fabric: when the worker recomputes the bisection."""
-INCREMENTAL_MAX_IDS = 2000
 
 
 def snapshot(doc: FabricDocument) -> FabricDocument:
@@ -69,12 +78,51 @@ def warm_up(analyzer: Analyzer) -> None:
         getattr(store, "link_row", None)
 
 
-def _changed_ids(changes: ChangeSet) -> int:
-    return len(changes.devices) + len(changes.links) + len(changes.racks) + len(changes.workloads)
+class QtTimer:
+    """`editing.schedule.Timer` over a single-shot QTimer (fires in the GUI thread)."""
+
+    def __init__(self, callback: Callable[[], None], parent: QObject) -> None:
+        self._timer = QTimer(parent)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(callback)
+
+    def start(self, delay_ms: int) -> None:
+        self._timer.start(delay_ms)
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def is_active(self) -> bool:
+        return self._timer.isActive()
+
+
+class _SignalSink:
+    """`editing.schedule.Sink`: the schedule's results as the validator's signals."""
+
+    def __init__(self, validator: LiveValidator) -> None:
+        self._validator = validator
+
+    def status(self, text: str) -> None:
+        self._validator.status.emit(text)
+
+    def publish(self, report: AnalysisReport) -> None:
+        self._validator._published(report)  # noqa: SLF001 - the validator's own helper
+
+    def dropped(self, revision: int) -> None:
+        self._validator.dropped.emit(revision)
+
+    def failed(self, message: str) -> None:
+        self._validator.failed.emit(message)
 
 
 class LiveValidator(QObject):
-    """Keeps an `AnalysisReport` (and a `Bom`) for the current revision of the open document."""
+    """Keeps an `AnalysisReport` (and a `Bom`) for the current revision of the open document.
+
+    The Qt side of `editing.schedule.ValidationSchedule`: it turns the document's signals into
+    the schedule's calls, runs full analyses and bills of materials in a `BackgroundJob` on a
+    snapshot, and turns the schedule's results into signals.  `synchronous=True` (tests) runs
+    everything at once in the calling thread: no timer, no worker.
+    """
 
     #: a report for the current document revision
     report_ready = Signal(object)
@@ -88,117 +136,90 @@ class LiveValidator(QObject):
     failed = Signal(str)
 
     def __init__(self, document: EditorDocument, parent: QObject | None = None,
-                 rules: Sequence[Rule] | None = None) -> None:
+                 rules: Sequence[Rule] | None = None, synchronous: bool = False) -> None:
         super().__init__(parent)
         self.document = document
         #: the rules to run (None: the analysis's DEFAULT_RULES); tests inject failing rules here
         self.rules: Sequence[Rule] | None = rules
-        self.analyzer: Analyzer | None = None
-        self.report: AnalysisReport | None = None
+        self.synchronous = synchronous
         self.bom: Bom | None = None
         self.bom_enabled = False
-        self.enabled = True
-        #: after a reset, wait for `resume()` (the window drew the document) instead of
-        #: RESET_DELAY_MS, but at most RESET_MAX_DELAY_MS
-        self.hold_after_reset = False
-        self._held = False
-        self._pending = ChangeSet()
-        self._need_full = True
-        self._generation = 0
         self._full_job: BackgroundJob | None = None
         self._bom_job: BackgroundJob | None = None
         self._bom_revision = -1
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self.run)
-        self._bom_timer = QTimer(self)
-        self._bom_timer.setSingleShot(True)
-        self._bom_timer.setInterval(BOM_DEBOUNCE_MS)
-        self._bom_timer.timeout.connect(self._start_bom)
-        document.changed.connect(self._on_changed)
+        self.schedule = ValidationSchedule(self, _SignalSink(self), self._timer)
+        self._bom_timer = self._timer(self._start_bom)
+        document.changed.connect(self.schedule.changed)
         document.reset.connect(self._on_reset)
+
+    def _timer(self, callback: Callable[[], None]) -> Timer:
+        return ImmediateTimer(callback) if self.synchronous else QtTimer(callback, self)
 
     # ---------------------------------------------------------------- state
     @property
     def doc(self) -> FabricDocument:
         return self.document.fabric
 
+    @property
+    def analyzer(self) -> Analyzer | None:
+        return self.schedule.analyzer
+
+    @property
+    def report(self) -> AnalysisReport | None:
+        return self.schedule.report
+
+    @property
+    def enabled(self) -> bool:
+        return self.schedule.enabled
+
+    @enabled.setter
+    def enabled(self, value: bool) -> None:
+        self.schedule.enabled = value
+
+    @property
+    def hold_after_reset(self) -> bool:
+        return self.schedule.hold_after_reset
+
+    @hold_after_reset.setter
+    def hold_after_reset(self, value: bool) -> None:
+        self.schedule.hold_after_reset = value
+
     def current(self) -> bool:
         """True when `report` describes the document as it is now."""
-        return self.report is not None and self.report.revision == self.doc.revision
+        return self.schedule.current()
 
     # ---------------------------------------------------------------- following the document
     def _on_reset(self) -> None:
-        self._generation += 1
-        self.analyzer = None
-        self.report = None
         self.bom = None
         self._bom_revision = -1
-        self._pending = ChangeSet()
-        self._need_full = True
-        self._held = self.hold_after_reset
-        self._schedule(RESET_MAX_DELAY_MS if self._held else RESET_DELAY_MS)
+        self.schedule.reset()
 
     def resume(self) -> None:
         """The window has drawn the new document: start the run its reset scheduled now."""
-        if self._held:
-            self._held = False
-            if self._timer.isActive():
-                self._timer.start(0)
-
-    def _on_changed(self, changes: ChangeSet) -> None:
-        self._held = False
-        self._pending.merge(changes)
-        if changes.settings or changes.reset:
-            self._need_full = True
-        self._schedule(DEBOUNCE_MS)
-
-    def _schedule(self, delay: int) -> None:
-        if not self.enabled:
-            return
-        self.status.emit("validating…")
-        self._timer.start(delay)
+        self.schedule.resume()
 
     def revalidate(self) -> None:
         """Run everything again from scratch (View ▸ Validate Now)."""
-        self._held = False
-        self._need_full = True
-        self._schedule(0)
+        self.schedule.revalidate()
 
-    # ---------------------------------------------------------------- running
     def run(self) -> None:
-        """Bring the report up to the document's revision (the debounce timer calls this)."""
-        self._timer.stop()
-        if self._full_job is not None:
-            return  # the worker's result continues from here
-        if (self._need_full or self.analyzer is None
-                or _changed_ids(self._pending) > INCREMENTAL_MAX_IDS):
-            self._start_full()
-            return
-        if not self._pending:
-            return
-        changes, self._pending = self._pending, ChangeSet()
-        try:
-            report = self.analyzer.update(changes, self.doc)
-        except Exception as exc:  # noqa: BLE001 - the analysis crashed: recover with a full run
-            self.failed.emit(f"incremental validation failed ({type(exc).__name__}: {exc}); "
-                             "running a full validation")
-            self._need_full = True
-            self._schedule(0)
-            return
-        self._publish(report, report.duration_ms)
-        if report.graph_pending:
-            # the max-flow bisection of the rewired fabric: a full run in the worker, once the
-            # edits have settled (the incremental report above is shown meanwhile)
-            self._need_full = True
-            self._timer.start(GRAPH_DEBOUNCE_MS)
+        """Bring the report up to the document's revision now (the debounce timer calls this)."""
+        self.schedule.run()
 
-    def _start_full(self) -> None:
+    def accept_report(self, report: AnalysisReport) -> bool:
+        """Show `report` if it describes the current revision; drop it otherwise (a result that
+        arrives late).  True when it was shown."""
+        return self.schedule.accept(report)
+
+    # ---------------------------------------------------------------- the schedule's Work
+    def revision(self) -> int:
+        return self.doc.revision
+
+    def update(self, analyzer: Analyzer, changes: ChangeSet) -> AnalysisReport:
+        return analyzer.update(changes, self.doc)
+
+    def start_full(self, generation: int) -> None:
         snap = self.document.take_snapshot() or snapshot(self.doc)
-        self._pending = ChangeSet()
-        self._need_full = False
-        generation = self._generation
         rules = self.rules
         with_bom = self.bom_enabled
 
@@ -211,6 +232,14 @@ class LiveValidator(QObject):
             return FullResult(generation, analyzer, report, bom,
                               (time.perf_counter() - start) * 1000)
 
+        if self.synchronous:
+            try:
+                result = work()
+            except Exception as exc:  # noqa: BLE001 - reported like a worker's failure
+                self._on_full_failed(exc)
+            else:
+                self._on_full_done(result)
+            return
         job = BackgroundJob(work, "aicnet-validate", self)
         job.finished.connect(self._on_full_done)
         job.failed.connect(self._on_full_failed)
@@ -219,49 +248,22 @@ class LiveValidator(QObject):
 
     def _on_full_done(self, result: FullResult) -> None:
         self._full_job = None
-        if result.generation != self._generation:
-            self.dropped.emit(result.report.revision)  # a new document replaced that one
-            self._schedule(0)
-            return
-        self.analyzer = result.analyzer
-        self.analyzer.defer_graph = True
-        freeze_survivors()  # the analyzer's state lives until the next full run (no reference cycles)
-        if result.bom is not None:
-            self._accept_bom(result.bom, result.report.revision)
-        if self._pending or self._need_full:
-            # edits arrived while the worker ran: this report is stale; catch up from it
-            self.dropped.emit(result.report.revision)
-            self.run()
-            return
-        self._publish(result.report, result.report.duration_ms)
+        self.schedule.full_done(result)
 
     def _on_full_failed(self, exc: object) -> None:
         self._full_job = None
-        self.failed.emit(f"validation failed: {type(exc).__name__}: {exc}")
-        self.status.emit("validation failed")
-        if self._pending:
-            self._need_full = True
-            self._schedule(DEBOUNCE_MS)
+        self.schedule.full_failed(f"validation failed: {type(exc).__name__}: {exc}")
 
-    def _publish(self, report: AnalysisReport, ms: float) -> None:
-        if report.revision != self.doc.revision:
-            self.dropped.emit(report.revision)
-            return
-        self.report = report
-        pending = " (bisection, islands and worst path being recomputed)" if report.graph_pending else ""
-        self.status.emit(f"validated in {ms:.0f} ms{pending}")
+    def adopt(self, outcome: FullResult) -> None:
+        outcome.analyzer.defer_graph = True
+        freeze_survivors()  # the analyzer's state lives until the next full run (no reference cycles)
+        if outcome.bom is not None:
+            self._accept_bom(outcome.bom, outcome.report.revision)
+
+    def _published(self, report: AnalysisReport) -> None:
         self.report_ready.emit(report)
         if self.bom_enabled and self._bom_revision != report.revision:
-            self._bom_timer.start()
-
-    def accept_report(self, report: AnalysisReport) -> bool:
-        """Show `report` if it describes the current revision; drop it otherwise (a result that
-        arrives late).  True when it was shown."""
-        if report.revision != self.doc.revision:
-            self.dropped.emit(report.revision)
-            return False
-        self._publish(report, report.duration_ms)
-        return True
+            self._bom_timer.start(BOM_DEBOUNCE_MS)
 
     # ---------------------------------------------------------------- bill of materials
     def set_bom_enabled(self, enabled: bool) -> None:
@@ -272,12 +274,15 @@ class LiveValidator(QObject):
 
     def _start_bom(self) -> None:
         if self._bom_job is not None:
-            self._bom_timer.start()  # one at a time; try again after the running one
+            self._bom_timer.start(BOM_DEBOUNCE_MS)  # one at a time; try again after the running one
             return
         if not self.bom_enabled or self._bom_revision == self.doc.revision:
             return
         snap = snapshot(self.doc)
-        generation = self._generation
+        generation = self.schedule.generation
+        if self.synchronous:
+            self._accept_bom(compute_bom(snap), snap.revision)
+            return
         job = BackgroundJob(lambda: (generation, snap.revision, compute_bom(snap)), "aicnet-bom", self)
         job.finished.connect(self._on_bom_done)
         job.failed.connect(self._on_bom_failed)
@@ -287,7 +292,7 @@ class LiveValidator(QObject):
     def _on_bom_done(self, result: tuple[int, int, Bom]) -> None:
         self._bom_job = None
         generation, revision, bom = result
-        if generation == self._generation:
+        if generation == self.schedule.generation:
             self._accept_bom(bom, revision)
 
     def _on_bom_failed(self, exc: object) -> None:
@@ -298,7 +303,7 @@ class LiveValidator(QObject):
         if revision != self.doc.revision:
             self.dropped.emit(revision)
             if self.bom_enabled:
-                self._bom_timer.start()
+                self._bom_timer.start(BOM_DEBOUNCE_MS)
             return
         self.bom = bom
         self._bom_revision = revision

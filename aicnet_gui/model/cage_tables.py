@@ -14,7 +14,7 @@ distinct table once.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import (
@@ -28,6 +28,7 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapSerializer,
     WrapValidator,
+    field_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -35,12 +36,33 @@ from .memo import IdentityMemo
 
 
 class CageConfig(BaseModel):
-    """Per-cage overrides on a device: breakout mode and the optic installed in the cage."""
+    """Per-cage overrides on a device: breakout mode, the optic installed in the cage and the
+    FEC its ports are configured to run (None: the default of the line, model/fec.py)."""
 
     model_config = ConfigDict(extra="forbid")
 
     mode: Annotated[str, Field(max_length=32)] | None = None
     transceiver: Annotated[str, Field(max_length=128)] | None = None
+    fec: Literal["rs544", "rs528", "baser", "off"] | None = Field(
+        default=None, description="FEC configured on the cage's ports (Ethernet): rs544 (KP4), "
+                                  "rs528 (KR4), baser (clause 74), off; None: the line's default")
+
+    @field_validator("fec")
+    @classmethod
+    def _note_fec(cls, value: str | None) -> str | None:
+        if value is not None:
+            _FEC_SEEN[0] = True
+        return value
+
+
+#: has any cage configuration with a FEC been validated in this process?  FEC-MISMATCH skips
+#: its scan of every device's cages until one has (`model_copy(update=...)` does not validate:
+#: copies only change the FEC of cages that already had one)
+_FEC_SEEN = [False]
+
+
+def fec_configured() -> bool:
+    return _FEC_SEEN[0]
 
 
 #: a run may not go past this cage (no device has more; it bounds what a bad file can expand to)

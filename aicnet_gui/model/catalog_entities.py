@@ -62,11 +62,12 @@ Media = Literal["MMF", "SMF", "copper"]
 _MODE_RE = re.compile(r"^(\d{1,3})x(\d{1,5})G$")
 #: the placeholders of a `port_names` pattern (CageGroup)
 PORT_FIELDS = frozenset({"cage", "leg", "leg0", "n", "pos"})
-_LENGTH_CODE = re.compile(r"N(\d\d)([0-9A])$")
+_LENGTH_CODE = re.compile(r"[NX](\d\d)([0-9A])$")
 
 
 def length_of_part_number(part_number: str) -> float | None:
-    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m."""
+    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m;
+    XDR ordering numbers use `X` (`980-9IAM5-00X01A` 1.5 m)."""
     match = _LENGTH_CODE.search(part_number)
     if match is None:
         return None
@@ -84,6 +85,9 @@ class Sourced(_Entity):
     source: FreeText = Field(min_length=1, description="document or URL the numbers come from")
     verified: bool = Field(description="true when every number was checked against a primary source")
     notes: FreeText = ""
+    discontinued: bool = Field(
+        default=False, description="the vendor no longer offers it: kept so that designs using it "
+                                   "still open and price, never chosen by the automatic media choice")
 
 
 class BreakoutMode(_Entity):

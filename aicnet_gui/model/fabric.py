@@ -28,6 +28,8 @@ from .cage_tables import CageConfig as CageConfig  # re-exported: part of the fi
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .polarity import Method as PolarityMethod
+from .polarity import Segment as PolaritySegment
 from .port_names_os import OsName
 from .templates import check_template
 from .values import Value, value_class
@@ -269,6 +271,17 @@ class LinkPatch(_Data):
                     "TIA-568.3 maximum of 0.75 dB")
     polish: Literal["UPC", "APC"] | None = Field(
         default=None, description="end-face polish of the panels' MPO connectors; None: unknown")
+    # polarity of each segment (model/polarity.py, checked by CHANNEL-POLARITY)
+    method: PolarityMethod | None = Field(
+        default=None, description="TIA-568.3-D connectivity method (A, B, C); the parts not "
+                                  "given are the method's standard ones")
+    trunk: PolaritySegment | None = Field(
+        default=None, description="trunk polarity: MPO Type A/B/C (or a duplex A-to-A/A-to-B trunk)")
+    cord_a: PolaritySegment | None = Field(
+        default=None, description="patch cord at end a: MPO Type A/B/C or duplex A-to-A/A-to-B; "
+                                  "None: the link's cord from the catalog")
+    cord_b: PolaritySegment | None = Field(
+        default=None, description="patch cord at end b, as cord_a")
 
 
 @value_class
@@ -303,6 +316,10 @@ class Workload(Value):
                     "or scattered by the scheduler (ring neighbours anywhere in the fabric)")
     target_gbps_per_gpu: float | None = bounded_float(L.MAX_SPEED_GBPS, default=None, above=True)
     message_mb: float | None = bounded_float(L.MAX_MESSAGE_MB, default=None, above=True)
+    algorithm: Literal["ring", "tree", "collnet", "nvls"] = Field(
+        default="ring",
+        description="NCCL all-reduce algorithm of the estimate: ring, tree (double binary tree), "
+                    "collnet (IB SHARP), nvls (NVLink SHARP + IB SHARP); SHARP needs InfiniBand")
 
 
 class EmbeddedCatalog(_Data):

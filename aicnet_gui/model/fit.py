@@ -35,6 +35,7 @@ from .catalog_entities import (
     Transceiver,
 )
 from .fabric import FabricTechnology
+from .fec import optic_line
 from .wording import ru_span
 
 # cage form factor -> module / plug form factors it accepts
@@ -255,7 +256,8 @@ def optics_problem(optic_a: Transceiver, optic_b: Transceiver) -> str | None:
         return (f"{optic_a.model} is {optic_a.media} ({optic_a.pmd}), "
                 f"{optic_b.model} is {optic_b.media} ({optic_b.pmd})")
     if not pmds_link(optic_a, optic_b, breakout=True):
-        return f"{optic_a.model} runs {optic_a.pmd}, {optic_b.model} {optic_b.pmd}: they cannot talk"
+        return (line_rate_problem(optic_a, optic_b) or
+                f"{optic_a.model} runs {optic_a.pmd}, {optic_b.model} {optic_b.pmd}: they cannot talk")
     return None
 
 
@@ -282,7 +284,7 @@ def cord_between(cable: CableAssembly, a: CageSpec, optic_a: Transceiver | None,
         if cable.fibre_grade is None or getattr(optic.reach_m, cable.fibre_grade) is None:
             return f"the {optic.model} has no published reach over {cable.fibre_grade} fibre"
     if optic_a.media != optic_b.media or not pmds_link(optic_a, optic_b, cable.legs > 1):
-        return f"{optic_a.pmd} and {optic_b.pmd} optics cannot talk"
+        return line_rate_problem(optic_a, optic_b) or f"{optic_a.pmd} and {optic_b.pmd} optics cannot talk"
     if polarity_flips(cable) is False:
         return f"the {cable.model} does not cross transmit over to receive"
     per_a = ports_per_optical_port(a.legs, optic_a)
@@ -322,9 +324,22 @@ BREAKOUT_PMDS = frozenset({("DR4", "DR"), ("DR4", "DR1"), ("DR8", "DR4"), ("DR8"
 
 def pmds_link(a: Transceiver, b: Transceiver, breakout: bool) -> bool:
     """Can the PMDs of `a` and `b` talk: the same family, or over a breakout cord a parallel
-    optic and the optic of its legs."""
+    optic and the optic of its legs; and the same optical lane rate (model/fec.py: a 25G NRZ
+    100GBASE-SR4 and a 100G PAM4 400G SR4 share a family name, not a line)."""
     fa, fb = pmd_family(a.pmd), pmd_family(b.pmd)
-    return fa == fb or (breakout and ((fa, fb) in BREAKOUT_PMDS or (fb, fa) in BREAKOUT_PMDS))
+    if not (fa == fb or (breakout and ((fa, fb) in BREAKOUT_PMDS or (fb, fa) in BREAKOUT_PMDS))):
+        return False
+    return line_rate_problem(a, b) is None
+
+
+def line_rate_problem(a: Transceiver, b: Transceiver) -> str | None:
+    """Why the optical lanes of `a` and `b` run at different rates (no gearbox in a fibre),
+    with the numbers, or None (the same rate, or a PMD name not parsed)."""
+    line_a, line_b = optic_line(a), optic_line(b)
+    if line_a is None or line_b is None or line_a.lane_gbps == line_b.lane_gbps:
+        return None
+    return (f"the {a.model} ({a.pmd}) runs {line_a.text()}, the {b.model} ({b.pmd}) "
+            f"{line_b.text()}: no gearbox in a fibre")
 
 
 # ---------------------------------------------------------------------- rack slots

@@ -124,3 +124,51 @@ def test_a_workload_that_says_its_ranks_are_scattered_gets_the_oversubscribed_fi
     (finding,) = report.by_code("WORKLOAD-BANDWIDTH")
     assert "175 Gb/s" in finding.message
     assert any("scattered" in a for a in w.assumptions)
+
+
+def _with_algorithm(name: str, algorithm: str, catalog):
+    from aicnet_gui.model.edits import UpdateWorkload
+
+    doc = load_fabric(EXAMPLES / name, catalog)
+    (workload,) = doc.workloads.values()
+    doc.apply([UpdateWorkload(workload.id, {"algorithm": algorithm})])
+    (w,) = analyze(doc).metrics.workloads
+    return w
+
+
+def test_ib_sharp_sends_each_byte_once_up_the_tree_instead_of_the_rings_2_n_1_over_n(catalog):
+    w = _with_algorithm("superpod-1su.fabric", "collnet", catalog)
+    # N = 256, M = 32, G = 8, B_domain = 8 x 400 Gb/s = 400e9 B/s, S = 1.024e9 B (InfiniBand)
+    #   bandwidth: each domain's NICs send S once up the SHARP tree, receive the result once:
+    #              S / B_domain = 1.024e9 / 400e9 s = 2.5600 ms   (ring: 2 x 255/256 x ... = 5.1 ms)
+    #   latency (NCCL tuning.cc, CollNet Direct): 2 (min(1, G-1) x 0.6 + (G-1) x 0.4) + 5 us
+    #            = 2 (0.6 + 2.8) + 5 = 11.8 us
+    #   T = 2.5718 ms against the ring's 5.6788 ms
+    assert (w.gpus, w.domains, w.algorithm) == (256, 32, "collnet")
+    assert w.allreduce_ms == pytest.approx(2.56 + 0.0118, abs=1e-4)
+    # nccl-tests' busBW = algBW x 2(n-1)/n: about twice the node's 3200 Gb/s NIC total
+    alg_gbps = 1.024e9 * 8 / (w.allreduce_ms * 1e-3) / 1e9
+    assert w.allreduce_bus_gbps == pytest.approx(alg_gbps * 2 * 255 / 256, abs=1e-3)
+    assert 6300 < w.allreduce_bus_gbps < 6400
+    assert any("IB SHARP (NCCL CollNet)" in a for a in w.assumptions)
+    assert w.to_json()["allreduce"]["algorithm"] == "collnet"
+
+
+def test_nvls_and_tree_on_the_superpod(catalog):
+    nvls = _with_algorithm("superpod-1su.fabric", "nvls", catalog)
+    # NVLS + IB SHARP: the same S / B_domain = 2.56 ms; latency 0.6 us (NVLink) + 5 us (one
+    # network step)
+    assert nvls.allreduce_ms == pytest.approx(2.56 + 0.0056, abs=1e-4)
+    tree = _with_algorithm("superpod-1su.fabric", "tree", catalog)
+    # double binary tree: NCCL rates it at half its bus bandwidth: 2 S / B_domain = 5.12 ms;
+    # latency 2 ((G-1) x 0.6 + log2(32) x 5) = 2 (4.2 + 25) = 58.4 us: T = 5.1784 ms, no
+    # bandwidth gain over the ring (5.1 ms of transfer), only fewer network steps
+    assert tree.allreduce_ms == pytest.approx(5.12 + 0.0584, abs=1e-4)
+    assert tree.algorithm == "tree"
+
+
+def test_sharp_on_a_rocev2_fabric_falls_back_to_the_ring_and_says_why(catalog):
+    w = _with_algorithm("small-hgx.fabric", "collnet", catalog)
+    assert w.algorithm == "ring"
+    assert w.allreduce_ms == pytest.approx(4.96 + 0.0816, abs=1e-4)  # the ring figure above
+    assert any("IB SHARP needs an InfiniBand fabric" in a and "rocev2" in a for a in w.assumptions)

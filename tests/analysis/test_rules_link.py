@@ -154,14 +154,15 @@ def test_dac_between_adjacent_racks_that_fits_is_a_warning(build):
 def test_reach_exceeded_and_no_stock_length(build):
     build.dev("gpu-1", HGX, optics={1: NIC_OPTIC, 2: NIC_OPTIC})
     build.dev("leaf-1", SN5600, optics={1: TWIN_SR4})
-    build.dev("spine-1", SN5600, role="spine", optics={1: "nvidia-mms4x00-nm"})
-    build.dev("leaf-2", SN5600, optics={1: "nvidia-mms4x00-nm"})
+    build.dev("mgmt-1", "nvidia-sn2201", role="mgmt")
     build.link("c1", "gpu-1", "p1", "leaf-1", "swp1s0", cable=MMF, length_m=60)
-    build.link("c2", "leaf-2", "swp1s0", "spine-1", "swp1s0", cable="nvidia-mfp7e30", length_m=150)
+    # Cat6A carries 1000BASE-T 100 m, but the patch-cord ladder stops at 30 m
+    build.link("c2", "gpu-1", "bmc", "mgmt-1", "swp1", cable="generic-cat6a-patch-cord",
+               length_m=60)
     report = analyze(build.doc)
     by_link = {f.objects[0]: f.message for f in only(report, "REACH-EXCEEDED")}
     assert "60 m (typed-in) is longer than the 50 m reach of MFP7E10" in by_link["c1"]
-    assert "no stock length of the MFP7E30 covers 150 m" in by_link["c2"]
+    assert "no stock length of the Cat6A patch cord covers 60 m" in by_link["c2"]
 
 
 def test_unplaced_device_has_unknown_lengths(build):

@@ -185,7 +185,7 @@ def test_a_generator_run_is_one_undo_step(window):
 def test_the_wizard_form_validates_and_shows_the_generator_reason(window):
     from aicnet_gui.gui.dialogs.template_wizard import TemplateWizard
 
-    wizard = TemplateWizard(window)
+    wizard = TemplateWizard(window.catalog, window)
     wizard.templates.setCurrentRow(list(wizard._forms).index("two-tier"))
     form = wizard.form()
     form.set_values({"servers": 8, "server": SERVER, "leaf": LEAF, "spine": LEAF, "choose_media": False})

@@ -242,3 +242,26 @@ def test_a_window_started_without_a_file_reports_validated(window, qtbot):
     """The empty document the window starts with is validated too: no endless 'validating…'."""
     label = window.live.status_label
     qtbot.waitUntil(lambda: label.text().startswith("validated"), timeout=10_000)
+
+
+def test_the_synchronous_validator_has_a_current_report_after_every_edit(example_path, qtbot):
+    """The mode tests use: no timer, no worker; open, edit and undo each leave a current report."""
+    from aicnet_gui.catalog.loader import builtin_catalog
+    from aicnet_gui.gui.document import EditorDocument
+    from aicnet_gui.gui.validation import LiveValidator
+    from aicnet_gui.model.edits import UpdateSettings
+
+    document = EditorDocument(builtin_catalog())
+    validator = LiveValidator(document, synchronous=True)
+    shown: list[int] = []
+    validator.report_ready.connect(lambda report: shown.append(report.revision))
+    document.open(example_path)
+    assert validator.current() and shown == [document.fabric.revision]
+    assert not any(f.code == "ROCE-NO-PFC-ECN" for f in validator.report.findings)
+    assert document.execute([UpdateSettings({"pfc": False, "ecn": False})], "off")
+    assert validator.current()
+    assert any(f.code == "ROCE-NO-PFC-ECN" for f in validator.report.findings)
+    document.undo_stack.undo()
+    assert validator.current()
+    assert not any(f.code == "ROCE-NO-PFC-ECN" for f in validator.report.findings)
+    assert len(shown) == 3

@@ -28,6 +28,8 @@ from ...model.rounding import metres
 from .. import theme
 from ..editor import Editor
 from . import lod
+from .fabric_scene import FabricScene
+from .hits import DeviceHit, RackHit
 from .items import elide, static_text
 
 RU_PX = 14.0
@@ -356,7 +358,7 @@ class Tray(QGraphicsItem):
                                static_text("drag into a rack slot", False, 7.5))
 
 
-class FloorScene(QGraphicsScene):
+class FloorScene(FabricScene):
     """Mirror of the document on the Floor canvas."""
 
     selection_changed_ids = Signal()
@@ -639,6 +641,15 @@ class FloorScene(QGraphicsScene):
 
     def selected_rack_ids(self) -> list[str]:
         return [i.rack_id for i in self.selectedItems() if isinstance(i, RackItem)]
+
+    def hit_at(self, pos: QPointF) -> DeviceHit | RackHit | None:
+        """The device or rack under scene `pos` (the topmost), or None."""
+        for item in self.items(pos):
+            if isinstance(item, FloorDeviceItem):
+                return DeviceHit(item.device_id, item.isSelected())
+            if isinstance(item, RackItem):
+                return RackHit(item.rack_id, item.isSelected())
+        return None
 
     def select_ids(self, device_ids, rack_ids=(), add: bool = False) -> None:  # noqa: ANN001
         self.blockSignals(True)

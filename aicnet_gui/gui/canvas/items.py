@@ -3,7 +3,10 @@
 Items hold ids and what they need to paint, never model objects they could change.  A device
 paints its front panel: role stripe and icon, name and model, and each logical port coloured by
 speed (filled when used, hollow when free).  While a cable is being drawn the scene's wire state
-tells each port whether it is a valid target (green ring) or not (red, dimmed).
+tells each port whether it is a valid target (green ring) or not (red, dimmed).  Items never
+read the scene: what they show beyond the model (badge, stripe colour, highlight, the scale from
+which ports are drawn, the cable being drawn) is set on them by the scene's mirror and
+interactions.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsRectItem,
-    QGraphicsScene,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -32,6 +34,7 @@ from ...model.memo import IdentityMemo
 from .. import resources, theme
 from . import lod
 from .geometry import HEADER_W, DeviceGeometry, PortCell
+from .wire_state import WireState
 
 _STATIC: dict[tuple[str, bool, float], QStaticText] = {}
 
@@ -107,6 +110,10 @@ class DeviceItem(QGraphicsRectItem):
     accent: QColor | None = None
     #: "member" / "bottleneck" of the workload shown in the workloads panel
     highlight: str | None = None
+    #: from this view scale each port is drawn (below it one bar per cage row)
+    detail_scale = lod.PORTS_MIN_SCALE
+    #: the cable being drawn: its valid targets are marked
+    wire: WireState | None = None
 
     def __init__(self, device_id: str, far: bool = False) -> None:
         super().__init__()
@@ -153,6 +160,15 @@ class DeviceItem(QGraphicsRectItem):
             self.highlight = highlight
             self.update()
 
+    def set_detail_scale(self, scale: float) -> None:
+        if scale != self.detail_scale:
+            self.detail_scale = scale
+            self.update()
+
+    def set_wire(self, wire: WireState | None) -> None:
+        """The cable being drawn (None: none); the caller repaints what is visible."""
+        self.wire = wire
+
     def set_used(self, used: set[str]) -> None:
         if used != self.used:
             self.used = used
@@ -190,8 +206,6 @@ class DeviceItem(QGraphicsRectItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         scale = painter.worldTransform().m11()
-        scene = self.scene()
-        detail = getattr(scene, "detail_scale", lod.PORTS_MIN_SCALE)
         rect = self._rect
         selected = self.isSelected()
         role_colour = self.accent or theme.role_colour(self.role)
@@ -236,10 +250,10 @@ class DeviceItem(QGraphicsRectItem):
         painter.drawStaticText(QPointF(37, top + 16),
                                static_text(elide(self.model_text, HEADER_W - 40, 7.5), False, 7.5))
         if self.geometry is not None:
-            if scale < detail:
+            if scale < self.detail_scale:
                 self._paint_port_summary(painter)
             else:
-                self._paint_ports(painter, scene)
+                self._paint_ports(painter)
         if self.badge is not None:
             self._paint_badge(painter, scale)
 
@@ -277,12 +291,10 @@ class DeviceItem(QGraphicsRectItem):
             painter.fillRect(QRectF(bar.x(), bar.y(), bar.width() * used / total, bar.height()),
                              theme.role_colour(self.role))
 
-    def _paint_ports(self, painter: QPainter, scene: QGraphicsScene | None) -> None:
-        # the scene's `wire` (a WireState, while a cable is drawn) is read, not its type: items
-        # do not import the scene that builds them
+    def _paint_ports(self, painter: QPainter) -> None:
         geometry = self.geometry
         assert geometry is not None
-        wire = getattr(scene, "wire", None)
+        wire = self.wire
         cage_pen = QPen(QColor("#ced4da"), 1)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(cage_pen)
@@ -329,27 +341,6 @@ class DeviceItem(QGraphicsRectItem):
                 painter.setBrush(QBrush(theme.TARGET_BAD_FILL))
                 painter.drawRect(QRectF(x, y, w, h))
                 painter.drawLine(QPointF(x + 1, y + 1), QPointF(x + w - 1, y + h - 1))
-
-
-class WireState:
-    """What the cable being drawn starts from, and a cache of port checks against it."""
-
-    def __init__(self, source_key: tuple[str, str], fixed_key: tuple[str, str],
-                 moving_link: str | None, moving_end: str | None, check) -> None:  # noqa: ANN001
-        self.source_key = source_key
-        self.fixed_key = fixed_key
-        self.moving_link = moving_link
-        self.moving_end = moving_end
-        self.hover_key: tuple[str, str] | None = None
-        self.includes_management = False
-        self._check = check
-        self._cache: dict[tuple[str, str], str | None] = {}
-
-    def problem(self, device: str, port: str) -> str | None:
-        key = (device, port)
-        if key not in self._cache:
-            self._cache[key] = self._check(key)
-        return self._cache[key]
 
 
 TITLE_MARGIN = 220.0

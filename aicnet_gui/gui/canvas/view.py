@@ -24,9 +24,10 @@ from PySide6.QtGui import (
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QApplication, QFrame, QGraphicsScene, QGraphicsView, QWidget
+from PySide6.QtWidgets import QApplication, QFrame, QGraphicsView, QWidget
 
 from .. import theme
+from .fabric_scene import FabricScene
 
 DEVICE_MIME = "application/x-aicnet-device-model"
 MIN_SCALE = 0.01
@@ -41,7 +42,7 @@ class FabricView(QGraphicsView):
     #: a frame was painted (the scene builds what the first frame did not need after it)
     painted = Signal()
 
-    def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None) -> None:
+    def __init__(self, scene: FabricScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
                             | QPainter.RenderHint.SmoothPixmapTransform)
@@ -57,8 +58,8 @@ class FabricView(QGraphicsView):
         self._space = False
         self._band: QRectF | None = None
         self.rubberBandChanged.connect(self._on_rubber_band)
-        if hasattr(scene, "view_painted"):
-            self.painted.connect(scene.view_painted)
+        self.painted.connect(scene.view_painted)
+        self._scene = scene
 
     # ---------------------------------------------------------------- zoom
     def scale_factor(self) -> float:
@@ -103,10 +104,8 @@ class FabricView(QGraphicsView):
 
     def fit_all(self) -> None:
         """Fit the scene's content; a scene may ask for a readable minimum (`fit_min_scale`)."""
-        scene = self.scene()
-        rect = scene.content_rect() if hasattr(scene, "content_rect") else scene.itemsBoundingRect()
-        floor = scene.fit_min_scale() if hasattr(scene, "fit_min_scale") else MIN_SCALE
-        self.fit_rect(rect, min_scale=floor)
+        scene = self._scene
+        self.fit_rect(scene.content_rect(), min_scale=scene.fit_min_scale())
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         delta = event.angleDelta()
@@ -175,10 +174,8 @@ class FabricView(QGraphicsView):
         if self._band is None:
             return
         band, self._band = self._band, None
-        scene = self.scene()
-        if hasattr(scene, "select_links_in"):
-            add = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
-            scene.select_links_in(band, add)
+        add = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
+        self._scene.select_links_in(band, add)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         super().paintEvent(event)
@@ -208,8 +205,7 @@ class FabricView(QGraphicsView):
         painter.drawLines(major)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
-        scene = self.scene()
-        hint = scene.empty_hint() if hasattr(scene, "empty_hint") else ""
+        hint = self._scene.empty_hint()
         if not hint:
             return
         painter.save()
@@ -224,8 +220,7 @@ class FabricView(QGraphicsView):
         """Where the empty hint is written (viewport pixels): the viewport, or the largest part
         of it beside what the scene says the hint must not cover (`hint_avoid`)."""
         area = QRectF(self.viewport().rect()).adjusted(40, 40, -40, -40)
-        scene = self.scene()
-        avoid = scene.hint_avoid() if hasattr(scene, "hint_avoid") else QRectF()
+        avoid = self._scene.hint_avoid()
         if avoid.isNull():
             return area
         box = self.mapFromScene(avoid).boundingRect().adjusted(-16, -16, 16, 16)
@@ -256,9 +251,7 @@ class FabricView(QGraphicsView):
             event.ignore()
             return
         model_id = bytes(data.data(DEVICE_MIME).data()).decode()
-        scene = self.scene()
-        if hasattr(scene, "drop_device"):
-            scene.drop_device(model_id, self.mapToScene(event.position().toPoint()))
+        self._scene.drop_device(model_id, self.mapToScene(event.position().toPoint()))
         event.acceptProposedAction()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802

@@ -51,11 +51,12 @@ LABEL_STOCKS = {"": "to match the paper", "avery-l7651": "Avery L7651 (A4, 65 la
 
 
 class ExportDialog(QDialog):
-    def __init__(self, window: AppWindow) -> None:
-        super().__init__(window)
+    def __init__(self, document_path: Path | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setWindowTitle("Export")
         self.setWindowIcon(resources.icon("export-pdf"))
-        self.window_ = window
+        #: the open document's file (the default targets sit beside it)
+        self.document_path = document_path
         layout = QVBoxLayout(self)
         top = QFormLayout()
         self.kind = QComboBox()
@@ -110,7 +111,7 @@ class ExportDialog(QDialog):
         return self.kind.currentData()
 
     def _default_target(self) -> str:
-        doc_path = self.window_.document.path
+        doc_path = self.document_path
         base = doc_path.with_suffix("") if doc_path else Path.home() / "fabric"
         key = self.kind_key()
         suffix = FORMATS[key][1]
@@ -198,7 +199,7 @@ def export_job(kind: str, doc, target: str, options: Any):  # noqa: ANN001, ANN2
 
 
 def run_export(window: AppWindow) -> None:
-    dialog = ExportDialog(window)
+    dialog = ExportDialog(window.document.path, window)
     if not dialog.exec():
         return
     kind = dialog.kind_key()

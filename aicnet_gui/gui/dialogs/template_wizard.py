@@ -25,9 +25,11 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QStackedWidget,
     QVBoxLayout,
+    QWidget,
 )
 
 from ... import generators
+from ...model.catalog import Catalog
 from ...model.edits import Operation
 from .. import resources
 from ..window_api import AppWindow
@@ -49,13 +51,12 @@ def params_error(exc: ValidationError) -> str:
 class TemplateWizard(QDialog):
     """Choose a template and its parameters; `result_ops` holds the generated operations."""
 
-    def __init__(self, window: AppWindow) -> None:
-        super().__init__(window)
+    def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setWindowTitle("New fabric from a template")
         self.setWindowIcon(resources.icon("new-template"))
         self.resize(880, 640)
-        self.window_ = window
-        self.catalog = window.catalog
+        self.catalog = catalog
         self.result_ops: list[Operation] = []
         self.result_summary = None
         layout_ = QVBoxLayout(self)
@@ -155,7 +156,7 @@ class TemplateWizard(QDialog):
 
 def run_template_wizard(window: AppWindow) -> bool:
     """Show the wizard; on Create, a new document holding the generated fabric (one undo step)."""
-    wizard = TemplateWizard(window)
+    wizard = TemplateWizard(window.catalog, window)
     if not wizard.exec():
         return False
     return apply_template(window, wizard.template(), wizard.result_ops)

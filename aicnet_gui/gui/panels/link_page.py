@@ -149,9 +149,16 @@ class LinkPage(Page):
                 self._update({"patch": None}, "Remove patch panels")
             return
         polish = combo_value(self.polish)
-        patch = LinkPatch(mated_pairs=self.pairs.value(),
-                          loss_per_pair_db=self.pair_loss.value() or None,
-                          polish=polish if polish in ("UPC", "APC") else None)
+        # keep the polarity parts this page does not edit (CHANNEL-POLARITY): each part the
+        # selected patched links agree on
+        patches = [link.patch for link in self.links() if link.patch is not None]
+        kept = {name: values.pop() for name in ("method", "trunk", "cord_a", "cord_b")
+                if len(values := {getattr(p, name) for p in patches}) == 1}
+        patch = LinkPatch().model_copy(update={
+            **kept,
+            "mated_pairs": self.pairs.value(),
+            "loss_per_pair_db": self.pair_loss.value() or None,
+            "polish": polish if polish in ("UPC", "APC") else None})
         if any(link.patch != patch for link in self.links()):
             self._update({"patch": patch}, "Set patch panels")
 

@@ -1,0 +1,110 @@
+"""The collapsed groups of the Topology scene: one box in place of each group's devices.
+
+A view setting, not an edit (see `groups.py`): `CollapsedGroups` keeps the boxes by group key,
+recomputes their members and boxes after an edit (`refresh`), hides the members' items and
+tells the link layer and the device layer which devices are inside a box, and sums the
+members' badges on each box.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QGraphicsScene
+
+from . import groups
+from .groups import GroupItem, GroupKey
+from .mirror import SceneMirror
+
+
+class CollapsedGroups:
+    """Group key -> box of one scene; the scene's `collapsed` is this `boxes` dict."""
+
+    def __init__(self, scene: QGraphicsScene, mirror: SceneMirror) -> None:
+        self.scene = scene
+        self.mirror = mirror
+        #: collapsed groups (view state, not in the model); never replaced, only changed
+        self.boxes: dict[GroupKey, GroupItem] = {}
+
+    def clear(self) -> None:
+        """A new document: every group expanded, no box left."""
+        for box in self.boxes.values():
+            self.scene.removeItem(box)
+        self.boxes.clear()
+
+    def collapse(self, keys: list[GroupKey]) -> int:
+        """Add a box for each group of `keys` that has members; how many were added (the caller
+        refreshes)."""
+        count = 0
+        for key in keys:
+            if key in self.boxes or not groups.members(self.mirror.doc, key):
+                continue
+            box = GroupItem(key)
+            self.scene.addItem(box)
+            self.boxes[key] = box
+            count += 1
+        return count
+
+    def expand(self, keys: list[GroupKey]) -> None:
+        """Remove the boxes of `keys` (the caller refreshes)."""
+        for key in keys:
+            box = self.boxes.pop(key, None)
+            if box is not None:
+                self.scene.removeItem(box)
+
+    def hidden(self) -> set[str]:
+        """The devices inside a box."""
+        hidden: set[str] = set()
+        for box in self.boxes.values():
+            hidden.update(box.members)
+        return hidden
+
+    def refresh(self) -> None:
+        """Recompute members, boxes and visibility of the collapsed groups after an edit."""
+        mirror = self.mirror
+        mirror.ensure_items()
+        doc, items = mirror.doc, mirror.items
+        hidden: set[str] = set()
+        entries = []
+        for key, box in list(self.boxes.items()):
+            ids = [d for d in groups.members(doc, key) if d not in hidden and d in items]
+            if not ids:
+                self.scene.removeItem(self.boxes.pop(key))
+                continue
+            hidden.update(ids)
+            box.members = ids
+            rects = [items[d].sceneBoundingRect() for d in ids]
+            box.configure(groups.box_for(rects), key.title(doc), groups.describe(doc, ids))
+            centre = box.centre()
+            entries.append((ids, centre.x(), centre.y()))
+        self.scene.blockSignals(True)
+        for device_id, item in items.items():
+            visible = device_id not in hidden
+            if item.isVisible() != visible:
+                if not visible and item.isSelected():
+                    item.setSelected(False)
+                item.setVisible(visible)
+        self.scene.blockSignals(False)
+        mirror.links.set_collapsed(entries)
+        mirror.device_layer.set_hidden(hidden)
+        self.show_badges()
+
+    def show_badges(self) -> None:
+        """Each box: the worst severity of its members' badges and the sum of their findings."""
+        badges = self.mirror.badges
+        for box in self.boxes.values():
+            worst: tuple[str, int] | None = None
+            total = 0
+            for device_id in box.members:
+                badge = badges.get(device_id)
+                if badge is not None:
+                    total += badge[1]
+                    if worst is None or badge[0] == "error":
+                        worst = badge
+            box.set_badge((worst[0], total) if worst else None)
+
+    def at(self, pos: QPointF) -> GroupItem | None:
+        """The box under scene `pos`, if any."""
+        for item in self.scene.items(pos):
+            if isinstance(item, GroupItem):
+                return item
+        return None

@@ -1,0 +1,376 @@
+"""The Topology canvas's picture of the model: the id -> item map and the batched layers.
+
+`SceneMirror` is the one place that turns the document into graphics: a bulk load from
+`TopologyData` (`build`, the device items possibly later, `build_slice`), then only the ids a
+`ChangeSet` names (`apply_changes`).  It owns the device items, the `DeviceLayer` (devices drawn
+in one batch zoomed far out) and the `LinkLayer` (every cable), and tells the items what they
+show beyond the model (badges, stripe accents, workload highlights, far or near, the scale
+from which ports are drawn, the cable being drawn): items never read the scene.
+
+A big document opened zoomed far out is first drawn by the batched layers alone: its device
+items (for clicks, selection and drags; 6,656 of them cost ~0.1 s) are created after the first
+frame, a slice per event-loop turn (`build_slice`), or at once as soon as anything asks for
+them (`ensure_items`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsScene
+
+from ...model.document import FabricDocument
+from ...model.edits import ChangeSet
+from ...model.fabric import Device, Link
+from .. import theme
+from . import lod
+from .device_layer import DeviceLayer
+from .geometry import DeviceGeometry, device_geometry
+from .items import DeviceItem
+from .link_layer import LinkLayer
+from .scene_data import TopologyData, group_key
+from .wire_state import WireState
+
+ITEM_ROWS = 100
+"""Device items created between two looks at the clock while building in slices."""
+
+
+def link_colour(link: Link, ports_speed: int) -> str:
+    return theme.link_colour_hex(link.colour) or theme.speed_colour_hex(ports_speed)
+
+
+@dataclass(frozen=True, slots=True)
+class MirrorUpdate:
+    """What an applied ChangeSet did to the picture, for the scene to follow up."""
+
+    #: devices appeared, disappeared or moved: the tier bands need a new layout
+    bands: bool
+    #: cables disappeared (they may have been selected)
+    links_gone: bool
+
+
+class SceneMirror:
+    """Device items by id, the device layer and the link layer of one Topology scene."""
+
+    def __init__(self, scene: QGraphicsScene, document: Callable[[], FabricDocument]) -> None:
+        self.scene = scene
+        self._document = document
+        #: device id -> item (only the created ones: see `pending`)
+        self.items: dict[str, DeviceItem] = {}
+        #: the document whose device items are still to be created (from row pending_next)
+        self.pending: TopologyData | None = None
+        self.pending_next = 0
+        #: devices drawn by the batched layer (zoomed far out)
+        self.far = False
+        #: below this view scale ports are hidden and cables bundled (lower for small fabrics)
+        self.detail_scale = lod.PORTS_MIN_SCALE
+        self.wire: WireState | None = None
+        #: the distinct panel geometries in use (for the legend) and how many devices use each
+        self._geometries: dict[int, DeviceGeometry] = {}
+        self._geometry_use: Counter[int] = Counter()
+        self.badges: dict[str, tuple[str, int]] = {}
+        self.highlighted: dict[str, str] = {}
+        self.accents: dict[str, QColor] = {}
+        self.links = LinkLayer()
+        scene.addItem(self.links)
+        self.device_layer = DeviceLayer()
+        self.device_layer.setVisible(False)
+        scene.addItem(self.device_layer)
+
+    @property
+    def doc(self) -> FabricDocument:
+        return self._document()
+
+    # ---------------------------------------------------------------- bulk load
+    def clear(self) -> None:
+        """Forget every item and mark of the old document."""
+        self.pending = None
+        remove = self.scene.removeItem
+        for item in self.items.values():
+            remove(item)
+        self.items.clear()
+        self.badges.clear()
+        self.highlighted.clear()
+        self.accents.clear()
+        self.wire = None
+        self.links.clear()
+        self.device_layer.clear()
+
+    def build(self, data: TopologyData, items_now: bool) -> None:
+        """One bulk load of the device layer and of every cable; the device items now
+        (`items_now`) or later, by `build_slice` or `ensure_items`."""
+        self.device_layer.load(data.ids, data.x, data.y, data.w, data.h, data.roles, data.names)
+        self.links.load_devices(data.ids, data.x + data.w / 2, data.y + data.h / 2, data.groups,
+                                data.tiers)
+        if data.link_ids:
+            self.links.load_coded(data.link_ids, data.coords, data.palette, data.pens,
+                                  data.speed_pens, data.dev_a, data.dev_b, data.rails)
+        self._geometries = {id(g): g for g in data.distinct_geometries()}
+        self._geometry_use = Counter(map(id, data.geometries))
+        self.pending, self.pending_next = data, 0
+        if items_now:
+            self.ensure_items()
+
+    def build_slice(self, budget_ms: float) -> bool:
+        """Create pending device items for about `budget_ms`; True when none is left."""
+        data = self.pending
+        if data is None:
+            return True
+        deadline = time.perf_counter() + budget_ms / 1000
+        while self.pending_next < len(data) and time.perf_counter() < deadline:
+            stop = min(self.pending_next + ITEM_ROWS, len(data))
+            self._create_items(data, self.pending_next, stop)
+            self.pending_next = stop
+        if self.pending_next < len(data):
+            return False
+        self.pending = None
+        return True
+
+    def ensure_items(self) -> None:
+        """Create every pending device item now (something needs them: a click, an edit, a
+        zoom in, a selection)."""
+        data = self.pending
+        if data is not None:
+            self.pending = None
+            self._create_items(data, self.pending_next, len(data))
+
+    def _create_items(self, data: TopologyData, start: int, stop: int) -> None:
+        """Items for the devices in rows start..stop, with the marks the scene shows now."""
+        far, add, items = self.far, self.scene.addItem, self.items
+        badges, accents, highlighted = self.badges, self.accents, self.highlighted
+        detail = self.detail_scale if self.detail_scale != DeviceItem.detail_scale else None
+        xs, ys = data.x[start:stop].tolist(), data.y[start:stop].tolist()
+        tiers = data.tiers[start:stop].tolist()
+        for k, row in enumerate(range(start, stop)):
+            device_id = data.ids[row]
+            item = DeviceItem(device_id, far)
+            item.configure(data.names[row], data.model_texts[row], data.roles[row],
+                           data.geometries[row])
+            item.tier = tiers[k]
+            item.used = data.used_of(row)
+            if device_id in badges:
+                item.badge = badges[device_id]
+            if device_id in accents:
+                item.accent = accents[device_id]
+            if device_id in highlighted:
+                item.highlight = highlighted[device_id]
+            if detail is not None:
+                item.detail_scale = detail
+            item.setPos(xs[k], ys[k])
+            add(item)
+            items[device_id] = item
+
+    # ---------------------------------------------------------------- one edit
+    def apply_changes(self, changes: ChangeSet) -> MirrorUpdate:
+        """Follow one applied edit: update only the touched devices and cables."""
+        if changes.devices or changes.links:
+            self.ensure_items()  # (a settings change leaves a lazy build alone)
+        doc = self.doc
+        relink: set[str] = set()
+        bands = False
+        for device_id in changes.devices:
+            device = doc.devices.get(device_id)
+            if device is None:
+                bands |= self._remove_device(device_id)
+                continue
+            moved, regeometried = self._sync_device(device)
+            bands |= moved
+            if regeometried:
+                relink.update(doc.link_ids_of(device_id))
+        gone = [i for i in changes.links if i not in doc.links]
+        if gone:
+            self.links.remove_links(gone)
+        relink.update(i for i in changes.links if i in doc.links)
+        rows = [row for row in (self._link_row(doc.links[i]) for i in relink if i in doc.links) if row]
+        self.links.set_links(rows)
+        return MirrorUpdate(bands, bool(gone))
+
+    def _remove_device(self, device_id: str) -> bool:
+        item = self.items.pop(device_id, None)
+        if item is None:
+            return False
+        self._count_geometry(item.geometry, -1)
+        self.scene.removeItem(item)
+        self.device_layer.remove(device_id)
+        return True
+
+    def _sync_device(self, device: Device) -> tuple[bool, bool]:
+        """Create or update the item of `device`: (it appeared or moved, its geometry changed)."""
+        doc = self.doc
+        used = {p for p in doc.ports(device) if doc.link_at(device.id, p) is not None}
+        item = self.items.get(device.id)
+        moved = regeometried = False
+        if item is None:
+            item = self._new_item(device, used)
+            self._count_geometry(item.geometry, +1)
+            moved = True
+        else:
+            old_geometry = item.geometry
+            self._configure(item, device)
+            item.set_used(used)
+            if item.sync_pos(*device.position):
+                self.device_item_moved(item)
+                moved = True
+            if item.geometry is not old_geometry:
+                self._count_geometry(old_geometry, -1)
+                self._count_geometry(item.geometry, +1)
+                regeometried = True
+        self.links.set_device(*self._device_row(device, item))
+        return moved, regeometried
+
+    def _new_item(self, device: Device, used: set[str]) -> DeviceItem:
+        item = DeviceItem(device.id)
+        self._configure(item, device)
+        item.used = used
+        item.detail_scale = self.detail_scale
+        item.wire = self.wire
+        item.sync_pos(*device.position)
+        if self.far:
+            item.set_far(True)
+        self.scene.addItem(item)
+        self.items[device.id] = item
+        return item
+
+    def _configure(self, item: DeviceItem, device: Device) -> None:
+        model = self.doc.device_model(device)
+        geometry = device_geometry(model, device.cages)
+        role = self.doc.role_of(device).value
+        item.configure(device.name, model.model, role, geometry)
+        item.tier = self.doc.tier_of(device)
+        x, y = device.position
+        self.device_layer.set_device(device.id, x, y, geometry.width, geometry.height, role,
+                                     device.name)
+
+    def _device_row(self, device: Device, item: DeviceItem) -> tuple[str, float, float, str | None, int]:
+        w, h = item.size
+        tier = self.doc.tier_of(device)
+        return (device.id, device.position[0] + w / 2, device.position[1] + h / 2,
+                group_key(device, tier), tier)
+
+    def _link_row(self, link: Link) -> tuple | None:
+        a_item = self.items.get(link.a.device)
+        b_item = self.items.get(link.b.device)
+        if a_item is None or b_item is None or a_item.geometry is None or b_item.geometry is None:
+            return None
+        pa = a_item.geometry.ports.get(link.a.port)
+        pb = b_item.geometry.ports.get(link.b.port)
+        if pa is None or pb is None:
+            return None
+        ax, ay = pa.centre
+        bx, by = pb.centre
+        pos_a, pos_b = a_item.pos(), b_item.pos()
+        return (link.id, pos_a.x() + ax, pos_a.y() + ay, pos_b.x() + bx, pos_b.y() + by,
+                link_colour(link, pa.speed_gbps), theme.speed_colour_hex(pa.speed_gbps),
+                link.a.device, link.b.device, link.rail)
+
+    def device_item_moved(self, item: DeviceItem) -> None:
+        """A device item moved (drag or sync): move its cable ends with it."""
+        doc = self.doc
+        if item.device_id not in doc.devices or item.geometry is None:
+            return
+        pos = item.pos()
+        updates = []
+        for link_id in doc.link_ids_of(item.device_id):
+            link = doc.links[link_id]
+            for end_name, end in (("a", link.a), ("b", link.b)):
+                if end.device == item.device_id:
+                    port = item.geometry.ports.get(end.port)
+                    if port is not None:
+                        cx, cy = port.centre
+                        updates.append((link_id, end_name, pos.x() + cx, pos.y() + cy))
+        if updates:
+            self.links.move_ends(updates)
+        w, h = item.size
+        self.links.move_device(item.device_id, pos.x() + w / 2, pos.y() + h / 2)
+        self.device_layer.move(item.device_id, pos.x(), pos.y())
+
+    # ---------------------------------------------------------------- legend
+    def panel_geometries(self) -> list[DeviceGeometry]:
+        """The distinct panel geometries the document's devices have now (for the legend)."""
+        return list(self._geometries.values())
+
+    def _count_geometry(self, geometry: DeviceGeometry | None, step: int) -> None:
+        if geometry is None:
+            return
+        key = id(geometry)
+        self._geometry_use[key] += step
+        if self._geometry_use[key] > 0:
+            self._geometries[key] = geometry
+        else:
+            del self._geometry_use[key]
+            self._geometries.pop(key, None)
+
+    # ---------------------------------------------------------------- marks told to the items
+    def show_badges(self, devices: dict[str, tuple[str, int]], link_errors: set[str],
+                    link_warnings: set[str]) -> None:
+        """Badges on devices (worst severity, number of findings) and halos on cables (items
+        still to be created take theirs from `badges`, like accents and highlights)."""
+        for device_id in set(self.badges) - set(devices):
+            item = self.items.get(device_id)
+            if item is not None:
+                item.set_badge(None)
+        for device_id, badge in devices.items():
+            item = self.items.get(device_id)
+            if item is not None:
+                item.set_badge(badge)
+        self.badges = dict(devices)
+        self.device_layer.set_badges(self.badges)
+        self.links.set_marks(link_errors, link_warnings)
+
+    def set_accents(self, accents: dict[str, QColor]) -> None:
+        """A colour mode's stripe colours (devices not named: their role colour)."""
+        for device_id in set(self.accents) - set(accents):
+            item = self.items.get(device_id)
+            if item is not None:
+                item.set_accent(None)
+        for device_id, colour in accents.items():
+            item = self.items.get(device_id)
+            if item is not None:
+                item.set_accent(colour)
+        self.accents = dict(accents)
+        self.device_layer.set_accents(self.accents)
+
+    def set_highlight(self, wanted: dict[str, str]) -> None:
+        """Device id -> "member" / "bottleneck" of the workload shown."""
+        for device_id in set(self.highlighted) - set(wanted):
+            item = self.items.get(device_id)
+            if item is not None:
+                item.set_highlight(None)
+        for device_id, kind in wanted.items():
+            item = self.items.get(device_id)
+            if item is not None:
+                item.set_highlight(kind)
+        self.highlighted = wanted
+        self.device_layer.set_highlights(wanted)
+
+    def set_far(self, far: bool) -> None:
+        """Zoomed far out (the device layer draws the devices) or not (the items do)."""
+        if far == self.far:
+            return
+        self.far = far
+        existing = list(self.items.values())
+        if not far:
+            self.ensure_items()  # from here on the items draw the devices
+        for item in existing:
+            item.set_far(far)
+        self.device_layer.setVisible(far)
+
+    def set_detail_scale(self, scale: float) -> bool:
+        """From which view scale ports are drawn; True when it changed."""
+        if scale == self.detail_scale:
+            return False
+        self.detail_scale = scale
+        self.links.detail_scale = scale
+        for item in self.items.values():
+            item.set_detail_scale(scale)
+        return True
+
+    def set_wire(self, wire: WireState | None) -> None:
+        """The cable being drawn (None when it ends): every item marks its valid targets."""
+        self.wire = wire
+        for item in self.items.values():
+            item.set_wire(wire)
