@@ -23,12 +23,14 @@ For each size the script prints:
 Budgets (DESIGN.md §7, 2-core machine): full < 300 ms and one edit < 5 ms at 4,096 servers.
 `--sizes 12800` is the 400-SU design of issue 22 (102,400 GPUs, ~308k links; above 256 SUs the
 spines and cores are Q3400-RA, as a 3-tier fat tree of 64-port QM9700s stops at 8,192 servers):
-one edit < 5 ms, `aicnet validate` < 2 s, memory < 1 GB.  The built-in catalog has no XDR
-optic for the Q3400-RA's 4x400G cages yet, so ~206k links there have no cable (CABLE-UNSET
-findings); `--catalog DIR` adds a catalog folder (e.g. one with XDR optics) for the fabric.
+one edit < 5 ms, `aicnet validate` < 2 s, memory < 1 GB.  The catalog has no optic for an NDR
+leaf's 400G legs into a Q3400-RA cage (4x400G), so ~206k links of that design have no cable
+(CABLE-UNSET findings); `--xdr` builds the XDR SuperPOD shape instead (DGX B300, 72-node SUs on
+Q3400-RA: `--sizes 12800 --xdr` is 178 SUs, 12,816 servers, 308,736 links, media on every
+link); `--catalog DIR` adds a catalog folder for the fabric.
 
     .venv/bin/python benchmarks/bench_analysis.py [--sizes 128 512 1024 4096] [--runs 5] [--edits 30]
-        [--cli] [--catalog DIR]
+        [--cli] [--xdr] [--catalog DIR]
 """
 
 from __future__ import annotations
@@ -53,11 +55,17 @@ from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 
 
-def build(catalog: Catalog, servers: int) -> tuple[FabricDocument, str]:
+def build(catalog: Catalog, servers: int, xdr: bool = False) -> tuple[FabricDocument, str]:
     try:
         from aicnet_gui.generators import RailOptimizedParams, generate
     except ImportError:
         generate = None
+    if generate is not None and xdr:
+        doc = FabricDocument(catalog)
+        with gc_paused():
+            generate(doc, RailOptimizedParams(sus=round(servers / 72), server="nvidia-dgx-b300",
+                                              leaf="nvidia-q3400-ra"))
+        return doc, "generators.rail-optimized, DGX B300 in 72-node SUs on Q3400-RA (XDR)"
     if generate is not None:
         doc = FabricDocument(catalog)
         sus = servers // 32
@@ -218,6 +226,9 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=30)
     parser.add_argument("--cli", action="store_true",
                         help="also time `aicnet validate` end to end in a new process")
+    parser.add_argument("--xdr", action="store_true",
+                        help="DGX B300 in 72-node SUs on Q3400-RA (SUs: servers / 72) instead of "
+                             "DGX H100 on QM9700")
     parser.add_argument("--catalog", metavar="DIR", action="append", default=[],
                         help="an extra catalog folder (e.g. XDR optics for the 12,800 size)")
     args = parser.parse_args()
@@ -229,7 +240,7 @@ def main() -> None:
     else:
         catalog = builtin_catalog()
     for servers in args.sizes:
-        doc, source = build(catalog, servers)
+        doc, source = build(catalog, servers, args.xdr)
         cli = time_cli(doc, args.runs) if args.cli else {}
         walls, cpus = time_full(doc, args.runs)
         print(f"{servers} servers ({source}): {len(doc.devices)} devices, {len(doc.links)} links")

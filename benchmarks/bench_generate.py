@@ -7,7 +7,9 @@ model's validation and indexing), wall-clock, plus the process CPU time (steadie
 machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.  `--large` adds 12,800 servers
 (400 SUs, 102,400 GPUs): DGX H100 on QM9700 leaves with Q3400-RA spines and cores (a 3-tier fat
 tree of 64-port QM9700s holds at most 65,536 NIC ports, so the upper tiers need a larger switch;
-issue 22 target: < 4 s), and the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs).
+issue 22 target: < 4 s), the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs)
+and the DGX B300 XDR SuperPOD shape, 72-node SUs on Q3400-RA leaves, spines and cores (178 SUs,
+102,528 GPUs, media on every link).
 
     .venv/bin/python benchmarks/bench_generate.py [--runs N] [--profile] [--large]
 """
@@ -41,6 +43,8 @@ LARGE = [
     ("B300, 2 planes, 200 SU on SN5600", 12800,
      RailOptimizedParams(sus=200, planes=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
                          technology="rocev2")),
+    ("B300 XDR, 178 SU x 72 on Q3400-RA", 12816,
+     RailOptimizedParams(sus=178, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")),
 ]
 
 
