@@ -19,6 +19,7 @@ from itertools import chain
 
 import numpy as np
 
+from ..model import arrays
 from ..model.document import FabricDocument
 from ..model.edits import UpdateDevice
 from ..model.fabric import FabricTechnology
@@ -160,7 +161,7 @@ def power_candidates(state: State) -> Iterable[int]:
         return []
     store = state.store
     rows = store.device_rows()
-    pick = np.isin(store.d["model"][rows], np.array(sorted(risky_models)))
+    pick = arrays.isin(store.d["model"][rows], np.array(sorted(risky_models)))
     return [r for r in rows[pick].tolist() if store.dev_optics[r]]
 
 
@@ -532,7 +533,7 @@ def ecmp_candidates(state: State) -> Iterable[int]:
     mixed_group = np.minimum.reduceat(hash_s, group) != np.maximum.reduceat(hash_s, group)
     sizes = np.diff(np.r_[group, len(code_s)])
     mixed = np.repeat(mixed_group, sizes)
-    return sorted(set(unequal.tolist()) | set(np.unique(dev[order][mixed]).tolist())
+    return sorted(set(unequal.tolist()) | set(arrays.unique(dev[order][mixed]).tolist())
                   | set(_mixed_uplink_speeds(state).tolist()))
 
 
@@ -580,12 +581,12 @@ def rail_candidates(state: State) -> Iterable[int]:
     known = nics.rail > 0
     sw, rail = nics.sw[known], nics.rail[known]
     code = sw * 1024 + rail
-    uniq, counts = np.unique(code, return_counts=True)
+    uniq, counts = arrays.unique(code, return_counts=True)
     sw_u = uniq // 1024
     top = np.zeros(state.store.n_devices, dtype=np.int64)
     np.maximum.at(top, sw_u, counts)
     low = counts < np.maximum(2.0, top[sw_u] / 2)
-    return np.unique(sw_u[low & (top[sw_u] >= 2)]).tolist()
+    return arrays.unique(sw_u[low & (top[sw_u] >= 2)]).tolist()
 
 
 # ---------------------------------------------------------------------------- NICs, lengths
@@ -661,14 +662,14 @@ def optic_unlinked_candidates(state: State) -> Iterable[int]:
     col = store.l
     links = store.link_rows()
     cage = state.endpoints.arrays()["cage"]
-    linked = np.unique(np.concatenate([col["a"][links] * MAX_CAGE + cage[col["a_ep"][links]],
+    linked = arrays.unique(np.concatenate([col["a"][links] * MAX_CAGE + cage[col["a_ep"][links]],
                                        col["b"][links] * MAX_CAGE + cage[col["b_ep"][links]]]))
     optics = store.dev_optics
     counts = [len(optics[r]) for r in rows]  # type: ignore[arg-type]
     owner = np.repeat(np.array(rows, dtype=np.int64), counts)
     cages = np.fromiter(chain.from_iterable(optics[r] for r in rows), np.int64,  # type: ignore[misc]
                         count=int(sum(counts)))
-    alone = ~np.isin(owner * MAX_CAGE + cages, linked)
+    alone = ~arrays.isin(owner * MAX_CAGE + cages, linked)
     found: dict[int, list[int]] = {}
     for r, c in zip(owner[alone].tolist(), cages[alone].tolist(), strict=True):
         found.setdefault(r, []).append(c)
