@@ -404,12 +404,14 @@ def expected_uppers(state: State, row: int) -> frozenset[int]:
         key = (upper, tier)
         reach = memo.get(key)
         if reach is None:
-            sets = {topo.upset(low) for low, _g, _n in topo.down(upper)
-                    if d["switch"][low] and int(d["tier"][low]) == tier}
-            reach = frozenset().union(*sets)
+            downs = topo.down(upper)
+            lows = np.fromiter((p[0] for p in downs), np.int64, len(downs))
+            lows = lows[d["switch"][lows] & (d["tier"][lows] == tier)]
+            reach = frozenset().union(*{topo.upset(low) for low in lows.tolist()})
             memo[key] = reach
         parts.add(reach)
-    return frozenset(u for u in frozenset().union(*parts) if d["switch"][u])
+    uppers = np.fromiter(frozenset().union(*parts), np.int64)
+    return frozenset(uppers[d["switch"][uppers]].tolist())
 
 
 def ecmp_check(state: State, row: int) -> Iterable[Finding]:
@@ -468,19 +470,15 @@ def _uplink_speeds(state: State, row: int) -> Counter[int]:
     """Link count per speed (Gb/s) of the row's fabric links to upper switches."""
     store = state.store
     col = store.l
-    is_sw = store.d["switch"]
-    link_row = store.link_row
-    speeds: Counter[int] = Counter()
-    for link_id in state.doc.link_ids_of(state.dev_id(row)):
-        r = link_row.get(link_id)
-        if r is None or not col["fabric"][r]:
-            continue
-        a = int(col["a"][r])
-        me, other = ("tier_a", "tier_b") if a == row else ("tier_b", "tier_a")
-        peer = int(col["b"][r]) if a == row else a
-        if col[other][r] > col[me][r] and is_sw[peer]:
-            speeds[int(round(float(col["gbps"][r])))] += 1
-    return speeds
+    rows = store.rows_of_links(state.doc.link_ids_of(state.dev_id(row)))
+    rows = rows[col["fabric"][rows]]
+    mine = col["a"][rows] == row
+    peer = np.where(mine, col["b"][rows], col["a"][rows])
+    me = np.where(mine, col["tier_a"][rows], col["tier_b"][rows])
+    other = np.where(mine, col["tier_b"][rows], col["tier_a"][rows])
+    up = (other > me) & store.d["switch"][peer]
+    # round() of each speed, as before: half to even
+    return Counter(int(round(g)) for g in col["gbps"][rows][up].tolist())
 
 
 def _mixed_uplink_speeds(state: State) -> np.ndarray:
