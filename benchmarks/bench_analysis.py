@@ -183,12 +183,18 @@ def time_graph_pass(doc: FabricDocument, runs: int) -> list[float]:
 
 _VALIDATE = """
 import resource, sys, time
+def peak_kb():
+    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 from aicnet_gui.cli import main
 sys.stdout = open("/dev/null", "w")
 code = main(sys.argv[1:])
 sys.stdout = sys.__stdout__
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, code)
+print(time.perf_counter() - start, peak_kb(), code)
 """
 
 

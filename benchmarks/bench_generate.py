@@ -69,6 +69,12 @@ def one_run(catalog, params) -> tuple[float, float, float, int, int]:
 
 _FRESH = """
 import resource, sys, time
+def peak_kb():
+    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, generate
@@ -78,7 +84,7 @@ doc = FabricDocument(builtin_catalog())
 start = time.perf_counter()
 with gc_paused():
     generate(doc, params)
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(time.perf_counter() - start, peak_kb())
 """
 
 
