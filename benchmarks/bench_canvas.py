@@ -1,7 +1,9 @@
 """Canvas benchmark: open and show generated fabrics, then time frames, a drag and validation.
 
 For 128, 1024 and 4096 GPU servers (rail-optimized, DGX H100 on QM9700, the generator's own
-layout) it prints, each size in a fresh process:
+layout; from 256 SUs on, SN5600 leaves, spines and cores, since a QM9700 fabric stops at 256 SUs:
+12800 servers are the 400-SU design of issue #22 with its 307,200 cables; `--big-switch` picks
+another model, e.g. nvidia-q3400-ra once the catalog has optics for its cages) it prints, each size in a fresh process:
 
 - open: File ▸ Open as the window does it (file read and prepared in a worker thread, then the
   scene built in the GUI thread) until the first fitted frame is painted; and, of that, the
@@ -12,8 +14,9 @@ layout) it prints, each size in a fresh process:
   median of the next five"; pan: median of five 200-pixel scroll steps close up;
 - drag: one grid step of a leaf with its 64 cables, as the scene does it during a mouse drag,
   including the repaint;
+- edit shown: a leaf moved by the editor (one undo step) and the fitted view repainted;
 - validation: the full analysis in the worker after open, and one edit (a device moved)
-  validated incrementally in the GUI thread;
+  validated incrementally in the GUI thread, then shown (findings dock, badges, canvas);
 - peak RSS of the process.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_canvas.py [--sizes 128,1024]
@@ -35,7 +38,12 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def generate(sus: int, out: Path) -> None:
+#: a three-tier QM9700 fabric holds at most 256 SUs (64 pods of 4); larger ones use BIG_SWITCH
+QM9700_MAX_SUS = 256
+BIG_SWITCH = "nvidia-sn5600"
+
+
+def generate(sus: int, out: Path, big_switch: str = BIG_SWITCH) -> None:
     from aicnet_gui.catalog.loader import builtin_catalog
     from aicnet_gui.fileio import save_fabric
     from aicnet_gui.generators import RailOptimizedParams
@@ -43,7 +51,11 @@ def generate(sus: int, out: Path) -> None:
     from aicnet_gui.model.document import FabricDocument
 
     doc = FabricDocument(builtin_catalog())
-    run(doc, RailOptimizedParams(sus=sus, nodes_per_su=32))
+    if sus > QM9700_MAX_SUS:
+        params = RailOptimizedParams(sus=sus, nodes_per_su=32, leaf=big_switch, spine=big_switch)
+    else:
+        params = RailOptimizedParams(sus=sus, nodes_per_su=32)
+    run(doc, params)
     save_fabric(doc, out, keep_backup=False)
 
 
@@ -166,6 +178,18 @@ def bench(path: Path) -> dict[str, float]:
         times.append((time.perf_counter() - begin) * 1000)
     result["drag_ms"] = statistics.median(times[1:])
     result["drag_cables"] = len(doc.link_ids_of(leaf_id))
+    # one edit shown on the canvas at fit zoom: the move applied, the scene updated, one frame
+    view.fit_all()
+    view.viewport().repaint()
+    shown = []
+    for step in range(6):
+        x, y = doc.devices[leaf_id].position
+        begin = time.perf_counter()
+        window.editor.move_devices({leaf_id: (x + (20 if step % 2 == 0 else -20), y)})
+        view.viewport().repaint()
+        shown.append((time.perf_counter() - begin) * 1000)
+    result["edit_canvas_ms"] = statistics.median(shown[1:])
+    window.validator.wait()
     window.editor.move_devices({leaf_id: (doc.devices[leaf_id].position[0] + 20,
                                           doc.devices[leaf_id].position[1])})
     begin = time.perf_counter()
@@ -181,11 +205,11 @@ def bench(path: Path) -> dict[str, float]:
     return result
 
 
-def run_sizes(sizes: list[int], folder: Path, extra: list[str]) -> bool:
+def run_sizes(sizes: list[int], folder: Path, extra: list[str], big_switch: str = BIG_SWITCH) -> bool:
     """Generate, open and measure each size in a fresh process; print a row per size."""
     for servers in sizes:
         path = folder / f"ro-{servers}.fabric"
-        generate(max(1, servers // 32), path)
+        generate(max(1, servers // 32), path, big_switch)
         here = str(Path(__file__).parent)
         code = (f"import json, sys; sys.path.insert(0, {here!r}); from bench_canvas import bench; "
                 f"print(json.dumps(bench(__import__('pathlib').Path({str(path)!r}))))")
@@ -195,6 +219,7 @@ def run_sizes(sizes: list[int], folder: Path, extra: list[str]) -> bool:
             return False
         r = json.loads(out.stdout.strip().splitlines()[-1])
         extra.append(f"{servers}: fitted frame while validating {r['frame_while_validating_ms']:.0f} ms, "
+                     f"edit shown on the fitted canvas {r['edit_canvas_ms']:.0f} ms, "
                      f"edit validated and shown {r['validate_edit_shown_ms']:.0f} ms, "
                      f"every device item built {r['items_ms']:.0f} ms after File > Open")
         print(f"{servers:>7} {r['devices']:>7} {r['links']:>7} {r['open_show_ms']:>5.0f}ms "
@@ -208,7 +233,9 @@ def run_sizes(sizes: list[int], folder: Path, extra: list[str]) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="128,1024,4096", help="servers per fabric (multiples of 32)")
+    parser.add_argument("--sizes", default="128,1024,4096", help="servers per fabric (multiples of 32; 12800 = the 400-SU design of issue #22)")
+    parser.add_argument("--big-switch", default=BIG_SWITCH,
+                        help=f"leaf, spine and core model above {QM9700_MAX_SUS} SUs")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"{'servers':>7} {'devices':>7} {'cables':>7} {'open':>7} {'GUI busy':>8} {'fitted':>11} "
@@ -216,7 +243,7 @@ def main() -> int:
           f"{'edit val':>8} {'peak RSS':>8}")
     extra: list[str] = []
     with tempfile.TemporaryDirectory(prefix="aicnet-bench-") as folder:
-        if not run_sizes(sizes, Path(folder), extra):
+        if not run_sizes(sizes, Path(folder), extra, args.big_switch):
             return 1
     for line in extra:
         print(line)

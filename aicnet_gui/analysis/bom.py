@@ -136,16 +136,41 @@ def _spares(counts: dict[str, int], percent: float) -> dict[str, int]:
 
 
 def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
-    state = State.create(doc, [])
-    store = state.store
-    store.load_racks()
-    store.load_devices()
-    store.load_links()
-    rows = store.link_rows()
-    store.derive(rows)
-    catalog = doc.catalog
-    cindex = state.cindex
+    state = State.load(doc, [])
+    rows = state.store.link_rows()
+    roles, models, optics, unlinked = _count_devices(doc)
+    cables, cable_power = _count_cables(state, rows)
+    power, unknown = _power(doc, models, optics)
+    percent = doc.settings.spares_percent
+    optic_spares = _spares(dict(optics), percent)
+    cable_spares = _spares(dict(cables), percent)
+    known_cost, unpriced = _cost(Pricer(doc, prices), models, optics, optic_spares, cables,
+                                 cable_spares)
+    return Bom(
+        devices_by_role=dict(sorted(roles.items())),
+        devices_by_model=dict(sorted(models.items())),
+        links_by_tier=_links_by_tier(state, rows),
+        links_total=len(rows),
+        transceivers=dict(sorted(optics.items())),
+        cables=dict(sorted(cables.items(), key=_part_then_length)),
+        spares_percent=percent,
+        transceiver_spares=dict(sorted(optic_spares.items())),
+        cable_spares=dict(sorted(cable_spares.items(), key=_part_then_length)),
+        power_w=round(power + cable_power, 1),
+        power_unknown=tuple(sorted(unknown)),
+        cost_usd=None if unpriced else round(known_cost, 2),
+        cost_known_usd=round(known_cost, 2),
+        unpriced=tuple(sorted(unpriced)),
+        links_without_cable=int((state.store.l["cable"][rows] == NONE).sum()),
+        missing_optics=_missing_optics(state, rows),
+        unlinked_optics=unlinked,
+        currency=prices.currency if prices is not None else "USD",
+        price_list=prices.describe() if prices is not None else None,
+    )
 
+
+def _count_devices(doc: FabricDocument) -> tuple[Counter[str], Counter[str], Counter[str], int]:
+    """Devices per role and per model, installed optics per part, optics in unlinked cages."""
     roles: Counter[str] = Counter()
     models: Counter[str] = Counter()
     optics: Counter[str] = Counter()
@@ -158,14 +183,21 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
                 optics[config.transceiver] += 1
         if device.cages:
             unlinked += len(unlinked_optic_cages(doc, device.id))
+    return roles, models, optics, unlinked
 
-    col = store.l
+
+def _links_by_tier(state: State, rows: np.ndarray) -> dict[str, int]:
+    col = state.store.l
     tiers = np.sort(np.stack([col["tier_a"][rows], col["tier_b"][rows]]), axis=0)
     pairs = Counter(zip(tiers[0].tolist(), tiers[1].tolist(), strict=True))
-    links_by_tier = {f"{TIER_NAMES.get(a, a)}-{TIER_NAMES.get(b, b)}": n
-                     for (a, b), n in sorted(pairs.items())}
+    return {f"{TIER_NAMES.get(a, a)}-{TIER_NAMES.get(b, b)}": n for (a, b), n in sorted(pairs.items())}
 
-    # one entry per physical cable: (cable index, longest ordered length, any length unknown)
+
+def _count_cables(state: State, rows: np.ndarray) -> tuple[Counter[str], float]:
+    """Physical cables per `PART@LENGTH` (one per assembly, or per link without one) and
+    their power."""
+    store = state.store
+    col = store.l
     cables: Counter[str] = Counter()
     by_assembly: dict[str, list[int]] = {}
     cable = col["cable"][rows]
@@ -173,34 +205,42 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
     for row in rows[col["has_asm"][rows] & (cable != NONE)].tolist():
         by_assembly.setdefault(store.assembly[row], []).append(row)
     groups: list[list[int]] = [[r] for r in plain.tolist()] + list(by_assembly.values())
-    cable_power = 0.0
+    power = 0.0
     for group in groups:
-        first = group[0]
-        part = cindex.cables[int(col["cable"][first])]
+        part = state.cindex.cables[int(col["cable"][group[0]])]
         lengths = col["length"][group]
         ordered = col["ordered"][group]
+        longest = part.stock_lengths_m[-1]
         if np.isnan(lengths).any():
-            key = cable_key(part.id, None, None, part.stock_lengths_m[-1])
+            key = cable_key(part.id, None, None, longest)
         elif np.isnan(ordered).any():
-            key = cable_key(part.id, None, float(lengths.max()), part.stock_lengths_m[-1])
+            key = cable_key(part.id, None, float(lengths.max()), longest)
         else:
-            key = cable_key(part.id, float(ordered.max()), float(lengths.max()),
-                            part.stock_lengths_m[-1])
+            key = cable_key(part.id, float(ordered.max()), float(lengths.max()), longest)
         cables[key] += 1
-        cable_power += part.power_w
+        power += part.power_w
+    return cables, power
 
-    missing: list[tuple[str, str, int]] = []
+
+def _missing_optics(state: State, rows: np.ndarray) -> tuple[tuple[str, str, int], ...]:
+    """(link, device, cage) of every fibre cord end without an optic."""
+    store = state.store
+    col = store.l
+    cable = col["cable"][rows]
     fibre = np.zeros(len(rows), dtype=bool)
-    fibre[cable != NONE] = cindex.c_fibre[cable[cable != NONE]]
-    ep = state.endpoints.arrays()
+    fibre[cable != NONE] = state.cindex.c_fibre[cable[cable != NONE]]
+    cage = state.endpoints.arrays()["cage"]
+    missing: list[tuple[str, str, int]] = []
     for side in ("a", "b"):
-        lost = rows[fibre & (col[side + "_opt"][rows] == NONE)]
-        for row in lost.tolist():
+        for row in rows[fibre & (col[side + "_opt"][rows] == NONE)].tolist():
             dev = int(col[side][row])
-            missing.append((store.link_ids[row], store.dev_ids[dev],
-                            int(ep["cage"][col[side + "_ep"][row]])))
-    missing.sort()
+            missing.append((store.link_ids[row], store.dev_ids[dev], int(cage[col[side + "_ep"][row]])))
+    return tuple(sorted(missing))
 
+
+def _power(doc: FabricDocument, models: Counter[str], optics: Counter[str]) -> tuple[float, set[str]]:
+    """Devices at their maximum (else typical) power plus optics; models with no figure."""
+    catalog = doc.catalog
     power = 0.0
     unknown: set[str] = set()
     for model_id, count in models.items():
@@ -212,53 +252,26 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
             power += watts * count
     for optic_id, count in optics.items():
         power += catalog.transceiver(optic_id).power_w * count
-    power += cable_power
+    return power, unknown
 
-    percent = doc.settings.spares_percent
-    optic_spares = _spares(dict(optics), percent)
-    cable_spares = _spares(dict(cables), percent)
-    pricer = Pricer(doc, prices)
-    known_cost = 0.0
+
+def _cost(pricer: Pricer, models: Counter[str], optics: Counter[str], optic_spares: dict[str, int],
+          cables: Counter[str], cable_spares: dict[str, int]) -> tuple[float, set[str]]:
+    """The known cost (spares included) and the parts without a price."""
+    known = 0.0
     unpriced: set[str] = set()
-    for model_id, count in models.items():
-        price = pricer.device(model_id)
+    listed = pricer.prices is not None  # with a price list a cable is unpriced per length
+    parts = ([(pricer.device, k, n, k) for k, n in models.items()]
+             + [(pricer.optic, k, n + optic_spares[k], k) for k, n in optics.items()]
+             + [(pricer.cable, k, n + cable_spares[k], k if listed else k.split("@", 1)[0])
+                for k, n in cables.items()])
+    for price_of, key, count, name in parts:
+        price = price_of(key)
         if price is None:
-            unpriced.add(model_id)
+            unpriced.add(name)
         else:
-            known_cost += price * count
-    for optic_id, count in optics.items():
-        price = pricer.optic(optic_id)
-        if price is None:
-            unpriced.add(optic_id)
-        else:
-            known_cost += price * (count + optic_spares[optic_id])
-    for key, count in cables.items():
-        price = pricer.cable(key)
-        if price is None:
-            unpriced.add(key if prices is not None else key.split("@", 1)[0])
-        else:
-            known_cost += price * (count + cable_spares[key])
-    return Bom(
-        devices_by_role=dict(sorted(roles.items())),
-        devices_by_model=dict(sorted(models.items())),
-        links_by_tier=links_by_tier,
-        links_total=len(rows),
-        transceivers=dict(sorted(optics.items())),
-        cables=dict(sorted(cables.items(), key=_part_then_length)),
-        spares_percent=percent,
-        transceiver_spares=dict(sorted(optic_spares.items())),
-        cable_spares=dict(sorted(cable_spares.items(), key=_part_then_length)),
-        power_w=round(power, 1),
-        power_unknown=tuple(sorted(unknown)),
-        cost_usd=None if unpriced else round(known_cost, 2),
-        cost_known_usd=round(known_cost, 2),
-        unpriced=tuple(sorted(unpriced)),
-        links_without_cable=int((cable == NONE).sum()),
-        missing_optics=tuple(missing),
-        unlinked_optics=unlinked,
-        currency=prices.currency if prices is not None else "USD",
-        price_list=prices.describe() if prices is not None else None,
-    )
+            known += price * count
+    return known, unpriced
 
 
 class Pricer:

@@ -363,82 +363,100 @@ def fibre_cord(ctx: SigContext) -> list[Issue]:
     if cable is None or cable.type != "fibre":
         return []
     issues: list[Issue] = []
-    media = cable_media(cable)
     connectors = _cord_connectors(ctx, cable)
     for end in ctx.ends:
-        optic = end.optic
-        connector = connectors[end.label]
-        where = f"{_lbl(end)} (cage {_cage(end)})"
-        if optic is None:
-            fix, fix_text = _optic_fix(ctx, end, f"takes a {connector} {media} cord")
-            issues.append(Issue(
-                "OPTIC-MISSING", ERROR,
-                f"{where}: the {cable.model} fibre cord needs an optic in the cage, and none is "
-                f"installed", fix, fix_text))
-            continue
-        if connector and optic.connector != connector:
-            polish = _polish_clash(connector, optic.connector)
-            issues.append(Issue(
-                "FORM-FACTOR", ERROR,
-                f"{where}: the {cable.model} has {connector} at this end but the {optic.model} "
-                f"takes {optic.connector}" + (f": {polish}" if polish else ""), None,
-                f"use a {optic.connector} cord"))
-        if optic.media != media:
-            fix, fix_text = None, f"use a {optic.media} cord"
-            for other in ctx.catalog_cables:
-                if (other.type == "fibre" and cable_media(other) == optic.media
-                        and other.legs == cable.legs and other.a_end.connector == optic.connector
-                        and ctx.family in other.technology):
-                    fix, fix_text = ("cable", other.id), f"use the {other.model} ({other.fibre_grade})"
-                    break
-            issues.append(Issue(
-                "MEDIA-MISMATCH", ERROR,
-                f"{where}: {cable.fibre_grade} {media} cord on the {optic.media} "
-                f"{optic.model} ({optic.pmd})", fix, fix_text))
-        elif optic_reach_m(optic, cable.fibre_grade) is None:
-            issues.append(Issue(
-                "MEDIA-MISMATCH", WARNING,
-                f"{where}: the {optic.model} has no reach specified over {cable.fibre_grade} "
-                f"fibre; only the cord's own maximum is checked", None,
-                "use a fibre grade the optic's datasheet lists"))
+        issues.extend(_cord_end(ctx, cable, end, connectors[end.label]))
+    issues.extend(_cord_optic_pair(ctx, cable))
+    issues.extend(_cord_split(ctx, cable))
+    return issues
+
+
+def _cord_end(ctx: SigContext, cable: CableAssembly, end: End, connector: str | None) -> list[Issue]:
+    """One end of a fibre cord: an optic is installed, with the cord's connector and media."""
+    media = cable_media(cable)
+    optic = end.optic
+    where = f"{_lbl(end)} (cage {_cage(end)})"
+    if optic is None:
+        fix, fix_text = _optic_fix(ctx, end, f"takes a {connector} {media} cord")
+        return [Issue(
+            "OPTIC-MISSING", ERROR,
+            f"{where}: the {cable.model} fibre cord needs an optic in the cage, and none is "
+            f"installed", fix, fix_text)]
+    issues: list[Issue] = []
+    if connector and optic.connector != connector:
+        polish = _polish_clash(connector, optic.connector)
+        issues.append(Issue(
+            "FORM-FACTOR", ERROR,
+            f"{where}: the {cable.model} has {connector} at this end but the {optic.model} "
+            f"takes {optic.connector}" + (f": {polish}" if polish else ""), None,
+            f"use a {optic.connector} cord"))
+    if optic.media != media:
+        fix, fix_text = None, f"use a {optic.media} cord"
+        for other in ctx.catalog_cables:
+            if (other.type == "fibre" and cable_media(other) == optic.media
+                    and other.legs == cable.legs and other.a_end.connector == optic.connector
+                    and ctx.family in other.technology):
+                fix, fix_text = ("cable", other.id), f"use the {other.model} ({other.fibre_grade})"
+                break
+        issues.append(Issue(
+            "MEDIA-MISMATCH", ERROR,
+            f"{where}: {cable.fibre_grade} {media} cord on the {optic.media} "
+            f"{optic.model} ({optic.pmd})", fix, fix_text))
+    elif optic_reach_m(optic, cable.fibre_grade) is None:
+        issues.append(Issue(
+            "MEDIA-MISMATCH", WARNING,
+            f"{where}: the {optic.model} has no reach specified over {cable.fibre_grade} "
+            f"fibre; only the cord's own maximum is checked", None,
+            "use a fibre grade the optic's datasheet lists"))
+    return issues
+
+
+def _cord_optic_pair(ctx: SigContext, cable: CableAssembly) -> list[Issue]:
+    """The two optics a fibre cord joins: same media, PMDs that talk, a crossing cord."""
     a, b = ctx.a.optic, ctx.b.optic
-    if a is not None and b is not None:
-        if a.media != b.media:
-            issues.append(Issue(
-                "MEDIA-MISMATCH", ERROR,
-                f"{{a}} has the {a.media} {a.model} ({a.pmd}) and {{b}} the {b.media} {b.model} "
-                f"({b.pmd}): multimode and single-mode optics cannot link", None,
-                "use the same media at both ends"))
-        elif not pmds_link(a, b, breakout=cable.legs > 1):
-            issues.append(Issue(
-                "MEDIA-MISMATCH", ERROR,
-                f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
-                f"cannot talk{_lines_detail(ctx)}", None, "use optics of the same PMD family at both ends"))
-    if a is not None and b is not None and polarity_flips(cable) is False:
+    if a is None or b is None:
+        return []
+    issues: list[Issue] = []
+    if a.media != b.media:
+        issues.append(Issue(
+            "MEDIA-MISMATCH", ERROR,
+            f"{{a}} has the {a.media} {a.model} ({a.pmd}) and {{b}} the {b.media} {b.model} "
+            f"({b.pmd}): multimode and single-mode optics cannot link", None,
+            "use the same media at both ends"))
+    elif not pmds_link(a, b, breakout=cable.legs > 1):
+        issues.append(Issue(
+            "MEDIA-MISMATCH", ERROR,
+            f"{{a}} runs {a.pmd} ({a.model}) and {{b}} {b.pmd} ({b.model}): the two PMDs "
+            f"cannot talk{_lines_detail(ctx)}", None, "use optics of the same PMD family at both ends"))
+    if polarity_flips(cable) is False:
         issues.append(Issue(
             "FIBRE-POLARITY", ERROR,
             f"{{a}} - {{b}}: the {cable.model} is a {cable.polarity} cord: between two "
             "transceivers it joins transmitter to transmitter, and the link never comes up", None,
             "use a cord that crosses over (MPO Type B, duplex LC A-to-B)"))
-    # splitter vs straight: how many logical ports ride one optical port at each end
+    return issues
+
+
+def _cord_split(ctx: SigContext, cable: CableAssembly) -> list[Issue]:
+    """Splitter vs straight: how many logical ports ride one optical port at each end."""
     per_port = {}
     for end in ctx.ends:
         if end.optic is not None:
             per_port[end.label] = ports_per_optical_port(end.port.legs, end.optic)
     if cable.legs > 1 and per_port and max(per_port.values()) < cable.legs:
-        issues.append(Issue(
+        return [Issue(
             "SPEED-MISMATCH", ERROR,
             f"{{a}} - {{b}}: the 1:{cable.legs} splitter cord {cable.model} needs an optical port "
             f"split in {cable.legs} at one end (e.g. a twin-port optic in a 4x200G cage)", None,
-            "use a straight cord, or split the cage"))
+            "use a straight cord, or split the cage")]
     if cable.legs == 1 and len(per_port) == 2 and per_port["a"] != per_port["b"]:
         split = "a" if per_port["a"] > 1 else "b"
-        issues.append(Issue(
+        return [Issue(
             "SPEED-MISMATCH", ERROR,
             "{" + split + "} carries " + str(per_port[split]) + " ports on one optical port; a "
             f"straight cord {cable.model} reaches only one of them: use a 1:{per_port[split]} "
-            "splitter cord", None, "use a splitter cord"))
-    return issues
+            "splitter cord", None, "use a splitter cord")]
+    return []
 
 
 RULES: list[tuple[str, SigRule]] = [

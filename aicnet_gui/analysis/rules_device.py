@@ -25,6 +25,7 @@ from ..model.edits import UpdateDevice
 from ..model.fabric import FabricTechnology
 from ..model.fit import ports_per_optical_port
 from ..model.wording import counted
+from .dirty import switch_peers
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .fixes import set_assembly
 from .index import NONE
@@ -391,7 +392,7 @@ def oversub_candidates(state: State) -> Iterable[int]:
 # ---------------------------------------------------------------------------- ECMP
 def expected_uppers(state: State, row: int) -> frozenset[int]:
     """The upper switches of every switch of the same tier that shares an upper switch with
-    `row`.  The union per upper switch is memoized in `state.memo["ecmp"]`; the analyzer drops
+    `row`.  The union per upper switch is memoized in `state.memo["ecmp"]`; refresh.ecmp_peers drops
     an entry when the lower switches of that upper switch or their uppers change."""
     d = state.store.d
     tier = int(d["tier"][row])
@@ -704,7 +705,7 @@ RULES = [
     Rule("cage-usage", "device", cage_check, cage_candidates,
          ("PORT-DUPLICATE", "TWIN-PORT-MIXED-FIBRE")),
     Rule("oversubscription", "device", oversub_check, oversub_candidates, ("OVERSUBSCRIBED",)),
-    Rule("ecmp", "device", ecmp_check, ecmp_candidates, ("ECMP-IMBALANCE",), depends="peers"),
+    Rule("ecmp", "device", ecmp_check, ecmp_candidates, ("ECMP-IMBALANCE",), dirty=switch_peers),
     Rule("rails", "device", rail_check, rail_candidates, ("RAIL-MISWIRED",)),
     Rule("nics", "device", nic_check, nic_candidates, ("NIC-UNCONNECTED",)),
     Rule("optic-unlinked", "device", optic_unlinked_check, optic_unlinked_candidates,

@@ -6,6 +6,11 @@ device-model id, an assembly id, a workload id, or None for the fabric), and opt
 `candidates(state)`: a fast (numpy) pre-selection of the keys worth checking in a full run.
 `candidates` must never leave out a key that `check` would report on: an incremental run calls
 `check` on every dirty key, and both runs must agree.
+
+A rule may also say what it depends on: `dirty(state, delta)` returns the keys of its scope to
+check again after an edit, given the update's `Delta` (delta.py).  A rule that says nothing gets
+its scope's default (dirty.py `SCOPE_DEFAULTS`); `depends="peers"` on a device rule is the older
+spelling of `dirty=dirty.switch_peers`.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import numpy as np
 from ..model.catalog_entities import Technology
 from ..model.document import FabricDocument
 from ..model.fabric import Link, Workload
+from .delta import Delta
 from .findings import Finding
 from .index import CatalogIndex, Endpoints
 from .media import fabric_family
@@ -45,9 +51,11 @@ class Rule:
     check: Callable[[State, Any], Iterable[Finding | Failure]]
     candidates: Callable[[State], Iterable[Any]] | None = None
     codes: tuple[str, ...] = ()
-    # device rules only: "self" (the device's own links and settings) or "peers" (also the
-    # upper switches of the switches it shares an upper switch with, e.g. ECMP)
+    # device rules only, the older spelling of `dirty`: "self" (the scope's default) or "peers"
+    # (dirty.switch_peers: also the switches sharing an upper switch with a changed one, ECMP)
     depends: str = "self"
+    # the keys to check again after an edit, given its Delta; None: the scope's default
+    dirty: Callable[[State, Delta], Iterable[Any]] | None = None
 
 
 @dataclass
@@ -92,6 +100,18 @@ class State:
         sigs = Signatures(cindex, endpoints, family, sig_rules)
         store = Store(doc, cindex, endpoints, sigs)
         return cls(doc, cindex, endpoints, sigs, store, Topology(store), family)
+
+    @classmethod
+    def load(cls, doc: FabricDocument, sig_rules: list) -> State:
+        """A state with every rack, device and link read and the link columns derived: what
+        the analyzer's full run and the bill of materials start from."""
+        state = cls.create(doc, sig_rules)
+        store = state.store
+        store.load_racks()
+        store.load_devices()
+        store.load_links()
+        store.derive(store.link_rows())
+        return state
 
     # ---------------------------------------------------------------- names and objects
     @property

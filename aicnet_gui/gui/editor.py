@@ -138,8 +138,9 @@ class Editor(QObject):
         return self.update_devices([device_id], {"name": name}, f"Rename to {name}")
 
     def set_cages(self, device_ids: Iterable[str], cages: Iterable[int], mode: Any = KEEP,
-                  transceiver: Any = KEEP) -> bool:
-        """Set the breakout mode and/or optic of cages on devices (one undo step)."""
+                  transceiver: Any = KEEP, fec: Any = KEEP) -> bool:
+        """Set the breakout mode, optic and/or configured FEC (None: the line's default) of
+        cages on devices (one undo step)."""
         ops: list[Operation] = []
         cage_list = list(cages)
         changed = 0  # cages whose setting changes, on every device (the message says so)
@@ -160,6 +161,8 @@ class Editor(QObject):
                 if transceiver is not KEEP:
                     update["transceiver"] = transceiver
                 config = config.model_copy(update=update)
+                if fec is not KEEP:  # validated: FEC-MISMATCH starts scanning on the first FEC
+                    config = CageConfig(mode=config.mode, transceiver=config.transceiver, fec=fec)
                 if config.mode is None and config.transceiver is None and config.fec is None:
                     new.pop(cage, None)
                 else:
@@ -167,7 +170,8 @@ class Editor(QObject):
                 changed += new.get(cage) != device.cages.get(cage)
             if new != device.cages:
                 ops.append(UpdateDevice(device_id, {"cages": new}))
-        what = " and ".join(name for name, value in (("breakout mode", mode), ("transceiver", transceiver))
+        what = " and ".join(name for name, value in (("breakout mode", mode), ("transceiver", transceiver),
+                                                        ("FEC", fec))
                             if value is not KEEP) or "nothing"
         where = f" on {counted(len(ops), 'device')}" if len(ops) > 1 else ""
         return self._run(ops, f"Set {what} of {counted(changed, 'cage')}{where}")

@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         self.findings, self.metrics, self.workloads = (self.live.findings, self.live.metrics,
                                                        self.live.workloads)
         self.validator = self.live.validator
+        self.live.shown.connect(self.inspector.set_report)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.palette)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.inspector)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.metrics)

@@ -6,6 +6,7 @@ import random
 
 from aicnet_gui.model.document import FabricDocument, ModelError
 from aicnet_gui.model.edits import (
+    AddDevice,
     AddLink,
     AddRack,
     AddWorkload,
@@ -20,19 +21,26 @@ from aicnet_gui.model.edits import (
     UpdateSettings,
     UpdateWorkload,
 )
-from aicnet_gui.model.fabric import CageConfig, Endpoint, Link, LinkPatch, Rack, Workload
+from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, LinkPatch, Rack, Workload
+
+#: the edit kinds `random_edit` picks from by default (the seeds of the tests depend on this list:
+#: add a kind through the `kinds` argument, not here)
+KINDS = (
+    "remove-link", "link-length", "link-cable", "link-assembly", "link-rail", "move-end",
+    "add-link", "firmware", "optic", "mode", "move-device", "remove-device", "rack",
+    "workload", "mtu-tag", "role", "add-rack", "remove-rack", "new-workload",
+    "drop-workload", "settings", "rename", "rename-workload", "airflow", "link-patch",
+)
+#: ... and the kinds added since, with their own seeds: a new device, wired in the same edit
+MORE_KINDS = (*KINDS, "add-device")
 
 
-def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
+def random_edit(doc: FabricDocument, rng: random.Random,
+                kinds: tuple[str, ...] = KINDS) -> list[Operation]:
     """One random edit (a list of ops) that may or may not be valid for the document."""
     links = sorted(doc.links)
     devices = sorted(doc.devices)
-    kind = rng.choice([
-        "remove-link", "link-length", "link-cable", "link-assembly", "link-rail", "move-end",
-        "add-link", "firmware", "optic", "mode", "move-device", "remove-device", "rack",
-        "workload", "mtu-tag", "role", "add-rack", "remove-rack", "new-workload",
-        "drop-workload", "settings", "rename", "rename-workload", "airflow", "link-patch",
-    ])
+    kind = rng.choice(list(kinds))
     if kind == "remove-link" and links:
         return [RemoveLink(rng.choice(links))]
     if kind == "link-length" and links:
@@ -89,6 +97,8 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
         return [UpdateWorkload(rng.choice(sorted(doc.workloads)), {"name": f"job-{rng.randint(1, 999)}"})]
     if not devices:
         return []
+    if kind == "add-device":
+        return _add_device(doc, rng, rng.choice(devices), devices)
     dev_id = rng.choice(devices)
     if kind == "rename":
         return [UpdateDevice(dev_id, {"name": f"n-{rng.randint(1, 99999)}"})]
@@ -148,10 +158,34 @@ def random_edit(doc: FabricDocument, rng: random.Random) -> list[Operation]:
     return []
 
 
-def apply_random(doc: FabricDocument, rng: random.Random):  # noqa: ANN201
+def _add_device(doc: FabricDocument, rng: random.Random, template: str,
+                devices: list[str]) -> list[Operation]:
+    """A new device like `template` (same model, role and cages), in a rack or not, and in
+    the same edit maybe wired to a free port of another device."""
+    like = doc.devices[template]
+    new_id = doc.new_id("dev")
+    racks = sorted(doc.racks)
+    rack = rng.choice([None, *racks]) if racks else None
+    ops: list[Operation] = [AddDevice(Device(
+        id=new_id, name=f"new-{new_id}", model=like.model, role=like.role, rack=rack,
+        ru=rng.choice([1, 20, 41]) if rack is not None else None, cages=like.cages,
+        firmware=like.firmware, tags=like.tags))]
+    ports = sorted(doc.ports(template))
+    other = rng.choice(devices)
+    free = doc.free_ports(other)
+    if ports and free and rng.random() < 0.7:
+        ops.append(AddLink(Link(
+            id=doc.new_id("rnd"), a=Endpoint(device=new_id, port=rng.choice(ports)),
+            b=Endpoint(device=other, port=rng.choice(free)),
+            cable=rng.choice([None, *sorted(doc.catalog.cables)]))))
+    return ops
+
+
+def apply_random(doc: FabricDocument, rng: random.Random,  # noqa: ANN201
+                 kinds: tuple[str, ...] = KINDS):
     """Apply random edits until one is accepted; returns the AppliedEdit."""
     for _ in range(50):
-        ops = random_edit(doc, rng)
+        ops = random_edit(doc, rng, kinds)
         if not ops:
             continue
         try:

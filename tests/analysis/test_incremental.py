@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 from conftest import two_leaf_fabric
-from edits import apply_random
+from edits import KINDS, MORE_KINDS, apply_random
 
 from aicnet_gui.analysis import Analyzer, Rule, analyze
 from aicnet_gui.analysis.engine import DEFAULT_RULES, SIGNATURE_RULES
 from aicnet_gui.fileio import load_fabric
+from aicnet_gui.model.edits import ChangeSet
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "small-hgx.fabric"
 
@@ -30,21 +31,30 @@ def _first_difference(a: dict, b: dict) -> str:
     return "fixes differ"
 
 
-def run_random_edits(doc, seed: int, steps: int) -> int:
+def run_random_edits(doc, seed: int, steps: int, kinds: tuple[str, ...] = KINDS,
+                     batch: int = 1) -> int:
+    """Random edits (and undos), each followed by an update compared with a full run; with
+    `batch` > 1, up to that many edits merge into one ChangeSet first (as the live validator
+    merges the edits of one debounce interval)."""
     rng = random.Random(seed)
     analyzer = Analyzer(doc)
     analyzer.full()
     undo: list = []
     checked = 0
     for step in range(steps):
-        if undo and rng.random() < 0.3:
-            edit = doc.apply(undo.pop())
-        else:
-            edit = apply_random(doc, rng)
-            if edit is None:
-                continue
-            undo.append(edit.inverse)
-        incremental = analyzer.update(edit.changes)
+        changes = ChangeSet()
+        for _ in range(rng.randint(1, batch)):
+            if undo and rng.random() < 0.3:
+                edit = doc.apply(undo.pop())
+            else:
+                edit = apply_random(doc, rng, kinds)
+                if edit is None:
+                    continue
+                undo.append(edit.inverse)
+            changes.merge(edit.changes)
+        if not changes:
+            continue
+        incremental = analyzer.update(changes)
         full = Analyzer(doc).full()
         assert incremental == full, (
             f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}"
@@ -65,6 +75,25 @@ def test_incremental_equals_full_on_random_edits_of_a_rail_optimized_fabric(cata
 
     doc = build_rail_optimized(catalog, 128)
     assert run_random_edits(doc, seed, 60) > 40
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_incremental_equals_full_when_devices_are_added_and_wired(catalog, seed):
+    doc = load_fabric(EXAMPLE, catalog)
+    assert run_random_edits(doc, seed, 100, kinds=MORE_KINDS) > 70
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_incremental_equals_full_on_edits_merged_into_one_change_set(catalog, seed):
+    doc = load_fabric(EXAMPLE, catalog)
+    assert run_random_edits(doc, seed, 60, kinds=MORE_KINDS, batch=4) > 40
+
+
+def test_incremental_equals_full_on_merged_edits_of_a_rail_optimized_fabric(catalog):
+    from fabric_builder import build_rail_optimized
+
+    doc = build_rail_optimized(catalog, 128)
+    assert run_random_edits(doc, 41, 30, kinds=MORE_KINDS, batch=3) > 20
 
 
 def test_update_reads_a_snapshot_and_never_writes_the_document(build):

@@ -49,8 +49,10 @@ from .interactions.wire import WireInteraction
 from .items import BAND_PAD, TITLE_MARGIN, DeviceItem, TierBands
 from .link_layer import LinkLayer
 from .mirror import SceneMirror, link_colour
+from .overview_layer import OverviewLayer
 from .scene_data import TopologyData, topology_data
 from .tooltips import tooltip
+from .view import FabricView
 from .wire_preview import WirePreview
 from .wire_state import WireState
 
@@ -136,6 +138,9 @@ class TopologyScene(FabricScene):
         self.interaction: Interaction | None = None
         self.pick = PickInteraction(self)
         self.group_boxes = CollapsedGroups(self, self.mirror)
+        # overview hook (#22): blocks per SU / pod / tier drawn instead of the devices far out
+        self.overview = OverviewLayer(self)
+        self.addItem(self.overview)
         #: collapsed groups (view state, not in the model)
         self.collapsed: dict[GroupKey, GroupItem] = self.group_boxes.boxes
         self.colour_mode = "cable"
@@ -192,6 +197,7 @@ class TopologyScene(FabricScene):
             data = topology_data(doc)
         self._update_detail_scale()  # before the items: each is created with it
         self._build(data)
+        self.overview.reset()  # overview hook (#22)
         if not len(data):
             self.bands.set_bands([])
         self._update_scene_rect()
@@ -255,6 +261,7 @@ class TopologyScene(FabricScene):
     def apply_changes(self, changes: ChangeSet) -> None:
         """Follow one applied edit: update only the touched devices and cables."""
         update = self.mirror.apply_changes(changes)
+        self.overview.changed(changes)  # overview hook (#22)
         self._update_detail_scale()
         if update.bands:
             self._band_timer.start()
@@ -300,10 +307,12 @@ class TopologyScene(FabricScene):
         scale = min(viewport.width() / max(width, 1), viewport.height() / max(height, 1))
         self.mirror.far = scale * 0.97 < lod.FAR_SCALE
         self.device_layer.setVisible(self.mirror.far)
+        self.overview.set_scale(scale * 0.97)  # overview hook (#22)
 
     def set_view_scale(self, scale: float) -> None:
         """The view zoomed: below lod.FAR_SCALE the batched layer draws the devices."""
         self.mirror.set_far(scale < lod.FAR_SCALE)
+        self.overview.set_scale(scale)  # overview hook (#22): may hide the device and link layers
 
     def _update_detail_scale(self) -> None:
         small = len(self.doc.links) < lod.SMALL_FABRIC_LINKS
@@ -544,6 +553,12 @@ class TopologyScene(FabricScene):
         super().mouseReleaseEvent(event)
 
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        widget = event.widget()
+        view = widget.parent() if widget is not None else None
+        if (self.overview.active and event.button() == Qt.MouseButton.LeftButton  # overview (#22)
+                and isinstance(view, FabricView) and self.overview.zoom_into(event.scenePos(), view)):
+            event.accept()
+            return
         group = self.group_at(event.scenePos())
         if group is not None and event.button() == Qt.MouseButton.LeftButton:
             self.expand([group.key])
@@ -613,6 +628,8 @@ class TopologyScene(FabricScene):
             event.ignore()
 
     def tooltip_at(self, pos: QPointF, scale: float) -> str:
+        if self.overview.active:  # overview hook (#22)
+            return self.overview.tooltip_at(pos, scale)
         return tooltip(self.doc, self.device_item_at(pos), self.links, pos, scale,
                        self.detail_scale)
 

@@ -1,9 +1,12 @@
 """Inspector page for one or several devices: name, model, rack and RU, firmware, tags, cages.
 
-The cage tree has one row per cage group ("all 64 OSFP cages") whose mode and optic apply to
-every cage of the group; expand it to set single cages.  Only breakout modes the cage supports
-and optics that fit it (form factor, top, speed, breakout) are offered.  The connection list
-shows each port's cable; clicking one selects the cable on the canvas.
+The cage tree has one row per cage group ("all 64 OSFP cages") whose mode, optic and FEC apply
+to every cage of the group; expand it to set single cages.  Only breakout modes the cage
+supports and optics that fit it (form factor, top, speed, breakout) are offered.  On Ethernet
+fabrics each row also configures the FEC of its ports (`CageConfig.fec`, checked by
+FEC-MISMATCH), showing the line's default when none is set; InfiniBand has no such choice.
+The live validation's findings about the devices are listed under the cages.  The connection
+list shows each port's cable; clicking one selects the cable on the canvas.
 """
 
 from __future__ import annotations
@@ -24,10 +27,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...analysis import AnalysisReport
+from ...editing.cage_fec import FEC_CHOICES, fec_settable, fec_texts
 from ...editing.compat import compatible_transceivers
 from ...editing.units import natural_key
 from ...model.catalog_entities import Role
 from ...model.fabric import Device
+from ...model.fec import FEC_NAMES
 from ...model.ports import cage_mode
 from .. import resources, theme
 from ..editor import Editor
@@ -46,8 +52,12 @@ from .forms import (
     set_spin,
     spin,
 )
+from .object_findings import ObjectFindings
 
 CAGE_ROLE = Qt.ItemDataRole.UserRole + 1
+#: the FEC choices of a cage as the combo shows them (docs: IEEE 802.3 clause names)
+FEC_TITLES = {"rs544": "RS(544,514) KP4", "rs528": "RS(528,514) KR4",
+              "baser": "BASE-R (clause 74)", "off": "FEC off"}
 
 
 PLANE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")  # as Device.plane
@@ -110,7 +120,7 @@ class DevicePage(Page):
         fields.addRow("Tags", self.tags)
         fields.addRow("Plane", self.plane)
         layout.addLayout(fields)
-        layout.addWidget(section("Cages: breakout and optics"))
+        layout.addWidget(section("Cages: breakout, optics and FEC"))
         self.cages = QTreeWidget()
         self.cages.setColumnCount(1)
         self.cages.setHeaderHidden(True)
@@ -122,6 +132,10 @@ class DevicePage(Page):
         self.cage_note.setWordWrap(True)
         self.cage_note.setStyleSheet("color: #616e7c;")
         layout.addWidget(self.cage_note)
+        layout.addWidget(section("Findings"))
+        self.findings = ObjectFindings()
+        layout.addWidget(self.findings)
+        self.report: AnalysisReport | None = None
         layout.addWidget(section("Connections"))
         self.connections = QTreeWidget()
         self.connections.setColumnCount(3)
@@ -186,7 +200,15 @@ class DevicePage(Page):
         set_line(self.tags, common(format_tags(d.tags) for d in devices))
         set_line(self.plane, common(d.plane or "" for d in devices))
         self._fill_cages(devices)
+        self.findings.show_findings(self.report, doc.revision, self.ids)
         self._fill_connections(devices)
+
+    def set_report(self, report: AnalysisReport | None) -> None:
+        """The live validation's latest report: the page shows its findings about the devices
+        (a FEC set on a cage shows its FEC-MISMATCH here)."""
+        self.report = report
+        if self.devices():
+            self.findings.show_findings(report, self.doc.revision, self.ids)
 
     def _fill_models(self, role: str) -> None:
         with QSignalBlocker(self.model):
@@ -235,8 +257,12 @@ class DevicePage(Page):
                     item.setExpanded(True)
         used = sum(len(doc.link_ids_of(d.id)) for d in devices)
         total = sum(len(doc.ports(d)) for d in devices)
-        self.cage_note.setText(f"{used} of {total} ports carry a cable. Expand a group to set single "
-                               "cages; a mode that would remove a port with a cable is refused.")
+        note = (f"{used} of {total} ports carry a cable. Expand a group to set single "
+                "cages; a mode that would remove a port with a cable is refused.")
+        no_fec = fec_settable(doc)
+        if no_fec:
+            note += f" FEC: {no_fec}."
+        self.cage_note.setText(note)
 
     def _fill_cage_children(self, item: QTreeWidgetItem) -> None:
         tag = item.data(0, CAGE_ROLE)
@@ -277,6 +303,7 @@ class DevicePage(Page):
         set_combo(optic_box, current)
         optic_box.setEnabled(group.form_factor != "RJ45" and optic_box.count() > 1)
         optic_box.setToolTip("only optics that fit this cage and its mode are offered")
+        fec_box = self._fec_box(devices, cages)
         used = sum(1 for d in devices for c in cages for p in doc.ports(d).values()
                    if p.cage == c and doc.link_at(d.id, p.name) is not None)
         legs = sum(1 for d in devices for c in cages for p in doc.ports(d).values() if p.cage == c)
@@ -293,11 +320,38 @@ class DevicePage(Page):
         combos.addWidget(mode_box, 0)
         combos.addWidget(optic_box, 1)
         box.addLayout(combos)
+        if fec_box is not None:
+            box.addWidget(fec_box)
         ids = [d.id for d in devices]
         mode_box.activated.connect(lambda _i, b=mode_box: self._commit_mode(ids, cages, b))
         optic_box.activated.connect(lambda _i, b=optic_box: self._commit_optic(ids, cages, b))
+        if fec_box is not None:
+            fec_box.activated.connect(lambda _i, b=fec_box: self._commit_fec(ids, cages, b))
         item.setSizeHint(0, card.sizeHint())
         self.cages.setItemWidget(item, 0, card)
+
+    def _fec_box(self, devices: list[Device], cages: list[int]) -> QComboBox | None:
+        """The FEC choice of these cages (None on InfiniBand, where the PHY negotiates it):
+        the line's default first, named with what it is, then each IEEE 802.3 FEC."""
+        doc = self.doc
+        if fec_settable(doc) is not None or doc.device_model(devices[0]).cage_group_of[
+                cages[0]].form_factor == "RJ45":
+            return None
+        fec_box = QComboBox()
+        fec_box.setObjectName("fec")
+        default, line = fec_texts(doc, devices, cages)
+        fec_box.addItem(f"FEC: {default}", "")
+        for fec in FEC_CHOICES:
+            fec_box.addItem(f"FEC: {FEC_TITLES[fec]}", fec)
+            fec_box.setItemData(fec_box.count() - 1, FEC_NAMES[fec], Qt.ItemDataRole.ToolTipRole)
+        set_combo(fec_box, common((d.cages.get(c).fec if d.cages.get(c) else None) or ""
+                                  for d in devices for c in cages))
+        mixed = fec_box.findData(MIXED_TEXT)
+        if mixed >= 0:
+            fec_box.setItemText(mixed, f"FEC: {MIXED_TEXT}")
+        fec_box.setToolTip("FEC configured on the cage's ports (FEC-MISMATCH checks it against "
+                           "the line and the far end)" + (f"\n{line}" if line else ""))
+        return fec_box
 
     def _fill_connections(self, devices: list[Device]) -> None:
         doc = self.doc
@@ -421,4 +475,11 @@ class DevicePage(Page):
         if value is MIXED:
             return
         self.editor.set_cages(ids, cages, transceiver=value or None)
+        self.refresh_later()
+
+    def _commit_fec(self, ids: list[str], cages: list[int], box: QComboBox) -> None:
+        value = combo_value(box)
+        if value is MIXED:
+            return
+        self.editor.set_cages(ids, cages, fec=value or None)
         self.refresh_later()

@@ -2,7 +2,8 @@
 
 One page per kind of selection: devices, cables, racks, a mix (counts only), or nothing (the
 fabric: name, technology, MTU, PFC/ECN, ECMP policy).  Every field commits one undo step through
-the editor; the page re-reads the model after any change that touches what it shows.
+the editor; the page re-reads the model after any change that touches what it shows.  The live
+validation's reports come in through `set_report` (the device and cable pages show their findings).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...analysis import AnalysisReport
 from ...editing.counts import counts
 from ...editing.units import counted
 from ...model.edits import ChangeSet
@@ -261,6 +263,12 @@ class InspectorDock(QDockWidget):
         editor.document.changed.connect(self._on_changed)
         editor.document.reset.connect(lambda: self.show_selection([], [], []))
         self.show_selection([], [], [])
+
+    def set_report(self, report: AnalysisReport) -> None:
+        """The live validation's current report: the device and cable pages show their
+        findings."""
+        self.device_page.set_report(report)
+        self.link_page.set_report(report)
 
     def current_page(self) -> Page:
         return self.stack.currentWidget()  # type: ignore[return-value]

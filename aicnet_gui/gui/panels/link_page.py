@@ -4,26 +4,46 @@ Only cable assemblies that fit both ends are offered (form factor and top for DA
 media and connector for fibre cords).  The length is estimated from the racks' floor positions
 and RU unless a manual length is typed; the ordered stock length is shown next to it.  The
 patch section sets the structured cabling in the channel (`Link.patch`: mated connector pairs,
-their loss, the panels' polish) that INSERTION-LOSS and PATCH-POLISH check.
+their loss, the panels' polish) that INSERTION-LOSS and PATCH-POLISH check, and its polarity
+(the TIA-568.3-D method, the trunk's type, the cord at each end; model/polarity.py) with the
+CHANNEL-POLARITY verdict under it.  The live validation's findings about the cable close the
+page.
 """
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QIcon, QPixmap
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout
+from html import escape
+from typing import Any, get_args
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from ...analysis import AnalysisReport, Finding
 from ...analysis.lengths import link_length
+from ...analysis.rules_cabling import channel_parts
 from ...editing.compat import PortRef, cage_transceiver, compatible_cables, port_title
 from ...editing.units import speed_label
-from ...model import limits
+from ...model import limits, polarity
+from ...model.edits import Operation, UpdateLink
 from ...model.fabric import Link, LinkPatch
 from ...model.port_names_os import PortNamer
 from ...model.rounding import metres
 from ...model.summary import tier_pair
 from .. import theme
 from ..editor import Editor
+from .findings import SEVERITY_COLOURS
 from .forms import (
     MIXED,
+    MIXED_TEXT,
     Header,
     Page,
     combo_value,
@@ -36,6 +56,43 @@ from .forms import (
     set_spin,
     spin,
 )
+from .object_findings import ObjectFindings, findings_about
+
+#: the polarity parts of a patch, as model/polarity.py names them (LinkPatch fields)
+POLARITY_FIELDS = ("method", "trunk", "cord_a", "cord_b")
+
+
+def segment_title(segment: str) -> str:
+    """`B` -> "Type B" (an MPO array part), `A-to-B` stays (a duplex part)."""
+    return f"Type {segment}" if segment in polarity.ARRAY else segment
+
+
+def polarity_choices(field: str) -> list[tuple[str, str]]:
+    """(title, value) of each choice of a polarity field; value "" is "not given"."""
+    if field == "method":
+        return [("not given", "")] + [(f"Method {m}", m) for m in get_args(polarity.Method)]
+    unset = "the method's type" if field == "trunk" else "the link's catalog cord"
+    return [(f"({unset})", "")] + [(segment_title(s), s) for s in get_args(polarity.Segment)]
+
+
+def verdict_html(finding: Finding, others: int = 0) -> str:
+    """A CHANNEL-POLARITY finding under the polarity fields: without the cable's own name (the
+    page's title), with the one-part change that fixes it."""
+    colour = SEVERITY_COLOURS[finding.severity]
+    head, sep, rest = finding.message.partition(": ")
+    text = rest if sep and " - " in head else finding.message
+    html = (f"<span style='color:{colour}'><b>{finding.severity.value} {finding.code}</b></span>"
+            f" {escape(text)}")
+    if finding.fix is not None:
+        html += f"<br><b>Fix:</b> {escape(finding.fix.description)}"
+    if others:
+        html += f"<br><span style='color:#8a94a6'>and {others} more in the findings panel</span>"
+    return html
+
+
+def spin_mixed(box: Any) -> bool:
+    """Does a spin box show "(mixed)" (the selected links disagree, nothing typed since)?"""
+    return box.specialValueText() == MIXED_TEXT and box.value() == box.minimum()
 
 
 def swatch(colour: str) -> QIcon:
@@ -49,6 +106,7 @@ class LinkPage(Page):
         super().__init__()
         self.editor = editor
         self.ids: list[str] = []
+        self.report: AnalysisReport | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(6)
@@ -97,6 +155,9 @@ class LinkPage(Page):
         tag_form.addRow("Plane", self.plane)
         tag_form.addRow("Notes", self.notes)
         layout.addLayout(tag_form)
+        layout.addWidget(section("Findings"))
+        self.findings = ObjectFindings()
+        layout.addWidget(self.findings)
         layout.addStretch(1)
         self.cable.activated.connect(self._commit_cable)
         self.auto.toggled.connect(self._commit_auto)
@@ -124,6 +185,33 @@ class LinkPage(Page):
         patch_form.addRow("Mated pairs", self.pairs)
         patch_form.addRow("Loss per pair", self.pair_loss)
         patch_form.addRow("Polish", self.polish)
+        self.polarity: dict[str, QComboBox] = {}
+        tips = {"method": "TIA-568.3-D connectivity method: the parts not given below are the "
+                          "method's standard ones",
+                "trunk": "polarity of the trunk between the panels: MPO Type A/B/C (or a duplex "
+                         "A-to-A / A-to-B trunk)",
+                "cord_a": "patch cord between the optic at end a and its panel",
+                "cord_b": "patch cord between the optic at end b and its panel"}
+        for field, title in (("method", "Polarity"), ("trunk", "Trunk"),
+                             ("cord_a", "Cord at A"), ("cord_b", "Cord at B")):
+            box = QComboBox()
+            box.setObjectName(field)
+            for text, value in polarity_choices(field):
+                box.addItem(text, value)
+            box.setToolTip(tips[field])
+            box.activated.connect(lambda _i: self._commit_patch(text="Set channel polarity"))
+            self.polarity[field] = box
+            patch_form.addRow(title, box)
+        self.verdict = QLabel()
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextFormat(Qt.TextFormat.RichText)
+        patch_form.addRow("", self.verdict)
+        self.polarity_fix = QPushButton("Apply the fix")
+        self.polarity_fix.setToolTip("change the one part the CHANNEL-POLARITY finding names "
+                                     "(one undo step)")
+        self.polarity_fix.clicked.connect(self._apply_polarity_fix)
+        self._fix: Finding | None = None
+        patch_form.addRow("", self.polarity_fix)
         layout.addLayout(patch_form)
         self.patched.toggled.connect(self._commit_patch)
         self.pairs.valueChanged.connect(self._commit_patch)
@@ -131,36 +219,139 @@ class LinkPage(Page):
         self.polish.activated.connect(self._commit_patch)
 
     def _fill_patch(self, links: list[Link]) -> None:
-        patch = common(link.patch for link in links)
-        known = patch is not MIXED and patch is not None
+        patched = [link.patch for link in links if link.patch is not None]
+        every = bool(links) and len(patched) == len(links)
         self.patched.blockSignals(True)
-        self.patched.setChecked(known)
+        self.patched.setChecked(every)
         self.patched.blockSignals(False)
-        set_spin(self.pairs, patch.mated_pairs if known else MIXED if patch is MIXED else 2)
-        set_spin(self.pair_loss, patch.loss_per_pair_db if known else None)
-        self.pair_loss.setSpecialValueText("TIA max 0.75 dB")
-        set_combo(self.polish, (patch.polish or "") if known else "")
-        for widget in (self.pairs, self.pair_loss, self.polish):
-            widget.setEnabled(known)
+        if every:
+            set_spin(self.pairs, common(p.mated_pairs for p in patched))
+            loss = common(p.loss_per_pair_db for p in patched)
+            set_combo(self.polish, common(p.polish or "" for p in patched))
+            for field, box in self.polarity.items():
+                set_combo(box, common(getattr(p, field) or "" for p in patched))
+        else:
+            set_spin(self.pairs, MIXED if patched else 2)
+            loss = None
+            set_combo(self.polish, "")
+            for box in self.polarity.values():
+                set_combo(box, "")
+        set_spin(self.pair_loss, loss)
+        if loss is not MIXED:
+            self.pair_loss.setSpecialValueText("TIA max 0.75 dB")
+        for widget in (self.pairs, self.pair_loss, self.polish, *self.polarity.values()):
+            widget.setEnabled(every)
+        self._show_verdict()
 
-    def _commit_patch(self, *_args: object) -> None:
+    def _commit_patch(self, *_args: object, text: str = "Set patch panels") -> None:
+        links = self.links()
         if not self.patched.isChecked():
-            if any(link.patch is not None for link in self.links()):
+            if any(link.patch is not None for link in links):
                 self._update({"patch": None}, "Remove patch panels")
             return
+        # what the page shows for all the selected links; a field they disagree on and that
+        # was not touched ("(mixed)") stays as each link has it
+        fields: dict[str, Any] = {}
+        if not spin_mixed(self.pairs):
+            fields["mated_pairs"] = self.pairs.value()
+        if not spin_mixed(self.pair_loss):
+            fields["loss_per_pair_db"] = self.pair_loss.value() or None
         polish = combo_value(self.polish)
-        # keep the polarity parts this page does not edit (CHANNEL-POLARITY): each part the
-        # selected patched links agree on
-        patches = [link.patch for link in self.links() if link.patch is not None]
-        kept = {name: values.pop() for name in ("method", "trunk", "cord_a", "cord_b")
-                if len(values := {getattr(p, name) for p in patches}) == 1}
-        patch = LinkPatch().model_copy(update={
-            **kept,
-            "mated_pairs": self.pairs.value(),
-            "loss_per_pair_db": self.pair_loss.value() or None,
-            "polish": polish if polish in ("UPC", "APC") else None})
-        if any(link.patch != patch for link in self.links()):
-            self._update({"patch": patch}, "Set patch panels")
+        if polish is not MIXED:
+            fields["polish"] = polish if polish in ("UPC", "APC") else None
+        for field, box in self.polarity.items():
+            value = combo_value(box)
+            if value is not MIXED:
+                fields[field] = value or None
+        ops: list[Operation] = []
+        for link in links:
+            base = link.patch.model_dump() if link.patch is not None else {}
+            patch = LinkPatch(**{**base, **fields})
+            if patch != link.patch:
+                ops.append(UpdateLink(link.id, {"patch": patch}))
+        if ops:
+            self.editor.document.execute(ops, text)
+            self.refresh_later()
+
+    # ---------------------------------------------------------------- findings
+    def set_report(self, report: AnalysisReport | None) -> None:
+        """The live validation's latest report: the page shows its findings about the cables."""
+        self.report = report
+        if self.links():
+            self._show_verdict()
+            self.findings.show_findings(report, self.doc.revision, self.ids)
+
+    def _show_verdict(self) -> None:
+        """The CHANNEL-POLARITY verdict of the selected patched links, under their parts."""
+        self._fix = None
+        self.polarity_fix.setVisible(False)
+        links = [link for link in self.links() if link.patch is not None]
+        given = [link for link in links
+                 if any(getattr(link.patch, f) is not None for f in POLARITY_FIELDS)]
+        self.verdict.setToolTip(self._parts_text(given[0]) if len(given) == 1 else "")
+        if not given:
+            self.verdict.setText("<span style='color:#8a94a6'>polarity not given: not checked"
+                                 "</span>" if links else "")
+            return
+        report = self.report
+        if report is None or report.revision != self.doc.revision:
+            self.verdict.setText("<span style='color:#8a94a6'>polarity: validating…</span>")
+            return
+        found = findings_about(report, [link.id for link in given], ("CHANNEL-POLARITY",))
+        if found:
+            self.verdict.setText(verdict_html(found[0], len(found) - 1))
+            fix = found[0].fix
+            if fix is not None and fix.ops and len(found) == 1:  # one cable's fix: its own
+                self._fix = found[0]
+                self.polarity_fix.setVisible(True)
+            return
+        kinds = {self._optic_kind(link) for link in given if self._optics_known(link)}
+        if not kinds:
+            self.verdict.setText("<span style='color:#8a94a6'>polarity not judged: the cable "
+                                 "needs an optic at both ends</span>")
+            return
+        lane = " of its own lane" if kinds == {"parallel"} else ""
+        self.verdict.setText("<span style='color:#2b8a3e'>polarity: every transmitter reaches "
+                             f"a receiver{lane}</span>")
+
+    def _apply_polarity_fix(self) -> None:
+        finding = self._fix
+        if finding is None or finding.fix is None:
+            return
+        report = self.report
+        if report is None or report.revision != self.doc.revision:
+            return  # the fix was worked out for another revision: wait for the new report
+        text = finding.fix.description
+        self.editor.apply_fix(list(finding.fix.ops), text[:1].upper() + text[1:])
+        self.refresh_later()
+
+    def _optics_known(self, link: Link) -> bool:
+        doc = self.doc
+        ports = (doc.port(link.a.device, link.a.port), doc.port(link.b.device, link.b.port))
+        return all(p is not None and cage_transceiver(doc, end.device, p.cage) is not None
+                   for p, end in zip(ports, (link.a, link.b), strict=True))
+
+    def _optic_kind(self, link: Link) -> polarity.Kind | None:
+        """"duplex" or "parallel" by the optic at end a (None: no optic, or one the polarity
+        model does not cover)."""
+        doc = self.doc
+        port = doc.port(link.a.device, link.a.port)
+        optic = cage_transceiver(doc, link.a.device, port.cage) if port else None
+        kind = polarity.optic_kind(optic.connector) if optic else None
+        return kind[0] if kind else None
+
+    def _parts_text(self, link: Link) -> str:
+        """The channel's three parts as CHANNEL-POLARITY reads them (what the method and the
+        catalog cord fill in), for the verdict's tooltip."""
+        kind = self._optic_kind(link)
+        if kind is None or link.patch is None:
+            return ""
+        cable = self.doc.catalog.cables.get(link.cable) if link.cable else None
+        parts, missing = channel_parts(link.patch, kind, cable)
+        if parts is None:
+            return f"not given: {', '.join(missing)}"
+        return (f"as checked: cord at a {segment_title(parts[0])}, {segment_title(parts[1])} "
+                f"trunk, cord at b {segment_title(parts[2])} ({kind} optics)")
 
     @property
     def doc(self):  # noqa: ANN201
@@ -223,6 +414,7 @@ class LinkPage(Page):
         set_spin(self.rail, common(link.rail for link in links))
         set_line(self.plane, common(link.plane or "" for link in links))
         set_line(self.notes, common(link.notes for link in links))
+        self.findings.show_findings(self.report, doc.revision, self.ids)
 
     def _os_names(self, link: Link) -> str:
         """Each end's port under every naming its model has, e.g. `A: cumulus swp1s0 · sonic

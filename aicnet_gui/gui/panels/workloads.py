@@ -2,7 +2,9 @@
 
 Create a training, inference or storage workload, pick its servers from the canvas selection or
 by rule (scalable unit, pod, rack, rail), choose its pattern (ring all-reduce or all-to-all), its
-target bandwidth per GPU and message size.  The live validation's numbers for it follow every
+target bandwidth per GPU, message size and NCCL all-reduce algorithm (ring, tree, CollNet = IB
+SHARP, NVLS); when the fabric cannot run the algorithm chosen, the estimate falls back to the
+ring and the dock says why next to the choice.  The live validation's numbers for it follow every
 edit: bandwidth per GPU (and through each tier), bisection bandwidth, the all-reduce estimate
 and the bottleneck, which the canvas highlights together with the workload's servers.  Every
 change is one undo step through the editor.
@@ -44,6 +46,38 @@ KIND_TITLES = {"training": "Training", "inference": "Inference", "storage": "Sto
                "inference-wide-ep": "Inference, wide expert parallelism"}
 PATTERNS = {"ring-allreduce": "Ring all-reduce", "all-to-all": "All-to-all"}
 PLACEMENTS = {"topology-aware": "Ranks in topology order", "scattered": "Ranks scattered"}
+#: NCCL all-reduce algorithms of the estimate (`Workload.algorithm`, analysis/collectives.py)
+ALGORITHMS = {"ring": "Ring (NCCL default)", "tree": "Tree (double binary tree)",
+              "collnet": "CollNet: InfiniBand SHARP", "nvls": "NVLS: NVLink SHARP + IB SHARP"}
+ALGORITHM_TIPS = {
+    "ring": "NCCL's ring: what nccl-tests measures a network with",
+    "tree": "NCCL's double binary tree: fewer network steps, no faster for large messages",
+    "collnet": "IB SHARP through the NCCL-SHARP plugin: each byte goes up the switches' "
+               "aggregation tree once; needs InfiniBand (Quantum HDR or later)",
+    "nvls": "NVLink SHARP inside each NVSwitch domain + IB SHARP across them; needs "
+            "InfiniBand and NVSwitch servers",
+}
+
+
+def allreduce_text(metrics) -> str:  # noqa: ANN001
+    """The all-reduce estimate in words: time, message, algorithm and nccl-tests' busBW."""
+    if metrics.allreduce_ms is None:
+        return "not applicable"
+    text = (f"{metrics.allreduce_ms:.2f} ms for {metrics.message_mb:g} MB "
+            f"({ALGORITHMS.get(metrics.algorithm, metrics.algorithm).split(' ')[0].rstrip(':')})")
+    if metrics.allreduce_bus_gbps is not None:
+        text += (f"<br>bus bandwidth {metrics.allreduce_bus_gbps / 8:,.0f} GB/s "
+                 "(nccl-tests' busBW)")
+    return text
+
+
+def fallback_reason(wanted: str, metrics) -> str | None:  # noqa: ANN001
+    """Why the estimate of `metrics` runs another algorithm than the workload's `wanted` one
+    (the analysis's assumption line), or None when it runs the one chosen."""
+    if metrics.algorithm == wanted:
+        return None
+    said = next((a for a in metrics.assumptions if a.startswith(f"{wanted} asked")), None)
+    return said or f"{wanted} cannot run on this fabric: {metrics.algorithm} assumed"
 
 
 class WorkloadsDock(QDockWidget):
@@ -130,8 +164,23 @@ class WorkloadsDock(QDockWidget):
         fields.addRow("Kind", self.kind)
         fields.addRow("Pattern", self.pattern)
         fields.addRow("Placement", self.placement)
+        self.algorithm = QComboBox()
+        for algorithm, title in ALGORITHMS.items():
+            self.algorithm.addItem(title, algorithm)
+            self.algorithm.setItemData(self.algorithm.count() - 1, ALGORITHM_TIPS[algorithm],
+                                       Qt.ItemDataRole.ToolTipRole)
+        self.algorithm.currentIndexChanged.connect(
+            lambda: self._update({"algorithm": self.algorithm.currentData()},
+                                 "Set all-reduce algorithm"))
+        # why the estimate runs another algorithm than the one chosen (the analysis's fallback)
+        self.algorithm_note = QLabel()
+        self.algorithm_note.setWordWrap(True)
+        self.algorithm_note.setStyleSheet("color: #b35c00;")
+        self.algorithm_note.setVisible(False)
         fields.addRow("Target", self.target)
         fields.addRow("Message", self.message)
+        fields.addRow("All-reduce", self.algorithm)
+        fields.addRow("", self.algorithm_note)
         details.addLayout(fields)
 
         details.addWidget(section("Servers"))
@@ -246,12 +295,14 @@ class WorkloadsDock(QDockWidget):
             self.members.setText("No workload yet: New ▸ Training workload")
             for value in self.values.values():
                 value.setText("–")
+            self._show_fallback(None)
             self.highlight.emit(set(), None)
             return
         with QSignalBlocker(self.name):
             self.name.setText(workload.name)
         for combo, value in ((self.kind, workload.kind.value), (self.pattern, workload.pattern),
-                             (self.placement, workload.placement)):
+                             (self.placement, workload.placement),
+                             (self.algorithm, workload.algorithm)):
             with QSignalBlocker(combo):
                 combo.setCurrentIndex(max(combo.findData(value), 0))
         with QSignalBlocker(self.target):
@@ -286,6 +337,7 @@ class WorkloadsDock(QDockWidget):
         if metrics is None:
             for value in self.values.values():
                 value.setText("validating…")
+            self._show_fallback(None)
             self.highlight.emit(set(workload.members), None)
             return
         target = metrics.target_gbps_per_gpu
@@ -302,9 +354,10 @@ class WorkloadsDock(QDockWidget):
         self.values["tiers"].setText(", ".join(f"{tier}: {gbps(v)}" for tier, v in metrics.tiers) or "–")
         self.values["bisection"].setText(gbps(metrics.bisection_gbps))
         self.values["per_gpu"].setToolTip("Assumes:\n" + "\n".join(f"- {a}" for a in metrics.assumptions))
-        self.values["allreduce"].setText(
-            f"{metrics.allreduce_ms:.2f} ms for {metrics.message_mb:g} MB" if metrics.allreduce_ms is not None
-            else "not applicable")
+        self.values["allreduce"].setText(allreduce_text(metrics))
+        self.values["allreduce"].setToolTip(next(
+            (a for a in metrics.assumptions if a.startswith("all-reduce:")), ""))
+        self._show_fallback(fallback_reason(workload.algorithm, metrics))
         if metrics.bottleneck_name:
             self.values["bottleneck"].setText(f"{metrics.bottleneck_tier} tier · {metrics.bottleneck_name}")
         elif metrics.bottleneck_tier == "partitioned":
@@ -319,6 +372,13 @@ class WorkloadsDock(QDockWidget):
                                               + f" ({counted(metrics.unconnected_servers, 'server')} not cabled)")
         self.show_bottleneck.setEnabled(bool(metrics.bottleneck_switch))
         self.highlight.emit(set(workload.members), metrics.bottleneck_switch)
+
+    def _show_fallback(self, reason: str | None) -> None:
+        """Say next to the algorithm why the estimate runs another one (None: it does not)."""
+        self.algorithm_note.setText(reason or "")
+        self.algorithm_note.setVisible(bool(reason))
+        current = self.algorithm.currentData()
+        self.algorithm.setToolTip(reason or ALGORITHM_TIPS.get(current, ""))
 
     def emit_highlight(self) -> None:
         """Tell the canvas what to highlight for the current workload (again)."""

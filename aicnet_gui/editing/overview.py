@@ -1,0 +1,289 @@
+"""The overview of a big design (pure Python and numpy, no Qt): devices grouped into blocks, and
+the cables counted between blocks.
+
+Zoomed out until devices are a pixel or two, the Topology canvas draws these blocks instead of
+17,000 devices and 300,000 cables (gui/canvas/overview_layer.py).  Membership comes from what
+the generators record on each device (tags `su` and `pod`, the switch's `plane`), with the
+device's tier as the fallback of a hand-drawn design:
+
+- fine level: one block per scalable unit (its servers and leaves: "SU 17: 32 servers, 8
+  leaves"); servers without an SU go by pod, else by tier ("Servers"); every switch tier above
+  is one block per plane ("Spines", "Cores · plane 2"), leaves outside an SU too.
+- coarse level: SUs merged by pod or spine-leaf group ("Pod 3: 256 servers, 64 leaves"), the
+  switch tiers as above.
+
+A block is drawn where its members are: the bounding box of a scalable unit (the generators'
+layout keeps an SU compact).  A pod whose SUs wrap onto two layout rows, or a tier of switches
+on several rows, has one part per row, so no block covers another's devices; the planes of a
+tier, which the multi-plane generator interleaves, share their joint box side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from ..model.wording import counted
+from .units import natural_key
+
+ROLE_WORDS = {"gpu_server": "server", "storage": "storage node", "leaf": "leaf", "spine": "spine",
+              "core": "core", "mgmt": "mgmt switch"}
+ROLE_ORDER = ("gpu_server", "storage", "leaf", "spine", "core", "mgmt")
+TIER_TITLES = {"gpu_server": "Servers", "storage": "Storage", "leaf": "Leaves", "spine": "Spines",
+               "core": "Cores", "mgmt": "Management"}
+SERVER_SIDE = ("gpu_server", "storage")
+
+
+class BlockKey(NamedTuple):
+    """`kind` su | pod | leaves | spines | cores | tier; `value` the SU or pod number (or the role
+    for a tier block); `plane` the switch plane of a multi-plane design, else "".  A tuple: made
+    and hashed in C, 18,000 times per refresh."""
+
+    kind: str
+    value: str
+    plane: str = ""
+
+    def sort_key(self) -> tuple:
+        order = ("cores", "spines", "leaves", "tier", "pod", "su")
+        return (order.index(self.kind), natural_key(self.plane), natural_key(self.value))
+
+
+def device_keys(role: str, tags: dict[str, str], plane: str | None) -> tuple[BlockKey, BlockKey]:
+    """(fine, coarse) block of a device with `role`, generator `tags` and switch `plane`."""
+    return _keys(role, tags.get("su"), tags.get("pod"), plane or "")
+
+
+@lru_cache(maxsize=4096)
+def _keys(role: str, su: str | None, pod: str | None, plane: str) -> tuple[BlockKey, BlockKey]:
+    if role in SERVER_SIDE or (role == "leaf" and su):
+        if su:
+            fine = BlockKey("su", su)
+            return fine, BlockKey("pod", pod) if pod else fine
+        if pod:
+            key = BlockKey("pod", pod)
+            return key, key
+        key = BlockKey("tier", role)
+        return key, key
+    # a switch tier is one block per plane at both levels: the generators lay a tier out as one
+    # grid in name order, so a pod's spines share rows with the next pod's (their boxes overlap)
+    key = BlockKey("tier", role, plane)
+    return key, key
+
+
+def describe(counts: dict[str, int]) -> str:
+    """`32 servers, 8 leaves`."""
+    parts = [counted(counts[role], ROLE_WORDS[role]) for role in ROLE_ORDER if counts.get(role)]
+    parts += [counted(n, role) for role, n in sorted(counts.items()) if role not in ROLE_WORDS and n]
+    return ", ".join(parts) or "empty"
+
+
+def title(key: BlockKey, one_pod: bool = False) -> str:
+    """`SU 17`, `Pod 3`, `Spines pod 3 · plane 2`, `Cores` ...; `one_pod`: the design has a
+    single pod, so a switch block does not name it."""
+    plane = f" · plane {key.plane}" if key.plane else ""
+    if key.kind == "su":
+        return f"SU {key.value}"
+    if key.kind == "pod":
+        return f"Pod {key.value}"
+    if key.kind == "tier":
+        return TIER_TITLES.get(key.value, key.value.capitalize()) + plane
+    word = {"leaves": "Leaves", "spines": "Spines", "cores": "Cores"}[key.kind]
+    pod = f" pod {key.value}" if key.value and not one_pod else ""
+    return f"{word}{pod}{plane}"
+
+
+Rect = tuple[float, float, float, float]
+"""left, top, right, bottom in scene units."""
+
+
+@dataclass(slots=True)
+class Block:
+    """One block: its title, what it holds, where it is drawn."""
+
+    key: BlockKey
+    title: str
+    counts: dict[str, int]
+    parts: list[Rect] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return describe(self.counts)
+
+    @property
+    def devices(self) -> int:
+        return sum(self.counts.values())
+
+    def label_part(self) -> Rect:
+        """The largest part: where the title goes and the bundles end."""
+        return max(self.parts, key=lambda r: (r[2] - r[0]) * (r[3] - r[1]))
+
+    def centre(self) -> tuple[float, float]:
+        left, top, right, bottom = self.label_part()
+        return (left + right) / 2, (top + bottom) / 2
+
+    def bounds(self) -> Rect:
+        return (min(p[0] for p in self.parts), min(p[1] for p in self.parts),
+                max(p[2] for p in self.parts), max(p[3] for p in self.parts))
+
+
+@dataclass(slots=True)
+class Level:
+    """The blocks of one level and, per device row, its block's index in `blocks`."""
+
+    blocks: list[Block]
+    block_of: np.ndarray
+
+
+def _parts(rows: np.ndarray, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray,
+           split: bool) -> list[Rect]:
+    """The rectangles of a block's members: one bounding box, or with `split` one per layout row
+    (members of a row share their top edge), consecutive rows with the same left and right edges
+    merged into one."""
+    left, top = x[rows], y[rows]
+    right, bottom = left + w[rows], top + h[rows]
+    if not split:
+        return [(float(left.min()), float(top.min()), float(right.max()), float(bottom.max()))]
+    tops = np.round(top, 0)
+    rects: list[Rect] = []
+    for value in np.unique(tops).tolist():
+        mask = tops == value
+        rect = (float(left[mask].min()), float(top[mask].min()), float(right[mask].max()),
+                float(bottom[mask].max()))
+        if rects and abs(rects[-1][0] - rect[0]) < 1 and abs(rects[-1][2] - rect[2]) < 1:
+            last = rects[-1]
+            rects[-1] = (last[0], last[1], last[2], max(last[3], rect[3]))
+        else:
+            rects.append(rect)
+    return rects
+
+
+def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y: np.ndarray,
+                w: np.ndarray, h: np.ndarray) -> Level:
+    """The blocks of `keys` (one per device row, with the row's role and panel rectangle).
+
+    Server-side blocks (an SU, a pod of servers) are one box around their members; switch blocks
+    get one part per layout row."""
+    order: dict[BlockKey, int] = {}
+    block_of = np.empty(len(keys), dtype=np.int64)
+    for row, key in enumerate(keys):
+        index = order.get(key)
+        if index is None:
+            index = order[key] = len(order)
+        block_of[row] = index
+    ranked = sorted(order, key=BlockKey.sort_key)
+    renumber = np.empty(len(order), dtype=np.int64)
+    for new, key in enumerate(ranked):
+        renumber[order[key]] = new
+    block_of = renumber[block_of] if len(keys) else block_of
+    pods = {k.value for k in ranked if k.kind in ("spines", "leaves")}
+    one_pod = len(pods) <= 1
+    rows_of = np.argsort(block_of, kind="stable")
+    starts = np.searchsorted(block_of[rows_of], np.arange(len(ranked) + 1))
+    roles_arr = np.asarray(roles)
+    blocks = []
+    for index, key in enumerate(ranked):
+        rows = rows_of[starts[index]:starts[index + 1]]
+        names, numbers = np.unique(roles_arr[rows], return_counts=True)
+        counts = dict(zip(names.tolist(), numbers.tolist(), strict=True))
+        block = Block(key, title(key, one_pod), counts)
+        switch = not any(role in counts for role in SERVER_SIDE)
+        block.parts = _parts(rows, x, y, w, h, split=switch)
+        blocks.append(block)
+    level = Level(blocks, block_of)
+    separate_planes(level)
+    return level
+
+
+def separate_planes(level: Level) -> None:
+    """The planes of one switch tier side by side: a multi-plane generator interleaves them
+    (switch k of every plane, then switch k + 1), so their boxes would cover each other.  The
+    planes of a tier whose boxes overlap share their joint box in equal slices, in plane order."""
+    tiers: dict[str, list[Block]] = {}
+    for block in level.blocks:
+        if block.key.kind == "tier" and block.key.plane:
+            tiers.setdefault(block.key.value, []).append(block)
+    for blocks in tiers.values():
+        boxes = [b.bounds() for b in blocks]
+        overlap = any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                      for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        if len(blocks) < 2 or not overlap:
+            continue
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        step = (right - left) / len(blocks)
+        for i, block in enumerate(sorted(blocks, key=lambda b: natural_key(b.key.plane))):
+            block.parts = [(left + i * step, top, left + (i + 1) * step - step * 0.04, bottom)]
+
+
+def _merge_rows(rects: Iterable[Rect]) -> list[Rect]:
+    """Boxes of fine blocks grouped by their top edge (a layout row), one rectangle per row."""
+    rows: dict[float, Rect] = {}
+    for left, top, right, bottom in rects:
+        key = round(top, 0)
+        old = rows.get(key)
+        rows[key] = (left, top, right, bottom) if old is None else (
+            min(old[0], left), min(old[1], top), max(old[2], right), max(old[3], bottom))
+    return [rows[k] for k in sorted(rows)]
+
+
+@dataclass(slots=True)
+class Bundles:
+    """Cables between two different blocks: block indices `a` < `b` and the number of cables."""
+
+    a: np.ndarray
+    b: np.ndarray
+    counts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def between(self, first: int, second: int) -> int:
+        lo, hi = min(first, second), max(first, second)
+        hit = np.flatnonzero((self.a == lo) & (self.b == hi))
+        return int(self.counts[hit[0]]) if len(hit) else 0
+
+
+def count_bundles(block_of: np.ndarray, blocks: int, dev_a: np.ndarray, dev_b: np.ndarray) -> Bundles:
+    """Cables per pair of blocks: `block_of[d]` is device d's block (-1: in none), `dev_a` and
+    `dev_b` the end devices of every cable.  One bincount over the cables (a few ms for 300k)."""
+    a, b = block_of[dev_a], block_of[dev_b]
+    keep = (a >= 0) & (b >= 0) & (a != b)
+    lo, hi = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
+    span = max(blocks, 1)
+    totals = np.bincount(lo * span + hi, minlength=0)
+    pairs = np.flatnonzero(totals)
+    return Bundles(pairs // span, pairs % span, totals[pairs])
+
+
+def coarsen(fine: Level, coarse_of: Sequence[BlockKey]) -> tuple[Level, np.ndarray]:
+    """The coarse level made of the fine blocks (`coarse_of[i]`: fine block i's coarse key), and
+    fine block -> coarse block.  A pod of several SUs gets one part per layout row of its SUs;
+    a block that is its own coarse block keeps its parts."""
+    ranked = sorted(set(coarse_of), key=BlockKey.sort_key)
+    index = {key: i for i, key in enumerate(ranked)}
+    to_coarse = np.array([index[k] for k in coarse_of], dtype=np.int64)
+    members: list[list[int]] = [[] for _ in ranked]
+    for i, key in enumerate(coarse_of):
+        members[index[key]].append(i)
+    blocks = []
+    for key, own in zip(ranked, members, strict=True):
+        counts: dict[str, int] = {}
+        for i in own:
+            for role, n in fine.blocks[i].counts.items():
+                counts[role] = counts.get(role, 0) + n
+        block = Block(key, title(key), counts)
+        block.parts = (list(fine.blocks[own[0]].parts) if len(own) == 1
+                       else _merge_rows([fine.blocks[i].bounds() for i in own]))
+        blocks.append(block)
+    block_of = to_coarse[fine.block_of] if len(fine.block_of) else fine.block_of
+    return Level(blocks, block_of), to_coarse
+
+
+def coarse_keys_of(fine: Level, coarse_keys: Sequence[BlockKey]) -> list[BlockKey]:
+    """The coarse key of each fine block (of its first device: every member shares it)."""
+    _, first = np.unique(fine.block_of, return_index=True)
+    return [coarse_keys[int(row)] for row in first.tolist()]

@@ -1,0 +1,454 @@
+"""The Topology canvas zoomed out: blocks per scalable unit, pod and tier, with their bundles.
+
+Below `OVERVIEW_SCALE` a device is a pixel or two high; 17,000 bars and 300,000 cables at that
+size read as one coloured slab.  This item then draws the design's structure instead (the
+blocks of editing/overview.py): a box per SU ("SU 17", "32 servers, 8 leaves"), per pod of
+spines and per tier or plane of switches, and one line per pair of blocks with the number of
+cables it stands for.  When even the SU boxes are too small for their text, SUs merge into their
+pods and switch tiers into one block per plane (the coarse level).  Zooming in, the blocks give
+way to the device bars and cables of the other layers.
+
+The item holds no truth: it is recomputed from the document, the device layer's rectangles and
+the link layer's end columns when it is drawn after a change.  An edit that only moves devices
+reuses the blocks and recounts nothing: the boxes of the touched blocks are recomputed.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from ...editing import overview
+from ...editing.overview import Block, Bundles, Level
+from ...model.document import FabricDocument
+from ...model.edits import ChangeSet
+from .. import theme
+from .device_layer import DeviceLayer
+from .link_layer import LinkLayer
+from .view import FabricView
+
+
+class TopologyScene(Protocol):
+    """What the overview reads of its scene (gui/canvas/topology_scene.py)."""
+
+    far: bool
+    links: LinkLayer
+    device_layer: DeviceLayer
+
+    @property
+    def doc(self) -> FabricDocument: ...
+
+OVERVIEW_SCALE = 0.06
+"""Below this view scale (a 38-unit device panel is about 2 px high) the overview is drawn."""
+OVERVIEW_MIN_DEVICES = 100
+"""A design with fewer devices is drawn as devices at any zoom."""
+FINE_MIN_PX = (110.0, 15.0)
+"""The fine level (one block per SU) when a typical SU box is at least this big on screen (a
+line of text fits)."""
+LABEL_MIN_PX = (36.0, 4.0)
+PART_MIN_PX = (6.0, 16.0)
+"""A block part is drawn at least this big on screen (a row of switches is 2 px high far out)."""
+MAX_BUNDLE_LABELS = 200
+
+
+def _tint(role: str, odd: bool = False) -> tuple[QColor, QColor]:
+    """Fill and border of a block whose main role is `role`; neighbouring SUs and pods alternate
+    (`odd`) so that a pod wrapping onto two rows still reads as its own."""
+    base = theme.role_colour(role)
+    return base.lighter(150 if odd else 185), base.darker(115)
+
+
+def main_role(block: Block) -> str:
+    for role in ("gpu_server", "storage", "leaf", "spine", "core"):
+        if block.counts.get(role):
+            return role
+    return next(iter(block.counts), "mgmt")
+
+
+class OverviewLayer(QGraphicsItem):
+    """Blocks and block-to-block bundles of the scene's document, drawn far out."""
+
+    def __init__(self, scene: TopologyScene) -> None:
+        super().__init__()
+        self._scene = scene
+        self.setZValue(8)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setVisible(False)
+        #: device id -> (the Device object the keys were made from, fine, coarse, role)
+        self._keys: dict[str, tuple[object, overview.BlockKey, overview.BlockKey, str]] = {}
+        self._ids: list[str] = []
+        self._row_of: dict[str, int] = {}
+        #: median width and height of the fine server-side blocks (picks the level)
+        self._typical: tuple[float, float] | None = None
+        self._fine: Level | None = None
+        self._coarse: Level | None = None
+        self._fine_bundles: Bundles | None = None
+        self._coarse_bundles: Bundles | None = None
+        self._fine_to_coarse = np.zeros(0, dtype=np.int64)
+        self._devices_dirty = True
+        self._links_dirty = True
+        self._moved: set[str] = set()
+        self._bounds = QRectF()
+        self.active = False
+
+    # ---------------------------------------------------------------- following the document
+    def reset(self) -> None:
+        """A new document (its layers loaded): recompute everything when next drawn."""
+        self._keys.clear()
+        self._ids = []
+        self._fine = self._coarse = None
+        self._devices_dirty = self._links_dirty = True
+        self._moved.clear()
+        self._sync_bounds()
+
+    def _sync_bounds(self) -> None:
+        """The item covers what the device layer covers (no block reaches beyond its devices)."""
+        rect = self._scene.device_layer.boundingRect()
+        if rect != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = QRectF(rect)
+
+    def changed(self, changes: ChangeSet) -> None:
+        """An edit: note what to recompute (nothing is computed until the overview is drawn)."""
+        if changes.links:
+            self._links_dirty = True
+        if changes.devices:
+            self._devices_dirty = True
+            self._moved.update(changes.devices)
+            self._sync_bounds()
+        if self.active:
+            self.update()
+
+    def wanted(self, scale: float) -> bool:
+        return scale < OVERVIEW_SCALE and len(self._scene.doc.devices) >= OVERVIEW_MIN_DEVICES
+
+    def set_scale(self, scale: float) -> None:
+        """The view scale changed: switch between the overview and the device layers."""
+        active = self.wanted(scale)
+        scene = self._scene
+        if active != self.active:
+            self.active = active
+            self.setVisible(active)
+        scene.links.setVisible(not active)
+        scene.device_layer.setVisible(scene.far and not active)
+
+    # ---------------------------------------------------------------- computing the blocks
+    def _refresh(self) -> None:
+        if self._devices_dirty:
+            self._typical = None
+            self._refresh_devices()
+        if self._links_dirty:
+            self._refresh_links()
+
+    def _only_moved(self) -> bool:
+        """True when the devices changed since the last refresh kept their blocks (a move, a
+        rename): their keys are brought up to date, the blocks stay."""
+        doc, cache = self._scene.doc, self._keys
+        if self._fine is None or len(doc.devices) != len(self._ids):
+            return False
+        for device_id in self._moved:
+            device, entry = doc.devices.get(device_id), cache.get(device_id)
+            if device is None or entry is None:
+                return False
+            if entry[0] is not device:
+                role = doc.role_of(device).value
+                fine, coarse = overview.device_keys(role, device.tags, device.plane)
+                if (fine, coarse, role) != entry[1:]:
+                    return False
+                cache[device_id] = (device, fine, coarse, role)
+        return True
+
+    def _refresh_devices(self) -> None:
+        if self._only_moved():
+            self._move_parts()
+            self._moved.clear()
+            self._devices_dirty = False
+            return
+        doc = self._scene.doc
+        cache = self._keys
+        ids = list(doc.devices)
+        keys_changed = ids != self._ids
+        fine_keys, coarse_keys, roles = [], [], []
+        for device_id, device in doc.devices.items():
+            entry = cache.get(device_id)
+            if entry is None or entry[0] is not device:
+                role = doc.role_of(device).value
+                fine, coarse = overview.device_keys(role, device.tags, device.plane)
+                if entry is None or (entry[1], entry[2], entry[3]) != (fine, coarse, role):
+                    keys_changed = True
+                entry = cache[device_id] = (device, fine, coarse, role)
+            fine_keys.append(entry[1])
+            coarse_keys.append(entry[2])
+            roles.append(entry[3])
+        for gone in set(cache) - set(doc.devices):
+            del cache[gone]
+        x, y, w, h = self._scene.device_layer.rects_of(ids)
+        if keys_changed or self._fine is None:
+            fine = overview.build_level(fine_keys, roles, x, y, w, h)
+            self._coarse, self._fine_to_coarse = overview.coarsen(
+                fine, overview.coarse_keys_of(fine, coarse_keys))
+            self._fine = fine
+            self._ids = ids
+            self._row_of = {device_id: row for row, device_id in enumerate(ids)}
+            self._links_dirty = True
+        else:
+            self._move_parts()
+        self._moved.clear()
+        self._devices_dirty = False
+
+    def _member_parts(self, rows: np.ndarray, block: Block) -> list[overview.Rect]:
+        x, y, w, h = self._scene.device_layer.rects_of([self._ids[r] for r in rows.tolist()])
+        switch = not any(role in block.counts for role in overview.SERVER_SIDE)
+        return overview._parts(np.arange(len(rows)), x, y, w, h, split=switch)
+
+    def _move_parts(self) -> None:
+        """Devices moved, blocks unchanged: recompute the parts of the blocks they are in (a
+        few dozen rectangles, not 18,000)."""
+        fine, coarse = self._fine, self._coarse
+        assert fine is not None and coarse is not None
+        row_of = self._row_of
+        rows = [row_of[d] for d in self._moved if d in row_of]
+        if not rows:
+            return
+        touched = set(fine.block_of[rows].tolist())
+        for index in touched:
+            fine.blocks[index].parts = self._member_parts(np.flatnonzero(fine.block_of == index),
+                                                          fine.blocks[index])
+        for index in set(self._fine_to_coarse[list(touched)].tolist()):
+            block = coarse.blocks[index]
+            members = np.flatnonzero(self._fine_to_coarse == index)
+            block.parts = (list(fine.blocks[int(members[0])].parts) if len(members) == 1
+                           else overview._merge_rows([fine.blocks[i].bounds() for i in members]))
+        overview.separate_planes(fine)
+        overview.separate_planes(coarse)
+
+    def _refresh_links(self) -> None:
+        fine = self._fine
+        if fine is None:
+            return
+        links = self._scene.links
+        layer_rows = links.device_rows(self._ids)
+        block_of = np.full(links.device_count(), -1, dtype=np.int64)
+        known = layer_rows >= 0
+        block_of[layer_rows[known]] = fine.block_of[known]
+        dev_a, dev_b = links.live_ends()
+        self._fine_bundles = overview.count_bundles(block_of, len(fine.blocks), dev_a, dev_b)
+        self._coarse_bundles = self._coarse_from_fine(self._fine_bundles)
+        self._links_dirty = False
+
+    def _coarse_from_fine(self, bundles: Bundles) -> Bundles:
+        assert self._coarse is not None
+        to = self._fine_to_coarse
+        a, b = to[bundles.a], to[bundles.b]
+        keep = a != b
+        lo, hi = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
+        span = max(len(self._coarse.blocks), 1)
+        totals = np.bincount(lo * span + hi, weights=bundles.counts[keep]).astype(np.int64)
+        pairs = np.flatnonzero(totals)
+        return Bundles(pairs // span, pairs % span, totals[pairs])
+
+    # ---------------------------------------------------------------- what is shown
+    def level(self, scale: float) -> tuple[Level, Bundles]:
+        """The level drawn at `scale`: fine when a typical server-side block fits its text."""
+        self._refresh()
+        assert self._fine is not None and self._coarse is not None
+        assert self._fine_bundles is not None and self._coarse_bundles is not None
+        if self._typical is None:
+            sizes = [b.bounds() for b in self._fine.blocks if b.key.kind in ("su", "pod")]
+            self._typical = (float(np.median([r[2] - r[0] for r in sizes])),
+                             float(np.median([r[3] - r[1] for r in sizes]))) if sizes else (0.0, 0.0)
+        width, height = self._typical
+        if width and (width * scale < FINE_MIN_PX[0] or height * scale < FINE_MIN_PX[1]):
+            return self._coarse, self._coarse_bundles
+        return self._fine, self._fine_bundles
+
+    def blocks(self, scale: float) -> list[Block]:
+        return self.level(scale)[0].blocks
+
+    def block_at(self, pos: QPointF, scale: float) -> Block | None:
+        for block in self.blocks(scale):
+            grow = main_role(block) not in overview.SERVER_SIDE
+            if any(self.part_rect(part, scale, grow).contains(pos) for part in block.parts):
+                return block
+        return None
+
+    def zoom_into(self, pos: QPointF, view: FabricView) -> bool:
+        """Double-click on a block: show its devices (the view fits the block)."""
+        block = self.block_at(pos, view.scale_factor())
+        if block is None:
+            return False
+        left, top, right, bottom = block.bounds()
+        view.fit_rect(QRectF(left, top, right - left, bottom - top))
+        return True
+
+    def tooltip_at(self, pos: QPointF, scale: float) -> str:
+        """A block's title, contents and bundles (its three biggest)."""
+        level, bundles = self.level(scale)
+        block = self.block_at(pos, scale)
+        if block is None:
+            return ""
+        index = level.blocks.index(block)
+        mine = np.flatnonzero((bundles.a == index) | (bundles.b == index))
+        mine = mine[np.argsort(-bundles.counts[mine], kind="stable")][:3]
+        lines = [f"<b>{block.title}</b>: {block.text}"]
+        for i in mine.tolist():
+            other = int(bundles.b[i] if bundles.a[i] == index else bundles.a[i])
+            lines.append(f"{block.title} → {level.blocks[other].title}: "
+                         f"{int(bundles.counts[i]):,} cables")
+        lines.append("Zoom in (or double-click) to see its devices")
+        return "<br>".join(lines)
+
+    # ---------------------------------------------------------------- painting
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        scale = painter.worldTransform().m11()
+        level, bundles = self.level(scale)
+        if not level.blocks:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self._paint_blocks(painter, level.blocks, scale)
+        ends = self._paint_bundles(painter, level.blocks, bundles, scale)
+        titles = self._paint_titles(painter, level.blocks, scale)  # over the lines
+        if ends is not None:
+            self._paint_counts(painter, bundles, *ends, scale, titles)
+        painter.restore()
+
+    @staticmethod
+    def part_rect(part: tuple[float, float, float, float], scale: float,
+                  grow: bool = True) -> QRectF:
+        """A part in scene units; a switch tier's (`grow`) grown about its centre to PART_MIN_PX
+        on screen (one row of switches is 2 px high far out)."""
+        left, top, right, bottom = part
+        if not grow:
+            return QRectF(left, top, right - left, bottom - top)
+        width = max(right - left, PART_MIN_PX[0] / max(scale, 1e-9))
+        height = max(bottom - top, PART_MIN_PX[1] / max(scale, 1e-9))
+        return QRectF((left + right - width) / 2, (top + bottom - height) / 2, width, height)
+
+    def _paint_blocks(self, painter: QPainter, blocks: list[Block], scale: float) -> None:
+        by_role: dict[tuple[str, bool], list[QRectF]] = {}
+        servers = 0
+        for block in blocks:
+            role = main_role(block)
+            grow = role not in overview.SERVER_SIDE
+            odd = not grow and servers % 2 == 1
+            servers += not grow
+            by_role.setdefault((role, odd), []).extend(
+                self.part_rect(part, scale, grow) for part in block.parts)
+        for (role, odd), rects in by_role.items():
+            fill, border = _tint(role, odd)
+            pen = QPen(border, 1.2)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(QBrush(fill))
+            painter.drawRects(rects)
+
+    def _paint_bundles(self, painter: QPainter, blocks: list[Block], bundles: Bundles,
+                       scale: float) -> tuple[np.ndarray, ...] | None:
+        """One line per bundle; returns the lines' ends (for the counts)."""
+        if not len(bundles):
+            return None
+        # from the upper block's bottom edge to the lower one's top edge, straight down where the
+        # blocks overlap sideways (a trunk reads as going up a tier, not through other blocks)
+        boxes = [self.part_rect(b.label_part(), scale, main_role(b) not in overview.SERVER_SIDE)
+                 for b in blocks]
+        left = np.array([r.left() for r in boxes])
+        right = np.array([r.right() for r in boxes])
+        top = np.array([r.top() for r in boxes])
+        bottom = np.array([r.bottom() for r in boxes])
+        cx = (left + right) / 2
+        upper_a = top[bundles.a] <= top[bundles.b]
+        up = np.where(upper_a, bundles.a, bundles.b)
+        low = np.where(upper_a, bundles.b, bundles.a)
+        bx = cx[low]
+        inset = (right[up] - left[up]) * 0.15  # not all on the upper block's corner
+        ax = np.clip(bx, left[up] + inset, right[up] - inset)
+        ay, by = bottom[up], top[low]
+        weights = np.searchsorted(np.array([16, 128, 1024, 8192]), bundles.counts, side="right")
+        widths = (1.0, 1.6, 2.4, 3.4, 4.6)
+        colour = QColor("#5b6b7f")
+        for bucket in np.unique(weights).tolist():
+            rows = np.flatnonzero(weights == bucket)
+            pen = QPen(colour, widths[bucket])
+            pen.setCosmetic(True)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(pen)
+            painter.drawLines([QLineF(ax[i], ay[i], bx[i], by[i]) for i in rows.tolist()])
+        return ax, ay, bx, by
+
+    def _paint_counts(self, painter: QPainter, bundles: Bundles, ax: np.ndarray, ay: np.ndarray,
+                      bx: np.ndarray, by: np.ndarray, scale: float, titles: list[QRectF]) -> None:
+        """`512` on a bundle where there is room (big bundles first, none on top of another)."""
+        length = np.hypot(bx - ax, by - ay) * scale
+        rows = np.flatnonzero(length >= 60)
+        rows = rows[np.argsort(-bundles.counts[rows], kind="stable")][:MAX_BUNDLE_LABELS]
+        if not len(rows):
+            return
+        transform = painter.worldTransform()
+        painter.save()
+        painter.resetTransform()
+        painter.setFont(theme.font(8.0, True))
+        metrics = painter.fontMetrics()
+        taken = list(titles)  # never over a block's title
+        for i in rows.tolist():
+            mid = transform.map(QPointF((ax[i] + bx[i]) / 2, (ay[i] + by[i]) / 2))
+            text = f"{int(bundles.counts[i]):,}"
+            w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
+            box = QRectF(mid.x() - w / 2, mid.y() - h / 2, w, h)
+            if any(box.intersects(other) for other in taken):
+                continue
+            taken.append(box)
+            painter.setPen(QPen(QColor("#8a96a3"), 1))
+            painter.setBrush(QBrush(QColor("#ffffff")))
+            painter.drawRoundedRect(box, 3, 3)
+            painter.setPen(QPen(theme.DEVICE_TEXT))
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+    def _paint_titles(self, painter: QPainter, blocks: list[Block], scale: float) -> list[QRectF]:
+        """Title and contents of each block whose label part is big enough on screen: on two
+        lines where the box is high enough, else `SU 17: 32 servers, 8 leaves` on one."""
+        transform = painter.worldTransform()
+        painter.save()
+        painter.resetTransform()
+        title_font, text_font = theme.font(9.0, True), theme.font(8.0)
+        written: list[QRectF] = []
+        for block in blocks:
+            grow = main_role(block) not in overview.SERVER_SIDE
+            box = transform.mapRect(self.part_rect(block.label_part(), scale, grow))
+            if box.width() < LABEL_MIN_PX[0] or box.height() < LABEL_MIN_PX[1]:
+                continue
+            inner = box.adjusted(4, 1, -4, -1)
+            painter.setPen(theme.DEVICE_TEXT)
+            painter.setFont(title_font)
+            line = painter.fontMetrics().height()
+            one_line = inner.height() < 2 * line
+            if inner.height() < line:  # a thin row: the line overhangs it, centred
+                inner = QRectF(inner.left(), inner.center().y() - line / 2, inner.width(), line)
+            text = f"{block.title}: {block.text}" if one_line else block.title
+            shown = painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,
+                                                     int(inner.width()))
+            width = painter.fontMetrics().horizontalAdvance(shown)
+            spot = QRectF(inner.left(), inner.top(), width, inner.height() if one_line else 2 * line)
+            if any(spot.intersects(other) for other in written):
+                continue  # never one title over another
+            written.append(spot)
+            align = Qt.AlignmentFlag.AlignLeft | (
+                Qt.AlignmentFlag.AlignVCenter if one_line else Qt.AlignmentFlag.AlignTop)
+            painter.drawText(inner, align, shown)
+            if not one_line:
+                painter.setPen(theme.DEVICE_SUBTEXT)
+                painter.setFont(text_font)
+                rest = QRectF(inner.left(), inner.top() + line, inner.width(), inner.height() - line)
+                painter.drawText(rest, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+                                 | Qt.TextFlag.TextWordWrap, block.text)
+        painter.restore()
+        return written

@@ -1,0 +1,98 @@
+"""A rule says which of its keys an edit makes dirty (`Rule.dirty`, given the update's Delta);
+a rule that says nothing gets its scope's default; `Analyzer.update` re-runs each rule on
+exactly those keys."""
+
+from __future__ import annotations
+
+from conftest import two_leaf_fabric
+
+from aicnet_gui.analysis import Analyzer, Finding, Rule
+from aicnet_gui.analysis.delta import Delta
+from aicnet_gui.analysis.dirty import SCOPE_DEFAULTS, dependency_of, switch_peers
+from aicnet_gui.analysis.engine import DEFAULT_RULES
+from aicnet_gui.analysis.findings import WARNING
+from aicnet_gui.analysis.state import SCOPES
+from aicnet_gui.model.edits import RemoveLink
+
+
+def _long_link(state, row):
+    length = state.link(row).length_m
+    if length is not None and length > 50:
+        yield Finding("TEST-LONG", WARNING, "long", (state.link_id(row),))
+
+
+def _x_named(state, row):
+    if state.name(row).startswith("x-"):
+        yield Finding("TEST-X", WARNING, "x", (state.dev_id(row),))
+
+
+def test_a_rule_runs_on_the_keys_its_dependency_names(build):
+    two_leaf_fabric(build)
+    seen: list[Delta] = []
+
+    def edited_links(state, delta):
+        seen.append(delta)
+        return [state.store.link_row[i] for i in sorted(delta.changes.links)
+                if i in state.store.link_row]
+
+    rules = [*DEFAULT_RULES, Rule("long", "link", _long_link, dirty=edited_links),
+             Rule("long-again", "link", _long_link, dirty=edited_links)]
+    analyzer = Analyzer(build.doc, rules=rules)
+    assert not analyzer.full().by_code("TEST-LONG")
+    report = analyzer.update(build.doc.update_link("s11", length_m=70.0).changes)
+    assert [f.objects for f in report.by_code("TEST-LONG")] == [("s11",), ("s11",)]
+    # one call per update however many rules share the dependency, with what the edit changed
+    assert len(seen) == 1 and seen[0].links == {"s11"}
+    assert report == Analyzer(build.doc, rules=rules).full()
+
+
+def test_a_dependency_that_names_no_key_leaves_the_rule_alone(build):
+    two_leaf_fabric(build)
+    build.doc.update_link("s11", length_m=70.0)
+    rules = [*DEFAULT_RULES, Rule("long", "link", _long_link, dirty=lambda state, delta: [])]
+    analyzer = Analyzer(build.doc, rules=rules)
+    assert analyzer.full().by_code("TEST-LONG")
+    report = analyzer.update(build.doc.update_link("s11", length_m=3.0).changes)
+    assert report.by_code("TEST-LONG")  # not re-checked: the finding of the full run stays
+
+
+def test_a_rule_that_declares_nothing_gets_its_scopes_default(build):
+    two_leaf_fabric(build)
+    rules = [*DEFAULT_RULES, Rule("x-named", "device", _x_named)]
+    analyzer = Analyzer(build.doc, rules=rules)
+    assert not analyzer.full().by_code("TEST-X")
+    report = analyzer.update(build.doc.update_device("leaf-2", name="x-leaf").changes)
+    assert [f.objects for f in report.by_code("TEST-X")] == [("leaf-2",)]
+    report = analyzer.update(build.doc.remove_device("leaf-2").changes)
+    assert not report.by_code("TEST-X")
+    for scope in SCOPES:
+        assert dependency_of(Rule("r", scope, _x_named)) is SCOPE_DEFAULTS[scope]
+
+
+def test_depends_peers_is_the_older_spelling_of_the_switch_peers_dependency():
+    assert dependency_of(Rule("r", "device", _x_named, depends="peers")) is switch_peers
+    (ecmp,) = [r for r in DEFAULT_RULES if r.name == "ecmp"]
+    assert dependency_of(ecmp) is switch_peers
+
+
+def test_moving_one_uplink_rechecks_the_switches_sharing_its_spine(build):
+    two_leaf_fabric(build)
+    keys: list[str] = []
+
+    def peers(state, delta):
+        rows = switch_peers(state, delta)
+        keys.extend(state.dev_id(r) for r in rows)
+        return rows
+
+    rules = [*DEFAULT_RULES, Rule("x-named", "device", _x_named, dirty=peers)]
+    analyzer = Analyzer(build.doc, rules=rules)
+    analyzer.full()
+    # fewer links to spine-1: only leaf-1's own spread changes
+    analyzer.update(build.doc.remove_link("u10").changes)
+    assert keys == ["leaf-1"]
+    keys.clear()
+    # no link left to spine-1: leaf-2, unchanged, is compared with leaf-1 over spine-1
+    edit = build.doc.apply([RemoveLink(i) for i in ("u11", "u14", "u15")])
+    report = analyzer.update(edit.changes)
+    assert sorted(keys) == ["leaf-1", "leaf-2"]
+    assert report == Analyzer(build.doc, rules=rules).full()

@@ -1,0 +1,84 @@
+"""The overview's blocks and bundle counts, without Qt (editing/overview.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aicnet_gui.editing import overview
+from aicnet_gui.editing.overview import BlockKey
+
+
+def _design() -> tuple[list[BlockKey], list[BlockKey], list[str], tuple[np.ndarray, ...]]:
+    """Two SUs of one pod side by side (2 servers + 1 leaf each) and two spines above them."""
+    tags = [{"su": "1", "pod": "1"}] * 3 + [{"su": "2", "pod": "1"}] * 3 + [{"pod": "1"}] * 2
+    roles = ["gpu_server", "gpu_server", "leaf"] * 2 + ["spine", "spine"]
+    keys = [overview.device_keys(r, t, None) for r, t in zip(roles, tags, strict=True)]
+    x = np.array([0, 200, 100, 1000, 1200, 1100, 300, 900], dtype=float)
+    y = np.array([400, 400, 200, 400, 400, 200, 0, 0], dtype=float)
+    w = np.full(8, 150.0)
+    h = np.full(8, 40.0)
+    return [k[0] for k in keys], [k[1] for k in keys], roles, (x, y, w, h)
+
+
+def test_blocks_count_their_devices_and_sit_around_them():
+    fine_keys, _, roles, rects = _design()
+    level = overview.build_level(fine_keys, roles, *rects)
+    titles = [b.title for b in level.blocks]
+    assert titles == ["Spines", "SU 1", "SU 2"]
+    su1 = level.blocks[1]
+    assert su1.text == "2 servers, 1 leaf"
+    assert su1.parts == [(0.0, 200.0, 350.0, 440.0)]
+    assert level.block_of.tolist() == [1, 1, 1, 2, 2, 2, 0, 0]
+    # the two spines share a layout row: one part from the first's left to the second's right
+    assert level.blocks[0].parts == [(300.0, 0.0, 1050.0, 40.0)]
+
+
+def test_bundles_count_cables_between_blocks_only():
+    fine_keys, _, roles, rects = _design()
+    level = overview.build_level(fine_keys, roles, *rects)
+    # server-leaf inside SU 1 (2), leaf 1 -> both spines, leaf 2 -> spine 1 twice
+    dev_a = np.array([0, 1, 2, 2, 5, 5])
+    dev_b = np.array([2, 2, 6, 7, 6, 6])
+    bundles = overview.count_bundles(level.block_of, len(level.blocks), dev_a, dev_b)
+    assert bundles.between(1, 0) == 2 and bundles.between(0, 2) == 2
+    assert bundles.between(1, 2) == 0
+    assert int(bundles.counts.sum()) == 4
+
+
+def test_the_coarse_level_merges_the_sus_of_a_pod():
+    fine_keys, coarse_keys, roles, rects = _design()
+    fine = overview.build_level(fine_keys, roles, *rects)
+    coarse, to_coarse = overview.coarsen(fine, overview.coarse_keys_of(fine, coarse_keys))
+    assert [b.title for b in coarse.blocks] == ["Spines", "Pod 1"]
+    assert coarse.blocks[1].text == "4 servers, 2 leaves"
+    # both SUs sit in one layout row: one rectangle around them
+    assert coarse.blocks[1].parts == [(0.0, 200.0, 1350.0, 440.0)]
+    assert to_coarse.tolist() == [0, 1, 1]
+    assert coarse.block_of.tolist() == [1] * 6 + [0, 0]
+
+
+def test_a_pod_wrapping_onto_two_rows_has_one_part_per_row():
+    rows = overview._merge_rows([(0, 0, 100, 50), (120, 0, 220, 50), (0, 200, 100, 250)])
+    assert rows == [(0, 0, 220, 50), (0, 200, 100, 250)]
+
+
+def test_a_hand_drawn_design_falls_back_to_tiers_and_multi_plane_switches_to_planes():
+    fine, coarse = overview.device_keys("gpu_server", {}, None)
+    assert fine == coarse == BlockKey("tier", "gpu_server")
+    assert overview.title(fine) == "Servers"
+    fine, coarse = overview.device_keys("leaf", {"su": "4", "pod": "2"}, "1")
+    assert (overview.title(fine), overview.title(coarse)) == ("SU 4", "Pod 2")
+    fine, _ = overview.device_keys("spine", {"pod": "2"}, "2")
+    assert overview.title(fine) == "Spines · plane 2"
+    assert overview.describe({"leaf": 1, "gpu_server": 64}) == "64 servers, 1 leaf"
+
+
+def test_interleaved_planes_of_a_tier_are_drawn_side_by_side():
+    roles = ["spine"] * 4
+    keys = [overview.device_keys("spine", {}, plane)[0] for plane in ("1", "2", "1", "2")]
+    x = np.array([0, 200, 400, 600], dtype=float)
+    level = overview.build_level(keys, roles, x, np.zeros(4), np.full(4, 150.0), np.full(4, 40.0))
+    assert [b.title for b in level.blocks] == ["Spines · plane 1", "Spines · plane 2"]
+    (one,), (two,) = level.blocks[0].parts, level.blocks[1].parts
+    assert one[0] == 0 and 700 < two[2] <= 750 and one[2] < two[0]  # a gap between the slices
+    assert level.blocks[0].counts == level.blocks[1].counts == {"spine": 2}

@@ -1,0 +1,134 @@
+"""The Topology canvas zoomed out: one block per SU with its counts, bundles between blocks, and
+devices again when the user zooms in (issue #22)."""
+
+from __future__ import annotations
+
+import pytest
+
+from aicnet_gui.gui.canvas.overview_layer import OVERVIEW_SCALE
+
+
+@pytest.fixture
+def sixteen_su(window, tmp_path):  # noqa: ANN001, ANN201
+    """A 16-SU rail-optimized fabric (512 DGX H100, three tiers of QM9700), open and fitted."""
+    from aicnet_gui.fileio import save_fabric
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(window.document.fabric.catalog)
+    generate(doc, RailOptimizedParams(sus=16, nodes_per_su=32, choose_media=False))
+    path = tmp_path / "ro16.fabric"
+    save_fabric(doc, path)
+    assert window.open_path(path, ask=False)
+    window.topology_view.fit_all()
+    return window
+
+
+def test_fit_zoom_shows_one_block_per_su_with_its_devices_and_its_bundles(sixteen_su):
+    window = sixteen_su
+    scene, view = window.topology, window.topology_view
+    scale = view.scale_factor()
+    assert scale < OVERVIEW_SCALE
+    assert scene.overview.active and scene.overview.isVisible()
+    assert not scene.links.isVisible() and not scene.device_layer.isVisible()
+    blocks = {b.title: b for b in scene.overview.blocks(scale)}
+    sus = [b for b in blocks.values() if b.key.kind == "su"]
+    assert sorted(b.key.value for b in sus) == sorted(str(n) for n in range(1, 17))
+    assert all(b.text == "32 servers, 8 leaves" for b in sus)
+    assert blocks["Spines"].counts == {"spine": 128}
+    assert blocks["Cores"].counts == {"core": 64}
+    level, bundles = scene.overview.level(scale)
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    # every leaf of SU 5 has 32 uplinks to the spines: 8 x 32
+    assert bundles.between(index["SU 5"], index["Spines"]) == 256
+    assert bundles.between(index["Spines"], index["Cores"]) == 4096
+    assert bundles.between(index["SU 5"], index["SU 6"]) == 0  # SUs meet only at the spines
+    # the cables inside an SU (server to leaf) are not bundles between blocks
+    assert sum(int(c) for c in bundles.counts) == 16 * 256 + 4096
+    # the block sits where its devices are
+    doc = window.document.fabric
+    server = next(d for d in doc.devices.values() if d.tags.get("su") == "5")
+    left, top, right, bottom = blocks["SU 5"].bounds()
+    assert left <= server.position[0] <= right and top <= server.position[1] <= bottom
+    text = scene.tooltip_at(scene.overview.part_rect(blocks["SU 5"].label_part(), scale).center(),
+                            scale)
+    assert "SU 5</b>: 32 servers, 8 leaves" in text and "SU 5 → Spines: 256 cables" in text
+
+
+def test_zooming_in_gives_the_canvas_back_to_the_devices_and_cables(sixteen_su, qtbot):
+    window = sixteen_su
+    scene, view = window.topology, window.topology_view
+    painted = []
+    view.painted.connect(lambda: painted.append(view.scale_factor()))
+    view.set_zoom(OVERVIEW_SCALE * 2)
+    qtbot.waitUntil(lambda: bool(painted))
+    assert not scene.overview.active and not scene.overview.isVisible()
+    assert scene.links.isVisible() and scene.device_layer.isVisible() == scene.far
+    view.set_zoom(0.5)
+    assert not scene.far and not scene.device_layer.isVisible()
+    assert all(item.isVisible() for item in scene.items_by_id.values())
+    view.fit_all()
+    assert scene.overview.active
+
+
+def test_the_overview_follows_edits_and_their_undo(sixteen_su):
+    window = sixteen_su
+    scene, view = window.topology, window.topology_view
+    doc = window.document.fabric
+    scale = view.scale_factor()
+    leaf = next(d for d in doc.devices.values()
+                if d.tags.get("su") == "3" and doc.role_of(d).value == "leaf")
+    # a move: the block grows to keep its device inside
+    before = next(b for b in scene.overview.blocks(scale) if b.title == "SU 3").bounds()
+    assert window.editor.move_devices({leaf.id: (before[2] + 2000, leaf.position[1])})
+    after = next(b for b in scene.overview.blocks(scale) if b.title == "SU 3").bounds()
+    assert after[2] >= before[2] + 2000
+    # a delete: the block and the bundle lose the leaf and its 32 uplinks
+    window.editor.delete([leaf.id], [])
+    level, bundles = scene.overview.level(scale)
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    assert level.blocks[index["SU 3"]].text == "32 servers, 7 leaves"
+    assert bundles.between(index["SU 3"], index["Spines"]) == 7 * 32
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    level, bundles = scene.overview.level(scale)
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    assert level.blocks[index["SU 3"]].text == "32 servers, 8 leaves"
+    assert bundles.between(index["SU 3"], index["Spines"]) == 256
+    assert level.blocks[index["SU 3"]].bounds() == before
+
+
+def test_a_small_design_is_never_drawn_as_blocks(window, example_path):
+    assert window.open_path(example_path, ask=False)
+    scene, view = window.topology, window.topology_view
+    view.set_zoom(0.02)
+    assert len(window.document.fabric.devices) < 100
+    assert not scene.overview.active and scene.links.isVisible()
+
+
+def test_further_out_sus_merge_into_their_pods(sixteen_su):
+    scene, view = sixteen_su.topology, sixteen_su.topology_view
+    view.set_zoom(0.01)  # an SU box is ~30 px wide: too small for its text
+    level, bundles = scene.overview.level(view.scale_factor())
+    titles = {b.title: b for b in level.blocks}
+    assert sorted(t for t in titles if t.startswith("Pod")) == ["Pod 1", "Pod 2", "Pod 3", "Pod 4"]
+    assert titles["Pod 2"].text == "128 servers, 32 leaves"
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    assert bundles.between(index["Pod 2"], index["Spines"]) == 4 * 256
+    assert bundles.between(index["Spines"], index["Cores"]) == 4096
+
+
+def test_a_double_click_on_a_block_zooms_into_its_devices(sixteen_su, qtbot):
+    from PySide6.QtCore import Qt
+
+    scene, view = sixteen_su.topology, sixteen_su.topology_view
+    block = next(b for b in scene.overview.blocks(view.scale_factor()) if b.title == "SU 6")
+    centre = scene.overview.part_rect(block.label_part(), view.scale_factor()).center()
+    with qtbot.waitSignal(view.zoom_changed):
+        qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton,
+                          pos=view.mapFromScene(centre))
+    assert not scene.overview.active and scene.links.isVisible()
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    doc = sixteen_su.document.fabric
+    su6 = [d for d in doc.devices.values() if d.tags.get("su") == "6"]
+    assert all(shown.contains(*d.position) for d in su6)
