@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model import arrays
 from ..model.catalog_entities import CableAssembly, CageGroup, DeviceModel, Technology, Transceiver
 from ..model.fit import link_family, link_technology_problem
 from ..model.ports import LogicalPort
@@ -143,7 +144,7 @@ class Signatures:
         )
         if packable:
             code = (((a_ep * 512 + (a_opt + 1)) * 65536 + b_ep) * 512 + (b_opt + 1)) * 512 + (cable + 1)
-            uniq, inverse = np.unique(code, return_inverse=True)
+            uniq, inverse = arrays.unique(code, return_inverse=True)
             keys = [int(c) for c in uniq]
             ids = np.array([self._lookup(k) for k in keys], dtype=np.int64)
             return ids[inverse.reshape(-1)]

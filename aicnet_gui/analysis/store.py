@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from ..model import arrays
 from ..model.catalog_entities import ROLE_TIER, DeviceModel, Role
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
@@ -434,7 +435,7 @@ class Store:
         ordered = np.full(len(rows), np.nan)
         known = ~np.isnan(length) & (cable != NONE)
         if known.any():
-            for c in np.unique(cable[known]).tolist():
+            for c in arrays.unique(cable[known]).tolist():
                 pick = known & (cable == c)
                 ladder, stock = self.cindex.ladders[c], self.cindex.stocks[c]
                 at = np.searchsorted(ladder, length[pick], side="left")
@@ -488,7 +489,7 @@ class Store:
         d["cage_flag"][dev_rows] = count(flag)
         # legs stranded: unused legs of split cages that carry at least one link
         code = dev * MAX_CAGE + ep["cage"][ends_ep]
-        uniq, first, used = np.unique(code, return_index=True, return_counts=True)
+        uniq, first, used = arrays.unique(code, return_index=True, return_counts=True)
         legs = ep["legs"][ends_ep][first]
         stranded = np.where(legs > 1, legs - used, 0)
         per_dev = np.bincount(uniq // MAX_CAGE, weights=stranded, minlength=n)[dev_rows]

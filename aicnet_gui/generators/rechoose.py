@@ -9,6 +9,7 @@ ops (UpdateDevice for cage optics, UpdateLink for cable and assembly) for one `d
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -163,16 +164,36 @@ def _keep_equivalent_parts(
             selection.cables[link_id] = (current, assembly)
 
 
+# document -> (revision, assembly id -> the ids of its links); a fix checker asks for the
+# media of one link at a time, and each must not walk 300k links again (issue 22)
+_GROUPS: weakref.WeakKeyDictionary[FabricDocument, tuple[int, dict[str, frozenset[str]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def assembly_groups(doc: FabricDocument) -> dict[str, frozenset[str]]:
+    """Assembly id -> the ids of the links that carry it, worked out once per document
+    revision (every edit goes through `FabricDocument.apply`, which bumps the revision)."""
+    cached = _GROUPS.get(doc)
+    if cached is not None and cached[0] == doc.revision:
+        return cached[1]
+    groups: dict[str, set[str]] = {}
+    for link in doc.links.values():
+        if link.assembly is not None:
+            groups.setdefault(link.assembly, set()).add(link.id)
+    frozen = {assembly: frozenset(ids) for assembly, ids in groups.items()}
+    _GROUPS[doc] = (doc.revision, frozen)
+    return frozen
+
+
 def _keep_assembly_ids(doc: FabricDocument, selection: MediaSelection) -> None:
     """Keep a group's old assembly id when exactly the same links form the new assembly."""
     new_groups: dict[str, list[str]] = {}
     for link_id, (_, assembly) in selection.cables.items():
         if assembly is not None:
             new_groups.setdefault(assembly, []).append(link_id)
-    old_groups: dict[str, set[str]] = {}
-    for link in doc.links.values():
-        if link.assembly is not None:
-            old_groups.setdefault(link.assembly, set()).add(link.id)
+    if not new_groups:
+        return
+    old_groups = assembly_groups(doc)
     for members in new_groups.values():
         olds = {doc.links[m].assembly for m in members}
         old = olds.pop() if len(olds) == 1 else None
@@ -210,8 +231,7 @@ def choose_media(
         links = keep
     selector = MediaSelector(doc.catalog, fabric_technology(doc.settings.technology), params)
     limits = {tier: frozenset(classes) for tier, classes in (allowed or {}).items()}
-    selection = selector.select(links, cages, AssemblyIds(x.assembly for x in doc.links.values()),
-                                limits)
+    selection = selector.select(links, cages, AssemblyIds(assembly_groups(doc)), limits)
     _keep_equivalent_parts(doc, selector, cages, links, selection)
     _keep_assembly_ids(doc, selection)
     ops: list[Operation] = []
