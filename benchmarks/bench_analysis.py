@@ -16,38 +16,64 @@ For each size the script prints:
 - graph pass: what a rewiring edit costs when the graph facts are recomputed (islands, worst
   path, max-flow bisection of every workload), i.e. the background part.
 
+- with --cli: `aicnet validate FILE` (and `--json`) end to end in a new process on the saved
+  fabric: start-up, catalog, load, analysis, the fix checker and the printed report, wall clock
+  (median of --runs) and the process's peak RSS.
+
 Budgets (DESIGN.md §7, 2-core machine): full < 300 ms and one edit < 5 ms at 4,096 servers.
+`--sizes 12800` is the 400-SU design of issue 22 (102,400 GPUs, ~308k links; above 256 SUs the
+spines and cores are Q3400-RA, as a 3-tier fat tree of 64-port QM9700s stops at 8,192 servers):
+one edit < 5 ms, `aicnet validate` < 2 s, memory < 1 GB.  The catalog has no optic for an NDR
+leaf's 400G legs into a Q3400-RA cage (4x400G), so ~206k links of that design have no cable
+(CABLE-UNSET findings); `--xdr` builds the XDR SuperPOD shape instead (DGX B300, 72-node SUs on
+Q3400-RA: `--sizes 12800 --xdr` is 178 SUs, 12,816 servers, 308,736 links, media on every
+link); `--catalog DIR` adds a catalog folder for the fabric.
 
     .venv/bin/python benchmarks/bench_analysis.py [--sizes 128 512 1024 4096] [--runs 5] [--edits 30]
+        [--cli] [--xdr] [--catalog DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from aicnet_gui.analysis import Analyzer
-from aicnet_gui.catalog.loader import builtin_catalog
+from aicnet_gui.catalog.loader import builtin_catalog, load_catalog
+from aicnet_gui.fileio import save_fabric
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 
 
-def build(catalog: Catalog, servers: int) -> tuple[FabricDocument, str]:
+def build(catalog: Catalog, servers: int, xdr: bool = False) -> tuple[FabricDocument, str]:
     try:
         from aicnet_gui.generators import RailOptimizedParams, generate
     except ImportError:
         generate = None
-    if generate is not None:
+    if generate is not None and xdr:
         doc = FabricDocument(catalog)
         with gc_paused():
-            generate(doc, RailOptimizedParams(sus=servers // 32, leaf="nvidia-qm9700"))
-        return doc, "generators.rail-optimized"
+            generate(doc, RailOptimizedParams(sus=round(servers / 72), server="nvidia-dgx-b300",
+                                              leaf="nvidia-q3400-ra"))
+        return doc, "generators.rail-optimized, DGX B300 in 72-node SUs on Q3400-RA (XDR)"
+    if generate is not None:
+        doc = FabricDocument(catalog)
+        sus = servers // 32
+        # above 8,192 servers a 3-tier fat tree of 64-port QM9700s runs out of ports
+        spine = "nvidia-q3400-ra" if sus > 256 else None
+        with gc_paused():
+            generate(doc, RailOptimizedParams(sus=sus, leaf="nvidia-qm9700", spine=spine))
+        return doc, "generators.rail-optimized" + (" with Q3400-RA spines and cores" if spine else "")
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from fabric_builder import build_rail_optimized
 
@@ -155,6 +181,45 @@ def time_graph_pass(doc: FabricDocument, runs: int) -> list[float]:
     return times
 
 
+_VALIDATE = """
+import resource, sys, time
+def peak_kb():
+    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+from aicnet_gui.cli import main
+sys.stdout = open("/dev/null", "w")
+code = main(sys.argv[1:])
+sys.stdout = sys.__stdout__
+print(time.perf_counter() - start, peak_kb(), code)
+"""
+
+
+def time_cli(doc: FabricDocument, runs: int) -> dict[str, tuple[float, float, int]]:
+    """`aicnet validate` and `aicnet validate --json` on the saved fabric, each in a new process:
+    (median wall s from interpreter start-up to exit code, peak RSS MB, exit code)."""
+    result = {}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.fabric"
+        save_fabric(doc, path, keep_backup=False)
+        env = {**os.environ, "AICNET_USER_CATALOG_DIR": str(Path(folder) / "no-user-catalog")}
+        for label, extra in (("validate", []), ("validate --json", ["--json"])):
+            samples = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                out = subprocess.run([sys.executable, "-c", _VALIDATE, "validate", *extra, str(path)],
+                                     check=True, capture_output=True, text=True, env=env).stdout
+                wall = time.perf_counter() - start
+                _inner, rss_kb, code = out.split()
+                samples.append((wall, int(rss_kb) / 1024, int(code)))
+            result[label] = (statistics.median(s[0] for s in samples),
+                             max(s[1] for s in samples), samples[0][2])
+    return result
+
+
 def p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
@@ -165,10 +230,24 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[128, 512, 1024, 4096])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--edits", type=int, default=30)
+    parser.add_argument("--cli", action="store_true",
+                        help="also time `aicnet validate` end to end in a new process")
+    parser.add_argument("--xdr", action="store_true",
+                        help="DGX B300 in 72-node SUs on Q3400-RA (SUs: servers / 72) instead of "
+                             "DGX H100 on QM9700")
+    parser.add_argument("--catalog", metavar="DIR", action="append", default=[],
+                        help="an extra catalog folder (e.g. XDR optics for the 12,800 size)")
     args = parser.parse_args()
-    catalog = builtin_catalog()
+    if args.catalog:
+        loaded = load_catalog(args.catalog, include_user=False)
+        for problem in loaded.problems:
+            print(f"catalog: {problem}", file=sys.stderr)
+        catalog = loaded.catalog
+    else:
+        catalog = builtin_catalog()
     for servers in args.sizes:
-        doc, source = build(catalog, servers)
+        doc, source = build(catalog, servers, args.xdr)
+        cli = time_cli(doc, args.runs) if args.cli else {}
         walls, cpus = time_full(doc, args.runs)
         print(f"{servers} servers ({source}): {len(doc.devices)} devices, {len(doc.links)} links")
         print(f"  full analysis   median {statistics.median(walls):7.1f} ms  best {min(walls):7.1f} ms"
@@ -183,6 +262,11 @@ def main() -> None:
         graph = time_graph_pass(doc, args.runs)
         print(f"  graph pass (islands, worst path, max-flow) median "
               f"{statistics.median(graph):6.1f} ms  best {min(graph):6.1f} ms")
+        for label, (wall, rss, code) in cli.items():
+            print(f"  aicnet {label:<16} median {wall:6.2f} s  peak RSS {rss:6.0f} MB"
+                  f"  (exit {code}, new process, before the edits)")
+        print(f"  peak RSS of this process so far "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
         del doc
         gc.unfreeze()
         gc.collect()

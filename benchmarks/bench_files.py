@@ -8,8 +8,10 @@ serialised); "after edit" is a later save after one link changed (autosave and C
 "after open" the first save of an opened file after one link changed: both re-serialise only
 the changed objects and reuse the line of every other one.  "load s" is a repeated load in one
 process; "1st load" the first load in a new process, as File > Open sees it.
-Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,096 servers.  `--large` adds 12,800
-servers (400 SUs with Q3400-RA spines and cores, as bench_generate.py --large).
+"RSS MB" is the peak resident memory of that new process (interpreter, catalog, the file's
+bytes and the document).  Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,096 servers.
+`--large` adds 12,800 servers (400 SUs with Q3400-RA spines and cores, as bench_generate.py
+--large; issue 22: memory < 1 GB).
 
     .venv/bin/python benchmarks/bench_files.py [--runs N] [--large]
 """
@@ -72,23 +74,31 @@ def _save_after_open(path: Path, catalog, runs: int) -> float:  # noqa: ANN001
 
 
 _FRESH_LOAD = """
-import sys, time
+import resource, sys, time
+def peak_kb():
+    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.fileio import load_fabric
 catalog = builtin_catalog()
 start = time.perf_counter()
 load_fabric(sys.argv[1], catalog)
-print(time.perf_counter() - start)
+print(time.perf_counter() - start, peak_kb())
 """
 
 
-def fresh_load(path: Path, runs: int) -> float:
+def fresh_load(path: Path, runs: int) -> tuple[float, float]:
     """`load_fabric` as File > Open sees it: the first load in a new process (its memory is
-    fresh, so it costs more than a repeated load in one process)."""
-    samples = [float(subprocess.run([sys.executable, "-c", _FRESH_LOAD, str(path)], check=True,
-                                    capture_output=True, text=True).stdout)
+    fresh, so it costs more than a repeated load in one process): (median s, peak RSS MB of
+    the whole process)."""
+    samples = [subprocess.run([sys.executable, "-c", _FRESH_LOAD, str(path)], check=True,
+                              capture_output=True, text=True).stdout.split()
                for _ in range(runs)]
-    return statistics.median(samples)
+    return (statistics.median(float(s[0]) for s in samples),
+            max(int(s[1]) for s in samples) / 1024)
 
 
 def timed(func, runs: int) -> float:
@@ -110,7 +120,8 @@ def main() -> None:
     catalog = builtin_catalog()
     sizes = SIZES + ([(12800, 400)] if args.large else [])
     print(f"{'servers':>7} {'devices':>7} {'links':>7} {'size MB':>8} {'save s':>7} "
-          f"{'after edit':>10} {'after open':>10} {'load s':>7} {'1st load':>8}  (median of {args.runs})")
+          f"{'after edit':>10} {'after open':>10} {'load s':>7} {'1st load':>8} {'RSS MB':>7}"
+          f"  (median of {args.runs}; RSS: peak of the 1st-load process)")
     with tempfile.TemporaryDirectory() as folder:
         for servers, sus in sizes:
             doc = build(catalog, sus)
@@ -119,10 +130,11 @@ def main() -> None:
             edited = timed(lambda doc=doc, path=path: _save_after_edit(doc, path), args.runs)
             load = timed(lambda path=path: load_fabric(path, catalog), args.runs)
             opened = _save_after_open(path, catalog, args.runs)
-            first = fresh_load(path, args.runs)
+            first, rss = fresh_load(path, args.runs)
             size = path.stat().st_size / 1e6
             print(f"{servers:>7} {len(doc.devices):>7} {len(doc.links):>7} {size:>8.1f} "
-                  f"{save:>7.3f} {edited:>10.3f} {opened:>10.3f} {load:>7.3f} {first:>8.3f}")
+                  f"{save:>7.3f} {edited:>10.3f} {opened:>10.3f} {load:>7.3f} {first:>8.3f} "
+                  f"{rss:>7.0f}")
             del doc
             gc.unfreeze()
             gc.collect()

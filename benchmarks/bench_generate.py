@@ -7,7 +7,9 @@ model's validation and indexing), wall-clock, plus the process CPU time (steadie
 machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.  `--large` adds 12,800 servers
 (400 SUs, 102,400 GPUs): DGX H100 on QM9700 leaves with Q3400-RA spines and cores (a 3-tier fat
 tree of 64-port QM9700s holds at most 65,536 NIC ports, so the upper tiers need a larger switch;
-issue 22 target: < 4 s), and the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs).
+issue 22 target: < 4 s), the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs)
+and the DGX B300 XDR SuperPOD shape, 72-node SUs on Q3400-RA leaves, spines and cores (178 SUs,
+102,528 GPUs, media on every link).
 
     .venv/bin/python benchmarks/bench_generate.py [--runs N] [--profile] [--large]
 """
@@ -19,6 +21,8 @@ import cProfile
 import gc
 import pstats
 import statistics
+import subprocess
+import sys
 import time
 
 from aicnet_gui.catalog.loader import builtin_catalog
@@ -39,6 +43,8 @@ LARGE = [
     ("B300, 2 planes, 200 SU on SN5600", 12800,
      RailOptimizedParams(sus=200, planes=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
                          technology="rocev2")),
+    ("B300 XDR, 178 SU x 72 on Q3400-RA", 12816,
+     RailOptimizedParams(sus=178, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")),
 ]
 
 
@@ -61,6 +67,34 @@ def one_run(catalog, params) -> tuple[float, float, float, int, int]:
     return built - start, done - built, cpu, *sizes
 
 
+_FRESH = """
+import resource, sys, time
+def peak_kb():
+    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+from aicnet_gui.catalog.loader import builtin_catalog
+from aicnet_gui.gc_control import gc_paused
+from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.model.document import FabricDocument
+params = RailOptimizedParams.model_validate_json(sys.argv[1])
+doc = FabricDocument(builtin_catalog())
+start = time.perf_counter()
+with gc_paused():
+    generate(doc, params)
+print(time.perf_counter() - start, peak_kb())
+"""
+
+
+def fresh_run(params: RailOptimizedParams) -> tuple[float, float]:
+    """One generation in a new process: (s, peak RSS MB of that process)."""
+    out = subprocess.run([sys.executable, "-c", _FRESH, params.model_dump_json()], check=True,
+                         capture_output=True, text=True).stdout.split()
+    return float(out[0]), int(out[1]) / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -80,6 +114,10 @@ def main() -> None:
         devices, links = runs[0][3], runs[0][4]
         print(f"{label:<34} {servers:>7} {devices:>7} {links:>7} {build:>9.3f} {apply:>7.3f} "
               f"{total:>7.3f} {cpu:>7.3f}")
+    if args.large:
+        for label, _servers, params in LARGE:
+            wall, rss = fresh_run(params)
+            print(f"{label:<34} in a new process: {wall:.3f} s, peak RSS {rss:.0f} MB")
     if args.profile:
         profile = cProfile.Profile()
         profile.enable()

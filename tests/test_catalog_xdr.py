@@ -12,6 +12,7 @@ import pytest
 from aicnet_gui.analysis import analyze, compute_bom
 from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, generate
+from aicnet_gui.generators.params import FloorParams
 from aicnet_gui.model.catalog_entities import Technology, length_of_part_number
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fit import CageSpec, cage_spec, optic_in_cage
@@ -130,9 +131,11 @@ def test_three_tier_xdr_core_links_use_the_twin_port_at_both_ends(catalog):
 
 def test_xdr_copper_inside_a_rack(catalog):
     """Switches on top of the servers' rack: the switch-to-NIC runs inside the rack take the
-    XDR 1:2 splitter copper where it reaches; nothing is left without media."""
+    XDR 1:2 splitter copper where it reaches; nothing is left without media.  The rack must
+    power four DGX B300 and the Q3400-RA (B300-XDR RA: four per rack at ~56 kW)."""
     doc, result = _generate(catalog, TwoTierParams(servers=4, server=B300, leaf=Q3400,
-                                                   attach="tor"))
+                                                   attach="tor",
+                                                   floor=FloorParams(rack_power_kw=60)))
     assert result.unresolved == []
     cables = Counter(x.cable for x in doc.links.values())
     assert cables["nvidia-mca7k10"] > 0

@@ -74,6 +74,19 @@ def test_usage_error_exits_2(capsys):
     assert info.value.code == 2
 
 
+def test_a_mistyped_command_and_the_help_list_every_command(capsys):
+    """Only the command named is imported before it runs; without one every command shows."""
+    with pytest.raises(SystemExit) as info:
+        main(["valdate", "x.fabric"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'valdate'" in err and "'validate'" in err and "'whatif'" in err
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and "generate" in out and "verify" in out
+
+
 def test_no_traceback_reaches_the_user(tmp_path):
     bad = tmp_path / "bad.fabric"
     bad.write_bytes(b"\x00\xff garbage")

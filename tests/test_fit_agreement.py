@@ -5,6 +5,10 @@ integrated cable x pair of cage kinds, "the inspector offers it" == "the analysi
 check accepts it" == "a generator may choose it".  Each side is asked through the predicate it
 really uses (gui/compat.py, analysis/rules_compat.py, generators/media.py); all three now ask
 model/fit.py, and this test keeps it that way.
+
+Each side judges in the technology of the link (`fit.link_family`), not the fabric's: a cage
+whose port runs only Ethernet (a DGX in-band port, an Ethernet-only switch) is walked in an
+InfiniBand fabric too, and the three must still agree.
 """
 
 from __future__ import annotations
@@ -12,14 +16,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from aicnet_gui.analysis import Analyzer
 from aicnet_gui.analysis.rules_compat import _optic_ok, fibre_cord, integrated_cable
 from aicnet_gui.analysis.signatures import End, SigContext
 from aicnet_gui.editing.compat import cable_fits, transceiver_fits
-from aicnet_gui.generators.media import MediaSelector
+from aicnet_gui.generators.media import MediaSelector, cord_legs
 from aicnet_gui.model.catalog_entities import BreakoutMode, Technology
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link
-from aicnet_gui.model.fit import CageSpec, cage_spec, optic_in_cage, overlapping_racks, ru_overlap
+from aicnet_gui.model.fit import (
+    CageSpec,
+    cage_spec,
+    link_family,
+    optic_in_cage,
+    overlapping_racks,
+    ru_overlap,
+)
 from aicnet_gui.model.ports import build_port_table
 
 FAMILIES = {Technology.INFINIBAND: FabricTechnology.INFINIBAND,
@@ -48,21 +60,25 @@ def _doc(catalog, family: Technology) -> FabricDocument:
     return doc
 
 
-def _context(end_a: End, end_b: End, cable, family: Technology) -> SigContext:
-    return SigContext(end_a, end_b, cable, family, (), ())
+def _context(end_a: End, end_b: End, cable, fabric: Technology) -> SigContext:
+    """The signature context as analysis/signatures.py builds it: the link's own family."""
+    family = link_family(end_a.group, end_a.model, end_b.group, end_b.model, fabric)
+    return SigContext(end_a, end_b, cable, family, (), (), fabric)
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_optic_in_cage_inspector_analysis_and_generator_agree(catalog, family):
-    selector = MediaSelector(catalog, family.value)
-    usable = {t.id for t in selector.optics}
+    fabric_selector = MediaSelector(catalog, family.value)
     kinds = _cage_kinds(catalog)
     doc = _doc(catalog, family)
-    checked = offered = 0
+    checked = offered = own = 0
     for spec, (model, group, mode, port) in kinds.items():
         device = _add(doc, model.id, group.first, mode)
         end = End("a", port, group, model, None)
         ctx = _context(end, end, None, family)
+        own += ctx.family != family
+        selector = fabric_selector.for_family(ctx.family)
+        usable = {t.id for t in selector.optics}
         chosen = {o.optic.id for o in selector.options(spec)}
         for optic in sorted(catalog.transceivers.values(), key=lambda t: t.id):
             inspector = transceiver_fits(doc, device, group.first, optic)
@@ -78,6 +94,7 @@ def test_optic_in_cage_inspector_analysis_and_generator_agree(catalog, family):
             checked += 1
             offered += inspector
     assert checked > 500 and 0 < offered < checked  # the catalog was really walked
+    assert own > 0  # and cages whose port runs another technology than the fabric's
 
 
 _seq = iter(range(10**6))
@@ -104,12 +121,12 @@ def _generator_shape(a: CageSpec, b: CageSpec):
 
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_integrated_cable_between_cages_inspector_analysis_and_generator_agree(catalog, family):
-    selector = MediaSelector(catalog, family.value)
+    fabric_selector = MediaSelector(catalog, family.value)
     kinds = _cage_kinds(catalog)
     cables = sorted((c for c in catalog.cables.values() if c.type != "fibre"), key=lambda c: c.id)
     doc = _doc(catalog, family)
     specs = sorted(kinds)
-    checked = offered = 0
+    checked = offered = mixed = 0
     for i, a in enumerate(specs):
         for b in specs[i:]:
             if a.speed != b.speed:
@@ -124,13 +141,16 @@ def test_integrated_cable_between_cages_inspector_analysis_and_generator_agree(c
             end_a = End("a", port_a, group_a, model_a, None)
             end_b = End("b", port_b, group_b, model_b, None)
             shape = _generator_shape(a, b)
+            link_tech = link_family(group_a, model_a, group_b, model_b, family)
+            mixed += link_tech != family
+            selector = fabric_selector.for_family(link_tech)
             usable = {c.id for c in selector.integrated}
             chosen = ({c.cable for c in selector._cable_candidates(shape)}
                       if shape is not None else set())
             for cable in cables:
                 inspector = cable_fits(doc, link, cable)
                 ctx = _context(end_a, end_b, cable, family)
-                analysis = not integrated_cable(ctx) and family in cable.technology
+                analysis = not integrated_cable(ctx) and ctx.family in cable.technology
                 assert inspector == analysis, (cable.id, a, b)
                 if cable.id in usable:
                     assert (cable.id in chosen) == inspector, (cable.id, a, b)
@@ -139,6 +159,17 @@ def test_integrated_cable_between_cages_inspector_analysis_and_generator_agree(c
                 checked += 1
                 offered += inspector
     assert checked > 500 and 0 < offered < checked
+    assert mixed > 0  # links whose ends run another technology than the fabric's were walked
+    # the family this test judged each link in is the one the analysis' signatures use
+    analyzer = Analyzer(doc)
+    analyzer.full()
+    state = analyzer.state
+    for link_id, row in state.store.link_row.items():
+        link = doc.links[link_id]
+        pa, pb = doc.port(link.a.device, link.a.port), doc.port(link.b.device, link.b.port)
+        expect = link_family(pa.group, doc.device_model(link.a.device),
+                             pb.group, doc.device_model(link.b.device), family)
+        assert state.sigs.families[int(state.store.l["sig"][row])] == expect, link_id
 
 
 def test_rack_overlap_columns_match_the_pairwise_rule():
@@ -189,7 +220,7 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
                 group.first: CageConfig(mode=mode, transceiver=optic.id)}))
             ends.append((spec, f"d{n}", port, End("a", port, group, model, optic),
                          options.get(optic.id)))
-    checked = offered = generated = 0
+    checked = offered = generated = split_both = 0
     for i, (spec_a, dev_a, port_a, end_a, opt_a) in enumerate(ends):
         for spec_b, dev_b, port_b, end_b, opt_b in ends[i:]:
             if spec_a.speed != spec_b.speed:
@@ -209,17 +240,19 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
                     accepted.add(cord.id)
             if opt_a is None or opt_b is None or opt_a.family != opt_b.family:
                 continue  # the generator only pairs optics of one family it may choose
-            if opt_a.split > 1 and opt_b.split > 1:
-                continue  # it never splits both ends of a cord
             _, media, connector = opt_a.family
             grade = selector._grade(media)
-            legs = max(opt_a.split, opt_b.split)
+            # a straight cord between optical ports carrying as many ports each (both split
+            # alike too: twin-port legs plane by plane), else a 1:n splitter
+            legs = cord_legs(opt_a.split, opt_b.split)
             chosen = selector._cords(frozenset({(spec_a, spec_b)}), {spec_a: opt_a, spec_b: opt_b},
                                      connector, grade, 0.0)
-            keyed = {c.id for c in selector.cords.get((connector, grade, legs), ())}
+            keyed = {c.id for c in selector.cords.get((connector, grade, legs or 0), ())}
             if chosen is None:
                 assert not accepted & keyed, (end_a.optic.id, end_b.optic.id)
             else:
                 assert chosen[(opt_a.split, opt_b.split)] in accepted
                 generated += 1
+                split_both += opt_a.split > 1 and opt_b.split > 1
     assert checked > 1000 and 0 < offered < checked and generated > 10
+    assert split_both > 0  # straight cords between split optical ports are generated too

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..model import arrays
 from ..model.fabric import FabricTechnology, Workload
 from .collectives import (
     allreduce as allreduce_estimate,
@@ -205,7 +206,7 @@ class WorkloadModel:
         if not len(lower):
             return
         code = upper * n + lower
-        uniq, inverse = np.unique(code, return_inverse=True)
+        uniq, inverse = arrays.unique(code, return_inverse=True)
         pair_gbps = np.bincount(inverse.reshape(-1), weights=gbps, minlength=len(uniq))
         pu, pl = uniq // n, uniq % n
         up = state.store.d["up"][:n].astype(float)

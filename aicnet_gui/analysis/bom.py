@@ -31,6 +31,7 @@ import numpy as np
 
 from ..catalog.prices import PriceList
 from ..model.document import FabricDocument
+from ..model.power import device_watts
 from .index import NONE
 from .media import fmt_m
 from .rules_device import unlinked_optic_cages
@@ -245,7 +246,7 @@ def _power(doc: FabricDocument, models: Counter[str], optics: Counter[str]) -> t
     unknown: set[str] = set()
     for model_id, count in models.items():
         model = catalog.device(model_id)
-        watts = model.power_max_w if model.power_max_w is not None else model.power_typical_w
+        watts = device_watts(model)
         if watts is None:
             unknown.add(model_id)
         else:

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from ..model import arrays
+
 if TYPE_CHECKING:
     from .state import State
 
@@ -144,10 +146,10 @@ def _islands(state: State, members: np.ndarray) -> list[Island]:
     server, switch, rail = att.server[pick], att.switch[pick], att.rail[pick]
     comp = att.labels[switch]
     result = []
-    for label in np.unique(comp).tolist():
+    for label in arrays.unique(comp).tolist():
         on = comp == label
-        result.append(Island(tuple(np.unique(switch[on]).tolist()),
-                             int(len(np.unique(server[on]))), tuple(np.unique(rail[on]).tolist())))
+        result.append(Island(tuple(arrays.unique(switch[on]).tolist()),
+                             int(len(arrays.unique(server[on]))), tuple(arrays.unique(rail[on]).tolist())))
     result.sort(key=lambda isl: (-isl.servers, isl.switches))
     return result
 
@@ -168,8 +170,8 @@ def _joined(state: State, members: np.ndarray) -> bool:
         return True
     comp = att.labels[att.switch[pick]]
     server = att.server[pick]
-    labels, comp_index = np.unique(comp, return_inverse=True)
-    servers, server_index = np.unique(server, return_inverse=True)
+    labels, comp_index = arrays.unique(comp, return_inverse=True)
+    servers, server_index = arrays.unique(server, return_inverse=True)
     k = len(labels)
     size = k + len(servers)
     graph = coo_matrix((np.ones(len(comp), dtype=np.int8), (comp_index, server_index + k)),
@@ -184,7 +186,7 @@ def bisection_order(state: State, member_rows: np.ndarray) -> list[int]:
     att = attachments(state)
     ids = state.store.dev_ids
     lands: dict[int, set[str]] = {int(r): set() for r in member_rows.tolist()}
-    pick = np.isin(att.server, member_rows)
+    pick = arrays.isin(att.server, member_rows)
     for server, switch in zip(att.server[pick].tolist(), att.switch[pick].tolist(), strict=True):
         lands[server].add(ids[switch])  # type: ignore[arg-type]
     return sorted(lands, key=lambda r: (tuple(sorted(lands[r])), ids[r]))

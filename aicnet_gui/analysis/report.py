@@ -8,7 +8,6 @@ per-link and per-device metric tables are computed from those copies on first ac
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -208,48 +207,74 @@ class ReachMetrics:
 
     @cached_property
     def links(self) -> dict[str, dict[str, Any]]:
+        """Link id -> its length, stock length, reach and media, sorted by id.  The columns are
+        turned into Python values a column at a time (NaN -> None, cable and signature indices
+        -> their labels through small tables), not link by link: 300k links in `validate
+        --json`."""
         data = self._data
-        out: dict[str, dict[str, Any]] = {}
-        for link_id, (length, ordered, reach, manual, cable_i, sig) in data.links.values():
-            cable = data.cables[int(cable_i)] if cable_i != NONE else None
-            out[link_id] = {
-                "length_m": None if math.isnan(length) else length,
-                "manual": bool(manual),
-                "ordered_m": None if math.isnan(ordered) else ordered,
-                "max_reach_m": None if math.isnan(reach) else reach,
-                "limited_by": data.reach_by[int(sig)] or None,
-                "media": media_label(cable),
-                "cable": cable.id if cable else None,
+        links = data.links
+        rows = links.base_rows
+        ids = [links.ids[r] for r in rows.tolist()]
+        cols = {name: links.cols[name][rows] for name in LINK_FIELDS}
+        overlay = [(k, v) for k, v in links.overlay.items() if v is not None]
+        if overlay:
+            ids += [k for k, _ in overlay]
+            for i, name in enumerate(LINK_FIELDS):
+                cols[name] = np.concatenate(
+                    [cols[name], np.array([v[i] for _, v in overlay], dtype=cols[name].dtype)])
+
+        def optional(values: np.ndarray) -> list[float | None]:
+            boxed = values.astype(object)
+            boxed[np.isnan(values)] = None
+            return boxed.tolist()
+
+        # index NONE (-1) picks the last entry: no cable
+        media = [media_label(c) for c in data.cables] + [media_label(None)]
+        cable_ids: list[str | None] = [c.id for c in data.cables] + [None]
+        limited = [by or None for by in data.reach_by]
+        out = {
+            link_id: {
+                "length_m": length,
+                "manual": manual,
+                "ordered_m": ordered,
+                "max_reach_m": reach,
+                "limited_by": limited[sig],
+                "media": media[cable],
+                "cable": cable_ids[cable],
             }
+            for link_id, length, manual, ordered, reach, sig, cable in zip(
+                ids, optional(cols["length"]), cols["manual"].astype(bool).tolist(),
+                optional(cols["ordered"]), optional(cols["reach"]), cols["sig"].tolist(),
+                cols["cable"].tolist(), strict=True)
+        }
         return dict(sorted(out.items()))
 
     @cached_property
     def summary(self) -> dict[str, Any]:
-        values = self._data.links.values()
-        links = len(values)
-        manual = estimated = unknown = over = no_stock = 0
-        longest = None
-        for _id, (length, ordered, reach, is_manual, cable_i, _sig) in values:
-            if math.isnan(length):
-                unknown += 1
-                continue
-            if is_manual:
-                manual += 1
-            else:
-                estimated += 1
-            if not math.isnan(reach) and length > reach:
-                over += 1
-            if cable_i != NONE and math.isnan(ordered):
-                no_stock += 1
-            longest = length if longest is None else max(longest, length)
+        """Counts over every live link, in numpy over the base columns plus the few links
+        of the overlay (a Python walk over 300k links cost 0.3 s of `aicnet validate`)."""
+        links = self._data.links
+        rows = links.base_rows
+        overlay = [v for v in links.overlay.values() if v is not None]
+        extra = list(zip(*overlay, strict=True)) if overlay else [()] * len(LINK_FIELDS)
+
+        def column(name: str, dtype: type) -> np.ndarray:
+            values = np.asarray(extra[LINK_FIELDS.index(name)], dtype=dtype)
+            return np.concatenate([links.cols[name][rows].astype(dtype), values])
+
+        length, ordered, reach = (column(name, float) for name in ("length", "ordered", "reach"))
+        manual, cable = column("manual", bool), column("cable", np.int64)
+        known = ~np.isnan(length)
+        with np.errstate(invalid="ignore"):
+            over = known & ~np.isnan(reach) & (length > reach)
         return {
-            "links": links,
-            "manual": manual,
-            "estimated": estimated,
-            "unknown": unknown,
-            "over_reach": over,
-            "no_stock_length": no_stock,
-            "longest_m": longest,
+            "links": len(length),
+            "manual": int((known & manual).sum()),
+            "estimated": int((known & ~manual).sum()),
+            "unknown": int((~known).sum()),
+            "over_reach": int(over.sum()),
+            "no_stock_length": int((known & (cable != NONE) & np.isnan(ordered)).sum()),
+            "longest_m": float(length[known].max()) if known.any() else None,
         }
 
     def to_json(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..model import arrays
 from ..model.catalog_entities import airflow_direction
 from .findings import WARNING, Finding, Fix
 from .state import Rule, State
@@ -74,7 +75,7 @@ def airflow_candidates(state: State) -> Iterable[str]:
         store = state.store
         rows = store.device_rows()
         rows = rows[known[store.d["model"][rows]] & (store.d["rack_any"][rows] >= 0)]
-        racks.update(store.rack_ids[r] for r in np.unique(store.d["rack_any"][rows]).tolist())
+        racks.update(store.rack_ids[r] for r in arrays.unique(store.d["rack_any"][rows]).tolist())
     return sorted(r for r in racks if r in state.doc.racks)
 
 

@@ -10,7 +10,10 @@ the cable, and returns issue templates:
   vs optic connector;
 - MEDIA-MISMATCH: multimode vs single-mode, SR vs DR, cord grade vs optic, splitter vs
   straight cord at the wrong end;
-- TECH-MISMATCH: InfiniBand vs Ethernet (optic, cable, the two device models);
+- TECH-MISMATCH: InfiniBand vs Ethernet: an optic or cable that does not run the link's
+  technology (model/fit.link_family: the fabric's, or Ethernet for an in-band / management port
+  on an Ethernet switch), or two ends that run no common technology (a compute port of an
+  InfiniBand design on an Ethernet switch);
 - OPTIC-MISSING: a fibre cord to a cage without an optic;
 - PORT-DUPLICATE: a DAC/ACC/AOC plug in a cage that already holds an optic.
 """
@@ -23,7 +26,9 @@ from ..model.fit import (
     CageSpec,
     cage_spec,
     cord_connectors,
+    end_technology_reason,
     leg_rate_problem,
+    link_technology_problem,
     mode_problem,
     optic_in_cage,
     polarity_flips,
@@ -196,6 +201,14 @@ def optic_fit(ctx: SigContext) -> list[Issue]:
     return issues
 
 
+def _runs(ctx: SigContext) -> str:
+    """`this fabric runs X`, or `this link runs X` when the link's ends decide it."""
+    name = TECH_NAMES[ctx.family]
+    if ctx.family == ctx.fabric_family:
+        return f"this fabric runs {name}"
+    return f"this link runs {name} (its ends run {name}, not the fabric's {TECH_NAMES[ctx.fabric_family]})"
+
+
 def technology(ctx: SigContext) -> list[Issue]:
     issues: list[Issue] = []
     family = ctx.family
@@ -207,8 +220,8 @@ def technology(ctx: SigContext) -> list[Issue]:
             issues.append(Issue(
                 "TECH-MISMATCH", ERROR,
                 f"{_lbl(end)}: the {optic.model} is "
-                f"{'/'.join(TECH_NAMES[t] for t in optic.technology)} only; this fabric runs "
-                f"{name}", fix, fix_text))
+                f"{'/'.join(TECH_NAMES[t] for t in optic.technology)} only; {_runs(ctx)}",
+                fix, fix_text))
     cable = ctx.cable
     if cable is not None and family not in cable.technology:
         fix, fix_text = None, f"choose a cable that supports {name}"
@@ -220,16 +233,19 @@ def technology(ctx: SigContext) -> list[Issue]:
         issues.append(Issue(
             "TECH-MISMATCH", ERROR,
             f"{{a}} - {{b}}: the {cable.model} is "
-            f"{'/'.join(TECH_NAMES[t] for t in cable.technology)} only; this fabric runs {name}",
+            f"{'/'.join(TECH_NAMES[t] for t in cable.technology)} only; {_runs(ctx)}",
             fix, fix_text))
-    tech_a, tech_b = set(ctx.a.model.technology), set(ctx.b.model.technology)
-    if not tech_a & tech_b:
+    a, b = ctx.a, ctx.b
+    fabric = ctx.fabric_family
+    if link_technology_problem(a.group, a.model, b.group, b.model, fabric):
+        why_a = end_technology_reason(a.group, a.model, fabric)
+        why_b = end_technology_reason(b.group, b.model, fabric)
         issues.append(Issue(
             "TECH-MISMATCH", ERROR,
-            f"{{A}} ({ctx.a.model.model}) is {'/'.join(TECH_NAMES[t] for t in tech_a)} and {{B}} "
-            f"({ctx.b.model.model}) is {'/'.join(TECH_NAMES[t] for t in tech_b)}: the two ends "
-            f"of {{a}} - {{b}} cannot talk", None,
-            "an InfiniBand and an Ethernet device need a gateway, not a link"))
+            f"the two ends of {{a}} - {{b}} cannot talk: at {{A}} ({a.model.model}) {why_a}, at "
+            f"{{B}} ({b.model.model}) {why_b}", None,
+            "wire the port to a switch of its technology (an InfiniBand and an Ethernet port "
+            "need a gateway, not a link)"))
     return issues
 
 

@@ -9,14 +9,17 @@
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterable
 
 import numpy as np
 
+from ..model.memo import IdentityMemo
 from .findings import ERROR, WARNING, Finding, Fix
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
 from .media import cable_media, fmt_m
+from .signatures import Issue
 from .state import Failure, Rule, State
 
 
@@ -58,17 +61,40 @@ def _fix(state: State, row: int, spec: tuple | None, text: str, names: dict[str,
     return Fix(description, tuple(ops) if ops else ())
 
 
-def _names(state: State, row: int) -> dict[str, str]:
+_ALL_NAMES = frozenset({"a", "b", "A", "B", "ca", "cb"})
+# a signature's issues -> the names their templates use; the issues tuple lives as long as
+# the signature registry, and the memo holds it, so its identity is not reused meanwhile
+_FIELDS: IdentityMemo[frozenset[str]] = IdentityMemo(4096)
+
+
+def _fields(issues: tuple[Issue, ...]) -> frozenset[str]:
+    """The names the issues' texts and fix texts use (`{a} - {b}: ...` -> a, b)."""
+    found = _FIELDS.get(issues)
+    if found is None:
+        found = _FIELDS.put(issues, frozenset(
+            name.split(".")[0].split("[")[0]
+            for issue in issues for text in (issue.text, issue.fix_text) if text
+            for _, name, _, _ in string.Formatter().parse(text) if name))
+    return found
+
+
+def _names(state: State, row: int, wanted: frozenset[str] = _ALL_NAMES) -> dict[str, str]:
+    """The link's names a template can use; only those in `wanted` are worked out (a fabric
+    without cables has 200k CABLE-UNSET findings that name the two ends and nothing else)."""
     store = state.store
-    ep = state.endpoints.ports
-    return {
-        "a": state.end_label(row, "a"),
-        "b": state.end_label(row, "b"),
-        "A": state.name(int(store.l["a"][row])),
-        "B": state.name(int(store.l["b"][row])),
-        "ca": str(ep[int(store.l["a_ep"][row])].cage),
-        "cb": str(ep[int(store.l["b_ep"][row])].cage),
-    }
+    col = store.l
+    names: dict[str, str] = {}
+    if "a" in wanted or "A" in wanted:
+        names["A"] = state.name(int(col["a"][row]))
+        names["a"] = f"{names['A']}:{store.a_port[row]}"
+    if "b" in wanted or "B" in wanted:
+        names["B"] = state.name(int(col["b"][row]))
+        names["b"] = f"{names['B']}:{store.b_port[row]}"
+    if "ca" in wanted:
+        names["ca"] = str(state.endpoints.ports[int(col["a_ep"][row])].cage)
+    if "cb" in wanted:
+        names["cb"] = str(state.endpoints.ports[int(col["b_ep"][row])].cage)
+    return names
 
 
 def _objects(state: State, row: int) -> tuple[str, ...]:
@@ -84,7 +110,7 @@ def compat_check(state: State, row: int) -> Iterable[Finding | Failure]:
         yield Failure(name, error)
     if not result.issues:
         return
-    names = _names(state, row)
+    names = _names(state, row, _fields(result.issues))
     objects = _objects(state, row)
     for issue in result.issues:
         yield Finding(issue.code, issue.severity, issue.text.format(**names), objects,
@@ -104,11 +130,12 @@ def _length_fix(state: State, row: int, length: float) -> Fix:
     that changes them is re-chosen and checked by aicnet_gui.repair)."""
     store = state.store
     cable = state.cindex.cables[int(store.l["cable"][row])]
+    family = state.sigs.families[int(store.l["sig"][row])]  # the link's own technology
     for other in sorted(state.cindex.cables, key=lambda c: (c.max_length_m, c.id)):
         if (other.id != cable.id and other.a_end == cable.a_end and other.b_end == cable.b_end
                 and other.legs == cable.legs and other.leg_gbps == cable.leg_gbps
                 and other.max_length_m >= length and other.ordered_length(length) is not None
-                and state.family in other.technology
+                and family in other.technology
                 and (cable.type != "fibre" or cable_media(other) == cable_media(cable))):
             return Fix(f"use the {other.model} ({other.type}, up to {fmt_m(other.max_length_m)} m)",
                        tuple(set_cable(siblings(state, row), other.id)))

@@ -5,6 +5,13 @@ links has a handful of them, so the compatibility rules (form factor, speed, med
 missing optic, cable unset, a DAC plug in a cage that holds an optic) run once per signature;
 their results are *issue templates* that each link fills with its own names.  The media reach
 of a signature (optics per fibre grade, cable maximum) is cached the same way.
+
+A signature is judged in the link's own technology (`model/fit.link_family`: an in-band port
+to an Ethernet management switch runs Ethernet in an InfiniBand design), not the fabric's.  An
+endpoint class names its cage group and device model, which decide that family, so the key
+determines it; `families[sig]` and `tech_problems[sig]` keep it for the per-link and
+per-device rules.  The fabric's technology is fixed for a `Signatures` (a settings change
+makes a new analyzer state).
 """
 
 from __future__ import annotations
@@ -15,7 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model import arrays
 from ..model.catalog_entities import CableAssembly, CageGroup, DeviceModel, Technology, Transceiver
+from ..model.fit import link_family, link_technology_problem
 from ..model.ports import LogicalPort
 from .findings import Severity
 from .index import NONE, CatalogIndex, Endpoints, _grow
@@ -57,6 +66,12 @@ class SigContext:
     family: Technology
     catalog_optics: tuple[Transceiver, ...]
     catalog_cables: tuple[CableAssembly, ...]
+    # the fabric's technology (project settings); None: the same as `family`
+    fabric: Technology | None = None
+
+    @property
+    def fabric_family(self) -> Technology:
+        return self.fabric if self.fabric is not None else self.family
 
     @property
     def ends(self) -> tuple[End, End]:
@@ -103,13 +118,15 @@ class Signatures:
                  rules: list[tuple[str, SigRule]]) -> None:
         self.cindex = cindex
         self.ep = endpoints
-        self.family = family
+        self.family = family  # the fabric's; each signature's own is families[sig]
         self.rules = rules
         self._codes: dict[int | tuple, int] = {}
         self.results: list[SigResult] = []
         self.keys: list[tuple[int, int, int, int, int]] = []
         self.reach = np.zeros(16)
         self.reach_by: list[str] = []
+        self.families: list[Technology] = []
+        self.tech_problems: list[str | None] = []
         self.has_issue = np.zeros(16, dtype=bool)
         self._optics = tuple(sorted(cindex.optics, key=lambda t: t.id))
         self._cables = tuple(sorted(cindex.cables, key=lambda c: c.id))
@@ -127,7 +144,7 @@ class Signatures:
         )
         if packable:
             code = (((a_ep * 512 + (a_opt + 1)) * 65536 + b_ep) * 512 + (b_opt + 1)) * 512 + (cable + 1)
-            uniq, inverse = np.unique(code, return_inverse=True)
+            uniq, inverse = arrays.unique(code, return_inverse=True)
             keys = [int(c) for c in uniq]
             ids = np.array([self._lookup(k) for k in keys], dtype=np.int64)
             return ids[inverse.reshape(-1)]
@@ -150,10 +167,13 @@ class Signatures:
         sig = len(self.results)
         self._codes[code] = sig
         self.keys.append(key)
+        ctx = self.context(key)
+        self.families.append(ctx.family)
+        self.tech_problems.append(link_technology_problem(
+            ctx.a.group, ctx.a.model, ctx.b.group, ctx.b.model, self.family))
         self.results.append(self._evaluate(key))
         self.reach = _grow(self.reach, sig + 1)
         self.has_issue = _grow(self.has_issue, sig + 1)
-        ctx = self.context(key)
         reach, by = reach_of(ctx.cable, ctx.a.optic, ctx.b.optic)
         self.reach[sig] = reach
         self.reach_by.append(by)
@@ -170,10 +190,11 @@ class Signatures:
             return End(label, self.ep.kind_port[kind], ref.group, ref.model,
                        cindex.optics[opt] if opt != NONE else None)
 
+        a, b = end("a", a_ep, a_opt), end("b", b_ep, b_opt)
         return SigContext(
-            end("a", a_ep, a_opt), end("b", b_ep, b_opt),
-            cindex.cables[cable] if cable != NONE else None,
-            self.family, self._optics, self._cables,
+            a, b, cindex.cables[cable] if cable != NONE else None,
+            link_family(a.group, a.model, b.group, b.model, self.family),
+            self._optics, self._cables, self.family,
         )
 
     def _evaluate(self, key: tuple[int, int, int, int, int]) -> SigResult:

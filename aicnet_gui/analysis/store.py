@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from ..model import arrays
 from ..model.catalog_entities import ROLE_TIER, DeviceModel, Role
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.fit import compute_group
 from ..model.memo import IdentityMemo
+from ..model.power import device_watts
 from .index import NONE, CatalogIndex, Endpoints, _grow
 from .lengths import device_height_m, rack_floor_xy
 
@@ -170,8 +172,8 @@ class Store:
             cindex = self.cindex
             index = cindex.model_idx[model_id]
             model = cindex.models[index]
-            power = model.power_max_w if model.power_max_w is not None else model.power_typical_w
-            info = (model, index, compute_group(model), np.nan if power is None else float(power))
+            power = device_watts(model)
+            info = (model, index, compute_group(model), np.nan if power is None else power)
             self._models[model_id] = info
         return info
 
@@ -433,7 +435,7 @@ class Store:
         ordered = np.full(len(rows), np.nan)
         known = ~np.isnan(length) & (cable != NONE)
         if known.any():
-            for c in np.unique(cable[known]).tolist():
+            for c in arrays.unique(cable[known]).tolist():
                 pick = known & (cable == c)
                 ladder, stock = self.cindex.ladders[c], self.cindex.stocks[c]
                 at = np.searchsorted(ladder, length[pick], side="left")
@@ -487,7 +489,7 @@ class Store:
         d["cage_flag"][dev_rows] = count(flag)
         # legs stranded: unused legs of split cages that carry at least one link
         code = dev * MAX_CAGE + ep["cage"][ends_ep]
-        uniq, first, used = np.unique(code, return_index=True, return_counts=True)
+        uniq, first, used = arrays.unique(code, return_index=True, return_counts=True)
         legs = ep["legs"][ends_ep][first]
         stranded = np.where(legs > 1, legs - used, 0)
         per_dev = np.bincount(uniq // MAX_CAGE, weights=stranded, minlength=n)[dev_rows]

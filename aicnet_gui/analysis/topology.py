@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..model import arrays
 from .store import Store
 
 Pair = tuple[int, int, int]  # (neighbour row, Gb/s, links)
@@ -24,7 +25,7 @@ class PairTable:
     def __init__(self, dev: np.ndarray, nbr: np.ndarray, gbps: np.ndarray, n_devices: int) -> None:
         if len(dev):
             code = dev * max(n_devices, 1) + nbr
-            uniq, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
+            uniq, inverse, counts = arrays.unique(code, return_inverse=True, return_counts=True)
             sums = np.bincount(inverse.reshape(-1), weights=gbps, minlength=len(uniq))
             self.dev = uniq // max(n_devices, 1)
             self.nbr = uniq % max(n_devices, 1)

@@ -92,6 +92,55 @@ class PlainLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
+
+class _Shared(Exception):
+    """A node reached twice: the document uses an alias."""
+
+
+def _fast_yaml(text: str) -> Any:
+    """The document read by libyaml's safe loader (same resolver and constructor as
+    `PlainLoader`); raises `_Shared` when a node is reached twice, i.e. an alias, before any
+    value is built (so a "billion laughs" file never expands)."""
+    loader = _FAST_LOADER(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        seen: set[int] = set()
+        stack = [node]
+        while stack:
+            item = stack.pop()
+            if id(item) in seen:
+                raise _Shared
+            seen.add(id(item))
+            if isinstance(item, yaml.MappingNode):
+                for key, value in item.value:
+                    stack.append(key)
+                    stack.append(value)
+            elif isinstance(item, yaml.SequenceNode):
+                stack.extend(item.value)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def read_yaml(text: str) -> Any:
+    """The YAML document in `text`, read as `PlainLoader` reads it: safe, no aliases.
+
+    libyaml parses and composes it first (~10x faster: the built-in catalog cost ~0.4 s of every
+    `aicnet` command); a document with an alias, or one libyaml refuses, is read again by
+    `PlainLoader`, which raises the error whose message the problems quote.
+    """
+    if _FAST_LOADER is not None:
+        try:
+            return _fast_yaml(text)
+        except Exception:  # noqa: BLE001, S110 - the careful reader below says what is wrong
+            pass
+    return yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader, no aliases
+
+
 @dataclass(frozen=True)
 class CatalogProblem:
     """One thing wrong with a catalog file or one of its entries.
@@ -241,7 +290,7 @@ def load_catalog_file(
     except OSError as error:
         return whole_file(f"cannot read file: {error.strerror or error}")
     try:
-        data = yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader, no aliases
+        data = read_yaml(text)
     except AliasRefused as error:
         mark = error.problem_mark
         return whole_file(f"line {mark.line + 1}, column {mark.column + 1}: {error.problem}")

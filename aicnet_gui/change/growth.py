@@ -85,7 +85,7 @@ def _target(doc: FabricDocument, params: Any) -> tuple[FabricDocument, list[str]
     """The generated target and what its media choice could not resolve."""
     target = FabricDocument(doc.catalog)
     try:
-        result = generate(target, params)
+        result = generate(target, params, uncabled=True)  # its unresolved links become notes
     except GeneratorError as exc:
         raise GrowthError(f"the generator cannot make the target: {exc}") from None
     notes = []

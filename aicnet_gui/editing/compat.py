@@ -5,21 +5,27 @@ targets and say why another one is refused) and by the inspector (to offer only 
 The model itself refuses a port used twice or a port that does not exist; these checks add the
 physical rules a person expects at the moment of wiring: speed, form factor, technology, media.
 What fits in a cage (optics, cable plugs) is decided by model/fit.py, shared with the analysis
-and the generators.
+and the generators, in the technology of the link (`fit.link_family`: an in-band port wired to
+an Ethernet management switch takes Ethernet parts in an InfiniBand design), or for a cage not
+yet wired, the technology its port runs (`fit.cage_family`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.catalog_entities import BreakoutMode, CableAssembly, Transceiver
+from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
 from ..model.document import FabricDocument
 from ..model.fabric import Link
 from ..model.fit import (
     CageSpec,
     cable_between,
+    cage_family,
     cage_spec,
+    end_technology_reason,
     fabric_family,
+    link_family,
+    link_technology_problem,
     optic_in_cage,
     optics_problem,
 )
@@ -84,11 +90,15 @@ def connection_problem(
         ports.append(port)
     pa, pb = ports
     model_a, model_b = doc.device_model(a.device), doc.device_model(b.device)
-    if not set(model_a.technology) & set(model_b.technology):
-        return (
-            f"technology: {model_a.model} is {'/'.join(t.value for t in model_a.technology)}, "
-            f"{model_b.model} is {'/'.join(t.value for t in model_b.technology)}"
-        )
+    # refused only when no fabric setting would let the ends talk (a port the catalog says
+    # runs Ethernet on an InfiniBand-only switch); a fabric port that runs the fabric's
+    # technology on a switch of the other is left to the analysis (TECH-MISMATCH): the user
+    # may be drawing a RoCE design before switching the project's technology
+    fabric = fabric_family(doc.settings.technology)
+    if all(link_technology_problem(pa.group, model_a, pb.group, model_b, f) for f in Technology):
+        return (f"technology: at {port_title(doc, a)} "
+                f"{end_technology_reason(pa.group, model_a, fabric)}, at {port_title(doc, b)} "
+                f"{end_technology_reason(pb.group, model_b, fabric)}")
     ffa, ffb = pa.group.form_factor, pb.group.form_factor
     if (ffa == "RJ45") != (ffb == "RJ45"):
         return f"form factor: an {ffa} port cannot take a cable to an {ffb} port"
@@ -134,7 +144,30 @@ def transceiver_problem(doc: FabricDocument, device_id: str, cage: int, optic: T
     spec = _cage_spec(doc, device_id, cage)
     if spec is None:
         return f"the model has no cage {cage}"
-    return optic_in_cage(spec, optic, fabric_family(doc.settings.technology))
+    return optic_in_cage(spec, optic, cage_technology(doc, device_id, cage))
+
+
+def link_technology(doc: FabricDocument, link: Link) -> Technology:
+    """The technology `link` runs (model/fit.py decides from its two ends)."""
+    fabric = fabric_family(doc.settings.technology)
+    pa, pb = doc.port(link.a.device, link.a.port), doc.port(link.b.device, link.b.port)
+    if pa is None or pb is None:
+        return fabric
+    return link_family(pa.group, doc.device_model(link.a.device),
+                       pb.group, doc.device_model(link.b.device), fabric)
+
+
+def cage_technology(doc: FabricDocument, device_id: str, cage: int) -> Technology:
+    """The technology the parts of a cage must run: that of the first link (by id) on it, else
+    the technology its port runs (an in-band cage: Ethernet in any design)."""
+    for link in sorted(doc.links_of(device_id), key=lambda x: x.id):
+        for end in (link.a, link.b):
+            if end.device == device_id:
+                port = doc.port(device_id, end.port)
+                if port is not None and port.cage == cage:
+                    return link_technology(doc, link)
+    model = doc.device_model(device_id)
+    return cage_family(model.cage_group_of[cage], model, fabric_family(doc.settings.technology))
 
 
 def transceiver_fits(doc: FabricDocument, device_id: str, cage: int, optic: Transceiver) -> bool:
@@ -144,10 +177,14 @@ def transceiver_fits(doc: FabricDocument, device_id: str, cage: int, optic: Tran
 
 def compatible_transceivers(doc: FabricDocument, device_id: str, cage: int) -> list[Transceiver]:
     """The catalog optics that fit the cage, by part id."""
+    spec = _cage_spec(doc, device_id, cage)
+    if spec is None:
+        return []
+    family = cage_technology(doc, device_id, cage)
     return [
         t
         for _id, t in sorted(doc.catalog.transceivers.items())
-        if transceiver_fits(doc, device_id, cage, t)
+        if optic_in_cage(spec, t, family) is None
     ]
 
 
@@ -164,7 +201,7 @@ def cable_problem(doc: FabricDocument, link: Link, cable: CableAssembly) -> str 
                                doc.device_model(end.device).is_switch))
         optics.append(cage_transceiver(doc, end.device, port.cage))
     return cable_between(cable, specs[0], optics[0], specs[1], optics[1],
-                         fabric_family(doc.settings.technology))
+                         link_technology(doc, link))
 
 
 def cable_fits(doc: FabricDocument, link: Link, cable: CableAssembly) -> bool:

@@ -241,6 +241,12 @@ class Bundles:
     def __len__(self) -> int:
         return len(self.a)
 
+    def leaving(self, blocks: int) -> np.ndarray:
+        """Per block, the cables between it and any other block (an SU's are its uplinks)."""
+        weights = self.counts.astype(np.int64)
+        return (np.bincount(self.a, weights=weights, minlength=blocks)
+                + np.bincount(self.b, weights=weights, minlength=blocks)).astype(np.int64)
+
     def between(self, first: int, second: int) -> int:
         lo, hi = min(first, second), max(first, second)
         hit = np.flatnonzero((self.a == lo) & (self.b == hi))

@@ -2,8 +2,8 @@
 
 plan (template) -> names (Settings.naming) -> the links as columns (link_table.py) -> racks and
 RUs (placement) -> estimated lengths (the arithmetic of analysis.lengths) -> media, decided once
-per kind of component (media_bulk.py over media.py) -> one fewer server per rack if the racks
-cannot also power the optics (cage_optics.py) -> devices, links from values validated once each
+per kind of component (media_bulk.py over media.py) -> placed again counting the optics when
+a rack cannot also power them (cage_optics.py) -> devices, links from values validated once each
 (construct.py) and the summary (tally.py) -> AddRack/AddDevice/AddLink/AddWorkload/
 UpdateSettings/UpdateMetadata ops.  `generate` applies them in ONE `doc.apply` call (one undo
 step in the GUI) with the garbage collector paused.
@@ -40,7 +40,7 @@ from ..model.fabric import (
     Workload,
     WorkloadKind,
 )
-from .cage_optics import DeviceOptics, power_notes, racks_over_budget
+from .cage_optics import DeviceOptics, power_notes, racks_over_budget, rule_draw
 from .construct import LinkColumns, build_links
 from .errors import GeneratorError
 from .layout import layout_devices, panel_size
@@ -50,11 +50,13 @@ from .media import MediaSelector, fabric_technology
 from .media_bulk import BulkSelection, select_bulk
 from .naming import names
 from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
-from .placement import Placement, place
+from .placement import Placement, place, power_of
 from .plan import FabricPlan, PlannedDevice
 from .rail_optimized import plan_rail_optimized, with_su_size
 from .result import GenerationResult
 from .tally import tally
+
+_PASSES = 4  # placement passes at most: no optics known, then the optics chosen (growing)
 
 PLANNERS: dict[type, Callable[[Catalog, TemplateParams], FabricPlan]] = {
     TwoTierParams: plan_two_tier,  # type: ignore[dict-item]
@@ -162,21 +164,46 @@ def _place_and_equip(
     doc: FabricDocument, fabric: FabricPlan, table: LinkTable, link_ids: list[str],
     technology: str, params: TemplateParams,
 ) -> tuple[Placement, np.ndarray, BulkSelection, DeviceOptics, list[str]]:
-    """Racks, lengths and media; one fewer server per rack while the racks cannot also power
-    the optics (unless the servers per rack are given).  The power notes come last."""
-    limit: int | None = None
-    while True:
-        placement = place(fabric, params.floor, doc.settings.lengths, limit)
+    """Racks, lengths and media.  Placement counts every device's draw against the rack
+    budget (and the project's A/B feed capacity); the first pass knows no optics, so while the
+    optics the media choice installs make a rack draw more than placement counted, place again
+    counting them (a device's counted optics only grow from pass to pass, so this ends).  The
+    power notes come last."""
+    floor = params.floor
+    feed_kw = doc.settings.power_feed_kw
+    counted: np.ndarray | None = None
+    for _ in range(_PASSES):
+        power = power_of(fabric, floor, None if counted is None else counted.tolist(), feed_kw)
+        placement = place(fabric, floor, doc.settings.lengths, power)
         racks = {rack.id: rack for rack in placement.racks}
         lengths = estimate_lengths(fabric, table, racks, doc.settings.lengths)
         selection = _media(doc.catalog, fabric, table, lengths, link_ids, technology, params)
         optics = DeviceOptics(len(fabric.devices), table, selection)
-        over = racks_over_budget(doc.catalog, fabric, optics, placement.racks)
-        server_racks = {d.rack for d in fabric.devices if d.role == Role.GPU_SERVER}
-        if (not any(rack.id in server_racks for rack, _ in over)
-                or params.floor.servers_per_rack is not None or placement.servers_per_rack <= 1):
-            return placement, lengths, selection, optics, power_notes(over)
-        limit = placement.servers_per_rack - 1
+        installed = np.asarray(optics.watts(doc.catalog), dtype=float)
+        if counted is not None and bool(np.all(installed <= counted + 1e-9)):
+            break  # placement counted every optic it got
+        if counted is None and not racks_over_budget(
+                fabric, power_of(fabric, floor, installed.tolist(), feed_kw).watts,
+                placement.racks, feed_kw):
+            break
+        counted = installed if counted is None else np.maximum(counted, installed)
+    over = racks_over_budget(fabric, rule_draw(fabric, installed.tolist()), placement.racks, feed_kw)
+    return placement, lengths, selection, optics, power_notes(over, feed_kw)
+
+
+def _refuse_unjoinable(selection: BulkSelection) -> None:
+    """Links that no media in the catalog joins at any length are hardware that cannot be
+    cabled (a NIC and a switch whose optics do not talk, a NIC port split toward two planes
+    that no cord regroups): refuse with the reason instead of writing a design without
+    media.  A link only too long for every part stays, with its reason, for the user to
+    move racks or allow more media."""
+    hardware = [u for u in selection.unresolved
+                if "reaches" not in u.reason and "length unknown" not in u.reason]
+    if hardware:
+        count = sum(len(u.links) for u in hardware)
+        raise GeneratorError(
+            f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; choose "
+            "other hardware or speed, or generate the topology without media (--no-media)")
 
 
 def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:
@@ -214,9 +241,12 @@ def _links(
 
 
 def build_ops(
-    doc: FabricDocument, params: TemplateParams, replace: bool = False
+    doc: FabricDocument, params: TemplateParams, replace: bool = False,
+    uncabled: bool = False,
 ) -> tuple[list[Operation], GenerationResult]:
-    """The ops that turn `doc` into the generated fabric, and the run's summary."""
+    """The ops that turn `doc` into the generated fabric, and the run's summary.  Hardware
+    that no catalog media can cable is refused unless `uncabled` (a migration plan shows
+    such a target with its unresolved links)."""
     if (doc.devices or doc.links or doc.racks) and not replace:
         raise GeneratorError(
             f"the document already holds {len(doc.devices)} devices and {len(doc.links)} links; "
@@ -241,6 +271,8 @@ def build_ops(
     table = link_table(fabric)
     placement, lengths, selection, optics, notes = _place_and_equip(
         doc, fabric, table, link_ids, technology, params)
+    if not uncabled:
+        _refuse_unjoinable(selection)
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)
     servers = [d.id for d in fabric.devices if d.role == Role.GPU_SERVER]
@@ -265,13 +297,20 @@ def build_ops(
     result = tally(doc.catalog, fabric, table, placement, selection, lengths,
                    settings_changes["technology"].value, name)
     result.notes += notes
+    if settings_changes["technology"] == FabricTechnology.INFINIBAND and not managers:
+        result.notes.append(
+            "no switch of this fabric can run the InfiniBand subnet manager (externally managed "
+            "models): add a UFM / OpenSM host with a port on the fabric and name it, with a "
+            "standby, in the project settings (IB-SUBNET-MANAGER until then)")
     return ops, result
 
 
-def generate(doc: FabricDocument, params: TemplateParams, replace: bool = False) -> GenerationResult:
-    """Generate the fabric into `doc` in one `apply` (one undo step); return the summary."""
+def generate(doc: FabricDocument, params: TemplateParams, replace: bool = False,
+             uncabled: bool = False) -> GenerationResult:
+    """Generate the fabric into `doc` in one `apply` (one undo step); return the summary
+    (`uncabled`: as `build_ops`)."""
     with gc_paused():
-        ops, result = build_ops(doc, params, replace)
+        ops, result = build_ops(doc, params, replace, uncabled)
         try:
             doc.apply(ops)
         except ModelError as exc:

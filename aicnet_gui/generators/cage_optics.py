@@ -3,17 +3,20 @@
 The media choice gives an optic per cage (`media_bulk.BulkSelection`).  Devices come in few
 kinds (every DGX of a fabric gets the same optics in the same cages), so `DeviceOptics` groups
 them by their list of (cage, optic) and works out cage configs and optic power once per list.
-Power is counted as the analysis counts it: a model's maximum power, else its typical, plus
-every optic in its cages.
+Power is counted as the analysis counts it (`model/power.py`): a model's maximum power, else its
+typical, plus every optic in its cages.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..model.cage_tables import CageConfig, cage_table
 from ..model.catalog import Catalog
 from ..model.fabric import Rack
+from ..model.power import device_watts, optic_watts, rack_budget_kw
 from .link_table import LinkTable
 from .media_bulk import BulkSelection
 from .plan import FabricPlan
@@ -60,35 +63,49 @@ class DeviceOptics:
         return configs
 
 
+    def watts(self, catalog: Catalog) -> list[float]:
+        """Per device index the power of its optics in W (`model/power.py`), worked out once
+        per kind of device."""
+        per_kind: dict[tuple[tuple[int, str], ...], float] = {}
+        out: list[float] = []
+        for kind in self.of:
+            watts = per_kind.get(kind)
+            if watts is None:
+                watts = per_kind[kind] = optic_watts(catalog, (optic for _, optic in kind))
+            out.append(watts)
+        return out
+
+
 def racks_over_budget(
-    catalog: Catalog, fabric: FabricPlan, optics: DeviceOptics, racks: list[Rack]
+    fabric: FabricPlan, draw: Sequence[float], racks: list[Rack], feed_kw: float | None = None,
 ) -> list[tuple[Rack, float]]:
-    """Racks whose devices plus installed optics draw more than the budget."""
-    optic_watts: dict[tuple[tuple[int, str], ...], float] = {}
-    draw: dict[str, float] = {}
+    """Racks whose devices draw more than the rack's budget (or one A/B feed's capacity):
+    `draw` per device index in W, counted as RACK-POWER counts it."""
+    total: dict[str, float] = {}
     for index, planned in enumerate(fabric.devices):
-        if planned.rack is None:
-            continue
-        model = planned.model
-        watts = model.power_max_w if model.power_max_w is not None else model.power_typical_w
-        watts = watts or 0.0
-        kind = optics.of[index]
-        extra = optic_watts.get(kind)
-        if extra is None:
-            extra = optic_watts[kind] = sum(catalog.transceivers[o].power_w for _, o in kind)
-        watts += extra
-        draw[planned.rack] = draw.get(planned.rack, 0.0) + watts
-    return [(r, draw.get(r.id, 0.0)) for r in racks
-            if r.power_kw is not None and draw.get(r.id, 0.0) > r.power_kw * 1000 + 1e-6]
+        if planned.rack is not None:
+            total[planned.rack] = total.get(planned.rack, 0.0) + draw[index]
+    over = []
+    for rack in racks:
+        budget = rack_budget_kw(rack.power_kw, feed_kw)
+        if budget is not None and total.get(rack.id, 0.0) > budget * 1000 + 1e-6:
+            over.append((rack, total[rack.id]))
+    return over
 
 
-def power_notes(over: list[tuple[Rack, float]]) -> list[str]:
+def rule_draw(fabric: FabricPlan, optic_w: Sequence[float]) -> list[float]:
+    """Per device index what RACK-POWER counts: the model's power (none when the catalog has
+    no figure) and its optics."""
+    return [(device_watts(d.model) or 0.0) + optic_w[i] for i, d in enumerate(fabric.devices)]
+
+
+def power_notes(over: list[tuple[Rack, float]], feed_kw: float | None = None) -> list[str]:
     """The note on racks over their budget, naming the one that draws the most."""
     if not over:
         return []
     rack, watts = max(over, key=lambda item: item[1])
     return [
         f"{len(over)} rack(s) draw more than their budget once the optics are counted, e.g. "
-        f"{rack.name}: {watts / 1000:.2f} kW > {rack.power_kw:g} kW; raise the rack power or "
-        "lower the servers per rack"
+        f"{rack.name}: {watts / 1000:.2f} kW > {rack_budget_kw(rack.power_kw, feed_kw):g} kW; "
+        "raise the rack power or lower the servers per rack"
     ]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.lengths import rack_floor_xy
+from ..model import arrays
 from ..model.catalog_entities import SWITCH_ROLES
 from ..model.fabric import LengthEstimation, Rack
 from ..model.fit import CageSpec, cage_spec
@@ -93,7 +94,7 @@ def link_table(fabric: FabricPlan) -> LinkTable:
     port_cage = np.array(ports.cage, dtype=np.int64)
     stride = int(port_cage.max()) + 1 if len(port_cage) else 1
     keys = np.concatenate([a * stride + port_cage[a_row], b * stride + port_cage[b_row]])
-    cage_keys, cage_of_end = np.unique(keys, return_inverse=True)
+    cage_keys, cage_of_end = arrays.unique(keys, return_inverse=True)
     spec = np.zeros(len(cage_keys), dtype=np.int64)
     spec[cage_of_end] = np.array(ports.spec, dtype=np.int64)[np.concatenate([a_row, b_row])]
     cages = CageTable(cage_keys // stride, cage_keys % stride, spec, ports.specs)

@@ -17,6 +17,9 @@ one module, so
 - every link of a component uses one optical family (SR4, DR4, FR4 ...), because the two optics
   of a link must match and every cage has one optic.
 Copper (DAC/ACC/AEC) is chosen only when every cage of the component is in the same rack.
+Parts are chosen in the technology the component's links run (`Cage.family`, from
+`model/fit.link_family`: an in-band port on an Ethernet management switch gets Ethernet parts
+in an InfiniBand design), else the fabric's.
 
 `MediaSelector.select` works on plain link descriptions with integer cage indices (the
 generators call it before anything is in the document); `rechoose.choose_media(doc, ...)` runs
@@ -54,6 +57,7 @@ class Cage:
     number: int
     spec: CageSpec
     rack: str | None
+    family: Technology | None = None  # the technology its links run; None: the selector's
 
 
 @dataclass(slots=True)
@@ -135,6 +139,7 @@ class Choices:
     specs: frozenset[CageSpec]
     allowed: frozenset[str]
     candidates: list[Candidate]
+    miswired: int = 0  # candidates whose cords the component's wiring cannot use
 
     def pick(self, length: float) -> Candidate | None:
         """The cheapest candidate that reaches `length` m."""
@@ -158,6 +163,8 @@ class MediaSelector:
 
     def __init__(self, catalog: Catalog, technology: str, params: MediaParams | None = None) -> None:
         self.params = params or MediaParams()
+        self.catalog = catalog
+        self._siblings: dict[Technology, MediaSelector] = {}
         self.technology = technology
         self.family = Technology(technology)
         excluded = set(self.params.excluded_parts)
@@ -181,6 +188,22 @@ class MediaSelector:
             cords.sort(key=lambda c: (c.power_w, stock_limit(c), c.id))
         self._options: dict[CageSpec, list[_Option]] = {}
         self._candidates: dict[tuple, list[Candidate]] = {}
+
+    def for_family(self, family: Technology | None) -> MediaSelector:
+        """The selector that chooses parts of `family` (self for None or its own)."""
+        if family is None or family == self.family:
+            return self
+        sibling = self._siblings.get(family)
+        if sibling is None:
+            sibling = self._siblings[family] = MediaSelector(self.catalog, family.value, self.params)
+        return sibling
+
+    def _component_selector(self, links: list[MediaLink], cages: Sequence[Cage]) -> MediaSelector:
+        """The selector of the technology a component's cages run (self when they disagree)."""
+        families = {cages[link.a].family for link in links}
+        families.update(cages[link.b].family for link in links)
+        families.discard(None)
+        return self.for_family(families.pop()) if len(families) == 1 else self
 
     # ------------------------------------------------------------------ optics per cage
     def _grade(self, media: str) -> str:
@@ -278,11 +301,11 @@ class MediaSelector:
         cords: dict[tuple[int, int], str] = {}
         for a, b in pairs:
             sa, sb = chosen[a].split, chosen[b].split
-            if sa > 1 and sb > 1:
-                return None
             if (sa, sb) in cords:
                 continue
-            legs = sa if sa > 1 else sb
+            legs = cord_legs(sa, sb)
+            if legs is None:
+                return None
             optic_a, optic_b = chosen[a].optic, chosen[b].optic
             cord = next((c for c in self.cords.get((connector, grade, legs), ())
                          if stock_limit(c) >= limit
@@ -342,6 +365,14 @@ class MediaSelector:
     ) -> Choices:
         """Everything a component's media depends on but its length: cages, specs, shape,
         tiers, whether it stays in one rack; and the candidates for that."""
+        other = self._component_selector(links, cages)
+        if other is not self:
+            return other.choices(links, cages, limits)
+        return self._choices(links, cages, limits)
+
+    def _choices(
+        self, links: list[MediaLink], cages: Sequence[Cage], limits: dict[str, frozenset[str]]
+    ) -> Choices:
         used: dict[int, int] = {}
         for link in links:
             used[link.a] = used.get(link.a, 0) + 1
@@ -358,12 +389,16 @@ class MediaSelector:
         candidates = self._candidates.get(signature)
         if candidates is None:
             candidates = self.candidates(signature)
-        return Choices(tuple(used), specs, allowed, candidates)
+        fitting = [c for c in candidates if wiring_fits(c, links, cages)]
+        return Choices(tuple(used), specs, allowed, fitting, len(candidates) - len(fitting))
 
     def decide(
         self, links: list[MediaLink], cages: Sequence[Cage], limits: dict[str, frozenset[str]]
     ) -> Recipe | Unresolved:
         """How to equip one component (its links in order), or why nothing fits."""
+        other = self._component_selector(links, cages)
+        if other is not self:
+            return other.decide(links, cages, limits)
         length = 0.0
         for link in links:
             value = link.length_m
@@ -372,17 +407,17 @@ class MediaSelector:
                                   "length unknown: a device of the link is not placed in a rack")
             if value > length:
                 length = value
-        choices = self.choices(links, cages, limits)
+        choices = self._choices(links, cages, limits)
         candidate = choices.pick(length)
         if candidate is None:
             return Unresolved(tuple(x.id for x in links), self._why_not(
-                links, cages, choices.specs, length, choices.allowed))
+                links, cages, choices, length))
         return recipe(candidate, links, cages, choices.used, length)
 
     def _why_not(
-        self, links: list[MediaLink], cages: Sequence[Cage], specs: frozenset[CageSpec],
-        length: float, allowed: frozenset[str],
+        self, links: list[MediaLink], cages: Sequence[Cage], choices: Choices, length: float,
     ) -> str:
+        specs, allowed, miswired = choices.specs, choices.allowed, choices.miswired
         first = links[0]
         where = f"{cages[first.a].device} - {cages[first.b].device}"
         reasons = [
@@ -390,6 +425,18 @@ class MediaSelector:
             f"{'switch' if s.switch else 'NIC'} cage"
             for s in sorted(specs) if not self.options(s)
         ]
+        if not reasons and not miswired and not choices.candidates and allowed == _EVERYTHING:
+            reasons.append("the optics that fit its cages cannot be joined by any catalog "
+                           "cable or cord (optical family, lane rate or legs differ): " + "; ".join(
+                               f"{s.legs}x{s.speed}G {'switch' if s.switch else 'NIC'} cage: "
+                               + ", ".join(o.optic.model for o in self.options(s)[:3])
+                               for s in sorted(specs)))
+        if not reasons and miswired:
+            reasons.append(
+                "the optics that fit carry several ports per optical port, and the ports of one "
+                "optical port go to different cages here (e.g. one per plane): a straight cord "
+                "joins one optical port to one, a 1:2 splitter starts from one optical port, "
+                "and no catalog cord regroups them")
         if not reasons:
             reasons.append(
                 f"no allowed media ({', '.join(sorted(allowed))}) in the catalog reaches {length:g} m")
@@ -416,12 +463,62 @@ def recipe(
         sa = option_of[cages[link.a].spec].split
         sb = option_of[cages[link.b].spec].split
         slot = -1
-        if sa > 1 or sb > 1:
-            hub, leg, split = (link.a, link.a_leg, sa) if sa > 1 else (link.b, link.b_leg, sb)
-            slot = groups.setdefault((hub, (leg - 1) // split), len(groups))
+        if sa > 1 or sb > 1:  # one cord per optical port of the more split end
+            hub, leg, split = (link.a, link.a_leg, sa) if sa >= sb else (link.b, link.b_leg, sb)
+            other, other_leg, other_split = ((link.b, link.b_leg, sb) if sa >= sb
+                                             else (link.a, link.a_leg, sa))
+            key = (hub, (leg - 1) // split)
+            if sa == sb:  # a straight cord: the same cord seen from either end
+                key = min(key, (other, (other_leg - 1) // other_split))
+            slot = groups.setdefault(key, len(groups))
         cables.append(choice.cords[(sa, sb)])
         slots.append(slot)
     return Recipe(used, optics, tuple(cables), tuple(slots), length)
+
+
+def cord_legs(split_a: int, split_b: int) -> int | None:
+    """Legs of the fibre cord between optical ports carrying `split_a` and `split_b` ports
+    each: 1 (straight) when they carry as many, else 1:n with n the ratio (None: no whole
+    ratio).  `model.fit.cord_between` then decides whether a given cord fits."""
+    high, low = max(split_a, split_b), min(split_a, split_b)
+    return high // low if high % low == 0 else None
+
+
+def wiring_fits(choice: Candidate, links: Sequence[MediaLink], cages: Sequence[Cage]) -> bool:
+    """Can the component's links ride the cords of `choice`?  A cord joins optical ports: a
+    straight one joins one optical port to one, port k to port k (so the ports of a split
+    optical port must all go to one optical port of one far cage, in order); a 1:n splitter
+    joins one optical port to at most n others, each fed by that splitter only.  Every cage
+    takes one kind of cord in all its optical ports (NVIDIA: straight and splitter fibres are
+    not mixed in one twin-port transceiver)."""
+    if choice.cable is not None or choice.straight is not None:
+        return True  # integrated cables are placed by shape; 1:1 ports need no grouping
+    option_of = choice.optics
+    straight: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    hubs: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    feeds: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    cords_at: dict[int, set[str]] = {}
+    for link in links:
+        sa = option_of[cages[link.a].spec].split
+        sb = option_of[cages[link.b].spec].split
+        cord = choice.cords[(sa, sb)]
+        cords_at.setdefault(link.a, set()).add(cord)
+        cords_at.setdefault(link.b, set()).add(cord)
+        end_a, end_b = (link.a, (link.a_leg - 1) // sa), (link.b, (link.b_leg - 1) // sb)
+        if sa == sb:
+            if (link.a_leg - 1) % sa != (link.b_leg - 1) % sb:
+                return False  # port k of one end must meet port k of the other
+            straight.setdefault(end_a, set()).add(end_b)
+            straight.setdefault(end_b, set()).add(end_a)
+        else:
+            hub, far = (end_a, end_b) if sa > sb else (end_b, end_a)
+            hubs.setdefault(hub, set()).add(far)
+            feeds.setdefault(far, set()).add(hub)
+            if len(hubs[hub]) > max(sa, sb) // min(sa, sb):
+                return False
+    return (all(len(found) == 1 for found in cords_at.values())
+            and all(len(ends) == 1 for ends in straight.values())
+            and all(len(ends) == 1 for ends in feeds.values()))
 
 
 def apply_recipe(
@@ -503,7 +600,8 @@ class AssemblyIds:
     """Fresh assembly ids `asm-N` that no link uses yet."""
 
     def __init__(self, taken: Iterable[str | None] = ()) -> None:
-        self._taken = {t for t in taken if t}
+        self._taken = set(taken)  # copied in C: a fix checker makes 500 of these at 50k ids
+        self._taken.difference_update((None, ""))
         self._counter = itertools.count(1)
 
     def __call__(self) -> str:

@@ -21,6 +21,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from ..model import arrays
 from .link_table import LinkTable
 from .media import Cage, Choices, MediaLink, MediaSelector, Recipe, Unresolved, recipe
 
@@ -81,7 +82,7 @@ def _components(table: LinkTable) -> _Components:
                        shape=(cages, cages))
     _, label = connected_components(graph, directed=False)
     comp = label[table.a_cage]
-    ids, first_link = np.unique(comp, return_index=True)
+    ids, first_link = arrays.unique(comp, return_index=True)
     rank = np.empty(len(label), dtype=np.int64)
     rank[ids[np.argsort(first_link)]] = np.arange(len(ids))
     comp = rank[comp]
@@ -90,7 +91,7 @@ def _components(table: LinkTable) -> _Components:
     start = np.cumsum(size) - size
     end_cage = np.empty(2 * count, dtype=np.int64)
     end_cage[0::2], end_cage[1::2] = table.a_cage[order], table.b_cage[order]
-    _, first_pos = np.unique(end_cage, return_index=True)  # every cage is an end of a link
+    _, first_pos = arrays.unique(end_cage, return_index=True)  # every cage is an end of a link
     is_first = np.zeros(2 * count, dtype=bool)
     is_first[first_pos] = True
     used = np.cumsum(is_first) - 1  # at a first use: the cage's rank in first-use order
@@ -107,11 +108,11 @@ def _dense_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     for column in columns:
         width = int(column.max()) + 1 if len(column) else 1
         if span * width >= 1 << 62:  # re-number before the mixed radix overflows
-            code = np.unique(code, return_inverse=True)[1].reshape(-1)
+            code = arrays.unique(code, return_inverse=True)[1].reshape(-1)
             span = int(code.max()) + 1
         code = code * width + column
         span *= width
-    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    _, first, inverse = arrays.unique(code, return_index=True, return_inverse=True)
     return inverse.reshape(-1), first
 
 
@@ -196,10 +197,10 @@ def select_bulk(
     same_rack = (low == high) & (low != -1)
     known = ~np.isnan(longest)
     length_code = np.full(n_comps, -1, dtype=np.int64)
-    length_code[known] = np.unique(longest[known], return_inverse=True)[1].reshape(-1)
+    length_code[known] = arrays.unique(longest[known], return_inverse=True)[1].reshape(-1)
     codes = _link_codes(table, comps)
     alone = np.flatnonzero(~known).tolist()
-    for size in np.unique(comps.size[known]).tolist():
+    for size in arrays.unique(comps.size[known]).tolist():
         members = np.flatnonzero(known & (comps.size == size))
         rows = codes[comps.start[members][:, None] + np.arange(size)]
         shape, _ = _dense_codes([*rows.T, same_rack[members].astype(np.int64)])

@@ -1,22 +1,34 @@
 """Racks on the floor and devices in racks.
 
 Servers per rack follow from the rack power budget and its height (four DGX H100 at 10.2 kW in
-a 42 kW rack, the SuperPOD density; the budget also covers the optics the media choice installs,
-and the generator takes a server out of every rack when they would exceed it).  Each compute cell (SU) gets its server racks with its
+a 42 kW rack, the SuperPOD density); network racks take switches until the next one would
+exceed the rack's height, its switch count or its power budget (eight Q3400-RA with their 72
+twin-port optics at 4.7 kW each in 42 kW, not the eleven that fit by height).  Power is counted
+as RACK-POWER and POWER-FEED count it (`model/power.py`: a model's maximum, else typical power,
+plus the optics in its cages; the budget is the rack's, and no more than one A/B feed carries
+when the project sets its capacity).  The generator places once without optics, and again
+counting the optics the media choice installed when a rack cannot power them (`build.py`).
+Each compute cell (SU) gets its server racks with its
 leaves in network racks in the middle of them, or on top of the servers' rack when a whole cell
 fits in one rack (top of rack).  Spines of a pod go to the middle of the pod's rows, core
 switches to rows in the middle of the floor.  Rows come in pairs around a hot aisle,
 pairs are separated by cold aisles (600 mm tiles), and long sequences of rows wrap into columns
-so that the floor stays roughly square and cable runs short.  A pod's spine racks join the
-middle row of the pod when there is room in it, else they get rows of their own.
+so that the floor stays roughly square and cable runs short: a pod is never split between two
+columns (its leaf-spine runs would cross the floor), and the core rows stand between two pods in
+the middle of the middle column (at 400 SUs the longest spine-core run fell from 137 m to 106 m,
+the longest leaf-spine run from 120 m to 13 m).  A pod's spine racks join the middle row of the
+pod when there is room in it, else they get rows of their own.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..model.catalog_entities import DeviceModel
 from ..model.fabric import LengthEstimation, Rack
+from ..model.power import device_watts, rack_budget_kw
 from .errors import GeneratorError
 from .naming import rack_name
 from .params import FloorParams
@@ -42,9 +54,73 @@ class Placement:
     notes: list[str]
 
 
-def servers_per_rack(plan: FabricPlan, floor: FloorParams) -> tuple[int, list[str]]:
+@dataclass(frozen=True, slots=True)
+class Power:
+    """What placement counts against a rack: per planned device its draw in W (model power as
+    `model/power.py` counts it, plus the optics a media pass installed in it), and the budget
+    of every rack in W (the rack power and, when the project sets one, the capacity of one
+    A/B feed)."""
+
+    watts: tuple[float, ...]
+    budget_w: float
+    notes: tuple[str, ...] = ()
+
+    def of(self, keys: list[int]) -> float:
+        return sum(self.watts[k] for k in keys)
+
+
+def _server_watts(model: DeviceModel, floor: FloorParams) -> tuple[float, str | None]:
+    if floor.server_power_kw is not None:
+        return floor.server_power_kw * 1000, None
+    watts = device_watts(model)
+    if watts is not None:
+        return watts, None
+    return DEFAULT_SERVER_KW * 1000, (
+        f"the catalog has no power figure for {model.model}; racks are filled assuming "
+        f"{DEFAULT_SERVER_KW} kW per server (DGX H100 max); set the server power to change it")
+
+
+def power_of(
+    plan: FabricPlan, floor: FloorParams, optic_w: Sequence[float] | None = None,
+    feed_kw: float | None = None,
+) -> Power:
+    """The draw of every planned device (`optic_w`: the watts of its optics, per device, when a
+    media pass has chosen them) and the rack budget.  A switch without a power figure counts
+    nothing, as RACK-POWER counts it, and a note says so."""
+    watts: list[float] = []
     notes: list[str] = []
-    server = next(d.model for d in plan.devices if d.role.value == "gpu_server")
+    unknown: set[str] = set()
+    cache: dict[str, float] = {}
+    for index, device in enumerate(plan.devices):
+        model = device.model
+        base = cache.get(model.id)
+        if base is None:
+            if device.role.value == "gpu_server":
+                base, note = _server_watts(model, floor)
+                if note:
+                    notes.append(note)
+            else:
+                known = device_watts(model)
+                if known is None:
+                    unknown.add(model.model)
+                base = known or 0.0
+            cache[model.id] = base
+        watts.append(base + (optic_w[index] if optic_w is not None else 0.0))
+    if unknown:
+        notes.append(f"the catalog has no power figure for {', '.join(sorted(unknown))}; "
+                     "network racks are filled by height and their optics only")
+    budget = rack_budget_kw(floor.rack_power_kw, feed_kw)
+    assert budget is not None  # the floor always has a rack budget
+    return Power(tuple(watts), budget * 1000, tuple(notes))
+
+
+def servers_per_rack(
+    plan: FabricPlan, floor: FloorParams, power: Power | None = None
+) -> tuple[int, list[str]]:
+    """Servers per rack: as given, else the fewest of what the rack budget powers (servers and
+    their optics when `power` knows them) and what its height holds."""
+    server_keys = [i for i, d in enumerate(plan.devices) if d.role.value == "gpu_server"]
+    server = plan.devices[server_keys[0]].model
     usable = floor.rack_height_ru - floor.reserved_top_ru
     by_ru = usable // max(server.height_ru, 1)
     if floor.servers_per_rack is not None:
@@ -53,52 +129,61 @@ def servers_per_rack(plan: FabricPlan, floor: FloorParams) -> tuple[int, list[st
                 f"{floor.servers_per_rack} x {server.model} ({server.height_ru} U) do not fit a "
                 f"{floor.rack_height_ru} U rack with {floor.reserved_top_ru} U reserved; at most {by_ru}"
             )
-        return floor.servers_per_rack, notes
-    if floor.server_power_kw is not None:
-        kw = floor.server_power_kw
-    elif server.power_max_w:
-        kw = server.power_max_w / 1000
-    elif server.power_typical_w:
-        kw = server.power_typical_w / 1000
-    else:
-        kw = DEFAULT_SERVER_KW
-        notes.append(
-            f"the catalog has no power figure for {server.model}; racks are filled assuming "
-            f"{DEFAULT_SERVER_KW} kW per server (DGX H100 max); set the server power to change it"
-        )
-    by_power = int(floor.rack_power_kw / kw + 1e-9)
+        return floor.servers_per_rack, []
+    if power is None:
+        power = power_of(plan, floor)
+    notes = [n for n in power.notes if server.model in n]
+    bare, _ = _server_watts(server, floor)
+    watts = max(power.watts[k] for k in server_keys)
+    budget_kw = power.budget_w / 1000
+    by_power = int(power.budget_w / watts + 1e-9)
     if by_power < 1:
         raise GeneratorError(
-            f"one {server.model} draws {kw:g} kW, more than the {floor.rack_power_kw:g} kW rack "
+            f"one {server.model} draws {watts / 1000:g} kW, more than the {budget_kw:g} kW rack "
             "budget; raise the rack power"
         )
     if by_ru < 1:
         raise GeneratorError(f"a {server.model} ({server.height_ru} U) does not fit the rack")
     count = min(by_ru, by_power)
     notes.append(
-        f"{count} servers per rack: {floor.rack_power_kw:g} kW / {kw:g} kW = {by_power} by power, "
+        f"{count} servers per rack: {budget_kw:g} kW / {watts / 1000:.4g} kW = {by_power} by power, "
         f"{usable} U / {server.height_ru} U = {by_ru} by height"
     )
+    if count < min(by_ru, int(power.budget_w / bare + 1e-9)):
+        notes.append(f"{count} servers per rack so that the racks also power the optics")
     return count, notes
 
 
-def _switch_racks(keys: list[int], devices: list[PlannedDevice], floor: FloorParams) -> list[_RackSpec]:
+def _switch_racks(keys: list[int], devices: list[PlannedDevice], floor: FloorParams,
+                  power: Power) -> list[_RackSpec]:
+    """Switches in order into network racks, a new rack when the next one would exceed the
+    rack's height, its switch count or its power budget."""
     usable = floor.rack_height_ru - floor.reserved_top_ru
     racks: list[_RackSpec] = []
     used = 0
+    drawn = 0.0
     for key in keys:
         height = devices[key].model.height_ru
+        watts = power.watts[key]
         if height > usable:
             raise GeneratorError(f"{devices[key].model.model} ({height} U) does not fit the rack")
-        if not racks or len(racks[-1].switches) >= floor.switches_per_rack or used + height > usable:
+        if watts > power.budget_w + 1e-6:
+            raise GeneratorError(
+                f"one {devices[key].model.model} with its optics draws {watts / 1000:.2f} kW, more "
+                f"than the {power.budget_w / 1000:g} kW rack budget; raise the rack power")
+        if (not racks or len(racks[-1].switches) >= floor.switches_per_rack
+                or used + height > usable or drawn + watts > power.budget_w + 1e-6):
             racks.append(_RackSpec("network"))
             used = 0
+            drawn = 0.0
         racks[-1].switches.append(key)
         used += height
+        drawn += watts
     return racks
 
 
-def _cell_racks(plan: FabricPlan, cell_index: int, per_rack: int, floor: FloorParams) -> list[_RackSpec]:
+def _cell_racks(plan: FabricPlan, cell_index: int, per_rack: int, floor: FloorParams,
+                power: Power) -> list[_RackSpec]:
     cell = plan.cells[cell_index]
     devices = plan.devices
     chunks = [cell.servers[i:i + per_rack] for i in range(0, len(cell.servers), per_rack)]
@@ -107,10 +192,12 @@ def _cell_racks(plan: FabricPlan, cell_index: int, per_rack: int, floor: FloorPa
     if len(racks) == 1:
         used = sum(devices[k].model.height_ru for k in racks[0].servers)
         leaf_ru = sum(devices[k].model.height_ru for k in cell.leaves)
-        if used + leaf_ru <= usable and len(cell.leaves) <= floor.switches_per_rack:
+        drawn = power.of(racks[0].servers) + power.of(cell.leaves)
+        if (used + leaf_ru <= usable and len(cell.leaves) <= floor.switches_per_rack
+                and drawn <= power.budget_w + 1e-6):
             racks[0].switches = list(cell.leaves)
             return racks
-    network = _switch_racks(cell.leaves, devices, floor)
+    network = _switch_racks(cell.leaves, devices, floor, power)
     middle = len(racks) // 2
     return racks[:middle] + network + racks[middle:]
 
@@ -119,11 +206,13 @@ def _rows_of(racks: list[_RackSpec], per_row: int) -> list[list[_RackSpec]]:
     return [racks[i:i + per_row] for i in range(0, len(racks), per_row)]
 
 
-def _row_sequence(plan: FabricPlan, per_rack: int, floor: FloorParams) -> list[list[_RackSpec]]:
+def _row_groups(plan: FabricPlan, per_rack: int, floor: FloorParams, power: Power
+                ) -> tuple[list[list[list[_RackSpec]]], list[list[_RackSpec]]]:
+    """(the rows of each pod, its spines among them, in pod order; the core rows)."""
     per_row = floor.racks_per_row
     pod_rows: dict[int, list[list[_RackSpec]]] = {}
     for index, cell in enumerate(plan.cells):
-        racks = _cell_racks(plan, index, per_rack, floor)
+        racks = _cell_racks(plan, index, per_rack, floor, power)
         rows = pod_rows.setdefault(cell.pod, [])
         if len(racks) > per_row:
             rows.extend(_rows_of(racks, per_row))
@@ -134,17 +223,14 @@ def _row_sequence(plan: FabricPlan, per_rack: int, floor: FloorParams) -> list[l
     spine_racks: dict[int, list[_RackSpec]] = {}
     core_rows: list[list[_RackSpec]] = []
     for block in plan.blocks:
-        racks = _switch_racks(block.switches, plan.devices, floor)
+        racks = _switch_racks(block.switches, plan.devices, floor, power)
         if block.pod is None:
             core_rows.extend(_rows_of(racks, per_row))
         else:
             spine_racks.setdefault(block.pod, []).extend(racks)
     pods = sorted(set(pod_rows) | set(spine_racks))
-    sequence: list[list[_RackSpec]] = []
-    for number, pod in enumerate(pods):
-        if number == len(pods) // 2 and core_rows:
-            sequence.extend(core_rows)
-            core_rows = []
+    groups: list[list[list[_RackSpec]]] = []
+    for pod in pods:
         compute = pod_rows.get(pod, [])
         spines = spine_racks.get(pod, [])
         middle = (len(compute) - 1) // 2
@@ -152,14 +238,58 @@ def _row_sequence(plan: FabricPlan, per_rack: int, floor: FloorParams) -> list[l
             row = compute[middle]
             centre = len(row) // 2
             compute[middle] = row[:centre] + spines + row[centre:]
-            sequence.extend(compute)
+            groups.append(compute)
             continue
         half = (len(compute) + 1) // 2
-        sequence.extend(compute[:half])
-        sequence.extend(_rows_of(spines, per_row))
-        sequence.extend(compute[half:])
-    sequence.extend(core_rows)
+        groups.append(compute[:half] + _rows_of(spines, per_row) + compute[half:])
+    return groups, core_rows
+
+
+def _row_sequence(groups: list[list[list[_RackSpec]]], core_rows: list[list[_RackSpec]]
+                  ) -> list[list[_RackSpec]]:
+    """One column of rows: the pods in order, the core rows in the middle."""
+    sequence: list[list[_RackSpec]] = []
+    for number, rows in enumerate(groups):
+        if number == len(groups) // 2:
+            sequence.extend(core_rows)
+        sequence.extend(rows)
+    if not groups:
+        sequence.extend(core_rows)
     return sequence
+
+
+def _fill_columns(groups: list[list[list[_RackSpec]]], per_col: int) -> list[list[list[_RackSpec]]]:
+    """Pods in order, down one column after the other, a pod never split between two columns
+    (its leaf-spine runs would cross the floor) unless it is longer than a column."""
+    columns: list[list[list[_RackSpec]]] = [[]]
+    for rows in groups:
+        if columns[-1] and len(columns[-1]) + len(rows) > per_col:
+            columns.append([])
+        columns[-1].extend(rows)
+    return columns
+
+
+def _column_layout(groups: list[list[list[_RackSpec]]], core_rows: list[list[_RackSpec]],
+                   cols: int, per_col: int) -> list[list[list[_RackSpec]]]:
+    """The rows of each column: whole pods per column (as few more rows per column as that
+    takes), the core rows between two pods in the middle of the middle column, so that the
+    spine-core runs from the far corners stay short."""
+    while True:
+        columns = _fill_columns(groups, per_col)
+        if len(columns) <= cols:
+            break
+        per_col += 2
+    if core_rows:
+        column = columns[(len(columns) - 1) // 2]
+        bounds = [0]
+        for rows in groups:
+            bounds.append(bounds[-1] + len(rows))
+        # the pod boundaries inside that column, as row counts from its top
+        start = sum(len(c) for c in columns[:(len(columns) - 1) // 2])
+        inside = [b - start for b in bounds if start <= b <= start + len(column)]
+        cut = min(inside, key=lambda b: (abs(2 * b - len(column)), b))
+        column[cut:cut] = core_rows
+    return columns
 
 
 def _columns(rows: int, row_width: float, pair_pitch: float, aisle: float) -> int:
@@ -177,15 +307,17 @@ def _columns(rows: int, row_width: float, pair_pitch: float, aisle: float) -> in
 
 
 def place(
-    plan: FabricPlan, floor: FloorParams, lengths: LengthEstimation, limit: int | None = None
+    plan: FabricPlan, floor: FloorParams, lengths: LengthEstimation, power: Power | None = None
 ) -> Placement:
-    """Create the racks and set `rack`/`ru` on every planned device (at most `limit` servers
-    per rack when given)."""
-    per_rack, notes = servers_per_rack(plan, floor)
-    if limit is not None and limit < per_rack:
-        notes.append(f"{limit} servers per rack so that the racks also power the optics")
-        per_rack = limit
-    sequence = _row_sequence(plan, per_rack, floor)
+    """Create the racks and set `rack`/`ru` on every planned device, within every rack's height
+    and power budget (`power`: the draw of every device; default: the models' power figures
+    without optics)."""
+    if power is None:
+        power = power_of(plan, floor)
+    per_rack, notes = servers_per_rack(plan, floor, power)
+    notes += [n for n in power.notes if n not in notes]
+    groups, core_rows = _row_groups(plan, per_rack, floor, power)
+    sequence = _row_sequence(groups, core_rows)
     width = lengths.rack_width_m
     row_width = max(len(row) for row in sequence) * width
     pair_pitch = 2 * floor.rack_depth_m + floor.hot_aisle_m + floor.cold_aisle_m
@@ -193,13 +325,19 @@ def place(
     cols = _columns(len(sequence), row_width, pair_pitch, aisle)
     per_col = -(-len(sequence) // cols)
     per_col += per_col % 2 if per_col > 1 else 0
+    places = [divmod(index, per_col) for index in range(len(sequence))]
+    if cols > 1:
+        columns = _column_layout(groups, core_rows, cols, per_col)
+        sequence = [row for column in columns for row in column]
+        places = [(col, local) for col, column in enumerate(columns) for local in range(len(column))]
+        cols = len(columns)
     top = floor.rack_height_ru - floor.reserved_top_ru
     longest = max(len(row) for row in sequence)
     racks: list[Rack] = []
     server_racks = network_racks = 0
     devices = plan.devices
     for index, row in enumerate(sequence):
-        col, local = divmod(index, per_col)
+        col, local = places[index]
         y = (local // 2) * pair_pitch + (local % 2) * (floor.rack_depth_m + floor.hot_aisle_m)
         y += floor.rack_depth_m / 2
         x0 = col * (row_width + aisle)

@@ -9,15 +9,16 @@ ops (UpdateDevice for cage optics, UpdateLink for cable and assembly) for one `d
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..analysis.lengths import Placement, placement, route_estimate_m
-from ..model.catalog_entities import SWITCH_ROLES
+from ..model.catalog_entities import SWITCH_ROLES, Technology
 from ..model.document import FabricDocument
 from ..model.edits import Operation, UpdateDevice, UpdateLink
 from ..model.fabric import CageConfig
-from ..model.fit import cage_spec
+from ..model.fit import cage_spec, fabric_family, link_family
 from ..model.summary import TIER_NAMES
 from .media import (
     AssemblyIds,
@@ -83,6 +84,8 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
     params = doc.settings.lengths
     places: dict[str, Placement | None] = {}
     tiers: dict[str, int] = {}
+    fabric = fabric_family(doc.settings.technology)
+    families: dict[tuple[str, str, str, str], Technology] = {}  # per (model, group) x 2
 
     def place(device_id: str) -> Placement | None:
         if device_id not in places:
@@ -97,11 +100,18 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
 
     for link_id in link_ids:
         link = doc.links[link_id]
+        ports = [doc.port(end.device, end.port) for end in (link.a, link.b)]
+        if ports[0] is None or ports[1] is None:
+            continue
+        model_a, model_b = doc.devices[link.a.device].model, doc.devices[link.b.device].model
+        kind = (model_a, ports[0].group.name, model_b, ports[1].group.name)
+        family = families.get(kind)
+        if family is None:
+            family = families[kind] = link_family(
+                ports[0].group, doc.device_model(link.a.device),
+                ports[1].group, doc.device_model(link.b.device), fabric)
         ends: list[tuple[int, int]] = []
-        for end in (link.a, link.b):
-            port = doc.port(end.device, end.port)
-            if port is None:
-                break
+        for end, port in zip((link.a, link.b), ports, strict=True):
             key = (end.device, port.cage)
             cage = index.get(key)
             if cage is None:
@@ -109,10 +119,8 @@ def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLi
                 spec = cage_spec(port.group, port.legs, port.speed_gbps,
                                  doc.role_of(device) in SWITCH_ROLES)
                 cage = index[key] = len(cages)
-                cages.append(Cage(end.device, port.cage, spec, device.rack))
+                cages.append(Cage(end.device, port.cage, spec, device.rack, family))
             ends.append((cage, port.leg))
-        if len(ends) != 2:
-            continue
         low, high = sorted((tier(link.a.device), tier(link.b.device)))
         length = link.length_m
         if length is None:
@@ -136,7 +144,7 @@ def _keep_equivalent_parts(
         current = config.transceiver if config is not None else None
         if new is None or current is None or current == new:
             continue
-        options = {o.optic.id: o for o in selector.options(cage.spec)}
+        options = {o.optic.id: o for o in selector.for_family(cage.family).options(cage.spec)}
         old, chosen = options.get(current), options.get(new)
         if (old is not None and chosen is not None and old.family == chosen.family
                 and old.split == chosen.split and old.optic.power_w <= chosen.optic.power_w
@@ -156,16 +164,36 @@ def _keep_equivalent_parts(
             selection.cables[link_id] = (current, assembly)
 
 
+# document -> (revision, assembly id -> the ids of its links); a fix checker asks for the
+# media of one link at a time, and each must not walk 300k links again (issue 22)
+_GROUPS: weakref.WeakKeyDictionary[FabricDocument, tuple[int, dict[str, frozenset[str]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def assembly_groups(doc: FabricDocument) -> dict[str, frozenset[str]]:
+    """Assembly id -> the ids of the links that carry it, worked out once per document
+    revision (every edit goes through `FabricDocument.apply`, which bumps the revision)."""
+    cached = _GROUPS.get(doc)
+    if cached is not None and cached[0] == doc.revision:
+        return cached[1]
+    groups: dict[str, set[str]] = {}
+    for link in doc.links.values():
+        if link.assembly is not None:
+            groups.setdefault(link.assembly, set()).add(link.id)
+    frozen = {assembly: frozenset(ids) for assembly, ids in groups.items()}
+    _GROUPS[doc] = (doc.revision, frozen)
+    return frozen
+
+
 def _keep_assembly_ids(doc: FabricDocument, selection: MediaSelection) -> None:
     """Keep a group's old assembly id when exactly the same links form the new assembly."""
     new_groups: dict[str, list[str]] = {}
     for link_id, (_, assembly) in selection.cables.items():
         if assembly is not None:
             new_groups.setdefault(assembly, []).append(link_id)
-    old_groups: dict[str, set[str]] = {}
-    for link in doc.links.values():
-        if link.assembly is not None:
-            old_groups.setdefault(link.assembly, set()).add(link.id)
+    if not new_groups:
+        return
+    old_groups = assembly_groups(doc)
     for members in new_groups.values():
         olds = {doc.links[m].assembly for m in members}
         old = olds.pop() if len(olds) == 1 else None
@@ -203,8 +231,7 @@ def choose_media(
         links = keep
     selector = MediaSelector(doc.catalog, fabric_technology(doc.settings.technology), params)
     limits = {tier: frozenset(classes) for tier, classes in (allowed or {}).items()}
-    selection = selector.select(links, cages, AssemblyIds(x.assembly for x in doc.links.values()),
-                                limits)
+    selection = selector.select(links, cages, AssemblyIds(assembly_groups(doc)), limits)
     _keep_equivalent_parts(doc, selector, cages, links, selection)
     _keep_assembly_ids(doc, selection)
     ops: list[Operation] = []

@@ -12,6 +12,7 @@ from collections import Counter
 
 import numpy as np
 
+from ..model import arrays
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from .link_table import LinkTable
@@ -26,7 +27,7 @@ _TIERS = ("server-leaf", "leaf-spine", "spine-core")
 
 def _in_first_order(codes: np.ndarray) -> list[tuple[int, int]]:
     """(code, count) of each distinct code, in the order the codes first appear."""
-    values, first, counts = np.unique(codes, return_index=True, return_counts=True)
+    values, first, counts = arrays.unique(codes, return_index=True, return_counts=True)
     ordering = np.argsort(first)
     return list(zip(values[ordering].tolist(), counts[ordering].tolist(), strict=True))
 
@@ -52,7 +53,7 @@ def cable_counts(
     part_length = np.concatenate([lengths[single], longest])
     ordering = np.argsort(first, kind="stable")
     part_cable, part_length = part_cable[ordering], part_length[ordering]
-    length_values, length_code = np.unique(part_length, return_inverse=True)
+    length_values, length_code = arrays.unique(part_length, return_inverse=True)
     pairs = part_cable * len(length_values) + length_code.reshape(-1)
     counts: Counter[str] = Counter()
     for pair, n in _in_first_order(pairs):

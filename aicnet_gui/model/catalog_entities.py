@@ -154,6 +154,11 @@ class CageGroup(_Entity):
     port_names: dict[Annotated[str, Field(max_length=2)], str] = Field(max_length=L.MAX_LEGS + 1)
     interface_type: IdText = Field(description="NetBox interface type slug, e.g. 800gbase-x-osfp")
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
+    technology: list[Technology] | None = Field(
+        default=None, min_length=1, max_length=2,
+        description="what these cages run when the vendor states it (an in-band 100GbE card, a "
+        "BMC: ethernet; a VPI storage NIC: both); None: the model's, else the fabric's "
+        "(model/fit.py end_technologies)")
     os_names: dict[OsName, OsPortNaming] = Field(
         default_factory=dict, description="port names per operating system (port_names_os.py)")
 

@@ -16,6 +16,10 @@ Hardware facts (hardware.md §1.2, §2):
   breakouts such as 2x200G, or a lower single rate such as 1x200G on a 400G NIC optic).
 - A straight copper cable fills the cage at each end and carries the whole cage; a splitter's
   common end sits in a cage split into as many legs, each leg in an unsplit cage.
+- A link runs one technology, decided by its ends (`link_family`): a port runs what its cage
+  group states (a DGX's in-band 100GbE and BMC ports: Ethernet, also in an InfiniBand design),
+  else what a single-technology model runs, else (a fabric port) the fabric's; every optic
+  and cable of the link is judged in it.
 """
 
 from __future__ import annotations
@@ -73,6 +77,63 @@ def fabric_family(technology: FabricTechnology | str) -> Technology:
     """InfiniBand for an InfiniBand fabric; Ethernet for RoCEv2 and plain Ethernet."""
     value = technology.value if isinstance(technology, FabricTechnology) else str(technology)
     return Technology.INFINIBAND if value == "infiniband" else Technology.ETHERNET
+
+
+# ---------------------------------------------------------------------- technology of a link
+_TECH_NAME = {Technology.INFINIBAND: "InfiniBand", Technology.ETHERNET: "Ethernet"}
+
+
+def _techs_text(techs: Iterable[Technology]) -> str:
+    return "/".join(_TECH_NAME[t] for t in sorted(techs))
+
+
+def end_technologies(group: CageGroup, model: DeviceModel, fabric: Technology) -> frozenset[Technology]:
+    """What a port of `group` on `model` can run, in a fabric of `fabric`: the group's own
+    `technology` when the catalog states it (a DGX's in-band 100GbE card, a BMC: Ethernet; a
+    VPI storage NIC: both), else the model's when it runs only one (an Ethernet-only switch),
+    else the fabric's for a fabric port, else any the model runs (a management port of a VPI
+    server)."""
+    if group.technology:
+        return frozenset(group.technology)
+    if len(model.technology) == 1 or not group.fabric:
+        return frozenset(model.technology)
+    return frozenset({fabric})
+
+
+def end_technology_reason(group: CageGroup, model: DeviceModel, fabric: Technology) -> str:
+    """Why a port of `group` runs what `end_technologies` says, as a phrase."""
+    if group.technology:
+        return f"its {group.name} ports run {_techs_text(group.technology)}"
+    if len(model.technology) == 1 or not group.fabric:
+        return f"the {model.model} is {_techs_text(model.technology)} only" \
+            if len(model.technology) == 1 else f"the {model.model} runs {_techs_text(model.technology)}"
+    return f"its {group.name} ports are fabric ports and run the fabric's {_TECH_NAME[fabric]}"
+
+
+def link_family(a_group: CageGroup, a_model: DeviceModel, b_group: CageGroup,
+                b_model: DeviceModel, fabric: Technology) -> Technology:
+    """The technology one link runs: the fabric's when both ends can run it, else the one both
+    ends share (an in-band port to an Ethernet management switch in an InfiniBand design runs
+    Ethernet); the fabric's when the ends share none (`link_technology_problem` says why)."""
+    common = end_technologies(a_group, a_model, fabric) & end_technologies(b_group, b_model, fabric)
+    if fabric in common or not common:
+        return fabric
+    return min(common)
+
+
+def link_technology_problem(a_group: CageGroup, a_model: DeviceModel, b_group: CageGroup,
+                            b_model: DeviceModel, fabric: Technology) -> str | None:
+    """Why the two ends of a link run no common technology, or None."""
+    if end_technologies(a_group, a_model, fabric) & end_technologies(b_group, b_model, fabric):
+        return None
+    return f"{end_technology_reason(a_group, a_model, fabric)}; {end_technology_reason(b_group, b_model, fabric)}"
+
+
+def cage_family(group: CageGroup, model: DeviceModel, fabric: Technology) -> Technology:
+    """The technology an unwired cage of `group` is equipped for: the fabric's when the port
+    can run it, else the one it runs (the family of a link from it to a port of any kind)."""
+    techs = end_technologies(group, model, fabric)
+    return fabric if fabric in techs else min(techs)
 
 
 # ---------------------------------------------------------------------- plugs in a cage

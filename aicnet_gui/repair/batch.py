@@ -81,7 +81,7 @@ def verify_batch(checker: FixChecker, findings: Sequence[Finding],
     finally:
         undone = copy.apply(applied.inverse)
         checker.analyzer.update(undone.changes, copy if checker._own else checker.doc)  # noqa: SLF001
-    before = checker._errors  # noqa: SLF001
+    before = checker.report_counts()[0]
     errors = Counter(_key(f) for f in after.findings if f.severity == Severity.ERROR)
     grown = [k for k, n in errors.items() if n > before.get(k, 0)]
     if grown:

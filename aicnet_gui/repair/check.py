@@ -70,9 +70,18 @@ class FixChecker:
             raise ValueError("a borrowed analyzer needs the report of its last run")
         self.analyzer = analyzer
         self.report = report
-        self._errors = Counter(_key(f) for f in report.findings if f.severity == Severity.ERROR)
-        self._all = Counter(_key(f) for f in report.findings)
+        # (code, objects) -> count, for the errors and for every finding: worked out on the
+        # first `verify` (a listing of 200k findings whose fixes are in words never needs them)
+        self._counts: tuple[Counter[Key], Counter[Key]] | None = None
         self._cache: dict[tuple[str, tuple[str, ...], str], Fix | None] = {}
+
+    def report_counts(self) -> tuple[Counter[Key], Counter[Key]]:
+        """(errors, all findings) of the checked report, per (code, objects)."""
+        if self._counts is None:
+            findings = self.report.findings
+            self._counts = (Counter(_key(f) for f in findings if f.severity == Severity.ERROR),
+                            Counter(_key(f) for f in findings))
+        return self._counts
 
     @property
     def current(self) -> bool:
@@ -100,8 +109,9 @@ class FixChecker:
             undone = copy.apply(applied.inverse)
             # the copy is the document again: a borrowed analyzer goes back to reading `doc`
             self.analyzer.update(undone.changes, copy if self._own else self.doc)
+        before_errors, before_all = self.report_counts()
         errors = Counter(_key(f) for f in after.findings if f.severity == Severity.ERROR)
-        grown = {k for k, n in errors.items() if n > self._errors.get(k, 0)}
+        grown = {k for k, n in errors.items() if n > before_errors.get(k, 0)}
         if grown:
             new: dict[Key, Finding] = {}
             for f in after.findings:
@@ -112,7 +122,7 @@ class FixChecker:
             return Verdict(False, f"applied, it would cause {first.code} ({first.message}){more}",
                            tuple(new.values()))
         remaining = sum(1 for f in after.findings if _key(f) == _key(finding))
-        if remaining >= self._all.get(_key(finding), 0):
+        if remaining >= before_all.get(_key(finding), 0):
             return Verdict(False, "applied, it does not clear this finding")
         return Verdict(True)
 
@@ -164,7 +174,8 @@ class FixChecker:
             elif limit is None or len(self._cache) < limit:
                 out.append(replace(f, fix=self.checked(f)))
             else:
-                out.append(replace(f, fix=_unchecked(f.fix, limit)))
+                fix = _unchecked(f.fix, limit)
+                out.append(f if fix is f.fix else replace(f, fix=fix))
         return out
 
 

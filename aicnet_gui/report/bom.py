@@ -24,6 +24,7 @@ from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
 from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
+from ..model.power import device_watts
 from .cables import CablePlan
 
 UNLINKED = "not linked"
@@ -229,8 +230,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
             kind="device", tier=role, part=model.model, vendor=model.vendor,
             part_numbers=", ".join(model.part_numbers[:2]), length_m=None, quantity=quantity,
             spares=0,
-            unit_power_w=(model.power_max_w if model.power_max_w is not None
-                          else model.power_typical_w),
+            unit_power_w=device_watts(model),
             unit_price=pricer.device(model_id),
             note=f"{model.height_ru}U" + (f", {model.gpus} GPUs" if model.gpus else ""),
             key=model_id,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from conftest import DAC800, HGX, MMF, NIC_OPTIC, SN5600, TWIN_SR4, ib, two_leaf_fabric
 
-from aicnet_gui.analysis import analyze
+from aicnet_gui.analysis import Analyzer, analyze
+from aicnet_gui.analysis.rules_device import cage_candidates, cage_check
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 
@@ -70,6 +71,31 @@ def test_two_cords_on_one_optical_port_and_mixed_fibres_on_a_twin_port_optic(bui
     doc.apply(list(dup[0].fix.ops))
     assert doc.links["c1"].assembly == doc.links["c2"].assembly
     assert not [f for f in analyze(doc).by_code("PORT-DUPLICATE") if "optical port 1" in f.message]
+
+
+def test_the_full_run_prefilter_keeps_every_device_with_a_cage_finding(build):
+    """The full run checks only `cage_candidates` (one numpy pass); a device it left out
+    would lose its PORT-DUPLICATE / TWIN-PORT-MIXED-FIBRE findings."""
+    ib(build)
+    build.dev("leaf-1", QM9700, modes={1: "4x200G", 2: "4x200G"}, optics={1: TWIN_SR4, 2: TWIN_SR4})
+    build.dev("a", SN5600)
+    build.dev("b", SN5600)
+    for n in range(1, 6):
+        build.dev(f"gpu-{n}", HGX, modes={1: "1x200G"}, optics={1: NIC_OPTIC})
+    build.link("c1", "leaf-1", "1/1", "gpu-1", "p1", cable=SPLIT_CORD, assembly="s1", length_m=5)
+    build.link("c2", "leaf-1", "1/2", "gpu-2", "p1", cable=SPLIT_CORD, assembly="s2", length_m=5)
+    build.link("c3", "leaf-1", "1/3", "gpu-3", "p1", cable=MMF, length_m=5)
+    # cage 2: one splitter on both legs of optical port 1 is fine
+    build.link("c4", "leaf-1", "2/1", "gpu-4", "p1", cable=SPLIT_CORD, assembly="s3", length_m=5)
+    build.link("c5", "leaf-1", "2/2", "gpu-5", "p1", cable=SPLIT_CORD, assembly="s3", length_m=5)
+    build.link("c6", "a", "swp1s0", "b", "swp1s0", cable=DAC800, length_m=1)
+    build.link("c7", "a", "swp1s1", "b", "swp2s0", cable=DAC800, length_m=1)
+    analyzer = Analyzer(build.doc)
+    analyzer.full()
+    state = analyzer.state
+    reported = {row for row in state.store.device_rows().tolist() if list(cage_check(state, row))}
+    assert {state.dev_id(row) for row in reported} == {"leaf-1", "a"}
+    assert reported <= set(cage_candidates(state))
 
 
 def test_optic_above_the_cage_power_class(build, catalog):

@@ -43,6 +43,8 @@ def test_bundles_count_cables_between_blocks_only():
     assert bundles.between(1, 0) == 2 and bundles.between(0, 2) == 2
     assert bundles.between(1, 2) == 0
     assert int(bundles.counts.sum()) == 4
+    # what each block's title says leaves it: the spines take all four, each SU sends two
+    assert bundles.leaving(len(level.blocks)).tolist() == [4, 2, 2]
 
 
 def test_the_coarse_level_merges_the_sus_of_a_pod():

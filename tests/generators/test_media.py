@@ -7,7 +7,7 @@ from __future__ import annotations
 from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, choose_media
 from aicnet_gui.generators.params import MediaParams
-from aicnet_gui.model.edits import UpdateRack
+from aicnet_gui.model.edits import UpdateLink, UpdateRack
 
 from .conftest import check_media
 
@@ -65,6 +65,18 @@ def test_rechoosing_unchanged_fabric_changes_nothing(make):
     result = choose_media(doc)
     assert result.ops == []
     assert result.links == len(doc.links)
+
+
+def test_rechoosing_after_an_assembly_rename_keeps_the_new_name(make):
+    """The assembly groups are worked out once per document revision (a fix checker asks for
+    one link at a time): an edit in between must be seen."""
+    doc, _ = make(TwoTierParams(servers=4, server=HGX, leaf=SN5600, attach="tor"))
+    assert choose_media(doc).ops == []
+    old = next(x.assembly for x in doc.links.values() if x.assembly)
+    legs = sorted(x.id for x in doc.links.values() if x.assembly == old)
+    doc.apply([UpdateLink(leg, {"assembly": "renamed-1"}) for leg in legs])
+    assert choose_media(doc, legs[:1]).ops == []
+    assert choose_media(doc).ops == []
 
 
 def test_pinned_links_and_their_cage_partners_are_left_alone(make):

@@ -107,12 +107,23 @@ def test_rows_pair_around_hot_aisles(catalog):
 
 
 def test_top_of_rack_when_a_group_fits_one_rack(make):
-    doc, _ = make(TwoTierParams(servers=4, server="generic-hgx-8-gpu-b3140h",
-                                leaf="nvidia-sn5600", attach="tor"))
-    leaf = next(d for d in doc.devices.values() if d.role.value == "leaf")
-    servers = [d for d in doc.devices.values() if d.role.value == "gpu_server"]
+    """Four HGX (no power figure: 10.2 kW assumed each) and the SN5600 (940 W) with their
+    optics fit a 45 kW rack: the leaf goes on top of its servers.  In a 42 kW rack they do
+    not (40.8 + 0.94 kW + optics), so the leaf gets a network rack of its own."""
+    def build(kw):
+        doc, _ = make(TwoTierParams(servers=4, server="generic-hgx-8-gpu-b3140h",
+                                    leaf="nvidia-sn5600", attach="tor",
+                                    floor=FloorParams(rack_power_kw=kw)))
+        leaf = next(d for d in doc.devices.values() if d.role.value == "leaf")
+        servers = [d for d in doc.devices.values() if d.role.value == "gpu_server"]
+        return leaf, servers
+
+    leaf, servers = build(45)
     assert {s.rack for s in servers} == {leaf.rack}
     assert leaf.ru > max(s.ru for s in servers)
+    leaf, servers = build(42)
+    assert len({s.rack for s in servers}) == 1
+    assert leaf.rack not in {s.rack for s in servers}
 
 
 def test_names_widen_with_the_count():
@@ -135,3 +146,32 @@ def test_names_follow_the_project_patterns(catalog):
     assert doc.device_by_name("dgx032") is not None
     assert doc.device_by_name("ib-leaf-8") is not None
     assert doc.device_by_name("spine-04") is not None
+
+
+def test_a_pod_stays_in_one_column_and_the_cores_stand_in_the_middle(make):
+    """A floor of several columns: a pod's leaves and spines are never split between two
+    columns (at 32 SUs a split pod had 44 m leaf-spine runs across the floor), and the core
+    rows stand in the middle column, so every spine reaches them over the shortest runs."""
+    from aicnet_gui.analysis.lengths import link_length
+
+    doc, _ = make(RailOptimizedParams(sus=32, leaf=QM9700))
+    racks = doc.racks
+    xs = sorted({r.x_m for r in racks.values()})
+    gaps = [b - a for a, b in zip(xs, xs[1:], strict=False)]
+    assert max(gaps) > 1.0  # several columns, an aisle between them
+    column_starts = [xs[0]] + [b for a, b in zip(xs, xs[1:], strict=False) if b - a > 1.0]
+
+    def column(device_id: str) -> int:
+        x = racks[doc.devices[device_id].rack].x_m
+        return sum(1 for start in column_starts if x >= start) - 1
+
+    tiers = {d: doc.tier_of(d) for d in doc.devices}
+    longest_up = 0.0
+    for link in doc.links.values():
+        low, high = sorted((tiers[link.a.device], tiers[link.b.device]))
+        if (low, high) == (1, 2):
+            assert column(link.a.device) == column(link.b.device)
+            longest_up = max(longest_up, link_length(doc, link).length_m)
+    assert longest_up < 15.0
+    cores = {column(d) for d, tier in tiers.items() if tier == 3}
+    assert cores == {(len(column_starts) - 1) // 2}

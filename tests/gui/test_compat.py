@@ -38,6 +38,12 @@ def test_used_port_same_device_and_technology_are_refused(doc):
     assert connection_problem(doc, PortRef(ib, "1/1"), PortRef(leaf, "swp2s0")).startswith("technology:")
     # moving the end of l1 to another port: its own ports count as free
     assert connection_problem(doc, PortRef(hgx, "p1"), PortRef(leaf, "swp2s0"), moving_link="l1") is None
+    # a port the catalog says runs Ethernet (the B3220 north-south ports) on an InfiniBand-only
+    # switch: no fabric setting makes them talk (a compute port on the SN5600 above is left to
+    # the analysis: it runs the fabric's technology, which the project may still change)
+    assert connection_problem(doc, PortRef(hgx, "ns1"), PortRef(ib, "1/2")) == (
+        "technology: at hgx:ns1 its north-south ports run Ethernet, at ib:1/2 the QM9700 is "
+        "InfiniBand only")
 
 
 def test_optics_offered_for_a_cage_match_form_factor_top_and_breakout(doc, catalog):

@@ -111,9 +111,10 @@ def run(args: argparse.Namespace) -> int:
     report = analyzer.full()
     checker = FixChecker(doc, analyzer, report)
     if args.json:
-        data = report.to_json()
-        data["findings"] = [f.to_json() for f in checker.checked_findings(report.findings, CHECK_LIMIT)]
-        print_json(data)
+        # report.to_json() with the checked fixes (the findings are turned into JSON once)
+        findings = checker.checked_findings(report.findings, CHECK_LIMIT)
+        print_json({"findings": [f.to_json() for f in findings],
+                    "metrics": report.metrics.to_json()})
     else:
         print(render(report, args.file, getattr(args, "all", False), checker))
     return EXIT_FINDINGS if report.errors else EXIT_OK

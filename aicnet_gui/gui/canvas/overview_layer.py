@@ -271,8 +271,7 @@ class OverviewLayer(QGraphicsItem):
 
     def block_at(self, pos: QPointF, scale: float) -> Block | None:
         for block in self.blocks(scale):
-            grow = main_role(block) not in overview.SERVER_SIDE
-            if any(self.part_rect(part, scale, grow).contains(pos) for part in block.parts):
+            if any(rect.contains(pos) for rect in self.block_rects(block, scale)):
                 return block
         return None
 
@@ -316,10 +315,24 @@ class OverviewLayer(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self._paint_blocks(painter, level.blocks, scale)
         ends = self._paint_bundles(painter, level.blocks, bundles, scale)
-        titles = self._paint_titles(painter, level.blocks, scale)  # over the lines
+        leaving = bundles.leaving(len(level.blocks)) if len(bundles) else None
+        titles = self._paint_titles(painter, level.blocks, scale, leaving)  # over the lines
         if ends is not None:
             self._paint_counts(painter, bundles, *ends, scale, titles)
         painter.restore()
+
+    def block_rects(self, block: Block, scale: float) -> list[QRectF]:
+        """Where a block is drawn: an SU or pod part per layout row; a switch tier as one box
+        around its rows (grown to be seen, its rows' boxes would overlap far out)."""
+        if main_role(block) in overview.SERVER_SIDE:
+            return [self.part_rect(part, scale, False) for part in block.parts]
+        return [self.part_rect(block.bounds(), scale, True)]
+
+    def label_rect(self, block: Block, scale: float) -> QRectF:
+        """Where the block's title goes and its bundles end."""
+        if main_role(block) in overview.SERVER_SIDE:
+            return self.part_rect(block.label_part(), scale, False)
+        return self.part_rect(block.bounds(), scale, True)
 
     @staticmethod
     def part_rect(part: tuple[float, float, float, float], scale: float,
@@ -342,7 +355,7 @@ class OverviewLayer(QGraphicsItem):
             odd = not grow and servers % 2 == 1
             servers += not grow
             by_role.setdefault((role, odd), []).extend(
-                self.part_rect(part, scale, grow) for part in block.parts)
+                self.block_rects(block, scale))
         for (role, odd), rects in by_role.items():
             fill, border = _tint(role, odd)
             pen = QPen(border, 1.2)
@@ -358,8 +371,7 @@ class OverviewLayer(QGraphicsItem):
             return None
         # from the upper block's bottom edge to the lower one's top edge, straight down where the
         # blocks overlap sideways (a trunk reads as going up a tier, not through other blocks)
-        boxes = [self.part_rect(b.label_part(), scale, main_role(b) not in overview.SERVER_SIDE)
-                 for b in blocks]
+        boxes = [self.label_rect(b, scale) for b in blocks]
         left = np.array([r.left() for r in boxes])
         right = np.array([r.right() for r in boxes])
         top = np.array([r.top() for r in boxes])
@@ -413,17 +425,20 @@ class OverviewLayer(QGraphicsItem):
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
 
-    def _paint_titles(self, painter: QPainter, blocks: list[Block], scale: float) -> list[QRectF]:
+    def _paint_titles(self, painter: QPainter, blocks: list[Block], scale: float,
+                      leaving: np.ndarray | None = None) -> list[QRectF]:
         """Title and contents of each block whose label part is big enough on screen: on two
-        lines where the box is high enough, else `SU 17: 32 servers, 8 leaves` on one."""
+        lines where the box is high enough, else `SU 17: 32 servers, 8 leaves · 256 out` on one
+        (the cables between the block and the others: an SU's uplinks, readable where the
+        bundle lines are too short for their own counts)."""
         transform = painter.worldTransform()
         painter.save()
         painter.resetTransform()
         title_font, text_font = theme.font(9.0, True), theme.font(8.0)
         written: list[QRectF] = []
-        for block in blocks:
+        for index, block in enumerate(blocks):
             grow = main_role(block) not in overview.SERVER_SIDE
-            box = transform.mapRect(self.part_rect(block.label_part(), scale, grow))
+            box = transform.mapRect(self.label_rect(block, scale))
             if box.width() < LABEL_MIN_PX[0] or box.height() < LABEL_MIN_PX[1]:
                 continue
             inner = box.adjusted(4, 1, -4, -1)
@@ -433,7 +448,19 @@ class OverviewLayer(QGraphicsItem):
             one_line = inner.height() < 2 * line
             if inner.height() < line:  # a thin row: the line overhangs it, centred
                 inner = QRectF(inner.left(), inner.center().y() - line / 2, inner.width(), line)
-            text = f"{block.title}: {block.text}" if one_line else block.title
+            out = int(leaving[index]) if leaving is not None else 0
+            contents = block.text + (f" · {out:,} out" if out else "")
+            if one_line:  # the longest that fits: all, then the first count and the cables out
+                first = block.text.split(", ")[0]
+                choices = [f"{block.title}: {contents}"]
+                if out:  # an SU or pod: its cables out are its uplinks
+                    choices.append(f"{block.title}: {first} · {out:,} out" if grow
+                                   else f"{block.title}: {first} ↑{out:,}")
+                text = next((c for c in choices
+                             if painter.fontMetrics().horizontalAdvance(c) <= inner.width()),
+                            f"{block.title}: {block.text}")
+            else:
+                text = block.title
             shown = painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,
                                                      int(inner.width()))
             width = painter.fontMetrics().horizontalAdvance(shown)
@@ -449,6 +476,6 @@ class OverviewLayer(QGraphicsItem):
                 painter.setFont(text_font)
                 rest = QRectF(inner.left(), inner.top() + line, inner.width(), inner.height() - line)
                 painter.drawText(rest, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-                                 | Qt.TextFlag.TextWordWrap, block.text)
+                                 | Qt.TextFlag.TextWordWrap, contents)
         painter.restore()
         return written
