@@ -43,7 +43,7 @@ QM9700_MAX_SUS = 256
 BIG_SWITCH = "nvidia-sn5600"
 
 
-def generate(sus: int, out: Path, big_switch: str = BIG_SWITCH) -> None:
+def generate(sus: int, out: Path, big_switch: str = BIG_SWITCH, no_cables: bool = False) -> None:
     from aicnet_gui.catalog.loader import builtin_catalog
     from aicnet_gui.fileio import save_fabric
     from aicnet_gui.generators import RailOptimizedParams
@@ -56,6 +56,10 @@ def generate(sus: int, out: Path, big_switch: str = BIG_SWITCH) -> None:
     else:
         params = RailOptimizedParams(sus=sus, nodes_per_su=32)
     run(doc, params)
+    if no_cables:  # every cable unset: one CABLE-UNSET finding per link
+        from aicnet_gui.model.edits import UpdateLink
+
+        doc.apply([UpdateLink(link_id, {"cable": None}) for link_id in doc.links])
     save_fabric(doc, out, keep_backup=False)
 
 
@@ -196,6 +200,7 @@ def bench(path: Path) -> dict[str, float]:
     window.validator.run()
     result["validate_edit_ms"] = window.validator.report.duration_ms
     result["validate_edit_shown_ms"] = (time.perf_counter() - begin) * 1000
+    result["findings"] = len(window.validator.report.findings)
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     window.document.undo_stack.setClean()
     window.validator.wait()
@@ -205,11 +210,12 @@ def bench(path: Path) -> dict[str, float]:
     return result
 
 
-def run_sizes(sizes: list[int], folder: Path, extra: list[str], big_switch: str = BIG_SWITCH) -> bool:
+def run_sizes(sizes: list[int], folder: Path, extra: list[str], big_switch: str = BIG_SWITCH,
+              no_cables: bool = False) -> bool:
     """Generate, open and measure each size in a fresh process; print a row per size."""
     for servers in sizes:
         path = folder / f"ro-{servers}.fabric"
-        generate(max(1, servers // 32), path, big_switch)
+        generate(max(1, servers // 32), path, big_switch, no_cables)
         here = str(Path(__file__).parent)
         code = (f"import json, sys; sys.path.insert(0, {here!r}); from bench_canvas import bench; "
                 f"print(json.dumps(bench(__import__('pathlib').Path({str(path)!r}))))")
@@ -220,7 +226,8 @@ def run_sizes(sizes: list[int], folder: Path, extra: list[str], big_switch: str 
         r = json.loads(out.stdout.strip().splitlines()[-1])
         extra.append(f"{servers}: fitted frame while validating {r['frame_while_validating_ms']:.0f} ms, "
                      f"edit shown on the fitted canvas {r['edit_canvas_ms']:.0f} ms, "
-                     f"edit validated and shown {r['validate_edit_shown_ms']:.0f} ms, "
+                     f"edit validated and shown {r['validate_edit_shown_ms']:.0f} ms "
+                     f"({r['findings']} findings), "
                      f"every device item built {r['items_ms']:.0f} ms after File > Open")
         print(f"{servers:>7} {r['devices']:>7} {r['links']:>7} {r['open_show_ms']:>5.0f}ms "
               f"{r['gui_busy_ms']:>6.0f}ms "
@@ -236,6 +243,8 @@ def main() -> int:
     parser.add_argument("--sizes", default="128,1024,4096", help="servers per fabric (multiples of 32; 12800 = the 400-SU design of issue #22)")
     parser.add_argument("--big-switch", default=BIG_SWITCH,
                         help=f"leaf, spine and core model above {QM9700_MAX_SUS} SUs")
+    parser.add_argument("--no-cables", action="store_true",
+                        help="unset every generated cable (one CABLE-UNSET finding per link)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"{'servers':>7} {'devices':>7} {'cables':>7} {'open':>7} {'GUI busy':>8} {'fitted':>11} "
@@ -243,7 +252,7 @@ def main() -> int:
           f"{'edit val':>8} {'peak RSS':>8}")
     extra: list[str] = []
     with tempfile.TemporaryDirectory(prefix="aicnet-bench-") as folder:
-        if not run_sizes(sizes, Path(folder), extra, args.big_switch):
+        if not run_sizes(sizes, Path(folder), extra, args.big_switch, args.no_cables):
             return 1
     for line in extra:
         print(line)

@@ -8,6 +8,7 @@ per-link and per-device metric tables are computed from those copies on first ac
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -289,28 +290,49 @@ class BreakoutMetrics:
         self._ports = ports
         self._endpoints = endpoints
 
+    def _modes_of(self, pmap: dict[str, int]) -> dict[str, int]:
+        """{mode: cages} of one port table."""
+        port_objects = self._endpoints.ports
+        per_cage = {}
+        for ep in pmap.values():
+            port = port_objects[ep]
+            per_cage[port.cage] = f"{port.legs}x{port.speed_gbps}G"
+        counted: dict[str, int] = {}
+        for mode in per_cage.values():
+            counted[mode] = counted.get(mode, 0) + 1
+        return dict(sorted(counted.items()))
+
     @cached_property
     def _modes(self) -> dict[str, dict[str, int]]:
         """Device id -> {mode: cages} from each device's port table."""
         cache: IdentityMemo[dict[str, int]] = IdentityMemo(None)  # devices share port maps
-        port_objects = self._endpoints.ports
         out: dict[str, dict[str, int]] = {}
         for device, pmap in zip(self._data.devices, self._ports, strict=True):
             if device is None or pmap is None:
                 continue
             modes = cache.get(pmap)
             if modes is None:
-                per_cage = {}
-                for ep in pmap.values():
-                    port = port_objects[ep]
-                    per_cage[port.cage] = f"{port.legs}x{port.speed_gbps}G"
-                counted: dict[str, int] = {}
-                for mode in per_cage.values():
-                    counted[mode] = counted.get(mode, 0) + 1
-                modes = dict(sorted(counted.items()))
+                modes = self._modes_of(pmap)
                 cache.put(pmap, modes)
             out[device.id] = modes
         return out
+
+    def _mode_totals(self) -> dict[str, int]:
+        """{mode: cages} over every device: each shared port table counted once, times the
+        devices sharing it (no per-device dictionaries)."""
+        tables: dict[int, dict[str, int]] = {}
+        users: Counter[int] = Counter()
+        for device, pmap in zip(self._data.devices, self._ports, strict=True):
+            if device is not None and pmap is not None:
+                key = id(pmap)
+                users[key] += 1
+                if key not in tables:
+                    tables[key] = pmap
+        modes: dict[str, int] = {}
+        for key, pmap in tables.items():
+            for mode, count in self._modes_of(pmap).items():
+                modes[mode] = modes.get(mode, 0) + count * users[key]
+        return modes
 
     @cached_property
     def devices(self) -> dict[str, dict[str, Any]]:
@@ -335,10 +357,7 @@ class BreakoutMetrics:
         d = self._data.d
         n = len(self._data.devices)
         alive = d["alive"][:n]
-        modes: dict[str, int] = {}
-        for per_device in self._modes.values():
-            for mode, count in per_device.items():
-                modes[mode] = modes.get(mode, 0) + count
+        modes = self._mode_totals()
         return {
             "cages_by_mode": dict(sorted(modes.items())),
             "legs_used": int(d["links"][:n][alive].sum()),

@@ -17,35 +17,14 @@ from ..model.edits import ChangeSet
 from ..repair import FixChecker
 from ..repair.batch import batch_fix
 from . import colouring
+from .badge_tally import BadgeTally
+from .legend_keys import LegendKeys
 from .panels.findings import FindingsDock
 from .panels.forms import on_screen
 from .panels.metrics import MetricsDock
 from .panels.workloads import WorkloadsDock
 from .validation import LiveValidator
 from .window_api import AppWindow
-
-
-def badges_of(report: AnalysisReport, devices: set[str] | dict, links: set[str] | dict
-              ) -> tuple[dict[str, tuple[str, int]], set[str], set[str]]:
-    """Device badges (worst severity, count of error/warning findings) and the cables with
-    errors and with warnings, from a report's findings."""
-    counts: dict[str, int] = {}
-    worst: dict[str, str] = {}
-    link_errors: set[str] = set()
-    link_warnings: set[str] = set()
-    for finding in report.findings:
-        if finding.severity == Severity.INFO:
-            continue
-        error = finding.severity == Severity.ERROR
-        for object_id in finding.objects:
-            if object_id in devices:
-                counts[object_id] = counts.get(object_id, 0) + 1
-                if error or object_id not in worst:
-                    worst[object_id] = finding.severity.value
-            elif object_id in links:
-                (link_errors if error else link_warnings).add(object_id)
-    link_warnings -= link_errors
-    return {d: (worst[d], n) for d, n in counts.items()}, link_errors, link_warnings
 
 
 class LivePanels(QObject):
@@ -63,6 +42,9 @@ class LivePanels(QObject):
         self.metrics = MetricsDock(doc, window)
         self.workloads = WorkloadsDock(window.editor, window.selected_servers, window)
         self.colour_mode = "cable"
+        self.badges = BadgeTally()
+        self.legend_keys = LegendKeys()
+        self._validated_text: str | None = None
         self.status_label = QLabel("validating…")
         self.status_label.setToolTip("Live validation: every edit is checked in the background")
         v = self.validator
@@ -89,28 +71,47 @@ class LivePanels(QObject):
 
     # ---------------------------------------------------------------- following the validator
     def _on_status(self, text: str) -> None:
-        report = self.validator.report
-        if text.startswith("validated") and report is not None:
-            parts = []
-            if report.errors:
-                parts.append(counted(report.errors, "error"))
-            if report.warnings:
-                parts.append(counted(report.warnings, "warning"))
-            text += " · " + (", ".join(parts) if parts else "no problems")
-            colour = "#c92a2a" if report.errors else ("#e67700" if report.warnings else "#2b8a3e")
-        else:
-            colour = "#616e7c"
+        """"validated …" is shown with the report's counts once the report is shown (the
+        findings model counts them as it takes the report); any other text at once."""
+        if text.startswith("validated") and self.validator.report is not None:
+            self._validated_text = text
+            return
+        self._validated_text = None
+        self._show_status(text, "#616e7c")
+
+    def _show_status(self, text: str, colour: str) -> None:
         self.status_label.setStyleSheet(f"color: {colour};")
         self.status_label.setText(text)
+
+    def _show_counts(self, text: str) -> None:
+        counts = self.findings.model.severity_counts
+        errors, warnings = counts[Severity.ERROR], counts[Severity.WARNING]
+        parts = []
+        if errors:
+            parts.append(counted(errors, "error"))
+        if warnings:
+            parts.append(counted(warnings, "warning"))
+        text += " · " + (", ".join(parts) if parts else "no problems")
+        self._show_status(text, "#c92a2a" if errors else ("#e67700" if warnings else "#2b8a3e"))
 
     def _on_report(self, report: AnalysisReport) -> None:
         window = self.window
         doc = window.document.fabric
-        self.findings.set_report(report, current=True)
+        change = self.findings.set_report(report, current=True)
+        if self._validated_text is not None:
+            self._show_counts(self._validated_text)
+            self._validated_text = None
         self.metrics.set_report(report)
         self.workloads.set_report(report)
-        devices, errors, warnings = badges_of(report, doc.devices, doc.links)
-        window.topology.show_badges(devices, errors, warnings)
+        tally = self.badges
+        if change.reset:
+            tally.reset(change.added, doc.devices, doc.links)
+            changed = True
+        else:
+            changed = tally.update(change.removed, change.added, doc.devices, doc.links)
+        if changed:
+            window.topology.show_badges(dict(tally.devices), set(tally.link_errors),
+                                        set(tally.link_warnings))
         if self.colour_mode == "oversubscription":
             self.set_colour_mode(self.colour_mode)
         self.shown.emit(report)
@@ -120,11 +121,13 @@ class LivePanels(QObject):
 
     def _on_changed(self, changes: ChangeSet) -> None:
         self.findings.set_stale()
-        if changes.links and self.colour_mode in ("cable", "rail"):
-            self.refresh_legend()  # cable colours and rails in the legend follow the cables
+        if changes.links and self.legend_keys.update(self.window.document.fabric, self.colour_mode,
+                                                     changes.links):
+            self.refresh_legend()  # a cable colour or rail appeared in the fabric or left it
 
     def _on_reset(self) -> None:
         self.findings.clear()
+        self.badges.reset((), (), ())
         self.metrics.clear()
         self.window.topology.set_highlight(set(), None)
         self.set_colour_mode(self.colour_mode)
@@ -186,6 +189,7 @@ class LivePanels(QObject):
         window = self.window
         doc = window.document.fabric
         self.colour_mode = mode
+        self.legend_keys.forget()  # counted again at the next edit of a cable
         classes = colouring.oversub_classes(doc, self.validator.report) if mode == "oversubscription" else None
         window.topology.set_colour_mode(mode, colouring.accents(doc, mode, classes or {}), classes)
         self.refresh_legend()

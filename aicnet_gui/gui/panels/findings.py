@@ -1,7 +1,9 @@
 """The findings dock: what the live validation found, sortable and filtered, one click away.
 
 A table of severity, code, message and the objects a finding concerns, sorted by any column and
-filtered by severity (toggle buttons with counts), by code and by text.  Selecting a row selects
+filtered by severity (toggle buttons with counts), by code and by text, beside the list of the
+rules found with their counts (choose one to see its findings, fix all of it).  A new report
+reaches the table by difference (findings_model): rows inserted and removed, no reset.  Selecting a row selects
 and centres its devices and cables on the canvas; "Fix" applies the finding's suggested fix as
 one undo step when it has one and the report is still current (its operations were computed for
 that revision).  The fix shown for the selected finding is the checked one (`checker`, set by
@@ -13,10 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -24,7 +24,6 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QSplitter,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -43,114 +43,23 @@ from PySide6.QtWidgets import (
 
 from ...analysis import AnalysisReport, Finding, Fix, Severity
 from ...editing.units import counted
-from ...model.document import FabricDocument
 from ...repair.batch import by_code, same_fix
 from .. import resources
+from .findings_model import (
+    FINDING_ROLE,
+    SEVERITY_COLOURS,
+    FindingsChange,
+    FindingsModel,
+    object_label,
+)
+from .findings_rules import RulesPane, rules_of
+
+__all__ = ["FINDING_ROLE", "SEVERITY_COLOURS", "FindingsDock", "FindingsFilter", "FindingsModel",
+           "object_label"]
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 SEVERITY_TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Info"}
 SEVERITY_NOUNS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
-SEVERITY_COLOURS = {Severity.ERROR: "#c92a2a", Severity.WARNING: "#e67700", Severity.INFO: "#1c7ed6"}
-MAX_OBJECTS_SHOWN = 4
-FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole + 2
-
-
-def object_label(doc: FabricDocument, object_id: str) -> str:
-    """A readable name for an id a finding mentions (device name, cable ends, rack name ...)."""
-    device = doc.devices.get(object_id)
-    if device is not None:
-        return device.name
-    link = doc.links.get(object_id)
-    if link is not None:
-        a, b = doc.devices.get(link.a.device), doc.devices.get(link.b.device)
-        return (f"{a.name if a else link.a.device}:{link.a.port} ↔ "
-                f"{b.name if b else link.b.device}:{link.b.port}")
-    rack = doc.racks.get(object_id)
-    if rack is not None:
-        return f"rack {rack.name}"
-    workload = doc.workloads.get(object_id)
-    if workload is not None:
-        return f"workload {workload.name}"
-    model = doc.catalog.devices.get(object_id)
-    if model is not None:
-        return f"{model.vendor} {model.model}"
-    return object_id
-
-
-class FindingsModel(QAbstractTableModel):
-    """The findings of one report as rows (object names are resolved when a row is shown)."""
-
-    COLUMNS = ("Severity", "Code", "Message", "Objects")
-
-    def __init__(self, doc_getter, parent=None) -> None:  # noqa: ANN001
-        super().__init__(parent)
-        self._doc = doc_getter
-        self.findings: list[Finding] = []
-        self._labels: dict[int, str] = {}
-
-    def set_findings(self, findings: list[Finding]) -> None:
-        self.beginResetModel()
-        self.findings = list(findings)
-        self._labels.clear()
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.findings)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
-
-    def objects_text(self, row: int) -> str:
-        text = self._labels.get(row)
-        if text is None:
-            finding = self.findings[row]
-            doc = self._doc()
-            names = [object_label(doc, o) for o in finding.objects[:MAX_OBJECTS_SHOWN]]
-            more = len(finding.objects) - MAX_OBJECTS_SHOWN
-            text = ", ".join(names) + (f" and {more} more" if more > 0 else "")
-            self._labels[row] = text
-        return text
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        finding = self.findings[index.row()]
-        column = index.column()
-        if role == FINDING_ROLE:
-            return finding
-        if role == SORT_ROLE:
-            if column == 0:
-                return finding.severity.rank
-            if column == 3:
-                return self.objects_text(index.row())
-            return (finding.code, finding.message)[column - 1]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == 0:
-                return finding.severity.value
-            if column == 1:
-                return finding.code
-            if column == 2:
-                return finding.message
-            return self.objects_text(index.row())
-        if role == Qt.ItemDataRole.DecorationRole and column == 0:
-            return resources.icon(f"severity-{finding.severity.value}")
-        if role == Qt.ItemDataRole.ForegroundRole and column in (0, 1):
-            return QColor(SEVERITY_COLOURS[finding.severity])
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tip = f"<b>{finding.code}</b> ({finding.severity.value})<br>{finding.message}"
-            if finding.fix is not None:
-                tip += f"<br><br><i>Suggested fix (select the row to check it):</i> {finding.fix.description}"
-            return tip
-        return None
-
-
 class FindingsFilter(QSortFilterProxyModel):
     """Rows of the chosen severities and code whose text contains the search words."""
 
@@ -159,17 +68,11 @@ class FindingsFilter(QSortFilterProxyModel):
         self.severities: set[Severity] = set(SEVERITIES)
         self.code: str | None = None
         self.text = ""
-        self.setSortRole(SORT_ROLE)
 
-    def lessThan(self, left: QModelIndex | QPersistentModelIndex,  # noqa: N802
-                 right: QModelIndex | QPersistentModelIndex) -> bool:
-        """By the column's value, then by the finding itself (severity, code, objects,
-        message): unchanged findings keep their order from one validation to the next."""
-        model = self.sourceModel()
-        a, b = left.data(SORT_ROLE), right.data(SORT_ROLE)
-        if a != b:
-            return a < b
-        return model.findings[left.row()].sort_key() < model.findings[right.row()].sort_key()
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The source model keeps its rows sorted (by a precomputed key); this proxy keeps its
+        order and only filters."""
+        self.sourceModel().sort(column, order)
 
     def set_filter(self, severities: set[Severity], code: str | None, text: str) -> None:
         self.beginFilterChange()
@@ -177,14 +80,14 @@ class FindingsFilter(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802
-        model = self.sourceModel()
-        finding: Finding = model.findings[row]
+        model: FindingsModel = self.sourceModel()  # type: ignore[assignment]
+        finding = model.finding(row)
         if finding.severity not in self.severities:
             return False
         if self.code is not None and finding.code != self.code:
             return False
         if self.text:
-            haystack = f"{finding.code} {finding.message} {model.objects_text(row)}".lower()
+            haystack = f"{finding.code} {finding.message} {model.objects_text(finding)}".lower()
             return all(word in haystack for word in self.text.split())
         return True
 
@@ -268,7 +171,15 @@ class FindingsDock(QDockWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.clicked.connect(lambda index: self._on_current(index, QModelIndex()))
-        layout.addWidget(self.table, 1)
+        self.rules = RulesPane()
+        self.rules.code_chosen.connect(self._on_rule_chosen)
+        self.rules.fix_all.connect(self._fix_all_of)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.rules)
+        split.addWidget(self.table)
+        split.setStretchFactor(1, 1)
+        split.setSizes([240, 760])
+        layout.addWidget(split, 1)
         self.detail = QLabel()
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -278,61 +189,87 @@ class FindingsDock(QDockWidget):
         self._update_counts()
 
     # ---------------------------------------------------------------- showing a report
-    def set_report(self, report: AnalysisReport, current: bool = True) -> None:
-        """Show `report`'s findings; keep the selected finding selected if it is still there."""
-        selected = [f for f in self._selected_raw()]
+    def set_report(self, report: AnalysisReport, current: bool = True) -> FindingsChange:
+        """Show `report`'s findings: the rows of the findings gone are removed and the new ones
+        inserted (the table keeps its selection and scroll position by itself); after a reset
+        the selected finding is selected again if it is still there.  Returns what changed."""
+        selected = self._selected_raw()
         top = self._top_finding()
         self.report = report
         self.fixable = current
-        self.model.set_findings(report.findings)
-        self._refill_codes(report)
+        self.rules.set_fixable(current)
+        change = self.model.set_findings(report.findings)
+        if change.reset or change.removed or change.added:
+            self._refill_codes()
         self._update_counts()
-        if selected:
+        if selected and (change.reset or not {id(f) for f in change.removed}.isdisjoint(
+                map(id, selected))):
             self._reselect_all(selected)
-        if top is not None:
+        if change.reset and top is not None:
             self._scroll_to(top)
         self._show_detail()
         self._update_fix()
+        return change
 
     def set_stale(self) -> None:
         """The document moved on; the fixes of the shown report no longer apply."""
         self.fixable = False
+        self.rules.set_fixable(False)
         self._update_fix()
 
     def clear(self) -> None:
         self.report = None
         self.detail.setText("")
-        self.model.set_findings([])
-        self._refill_codes(None)
+        self.rules.set_fixable(False)
+        self.model.clear()
+        self._refill_codes()
         self._update_counts()
         self._update_fix()
 
-    def _refill_codes(self, report: AnalysisReport | None) -> None:
-        counts: dict[str, int] = {}
-        for finding in report.findings if report else []:
-            counts[finding.code] = counts.get(finding.code, 0) + 1
+    def _refill_codes(self) -> None:
+        """The rule filter lists the codes found, with their counts (kept by the model)."""
+        counts = self.model.code_counts
+        self.rules.set_rules(rules_of(self.model.rule_counts), self.code.currentData())
+        wanted = [(f"{code} ({counts[code]})", code) for code in sorted(counts)]
+        have = [(self.code.itemText(i), self.code.itemData(i)) for i in range(1, self.code.count())]
+        if wanted == have:
+            return
         current = self.code.currentData()
         self.code.blockSignals(True)
+        if [c for _, c in wanted] == [c for _, c in have]:
+            for i, (text, _) in enumerate(wanted, start=1):
+                self.code.setItemText(i, text)
+            self.code.blockSignals(False)
+            return
         self.code.clear()
         self.code.addItem("All rules", None)
-        for code in sorted(counts):
-            self.code.addItem(f"{code} ({counts[code]})", code)
+        for text, code in wanted:
+            self.code.addItem(text, code)
         index = self.code.findData(current) if current else 0
         self.code.setCurrentIndex(max(index, 0))
         self.code.blockSignals(False)
-        self._apply_filter()
+        if self.code.currentData() != current:
+            self._apply_filter()
+            self.rules.choose(self.code.currentData())
+
+    def _on_rule_chosen(self, code: str | None) -> None:
+        """A line of the rules list chosen: the table shows that rule's findings."""
+        self.code.setCurrentIndex(max(self.code.findData(code), 0) if code else 0)
+
+    def _fix_all_of(self, code: str) -> None:
+        if self.fixable:
+            self.fix_many_requested.emit(by_code(self.model.all_findings(), code))
 
     def _update_counts(self) -> None:
         report = self.report
-        numbers = {Severity.ERROR: report.errors if report else 0,
-                   Severity.WARNING: report.warnings if report else 0,
-                   Severity.INFO: report.infos if report else 0}
+        numbers = {s: self.model.severity_counts[s] if report else 0 for s in SEVERITIES}
         for severity, button in self.buttons.items():
             button.setText(counted(numbers[severity], SEVERITY_NOUNS[severity]))
         total = sum(numbers.values())
         self.setWindowTitle(f"Findings ({total})" if report else "Findings")
 
     def _apply_filter(self) -> None:
+        self.rules.choose(self.code.currentData())
         severities = {s for s, b in self.buttons.items() if b.isChecked()}
         self.proxy.set_filter(severities, self.code.currentData(), self.search.text())
 
@@ -359,11 +296,11 @@ class FindingsDock(QDockWidget):
         return self.proxy.data(index, FINDING_ROLE) if index.isValid() else None
 
     def _proxy_row_of(self, finding: Finding) -> int | None:
-        for row, candidate in enumerate(self.model.findings):
-            if candidate.code == finding.code and candidate.objects == finding.objects:
-                index = self.proxy.mapFromSource(self.model.index(row, 0))
-                return index.row() if index.isValid() else None
-        return None
+        row = self.model.row_of(finding)
+        if row is None:
+            return None
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        return index.row() if index.isValid() else None
 
     def _reselect_all(self, findings: list[Finding]) -> None:
         selection = self.table.selectionModel()
@@ -458,7 +395,7 @@ class FindingsDock(QDockWidget):
     # ---------------------------------------------------------------- fix at scale
     def like_this(self, finding: Finding) -> tuple[list[Finding], list[Finding]]:
         """(the findings with the same fix as `finding`, the findings of its rule)."""
-        findings = self.model.findings
+        findings = self.model.all_findings()
         return same_fix(findings, finding), by_code(findings, finding.code)
 
     def _context_menu(self, pos: QPoint) -> None:

@@ -267,13 +267,13 @@ class MetricsDock(QDockWidget):
             for rail, ratio in over.rails.items():
                 self._row(rails, f"Rail {rail}", ratio_text(ratio), (ratio, target))
         switches = over.switches
-        by_name = {d.name: d.id for d in doc.devices.values()}
         ordered = sorted(switches.items(), key=lambda kv: (-(kv[1] if kv[1] is not None else 1e9), kv[0]))
         over_target = sum(1 for _n, r in ordered if r is None or r > target + 1e-9)
         group = self._row(section, "Per switch",
                           f"{over_target} over target" if over_target else "all within target")
         for name, ratio in ordered[:MAX_SWITCHES]:
-            self._row(group, name, ratio_text(ratio), (ratio, target), by_name.get(name),
+            device = doc.device_by_name(name)
+            self._row(group, name, ratio_text(ratio), (ratio, target), device.id if device else None,
                       tip="click to select it on the canvas")
         if len(ordered) > MAX_SWITCHES:
             self._row(group, f"… {len(ordered) - MAX_SWITCHES} more", "")
