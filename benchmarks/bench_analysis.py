@@ -47,6 +47,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from child_peak import PEAK_KB_SOURCE
+
 from aicnet_gui.analysis import Analyzer
 from aicnet_gui.catalog.loader import builtin_catalog, load_catalog
 from aicnet_gui.fileio import save_fabric
@@ -181,14 +183,8 @@ def time_graph_pass(doc: FabricDocument, runs: int) -> list[float]:
     return times
 
 
-_VALIDATE = """
+_VALIDATE = PEAK_KB_SOURCE + """
 import resource, sys, time
-def peak_kb():
-    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 from aicnet_gui.cli import main
 sys.stdout = open("/dev/null", "w")

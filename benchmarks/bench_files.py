@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from child_peak import PEAK_KB_SOURCE
+
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.fileio import load_fabric, save_fabric
 from aicnet_gui.fileio.line_cache import forget
@@ -73,14 +75,8 @@ def _save_after_open(path: Path, catalog, runs: int) -> float:  # noqa: ANN001
     return statistics.median(samples)
 
 
-_FRESH_LOAD = """
+_FRESH_LOAD = PEAK_KB_SOURCE + """
 import resource, sys, time
-def peak_kb():
-    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.fileio import load_fabric
 catalog = builtin_catalog()

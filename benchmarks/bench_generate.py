@@ -25,6 +25,8 @@ import subprocess
 import sys
 import time
 
+from child_peak import PEAK_KB_SOURCE
+
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, build_ops
@@ -67,14 +69,8 @@ def one_run(catalog, params) -> tuple[float, float, float, int, int]:
     return built - start, done - built, cpu, *sizes
 
 
-_FRESH = """
+_FRESH = PEAK_KB_SOURCE + """
 import resource, sys, time
-def peak_kb():
-    # VmHWM: this process's own peak; ru_maxrss keeps the parent's peak across fork + exec
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, generate
