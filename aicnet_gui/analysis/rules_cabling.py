@@ -10,8 +10,12 @@ with a pair at most 0.75 dB (TIA-568.3-D, standard-grade connectors) unless the 
 panels' low-loss value, and the cabled fibre at most 3.5 dB/km for multimode at 850 nm and
 1.0 dB/km for single-mode at 1310 nm (inside-plant cable).  The fibre length is the link's
 length (typed-in or estimated; none: the connectors alone).  The budget is the smaller of the
-two optics' `channel_loss_db` (IEEE 802.3); for a link whose optics have no budget in the
-catalog the loss is reported as a note (INFO) to compare with the vendor's figure.
+two optics' `channel_loss_db` (IEEE 802.3).  NVIDIA publishes no dB budget for its LinkX
+optics; it states their reaches for channels of at most two patch panels, four ferrule
+junctions (NVIDIA, "Interconnect cabling requirements NDR/400G", shared/reference/cabling.md
+§4.3): a LinkX channel of more mated pairs is a warning, one within them has no finding (its
+length is REACH-EXCEEDED's).  For other optics without a budget in the catalog the loss is
+reported as a note (INFO) to compare with the vendor's figure.
 
 PATCH-POLISH: an APC (angled) connector mated with a UPC (flat) one leaves an air gap: high
 loss and reflections, and the end faces can be damaged.  The panels' polish (`patch.polish`)
@@ -46,6 +50,9 @@ from .state import Rule, State
 
 #: TIA-568.3-D: maximum insertion loss of a standard-grade mated connector pair (dB)
 MAX_PAIR_DB = 0.75
+#: NVIDIA LinkX reaches assume at most two patch panels: four ferrule junctions (mated pairs)
+LINKX_MAX_JUNCTIONS = 4
+LINKX_VENDOR = "NVIDIA"
 #: maximum cabled fibre attenuation (dB/km): multimode at 850 nm (TIA-568.3, IEEE 802.3
 #: clauses 95/138), single-mode inside-plant at 1310 nm (TIA-568.3; OS1a 1.0 dB/km)
 FIBRE_DB_PER_KM = {"MMF": 3.5, "SMF": 1.0}
@@ -96,7 +103,19 @@ def cabling_check(state: State, row: int) -> Iterable[Finding]:
     fibre_text = (f"{fmt_m(round(length, 1))} m of {tightest.media} at "
                   f"{FIBRE_DB_PER_KM[tightest.media]:g} dB/km = {fibre:.2f} dB"
                   if known else "fibre length unknown (connectors only)")
-    if not budgeted:
+    if not budgeted and all(o.vendor == LINKX_VENDOR for o in optics):
+        if patch.mated_pairs > LINKX_MAX_JUNCTIONS:
+            names = ", ".join(sorted({o.model for o in optics}))
+            yield Finding(
+                "INSERTION-LOSS", WARNING,
+                f"{what}: {patch.mated_pairs} mated pairs in the channel; NVIDIA states the "
+                f"reach of the {names} for at most two patch panels ({LINKX_MAX_JUNCTIONS} ferrule "
+                f"junctions) and publishes no dB budget beyond them: the link may not come up "
+                f"(estimated loss {total:.2f} dB: {patch.mated_pairs} x {per_pair:g} dB + "
+                f"{fibre_text})", objects,
+                Fix(f"route the link through at most two patch panels ({LINKX_MAX_JUNCTIONS} "
+                    "mated pairs), e.g. one trunk between a panel in each rack"))
+    elif not budgeted:
         yield Finding(
             "INSERTION-LOSS", INFO,
             f"{what}: channel insertion loss {total:.2f} dB ({patch.mated_pairs} mated pair(s) x "

@@ -59,14 +59,40 @@ def test_a_cross_connect_of_four_standard_pairs_is_over_the_3_db_budget(patched)
     assert codes(doc, "INSERTION-LOSS") == []
 
 
-def test_optics_without_a_budget_get_the_loss_as_a_note(patched):
+def test_linkx_optics_are_held_to_nvidias_two_patch_panels(patched):
     from aicnet_gui.model.edits import UpdateDevice
     from aicnet_gui.model.fabric import CageConfig
 
     doc = patched.doc
-    nvidia = {1: CageConfig(transceiver="nvidia-mms4x00-ns")}  # NVIDIA publishes no budget
+    nvidia = {1: CageConfig(transceiver="nvidia-mms4x00-ns")}  # NVIDIA publishes no dB budget
     doc.apply([UpdateDevice("leaf-1", {"cages": nvidia}), UpdateDevice("spine-1", {"cages": nvidia}),
-               UpdateLink("u1", {"patch": LinkPatch(mated_pairs=6)})])
+               UpdateLink("u1", {"patch": LinkPatch(mated_pairs=4)})])
+    assert codes(doc, "INSERTION-LOSS") == []  # two panels: within NVIDIA's stated reach
+    doc.apply([UpdateLink("u1", {"patch": LinkPatch(mated_pairs=6)})])
+    [finding] = codes(doc, "INSERTION-LOSS")
+    assert finding.severity == "warning"
+    assert "6 mated pairs" in finding.message and "4 ferrule junctions" in finding.message
+    assert "estimated loss 4.54 dB" in finding.message
+
+
+def test_other_optics_without_a_budget_get_the_loss_as_a_note(catalog):
+    from conftest import Build
+
+    from aicnet_gui.model.catalog import Catalog
+    from aicnet_gui.model.document import FabricDocument
+
+    # a third-party DR4 whose vendor gives no channel budget (as in a user's catalog folder)
+    acme = catalog.transceivers[DR4].model_copy(
+        update={"id": "acme-800g-2xdr4", "vendor": "Acme", "channel_loss_db": None})
+    doc = FabricDocument(catalog.merged(Catalog([acme])))
+    doc.update_settings(technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
+    build = Build(doc)
+    build.rack("r1", x=0.0)
+    build.rack("r2", x=5.0)
+    build.dev("leaf-1", SN5600, rack="r1", ru=40, optics={1: acme.id})
+    build.dev("spine-1", SN5600, rack="r2", ru=40, role="spine", optics={1: acme.id})
+    build.link("u1", "leaf-1", "swp1s0", "spine-1", "swp1s0", cable=OS2, length_m=40.0,
+               patch=LinkPatch(mated_pairs=6))
     [finding] = codes(doc, "INSERTION-LOSS")
     assert finding.severity == "info"
     assert "channel insertion loss 4.54 dB" in finding.message and "not checked" in finding.message
