@@ -204,15 +204,15 @@ class FabricDocument:
         Changes nothing."""
         # a pass per field, in C (links are slotted: cheaper than one pass making 100k tuples)
         ids = list(map(_ID, links))
-        a_ends = list(map(_A_END, links))
-        b_ends = list(map(_B_END, links))
         by_id = dict(zip(ids, links, strict=True))
         if len(by_id) != len(ids) or not self.links.keys().isdisjoint(by_id):
             return None  # an id twice in the run, or already a link's
-        if not (self.devices.keys() | self.racks.keys() | self.workloads.keys()).isdisjoint(ids):
-            return None
-        port_link = dict(zip(a_ends, ids, strict=True))
-        port_link.update(zip(b_ends, ids, strict=True))
+        run_ids = by_id.keys()  # each check loops over the smaller side
+        if not (run_ids.isdisjoint(self.devices.keys()) and run_ids.isdisjoint(self.racks.keys())
+                and run_ids.isdisjoint(self.workloads.keys())):
+            return None  # an id of a device, rack or workload
+        port_link = dict(zip(map(_A_END, links), ids, strict=True))
+        port_link.update(zip(map(_B_END, links), ids, strict=True))
         if len(port_link) != 2 * len(ids) or not self._port_link.keys().isdisjoint(port_link):
             return None  # a port used twice in the run, or already in use
         # every end's port in its device's table, looped in C without a list of either
