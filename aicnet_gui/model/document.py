@@ -334,6 +334,11 @@ class FabricDocument:
     def link_ids_of(self, device_id: str) -> set[str]:
         return set(self._by_device().get(device_id, ()))
 
+    def build_device_index(self) -> None:
+        """Build the device -> links index now rather than on its first question (the
+        editor's first edit asks; its open worker builds it off the GUI thread)."""
+        self._by_device()
+
     def _by_device(self) -> dict[str, set[str]]:
         """Device id -> ids of its links, built from the port index on first use (~70 ms at
         300k links) and kept up to date by every edit after that."""
