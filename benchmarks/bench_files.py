@@ -13,7 +13,13 @@ bytes and the document).  Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,
 `--large` adds 12,800 servers (400 SUs with Q3400-RA spines and cores, as bench_generate.py
 --large; issue 22: memory < 1 GB).
 
-    .venv/bin/python benchmarks/bench_files.py [--runs N] [--large]
+`--file PATH` (repeatable) times the first load of a file you have (e.g. the DGX B300 XDR
+design of issue 22: `aicnet generate rail-optimized --sus 178 --server nvidia-dgx-b300 --leaf
+nvidia-q3400-ra -o b300.fabric`), each run a new process, split into its parts: "validate"
+(bytes -> objects: pydantic, links a piece at a time), "index" (the `FabricDocument`: checks
+and port index), and "other" (file read, catalog merge, what the save cache keeps).
+
+    .venv/bin/python benchmarks/bench_files.py [--runs N] [--large] [--file PATH ...]
 """
 
 from __future__ import annotations
@@ -86,6 +92,47 @@ print(time.perf_counter() - start, peak_kb())
 """
 
 
+_FRESH_PHASES = """
+import sys, time
+from aicnet_gui.catalog.loader import builtin_catalog
+from aicnet_gui.fileio import fabric_file, load_fabric
+spent = {"validate": 0.0, "index": 0.0}
+def timed(name, func):
+    def run(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            spent[name] += time.perf_counter() - start
+    return run
+fabric_file._fast_validate = timed("validate", fabric_file._fast_validate)
+fabric_file._careful_validate = timed("validate", fabric_file._careful_validate)
+fabric_file.FabricDocument = timed("index", fabric_file.FabricDocument)
+catalog = builtin_catalog()
+start = time.perf_counter()
+doc = load_fabric(sys.argv[1], catalog)
+total = time.perf_counter() - start
+for line in open("/proc/self/status"):
+    if line.startswith("VmHWM:"):
+        peak = int(line.split()[1])
+print(total, spent["validate"], spent["index"], peak, len(doc.devices), len(doc.links))
+"""
+
+
+def file_phases(path: Path, runs: int) -> None:
+    """Print the first load of `path` in new processes: median total and parts, peak RSS."""
+    samples = [[float(v) for v in subprocess.run(
+        [sys.executable, "-c", _FRESH_PHASES, str(path)], check=True, capture_output=True,
+        text=True).stdout.split()] for _ in range(runs)]
+    total, validate, index = (statistics.median(s[i] for s in samples) for i in range(3))
+    rss = max(s[3] for s in samples) / 1024
+    devices, links = int(samples[0][4]), int(samples[0][5])
+    print(f"{path.name}: {devices:,} devices, {links:,} links, "
+          f"{path.stat().st_size / 1e6:.1f} MB; 1st load {total:.3f} s = validate {validate:.3f}"
+          f" + index {index:.3f} + other {total - validate - index:.3f}; peak RSS {rss:.0f} MB "
+          f"(median of {runs} new processes)")
+
+
 def fresh_load(path: Path, runs: int) -> tuple[float, float]:
     """`load_fabric` as File > Open sees it: the first load in a new process (its memory is
     fresh, so it costs more than a repeated load in one process): (median s, peak RSS MB of
@@ -112,7 +159,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--large", action="store_true", help="add 12,800 servers (400 SUs)")
+    parser.add_argument("--file", type=Path, action="append", default=[], metavar="PATH",
+                        help="time only the first load of this .fabric file, in parts")
     args = parser.parse_args()
+    if args.file:
+        for path in args.file:
+            file_phases(path, args.runs)
+        return
     catalog = builtin_catalog()
     sizes = SIZES + ([(12800, 400)] if args.large else [])
     print(f"{'servers':>7} {'devices':>7} {'links':>7} {'size MB':>8} {'save s':>7} "

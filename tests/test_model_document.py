@@ -206,3 +206,39 @@ def test_update_validates_changed_fields_and_refuses_unknown_ones(wired: FabricD
     with pytest.raises(ModelError, match="position"):
         wired.update_device("gpu1", position="left")
     assert wired.devices["gpu1"].tags == {"su": "2"}
+
+
+def _links_by_end(doc: FabricDocument) -> dict[str, set[str]]:
+    """Device id -> ids of the links with an end on it, read from the links themselves."""
+    expected: dict[str, set[str]] = {d: set() for d in doc.devices}
+    for lk in doc.links.values():
+        expected[lk.a.device].add(lk.id)
+        expected[lk.b.device].add(lk.id)
+    return expected
+
+
+@pytest.mark.parametrize("asked_first", [False, True], ids=["index-built-late", "index-built-first"])
+def test_links_of_a_device_follow_edits_made_before_or_after_the_first_question(
+        catalog, asked_first: bool):
+    """The device -> links index is built on the first question; edits made before it (a
+    device removed with its links, then restored in one run) show in its answers exactly as
+    when it was built first (a refused mode change before it: test_mode_change_that_strands...)."""
+    from pathlib import Path
+
+    from aicnet_gui.fileio import load_fabric
+
+    doc = load_fabric(Path(__file__).parent.parent / "examples" / "superpod-1su.fabric", catalog)
+    snap = doc.snapshot()
+    if asked_first:
+        assert doc.link_ids_of(next(iter(doc.devices))) is not None
+    leaf = doc.devices["leaf-01"]
+    first_port = next(iter(doc.ports(leaf.id)))
+    holder = doc.link_at(leaf.id, first_port).id
+    applied = doc.apply([RemoveDevice(leaf.id)])
+    assert holder in applied.changes.links and holder not in doc.links
+    assert _links_by_end(doc) == {d: doc.link_ids_of(d) for d in doc.devices}
+    doc.apply(applied.inverse)
+    assert doc.link_at(leaf.id, first_port).id == holder
+    assert _links_by_end(doc) == {d: doc.link_ids_of(d) for d in doc.devices}
+    assert sorted(lk.id for lk in doc.links_of(leaf.id)) == sorted(doc.link_ids_of(leaf.id))
+    assert _links_by_end(snap) == {d: snap.link_ids_of(d) for d in snap.devices}
