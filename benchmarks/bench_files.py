@@ -10,7 +10,7 @@ the changed objects and reuse the line of every other one.  "load s" is a repeat
 process; "1st load" the first load in a new process, as File > Open sees it.
 "RSS MB" is the peak resident memory of that new process (interpreter, catalog, the file's
 bytes and the document).  Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,096 servers.
-`--large` adds 12,800 servers (400 SUs with Q3400-RA spines and cores, as bench_generate.py
+`--large` adds 12,800 servers (400 SUs on SN5600, as bench_generate.py
 --large; issue 22: memory < 1 GB).
 
 `--file PATH` (repeatable) times the first load of a file you have (e.g. the DGX B300 XDR
@@ -47,10 +47,12 @@ SIZES = [(128, 4), (512, 16), (1024, 32), (4096, 128)]
 
 def build(catalog, sus: int) -> FabricDocument:
     doc = FabricDocument(catalog)
-    # above 8,192 servers a 3-tier fat tree of 64-port QM9700s runs out of ports
-    spine = "nvidia-q3400-ra" if sus > 256 else None
+    # above 8,192 servers a 3-tier fat tree of 64-port QM9700s runs out of ports (and NDR
+    # optics cannot join Q3400-RA cages): SN5600 leaves, spines and cores on RoCEv2
+    params = (RailOptimizedParams(sus=sus, leaf="nvidia-sn5600", technology="rocev2")
+              if sus > 256 else RailOptimizedParams(sus=sus, leaf="nvidia-qm9700"))
     with gc_paused():
-        generate(doc, RailOptimizedParams(sus=sus, leaf="nvidia-qm9700", spine=spine))
+        generate(doc, params)
     return doc
 
 

@@ -5,9 +5,9 @@ empty document, with the garbage collector paused as `generate` does it.  The sc
 median of 3 runs and its parts: building the ops (`build_ops`) and applying them (`apply`, the
 model's validation and indexing), wall-clock, plus the process CPU time (steadier on a shared
 machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.  `--large` adds 12,800 servers
-(400 SUs, 102,400 GPUs): DGX H100 on QM9700 leaves with Q3400-RA spines and cores (a 3-tier fat
-tree of 64-port QM9700s holds at most 65,536 NIC ports, so the upper tiers need a larger switch;
-issue 22 target: < 4 s), the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs)
+(400 SUs, 102,400 GPUs): DGX H100 on SN5600 leaves, spines and cores, RoCEv2 (a 3-tier fat
+tree of 64-port QM9700s holds at most 65,536 NIC ports, and NDR optics cannot join Q3400-RA's
+XDR cages; issue 22 target: < 4 s), the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs)
 and the DGX B300 XDR SuperPOD shape, 72-node SUs on Q3400-RA leaves, spines and cores (178 SUs,
 102,528 GPUs, media on every link).
 
@@ -40,8 +40,8 @@ CASES = [
     ("three-tier", 4096, ThreeTierParams(servers=4096, leaf=QM9700)),
 ]
 LARGE = [
-    ("rail-optimized, 400 SU, Q3400 spines", 12800,
-     RailOptimizedParams(sus=400, leaf=QM9700, spine="nvidia-q3400-ra")),
+    ("rail-optimized, 400 SU on SN5600", 12800,
+     RailOptimizedParams(sus=400, leaf="nvidia-sn5600", technology="rocev2")),
     ("B300, 2 planes, 200 SU on SN5600", 12800,
      RailOptimizedParams(sus=200, planes=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
                          technology="rocev2")),

@@ -11,6 +11,7 @@ step in the GUI) with the garbage collector paused.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -95,6 +96,21 @@ def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
                 "ecmp_policy": "adaptive routing"}
     return {"technology": technology, "mtu": 9000, "pfc": False, "ecn": False, "dcb": False,
             "ecmp_policy": "5-tuple hash"}
+
+
+def _pfc_headroom(settings_changes: dict, lengths: np.ndarray, sized_m: float) -> list[str]:
+    """A lossless (PFC) fabric whose longest run is longer than the cable length its switches'
+    PFC headroom is sized for drops frames (PFC-HEADROOM): size it for the longest run, rounded
+    up to 10 m, and say so (the switches' cable-length setting must match)."""
+    if not settings_changes.get("pfc") or not len(lengths):
+        return []
+    longest = float(np.nanmax(lengths)) if not np.all(np.isnan(lengths)) else 0.0
+    if longest <= sized_m:
+        return []
+    sized = float(math.ceil(longest / 10.0) * 10)
+    settings_changes["pfc_cable_length_m"] = sized
+    return [f"the longest run is {longest:.1f} m: PFC headroom sized for {sized:g} m cables "
+            f"(project setting; set the switches' PFC cable length to match)"]
 
 
 def _default_name(params: TemplateParams, fabric: FabricPlan) -> str:
@@ -273,6 +289,7 @@ def build_ops(
         doc, fabric, table, link_ids, technology, params)
     if not uncabled:
         _refuse_unjoinable(selection)
+    notes += _pfc_headroom(settings_changes, lengths, doc.settings.pfc_cable_length_m)
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)
     servers = [d.id for d in fabric.devices if d.role == Role.GPU_SERVER]
