@@ -30,6 +30,9 @@ class Delta:
     regrouped: bool = False  # a device changed tier or became / stopped being a switch
     # ---- re-index links
     links: set[str] = field(default_factory=set)  # link ids re-read: changed, or of a wired device
+    # ... of which only the length can have changed: a device at one end moved to another RU of
+    # its rack (the far ends keep their sums, neighbours and findings; only the link re-runs)
+    lengths_only: set[str] = field(default_factory=set)
     old_assembly: dict[str, str | None] = field(default_factory=dict)  # link id -> assembly before
     old_ends: set[tuple[int, int]] = field(default_factory=set)  # (device row, cage), before and after
     touched_rows: set[int] = field(default_factory=set)  # device rows whose links changed

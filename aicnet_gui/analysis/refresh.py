@@ -88,9 +88,18 @@ def read_devices(state: State, changes: ChangeSet) -> Delta:
         row = store.dev_row.get(dev_id)
         old = store.dev_obj[row] if row is not None else None
         delta.old_device[dev_id] = (old.rack, old.model) if old is not None else (None, None)
+    moved = {d for d in wired if _moved_in_rack(store, doc, d)}
     for dev_id in wired:
         if dev_id in doc.devices:
-            delta.links |= doc.link_ids_of(dev_id)
+            their = doc.link_ids_of(dev_id)
+            delta.links |= their
+            if dev_id in moved:
+                delta.lengths_only |= their
+    if delta.lengths_only:
+        delta.lengths_only -= changes.links
+        for dev_id in wired - moved:
+            if dev_id in doc.devices:
+                delta.lengths_only -= doc.link_ids_of(dev_id)
     return delta
 
 
@@ -101,7 +110,8 @@ def note_old_links(state: State, delta: Delta) -> None:
     for link_id in delta.links:
         row = store.link_row.get(link_id)
         if row is not None:
-            _note_ends(state, delta, row)
+            if link_id not in delta.lengths_only:
+                _note_ends(state, delta, row)
             delta.old_assembly[link_id] = store.assembly[row]
 
 
@@ -127,8 +137,10 @@ def reindex_links(state: State, delta: Delta) -> None:
     store = state.store
     rows = [row for row in (store.set_link(i) for i in sorted(delta.links)) if row is not None]
     store.derive(np.array(sorted(rows), dtype=np.int64))
+    lengths_only = delta.lengths_only
     for row in rows:
-        _note_ends(state, delta, row)
+        if store.link_ids[row] not in lengths_only:
+            _note_ends(state, delta, row)
 
 
 def _note_ends(state: State, delta: Delta, row: int) -> None:
@@ -285,6 +297,18 @@ def _wiring(store: Store, doc: FabricDocument, dev_id: str) -> bool:
         return True
     return (old.model, old.role, old.name, old.rack, old.ru, old.cages) != (
         new.model, new.role, new.name, new.rack, new.ru, new.cages)
+
+
+def _moved_in_rack(store: Store, doc: FabricDocument, dev_id: str) -> bool:
+    """Did the device only move to another RU of the same rack?  Then its links' lengths are
+    all that changed for the devices at their far ends."""
+    row = store.dev_row.get(dev_id)
+    old = store.dev_obj[row] if row is not None else None
+    new = doc.devices.get(dev_id)
+    if old is None or new is None or old.rack is None or old.ru is None or new.ru is None:
+        return False
+    return (old.model, old.role, old.name, old.rack, old.cages) == (
+        new.model, new.role, new.name, new.rack, new.cages)
 
 
 def _typed(store: Store, old: tuple | None, row: int | None) -> bool:

@@ -164,3 +164,29 @@ def test_renaming_the_bottleneck_switch_renames_it_in_the_metrics(build):
     assert report.metrics.workloads[0].bottleneck_name == "leaf-A"
     assert "at leaf-A" in report.by_code("WORKLOAD-BANDWIDTH")[0].message
     assert report == analyze(build.doc)
+
+
+@pytest.mark.parametrize("example", ["small-hgx", "roce-enterprise"])
+def test_moving_devices_within_their_racks_equals_full_runs(catalog, example):
+    """A device moved to another RU of its rack changes only its links' lengths: the far ends
+    are not re-checked (Delta.lengths_only), so the findings must still equal a full run; the
+    examples' splitter assemblies and DACs make many of these moves change findings."""
+    doc = load_fabric(EXAMPLE.parent / f"{example}.fabric", catalog)
+    analyzer = Analyzer(doc)
+    before = analyzer.full()
+    rng = random.Random(7)
+    placed = sorted(d for d in doc.devices if doc.devices[d].ru is not None)
+    changed = 0
+    for step in range(40):
+        device = rng.choice(placed)
+        try:
+            edit = doc.update_device(device, ru=rng.randint(1, 45))
+        except ValueError:
+            continue  # the RUs are taken
+        incremental = analyzer.update(edit.changes)
+        full = Analyzer(doc).full()
+        assert incremental == full, (
+            f"step {step}: {_first_difference(incremental.to_json(), full.to_json())}")
+        changed += [f.message for f in incremental.findings] != [f.message for f in before.findings]
+        before = incremental
+    assert changed >= 10  # the moves did reach findings
