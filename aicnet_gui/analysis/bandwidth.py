@@ -271,23 +271,19 @@ class WorkloadModel:
         of the lower rows (as the full build does)."""
         d = state.store.d
         topo = state.topo
-        us: list[int] = []
-        ls: list[int] = []
-        gs: list[int] = []
-        for upper in uppers:
-            if d["alive"][upper] and d["switch"][upper]:
-                for low, g, _n in topo.down(upper):
-                    us.append(upper)
-                    ls.append(low)
-                    gs.append(g)
+        live = [u for u in uppers if d["alive"][u] and d["switch"][u]]
+        downs = [topo.down_array(u) for u in live]
         self.arrive[uppers] = 0.0
         self.cone[uppers] = 0
-        if not us:
+        pairs = np.concatenate(downs) if downs else np.zeros((0, 3), dtype=np.int64)
+        if not len(pairs):
             return
-        u, low = np.array(us, dtype=np.int64), np.array(ls, dtype=np.int64)
+        # the same rows in the same order as the full build (down lists in upper order)
+        u = np.repeat(np.array(live, dtype=np.int64), [len(x) for x in downs])
+        low = pairs[:, 0]
         first = self.count[low].sum(axis=1) > 0
         keep = first & d["switch"][low]
-        u, low, g = u[keep], low[keep], np.array(gs, dtype=float)[keep]
+        u, low, g = u[keep], low[keep], pairs[:, 1].astype(float)[keep]
         ups = d["up"][low].astype(float)
         share = np.divide(g, ups, out=np.zeros(len(g)), where=ups > 0)
         np.add.at(self.arrive, u, share[:, None] * self.bw[low])

@@ -254,6 +254,7 @@ def ecmp_peers(state: State, delta: Delta) -> None:
         reach.clear()
     delta.peers.update(delta.wired_rows)
     expand: set[tuple[int, int]] = set()  # (upper switch, tier): re-check its lowers
+    before: dict[tuple[int, int], frozenset[int]] = {}  # memo entries dropped on the way
     for row in sorted(delta.touched_rows):
         renamed = row in delta.wired_rows
         if not switch[row] and not renamed:
@@ -270,10 +271,19 @@ def ecmp_peers(state: State, delta: Delta) -> None:
         if renamed or was_down != now_down:
             for low in was_down | now_down:
                 low_tier = int(tier_of[low])
-                reach.pop((row, low_tier), None)
+                if (row, low_tier) in reach:
+                    before[(row, low_tier)] = reach.pop((row, low_tier))
                 expand.update((upper, low_tier) for upper in topo.upset(low))
+    # a renamed, re-modelled or moved switch changes its peers' messages: no shortcut then
+    compare = not delta.wired_rows
     for upper, tier in expand:
-        reach.pop((upper, tier), None)
+        old = reach.pop((upper, tier), None) or before.get((upper, tier))
+        if compare and old is not None and switch[upper]:
+            # what the peers under this upper switch reach: when it is what it was, their
+            # expected uppers did not change through it (a fat tree loses a cable, not a path)
+            new = reach[(upper, tier)] = topo.tier_reach(upper, tier, switch, tier_of)
+            if new == old:
+                continue
         down = topo.down(upper)
         if down:
             rows = np.fromiter((p[0] for p in down), np.int64, len(down))

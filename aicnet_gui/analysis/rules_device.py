@@ -424,11 +424,7 @@ def expected_uppers(state: State, row: int) -> frozenset[int]:
         key = (upper, tier)
         reach = memo.get(key)
         if reach is None:
-            downs = topo.down(upper)
-            lows = np.fromiter((p[0] for p in downs), np.int64, len(downs))
-            lows = lows[d["switch"][lows] & (d["tier"][lows] == tier)]
-            reach = frozenset().union(*{topo.upset(low) for low in lows.tolist()})
-            memo[key] = reach
+            reach = memo[key] = topo.tier_reach(upper, tier, d["switch"], d["tier"])
         parts.add(reach)
     uppers = np.fromiter(frozenset().union(*parts), np.int64)
     return frozenset(uppers[d["switch"][uppers]].tolist())

@@ -96,6 +96,7 @@ class Topology:
         # base-table tuples already built (the base tables only change on rebuild)
         self._memo: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
         self._sets: dict[int, tuple[tuple[Pair, ...], frozenset[int]]] = {}
+        self._down_arrays: dict[int, tuple[tuple[Pair, ...], np.ndarray]] = {}
         # bumped whenever links or their speeds change: graph results keyed on it stay valid
         self.version = 0
 
@@ -145,6 +146,26 @@ class Topology:
 
     def down(self, row: int) -> tuple[Pair, ...]:
         return self._entry(row)[1]
+
+    def down_array(self, row: int) -> np.ndarray:
+        """`down(row)` as an (n, 3) int64 array of (neighbour row, Gb/s, links), in the same
+        order (cached while it does not change)."""
+        downs = self._entry(row)[1]
+        cached = self._down_arrays.get(row)
+        if cached is not None and cached[0] is downs:
+            return cached[1]
+        value = np.array(downs, dtype=np.int64).reshape(-1, 3)
+        self._down_arrays[row] = (downs, value)
+        return value
+
+    def tier_reach(self, upper: int, tier: int, switch: np.ndarray,
+                   tier_of: np.ndarray) -> frozenset[int]:
+        """The upper neighbours of every switch of `tier` below `upper` (ECMP: what the peers
+        under one upper switch reach; rules_device.expected_uppers memoizes it per key)."""
+        downs = self.down(upper)
+        lows = np.fromiter((p[0] for p in downs), np.int64, len(downs))
+        lows = lows[switch[lows] & (tier_of[lows] == tier)]
+        return frozenset().union(*{self.upset(low) for low in lows.tolist()})
 
     def nics(self, row: int) -> tuple[Nic, ...]:
         return self._entry(row)[2]

@@ -91,8 +91,16 @@ def test_moving_one_uplink_rechecks_the_switches_sharing_its_spine(build):
     analyzer.update(build.doc.remove_link("u10").changes)
     assert keys == ["leaf-1"]
     keys.clear()
-    # no link left to spine-1: leaf-2, unchanged, is compared with leaf-1 over spine-1
+    # leaf-1 has no link left to spine-1, but what leaf-2 reaches through its spines is what it
+    # was (leaf-2 still reaches spine-1 and spine-2): only leaf-1 is checked again
     edit = build.doc.apply([RemoveLink(i) for i in ("u11", "u14", "u15")])
+    report = analyzer.update(edit.changes)
+    assert keys == ["leaf-1"]
+    assert report == Analyzer(build.doc, rules=rules).full()
+    keys.clear()
+    # leaf-2 leaves spine-1 too: the lows of spine-2 now reach spine-2 alone, so both leaves,
+    # compared over spine-2, are checked again
+    edit = build.doc.apply([RemoveLink(i) for i in ("u20", "u21", "u24", "u25")])
     report = analyzer.update(edit.changes)
     assert sorted(keys) == ["leaf-1", "leaf-2"]
     assert report == Analyzer(build.doc, rules=rules).full()
