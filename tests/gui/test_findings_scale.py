@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from aicnet_gui.analysis import Finding, Severity
 from aicnet_gui.gui.panels.findings_model import FindingsModel
 
-from .test_validation import codes, validated, visible_codes
+from .test_validation import codes, drift_firmware_and_turn_pfc_off, validated, visible_codes
 
 
 def make(code: str, severity: Severity, objects: tuple[str, ...], message: str = "m") -> Finding:
@@ -122,12 +122,7 @@ def test_badges_and_cable_marks_follow_the_findings_that_change(window, qtbot, e
 def test_sorting_by_a_header_keeps_the_selected_finding_and_the_filter(window, qtbot, example_path):  # noqa: ANN001
     assert window.open_path(example_path, ask=False)
     validated(window, qtbot)
-    doc = window.document.fabric
-    leaf1, leaf2 = sorted(d.id for d in doc.devices.values() if doc.role_of(d).value == "leaf")
-    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
-        window.editor.update_settings({"pfc": False, "ecn": False}, "off")
-        window.editor.update_devices([leaf1], {"firmware": "1"}, "fw")
-        window.editor.update_devices([leaf2], {"firmware": "2"}, "fw")
+    drift_firmware_and_turn_pfc_off(window, qtbot)
     dock = window.findings
     dock.select_row(visible_codes(window).index("FIRMWARE-DRIFT"))
     dock.table.horizontalHeader().setSortIndicator(1, Qt.SortOrder.DescendingOrder)  # a click on "Code"

@@ -30,6 +30,18 @@ def visible_codes(window) -> list[str]:  # noqa: ANN001
     return [proxy.index(row, 1).data() for row in range(proxy.rowCount())]
 
 
+def drift_firmware_and_turn_pfc_off(window, qtbot) -> tuple[str, str]:  # noqa: ANN001
+    """Two findings of two severities in one validated report: PFC and ECN off (an error on a
+    RoCEv2 fabric) and the two leaves on different firmware (a warning); returns the leaves."""
+    doc = window.document.fabric
+    leaf1, leaf2 = sorted(d.id for d in doc.devices.values() if doc.role_of(d).value == "leaf")
+    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+        window.editor.update_settings({"pfc": False, "ecn": False}, "off")
+        window.editor.update_devices([leaf1], {"firmware": "1"}, "fw")
+        window.editor.update_devices([leaf2], {"firmware": "2"}, "fw")
+    return leaf1, leaf2
+
+
 @pytest.fixture
 def hgx(window, qtbot, example_path):  # noqa: ANN001, ANN201
     """small-hgx.fabric (RoCEv2 with PFC and ECN on) opened and validated."""
@@ -115,11 +127,7 @@ def test_a_cable_with_a_finding_is_marked_in_the_cable_layer(hgx, qtbot):
 def test_findings_filter_by_severity_code_and_text(hgx, qtbot):
     window = hgx
     doc = window.document.fabric
-    leaf1, leaf2 = sorted(d.id for d in doc.devices.values() if doc.role_of(d).value == "leaf")
-    with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
-        window.editor.update_settings({"pfc": False, "ecn": False}, "off")
-        window.editor.update_devices([leaf1], {"firmware": "1"}, "fw")
-        window.editor.update_devices([leaf2], {"firmware": "2"}, "fw")
+    leaf1, _leaf2 = drift_firmware_and_turn_pfc_off(window, qtbot)
     assert {"ROCE-NO-PFC-ECN", "FIRMWARE-DRIFT"} <= set(visible_codes(window))
     window.findings.buttons[Severity.ERROR].setChecked(False)
     assert "ROCE-NO-PFC-ECN" not in visible_codes(window)
