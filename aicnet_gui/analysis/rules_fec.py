@@ -25,7 +25,6 @@ from collections.abc import Iterable
 from operator import attrgetter
 from typing import NamedTuple
 
-from ..model.cage_tables import fec_configured
 from ..model.edits import UpdateDevice
 from ..model.fabric import FabricTechnology
 from ..model.fec import FEC_NAMES, Line, cable_line, fec_problem, optic_line
@@ -88,9 +87,15 @@ def _set_fec(state: State, end: _End, fec: str) -> UpdateDevice:
     return UpdateDevice(end.device, {"cages": cages})
 
 
+def _configures_fec(state: State, row: int) -> bool:
+    """Does a device at either end configure a FEC on any cage (memoized per cage table)?"""
+    devices, col = state.doc.devices, state.store.l
+    return any(_has_fec(devices[state.dev_id(int(col[side][row]))].cages) for side in ("a", "b"))
+
+
 def fec_check(state: State, row: int) -> Iterable[Finding]:
-    if state.settings.technology == FabricTechnology.INFINIBAND or not fec_configured():
-        return
+    if state.settings.technology == FabricTechnology.INFINIBAND or not _configures_fec(state, row):
+        return  # the usual case: neither device configures a FEC
     ends = _ends(state, row)
     if len(ends) != 2 or all(e.configured is None for e in ends):
         return
@@ -131,20 +136,10 @@ def fec_check(state: State, row: int) -> Iterable[Finding]:
 
 
 def fec_candidates(state: State) -> Iterable[int]:
-    if state.settings.technology == FabricTechnology.INFINIBAND or not fec_configured():
-        return []  # the usual case: no cage anywhere configures a FEC
+    if state.settings.technology == FabricTechnology.INFINIBAND:
+        return []
     doc = state.doc
-    seen: dict[int, bool] = {}  # per cage table in this call (tables are shared by devices)
-    configured = []
-    for device in doc.devices.values():
-        cages = device.cages
-        if not cages:
-            continue
-        has = seen.get(id(cages))
-        if has is None:
-            has = seen[id(cages)] = _has_fec(cages)
-        if has:
-            configured.append(device.id)
+    configured = [d.id for d in doc.devices.values() if d.cages and _has_fec(d.cages)]
     if not configured:
         return []
     rows = state.store.link_row

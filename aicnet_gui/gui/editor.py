@@ -161,7 +161,7 @@ class Editor(QObject):
                 if transceiver is not KEEP:
                     update["transceiver"] = transceiver
                 config = config.model_copy(update=update)
-                if fec is not KEEP:  # validated: FEC-MISMATCH starts scanning on the first FEC
+                if fec is not KEEP:
                     config = CageConfig(mode=config.mode, transceiver=config.transceiver, fec=fec)
                 if config.mode is None and config.transceiver is None and config.fec is None:
                     new.pop(cage, None)

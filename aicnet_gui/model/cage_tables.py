@@ -28,7 +28,6 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapSerializer,
     WrapValidator,
-    field_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -47,22 +46,6 @@ class CageConfig(BaseModel):
         default=None, description="FEC configured on the cage's ports (Ethernet): rs544 (KP4), "
                                   "rs528 (KR4), baser (clause 74), off; None: the line's default")
 
-    @field_validator("fec")
-    @classmethod
-    def _note_fec(cls, value: str | None) -> str | None:
-        if value is not None:
-            _FEC_SEEN[0] = True
-        return value
-
-
-#: has any cage configuration with a FEC been validated in this process?  FEC-MISMATCH skips
-#: its scan of every device's cages until one has (`model_copy(update=...)` does not validate:
-#: copies only change the FEC of cages that already had one)
-_FEC_SEEN = [False]
-
-
-def fec_configured() -> bool:
-    return _FEC_SEEN[0]
 
 
 #: a run may not go past this cage (no device has more; it bounds what a bad file can expand to)

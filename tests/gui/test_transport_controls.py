@@ -11,7 +11,6 @@ import pytest
 from PySide6.QtWidgets import QComboBox
 
 from aicnet_gui.editing.cage_fec import cage_line, fec_texts
-from aicnet_gui.model import cage_tables
 from aicnet_gui.model.fabric import FabricTechnology
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -117,10 +116,7 @@ def select_device(window, qtbot, name: str) -> str:  # noqa: ANN001
 
 
 def test_rs528_on_one_end_of_a_400g_pam4_ethernet_link_raises_fec_mismatch_and_undo_clears_it(
-        window, qtbot, monkeypatch):
-    # the rule skips its scan until a cage with a FEC is validated in this process: the edit
-    # itself must make the first one
-    monkeypatch.setattr(cage_tables, "_FEC_SEEN", [False])
+        window, qtbot):
     doc = opened(window, qtbot, ETHERNET)
     assert doc.settings.technology == FabricTechnology.ETHERNET
     gpu = select_device(window, qtbot, "gpu-001")
