@@ -97,3 +97,18 @@ def two_leaf_fabric(build: Build, uplinks_per_leaf: int = 8) -> Build:
             build.link(f"u{leaf}{k}", f"leaf-{leaf}", f"swp{33 + j}s{k % 2}", f"spine-{spine}",
                        f"swp{spine_cage}s{k % 2}", cable=DAC800, assembly=f"d{leaf}-{j}")
     return build
+
+
+@pytest.fixture
+def dr4_leaf_spine(build: Build) -> Build:
+    """A leaf and a spine (SN5600) in racks 5 m apart, each with an 800G 2xDR4 optic (IEEE
+    400GBASE-DR4 per port, MPO-12/APC) in cage 1, joined by an OS2 MPO-12/APC cord (MFP7E30,
+    Type B) on a typed-in 40 m run: the channel the structured-cabling rules are tested on."""
+    build.rack("r1", x=0.0)
+    build.rack("r2", x=5.0)
+    build.dev("leaf-1", SN5600, rack="r1", ru=40, optics={1: "generic-800g-2xdr4-osfp"})
+    build.dev("spine-1", SN5600, rack="r2", ru=40, role="spine",
+              optics={1: "generic-800g-2xdr4-osfp"})
+    build.link("u1", "leaf-1", "swp1s0", "spine-1", "swp1s0", cable="nvidia-mfp7e30",
+               length_m=40.0)
+    return build

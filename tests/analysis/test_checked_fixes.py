@@ -97,14 +97,12 @@ def test_a_borrowed_analyzer_ends_where_it_started(build):
         checker.checked(report.findings[0])  # a checker belongs to one revision
 
 
-def test_oversubscription_advice_fits_the_free_ports(build):
-    # SN5600: 64 cages x 2 x 400G = 128 fabric ports.  15 servers x 8 NICs = 120 down, 4 up:
-    # 4 free.  120 x 400G / 4 x 400G = 30:1; 1:1 needs 116 more uplinks, and only 4 fit.  With
-    # those 4: 120 / 8 = 15:1; moving 112 downlinks leaves 8 down / 8 up = 1:1.
-    doc = build.doc
+def _leaf_with_servers(build, servers: int):  # noqa: ANN001, ANN202
+    """An SN5600 leaf with `servers` HGX servers (8 x 400G NICs each) and 4 x 400G uplinks to
+    one spine."""
     build.dev("leaf-1", SN5600)
     build.dev("spine-1", SN5600, role="spine")
-    for n in range(15):
+    for n in range(servers):
         build.dev(f"gpu-{n}", HGX)
         for r in range(8):
             port = 8 * n + r
@@ -112,6 +110,14 @@ def test_oversubscription_advice_fits_the_free_ports(build):
                        f"swp{port // 2 + 1}s{port % 2}")
     for k in range(4):
         build.link(f"u{k}", "leaf-1", f"swp{61 + k // 2}s{k % 2}", "spine-1", f"swp{1 + k // 2}s{k % 2}")
+    return build.doc
+
+
+def test_oversubscription_advice_fits_the_free_ports(build):
+    # SN5600: 64 cages x 2 x 400G = 128 fabric ports.  15 servers x 8 NICs = 120 down, 4 up:
+    # 4 free.  120 x 400G / 4 x 400G = 30:1; 1:1 needs 116 more uplinks, and only 4 fit.  With
+    # those 4: 120 / 8 = 15:1; moving 112 downlinks leaves 8 down / 8 up = 1:1.
+    doc = _leaf_with_servers(build, 15)
     (finding,) = [f for f in analyze(doc).by_code("OVERSUBSCRIBED") if f.objects == ("leaf-1",)]
     assert "is 30:1" in finding.message
     text = finding.fix.description
@@ -122,17 +128,7 @@ def test_oversubscription_advice_fits_the_free_ports(build):
 
 def test_oversubscription_advice_with_room_names_the_ports(build):
     # 2 servers: 16 down, 4 up, 108 free: 1:1 needs 12 more 400G uplinks, which fit.
-    doc = build.doc
-    build.dev("leaf-1", SN5600)
-    build.dev("spine-1", SN5600, role="spine")
-    for n in range(2):
-        build.dev(f"gpu-{n}", HGX)
-        for r in range(8):
-            port = 8 * n + r
-            build.link(f"s{n}-{r}", f"gpu-{n}", f"p{r + 1}", "leaf-1",
-                       f"swp{port // 2 + 1}s{port % 2}")
-    for k in range(4):
-        build.link(f"u{k}", "leaf-1", f"swp{61 + k // 2}s{k % 2}", "spine-1", f"swp{1 + k // 2}s{k % 2}")
+    doc = _leaf_with_servers(build, 2)
     (finding,) = [f for f in analyze(doc).by_code("OVERSUBSCRIBED") if f.objects == ("leaf-1",)]
     assert "12 more 400G uplinks on 12 of its 108 free ports" in finding.fix.description
 

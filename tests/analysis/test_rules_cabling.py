@@ -17,13 +17,8 @@ OS2 = "nvidia-mfp7e30"
 
 
 @pytest.fixture
-def patched(build):
-    build.rack("r1", x=0.0)
-    build.rack("r2", x=5.0)
-    build.dev("leaf-1", SN5600, rack="r1", ru=40, optics={1: DR4})
-    build.dev("spine-1", SN5600, rack="r2", ru=40, role="spine", optics={1: DR4})
-    build.link("u1", "leaf-1", "swp1s0", "spine-1", "swp1s0", cable=OS2, length_m=40.0)
-    return build
+def patched(dr4_leaf_spine):
+    return dr4_leaf_spine
 
 
 def codes(doc, code):

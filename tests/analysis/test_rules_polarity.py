@@ -6,7 +6,6 @@ leaf-spine link between two SN5600s in two racks."""
 from __future__ import annotations
 
 import pytest
-from conftest import SN5600
 
 from aicnet_gui.analysis import analyze
 from aicnet_gui.model.edits import UpdateDevice, UpdateLink
@@ -20,13 +19,8 @@ OS2_LC = "generic-duplex-lc-os2-patch-cord"  # A-to-B
 
 
 @pytest.fixture
-def channel(build):
-    build.rack("r1", x=0.0)
-    build.rack("r2", x=5.0)
-    build.dev("leaf-1", SN5600, rack="r1", ru=40, optics={1: DR4})
-    build.dev("spine-1", SN5600, rack="r2", ru=40, role="spine", optics={1: DR4})
-    build.link("u1", "leaf-1", "swp1s0", "spine-1", "swp1s0", cable=OS2_MPO, length_m=40.0)
-    return build.doc
+def channel(dr4_leaf_spine):
+    return dr4_leaf_spine.doc
 
 
 def duplex(doc):
