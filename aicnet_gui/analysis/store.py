@@ -105,6 +105,8 @@ class Store:
         self.dev_ports: list[dict[str, int] | None] = []
         self.dev_optics: list[dict[int, int] | None] = []
         self._models: dict[str, tuple] = {}
+        # cage table (by identity) -> (cage -> optic index, watts): `_cage_optics`
+        self._optics_memo: IdentityMemo[tuple[dict[int, int], float]] = IdentityMemo(16_384)
         self.d: dict[str, np.ndarray] = {}
         # links
         self.link_ids: list[str | None] = []
@@ -185,9 +187,7 @@ class Store:
         role = device.role or model.role
         tier = ROLE_TIER[role]
         pmap = self.ep.port_map(self.doc.ports(device.id), group)
-        optic_idx = cindex.optic_idx
-        optics = {c: optic_idx[cfg.transceiver] for c, cfg in device.cages.items() if cfg.transceiver}
-        optic_w = float(sum(map(cindex.o_power_list.__getitem__, optics.values()))) if optics else 0.0
+        optics, optic_w = self._cage_optics(device.cages)
         rack = NONE
         if device.rack is not None and device.rack in self.doc.racks:
             rack = self.rack_row.get(device.rack, NONE)
@@ -206,6 +206,17 @@ class Store:
             summary[0], summary[1], len(pmap), self.plane_index(device.plane),
         )
         return values, model, pmap, optics
+
+    def _cage_optics(self, cages: dict) -> tuple[dict[int, int], float]:
+        """(cage -> optic index, the optics' watts) of a cage table, worked out once per shared
+        table (a loaded file's devices of one kind share theirs: 16,544 devices, ~20 tables)."""
+        known = self._optics_memo.get(cages)
+        if known is not None:
+            return known
+        optic_idx = self.cindex.optic_idx
+        optics = {c: optic_idx[cfg.transceiver] for c, cfg in cages.items() if cfg.transceiver}
+        watts = float(sum(map(self.cindex.o_power_list.__getitem__, optics.values()))) if optics else 0.0
+        return self._optics_memo.put(cages, (optics, watts))
 
     def plane_index(self, plane: str | None) -> int:
         """The number of a compute plane (1-based, in order of first use), 0 for none."""
