@@ -182,7 +182,6 @@ class Store:
     def _device_values(self, device: Device) -> tuple:
         """Raw per-device values, in DEVICE_COLUMNS order up to `ports` (one logic for both
         the bulk and the one-row path)."""
-        cindex = self.cindex
         model, model_i, group, power = self._model_info(device.model)
         role = device.role or model.role
         tier = ROLE_TIER[role]
