@@ -33,6 +33,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="select the N-th finding (from 0) for --screenshot")
     parser.add_argument("--select", metavar="NAME[,NAME]",
                         help="select these devices (by name) for --screenshot")
+    parser.add_argument("--select-link", metavar="ID",
+                        help="select this cable (by link id) for --screenshot: the inspector "
+                             "shows its media, optics, length and channel")
+    parser.add_argument("--zoom", type=float, metavar="Z",
+                        help="zoom of the Topology view for --screenshot, centred on the selection "
+                             "(default: the whole fabric fitted)")
     return parser.parse_args(argv)
 
 
@@ -117,6 +123,18 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         doc = window.document.fabric
         found = [doc.device_by_name(n.strip()) for n in args.select.split(",")]
         window.select_ids([d.id for d in found if d is not None], [], [])
+    link_id = getattr(args, "select_link", None)
+    if link_id:
+        if link_id not in window.document.fabric.links:
+            print(f"aicnet-gui: {file}: no link with id {link_id!r}", file=sys.stderr)
+            window.document.close()
+            return 1
+        window.select_ids([], [link_id], [])
+    if getattr(args, "zoom", None):
+        window.topology_view.set_zoom(args.zoom)
+        selected = window.topology.selectedItems()
+        if selected:
+            window.topology_view.centerOn(selected[0].sceneBoundingRect().center())
     if getattr(args, "select_finding", None) is not None and window.findings.proxy.rowCount():
         window.topology_view.set_zoom(0.6)  # close enough to see ports and the marks
         window.findings.select_row(min(args.select_finding, window.findings.proxy.rowCount() - 1))

@@ -165,6 +165,19 @@ def test_screenshot_of_a_missing_file_fails_with_a_message(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_screenshot_of_a_link_that_is_not_there_names_it_and_fails(tmp_path, example_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"),
+               XDG_STATE_HOME=str(tmp_path / "state"))
+    result = subprocess.run(
+        [sys.executable, "-m", "aicnet_gui", "--screenshot", str(tmp_path / "x.png"),
+         "--select-link", "link-nope", str(example_path)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 1
+    assert "no link with id 'link-nope'" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_a_file_dropped_on_the_window_opens_and_joins_the_recent_list(window, qtbot, example_path):
     from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
