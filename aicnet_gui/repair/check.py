@@ -21,7 +21,6 @@ from dataclasses import dataclass, replace
 from ..analysis import AnalysisReport, Analyzer, Finding, Fix, Severity
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import Operation
-from .media_fix import media_fix
 
 #: how many fixes one listing (`aicnet validate`, the PDF) checks; the rest stay in words
 CHECK_LIMIT = 500
@@ -147,6 +146,10 @@ class FixChecker:
             reasons.append(verdict.reason)
         media: Fix | None = None
         if finding.code in MEDIA_CODES and finding.objects and finding.objects[0] in self.doc.links:
+            # the media chooser (generators) is imported only when a media finding is checked:
+            # `aicnet validate` of a clean design never pays for it
+            from .media_fix import media_fix
+
             media = media_fix(self.doc, finding.objects[0])
             if media is not None and media.ops and (fix is None or media.ops != fix.ops):
                 verdict = self.verify(finding, media.ops)
