@@ -27,6 +27,7 @@ from aicnet_gui.model.catalog_entities import (
     Transceiver,
     catalog_id,
 )
+from aicnet_gui.report.netbox_devicetypes import device_type
 
 # ------------------------------------------------------------------------------------ helpers
 
@@ -237,6 +238,17 @@ def test_q3400_counts_cages_and_logical_ports_separately(catalog: Catalog) -> No
     q3400 = catalog.device("nvidia-q3400-ra")
     assert q3400.cages[0].count == 72
     assert port_speeds(q3400) == [800] * 144
+
+
+def test_switch_ordering_numbers_reach_the_exported_device_type(catalog: Catalog) -> None:
+    """A NetBox device type names the number a purchase order uses: the QM97xx list both
+    airflow variants (the P2C -NS2F first), the SN5600 its 920- SKU; a switch whose number no
+    document read states exports none rather than a guess."""
+    assert device_type(catalog.device("nvidia-qm9700"))["part_number"] == "MQM9700-NS2F"
+    assert catalog.device("nvidia-qm9700").part_numbers == ["MQM9700-NS2F", "MQM9700-NS2R"]
+    assert catalog.device("nvidia-qm9790").part_numbers == ["MQM9790-NS2F", "MQM9790-NS2R"]
+    assert device_type(catalog.device("nvidia-sn5600"))["part_number"] == "920-9N42F-00RI-7C0"
+    assert "part_number" not in device_type(catalog.device("nvidia-sn5610"))
 
 
 def test_juniper_cages_count_from_zero(catalog: Catalog) -> None:
