@@ -31,8 +31,9 @@ def test_bom_counts_twin_port_optics_per_cage_and_splitters_once(build):
     # 5 % spares, rounded up per line
     assert bom.transceiver_spares == {NIC_OPTIC: 1, TWIN_SR4: 1}
     assert bom.cable_spares == {f"{MMF}@5": 1, "nvidia-mcp7y10@3": 1}
-    # no power figure for the HGX: the SN5600's typical 940 W and the optics (2 x 9 W + 15 W)
-    assert bom.power_w == 973.0 and bom.power_unknown == (HGX,)
+    # no power figure for the HGX: the SN5600's typical 940 W, the optics (2 x 9 W + 15 W) and
+    # the splitter DAC (3 ends x 0.1 W, NVIDIA Copper DAC and LACC Cables Overview)
+    assert bom.power_w == 973.3 and bom.power_unknown == (HGX,)
     # no prices in the built-in catalogs: the cost is unknown, and says so
     assert bom.cost_usd is None and MMF in bom.unpriced
     data = bom.to_json()
