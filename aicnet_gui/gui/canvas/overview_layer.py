@@ -29,6 +29,7 @@ from ...model.edits import ChangeSet
 from .. import theme
 from .device_layer import DeviceLayer
 from .link_layer import LinkLayer
+from .scene_data import PreparedOverview
 from .view import FabricView
 
 
@@ -96,13 +97,27 @@ class OverviewLayer(QGraphicsItem):
         self.active = False
 
     # ---------------------------------------------------------------- following the document
-    def reset(self) -> None:
-        """A new document (its layers loaded): recompute everything when next drawn."""
+    def reset(self, prepared: PreparedOverview | None = None) -> None:
+        """A new document (its layers loaded): recompute everything when next drawn, or take
+        what the file loader `prepared` for it (the same blocks and bundles, computed in its
+        worker thread from the scene's columns)."""
         self._keys.clear()
         self._ids = []
         self._fine = self._coarse = None
         self._devices_dirty = self._links_dirty = True
         self._moved.clear()
+        self._typical = None
+        if prepared is not None:
+            ids = self._ids = list(prepared.ids)
+            self._keys = dict(zip(ids, zip(prepared.devices, prepared.fine_keys,
+                                           prepared.coarse_keys, prepared.roles, strict=True),
+                                  strict=True))
+            self._row_of = {device_id: row for row, device_id in enumerate(ids)}
+            made = prepared.overview
+            self._fine, self._coarse = made.fine, made.coarse
+            self._fine_to_coarse = made.fine_to_coarse
+            self._fine_bundles, self._coarse_bundles = made.fine_bundles, made.coarse_bundles
+            self._devices_dirty = self._links_dirty = False
         self._sync_bounds()
 
     def _sync_bounds(self) -> None:
@@ -188,10 +203,8 @@ class OverviewLayer(QGraphicsItem):
             del cache[gone]
         x, y, w, h = self._scene.device_layer.rects_of(ids)
         if keys_changed or self._fine is None:
-            fine = overview.build_level(fine_keys, roles, x, y, w, h)
-            self._coarse, self._fine_to_coarse = overview.coarsen(
-                fine, overview.coarse_keys_of(fine, coarse_keys))
-            self._fine = fine
+            self._fine, self._coarse, self._fine_to_coarse = overview.levels(
+                fine_keys, coarse_keys, roles, x, y, w, h)
             self._ids = ids
             self._row_of = {device_id: row for row, device_id in enumerate(ids)}
             self._links_dirty = True
@@ -237,19 +250,10 @@ class OverviewLayer(QGraphicsItem):
         block_of[layer_rows[known]] = fine.block_of[known]
         dev_a, dev_b = links.live_ends()
         self._fine_bundles = overview.count_bundles(block_of, len(fine.blocks), dev_a, dev_b)
-        self._coarse_bundles = self._coarse_from_fine(self._fine_bundles)
-        self._links_dirty = False
-
-    def _coarse_from_fine(self, bundles: Bundles) -> Bundles:
         assert self._coarse is not None
-        to = self._fine_to_coarse
-        a, b = to[bundles.a], to[bundles.b]
-        keep = a != b
-        lo, hi = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
-        span = max(len(self._coarse.blocks), 1)
-        totals = np.bincount(lo * span + hi, weights=bundles.counts[keep]).astype(np.int64)
-        pairs = np.flatnonzero(totals)
-        return Bundles(pairs // span, pairs % span, totals[pairs])
+        self._coarse_bundles = overview.coarsen_bundles(self._fine_bundles, self._fine_to_coarse,
+                                                        len(self._coarse.blocks))
+        self._links_dirty = False
 
     # ---------------------------------------------------------------- what is shown
     def level(self, scale: float) -> tuple[Level, Bundles]:

@@ -197,7 +197,7 @@ class TopologyScene(FabricScene):
             data = topology_data(doc)
         self._update_detail_scale()  # before the items: each is created with it
         self._build(data)
-        self.overview.reset()  # overview hook (#22)
+        self.overview.reset(data.overview)  # overview hook (#22): the loader's, if it made it
         if not len(data):
             self.bands.set_bands([])
         self._update_scene_rect()

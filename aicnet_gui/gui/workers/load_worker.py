@@ -20,7 +20,7 @@ from ...fileio import load_fabric
 from ...gc_control import gc_paused
 from ...model.catalog import Catalog
 from ...model.document import FabricDocument
-from ..canvas.scene_data import TopologyData, topology_data
+from ..canvas.scene_data import TopologyData, prepare_overview, topology_data
 
 
 @dataclass
@@ -49,6 +49,8 @@ def load_for_editor(path: str | Path, catalog: Catalog) -> LoadedFabric:
         # the editor's first edit asks which links a device has: answered from an index built
         # here (~70 ms at 300k links), after the snapshot (a full validation never asks)
         fabric.build_device_index()
+        if len(scene):  # the blocks the first fitted frame draws, counted here, not in paint
+            scene.overview = prepare_overview(fabric, scene)
     done = time.perf_counter()
     return LoadedFabric(path, fabric, scene, laid_out, (loaded - start) * 1000, (done - loaded) * 1000,
                         snapshot)
