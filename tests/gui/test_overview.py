@@ -162,9 +162,16 @@ def test_a_background_open_draws_the_blocks_its_loader_counted_the_same_as_count
     counted_in_paint = [_picture(scene, s) for s in scales]
     assert prepared == counted_in_paint
     assert prepared[0] != prepared[1]  # the fine and the coarse level were both compared
-    # an edit after the open is followed as before
+    # edits after an open are followed as before (the loader's blocks again): a move, a delete
     leaf = next(d for d in window.document.fabric.devices.values()
                 if d.tags.get("su") == "3" and d.name.startswith("leaf"))
+    with qtbot.waitSignal(window.opened, timeout=60000):
+        assert window.open_in_background(path, ask=False)
+    leaf = window.document.fabric.devices[leaf.id]
+    su3 = next(b for b in scene.overview.blocks(scales[0]) if b.title == "SU 3").bounds()
+    assert window.editor.move_devices({leaf.id: (su3[2] + 2000, leaf.position[1])})
+    moved = next(b for b in scene.overview.blocks(scales[0]) if b.title == "SU 3").bounds()
+    assert moved[2] >= su3[2] + 2000
     window.editor.delete([leaf.id], [])
     level, _bundles = scene.overview.level(scales[0])
     assert next(b for b in level.blocks if b.title == "SU 3").text == "32 servers, 7 leaves"

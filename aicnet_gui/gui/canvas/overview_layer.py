@@ -95,6 +95,8 @@ class OverviewLayer(QGraphicsItem):
         self._moved: set[str] = set()
         self._bounds = QRectF()
         self.active = False
+        #: the loader's lists the id maps (`_keys`, `_row_of`) are still to be made from
+        self._unkeyed: PreparedOverview | None = None
 
     # ---------------------------------------------------------------- following the document
     def reset(self, prepared: PreparedOverview | None = None) -> None:
@@ -107,12 +109,10 @@ class OverviewLayer(QGraphicsItem):
         self._devices_dirty = self._links_dirty = True
         self._moved.clear()
         self._typical = None
+        self._unkeyed = None
         if prepared is not None:
-            ids = self._ids = list(prepared.ids)
-            self._keys = dict(zip(ids, zip(prepared.devices, prepared.fine_keys,
-                                           prepared.coarse_keys, prepared.roles, strict=True),
-                                  strict=True))
-            self._row_of = {device_id: row for row, device_id in enumerate(ids)}
+            self._ids = prepared.ids
+            self._unkeyed = prepared  # the id maps are made when an edit first needs them
             made = prepared.overview
             self._fine, self._coarse = made.fine, made.coarse
             self._fine_to_coarse = made.fine_to_coarse
@@ -152,8 +152,20 @@ class OverviewLayer(QGraphicsItem):
         scene.device_layer.setVisible(scene.far and not active)
 
     # ---------------------------------------------------------------- computing the blocks
+    def _key_maps(self) -> None:
+        """Make `_keys` and `_row_of` from the loader's lists (~20 ms at 18,000 devices: after
+        the first frame, on the first edit that moves or changes a device)."""
+        prepared, self._unkeyed = self._unkeyed, None
+        if prepared is None:
+            return
+        ids = prepared.ids
+        self._keys = dict(zip(ids, zip(prepared.devices, prepared.fine_keys, prepared.coarse_keys,
+                                       prepared.roles, strict=True), strict=True))
+        self._row_of = {device_id: row for row, device_id in enumerate(ids)}
+
     def _refresh(self) -> None:
         if self._devices_dirty:
+            self._key_maps()
             self._typical = None
             self._refresh_devices()
         if self._links_dirty:
