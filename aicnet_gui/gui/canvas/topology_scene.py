@@ -10,7 +10,8 @@ The scene shows the model and never holds the truth.  Helpers do the work:
 - `CollapsedGroups` (`collapsed.py`) keeps the boxes of collapsed groups;
 - the tier bands, selection and the scene's timers stay here:
   a big document opened zoomed far out gets its device items after the first frame, a slice per
-  event-loop turn, or at once as soon as anything asks for them (`ensure_items`).
+  event-loop turn; meanwhile a click or a frame zoomed in creates the items it reaches at once
+  (`SceneMirror.ensure_items_in`), and whatever needs every item gets them all (`ensure_items`).
 
 Gestures become requests to the `Editor` (a drop, a wire, a finished drag); the model's change
 event then moves the items.  The item index is a BSP tree of depth 6 (never Qt's default depth
@@ -67,6 +68,9 @@ ITEM_SLICE_MS = 12.0
 """Device items created per event-loop turn after the first frame, in milliseconds."""
 FIRST_FRAME_WAIT_MS = 300
 """When no view paints a new document (hidden, another tab), its items are built after this."""
+PICK_MARGIN = 4.0
+"""Scene units around a click in which pending device items are created (their selection halo
+reaches 3 units beyond the panel)."""
 AFTER_FRAME_MS = 15
 """The items are built from this long after the first frame (it reaches the screen, input
 waiting since the open is handled first)."""
@@ -222,6 +226,12 @@ class TopologyScene(FabricScene):
         devices (zoomed far out) and a view will paint that frame."""
         return (self.far and devices >= LAZY_MIN_DEVICES
                 and any(view.isVisible() for view in self.views()))
+
+    def before_frame(self, visible: QRectF) -> None:
+        """Zoomed in while the device items are still being built: the devices in view get
+        theirs before the frame (the device layer, which would draw them, is hidden)."""
+        if self.mirror.pending is not None and not self.far:
+            self.mirror.ensure_items_in(visible)
 
     def view_painted(self) -> None:
         """A view painted a frame (FabricView.painted): after the first one, build the rest."""
@@ -456,7 +466,10 @@ class TopologyScene(FabricScene):
 
     # ---------------------------------------------------------------- what is where
     def device_item_at(self, pos: QPointF, transform: QTransform | None = None) -> DeviceItem | None:
-        self.ensure_items()
+        # the items of the devices at `pos` (not every pending one: a click right after an open
+        # costs a few items, not 18,000)
+        self.mirror.ensure_items_in(QRectF(pos.x() - PICK_MARGIN, pos.y() - PICK_MARGIN,
+                                           2 * PICK_MARGIN, 2 * PICK_MARGIN))
         for item in self.items(pos, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder, transform or QTransform()):
             if isinstance(item, DeviceItem) and item.isVisible():
@@ -536,6 +549,8 @@ class TopologyScene(FabricScene):
         if self.pick.press(event, item, scale):
             event.accept()
             return
+        if item is None:
+            self.ensure_items()  # a rubber band may start: Qt selects the items inside it
         super().mousePressEvent(event)  # Qt: device or group selection, a move, a rubber band
         if isinstance(self.mouseGrabberItem(), DeviceItem):
             self.interaction = MoveInteraction(self)
