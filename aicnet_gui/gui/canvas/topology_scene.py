@@ -130,6 +130,7 @@ class TopologyScene(FabricScene):
         self.links: LinkLayer = self.mirror.links
         self.device_layer = self.mirror.device_layer
         self._awaiting_frame = False
+        self._device_index_built = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
         self._build_timer.timeout.connect(self._build_slice)
@@ -215,6 +216,7 @@ class TopologyScene(FabricScene):
             self._expect_fit(float(data.x.min()), float(data.y.min()),
                              float((data.x + data.w).max()), float((data.y + data.h).max()))
         self.mirror.build(data, items_now=not self._lazy(n))
+        self._device_index_built = False
         if n:
             self.bands.set_bands(tier_bands(data.tiers, data.x, data.y, data.w, data.h))
         # `built` follows the first frame (or FIRST_FRAME_WAIT_MS when no view paints)
@@ -245,6 +247,14 @@ class TopologyScene(FabricScene):
         self._awaiting_frame = False
         if self.links.index_pending():
             self.links.ensure_index()
+            self._build_timer.start(0)
+            return
+        if not self._device_index_built:
+            # the editor's first edit (or drag) asks which links a device has: the document's
+            # index is built here, after the first frame (~80 ms at 300k links; nothing if it
+            # exists), not before that frame in the loader, nor in the middle of that edit
+            self._device_index_built = True
+            self.doc.build_device_index()
             self._build_timer.start(0)
             return
         if not self.mirror.build_slice(ITEM_SLICE_MS):
