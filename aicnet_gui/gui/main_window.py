@@ -650,7 +650,7 @@ class MainWindow(QMainWindow):
         text = (f"Opened {self.document.display_name()} in {total:.0f} ms (read "
                 f"{loaded.load_ms:.0f} ms, prepared {loaded.prepare_ms:.0f} ms{layout}, "
                 f"shown {gui:.0f} ms)")
-        if self.topology.building():  # its device items follow the first frame, in slices
+        if self.topology.items_pending():  # its device items follow the first frame, in slices
             self._opened_text = text
             self.show_message(f"{text} · {PREPARING}")
         else:

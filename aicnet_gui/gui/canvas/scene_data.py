@@ -321,8 +321,12 @@ def topology_data(doc: FabricDocument) -> TopologyData:
         rails = [rails[r] for r in rows]
         colours = [colours[r] for r in rows]
     cx, cy = np.array(table.cx), np.array(table.cy)
-    data.coords = np.column_stack((data.x[ia] + cx[pa], data.y[ia] + cy[pa],
-                                   data.x[ib] + cx[pb], data.y[ib] + cy[pb]))
+    # column-major: each column is one contiguous array the link layer takes as it is
+    coords = data.coords = np.empty((len(ia), 4), dtype=np.float64, order="F")
+    np.add(data.x[ia], cx[pa], out=coords[:, 0])
+    np.add(data.y[ia], cy[pa], out=coords[:, 1])
+    np.add(data.x[ib], cx[pb], out=coords[:, 2])
+    np.add(data.y[ib], cy[pb], out=coords[:, 3])
     data.dev_a, data.dev_b = ia, ib
     data.link_ids = ids
     data.rails = np.array(rails, dtype=np.int16)

@@ -131,6 +131,7 @@ class TopologyScene(FabricScene):
         self.device_layer = self.mirror.device_layer
         self._awaiting_frame = False
         self._device_index_built = False
+        self._building = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
         self._build_timer.timeout.connect(self._build_slice)
@@ -217,6 +218,7 @@ class TopologyScene(FabricScene):
                              float((data.x + data.w).max()), float((data.y + data.h).max()))
         self.mirror.build(data, items_now=not self._lazy(n))
         self._device_index_built = False
+        self._building = True
         if n:
             self.bands.set_bands(tier_bands(data.tiers, data.x, data.y, data.w, data.h))
         # `built` follows the first frame (or FIRST_FRAME_WAIT_MS when no view paints)
@@ -263,9 +265,15 @@ class TopologyScene(FabricScene):
         # the items live as long as the document: keep them out of later collections, as the
         # document itself (EditorDocument freezes after a reset, before these items existed)
         freeze_survivors()
+        self._building = False
         self.built.emit()
 
     def building(self) -> bool:
+        """True from a new document until `built`: what follows its first frame (the device
+        index, device items still to be created) is not done yet."""
+        return self._building
+
+    def items_pending(self) -> bool:
         """True while device items of a new document are still to be created."""
         return self.mirror.pending is not None
 
