@@ -160,7 +160,11 @@ class LinkLayer(QGraphicsItem):
         """Link id -> row of every live cable."""
         if self._index_cache is None:
             ids = self._ids
-            self._index_cache = {ids[i]: i for i in np.flatnonzero(self._alive[: self._n]).tolist()}
+            if self._count == self._n:  # every row alive (a bulk load): one pass in C
+                self._index_cache = dict(zip(ids, range(self._n)))
+            else:
+                alive = np.flatnonzero(self._alive[: self._n]).tolist()
+                self._index_cache = {ids[i]: i for i in alive}
         return self._index_cache
 
     def index_pending(self) -> bool:
