@@ -161,7 +161,7 @@ class LinkLayer(QGraphicsItem):
         if self._index_cache is None:
             ids = self._ids
             if self._count == self._n:  # every row alive (a bulk load): one pass in C
-                self._index_cache = dict(zip(ids, range(self._n)))
+                self._index_cache = dict(zip(ids, range(self._n), strict=True))
             else:
                 alive = np.flatnonzero(self._alive[: self._n]).tolist()
                 self._index_cache = {ids[i]: i for i in alive}
