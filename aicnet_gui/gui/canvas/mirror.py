@@ -133,6 +133,7 @@ class SceneMirror:
         if data is None:
             return True
         deadline = time.perf_counter() + budget_ms / 1000
+        data.list_used()
         while self.pending_next < len(data) and time.perf_counter() < deadline:
             stop = min(self.pending_next + ITEM_ROWS, len(data))
             self._create_items(data, self._unmade(self.pending_next, stop))
@@ -149,6 +150,7 @@ class SceneMirror:
         if data is not None:
             rows = self._unmade(self.pending_next, len(data))
             self.pending = self._made = None
+            data.list_used()
             self._create_items(data, rows)
 
     def ensure_items_in(self, rect: QRectF) -> int:

@@ -102,14 +102,22 @@ class TopologyData:
         return len(self.ids)
 
     def used_of(self, row: int) -> set[str]:
-        """The used port names of the device in `row` (the first call lists the names of every
-        device's used ports, the others slice that list)."""
+        """The used port names of the device in `row` (after `list_used`, a slice of the names
+        of every device's used ports; before, read from the columns for this row alone: a click
+        or a zoomed-in frame makes a few items before the slices make them all)."""
+        if self._used_lists is None:
+            rows = self._used_rows[self._used_start[row]:self._used_start[row + 1]].tolist()
+            names = self._port_names
+            return {names[r] for r in rows}
+        flat, start = self._used_lists
+        return set(flat[start[row]:start[row + 1]])
+
+    def list_used(self) -> None:
+        """List the names of every device's used ports at once (before making many items)."""
         if self._used_lists is None:
             names = self._port_names
             self._used_lists = ([names[r] for r in self._used_rows.tolist()],
                                 self._used_start.tolist())
-        flat, start = self._used_lists
-        return set(flat[start[row]:start[row + 1]])
 
     def distinct_geometries(self) -> list[DeviceGeometry]:
         return list({id(g): g for g in self.geometries}.values())
