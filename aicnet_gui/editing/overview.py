@@ -168,12 +168,7 @@ def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y
     Server-side blocks (an SU, a pod of servers) are one box around their members; switch blocks
     get one part per layout row."""
     order: dict[BlockKey, int] = {}
-    block_of = np.empty(len(keys), dtype=np.int64)
-    for row, key in enumerate(keys):
-        index = order.get(key)
-        if index is None:
-            index = order[key] = len(order)
-        block_of[row] = index
+    block_of = np.array([order.setdefault(key, len(order)) for key in keys], dtype=np.int64)
     ranked = sorted(order, key=BlockKey.sort_key)
     renumber = np.empty(len(order), dtype=np.int64)
     for new, key in enumerate(ranked):
@@ -183,12 +178,15 @@ def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y
     one_pod = len(pods) <= 1
     rows_of = np.argsort(block_of, kind="stable")
     starts = np.searchsorted(block_of[rows_of], np.arange(len(ranked) + 1))
-    roles_arr = np.asarray(roles)
+    # devices per block and role in one bincount (roles in name order, as np.unique gives them)
+    names, role_of = np.unique(np.asarray(roles, dtype=str), return_inverse=True)
+    table = np.bincount(block_of * len(names) + role_of.reshape(-1),
+                        minlength=len(ranked) * len(names)).reshape(len(ranked), len(names))
+    role_names = names.tolist()
     blocks = []
-    for index, key in enumerate(ranked):
+    for index, (key, numbers) in enumerate(zip(ranked, table.tolist(), strict=True)):
         rows = rows_of[starts[index]:starts[index + 1]]
-        names, numbers = np.unique(roles_arr[rows], return_counts=True)
-        counts = dict(zip(names.tolist(), numbers.tolist(), strict=True))
+        counts = {role_names[j]: n for j, n in enumerate(numbers) if n}
         block = Block(key, title(key, one_pod), counts)
         switch = not any(role in counts for role in SERVER_SIDE)
         block.parts = _parts(rows, x, y, w, h, split=switch)
