@@ -168,12 +168,7 @@ def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y
     Server-side blocks (an SU, a pod of servers) are one box around their members; switch blocks
     get one part per layout row."""
     order: dict[BlockKey, int] = {}
-    block_of = np.empty(len(keys), dtype=np.int64)
-    for row, key in enumerate(keys):
-        index = order.get(key)
-        if index is None:
-            index = order[key] = len(order)
-        block_of[row] = index
+    block_of = np.array([order.setdefault(key, len(order)) for key in keys], dtype=np.int64)
     ranked = sorted(order, key=BlockKey.sort_key)
     renumber = np.empty(len(order), dtype=np.int64)
     for new, key in enumerate(ranked):
@@ -183,12 +178,15 @@ def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y
     one_pod = len(pods) <= 1
     rows_of = np.argsort(block_of, kind="stable")
     starts = np.searchsorted(block_of[rows_of], np.arange(len(ranked) + 1))
-    roles_arr = np.asarray(roles)
+    # devices per block and role in one bincount (roles in name order, as np.unique gives them)
+    names, role_of = np.unique(np.asarray(roles, dtype=str), return_inverse=True)
+    table = np.bincount(block_of * len(names) + role_of.reshape(-1),
+                        minlength=len(ranked) * len(names)).reshape(len(ranked), len(names))
+    role_names = names.tolist()
     blocks = []
-    for index, key in enumerate(ranked):
+    for index, (key, numbers) in enumerate(zip(ranked, table.tolist(), strict=True)):
         rows = rows_of[starts[index]:starts[index + 1]]
-        names, numbers = np.unique(roles_arr[rows], return_counts=True)
-        counts = dict(zip(names.tolist(), numbers.tolist(), strict=True))
+        counts = {role_names[j]: n for j, n in enumerate(numbers) if n}
         block = Block(key, title(key, one_pod), counts)
         switch = not any(role in counts for role in SERVER_SIDE)
         block.parts = _parts(rows, x, y, w, h, split=switch)
@@ -293,3 +291,48 @@ def coarse_keys_of(fine: Level, coarse_keys: Sequence[BlockKey]) -> list[BlockKe
     """The coarse key of each fine block (of its first device: every member shares it)."""
     _, first = np.unique(fine.block_of, return_index=True)
     return [coarse_keys[int(row)] for row in first.tolist()]
+
+
+def coarsen_bundles(fine: Bundles, to_coarse: np.ndarray, blocks: int) -> Bundles:
+    """The bundles between coarse blocks, summed from the fine ones (`to_coarse[i]`: fine block
+    i's coarse block, `blocks` coarse blocks)."""
+    a, b = to_coarse[fine.a], to_coarse[fine.b]
+    keep = a != b
+    lo, hi = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
+    span = max(blocks, 1)
+    totals = np.bincount(lo * span + hi, weights=fine.counts[keep]).astype(np.int64)
+    pairs = np.flatnonzero(totals)
+    return Bundles(pairs // span, pairs % span, totals[pairs])
+
+
+def levels(fine_keys: Sequence[BlockKey], coarse_keys: Sequence[BlockKey], roles: Sequence[str],
+           x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray) -> tuple[Level, Level, np.ndarray]:
+    """(fine level, coarse level, fine block -> coarse block) of devices with these keys, roles
+    and panel rectangles (one row per device)."""
+    fine = build_level(fine_keys, roles, x, y, w, h)
+    coarse, to_coarse = coarsen(fine, coarse_keys_of(fine, coarse_keys))
+    return fine, coarse, to_coarse
+
+
+@dataclass(slots=True)
+class Overview:
+    """Both levels of a design and their bundles, all at once (the file loader computes them
+    in its worker thread from the columns it already has, so the first fitted frame draws the
+    blocks without counting 300,000 cables in the GUI thread)."""
+
+    fine: Level
+    coarse: Level
+    fine_to_coarse: np.ndarray
+    fine_bundles: Bundles
+    coarse_bundles: Bundles
+
+
+def prepare(fine_keys: Sequence[BlockKey], coarse_keys: Sequence[BlockKey], roles: Sequence[str],
+            x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, dev_a: np.ndarray,
+            dev_b: np.ndarray) -> Overview:
+    """The whole overview of devices in rows (keys, roles, rectangles) and of cables between
+    device rows `dev_a` and `dev_b`."""
+    fine, coarse, to_coarse = levels(fine_keys, coarse_keys, roles, x, y, w, h)
+    bundles = count_bundles(fine.block_of, len(fine.blocks), dev_a, dev_b)
+    return Overview(fine, coarse, to_coarse, bundles,
+                    coarsen_bundles(bundles, to_coarse, len(coarse.blocks)))

@@ -74,6 +74,9 @@ from .workers.load_worker import LoadedFabric, load_for_editor
 
 FILE_FILTER = "aicnet fabric (*.fabric);;All files (*)"
 MAX_RECENT = 10
+PREPARING = "preparing the devices for editing…"
+"""The status bar's note while the device items of a file just opened are being made (zoom, pan,
+a click and the findings work meanwhile)."""
 
 
 class MainWindow(QMainWindow):
@@ -131,6 +134,8 @@ class MainWindow(QMainWindow):
         self._sized_docks = False
         self._fit_floor = False
         self._load_started = 0.0
+        #: the status text of a file just opened whose device items are still being made
+        self._opened_text: str | None = None
         self.setWindowIcon(resources.app_icon())
         self.setAcceptDrops(True)
         self._paste_count = 0
@@ -388,6 +393,7 @@ class MainWindow(QMainWindow):
         self.topology.selection_changed_ids.connect(lambda: self._on_selection(self.topology))
         self.floor.selection_changed_ids.connect(lambda: self._on_selection(self.floor))
         self.topology.hint.connect(self._show_hint)
+        self.topology.built.connect(self._on_topology_built)
         self.floor.hint.connect(self._show_hint)
         self.topology_view.zoom_changed.connect(lambda s: self._on_zoom(s, self.topology_view))
         self.topology_view.zoom_changed.connect(self.topology.set_view_scale)
@@ -612,6 +618,7 @@ class MainWindow(QMainWindow):
         job.failed.connect(lambda exc: self._on_load_failed(path, exc))
         self._load_job = job
         self._load_started = time.perf_counter()
+        self._opened_text = None
         self._set_loading(True, f"Opening {path.name}…")
         job.start()
         return True
@@ -640,11 +647,23 @@ class MainWindow(QMainWindow):
         total = (time.perf_counter() - self._load_started) * 1000
         gui = (time.perf_counter() - shown_from) * 1000
         layout = ", laid out by tier" if loaded.laid_out else ""
-        self.show_message(f"Opened {self.document.display_name()} in {total:.0f} ms (read "
-                          f"{loaded.load_ms:.0f} ms, prepared {loaded.prepare_ms:.0f} ms{layout}, "
-                          f"shown {gui:.0f} ms)")
+        text = (f"Opened {self.document.display_name()} in {total:.0f} ms (read "
+                f"{loaded.load_ms:.0f} ms, prepared {loaded.prepare_ms:.0f} ms{layout}, "
+                f"shown {gui:.0f} ms)")
+        if self.topology.items_pending():  # its device items follow the first frame, in slices
+            self._opened_text = text
+            self.show_message(f"{text} · {PREPARING}")
+        else:
+            self.show_message(text)
         QTimer.singleShot(500, self._hint_catalog_updates)  # not urgent: after the first frames
         self.opened.emit(self.document.path)
+
+    def _on_topology_built(self) -> None:
+        """The device items of a file just opened are all made: the status bar says so."""
+        text, self._opened_text = self._opened_text, None
+        if text is not None and self.message_label.text().endswith(PREPARING):
+            ready = (time.perf_counter() - self._load_started) * 1000
+            self.show_message(f"{text} · every device ready {ready:.0f} ms after the open")
 
     def update_catalog_entries(self) -> bool:
         """Offer the local catalog's version of every entry the design uses that differs from

@@ -92,9 +92,11 @@ def test_the_scene_columns_put_every_cable_on_its_ports(catalog):
         speed = theme.speed_colour_hex(data.geometries[row_of[link.a.device]].ports[link.a.port].speed_gbps)
         assert data.palette[int(data.speed_pens[k])] == speed
         assert data.palette[int(data.pens[k])] == (theme.link_colour_hex(link.colour) or speed)
-    for row, device_id in enumerate(data.ids):
-        expected = {p for p in doc.ports(device_id) if doc.link_at(device_id, p) is not None}
-        assert data.used_of(row) == expected
+    used = [{p for p in doc.ports(d) if doc.link_at(d, p) is not None} for d in data.ids]
+    # a device at a time (items made out of turn), then from the list of every device's
+    assert [data.used_of(row) for row in range(len(data))] == used
+    data.list_used()
+    assert [data.used_of(row) for row in range(len(data))] == used
     _CACHE.clear()
     reference = counts(doc)
     _CACHE.clear()

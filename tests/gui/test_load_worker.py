@@ -1,6 +1,7 @@
-"""The open worker hands the editor a document whose device -> links index is already built
-(its first edit asks which links a device has) and a first-validation snapshot without one
-(a full validation never asks, and the copy stays small)."""
+"""The open worker hands the editor a document, its scene columns with the overview counted,
+and a first-validation snapshot; the document's device -> links index (the editor's first edit
+asks which links a device has) is built by the scene right after the first frame, before its
+device items, so the first validation's copy stays without one."""
 
 from __future__ import annotations
 
@@ -11,14 +12,30 @@ from aicnet_gui.gui.workers.load_worker import load_for_editor
 FABRIC = Path(__file__).resolve().parents[2] / "examples" / "superpod-1su.fabric"
 
 
-def test_open_worker_builds_the_device_index_of_the_document_not_of_its_snapshot(catalog):
-    loaded = load_for_editor(FABRIC, catalog)
-    doc, snap = loaded.fabric, loaded.snapshot
-    assert doc._device_links is not None
-    assert snap is not None and snap._device_links is None
+def links_by_device(doc) -> dict[str, set[str]]:  # noqa: ANN001
     by_end: dict[str, set[str]] = {d: set() for d in doc.devices}
     for link in doc.links.values():
         by_end[link.a.device].add(link.id)
         by_end[link.b.device].add(link.id)
-    assert doc._device_links == by_end
-    assert {d: snap.link_ids_of(d) for d in snap.devices} == by_end
+    return by_end
+
+
+def test_open_worker_prepares_the_scene_and_the_overview_and_a_snapshot_without_device_index(
+        catalog):  # noqa: ANN001
+    loaded = load_for_editor(FABRIC, catalog)
+    doc, snap = loaded.fabric, loaded.snapshot
+    assert snap is not None and snap._device_links is None and doc._device_links is None
+    assert loaded.scene.overview is not None
+    assert loaded.scene.overview.ids == list(doc.devices)
+    assert {d: snap.link_ids_of(d) for d in snap.devices} == links_by_device(doc)
+
+
+def test_the_device_index_is_built_after_the_first_frame_before_the_items(window, qtbot):  # noqa: ANN001
+    qtbot.waitUntil(lambda: not window.topology.building(), timeout=30000)
+    with qtbot.waitSignal(window.opened, timeout=60000):
+        assert window.open_in_background(FABRIC, ask=False)
+    doc = window.document.fabric
+    assert doc._device_links is None  # not before the first frame
+    with qtbot.waitSignal(window.topology.built, timeout=30000):
+        pass
+    assert doc._device_links == links_by_device(doc)

@@ -75,24 +75,45 @@ def test_a_click_right_after_the_open_selects_the_device_under_it(window, qtbot,
         point = view.mapFromScene(x + 10, y + 10)
         QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                          point)
-        return scene.selected_device_ids()
+        return scene.selected_device_ids(), scene.building(), len(scene.mirror.items)
 
     opened = open_big(window, qtbot, click)
     assert opened["building"]
     leaf = window.document.fabric.device_by_name(doc_name)
-    assert opened["seen"] == [leaf.id]
+    selected, building, made = opened["seen"]
+    assert selected == [leaf.id]
+    # the click made the items under it, not all 176: the rest follow in slices
+    assert building and 1 <= made < 20
+    qtbot.waitUntil(lambda: not window.topology.building(), timeout=30000)
+    assert window.topology.selected_device_ids() == [leaf.id]
 
 
-def test_zooming_in_before_the_items_exist_shows_every_device(window, qtbot, lazy):  # noqa: ANN001
-    def zoom_in(window) -> tuple[bool, int]:  # noqa: ANN001
-        window.topology_view.set_zoom(1.0)
-        return window.topology.building(), len(window.topology.items_by_id)
+def test_zooming_in_before_the_items_exist_shows_the_devices_in_view_at_once(
+        window, qtbot, lazy):  # noqa: ANN001
+    def zoom_in(window):  # noqa: ANN001, ANN202
+        scene, view = window.topology, window.topology_view
+        leaf = window.document.fabric.device_by_name("leaf-05")
+        view.set_zoom(1.0)
+        view.centerOn(leaf.position[0] + 40, leaf.position[1] + 20)
+        view.viewport().repaint()  # the first frame zoomed in
+        visible = view.mapToScene(view.viewport().rect()).boundingRect()
+        shown = {d for d, item in scene.mirror.items.items()
+                 if item.sceneBoundingRect().intersects(visible)}
+        return scene.building(), scene.far, set(scene.mirror.items), shown
 
     opened = open_big(window, qtbot, zoom_in)
     assert opened["building"]
-    assert opened["seen"] == (False, 176)
+    building, far, made, shown = opened["seen"]
+    doc = window.document.fabric
+    # the devices in view were drawn by their items (the device layer is hidden zoomed in), and
+    # only those were made out of turn
+    assert building and not far
+    assert doc.device_by_name("leaf-05").id in shown and shown == made
+    assert len(made) < len(doc.devices)
     scene = window.topology
-    assert not scene.far and not scene.device_layer.isVisible()
+    assert not scene.device_layer.isVisible()
+    qtbot.waitUntil(lambda: not scene.building(), timeout=30000)
+    assert len(scene.items_by_id) == len(doc.devices) == 176
     assert all(not (item.flags() & item.GraphicsItemFlag.ItemHasNoContents)
                for item in scene.items_by_id.values())
 
@@ -143,3 +164,17 @@ def test_a_window_that_never_paints_still_gets_its_items_and_validation(make_win
     assert window.open_path(FABRIC, ask=False)
     qtbot.waitUntil(window.validator.current, timeout=30000)
     assert len(window.topology.items_by_id) == len(window.document.fabric.devices) == 176
+
+
+def test_the_status_bar_says_the_devices_are_being_prepared_until_every_item_exists(
+        window, qtbot, lazy):  # noqa: ANN001
+    from aicnet_gui.gui.main_window import PREPARING
+
+    opened = open_big(window, qtbot, lambda w: w.message_label.text())
+    assert opened["building"]
+    assert opened["seen"].startswith("Opened superpod-4su") and opened["seen"].endswith(PREPARING)
+    with qtbot.waitSignal(window.topology.built, timeout=30000):
+        pass
+    text = window.message_label.text()
+    assert text.startswith("Opened superpod-4su") and "every device ready" in text
+    assert PREPARING not in text

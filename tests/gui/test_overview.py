@@ -132,3 +132,46 @@ def test_a_double_click_on_a_block_zooms_into_its_devices(sixteen_su, qtbot):
     doc = sixteen_su.document.fabric
     su6 = [d for d in doc.devices.values() if d.tags.get("su") == "6"]
     assert all(shown.contains(*d.position) for d in su6)
+
+
+def _picture(scene, scale: float) -> tuple:  # noqa: ANN001
+    """Everything the overview draws at `scale`: blocks (title, text, parts) and bundles."""
+    level, bundles = scene.overview.level(scale)
+    return ([(b.title, b.text, b.parts) for b in level.blocks],
+            bundles.a.tolist(), bundles.b.tolist(), bundles.counts.tolist())
+
+
+def test_a_background_open_draws_the_blocks_its_loader_counted_the_same_as_counted_here(
+        window, qtbot, tmp_path):  # noqa: ANN001
+    from aicnet_gui.fileio import save_fabric
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(window.document.fabric.catalog)
+    generate(doc, RailOptimizedParams(sus=16, nodes_per_su=32, choose_media=False))
+    path = tmp_path / "ro16.fabric"
+    save_fabric(doc, path)
+    with qtbot.waitSignal(window.opened, timeout=60000):
+        assert window.open_in_background(path, ask=False)
+    scene = window.topology
+    # the loader's blocks and bundles were taken: nothing is left to count when painting
+    assert not scene.overview._devices_dirty and not scene.overview._links_dirty
+    scales = (window.topology_view.scale_factor(), 0.01)
+    prepared = [_picture(scene, s) for s in scales]
+    scene.overview.reset()  # forget them: the layer counts again from its own columns
+    counted_in_paint = [_picture(scene, s) for s in scales]
+    assert prepared == counted_in_paint
+    assert prepared[0] != prepared[1]  # the fine and the coarse level were both compared
+    # edits after an open are followed as before (the loader's blocks again): a move, a delete
+    leaf = next(d for d in window.document.fabric.devices.values()
+                if d.tags.get("su") == "3" and d.name.startswith("leaf"))
+    with qtbot.waitSignal(window.opened, timeout=60000):
+        assert window.open_in_background(path, ask=False)
+    leaf = window.document.fabric.devices[leaf.id]
+    su3 = next(b for b in scene.overview.blocks(scales[0]) if b.title == "SU 3").bounds()
+    assert window.editor.move_devices({leaf.id: (su3[2] + 2000, leaf.position[1])})
+    moved = next(b for b in scene.overview.blocks(scales[0]) if b.title == "SU 3").bounds()
+    assert moved[2] >= su3[2] + 2000
+    window.editor.delete([leaf.id], [])
+    level, _bundles = scene.overview.level(scales[0])
+    assert next(b for b in level.blocks if b.title == "SU 3").text == "32 servers, 7 leaves"

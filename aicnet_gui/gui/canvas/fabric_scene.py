@@ -32,6 +32,9 @@ class FabricScene(QGraphicsScene):
     def view_painted(self) -> None:
         """A view painted a frame."""
 
+    def before_frame(self, visible: QRectF) -> None:
+        """A view is about to paint the scene area `visible` (create what it needs to show)."""
+
     def select_links_in(self, rect: QRectF, add: bool) -> None:
         """The view's rubber band ended over `rect` (Qt selected the items inside it)."""
 

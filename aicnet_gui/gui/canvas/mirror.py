@@ -8,9 +8,11 @@ show beyond the model (badges, stripe accents, workload highlights, far or near,
 from which ports are drawn, the cable being drawn): items never read the scene.
 
 A big document opened zoomed far out is first drawn by the batched layers alone: its device
-items (for clicks, selection and drags; 6,656 of them cost ~0.1 s) are created after the first
-frame, a slice per event-loop turn (`build_slice`), or at once as soon as anything asks for
-them (`ensure_items`).
+items (for clicks, selection and drags; 18,624 of them cost ~0.25 s) are created after the first
+frame, a slice per event-loop turn (`build_slice`).  Meanwhile what the user reaches gets its
+items at once and only those: the devices under a click, the devices in view when zoomed in
+(`ensure_items_in`, a few dozen); anything that needs every item gets them all
+(`ensure_items`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsScene
 
@@ -61,9 +65,11 @@ class SceneMirror:
         self._document = document
         #: device id -> item (only the created ones: see `pending`)
         self.items: dict[str, DeviceItem] = {}
-        #: the document whose device items are still to be created (from row pending_next)
+        #: the document whose device items are still to be created (the slices walk its rows
+        #: from pending_next; `_made` marks the rows created out of turn, by ensure_items_in)
         self.pending: TopologyData | None = None
         self.pending_next = 0
+        self._made: np.ndarray | None = None
         #: devices drawn by the batched layer (zoomed far out)
         self.far = False
         #: below this view scale ports are hidden and cables bundled (lower for small fabrics)
@@ -88,7 +94,7 @@ class SceneMirror:
     # ---------------------------------------------------------------- bulk load
     def clear(self) -> None:
         """Forget every item and mark of the old document."""
-        self.pending = None
+        self.pending = self._made = None
         remove = self.scene.removeItem
         for item in self.items.values():
             remove(item)
@@ -112,8 +118,14 @@ class SceneMirror:
         self._geometries = {id(g): g for g in data.distinct_geometries()}
         self._geometry_use = Counter(map(id, data.geometries))
         self.pending, self.pending_next = data, 0
+        self._made = np.zeros(len(data), dtype=np.bool_)
         if items_now:
             self.ensure_items()
+
+    def _unmade(self, start: int, stop: int) -> np.ndarray:
+        """The rows in start..stop whose items are still to be created."""
+        assert self._made is not None
+        return np.flatnonzero(~self._made[start:stop]) + start
 
     def build_slice(self, budget_ms: float) -> bool:
         """Create pending device items for about `budget_ms`; True when none is left."""
@@ -121,31 +133,50 @@ class SceneMirror:
         if data is None:
             return True
         deadline = time.perf_counter() + budget_ms / 1000
+        data.list_used()
         while self.pending_next < len(data) and time.perf_counter() < deadline:
             stop = min(self.pending_next + ITEM_ROWS, len(data))
-            self._create_items(data, self.pending_next, stop)
+            self._create_items(data, self._unmade(self.pending_next, stop))
             self.pending_next = stop
         if self.pending_next < len(data):
             return False
-        self.pending = None
+        self.pending = self._made = None
         return True
 
     def ensure_items(self) -> None:
-        """Create every pending device item now (something needs them: a click, an edit, a
-        zoom in, a selection)."""
+        """Create every pending device item now (something needs them all: an edit, a
+        selection by id, a rubber band)."""
         data = self.pending
         if data is not None:
-            self.pending = None
-            self._create_items(data, self.pending_next, len(data))
+            rows = self._unmade(self.pending_next, len(data))
+            self.pending = self._made = None
+            data.list_used()
+            self._create_items(data, rows)
 
-    def _create_items(self, data: TopologyData, start: int, stop: int) -> None:
-        """Items for the devices in rows start..stop, with the marks the scene shows now."""
+    def ensure_items_in(self, rect: QRectF) -> int:
+        """Create the pending items of the devices whose panels meet scene `rect` (a click, the
+        area in view): a few dozen rows out of turn, the slices skip them.  Returns how many."""
+        data, made = self.pending, self._made
+        if data is None or made is None:
+            return 0
+        x, y = data.x, data.y
+        hit = ((x <= rect.right()) & (x + data.w >= rect.left()) & (y <= rect.bottom())
+               & (y + data.h >= rect.top()) & ~made)
+        rows = np.flatnonzero(hit)
+        if len(rows):
+            made[rows] = True
+            self._create_items(data, rows)
+        return len(rows)
+
+    def _create_items(self, data: TopologyData, rows: np.ndarray) -> None:
+        """Items for the devices in `rows`, with the marks the scene shows now."""
         far, add, items = self.far, self.scene.addItem, self.items
         badges, accents, highlighted = self.badges, self.accents, self.highlighted
         detail = self.detail_scale if self.detail_scale != DeviceItem.detail_scale else None
-        xs, ys = data.x[start:stop].tolist(), data.y[start:stop].tolist()
-        tiers = data.tiers[start:stop].tolist()
-        for k, row in enumerate(range(start, stop)):
+        wire = self.wire
+        xs, ys = data.x[rows].tolist(), data.y[rows].tolist()
+        tiers = data.tiers[rows].tolist()
+        for k, row in enumerate(rows.tolist()):
             device_id = data.ids[row]
             item = DeviceItem(device_id, far)
             item.configure(data.names[row], data.model_texts[row], data.roles[row],
@@ -160,6 +191,8 @@ class SceneMirror:
                 item.highlight = highlighted[device_id]
             if detail is not None:
                 item.detail_scale = detail
+            if wire is not None:
+                item.wire = wire
             item.setPos(xs[k], ys[k])
             add(item)
             items[device_id] = item
@@ -353,8 +386,8 @@ class SceneMirror:
             return
         self.far = far
         existing = list(self.items.values())
-        if not far:
-            self.ensure_items()  # from here on the items draw the devices
+        # from here on the items draw the devices: those still pending are created as they come
+        # into view (the scene asks before each frame, `ensure_items_in`), the rest by the slices
         for item in existing:
             item.set_far(far)
         self.device_layer.setVisible(far)

@@ -8,26 +8,29 @@ columns to the batched layers (and creates device items after the first frame): 
 keeps opening a 100k-cable fabric from freezing the window.
 
 The per-cable work is a few map() calls over the links (attribute reads and dict look-ups,
-looped in C); everything else (end points, colours, the ports each device uses, the cable count
-per tier pair) is numpy on those columns.
+looped in C, straight into numpy); everything else (port rows, end points, colours, the ports
+each device uses, the cable count per tier pair) is numpy on those columns.  The file loader
+also counts the overview's blocks and bundles here (`prepare_overview`), from the same columns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter, itemgetter
 
 import numpy as np
 
+from ...editing import overview
+from ...editing.overview import BlockKey, Overview
 from ...model.document import FabricDocument
-from ...model.fabric import Device, Link
+from ...model.fabric import Device
 from .. import theme
 from .geometry import DeviceGeometry, device_geometry
 
-_A, _B, _ID, _RAIL, _COLOUR = map(attrgetter, ("a", "b", "id", "rail", "colour"))
+_A, _B, _RAIL, _COLOUR = map(attrgetter, ("a", "b", "rail", "colour"))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_TAGS, _PLANE = attrgetter("tags"), attrgetter("plane")
 
 
 def group_key(device: Device, tier: int) -> str | None:
@@ -92,39 +95,84 @@ class TopologyData:
     _used_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
     _port_names: list[str] = field(default_factory=list)
     _used_lists: tuple[list[str], list[int]] | None = None
+    overview: PreparedOverview | None = None
+    """The overview's blocks and bundles, when the file loader computed them (`prepare_overview`)."""
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def used_of(self, row: int) -> set[str]:
-        """The used port names of the device in `row` (the first call lists the names of every
-        device's used ports, the others slice that list)."""
+        """The used port names of the device in `row` (after `list_used`, a slice of the names
+        of every device's used ports; before, read from the columns for this row alone: a click
+        or a zoomed-in frame makes a few items before the slices make them all)."""
+        if self._used_lists is None:
+            rows = self._used_rows[self._used_start[row]:self._used_start[row + 1]].tolist()
+            names = self._port_names
+            return {names[r] for r in rows}
+        flat, start = self._used_lists
+        return set(flat[start[row]:start[row + 1]])
+
+    def list_used(self) -> None:
+        """List the names of every device's used ports at once (before making many items)."""
         if self._used_lists is None:
             names = self._port_names
             self._used_lists = ([names[r] for r in self._used_rows.tolist()],
                                 self._used_start.tolist())
-        flat, start = self._used_lists
-        return set(flat[start[row]:start[row + 1]])
 
     def distinct_geometries(self) -> list[DeviceGeometry]:
         return list({id(g): g for g in self.geometries}.values())
+
+
+@dataclass(slots=True)
+class PreparedOverview:
+    """What the overview layer (overview_layer.py) needs of a document, computed in the loader
+    thread: per device row its id, the Device object its block keys were made from, its fine
+    and coarse block keys and its role; both levels with their bundles.  (The layer makes its
+    id maps from these lists in the GUI thread: ~10 ms; dicts that big made in the loader
+    thread raise the peak RSS of the first validation by ~35 MB at 300k cables.)"""
+
+    ids: list[str]
+    devices: list[Device]
+    fine_keys: list[BlockKey]
+    coarse_keys: list[BlockKey]
+    roles: list[str]
+    overview: Overview
+
+
+def prepare_overview(doc: FabricDocument, data: TopologyData) -> PreparedOverview:
+    """The overview of `doc` from its scene columns `data` (any thread; reads only): the blocks
+    from the device columns, the bundles from the cables' end rows the columns already hold (the
+    overview needs counts, not items).  The same functions as the layer's own refresh, on the
+    same rows, so the result is the same."""
+    devices = list(doc.devices.values())
+    device_keys = overview.device_keys
+    pairs = list(map(device_keys, data.roles, map(_TAGS, devices), map(_PLANE, devices)))
+    fine, coarse = list(map(_FIRST, pairs)), list(map(_SECOND, pairs))
+    made = overview.prepare(fine, coarse, data.roles, data.x, data.y, data.w, data.h, data.dev_a,
+                            data.dev_b)
+    return PreparedOverview(data.ids, devices, fine, coarse, data.roles, made)
 
 
 class _PortTable:
     """Every port of the distinct geometries in one table: centre, speed colour, name."""
 
     def __init__(self) -> None:
-        self.rows_of: dict[int, dict[str, int]] = {}
+        #: id(geometry) -> its number, and per number: port name -> table row
+        self.number_of: dict[int, int] = {}
+        self.rows_of: list[dict[str, int]] = []
         self.cx: list[float] = []
         self.cy: list[float] = []
         self.speed: list[str] = []
         self.names: list[str] = []
 
-    def rows(self, geometry: DeviceGeometry) -> dict[str, int]:
-        """Port name -> table row for a geometry (shared by every device that has it)."""
-        rows = self.rows_of.get(id(geometry))
-        if rows is None:
-            rows = self.rows_of[id(geometry)] = {}
+    def number(self, geometry: DeviceGeometry) -> int:
+        """The geometry's number (its ports join the table the first time it is seen; devices
+        of one model and cage set share it)."""
+        number = self.number_of.get(id(geometry))
+        if number is None:
+            number = self.number_of[id(geometry)] = len(self.rows_of)
+            rows: dict[str, int] = {}
+            self.rows_of.append(rows)
             for name, port in geometry.ports.items():
                 x, y, w, h = port.rect
                 rows[name] = len(self.names)
@@ -132,14 +180,24 @@ class _PortTable:
                 self.cy.append(y + h / 2)
                 self.speed.append(theme.speed_colour_hex(port.speed_gbps))
                 self.names.append(name)
-        return rows
+        return number
+
+    def lookup(self) -> tuple[dict[str, int], np.ndarray]:
+        """(port name -> code, table[geometry number, code] -> port row or -1): a port end is
+        found with one dict look-up per cable end and one numpy take for all.  The table's
+        last row (an unknown device) and last column (an unknown port name) are all -1."""
+        codes = {name: code for code, name in enumerate(dict.fromkeys(self.names))}
+        table = np.full((len(self.rows_of) + 1, len(codes) + 1), -1, dtype=np.int64)
+        for number, rows in enumerate(self.rows_of):
+            table[number, [codes[name] for name in rows]] = list(rows.values())
+        return codes, table
 
 
-def _devices(doc: FabricDocument, data: TopologyData, table: _PortTable) -> list[dict[str, int]]:
-    """Fill the device columns; returns each device's port-name -> port-row map."""
+def _devices(doc: FabricDocument, data: TopologyData, table: _PortTable) -> list[int]:
+    """Fill the device columns; returns each device's geometry number in `table`."""
     models = doc.catalog.devices
     tier_of_role: dict[object, int] = {}
-    port_rows: list[dict[str, int]] = []
+    port_rows: list[int] = []
     tiers: list[int] = []
     xs: list[float] = []
     ys: list[float] = []
@@ -161,7 +219,7 @@ def _devices(doc: FabricDocument, data: TopologyData, table: _PortTable) -> list
         tiers.append(tier)
         xs.append(x)
         ys.append(y)
-        port_rows.append(table.rows(geometry))
+        port_rows.append(table.number(geometry))
     data.tiers = np.array(tiers, dtype=np.int64)
     data.x = np.array(xs, dtype=np.float64)
     data.y = np.array(ys, dtype=np.float64)
@@ -199,29 +257,39 @@ def _colours(names: list[str | None], speed: np.ndarray, table: _PortTable,
 @dataclass(slots=True)
 class _LinkColumns:
     ids: list[str] = field(default_factory=list)
-    ia: list[int] = field(default_factory=list)
-    ib: list[int] = field(default_factory=list)
-    pa: list[int] = field(default_factory=list)
-    pb: list[int] = field(default_factory=list)
+    ia: np.ndarray = field(default_factory=_ints)
+    ib: np.ndarray = field(default_factory=_ints)
+    pa: np.ndarray = field(default_factory=_ints)
+    pb: np.ndarray = field(default_factory=_ints)
     rails: list[int] = field(default_factory=list)
     colours: list[str | None] = field(default_factory=list)
 
 
-def _link_columns(links: Sequence[Link], index: dict[str, int],
-                  port_rows: list[dict[str, int]]) -> _LinkColumns:
+def _link_columns(doc: FabricDocument, index: dict[str, int], geometry_of: np.ndarray,
+                  table: _PortTable) -> _LinkColumns:
     """Columns of the cables, made with map(), which loops in C: a pass per field (links are
-    slotted, so that is cheaper than one pass making a tuple per link).  An end on an unknown
-    device gets device row len(index), an unknown port row -1."""
+    slotted, so that is cheaper than one pass making a tuple per link), straight into numpy
+    (no list of 300k ints in between).  The ids are the keys of `doc.links`.  A port end is
+    a port-name code per end (one dict look-up) and one numpy take in the geometry x code table
+    (`_PortTable.lookup`).  An end on an unknown device gets device row len(index) (its
+    `geometry_of` is the table's all -1 row), an unknown port row -1."""
     columns = _LinkColumns()
-    if not links:
+    links = list(doc.links.values())
+    n = len(links)
+    if not n:
         return columns
-    a_ends, b_ends = list(map(_A, links)), list(map(_B, links))
-    ids, rails, colours = list(map(_ID, links)), list(map(_RAIL, links)), list(map(_COLOUR, links))
+    codes, ports_of = table.lookup()
+    unknown_name = repeat(len(codes))
     missing = repeat(len(index))
-    for ends, rows, ports in ((a_ends, columns.ia, columns.pa), (b_ends, columns.ib, columns.pb)):
-        rows.extend(map(index.get, map(_FIRST, ends), missing))
-        ports.extend(map(dict.get, map(port_rows.__getitem__, rows), map(_SECOND, ends), repeat(-1)))
-    columns.ids = ids
+    for side, rows_name, ports_name in ((_A, "ia", "pa"), (_B, "ib", "pb")):
+        ends = list(map(side, links))
+        rows = np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64, count=n)
+        names = np.fromiter(map(codes.get, map(_SECOND, ends), unknown_name), dtype=np.int64,
+                            count=n)
+        setattr(columns, rows_name, rows)
+        setattr(columns, ports_name, ports_of[geometry_of[rows], names])
+    rails, colours = list(map(_RAIL, links)), list(map(_COLOUR, links))
+    columns.ids = list(doc.links)
     columns.rails = [rail or 0 for rail in rails] if None in rails else rails
     columns.colours = colours
     return columns
@@ -245,13 +313,11 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     data._used_start = np.zeros(ndev + 1, dtype=np.int64)
     if not doc.links:
         return data
-    port_rows.append({})  # row ndev: an unknown device has no ports
+    # row ndev: an unknown device, whose geometry number is the lookup table's all -1 row
+    geometry_of = np.array([*port_rows, len(table.rows_of)], dtype=np.int64)
     index = {device_id: i for i, device_id in enumerate(data.ids)}
-    columns = _link_columns(list(doc.links.values()), index, port_rows)
-    ia = np.array(columns.ia, dtype=np.int64)
-    ib = np.array(columns.ib, dtype=np.int64)
-    pa = np.array(columns.pa, dtype=np.int64)
-    pb = np.array(columns.pb, dtype=np.int64)
+    columns = _link_columns(doc, index, geometry_of, table)
+    ia, ib, pa, pb = columns.ia, columns.ib, columns.pa, columns.pb
     data.tier_pairs = _tier_pairs(data.tiers, np.where(ia < ndev, ia, -1), np.where(ib < ndev, ib, -1))
     ok = (pa >= 0) & (pb >= 0)
     ids, rails, colours = columns.ids, columns.rails, columns.colours
@@ -263,8 +329,12 @@ def topology_data(doc: FabricDocument) -> TopologyData:
         rails = [rails[r] for r in rows]
         colours = [colours[r] for r in rows]
     cx, cy = np.array(table.cx), np.array(table.cy)
-    data.coords = np.column_stack((data.x[ia] + cx[pa], data.y[ia] + cy[pa],
-                                   data.x[ib] + cx[pb], data.y[ib] + cy[pb]))
+    # column-major: each column is one contiguous array the link layer takes as it is
+    coords = data.coords = np.empty((len(ia), 4), dtype=np.float64, order="F")
+    np.add(data.x[ia], cx[pa], out=coords[:, 0])
+    np.add(data.y[ia], cy[pa], out=coords[:, 1])
+    np.add(data.x[ib], cx[pb], out=coords[:, 2])
+    np.add(data.y[ib], cy[pb], out=coords[:, 3])
     data.dev_a, data.dev_b = ia, ib
     data.link_ids = ids
     data.rails = np.array(rails, dtype=np.int16)

@@ -10,7 +10,8 @@ The scene shows the model and never holds the truth.  Helpers do the work:
 - `CollapsedGroups` (`collapsed.py`) keeps the boxes of collapsed groups;
 - the tier bands, selection and the scene's timers stay here:
   a big document opened zoomed far out gets its device items after the first frame, a slice per
-  event-loop turn, or at once as soon as anything asks for them (`ensure_items`).
+  event-loop turn; meanwhile a click or a frame zoomed in creates the items it reaches at once
+  (`SceneMirror.ensure_items_in`), and whatever needs every item gets them all (`ensure_items`).
 
 Gestures become requests to the `Editor` (a drop, a wire, a finished drag); the model's change
 event then moves the items.  The item index is a BSP tree of depth 6 (never Qt's default depth
@@ -67,6 +68,9 @@ ITEM_SLICE_MS = 12.0
 """Device items created per event-loop turn after the first frame, in milliseconds."""
 FIRST_FRAME_WAIT_MS = 300
 """When no view paints a new document (hidden, another tab), its items are built after this."""
+PICK_MARGIN = 4.0
+"""Scene units around a click in which pending device items are created (their selection halo
+reaches 3 units beyond the panel)."""
 AFTER_FRAME_MS = 15
 """The items are built from this long after the first frame (it reaches the screen, input
 waiting since the open is handled first)."""
@@ -126,6 +130,8 @@ class TopologyScene(FabricScene):
         self.links: LinkLayer = self.mirror.links
         self.device_layer = self.mirror.device_layer
         self._awaiting_frame = False
+        self._device_index_built = False
+        self._building = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
         self._build_timer.timeout.connect(self._build_slice)
@@ -197,7 +203,7 @@ class TopologyScene(FabricScene):
             data = topology_data(doc)
         self._update_detail_scale()  # before the items: each is created with it
         self._build(data)
-        self.overview.reset()  # overview hook (#22)
+        self.overview.reset(data.overview)  # overview hook (#22): the loader's, if it made it
         if not len(data):
             self.bands.set_bands([])
         self._update_scene_rect()
@@ -211,6 +217,8 @@ class TopologyScene(FabricScene):
             self._expect_fit(float(data.x.min()), float(data.y.min()),
                              float((data.x + data.w).max()), float((data.y + data.h).max()))
         self.mirror.build(data, items_now=not self._lazy(n))
+        self._device_index_built = False
+        self._building = True
         if n:
             self.bands.set_bands(tier_bands(data.tiers, data.x, data.y, data.w, data.h))
         # `built` follows the first frame (or FIRST_FRAME_WAIT_MS when no view paints)
@@ -222,6 +230,12 @@ class TopologyScene(FabricScene):
         devices (zoomed far out) and a view will paint that frame."""
         return (self.far and devices >= LAZY_MIN_DEVICES
                 and any(view.isVisible() for view in self.views()))
+
+    def before_frame(self, visible: QRectF) -> None:
+        """Zoomed in while the device items are still being built: the devices in view get
+        theirs before the frame (the device layer, which would draw them, is hidden)."""
+        if self.mirror.pending is not None and not self.far:
+            self.mirror.ensure_items_in(visible)
 
     def view_painted(self) -> None:
         """A view painted a frame (FabricView.painted): after the first one, build the rest."""
@@ -237,15 +251,29 @@ class TopologyScene(FabricScene):
             self.links.ensure_index()
             self._build_timer.start(0)
             return
+        if not self._device_index_built:
+            # the editor's first edit (or drag) asks which links a device has: the document's
+            # index is built here, after the first frame (~80 ms at 300k links; nothing if it
+            # exists), not before that frame in the loader, nor in the middle of that edit
+            self._device_index_built = True
+            self.doc.build_device_index()
+            self._build_timer.start(0)
+            return
         if not self.mirror.build_slice(ITEM_SLICE_MS):
             self._build_timer.start(0)
             return
         # the items live as long as the document: keep them out of later collections, as the
         # document itself (EditorDocument freezes after a reset, before these items existed)
         freeze_survivors()
+        self._building = False
         self.built.emit()
 
     def building(self) -> bool:
+        """True from a new document until `built`: what follows its first frame (the device
+        index, device items still to be created) is not done yet."""
+        return self._building
+
+    def items_pending(self) -> bool:
         """True while device items of a new document are still to be created."""
         return self.mirror.pending is not None
 
@@ -456,7 +484,10 @@ class TopologyScene(FabricScene):
 
     # ---------------------------------------------------------------- what is where
     def device_item_at(self, pos: QPointF, transform: QTransform | None = None) -> DeviceItem | None:
-        self.ensure_items()
+        # the items of the devices at `pos` (not every pending one: a click right after an open
+        # costs a few items, not 18,000)
+        self.mirror.ensure_items_in(QRectF(pos.x() - PICK_MARGIN, pos.y() - PICK_MARGIN,
+                                           2 * PICK_MARGIN, 2 * PICK_MARGIN))
         for item in self.items(pos, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder, transform or QTransform()):
             if isinstance(item, DeviceItem) and item.isVisible():
@@ -536,6 +567,8 @@ class TopologyScene(FabricScene):
         if self.pick.press(event, item, scale):
             event.accept()
             return
+        if item is None:
+            self.ensure_items()  # a rubber band may start: Qt selects the items inside it
         super().mousePressEvent(event)  # Qt: device or group selection, a move, a rubber band
         if isinstance(self.mouseGrabberItem(), DeviceItem):
             self.interaction = MoveInteraction(self)

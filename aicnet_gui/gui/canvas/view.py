@@ -178,6 +178,7 @@ class FabricView(QGraphicsView):
         self._scene.select_links_in(band, add)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        self._scene.before_frame(self.mapToScene(self.viewport().rect()).boundingRect())
         super().paintEvent(event)
         self.painted.emit()
 

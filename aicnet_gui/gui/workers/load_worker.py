@@ -1,6 +1,9 @@
 """Open a fabric file off the GUI thread: read it, lay it out if its positions are unusable,
-compute what the Topology scene draws (as columns), count it, and take the snapshot the first
-validation reads, so the GUI thread only hands the columns to the canvas's batched layers.
+compute what the Topology scene draws (as columns, with the overview's blocks and bundles),
+count it, and take the snapshot the first validation reads, so the GUI thread only hands the
+columns to the canvas's batched layers.  The document's device -> links index (~80 ms at 300k
+links) is not built here: nothing before the first frame needs it, so the scene builds it right
+after that frame, before the device items (`TopologyScene._build_slice`).
 
 Everything here runs on a document no one else holds yet, so it needs no snapshot.  (Taking the
 first validation's snapshot here rather than in the GUI thread costs ~15 ms before the first
@@ -20,7 +23,7 @@ from ...fileio import load_fabric
 from ...gc_control import gc_paused
 from ...model.catalog import Catalog
 from ...model.document import FabricDocument
-from ..canvas.scene_data import TopologyData, topology_data
+from ..canvas.scene_data import TopologyData, prepare_overview, topology_data
 
 
 @dataclass
@@ -46,9 +49,8 @@ def load_for_editor(path: str | Path, catalog: Catalog) -> LoadedFabric:
         # cached per revision: the status bar and inspector need not count again
         prime_counts(fabric, scene.ids, scene.roles, scene.tiers.tolist(), scene.gpus, scene.tier_pairs)
         snapshot = fabric.snapshot()  # the first validation's copy, made off the GUI thread
-        # the editor's first edit asks which links a device has: answered from an index built
-        # here (~70 ms at 300k links), after the snapshot (a full validation never asks)
-        fabric.build_device_index()
+        if len(scene):  # the blocks the first fitted frame draws, counted here, not in paint
+            scene.overview = prepare_overview(fabric, scene)
     done = time.perf_counter()
     return LoadedFabric(path, fabric, scene, laid_out, (loaded - start) * 1000, (done - loaded) * 1000,
                         snapshot)
