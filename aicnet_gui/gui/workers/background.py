@@ -52,6 +52,15 @@ class BackgroundJob(QObject):
         except Exception as exc:  # noqa: BLE001 - delivered to the GUI thread, never lost
             if not isinstance(exc, EXPECTED):
                 traceback.print_exc()
-            self.failed.emit(exc)
+            self._deliver(self.failed, exc)
         else:
-            self.finished.emit(result)
+            self._deliver(self.finished, result)
+
+    @staticmethod
+    def _deliver(signal: Any, value: Any) -> None:
+        """Emit, unless the job's owner was deleted meanwhile (a window closed while its
+        validation ran): then there is no one to hand the result to, and nothing to report."""
+        try:
+            signal.emit(value)
+        except RuntimeError:  # "Signal source has been deleted"
+            pass
