@@ -8,6 +8,7 @@ delivered to `failed`.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import traceback
 from collections.abc import Callable
@@ -60,7 +61,5 @@ class BackgroundJob(QObject):
     def _deliver(signal: Any, value: Any) -> None:
         """Emit, unless the job's owner was deleted meanwhile (a window closed while its
         validation ran): then there is no one to hand the result to, and nothing to report."""
-        try:
+        with contextlib.suppress(RuntimeError):  # "Signal source has been deleted"
             signal.emit(value)
-        except RuntimeError:  # "Signal source has been deleted"
-            pass
