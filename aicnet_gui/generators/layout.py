@@ -8,7 +8,8 @@ shows without overlaps and without laying the fabric out again when a file opens
 `layout_devices` puts core switches on top, then spines, leaves, and servers and storage at the
 bottom.  Servers are grouped by scalable unit (tag `su`, else `pod`, else rack) and each group's
 leaves sit right above it, so a rail-optimized fabric reads as blocks.  Rows of blocks wrap so
-that a 4,096-server fabric stays a compact rectangle.  Positions are top-left corners in scene
+that a 4,096-server fabric stays a compact rectangle; a row holds whole pods (the SUs of one
+pod never share a row with part of another), so a pod's blocks form a rectangle of their own.  Positions are top-left corners in scene
 units, snapped to the editor's 20-unit grid.
 """
 
@@ -175,9 +176,7 @@ def layout_devices(devices_in: Iterable[Placeable], tier_of: Callable[[Placeable
     blocks = [_block(members[1], members[0], size) for _key, members in ordered]
 
     positions: dict[str, tuple[float, float]] = {}
-    per_row = _blocks_per_row(blocks)
-    block_rows = [list(range(i, min(i + per_row, len(blocks))))
-                  for i in range(0, len(blocks), per_row)] or [[]]
+    block_rows = _block_rows(blocks, [_pod_of(members) for _key, members in ordered])
     total_w = max((sum(blocks[i][0] for i in row) + BLOCK_GAP * (len(row) - 1) for row in block_rows),
                   default=0.0)
 
@@ -208,6 +207,40 @@ def layout_devices(devices_in: Iterable[Placeable], tier_of: Callable[[Placeable
             x += width + BLOCK_GAP
         y = server_y + (server_h + TIER_GAP if has_servers else 0.0)
     return {k: (snap(px), snap(py)) for k, (px, py) in positions.items()}
+
+
+def _pod_of(members: dict[int, list[Placeable]]) -> str | None:
+    """The pod (tag `pod`) of a group's first server or leaf, if it has one."""
+    for tier in (0, 1):
+        for device in members[tier]:
+            return device.tags.get("pod")
+    return None
+
+
+def _block_rows(blocks: list[_Block], pods: list[str | None]) -> list[list[int]]:
+    """Rows of block indices.  Blocks of one pod stay together: a row holds whole pods, or a pod
+    too wide for one row starts on a row of its own and fills its own rows, so each pod (a box
+    on the fit-zoom overview) is a rectangle no other pod's blocks reach into."""
+    per_row = _blocks_per_row(blocks)
+    runs: list[list[int]] = []
+    for index, pod in enumerate(pods):
+        if runs and pod is not None and pods[runs[-1][0]] == pod:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    if all(pod is None for pod in pods) or len(runs) <= 1:
+        return [list(range(i, min(i + per_row, len(blocks))))
+                for i in range(0, len(blocks), per_row)] or [[]]
+    widest = max(len(run) for run in runs)
+    if widest <= per_row:
+        pods_per_row = max(1, per_row // widest)
+        return [[i for run in runs[j:j + pods_per_row] for i in run]
+                for j in range(0, len(runs), pods_per_row)]
+    # each pod on rows of its own, one width for every pod: a row per pod when it is at most one
+    # block wider than the picture's aspect asks (16 SUs in pods of 4: rows of 4), else the
+    # largest pod's rows evenly full (pods of 9 SUs of 72 where 7 fit: rows of 5 and 4)
+    cols = widest if widest <= per_row + 1 else _balanced(widest, per_row)
+    return [run[i:i + cols] for run in runs for i in range(0, len(run), cols)]
 
 
 def _blocks_per_row(blocks: list[_Block]) -> int:
