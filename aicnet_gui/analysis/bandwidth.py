@@ -171,6 +171,8 @@ class WorkloadModel:
         self.bw = np.vstack([self.bw, pad])
         self.arrive = np.vstack([self.arrive, pad])
         self.cone = np.vstack([self.cone, pad.astype(np.int64)])
+        self.first = np.concatenate([self.first, np.zeros(grow, dtype=bool)])
+        self.upper = np.concatenate([self.upper, np.zeros(grow, dtype=bool)])
 
     # ---------------------------------------------------------------- full build
     def _build(self, state: State) -> None:
@@ -199,6 +201,10 @@ class WorkloadModel:
         upper = np.where(ta < tb, b, a)[up_link]
         pick = first[lower]
         self._uppers_from_pairs(state, lower[pick], upper[pick], gbps[up_link][pick])
+        # the rows with member NICs (first hop) and with first-hop switches below (uppers),
+        # kept up to date by refresh so that an evaluation does not scan every row
+        self.first = self.count.any(axis=1)
+        self.upper = self.cone.any(axis=1)
 
     def _uppers_from_pairs(self, state: State, lower: np.ndarray, upper: np.ndarray,
                            gbps: np.ndarray) -> None:
@@ -259,6 +265,7 @@ class WorkloadModel:
                 uppers.update(p[0] for p in topo.up(row))
             self.count[row] = count
             self.bw[row] = bw
+            self.first[row] = count.any()
             if row in changed_rows or was_down != topo.down(row):
                 self.dirty = True
                 uppers.add(row)
@@ -268,26 +275,33 @@ class WorkloadModel:
 
     def _recompute_uppers(self, state: State, uppers: list[int]) -> None:
         """arrive and cone of `uppers` from their lower first-hop switches, summed in the order
-        of the lower rows (as the full build does)."""
+        of the lower rows (as the full build does: np.bincount adds one term at a time)."""
         d = state.store.d
         topo = state.topo
         live = [u for u in uppers if d["alive"][u] and d["switch"][u]]
         downs = [topo.down_array(u) for u in live]
         self.arrive[uppers] = 0.0
         self.cone[uppers] = 0
+        self.upper[uppers] = False
         pairs = np.concatenate(downs) if downs else np.zeros((0, 3), dtype=np.int64)
         if not len(pairs):
             return
         # the same rows in the same order as the full build (down lists in upper order)
-        u = np.repeat(np.array(live, dtype=np.int64), [len(x) for x in downs])
+        at = np.repeat(np.arange(len(live)), [len(x) for x in downs])
         low = pairs[:, 0]
-        first = self.count[low].sum(axis=1) > 0
-        keep = first & d["switch"][low]
-        u, low, g = u[keep], low[keep], pairs[:, 1].astype(float)[keep]
+        keep = self.first[low] & d["switch"][low]
+        at, low, g = at[keep], low[keep], pairs[:, 1].astype(float)[keep]
         ups = d["up"][low].astype(float)
         share = np.divide(g, ups, out=np.zeros(len(g)), where=ups > 0)
-        np.add.at(self.arrive, u, share[:, None] * self.bw[low])
-        np.add.at(self.cone, u, self.count[low])
+        rails = self.rails
+        bins = (at[:, None] * rails + np.arange(rails)).ravel()
+        size = len(live) * rails
+        arrive = np.bincount(bins, weights=(share[:, None] * self.bw[low]).ravel(), minlength=size)
+        cone = np.bincount(bins, weights=self.count[low].ravel(), minlength=size)
+        rows = np.array(live, dtype=np.int64)
+        self.arrive[rows] = arrive.reshape(len(live), rails)
+        self.cone[rows] = cone.reshape(len(live), rails).astype(np.int64)
+        self.upper[rows] = self.cone[rows].any(axis=1)
 
     # ---------------------------------------------------------------- evaluation
     def evaluate(self, state: State) -> tuple[WorkloadMetrics, np.ndarray]:
@@ -314,8 +328,8 @@ class WorkloadModel:
         members = self.members[:n]
         count, bw, arrive, cone = self.count[:n], self.bw[:n], self.arrive[:n], self.cone[:n]
         gpus = int(d["gpus"][:n][members].sum())
-        first = np.flatnonzero(count.any(axis=1))
-        uppers = np.flatnonzero(cone.any(axis=1))
+        first = np.flatnonzero(self.first[:n])
+        uppers = np.flatnonzero(self.upper[:n])
         total = count[first].sum(axis=0)
         nic_total = float(bw[first].sum())
         nics = int(total.sum())

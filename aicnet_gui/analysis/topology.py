@@ -42,6 +42,18 @@ class PairTable:
         return tuple(zip(self.nbr[lo:hi].tolist(), self.gbps[lo:hi].tolist(),
                          self.n[lo:hi].tolist(), strict=True))
 
+    def neighbours(self, row: int) -> list[int]:
+        """The neighbour rows of `tuples(row)`, in the same order."""
+        lo = int(np.searchsorted(self.dev, row, side="left"))
+        hi = int(np.searchsorted(self.dev, row, side="right"))
+        return self.nbr[lo:hi].tolist()
+
+    def array(self, row: int) -> np.ndarray:
+        """`tuples(row)` as an (n, 3) int64 array, without making the tuples."""
+        lo = int(np.searchsorted(self.dev, row, side="left"))
+        hi = int(np.searchsorted(self.dev, row, side="right"))
+        return np.stack([self.nbr[lo:hi], self.gbps[lo:hi], self.n[lo:hi]], axis=1)
+
 
 class NicTable:
     """Server NIC links on switches, sorted by (switch, link row)."""
@@ -95,8 +107,8 @@ class Topology:
         self._overlay: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
         # base-table tuples already built (the base tables only change on rebuild)
         self._memo: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
-        self._sets: dict[int, tuple[tuple[Pair, ...], frozenset[int]]] = {}
-        self._down_arrays: dict[int, tuple[tuple[Pair, ...], np.ndarray]] = {}
+        self._sets: dict[int, tuple[tuple[Pair, ...] | None, frozenset[int]]] = {}
+        self._down_arrays: dict[int, tuple[tuple[Pair, ...] | None, np.ndarray]] = {}
         # bumped whenever links or their speeds change: graph results keyed on it stay valid
         self.version = 0
 
@@ -105,6 +117,8 @@ class Topology:
         self._up, self._down, self._nics = _tables(self.store, self.store.link_rows())
         self._overlay = {}
         self._memo = {}
+        self._sets = {}
+        self._down_arrays = {}
 
     def refresh(self, dev_rows: Iterable[int], link_rows: np.ndarray) -> None:
         """Recompute the neighbours of `dev_rows` from `link_rows` (all their links)."""
@@ -135,12 +149,14 @@ class Topology:
         return self._entry(row)[0]
 
     def upset(self, row: int) -> frozenset[int]:
-        """The rows of the row's upper neighbours (cached while they do not change)."""
-        ups = self._entry(row)[0]
+        """The rows of the row's upper neighbours (cached while they do not change; read from
+        the base table while the row has no overlay, without making its tuples)."""
+        entry = self._overlay.get(row)
+        ups = entry[0] if entry is not None else None  # None: the base table's
         cached = self._sets.get(row)
         if cached is not None and cached[0] is ups:
             return cached[1]
-        value = frozenset(p[0] for p in ups)
+        value = frozenset(self._up.neighbours(row) if ups is None else (p[0] for p in ups))
         self._sets[row] = (ups, value)
         return value
 
@@ -149,12 +165,17 @@ class Topology:
 
     def down_array(self, row: int) -> np.ndarray:
         """`down(row)` as an (n, 3) int64 array of (neighbour row, Gb/s, links), in the same
-        order (cached while it does not change)."""
-        downs = self._entry(row)[1]
+        order (cached while it does not change; read from the base table while the row has no
+        overlay, without making its tuples)."""
+        entry = self._overlay.get(row)
+        downs = entry[1] if entry is not None else None  # None: the base table's
         cached = self._down_arrays.get(row)
         if cached is not None and cached[0] is downs:
             return cached[1]
-        value = np.array(downs, dtype=np.int64).reshape(-1, 3)
+        if downs is None:
+            value = self._down.array(row)
+        else:
+            value = np.array(downs, dtype=np.int64).reshape(-1, 3)
         self._down_arrays[row] = (downs, value)
         return value
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from conftest import two_leaf_fabric
 from test_incremental import _first_difference
 
 from aicnet_gui.analysis import Analyzer
+from aicnet_gui.analysis.bandwidth import WorkloadModel
 from aicnet_gui.analysis.rules_device import expected_uppers
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument, ModelError
@@ -68,8 +70,8 @@ def _rewire(doc: FabricDocument, rng: random.Random) -> list:
     if x_up.device == y_up.device or doc.tier_of(x_up.device) != doc.tier_of(y_up.device):
         return []
     return [RemoveLink(x.id), RemoveLink(y.id),
-            AddLink(x.model_copy(update={"id": doc.new_id("rw"), sx: y_up})),
-            AddLink(y.model_copy(update={"id": doc.new_id("rw"), sy: x_up}))]
+            AddLink(x.model_copy(update={"id": doc.new_id("rwa"), sx: y_up})),
+            AddLink(y.model_copy(update={"id": doc.new_id("rwb"), sy: x_up}))]
 
 
 def _apply_rewire(doc: FabricDocument, rng: random.Random):  # noqa: ANN202
@@ -187,3 +189,64 @@ def test_an_edit_that_leaves_a_reach_alone_keeps_its_memo_entry(catalog):
     (finding,) = [f for f in report.by_code("ECMP-IMBALANCE") if leaf in f.objects]
     assert finding.objects[:2] == (leaf, spine)
     assert state.run["ecmp_direct"]
+
+
+# ---------------------------------------------------------------------- server-leaf rewiring
+def _nic_links(doc: FabricDocument) -> set[str]:
+    return {i for i in doc.links
+            if sorted((doc.tier_of(doc.links[i].a.device), doc.tier_of(doc.links[i].b.device)))
+            == [0, 1]}
+
+
+def _rewire_nic(doc: FabricDocument, rng: random.Random) -> list:
+    nic_ids = _nic_links(doc)
+    nics = sorted(nic_ids)
+    if nics and rng.random() < 0.15:  # a leaf loses every NIC: no longer a first hop
+        link = doc.links[rng.choice(nics)]
+        leaf = link.a.device if doc.tier_of(link.a.device) == 1 else link.b.device
+        return [RemoveLink(i) for i in sorted(doc.link_ids_of(leaf) & nic_ids)]
+    if len(nics) < 2 or rng.random() < 0.4:  # a NIC cable fewer
+        return [RemoveLink(rng.choice(nics))] if nics else []
+    # two NIC cables trade their leaf ports (a NIC moves to another leaf, or another rail)
+    x, y = (doc.links[i] for i in rng.sample(nics, 2))
+    sx = "a" if doc.tier_of(x.a.device) == 1 else "b"
+    sy = "a" if doc.tier_of(y.a.device) == 1 else "b"
+    return [RemoveLink(x.id), RemoveLink(y.id),
+            AddLink(x.model_copy(update={"id": doc.new_id("rwa"), sx: getattr(y, sy)})),
+            AddLink(y.model_copy(update={"id": doc.new_id("rwb"), sy: getattr(x, sx)}))]
+
+
+def _assert_workload_models_fresh(analyzer: Analyzer, where: str) -> None:
+    """The per-switch matrices an update refreshed equal a model built from scratch, to the
+    last bit (the same sums in the same order), and so do the rows an evaluation reads."""
+    state = analyzer.state
+    n = state.store.n_devices
+    for wl_id, model in state.wl_models.items():
+        fresh = WorkloadModel(state, state.doc.workloads[wl_id])
+        for name in ("members", "count", "bw", "arrive", "cone", "first", "upper"):
+            assert np.array_equal(getattr(model, name)[:n], getattr(fresh, name)[:n]), (
+                f"{where}: {wl_id}.{name} differs from a fresh build")
+        assert np.array_equal(model.first[:n], model.count[:n].any(axis=1))
+        assert np.array_equal(model.upper[:n], model.cone[:n].any(axis=1))
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_rewiring_server_nics_equals_full_runs_and_fresh_workload_models(catalog, seed):
+    doc = _two_tier(catalog)
+    rng = random.Random(seed)
+    analyzer = Analyzer(doc)
+    analyzer.full()
+    assert analyzer.state.wl_models
+    undo: list = []
+    for step in range(30):
+        if undo and rng.random() < 0.35:
+            edit = doc.apply(undo.pop())
+        else:
+            ops = _rewire_nic(doc, rng)
+            edit = doc.apply(ops)
+            undo.append(edit.inverse)
+        incremental = analyzer.update(edit.changes)
+        full = Analyzer(doc).full()
+        assert incremental == full, (
+            f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}")
+        _assert_workload_models_fresh(analyzer, f"seed {seed} step {step}")
