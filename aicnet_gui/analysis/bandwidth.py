@@ -43,6 +43,9 @@ from .collectives import (
 from .fabric_paths import bisection_gbps, islands, joined_through_servers
 from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
+from .workload_bounds import PATTERNS, BoundsCache  # noqa: F401 - PATTERNS: as before
+from .workload_bounds import out_fraction as _out_fraction  # noqa: F401 - change/whatif.py
+from .workload_bounds import row_bounds as _bounds  # noqa: F401 - change/whatif.py
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
 STEP_LATENCY_US = {
@@ -51,7 +54,6 @@ STEP_LATENCY_US = {
     FabricTechnology.ETHERNET: 15.0,
 }
 TIER_NAMES = {0: "server", 1: "leaf", 2: "spine", 3: "core"}
-PATTERNS = ("ring-allreduce", "all-to-all")
 
 
 def _r(value: float) -> float:
@@ -122,23 +124,6 @@ class WorkloadMetrics:
         }
 
 
-def _out_fraction(cone: np.ndarray, total: np.ndarray, pattern: str) -> np.ndarray:
-    """Share of a cone's traffic (per rail) that must leave it."""
-    out = np.zeros(cone.shape)
-    if pattern == "all-to-all":
-        denom = np.broadcast_to(total - 1.0, cone.shape)
-        np.divide(total - cone, denom, out=out, where=denom > 0)
-    else:  # ring: one of the cone's `cone` ring streams per rail leaves it
-        np.divide(1.0, cone, out=out, where=(cone > 0) & (cone < total))
-    return out
-
-
-def _bounds(up: np.ndarray, demand: np.ndarray) -> np.ndarray:
-    bound = np.full(len(demand), np.inf)
-    np.divide(up, demand, out=bound, where=demand > 0)
-    return np.round(bound, 9)
-
-
 class WorkloadModel:
     """The per-switch matrices of one workload (see the module docstring)."""
 
@@ -158,6 +143,7 @@ class WorkloadModel:
         self.rails = self.base * (len(store.plane_ids) + 1)
         self.dirty = True
         self._result: tuple[WorkloadMetrics, np.ndarray] | None = None
+        self._bounds = BoundsCache()
         self._build(state)
 
     # ---------------------------------------------------------------- sizes
@@ -173,6 +159,7 @@ class WorkloadModel:
         self.cone = np.vstack([self.cone, pad.astype(np.int64)])
         self.first = np.concatenate([self.first, np.zeros(grow, dtype=bool)])
         self.upper = np.concatenate([self.upper, np.zeros(grow, dtype=bool)])
+        self._bounds.clear()
 
     # ---------------------------------------------------------------- full build
     def _build(self, state: State) -> None:
@@ -205,6 +192,7 @@ class WorkloadModel:
         # kept up to date by refresh so that an evaluation does not scan every row
         self.first = self.count.any(axis=1)
         self.upper = self.cone.any(axis=1)
+        self._bounds.clear()
 
     def _uppers_from_pairs(self, state: State, lower: np.ndarray, upper: np.ndarray,
                            gbps: np.ndarray) -> None:
@@ -269,6 +257,7 @@ class WorkloadModel:
             if row in changed_rows or was_down != topo.down(row):
                 self.dirty = True
                 uppers.add(row)
+        self._bounds.touch(touched)
         if uppers:
             self._recompute_uppers(state, sorted(uppers))
         return True
@@ -283,6 +272,7 @@ class WorkloadModel:
         self.arrive[uppers] = 0.0
         self.cone[uppers] = 0
         self.upper[uppers] = False
+        self._bounds.touch(uppers)
         pairs = np.concatenate(downs) if downs else np.zeros((0, 3), dtype=np.int64)
         if not len(pairs):
             return
@@ -340,12 +330,8 @@ class WorkloadModel:
         up = d["up"][:n].astype(float)
         tier_of = d["tier"][:n]
         rows = np.concatenate([first, uppers])
-        bounds = {}
-        for pattern in PATTERNS:
-            first_demand = (bw[first] * _out_fraction(count[first], total, pattern)).sum(axis=1)
-            upper_demand = (arrive[uppers] * _out_fraction(cone[uppers], total, pattern)).sum(axis=1)
-            bounds[pattern] = np.concatenate([_bounds(up[first], first_demand),
-                                              _bounds(up[uppers], upper_demand)])
+        # per pattern, the bounds of `rows` (only the rows an edit changed are recomputed)
+        bounds = self._bounds.bounds(first, uppers, total, up, (count, bw, arrive, cone))
         # a ring whose ranks are scattered has a neighbour anywhere on its rail: the share of
         # a cone's ring traffic that leaves it is the all-to-all share (C_r - c) / (C_r - 1)
         scattered = workload.placement == "scattered"

@@ -22,10 +22,11 @@ switches' reach in one pass over their peers, for a check that finds its reach n
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..model import arrays
 from .topology import Pair, Topology
 
 # (switch row, rows of its upper neighbours before the edit, ... after it)
@@ -33,26 +34,21 @@ Rewired = tuple[int, frozenset[int], frozenset[int]]
 
 
 def _lows(topo: Topology, upper: int, pairs: Sequence[Pair] | None, tier: int,
-          switch: np.ndarray, tier_of: np.ndarray) -> list[int]:
-    """The switches of `tier` below `upper`: now (`pairs` None) or among `pairs` (a
-    Topology.down list from before the edit)."""
-    if pairs is None or pairs is topo.down(upper):
-        down = topo.down_array(upper)
-        if not len(down):
-            return []
-        rows = down[:, 0]
-        return rows[switch[rows] & (tier_of[rows] == tier)].tolist()
-    return [p[0] for p in pairs if switch[p[0]] and tier_of[p[0]] == tier]
+          switch: np.ndarray, tier_of: np.ndarray) -> Iterator[int]:
+    """The switches of `tier` below `upper`, one at a time (a scan usually stops at the first):
+    now (`pairs` None) or among `pairs` (a Topology.down list from before the edit)."""
+    rows = topo.down_array(upper)[:, 0].tolist() if pairs is None else [p[0] for p in pairs]
+    return (low for low in rows if switch[low] and tier_of[low] == tier)
 
 
 def reach_changed(topo: Topology, upper: int, tier: int, rewired: Iterable[Rewired],
-                  old_down: Sequence[Pair], switch: np.ndarray, tier_of: np.ndarray,
+                  old_down: Sequence[Pair] | None, switch: np.ndarray, tier_of: np.ndarray,
                   old_reach: frozenset[int] | None = None) -> bool:
     """Did `topo.tier_reach(upper, tier, ...)` change with the edit?
 
     `rewired` lists every switch whose upper neighbours changed (before and after); no other
-    switch's did.  `old_down` is `topo.down(upper)` before the edit, `old_reach` the reach
-    before when it is known (it answers the "had a peer it before" questions at once).
+    switch's did.  `old_down` is `topo.down(upper)` before the edit (None: the same as now),
+    `old_reach` the reach before when it is known (it answers "had a peer it before" at once).
     """
     gained: set[int] = set()
     lost: set[int] = set()
@@ -98,7 +94,9 @@ def reach_union(topo: Topology, uppers: Iterable[int], tier: int, switch: np.nda
                 tier_of: np.ndarray) -> frozenset[int]:
     """The union of `topo.tier_reach(u, tier, ...)` over `uppers`: every peer is visited once
     however many of the upper switches it sits under."""
-    lows: set[int] = set()
-    for upper in uppers:
-        lows.update(_lows(topo, upper, None, tier, switch, tier_of))
-    return frozenset().union(*{topo.upset(low) for low in lows})
+    downs = [topo.down_array(upper)[:, 0] for upper in uppers]
+    if not downs:
+        return frozenset()
+    lows = arrays.unique(np.concatenate(downs))
+    lows = lows[switch[lows] & (tier_of[lows] == tier)]
+    return frozenset().union(*{topo.upset(low) for low in lows.tolist()})

@@ -290,7 +290,7 @@ def ecmp_peers(state: State, delta: Delta) -> None:
     for upper, tier in expand:
         old = reach.get((upper, tier)) or before.get((upper, tier))
         if compare and switch[upper] and not reach_changed(
-                topo, upper, tier, rewired, delta.old_down.get(upper, topo.down(upper)),
+                topo, upper, tier, rewired, delta.old_down.get(upper),
                 switch, tier_of, old):
             # what the peers under this upper switch reach is what it was: their expected
             # uppers did not change through it (a fat tree loses a cable, not a path)

@@ -134,6 +134,7 @@ def run_rewiring(doc: FabricDocument, seed: int, steps: int, batch: int = 1) -> 
         assert incremental == full, (
             f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}")
         _assert_memo_fresh(analyzer, f"seed {seed} step {step}")
+        _assert_workload_models_fresh(analyzer, f"seed {seed} step {step}")
         checked += 1
         changed += incremental.by_code("ECMP-IMBALANCE") != before.by_code("ECMP-IMBALANCE")
         before = incremental
@@ -228,6 +229,19 @@ def _assert_workload_models_fresh(analyzer: Analyzer, where: str) -> None:
                 f"{where}: {wl_id}.{name} differs from a fresh build")
         assert np.array_equal(model.first[:n], model.count[:n].any(axis=1))
         assert np.array_equal(model.upper[:n], model.cone[:n].any(axis=1))
+        kept, built = _bounds(model, state), _bounds(fresh, state)
+        for pattern in kept:
+            assert np.array_equal(kept[pattern], built[pattern]), (
+                f"{where}: {wl_id} keeps stale {pattern} bounds")
+
+
+def _bounds(model: WorkloadModel, state) -> dict[str, np.ndarray]:  # noqa: ANN001
+    """The per-switch bounds the model's evaluation reads (kept ones, after an update)."""
+    n = state.store.n_devices
+    first, uppers = np.flatnonzero(model.first[:n]), np.flatnonzero(model.upper[:n])
+    up = state.store.d["up"][:n].astype(float)
+    return model._bounds.bounds(first, uppers, model.count[:n][first].sum(axis=0), up,
+                                (model.count[:n], model.bw[:n], model.arrive[:n], model.cone[:n]))
 
 
 @pytest.mark.parametrize("seed", [11, 12])
