@@ -233,6 +233,9 @@ class WorkloadModel:
                 if member != self.members[row]:
                     self.members[row] = member
                     self.dirty = True
+        # the rails on which a touched switch had or has member NICs: a sum of an upper switch
+        # changes only in those (every other term of the touched switch is 0 x its share)
+        rails = np.zeros(self.rails, dtype=bool)
         for row in touched:
             was_up, was_down, was_val, was_linked = old.get(row, ((), (), 0, 0))
             if self.members[row] and was_linked != int(d["compute_linked"][row]):
@@ -251,46 +254,56 @@ class WorkloadModel:
                 self.dirty = True
                 uppers.update(p[0] for p in was_up)
                 uppers.update(p[0] for p in topo.up(row))
+            rails |= (self.count[row] != 0) | (self.bw[row] != 0) | (count != 0) | (bw != 0)
             self.count[row] = count
             self.bw[row] = bw
             self.first[row] = count.any()
             if row in changed_rows or was_down != topo.down(row):
                 self.dirty = True
                 uppers.add(row)
+            if row in changed_rows:
+                rails[:] = True  # a new model or role: no shortcut
         self._bounds.touch(touched)
         if uppers:
-            self._recompute_uppers(state, sorted(uppers))
+            self._recompute_uppers(state, sorted(uppers), np.flatnonzero(rails))
         return True
 
-    def _recompute_uppers(self, state: State, uppers: list[int]) -> None:
-        """arrive and cone of `uppers` from their lower first-hop switches, summed in the order
-        of the lower rows (as the full build does: np.bincount adds one term at a time)."""
+    def _recompute_uppers(self, state: State, uppers: list[int], rails: np.ndarray) -> None:
+        """arrive and cone of `uppers` on `rails` (the other rails keep their sums) from their
+        lower first-hop switches, summed in the order of the lower rows (as the full build
+        does: np.bincount adds one term at a time)."""
         d = state.store.d
         topo = state.topo
         live = [u for u in uppers if d["alive"][u] and d["switch"][u]]
-        downs = [topo.down_array(u) for u in live]
-        self.arrive[uppers] = 0.0
-        self.cone[uppers] = 0
-        self.upper[uppers] = False
+        gone = [u for u in uppers if not (d["alive"][u] and d["switch"][u])]
+        self.arrive[gone] = 0.0
+        self.cone[gone] = 0
+        self.upper[gone] = False
         self._bounds.touch(uppers)
-        pairs = np.concatenate(downs) if downs else np.zeros((0, 3), dtype=np.int64)
-        if not len(pairs):
+        if not live or not len(rails):
             return
-        # the same rows in the same order as the full build (down lists in upper order)
-        at = np.repeat(np.arange(len(live)), [len(x) for x in downs])
-        low = pairs[:, 0]
-        keep = self.first[low] & d["switch"][low]
-        at, low, g = at[keep], low[keep], pairs[:, 1].astype(float)[keep]
-        ups = d["up"][low].astype(float)
-        share = np.divide(g, ups, out=np.zeros(len(g)), where=ups > 0)
-        rails = self.rails
-        bins = (at[:, None] * rails + np.arange(rails)).ravel()
-        size = len(live) * rails
-        arrive = np.bincount(bins, weights=(share[:, None] * self.bw[low]).ravel(), minlength=size)
-        cone = np.bincount(bins, weights=self.count[low].ravel(), minlength=size)
         rows = np.array(live, dtype=np.int64)
-        self.arrive[rows] = arrive.reshape(len(live), rails)
-        self.cone[rows] = cone.reshape(len(live), rails).astype(np.int64)
+        cells = np.ix_(rows, rails)
+        self.arrive[cells] = 0.0
+        self.cone[cells] = 0
+        downs = [topo.down_array(u) for u in live]
+        pairs = np.concatenate(downs)
+        if len(pairs):
+            # the same rows in the same order as the full build (down lists in upper order)
+            at = np.repeat(np.arange(len(live)), [len(x) for x in downs])
+            low = pairs[:, 0]
+            keep = self.first[low] & d["switch"][low]
+            at, low, g = at[keep], low[keep], pairs[:, 1].astype(float)[keep]
+            ups = d["up"][low].astype(float)
+            share = np.divide(g, ups, out=np.zeros(len(g)), where=ups > 0)
+            k = len(rails)
+            bins = (at[:, None] * k + np.arange(k)).ravel()
+            terms = (share[:, None] * self.bw[np.ix_(low, rails)]).ravel()
+            arrive = np.bincount(bins, weights=terms, minlength=len(live) * k)
+            cone = np.bincount(bins, weights=self.count[np.ix_(low, rails)].ravel(),
+                               minlength=len(live) * k)
+            self.arrive[cells] = arrive.reshape(len(live), k)
+            self.cone[cells] = cone.reshape(len(live), k).astype(np.int64)
         self.upper[rows] = self.cone[rows].any(axis=1)
 
     # ---------------------------------------------------------------- evaluation

@@ -33,6 +33,8 @@ class PairTable:
             self.n = counts.astype(np.int64)
         else:
             self.dev = self.nbr = self.gbps = self.n = np.zeros(0, dtype=np.int64)
+        self._stack: np.ndarray | None = None  # array(): (nbr, gbps, n) rows, made when asked
+        self._starts = np.zeros(1, dtype=np.int64)
 
     def tuples(self, row: int) -> tuple[Pair, ...]:
         lo = int(np.searchsorted(self.dev, row, side="left"))
@@ -49,10 +51,17 @@ class PairTable:
         return self.nbr[lo:hi].tolist()
 
     def array(self, row: int) -> np.ndarray:
-        """`tuples(row)` as an (n, 3) int64 array, without making the tuples."""
-        lo = int(np.searchsorted(self.dev, row, side="left"))
-        hi = int(np.searchsorted(self.dev, row, side="right"))
-        return np.stack([self.nbr[lo:hi], self.gbps[lo:hi], self.n[lo:hi]], axis=1)
+        """`tuples(row)` as an (n, 3) int64 array, without making the tuples (a read-only view
+        of the whole table as one array, made on the first call)."""
+        if self._stack is None:
+            self._stack = np.stack([self.nbr, self.gbps, self.n], axis=1)
+            self._stack.flags.writeable = False
+            self._starts = np.searchsorted(self.dev, np.arange(int(self.dev[-1]) + 2)
+                                           if len(self.dev) else np.zeros(1, dtype=np.int64))
+        starts = self._starts
+        if row + 1 >= len(starts):
+            return self._stack[:0]
+        return self._stack[starts[row]:starts[row + 1]]
 
 
 class NicTable:
