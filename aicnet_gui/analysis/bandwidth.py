@@ -144,6 +144,8 @@ class WorkloadModel:
         self.dirty = True
         self._result: tuple[WorkloadMetrics, np.ndarray] | None = None
         self._bounds = BoundsCache()
+        # (NVLink domains, all in NVSwitch domains) of the members, None: to work out
+        self._nvlink: tuple[int, bool] | None = None
         self._build(state)
 
     # ---------------------------------------------------------------- sizes
@@ -233,6 +235,9 @@ class WorkloadModel:
                 if member != self.members[row]:
                     self.members[row] = member
                     self.dirty = True
+                    self._nvlink = None
+        if changed_rows:  # devices added, removed, or with a new model (GPUs, NVLink domain)
+            self._nvlink = None
         # the rails on which a touched switch had or has member NICs: a sum of an upper switch
         # changes only in those (every other term of the touched switch is 0 x its share)
         rails = np.zeros(self.rails, dtype=bool)
@@ -370,10 +375,11 @@ class WorkloadModel:
         ring_scattered = per_gpu("all-to-all")  # see `scattered` above
         bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        domains = nvlink_domains(state, members)
+        if self._nvlink is None:  # the members' servers and their models: kept until those change
+            self._nvlink = (nvlink_domains(state, members), nvswitch_members(state, members))
+        domains, nvswitch = self._nvlink
         technology = state.settings.technology
-        algorithm, fallback = usable_algorithm(workload.algorithm, technology,
-                                               nvswitch_members(state, members))
+        algorithm, fallback = usable_algorithm(workload.algorithm, technology, nvswitch)
         estimate = allreduce_estimate(algorithm, gpus, domains,
                                       ring_scattered if scattered else ring,
                                       message * 1e6, STEP_LATENCY_US[technology])

@@ -24,7 +24,7 @@ from aicnet_gui.analysis.bandwidth import WorkloadModel
 from aicnet_gui.analysis.rules_device import expected_uppers
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument, ModelError
-from aicnet_gui.model.edits import AddLink, ChangeSet, RemoveLink
+from aicnet_gui.model.edits import AddLink, ChangeSet, RemoveLink, UpdateDevice
 from aicnet_gui.model.fabric import Link
 
 
@@ -264,3 +264,31 @@ def test_rewiring_server_nics_equals_full_runs_and_fresh_workload_models(catalog
         assert incremental == full, (
             f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}")
         _assert_workload_models_fresh(analyzer, f"seed {seed} step {step}")
+
+
+def _as_nvl72_trays(doc: FabricDocument, servers: list[str]) -> list:
+    """Ops: these servers become GB200 NVL72 compute trays (their NIC cables removed first)."""
+    ops: list = []
+    for server in servers:
+        ops.extend(RemoveLink(i) for i in sorted(doc.link_ids_of(server)))
+        ops.append(UpdateDevice(server, {"model": "nvidia-gb200-nvl72-compute-tray"}))
+    return ops
+
+
+def test_member_servers_with_a_new_model_change_the_nvlink_domains_of_their_workload(catalog):
+    """The NVLink figures of a workload are kept between updates until its members or their
+    models change: DGX H100s (8 GPUs, one 8-GPU domain each) becoming GB200 NVL72 trays (4 GPUs
+    of a 72-GPU domain) change the GPUs and the domains the workload spans."""
+    doc = _two_tier(catalog)
+    analyzer = Analyzer(doc)
+    (before,) = analyzer.full().metrics.workloads
+    servers = sorted(d for d in doc.devices if doc.tier_of(d) == 0)
+    report = analyzer.update(doc.apply(_as_nvl72_trays(doc, servers[:1])).changes)
+    (after,) = report.metrics.workloads
+    assert (before.gpus, after.gpus) == (1024, 1020)
+    assert after.domains == before.domains  # 127 DGX domains + 4/72 of an NVL72 domain
+    assert report == Analyzer(doc).full()
+    report = analyzer.update(doc.apply(_as_nvl72_trays(doc, servers[1:18])).changes)
+    (after,) = report.metrics.workloads
+    assert after.domains == before.domains - 18 + 1  # 110 DGX domains + 72/72 of one
+    assert report == Analyzer(doc).full()
