@@ -298,10 +298,8 @@ def ecmp_peers(state: State, delta: Delta) -> None:
                 reach[(upper, tier)] = old
             continue
         reach.pop((upper, tier), None)
-        down = topo.down(upper)
-        if down:
-            rows = np.fromiter((p[0] for p in down), np.int64, len(down))
-            delta.peers.update(rows[switch[rows] & (tier_of[rows] == tier)].tolist())
+        rows = topo.down_array(upper)[:, 0]
+        delta.peers.update(rows[switch[rows] & (tier_of[rows] == tier)].tolist())
     state.run["ecmp_direct"] = len(delta.peers) <= DIRECT_PEERS
 
 

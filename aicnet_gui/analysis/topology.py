@@ -192,8 +192,7 @@ class Topology:
                    tier_of: np.ndarray) -> frozenset[int]:
         """The upper neighbours of every switch of `tier` below `upper` (ECMP: what the peers
         under one upper switch reach; rules_device.expected_uppers memoizes it per key)."""
-        downs = self.down(upper)
-        lows = np.fromiter((p[0] for p in downs), np.int64, len(downs))
+        lows = self.down_array(upper)[:, 0]
         lows = lows[switch[lows] & (tier_of[lows] == tier)]
         return frozenset().union(*{self.upset(low) for low in lows.tolist()})
 
