@@ -15,14 +15,14 @@ whether a union changed follows from those switches alone, exactly:
   still has it after the edit.
 
 Each question scans the peers (before or after the edit) until one answers, usually the first:
-a fat tree that loses one cable loses no path.  `reach_changed` answers; refresh.ecmp_peers
+a fat tree that loses one cable loses no path.  `ReachCheck.changed` answers; refresh.ecmp_peers
 asks it for every upper switch around the edit.  `reach_union` is the union of several upper
 switches' reach in one pass over their peers, for a check that finds its reach not memoized.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -33,61 +33,62 @@ from .topology import Pair, Topology
 Rewired = tuple[int, frozenset[int], frozenset[int]]
 
 
-def _lows(topo: Topology, upper: int, pairs: Sequence[Pair] | None, tier: int,
-          switch: np.ndarray, tier_of: np.ndarray) -> Iterator[int]:
-    """The switches of `tier` below `upper`, one at a time (a scan usually stops at the first):
-    now (`pairs` None) or among `pairs` (a Topology.down list from before the edit)."""
-    rows = topo.down_array(upper)[:, 0].tolist() if pairs is None else [p[0] for p in pairs]
-    return (low for low in rows if switch[low] and tier_of[low] == tier)
+class ReachCheck:
+    """Did the reach of an upper switch change with one edit?  Made once per update from the
+    switches whose uppers changed (`rewired`: no other switch's did)."""
 
+    def __init__(self, topo: Topology, rewired: Iterable[Rewired], switch: np.ndarray,
+                 tier_of: np.ndarray) -> None:
+        self.topo, self.switch, self.tier_of = topo, switch, tier_of
+        # tier -> (row, uppers before, uppers now, gained, lost) of its rewired switches
+        self._by_tier: dict[int, list[tuple[int, frozenset[int], frozenset[int], frozenset[int],
+                                            frozenset[int]]]] = {}
+        for row, was, now in rewired:
+            if switch[row]:
+                self._by_tier.setdefault(int(tier_of[row]), []).append(
+                    (row, was, now, now - was, was - now))
 
-def reach_changed(topo: Topology, upper: int, tier: int, rewired: Iterable[Rewired],
-                  old_down: Sequence[Pair] | None, switch: np.ndarray, tier_of: np.ndarray,
-                  old_reach: frozenset[int] | None = None) -> bool:
-    """Did `topo.tier_reach(upper, tier, ...)` change with the edit?
-
-    `rewired` lists every switch whose upper neighbours changed (before and after); no other
-    switch's did.  `old_down` is `topo.down(upper)` before the edit (None: the same as now),
-    `old_reach` the reach before when it is known (it answers "had a peer it before" at once).
-    """
-    gained: set[int] = set()
-    lost: set[int] = set()
-    before: dict[int, frozenset[int]] = {}
-    for row, was, now in rewired:
-        if not switch[row] or tier_of[row] != tier:
-            continue
-        under_before, under_now = upper in was, upper in now
-        if under_before:
-            before[row] = was
-        if under_before and under_now:
-            gained |= now - was
-            lost |= was - now
-        elif under_before:
-            lost |= was  # the peer left `upper`: all it reached may go
-        elif under_now:
-            gained |= now  # the peer arrived under `upper`: all it reaches may be new
-    # an upper switch one peer gained and another lost was reached before and still is
-    new, gone = gained - lost, lost - gained
-    if new:
-        if old_reach is not None:
-            if not new <= old_reach:
-                return True
-        else:
-            for low in _lows(topo, upper, old_down, tier, switch, tier_of):
-                was = before.get(low)
-                new -= was if was is not None else topo.upset(low)
-                if not new:
-                    break
-            if new:
-                return True
-    if gone:
-        for low in _lows(topo, upper, None, tier, switch, tier_of):
-            gone -= topo.upset(low)
-            if not gone:
-                break
-        if gone:
+    def changed(self, upper: int, tier: int, old_down: Sequence[Pair] | None = None,
+                old_reach: frozenset[int] | None = None) -> bool:
+        """Did `topo.tier_reach(upper, tier, ...)` change?  `old_down` is `topo.down(upper)`
+        before the edit (None: the same as now), `old_reach` the reach before when it is known
+        (it answers "had a peer it before" at once)."""
+        gained: set[int] = set()
+        lost: set[int] = set()
+        before: dict[int, frozenset[int]] = {}
+        for row, was, now, more, fewer in self._by_tier.get(tier, ()):
+            under_before, under_now = upper in was, upper in now
+            if under_before:
+                before[row] = was
+                if under_now:
+                    gained |= more
+                    lost |= fewer
+                else:
+                    lost |= was  # the peer left `upper`: all it reached may go
+            elif under_now:
+                gained |= now  # the peer arrived under `upper`: all it reaches may be new
+        # an upper switch one peer gained and another lost was reached before and still is
+        new, gone = gained - lost, lost - gained
+        if new and (not new <= old_reach if old_reach is not None
+                    else self._unreached(upper, old_down, tier, new, before)):
             return True
-    return False
+        return bool(gone) and self._unreached(upper, None, tier, gone, {})
+
+    def _unreached(self, upper: int, pairs: Sequence[Pair] | None, tier: int, wanted: set[int],
+                   before: dict[int, frozenset[int]]) -> bool:
+        """Is one of `wanted` reached by no switch of `tier` below `upper`: now (`pairs` None),
+        or among `pairs` (a Topology.down list from before the edit) with the uppers of
+        `before` for the rewired ones?  Scans until all are found, usually at the first."""
+        topo, switch, tier_of = self.topo, self.switch, self.tier_of
+        rows = topo.down_array(upper)[:, 0].tolist() if pairs is None else [p[0] for p in pairs]
+        for low in rows:
+            if switch[low] and tier_of[low] == tier:
+                was = before.get(low)
+                ups = was if was is not None else topo.upset(low)
+                wanted = {x for x in wanted if x not in ups}
+                if not wanted:
+                    return False
+        return True
 
 
 def reach_union(topo: Topology, uppers: Iterable[int], tier: int, switch: np.ndarray,

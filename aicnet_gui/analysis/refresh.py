@@ -23,7 +23,7 @@ from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from .bandwidth import analyze_workloads
 from .delta import Delta
-from .ecmp_reach import Rewired, reach_changed
+from .ecmp_reach import ReachCheck, Rewired
 from .state import State
 from .store import Store
 
@@ -287,11 +287,11 @@ def ecmp_peers(state: State, delta: Delta) -> None:
                     expand.update((upper, low_tier) for upper in topo.upset(low))
     # (when comparing, a low that arrived or left is rewired: its uppers, this row among them,
     # are expanded above; the other lows' uppers keep what their lows reach)
+    check = ReachCheck(topo, rewired, switch, tier_of)
     for upper, tier in expand:
         old = reach.get((upper, tier)) or before.get((upper, tier))
-        if compare and switch[upper] and not reach_changed(
-                topo, upper, tier, rewired, delta.old_down.get(upper),
-                switch, tier_of, old):
+        if compare and switch[upper] and not check.changed(
+                upper, tier, delta.old_down.get(upper), old):
             # what the peers under this upper switch reach is what it was: their expected
             # uppers did not change through it (a fat tree loses a cable, not a path)
             if old is not None:

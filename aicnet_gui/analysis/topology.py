@@ -117,6 +117,7 @@ class Topology:
         # base-table tuples already built (the base tables only change on rebuild)
         self._memo: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
         self._sets: dict[int, tuple[tuple[Pair, ...] | None, frozenset[int]]] = {}
+        self._shared: dict[frozenset[int], frozenset[int]] = {}  # the base table's upper sets
         self._down_arrays: dict[int, tuple[tuple[Pair, ...] | None, np.ndarray]] = {}
         # bumped whenever links or their speeds change: graph results keyed on it stay valid
         self.version = 0
@@ -127,6 +128,7 @@ class Topology:
         self._overlay = {}
         self._memo = {}
         self._sets = {}
+        self._shared = {}
         self._down_arrays = {}
 
     def refresh(self, dev_rows: Iterable[int], link_rows: np.ndarray) -> None:
@@ -165,7 +167,13 @@ class Topology:
         cached = self._sets.get(row)
         if cached is not None and cached[0] is ups:
             return cached[1]
-        value = frozenset(self._up.neighbours(row) if ups is None else (p[0] for p in ups))
+        if ups is None:
+            # one object per distinct set (a fat tree has a few): a union of many rows' sets
+            # then skips the equal ones by identity
+            value = frozenset(self._up.neighbours(row))
+            value = self._shared.setdefault(value, value)
+        else:
+            value = frozenset(p[0] for p in ups)
         self._sets[row] = (ups, value)
         return value
 

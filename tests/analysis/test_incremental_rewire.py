@@ -1,6 +1,6 @@
 """Rewiring between switches keeps the incremental analysis equal to a full run (the oracle),
 and every memoized ECMP reach equal to a fresh one: refresh.ecmp_peers keeps a memo entry when
-analysis/ecmp_reach.reach_changed says the edit left it alone, so a wrong answer there leaves a
+analysis/ecmp_reach.ReachCheck says the edit left it alone, so a wrong answer there leaves a
 stale entry (and, sooner or later, a missing or extra ECMP-IMBALANCE finding).
 
 The edits: every cable between a lower and an upper switch removed at once (the lower one loses
