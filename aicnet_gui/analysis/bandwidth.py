@@ -190,10 +190,12 @@ class WorkloadModel:
         upper = np.where(ta < tb, b, a)[up_link]
         pick = first[lower]
         self._uppers_from_pairs(state, lower[pick], upper[pick], gbps[up_link][pick])
-        # the rows with member NICs (first hop) and with first-hop switches below (uppers),
-        # kept up to date by refresh so that an evaluation does not scan every row
-        self.first = self.count.any(axis=1)
-        self.upper = self.cone.any(axis=1)
+        # the rows with member NICs (first hop) and with first-hop switches below (uppers,
+        # each with a cone of at least one NIC), kept up to date by refresh so that an
+        # evaluation does not scan every row
+        self.first = first
+        self.upper = np.zeros(n, dtype=bool)
+        self.upper[upper[pick]] = True
         self._bounds.clear()
 
     def _uppers_from_pairs(self, state: State, lower: np.ndarray, upper: np.ndarray,
