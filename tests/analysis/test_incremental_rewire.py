@@ -227,9 +227,9 @@ def _assert_workload_models_fresh(analyzer: Analyzer, where: str) -> None:
         for name in ("members", "count", "bw", "arrive", "cone", "first", "upper"):
             assert np.array_equal(getattr(model, name)[:n], getattr(fresh, name)[:n]), (
                 f"{where}: {wl_id}.{name} differs from a fresh build")
-        for kept in (model, fresh):  # the row masks an evaluation reads, refreshed and built
-            assert np.array_equal(kept.first[:n], kept.count[:n].any(axis=1))
-            assert np.array_equal(kept.upper[:n], kept.cone[:n].any(axis=1))
+        for one in (model, fresh):  # the row masks an evaluation reads, refreshed and built
+            assert np.array_equal(one.first[:n], one.count[:n].any(axis=1))
+            assert np.array_equal(one.upper[:n], one.cone[:n].any(axis=1))
         kept, built = _bounds(model, state), _bounds(fresh, state)
         for pattern in kept:
             assert np.array_equal(kept[pattern], built[pattern]), (
