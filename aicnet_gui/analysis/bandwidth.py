@@ -18,8 +18,9 @@ A fluid model of a Clos fabric with ECMP:
 Per workload the model keeps, per device row and rail, the member NIC count and bandwidth of
 first-hop switches and the arriving traffic and cone of upper switches.  A full run builds these
 matrices with numpy; an incremental run recomputes only the rows of the switches whose links
-changed and the upper switches above them; the bounds are then evaluated for all rows with
-numpy (~0.5 ms at 4,096 servers).  Values are rounded (bounds to 1e-9, results to 1e-4) so
+changed and, on the rails those carry, the upper switches above them (each sum re-added in the
+full build's order); the bounds of the rows that changed are then evaluated again
+(workload_bounds.py), the others kept.  Values are rounded (bounds to 1e-9, results to 1e-4) so
 that summation order cannot change a result.
 """
 
