@@ -65,13 +65,13 @@ def mtu_check(state: State, _key: None) -> Iterable[Finding]:
 
 def leaf_uplink_check(state: State, _key: None) -> Iterable[Finding]:
     store = state.store
-    rows = store.device_rows()
+    n = store.n_devices
     d = store.d
-    tier = d["tier"][rows]
-    switch = d["switch"][rows]
+    tier = d["tier"][:n]
+    switch = d["alive"][:n] & d["switch"][:n]  # masks over every row: no gather per column
     higher = bool((switch & (tier >= 2)).any())
     leaves = switch & (tier == 1)
-    lonely = rows[leaves & (d["down"][rows] > 0) & (d["up"][rows] == 0)]
+    lonely = np.flatnonzero(leaves & (d["down"][:n] > 0) & (d["up"][:n] == 0))
     if not len(lonely):
         return
     if higher:
