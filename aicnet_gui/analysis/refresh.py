@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model import arrays
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from .bandwidth import analyze_workloads
@@ -160,8 +161,11 @@ def resum(state: State, delta: Delta) -> None:
     touched = delta.touched_rows
     live = sorted(r for r in touched if alive[r])
     delta.their_links = {r: state.doc.link_ids_of(store.dev_ids[r]) for r in live}
-    all_their = set().union(*delta.their_links.values()) if delta.their_links else set()
-    their_rows = store.rows_of_links(all_their)
+    delta.their_rows = {r: store.rows_of_links(ids) for r, ids in delta.their_links.items()}
+    # every link row of the live touched devices, sorted, once (a link between two of them
+    # is in both lists)
+    their_rows = (arrays.unique(np.concatenate(list(delta.their_rows.values())))
+                  if delta.their_rows else np.zeros(0, dtype=np.int64))
     delta.old_up = {r: topo.up(r) for r in touched}
     delta.old_down = {r: topo.down(r) for r in touched}
     delta.old_sums = {r: (delta.old_up[r], delta.old_down[r], int(store.d["up"][r]),
