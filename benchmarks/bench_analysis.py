@@ -10,9 +10,11 @@ For each size the script prints:
   process CPU time (steadier on a shared machine);
 - edit: `analyzer.update(changes)` after one edit, median and 90th percentile over --edits edits
   of each kind: a link's length, a link's cable, removing a link and adding it back (topology),
-  a device's firmware, moving a server to another RU.  The analyzer runs as the GUI's live
-  validator runs it (`defer_graph`: above 20k links a rewiring edit keeps the last max-flow
-  bisection and the worker's full run recomputes it);
+  a device's firmware, moving a server to another RU, and the remove / add-back of a server's
+  NIC cable (server-leaf) and of a leaf-spine cable (their ECMP and workload refresh differ),
+  with the CPU time of each update alongside (steadier on a shared machine).  The analyzer
+  runs as the GUI's live validator runs it (`defer_graph`: above 20k links a rewiring edit
+  keeps the last max-flow bisection and the worker's full run recomputes it);
 - graph pass: what a rewiring edit costs when the graph facts are recomputed (islands, worst
   path, max-flow bisection of every workload), i.e. the background part.
 
@@ -99,6 +101,12 @@ def edit_kinds(doc: FabricDocument, rng: random.Random):  # noqa: ANN201
     servers = sorted(d for d in doc.devices if doc.tier_of(d) == 0)
     switches = sorted(d for d in doc.devices if doc.tier_of(d) >= 1)
 
+    def between(low: int, high: int) -> list[str]:
+        return [i for i in links if sorted((doc.tier_of(doc.links[i].a.device),
+                                            doc.tier_of(doc.links[i].b.device))) == [low, high]]
+
+    nic_links, leaf_spine = between(0, 1), between(1, 2)
+
     def length():
         return doc.update_link(rng.choice(links), length_m=rng.choice([4.0, 9.0, 17.4]))
 
@@ -107,10 +115,11 @@ def edit_kinds(doc: FabricDocument, rng: random.Random):  # noqa: ANN201
         old = doc.links[link_id].cable
         return doc.update_link(link_id, cable="nvidia-mfp7e30" if old != "nvidia-mfp7e30" else old)
 
-    def topology():
-        link_id = rng.choice(links)
-        edit = doc.remove_link(link_id)
-        return edit, edit.inverse
+    def rewire(among: list[str]):  # noqa: ANN202
+        def remove_and_add():
+            edit = doc.remove_link(rng.choice(among))
+            return edit, edit.inverse
+        return remove_and_add
 
     def firmware():
         return doc.update_device(rng.choice(switches), firmware=rng.choice(["fw-a", "fw-b"]))
@@ -128,34 +137,43 @@ def edit_kinds(doc: FabricDocument, rng: random.Random):  # noqa: ANN201
                     continue
         return None
 
-    return {"link length": length, "link cable": cable, "remove/add link": topology,
-            "device firmware": firmware, "move server": move}
+    # (the rewiring kinds of one tier come last: the earlier kinds keep their random edits)
+    return {"link length": length, "link cable": cable, "remove/add link": rewire(links),
+            "device firmware": firmware, "move server": move,
+            "rewire server-leaf": rewire(nic_links), "rewire leaf-spine": rewire(leaf_spine)}
 
 
-def time_edits(doc: FabricDocument, edits: int, seed: int = 1) -> dict[str, list[float]]:
+def time_edits(doc: FabricDocument, edits: int,
+               seed: int = 1) -> dict[str, tuple[list[float], list[float]]]:
+    """Per edit kind: the wall and CPU milliseconds of each update."""
     rng = random.Random(seed)
     analyzer = Analyzer(doc)
     analyzer.full()
     analyzer.defer_graph = True
-    result: dict[str, list[float]] = {}
+    result: dict[str, tuple[list[float], list[float]]] = {}
+
+    def timed(edit, walls: list[float], cpus: list[float]) -> None:  # noqa: ANN001
+        cpu = time.process_time()
+        start = time.perf_counter()
+        analyzer.update(edit.changes)
+        walls.append((time.perf_counter() - start) * 1000)
+        cpus.append((time.process_time() - cpu) * 1000)
+
     for name, make in edit_kinds(doc, rng).items():
-        times = []
+        walls: list[float] = []
+        cpus: list[float] = []
         for _ in range(edits):
             made = make()
             if made is None:
                 continue
             if isinstance(made, tuple):  # remove, then re-add: two edits
                 edit, inverse = made
-                start = time.perf_counter()
-                analyzer.update(edit.changes)
-                times.append((time.perf_counter() - start) * 1000)
+                timed(edit, walls, cpus)
                 edit = doc.apply(inverse)
             else:
                 edit = made
-            start = time.perf_counter()
-            analyzer.update(edit.changes)
-            times.append((time.perf_counter() - start) * 1000)
-        result[name] = times
+            timed(edit, walls, cpus)
+        result[name] = (walls, cpus)
     return result
 
 
@@ -249,12 +267,15 @@ def main() -> None:
         print(f"  full analysis   median {statistics.median(walls):7.1f} ms  best {min(walls):7.1f} ms"
               f"  (CPU median {statistics.median(cpus):.1f} ms)")
         edits = time_edits(doc, args.edits)
-        every = [t for times in edits.values() for t in times]
-        for name, times in edits.items():
-            print(f"  edit {name:<16} median {statistics.median(times):6.2f} ms  "
-                  f"p90 {p90(times):6.2f} ms  ({len(times)} updates)")
-        print(f"  edit (all kinds)      median {statistics.median(every):6.2f} ms  "
-              f"p90 {p90(every):6.2f} ms")
+        every = [t for walls, _cpus in edits.values() for t in walls]
+        every_cpu = [t for _walls, cpus in edits.values() for t in cpus]
+        for name, (walls, cpus) in edits.items():
+            print(f"  edit {name:<18} median {statistics.median(walls):6.2f} ms  "
+                  f"p90 {p90(walls):6.2f} ms  (CPU median {statistics.median(cpus):5.2f} ms  "
+                  f"p90 {p90(cpus):5.2f} ms; {len(walls)} updates)")
+        print(f"  edit (all kinds)        median {statistics.median(every):6.2f} ms  "
+              f"p90 {p90(every):6.2f} ms  (CPU median {statistics.median(every_cpu):5.2f} ms  "
+              f"p90 {p90(every_cpu):5.2f} ms)")
         graph = time_graph_pass(doc, args.runs)
         print(f"  graph pass (islands, worst path, max-flow) median "
               f"{statistics.median(graph):6.1f} ms  best {min(graph):6.1f} ms")

@@ -18,8 +18,9 @@ A fluid model of a Clos fabric with ECMP:
 Per workload the model keeps, per device row and rail, the member NIC count and bandwidth of
 first-hop switches and the arriving traffic and cone of upper switches.  A full run builds these
 matrices with numpy; an incremental run recomputes only the rows of the switches whose links
-changed and the upper switches above them; the bounds are then evaluated for all rows with
-numpy (~0.5 ms at 4,096 servers).  Values are rounded (bounds to 1e-9, results to 1e-4) so
+changed and, on the rails those carry, the upper switches above them (each sum re-added in the
+full build's order); the bounds of the rows that changed are then evaluated again
+(workload_bounds.py), the others kept.  Values are rounded (bounds to 1e-9, results to 1e-4) so
 that summation order cannot change a result.
 """
 
@@ -43,6 +44,9 @@ from .collectives import (
 from .fabric_paths import bisection_gbps, islands, joined_through_servers
 from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
+from .workload_bounds import PATTERNS, BoundsCache  # noqa: F401 - PATTERNS: as before
+from .workload_bounds import out_fraction as _out_fraction  # noqa: F401 - change/whatif.py
+from .workload_bounds import row_bounds as _bounds  # noqa: F401 - change/whatif.py
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
 STEP_LATENCY_US = {
@@ -51,7 +55,6 @@ STEP_LATENCY_US = {
     FabricTechnology.ETHERNET: 15.0,
 }
 TIER_NAMES = {0: "server", 1: "leaf", 2: "spine", 3: "core"}
-PATTERNS = ("ring-allreduce", "all-to-all")
 
 
 def _r(value: float) -> float:
@@ -122,23 +125,6 @@ class WorkloadMetrics:
         }
 
 
-def _out_fraction(cone: np.ndarray, total: np.ndarray, pattern: str) -> np.ndarray:
-    """Share of a cone's traffic (per rail) that must leave it."""
-    out = np.zeros(cone.shape)
-    if pattern == "all-to-all":
-        denom = np.broadcast_to(total - 1.0, cone.shape)
-        np.divide(total - cone, denom, out=out, where=denom > 0)
-    else:  # ring: one of the cone's `cone` ring streams per rail leaves it
-        np.divide(1.0, cone, out=out, where=(cone > 0) & (cone < total))
-    return out
-
-
-def _bounds(up: np.ndarray, demand: np.ndarray) -> np.ndarray:
-    bound = np.full(len(demand), np.inf)
-    np.divide(up, demand, out=bound, where=demand > 0)
-    return np.round(bound, 9)
-
-
 class WorkloadModel:
     """The per-switch matrices of one workload (see the module docstring)."""
 
@@ -158,6 +144,9 @@ class WorkloadModel:
         self.rails = self.base * (len(store.plane_ids) + 1)
         self.dirty = True
         self._result: tuple[WorkloadMetrics, np.ndarray] | None = None
+        self._bounds = BoundsCache()
+        # (NVLink domains, all in NVSwitch domains) of the members, None: to work out
+        self._nvlink: tuple[int, bool] | None = None
         self._build(state)
 
     # ---------------------------------------------------------------- sizes
@@ -171,6 +160,9 @@ class WorkloadModel:
         self.bw = np.vstack([self.bw, pad])
         self.arrive = np.vstack([self.arrive, pad])
         self.cone = np.vstack([self.cone, pad.astype(np.int64)])
+        self.first = np.concatenate([self.first, np.zeros(grow, dtype=bool)])
+        self.upper = np.concatenate([self.upper, np.zeros(grow, dtype=bool)])
+        self._bounds.clear()
 
     # ---------------------------------------------------------------- full build
     def _build(self, state: State) -> None:
@@ -199,6 +191,13 @@ class WorkloadModel:
         upper = np.where(ta < tb, b, a)[up_link]
         pick = first[lower]
         self._uppers_from_pairs(state, lower[pick], upper[pick], gbps[up_link][pick])
+        # the rows with member NICs (first hop) and with first-hop switches below (uppers,
+        # each with a cone of at least one NIC), kept up to date by refresh so that an
+        # evaluation does not scan every row
+        self.first = first
+        self.upper = np.zeros(n, dtype=bool)
+        self.upper[upper[pick]] = True
+        self._bounds.clear()
 
     def _uppers_from_pairs(self, state: State, lower: np.ndarray, upper: np.ndarray,
                            gbps: np.ndarray) -> None:
@@ -239,6 +238,12 @@ class WorkloadModel:
                 if member != self.members[row]:
                     self.members[row] = member
                     self.dirty = True
+                    self._nvlink = None
+        if changed_rows:  # devices added, removed, or with a new model (GPUs, NVLink domain)
+            self._nvlink = None
+        # the rails on which a touched switch had or has member NICs: a sum of an upper switch
+        # changes only in those (every other term of the touched switch is 0 x its share)
+        rails = np.zeros(self.rails, dtype=bool)
         for row in touched:
             was_up, was_down, was_val, was_linked = old.get(row, ((), (), 0, 0))
             if self.members[row] and was_linked != int(d["compute_linked"][row]):
@@ -257,37 +262,57 @@ class WorkloadModel:
                 self.dirty = True
                 uppers.update(p[0] for p in was_up)
                 uppers.update(p[0] for p in topo.up(row))
+            rails |= (self.count[row] != 0) | (self.bw[row] != 0) | (count != 0) | (bw != 0)
             self.count[row] = count
             self.bw[row] = bw
+            self.first[row] = count.any()
             if row in changed_rows or was_down != topo.down(row):
                 self.dirty = True
                 uppers.add(row)
+            if row in changed_rows:
+                rails[:] = True  # a new model or role: no shortcut
+        self._bounds.touch(touched)
         if uppers:
-            self._recompute_uppers(state, sorted(uppers))
+            self._recompute_uppers(state, sorted(uppers), np.flatnonzero(rails))
         return True
 
-    def _recompute_uppers(self, state: State, uppers: list[int]) -> None:
-        """arrive and cone of `uppers` from their lower first-hop switches, summed in the order
-        of the lower rows (as the full build does)."""
+    def _recompute_uppers(self, state: State, uppers: list[int], rails: np.ndarray) -> None:
+        """arrive and cone of `uppers` on `rails` (the other rails keep their sums) from their
+        lower first-hop switches, summed in the order of the lower rows (as the full build
+        does: np.bincount adds one term at a time)."""
         d = state.store.d
         topo = state.topo
         live = [u for u in uppers if d["alive"][u] and d["switch"][u]]
-        downs = [topo.down_array(u) for u in live]
-        self.arrive[uppers] = 0.0
-        self.cone[uppers] = 0
-        pairs = np.concatenate(downs) if downs else np.zeros((0, 3), dtype=np.int64)
-        if not len(pairs):
+        gone = [u for u in uppers if not (d["alive"][u] and d["switch"][u])]
+        self.arrive[gone] = 0.0
+        self.cone[gone] = 0
+        self.upper[gone] = False
+        self._bounds.touch(uppers)
+        if not live or not len(rails):
             return
-        # the same rows in the same order as the full build (down lists in upper order)
-        u = np.repeat(np.array(live, dtype=np.int64), [len(x) for x in downs])
-        low = pairs[:, 0]
-        first = self.count[low].sum(axis=1) > 0
-        keep = first & d["switch"][low]
-        u, low, g = u[keep], low[keep], pairs[:, 1].astype(float)[keep]
-        ups = d["up"][low].astype(float)
-        share = np.divide(g, ups, out=np.zeros(len(g)), where=ups > 0)
-        np.add.at(self.arrive, u, share[:, None] * self.bw[low])
-        np.add.at(self.cone, u, self.count[low])
+        rows = np.array(live, dtype=np.int64)
+        cells = np.ix_(rows, rails)
+        self.arrive[cells] = 0.0
+        self.cone[cells] = 0
+        downs = [topo.down_array(u) for u in live]
+        pairs = np.concatenate(downs)
+        if len(pairs):
+            # the same rows in the same order as the full build (down lists in upper order)
+            at = np.repeat(np.arange(len(live)), [len(x) for x in downs])
+            low = pairs[:, 0]
+            keep = self.first[low] & d["switch"][low]
+            at, low, g = at[keep], low[keep], pairs[:, 1].astype(float)[keep]
+            ups = d["up"][low].astype(float)
+            share = np.divide(g, ups, out=np.zeros(len(g)), where=ups > 0)
+            k = len(rails)
+            bins = (at[:, None] * k + np.arange(k)).ravel()
+            terms = (share[:, None] * self.bw[np.ix_(low, rails)]).ravel()
+            arrive = np.bincount(bins, weights=terms, minlength=len(live) * k)
+            cone = np.bincount(bins, weights=self.count[np.ix_(low, rails)].ravel(),
+                               minlength=len(live) * k)
+            self.arrive[cells] = arrive.reshape(len(live), k)
+            self.cone[cells] = cone.reshape(len(live), k).astype(np.int64)
+        self.upper[rows] = self.cone[rows].any(axis=1)
 
     # ---------------------------------------------------------------- evaluation
     def evaluate(self, state: State) -> tuple[WorkloadMetrics, np.ndarray]:
@@ -314,8 +339,8 @@ class WorkloadModel:
         members = self.members[:n]
         count, bw, arrive, cone = self.count[:n], self.bw[:n], self.arrive[:n], self.cone[:n]
         gpus = int(d["gpus"][:n][members].sum())
-        first = np.flatnonzero(count.any(axis=1))
-        uppers = np.flatnonzero(cone.any(axis=1))
+        first = np.flatnonzero(self.first[:n])
+        uppers = np.flatnonzero(self.upper[:n])
         total = count[first].sum(axis=0)
         nic_total = float(bw[first].sum())
         nics = int(total.sum())
@@ -326,12 +351,8 @@ class WorkloadModel:
         up = d["up"][:n].astype(float)
         tier_of = d["tier"][:n]
         rows = np.concatenate([first, uppers])
-        bounds = {}
-        for pattern in PATTERNS:
-            first_demand = (bw[first] * _out_fraction(count[first], total, pattern)).sum(axis=1)
-            upper_demand = (arrive[uppers] * _out_fraction(cone[uppers], total, pattern)).sum(axis=1)
-            bounds[pattern] = np.concatenate([_bounds(up[first], first_demand),
-                                              _bounds(up[uppers], upper_demand)])
+        # per pattern, the bounds of `rows` (only the rows an edit changed are recomputed)
+        bounds = self._bounds.bounds(first, uppers, total, up, (count, bw, arrive, cone))
         # a ring whose ranks are scattered has a neighbour anywhere on its rail: the share of
         # a cone's ring traffic that leaves it is the all-to-all share (C_r - c) / (C_r - 1)
         scattered = workload.placement == "scattered"
@@ -357,10 +378,11 @@ class WorkloadModel:
         ring_scattered = per_gpu("all-to-all")  # see `scattered` above
         bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        domains = nvlink_domains(state, members)
+        if self._nvlink is None:  # the members' servers and their models: kept until those change
+            self._nvlink = (nvlink_domains(state, members), nvswitch_members(state, members))
+        domains, nvswitch = self._nvlink
         technology = state.settings.technology
-        algorithm, fallback = usable_algorithm(workload.algorithm, technology,
-                                               nvswitch_members(state, members))
+        algorithm, fallback = usable_algorithm(workload.algorithm, technology, nvswitch)
         estimate = allreduce_estimate(algorithm, gpus, domains,
                                       ring_scattered if scattered else ring,
                                       message * 1e6, STEP_LATENCY_US[technology])

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..model.edits import ChangeSet
 from .topology import Pair
 
@@ -38,6 +40,7 @@ class Delta:
     touched_rows: set[int] = field(default_factory=set)  # device rows whose links changed
     # ---- per-device sums and topology
     their_links: dict[int, set[str]] = field(default_factory=dict)  # live touched row -> link ids
+    their_rows: dict[int, np.ndarray] = field(default_factory=dict)  # ... -> their sorted link rows
     old_up: dict[int, Neighbours] = field(default_factory=dict)
     old_down: dict[int, Neighbours] = field(default_factory=dict)
     old_sums: dict[int, tuple] = field(default_factory=dict)  # (up, down, up count, compute linked)

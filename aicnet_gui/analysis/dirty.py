@@ -42,9 +42,9 @@ def changed_links(state: State, delta: Delta) -> list[int]:
     assemblies |= {store.assembly[store.link_row[i]] for i in rerun} - {None}
     ep_cage = state.endpoints.arrays()["cage"]
     for dev, cages in ends_by_dev.items():
-        if dev not in delta.their_links:
+        rows = delta.their_rows.get(dev)
+        if rows is None:
             continue
-        rows = store.rows_of_links(delta.their_links[dev])
         if not len(rows):
             continue
         ends = np.where(store.l["a"][rows] == dev, store.l["a_ep"][rows], store.l["b_ep"][rows])

@@ -98,6 +98,8 @@ class Analyzer:
         # rule name -> key -> findings / (failing rule, error) of that key
         self._found: dict[str, dict[Any, tuple[Finding, ...]]] = {}
         self._failed: dict[str, dict[Any, tuple[tuple[str, str], ...]]] = {}
+        # the device objects and port maps per row the reports share, until a device is re-read
+        self._device_lists: tuple[list, list] | None = None
         self._by_scope: dict[str, list[Rule]] = {s: [] for s in SCOPES}
         for rule in self.rules:
             self._by_scope[rule.scope].append(rule)
@@ -117,6 +119,7 @@ class Analyzer:
         state = State.load(self.doc, self.signature_rules)
         build(state)
         self.state = state
+        self._device_lists = None
         self._rebase()
         self._found = {rule.name: {} for rule in self.rules}
         self._failed = {rule.name: {} for rule in self.rules}
@@ -217,6 +220,8 @@ class Analyzer:
         state.run = {"defer_graph": self.defer_graph}
         state.store.settings = self.doc.settings
         delta = apply_changes(state, changes)
+        if delta.devices:  # rows re-read (store.set_device): their objects and ports changed
+            self._device_lists = None
         self._note_links(delta.links)
         self._clear_removed(delta)
         keys_of: dict[Dependency, list[Any]] = {}
@@ -277,8 +282,11 @@ class Analyzer:
         findings.sort(key=Finding.sort_key)
         n_dev = store.n_devices
         targets = state.settings.oversubscription
+        if self._device_lists is None:
+            self._device_lists = (list(store.dev_obj), list(store.dev_ports))
+        devices, ports = self._device_lists
         data = MetricsData(
-            devices=list(store.dev_obj),
+            devices=devices,
             d={k: store.d[k][:n_dev].copy() for k in REPORT_DEVICE_COLUMNS},
             links=LinkColumns(self._links_base[0], self._links_base[1], dict(self._links_overlay)),
             cables=state.cindex.cables,
@@ -293,7 +301,7 @@ class Analyzer:
         workloads = tuple(state.workloads[w].metrics for w in sorted(state.workloads))
         metrics = Metrics(
             OversubscriptionMetrics(data), ReachMetrics(data),
-            BreakoutMetrics(data, list(store.dev_ports), state.endpoints), workloads,
+            BreakoutMetrics(data, ports, state.endpoints), workloads,
         )
         duration = (time.perf_counter() - start) * 1000
         return AnalysisReport(findings, metrics, self.doc.revision, round(duration, 3),

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model import arrays
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
 from .bandwidth import analyze_workloads
 from .delta import Delta
+from .ecmp_reach import ReachCheck, Rewired
 from .state import State
 from .store import Store
 
@@ -159,8 +161,11 @@ def resum(state: State, delta: Delta) -> None:
     touched = delta.touched_rows
     live = sorted(r for r in touched if alive[r])
     delta.their_links = {r: state.doc.link_ids_of(store.dev_ids[r]) for r in live}
-    all_their = set().union(*delta.their_links.values()) if delta.their_links else set()
-    their_rows = store.rows_of_links(all_their)
+    delta.their_rows = {r: store.rows_of_links(ids) for r, ids in delta.their_links.items()}
+    # every link row of the live touched devices, sorted, once (a link between two of them
+    # is in both lists)
+    their_rows = (arrays.unique(np.concatenate(list(delta.their_rows.values())))
+                  if delta.their_rows else np.zeros(0, dtype=np.int64))
     delta.old_up = {r: topo.up(r) for r in touched}
     delta.old_down = {r: topo.down(r) for r in touched}
     delta.old_sums = {r: (delta.old_up[r], delta.old_down[r], int(store.d["up"][r]),
@@ -244,6 +249,11 @@ def _names(index: np.ndarray, ids: list[str]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- 6. ECMP peers
+#: at most this many switches to check again: their ECMP check unites their uppers' reach in
+#: one pass (ecmp_reach.reach_union) instead of filling the memo one upper switch at a time
+DIRECT_PEERS = 8
+
+
 def ecmp_peers(state: State, delta: Delta) -> None:
     """A switch's ECMP result depends on its uppers and on the uppers of the switches that
     share an upper switch with it: note those whose inputs changed, and drop their memo."""
@@ -255,12 +265,15 @@ def ecmp_peers(state: State, delta: Delta) -> None:
     delta.peers.update(delta.wired_rows)
     expand: set[tuple[int, int]] = set()  # (upper switch, tier): re-check its lowers
     before: dict[tuple[int, int], frozenset[int]] = {}  # memo entries dropped on the way
+    rewired: list[Rewired] = []  # switches whose set of uppers changed
+    # a renamed, re-modelled or moved switch changes its peers' messages: no shortcut then
+    compare = not delta.wired_rows
     for row in sorted(delta.touched_rows):
         renamed = row in delta.wired_rows
         if not switch[row] and not renamed:
             continue
         tier = int(tier_of[row])
-        was_up = {p[0] for p in delta.old_up.get(row, ())}
+        was_up = frozenset(p[0] for p in delta.old_up.get(row, ()))
         now_up = topo.upset(row)
         was_down = {p[0] for p in delta.old_down.get(row, ()) if switch[p[0]]}
         now_down = {p[0] for p in topo.down(row) if switch[p[0]]}
@@ -268,26 +281,30 @@ def ecmp_peers(state: State, delta: Delta) -> None:
             delta.peers.add(row)
         if renamed or was_up != now_up:
             expand.update((upper, tier) for upper in was_up | now_up)
+            rewired.append((row, was_up, now_up))
         if renamed or was_down != now_down:
             for low in was_down | now_down:
                 low_tier = int(tier_of[low])
                 if (row, low_tier) in reach:
                     before[(row, low_tier)] = reach.pop((row, low_tier))
-                expand.update((upper, low_tier) for upper in topo.upset(low))
-    # a renamed, re-modelled or moved switch changes its peers' messages: no shortcut then
-    compare = not delta.wired_rows
+                if not compare:
+                    expand.update((upper, low_tier) for upper in topo.upset(low))
+    # (when comparing, a low that arrived or left is rewired: its uppers, this row among them,
+    # are expanded above; the other lows' uppers keep what their lows reach)
+    check = ReachCheck(topo, rewired, switch, tier_of)
     for upper, tier in expand:
-        old = reach.pop((upper, tier), None) or before.get((upper, tier))
-        if compare and old is not None and switch[upper]:
-            # what the peers under this upper switch reach: when it is what it was, their
-            # expected uppers did not change through it (a fat tree loses a cable, not a path)
-            new = reach[(upper, tier)] = topo.tier_reach(upper, tier, switch, tier_of)
-            if new == old:
-                continue
-        down = topo.down(upper)
-        if down:
-            rows = np.fromiter((p[0] for p in down), np.int64, len(down))
-            delta.peers.update(rows[switch[rows] & (tier_of[rows] == tier)].tolist())
+        old = reach.get((upper, tier)) or before.get((upper, tier))
+        if compare and switch[upper] and not check.changed(
+                upper, tier, delta.old_down.get(upper), old):
+            # what the peers under this upper switch reach is what it was: their expected
+            # uppers did not change through it (a fat tree loses a cable, not a path)
+            if old is not None:
+                reach[(upper, tier)] = old
+            continue
+        reach.pop((upper, tier), None)
+        rows = topo.down_array(upper)[:, 0]
+        delta.peers.update(rows[switch[rows] & (tier_of[rows] == tier)].tolist())
+    state.run["ecmp_direct"] = len(delta.peers) <= DIRECT_PEERS
 
 
 # ---------------------------------------------------------------------- helpers

@@ -27,6 +27,7 @@ from ..model.fabric import FabricTechnology
 from ..model.fit import ports_per_optical_port
 from ..model.wording import counted
 from .dirty import switch_peers
+from .ecmp_reach import reach_union
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .fixes import set_assembly
 from .index import NONE
@@ -412,20 +413,29 @@ def oversub_candidates(state: State) -> Iterable[int]:
 def expected_uppers(state: State, row: int) -> frozenset[int]:
     """The upper switches of every switch of the same tier that shares an upper switch with
     `row`.  The union per upper switch is memoized in `state.memo["ecmp"]`; refresh.ecmp_peers drops
-    an entry when the lower switches of that upper switch or their uppers change."""
+    an entry when the lower switches of that upper switch or their uppers change.  When an
+    update re-checks only a few switches (`state.run["ecmp_direct"]`), the upper switches not
+    memoized are united in one pass over their peers (ecmp_reach.reach_union) instead."""
     d = state.store.d
     tier = int(d["tier"][row])
     topo = state.topo
     memo = state.memo.setdefault("ecmp", {})
+    direct = state.run.get("ecmp_direct", False)
     parts = set()
+    missing = []
     for upper in topo.upset(row):
         if not d["switch"][upper]:
             continue
         key = (upper, tier)
         reach = memo.get(key)
         if reach is None:
+            if direct:
+                missing.append(upper)
+                continue
             reach = memo[key] = topo.tier_reach(upper, tier, d["switch"], d["tier"])
         parts.add(reach)
+    if missing:
+        parts.add(reach_union(topo, missing, tier, d["switch"], d["tier"]))
     uppers = np.fromiter(frozenset().union(*parts), np.int64)
     return frozenset(uppers[d["switch"][uppers]].tolist())
 

@@ -65,13 +65,13 @@ def mtu_check(state: State, _key: None) -> Iterable[Finding]:
 
 def leaf_uplink_check(state: State, _key: None) -> Iterable[Finding]:
     store = state.store
-    rows = store.device_rows()
+    n = store.n_devices
     d = store.d
-    tier = d["tier"][rows]
-    switch = d["switch"][rows]
+    tier = d["tier"][:n]
+    switch = d["alive"][:n] & d["switch"][:n]  # masks over every row: no gather per column
     higher = bool((switch & (tier >= 2)).any())
     leaves = switch & (tier == 1)
-    lonely = rows[leaves & (d["down"][rows] > 0) & (d["up"][rows] == 0)]
+    lonely = np.flatnonzero(leaves & (d["down"][:n] > 0) & (d["up"][:n] == 0))
     if not len(lonely):
         return
     if higher:
@@ -136,13 +136,15 @@ def tier_ratios(state: State) -> dict[int, tuple[int, int]]:
     if cached is not None:
         return cached
     store = state.store
-    rows = store.device_rows()
+    n = store.n_devices
     d = store.d
-    sw = rows[d["switch"][rows] & (d["up"][rows] > 0)]
-    result: dict[int, tuple[int, int]] = {}
-    for tier in sorted(set(d["tier"][sw].tolist())):
-        pick = sw[d["tier"][sw] == tier]
-        result[tier] = (int(d["down"][pick].sum()), int(d["up"][pick].sum()))
+    sw = d["alive"][:n] & d["switch"][:n] & (d["up"][:n] > 0)
+    tiers = d["tier"][:n][sw]
+    # whole Gb/s per tier: float sums of integers stay exact far beyond any fabric
+    count = np.bincount(tiers)
+    down = np.bincount(tiers, weights=d["down"][:n][sw])
+    up = np.bincount(tiers, weights=d["up"][:n][sw])
+    result = {t: (int(down[t]), int(up[t])) for t in np.flatnonzero(count).tolist()}
     state.run["tier_ratios"] = result
     return result
 

@@ -33,6 +33,8 @@ class PairTable:
             self.n = counts.astype(np.int64)
         else:
             self.dev = self.nbr = self.gbps = self.n = np.zeros(0, dtype=np.int64)
+        self._stack: np.ndarray | None = None  # array(): (nbr, gbps, n) rows, made when asked
+        self._starts = np.zeros(1, dtype=np.int64)
 
     def tuples(self, row: int) -> tuple[Pair, ...]:
         lo = int(np.searchsorted(self.dev, row, side="left"))
@@ -41,6 +43,25 @@ class PairTable:
             return ()
         return tuple(zip(self.nbr[lo:hi].tolist(), self.gbps[lo:hi].tolist(),
                          self.n[lo:hi].tolist(), strict=True))
+
+    def neighbours(self, row: int) -> list[int]:
+        """The neighbour rows of `tuples(row)`, in the same order."""
+        lo = int(np.searchsorted(self.dev, row, side="left"))
+        hi = int(np.searchsorted(self.dev, row, side="right"))
+        return self.nbr[lo:hi].tolist()
+
+    def array(self, row: int) -> np.ndarray:
+        """`tuples(row)` as an (n, 3) int64 array, without making the tuples (a read-only view
+        of the whole table as one array, made on the first call)."""
+        if self._stack is None:
+            self._stack = np.stack([self.nbr, self.gbps, self.n], axis=1)
+            self._stack.flags.writeable = False
+            self._starts = np.searchsorted(self.dev, np.arange(int(self.dev[-1]) + 2)
+                                           if len(self.dev) else np.zeros(1, dtype=np.int64))
+        starts = self._starts
+        if row + 1 >= len(starts):
+            return self._stack[:0]
+        return self._stack[starts[row]:starts[row + 1]]
 
 
 class NicTable:
@@ -95,8 +116,9 @@ class Topology:
         self._overlay: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
         # base-table tuples already built (the base tables only change on rebuild)
         self._memo: dict[int, tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[Nic, ...]]] = {}
-        self._sets: dict[int, tuple[tuple[Pair, ...], frozenset[int]]] = {}
-        self._down_arrays: dict[int, tuple[tuple[Pair, ...], np.ndarray]] = {}
+        self._sets: dict[int, tuple[tuple[Pair, ...] | None, frozenset[int]]] = {}
+        self._shared: dict[frozenset[int], frozenset[int]] = {}  # the base table's upper sets
+        self._down_arrays: dict[int, tuple[tuple[Pair, ...] | None, np.ndarray]] = {}
         # bumped whenever links or their speeds change: graph results keyed on it stay valid
         self.version = 0
 
@@ -105,6 +127,9 @@ class Topology:
         self._up, self._down, self._nics = _tables(self.store, self.store.link_rows())
         self._overlay = {}
         self._memo = {}
+        self._sets = {}
+        self._shared = {}
+        self._down_arrays = {}
 
     def refresh(self, dev_rows: Iterable[int], link_rows: np.ndarray) -> None:
         """Recompute the neighbours of `dev_rows` from `link_rows` (all their links)."""
@@ -135,12 +160,20 @@ class Topology:
         return self._entry(row)[0]
 
     def upset(self, row: int) -> frozenset[int]:
-        """The rows of the row's upper neighbours (cached while they do not change)."""
-        ups = self._entry(row)[0]
+        """The rows of the row's upper neighbours (cached while they do not change; read from
+        the base table while the row has no overlay, without making its tuples)."""
+        entry = self._overlay.get(row)
+        ups = entry[0] if entry is not None else None  # None: the base table's
         cached = self._sets.get(row)
         if cached is not None and cached[0] is ups:
             return cached[1]
-        value = frozenset(p[0] for p in ups)
+        if ups is None:
+            # one object per distinct set (a fat tree has a few): a union of many rows' sets
+            # then skips the equal ones by identity
+            value = frozenset(self._up.neighbours(row))
+            value = self._shared.setdefault(value, value)
+        else:
+            value = frozenset(p[0] for p in ups)
         self._sets[row] = (ups, value)
         return value
 
@@ -149,12 +182,17 @@ class Topology:
 
     def down_array(self, row: int) -> np.ndarray:
         """`down(row)` as an (n, 3) int64 array of (neighbour row, Gb/s, links), in the same
-        order (cached while it does not change)."""
-        downs = self._entry(row)[1]
+        order (cached while it does not change; read from the base table while the row has no
+        overlay, without making its tuples)."""
+        entry = self._overlay.get(row)
+        downs = entry[1] if entry is not None else None  # None: the base table's
         cached = self._down_arrays.get(row)
         if cached is not None and cached[0] is downs:
             return cached[1]
-        value = np.array(downs, dtype=np.int64).reshape(-1, 3)
+        if downs is None:
+            value = self._down.array(row)
+        else:
+            value = np.array(downs, dtype=np.int64).reshape(-1, 3)
         self._down_arrays[row] = (downs, value)
         return value
 
@@ -162,8 +200,7 @@ class Topology:
                    tier_of: np.ndarray) -> frozenset[int]:
         """The upper neighbours of every switch of `tier` below `upper` (ECMP: what the peers
         under one upper switch reach; rules_device.expected_uppers memoizes it per key)."""
-        downs = self.down(upper)
-        lows = np.fromiter((p[0] for p in downs), np.int64, len(downs))
+        lows = self.down_array(upper)[:, 0]
         lows = lows[switch[lows] & (tier_of[lows] == tier)]
         return frozenset().union(*{self.upset(low) for low in lows.tolist()})
 
