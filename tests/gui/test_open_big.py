@@ -178,3 +178,34 @@ def test_the_status_bar_says_the_devices_are_being_prepared_until_every_item_exi
     text = window.message_label.text()
     assert text.startswith("Opened superpod-4su") and "every device ready" in text
     assert PREPARING not in text
+
+
+def test_a_click_on_a_device_a_slice_already_made_keeps_one_item_for_it(window, qtbot, lazy):  # noqa: ANN001
+    from PySide6.QtCore import QPointF
+
+    from aicnet_gui.gui.canvas.items import DeviceItem
+
+    def slice_then_click(window):  # noqa: ANN001, ANN202
+        scene = window.topology
+        mirror = scene.mirror
+        mirror.build_slice(0.3)  # the first rows get their items, as after the first frame
+        data = mirror.pending
+        device_id = data.ids[0]
+        made_by_slice = mirror.items[device_id]
+        clicked = scene.device_item_at(QPointF(float(data.x[0]) + 5, float(data.y[0]) + 5))
+        view = window.topology_view  # and a zoom over the same rows
+        view.set_zoom(1.0)
+        view.centerOn(float(data.x[0]), float(data.y[0]))
+        view.viewport().repaint()
+        return device_id, clicked is made_by_slice
+
+    opened = open_big(window, qtbot, slice_then_click)
+    device_id, same = opened["seen"]
+    assert same
+    scene = window.topology
+    qtbot.waitUntil(lambda: not scene.building(), timeout=30000)
+    items = [item.device_id for item in scene.items() if isinstance(item, DeviceItem)]
+    assert len(items) == len(set(items)) == len(window.document.fabric.devices)
+    assert window.editor.delete([device_id], [])
+    assert not any(isinstance(item, DeviceItem) and item.device_id == device_id
+                   for item in scene.items())

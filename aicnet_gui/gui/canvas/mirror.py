@@ -137,6 +137,7 @@ class SceneMirror:
         while self.pending_next < len(data) and time.perf_counter() < deadline:
             stop = min(self.pending_next + ITEM_ROWS, len(data))
             self._create_items(data, self._unmade(self.pending_next, stop))
+            self._made[self.pending_next:stop] = True  # a click or zoom later must not remake them
             self.pending_next = stop
         if self.pending_next < len(data):
             return False

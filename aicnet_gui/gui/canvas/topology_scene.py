@@ -278,8 +278,8 @@ class TopologyScene(FabricScene):
         return self.mirror.pending is not None
 
     def ensure_items(self) -> None:
-        """Create every pending device item now (something needs them: a click, an edit, a
-        zoom in, a selection)."""
+        """Create every pending device item now (something needs them all: an edit, a selection
+        by id, a rubber band; a click or a zoom in makes only the items it reaches)."""
         self.mirror.ensure_items()
 
     def panel_geometries(self) -> list[DeviceGeometry]:
