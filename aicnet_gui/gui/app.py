@@ -37,8 +37,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="select this cable (by link id) for --screenshot: the inspector "
                              "shows its media, optics, length and channel")
     parser.add_argument("--zoom", type=float, metavar="Z",
-                        help="zoom of the Topology view for --screenshot, centred on the selection "
-                             "(default: the whole fabric fitted)")
+                        help="zoom of the Topology view for --screenshot, centred on what --select and "
+                             "--select-link chose (default: the whole fabric fitted)")
     return parser.parse_args(argv)
 
 
@@ -132,9 +132,10 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         window.select_ids([], [link_id], [])
     if getattr(args, "zoom", None):
         window.topology_view.set_zoom(args.zoom)
-        selected = window.topology.selectedItems()
-        if selected:
-            window.topology_view.centerOn(selected[0].sceneBoundingRect().center())
+        scene = window.topology
+        area = scene.ensure_item_visible_rect(scene.selected_device_ids(), [link_id] if link_id else [])
+        if not area.isNull():  # the selected devices and cable (a cable: its middle)
+            window.topology_view.centerOn(area.center())
     if getattr(args, "select_finding", None) is not None and window.findings.proxy.rowCount():
         window.topology_view.set_zoom(0.6)  # close enough to see ports and the marks
         window.findings.select_row(min(args.select_finding, window.findings.proxy.rowCount() - 1))
