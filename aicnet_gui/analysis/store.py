@@ -209,6 +209,8 @@ class Store:
     def _cage_optics(self, cages: dict) -> tuple[dict[int, int], float]:
         """(cage -> optic index, the optics' watts) of a cage table, worked out once per shared
         table (a loaded file's devices of one kind share theirs: 16,544 devices, ~20 tables)."""
+        if not cages:  # a device with no cage settings (each has its own empty table)
+            return _NO_OPTICS
         known = self._optics_memo.get(cages)
         if known is not None:
             return known
@@ -520,6 +522,9 @@ def _table_summary(endpoints: Endpoints, pmap: dict[str, int]) -> tuple[int, int
             fabric += 1
     return _SUMMARIES.put(pmap, (compute, fabric))
 
+
+#: what a device with no cage settings holds: no optics, no watts (read only)
+_NO_OPTICS: tuple[dict[int, int], float] = ({}, 0.0)
 
 #: port map -> (compute NIC ports, fabric legs)
 _SUMMARIES: IdentityMemo[tuple[int, int]] = IdentityMemo(16_384)

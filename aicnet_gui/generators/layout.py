@@ -218,29 +218,51 @@ def _pod_of(members: dict[int, list[Placeable]]) -> str | None:
 
 
 def _block_rows(blocks: list[_Block], pods: list[str | None]) -> list[list[int]]:
-    """Rows of block indices.  Blocks of one pod stay together: a row holds whole pods, or a pod
-    too wide for one row starts on a row of its own and fills its own rows, so each pod (a box
-    on the fit-zoom overview) is a rectangle no other pod's blocks reach into."""
+    """Rows of block indices.  Blocks of one pod stay together: a row holds whole pods (packed
+    in order while they fit), a pod wider than a row gets rows of its own, and blocks in no pod
+    (racks added by hand) fill rows like any blocks; so each pod (a box on the fit-zoom
+    overview) is a rectangle no other pod's blocks reach into."""
     per_row = _blocks_per_row(blocks)
-    runs: list[list[int]] = []
+    runs: list[tuple[list[int], bool]] = []  # (blocks, one pod) in order; no-pod blocks merged
     for index, pod in enumerate(pods):
-        if runs and pod is not None and pods[runs[-1][0]] == pod:
-            runs[-1].append(index)
+        if runs and (pod is None) == (not runs[-1][1]) and (
+                pod is None or pods[runs[-1][0][0]] == pod):
+            runs[-1][0].append(index)
         else:
-            runs.append([index])
-    if all(pod is None for pod in pods) or len(runs) <= 1:
+            runs.append(([index], pod is not None))
+    pod_sizes = [len(run) for run, is_pod in runs if is_pod]
+    if len(pod_sizes) <= 1 and len(runs) <= 1:
         return [list(range(i, min(i + per_row, len(blocks))))
                 for i in range(0, len(blocks), per_row)] or [[]]
-    widest = max(len(run) for run in runs)
-    if widest <= per_row:
-        pods_per_row = max(1, per_row // widest)
-        return [[i for run in runs[j:j + pods_per_row] for i in run]
-                for j in range(0, len(runs), pods_per_row)]
-    # each pod on rows of its own, one width for every pod: a row per pod when it is at most one
-    # block wider than the picture's aspect asks (16 SUs in pods of 4: rows of 4), else the
-    # largest pod's rows evenly full (pods of 9 SUs of 72 where 7 fit: rows of 5 and 4)
-    cols = widest if widest <= per_row + 1 else _balanced(widest, per_row)
-    return [run[i:i + cols] for run in runs for i in range(0, len(run), cols)]
+    widest = max(pod_sizes, default=0)
+    # a pod wider than a row: a row of its own when it is at most one block wider than the
+    # picture's aspect asks (16 SUs in pods of 4 where 3 fit: rows of 4), else rows as evenly
+    # full as the largest pod's (pods of 9 SUs of 72 where 7 fit: rows of 5 and 4)
+    wide_cols = widest if widest <= per_row + 1 else _balanced(widest, per_row)
+    # when a pod is wider than a row, every row is as wide as the wide pods' rows
+    width = per_row if widest <= per_row else wide_cols
+    rows: list[list[int]] = []
+    row: list[int] = []
+    for run, is_pod in runs:
+        if not is_pod:  # loose blocks fill the row they come to, then wrap
+            for index in run:
+                if len(row) >= width:
+                    rows.append(row)
+                    row = []
+                row.append(index)
+        elif len(run) <= width:  # a whole pod in the row, or at the start of the next
+            if len(row) + len(run) > width:
+                rows.append(row)
+                row = []
+            row += run
+        else:  # a pod wider than a row: rows of its own
+            if row:
+                rows.append(row)
+                row = []
+            rows += [run[i:i + width] for i in range(0, len(run), width)]
+    if row:
+        rows.append(row)
+    return rows
 
 
 def _blocks_per_row(blocks: list[_Block]) -> int:

@@ -40,3 +40,30 @@ def test_no_pod_reaches_into_another(params):
     overlapping = [(p, q) for p, a in boxes.items() for q, b in boxes.items()
                    if p < q and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
     assert overlapping == []
+
+
+def _rows(pods: list[str | None]) -> list[list[int]]:
+    from aicnet_gui.generators import layout
+
+    blocks = [(1000.0, {}, {}, 100.0, 400.0, 1000.0, 1000.0) for _ in pods]
+    return layout._block_rows(blocks, pods)
+
+
+@pytest.mark.parametrize("pods", [
+    [f"p{i // 4}" for i in range(16)] + [None] * 24,  # a generated design plus racks added by hand
+    ["big"] * 30 + [None] * 10,
+    [f"p{i // 2}" for i in range(16)] + ["big"] * 12,
+    [f"p{i // 9}" for i in range(61)],  # pods of 9, the last one of 7
+], ids=["pods-then-loose-racks", "one-wide-pod", "small-pods-and-a-wide-one", "pods-of-9"])
+def test_rows_keep_pods_whole_and_stay_compact(pods):
+    rows = _rows(pods)
+    assert sorted(i for row in rows for i in row) == list(range(len(pods)))
+    for pod in {p for p in pods if p is not None}:
+        spans = [row for row in rows if any(pods[i] == pod for i in row)]
+        if len(spans) > 1:  # a pod over several rows has those rows to itself
+            assert all(pods[i] == pod for row in spans for i in row)
+        positions = [rows.index(row) for row in spans]
+        assert positions == list(range(positions[0], positions[0] + len(positions)))
+    widths = {len(row) for row in rows[:-1]}
+    # rows are filled: never more rows than twice what the blocks need at the widest row
+    assert len(rows) <= 2 * -(-len(pods) // max(widths | {1}))

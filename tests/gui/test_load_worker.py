@@ -9,7 +9,9 @@ from pathlib import Path
 
 from aicnet_gui.gui.workers.load_worker import load_for_editor
 
-FABRIC = Path(__file__).resolve().parents[2] / "examples" / "superpod-1su.fabric"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+FABRIC = EXAMPLES / "superpod-1su.fabric"
+BIGGER = EXAMPLES / "superpod-4su.fabric"  # 176 devices: big enough for the fit-zoom overview
 
 
 def links_by_device(doc) -> dict[str, set[str]]:  # noqa: ANN001
@@ -22,12 +24,17 @@ def links_by_device(doc) -> dict[str, set[str]]:  # noqa: ANN001
 
 def test_open_worker_prepares_the_scene_and_the_overview_and_a_snapshot_without_device_index(
         catalog):  # noqa: ANN001
-    loaded = load_for_editor(FABRIC, catalog)
+    loaded = load_for_editor(BIGGER, catalog)
     doc, snap = loaded.fabric, loaded.snapshot
     assert snap is not None and snap._device_links is None and doc._device_links is None
     assert loaded.scene.overview is not None
     assert loaded.scene.overview.ids == list(doc.devices)
     assert {d: snap.link_ids_of(d) for d in snap.devices} == links_by_device(doc)
+
+
+def test_a_design_too_small_for_the_overview_is_not_counted_for_it(catalog):  # noqa: ANN001
+    loaded = load_for_editor(FABRIC, catalog)  # 44 devices: fit zoom shows the devices
+    assert len(loaded.fabric.devices) == 44 and loaded.scene.overview is None
 
 
 def test_the_device_index_is_built_after_the_first_frame_before_the_items(window, qtbot):  # noqa: ANN001

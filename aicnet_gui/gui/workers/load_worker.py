@@ -23,6 +23,7 @@ from ...fileio import load_fabric
 from ...gc_control import gc_paused
 from ...model.catalog import Catalog
 from ...model.document import FabricDocument
+from ..canvas.overview_layer import OVERVIEW_MIN_DEVICES
 from ..canvas.scene_data import TopologyData, prepare_overview, topology_data
 
 
@@ -49,7 +50,8 @@ def load_for_editor(path: str | Path, catalog: Catalog) -> LoadedFabric:
         # cached per revision: the status bar and inspector need not count again
         prime_counts(fabric, scene.ids, scene.roles, scene.tiers.tolist(), scene.gpus, scene.tier_pairs)
         snapshot = fabric.snapshot()  # the first validation's copy, made off the GUI thread
-        if len(scene):  # the blocks the first fitted frame draws, counted here, not in paint
+        if len(scene) >= OVERVIEW_MIN_DEVICES:  # the blocks the first fitted frame draws,
+            # counted here, not in paint (a smaller design never shows them)
             scene.overview = prepare_overview(fabric, scene)
     done = time.perf_counter()
     return LoadedFabric(path, fabric, scene, laid_out, (loaded - start) * 1000, (done - loaded) * 1000,
