@@ -31,6 +31,36 @@ def _first_difference(a: dict, b: dict) -> str:
     return "fixes differ"
 
 
+def edit_batches(doc, rng: random.Random, steps: int, make_edit, batch: int = 1,  # noqa: ANN001
+                 undo_share: float = 0.3):  # noqa: ANN201
+    """(step, ChangeSet) for `steps` steps of up to `batch` edits each: `make_edit(doc, rng)`
+    (an applied edit or None) or, with probability `undo_share`, the undo of an earlier one;
+    steps that changed nothing are skipped."""
+    undo: list = []
+    for step in range(steps):
+        changes = ChangeSet()
+        for _ in range(rng.randint(1, batch)):
+            if undo and rng.random() < undo_share:
+                edit = doc.apply(undo.pop())
+            else:
+                edit = make_edit(doc, rng)
+                if edit is None:
+                    continue
+                undo.append(edit.inverse)
+            changes.merge(edit.changes)
+        if changes:
+            yield step, changes
+
+
+def assert_update_equals_full(analyzer: Analyzer, doc, changes: ChangeSet, where: str):  # noqa: ANN001, ANN201
+    """The incremental update after `changes`, checked against a full run of `doc`."""
+    incremental = analyzer.update(changes)
+    full = Analyzer(doc).full()
+    assert incremental == full, (
+        f"{where}: {_first_difference(incremental.to_json(), full.to_json())}")
+    return incremental
+
+
 def run_random_edits(doc, seed: int, steps: int, kinds: tuple[str, ...] = KINDS,
                      batch: int = 1) -> int:
     """Random edits (and undos), each followed by an update compared with a full run; with
@@ -39,26 +69,9 @@ def run_random_edits(doc, seed: int, steps: int, kinds: tuple[str, ...] = KINDS,
     rng = random.Random(seed)
     analyzer = Analyzer(doc)
     analyzer.full()
-    undo: list = []
     checked = 0
-    for step in range(steps):
-        changes = ChangeSet()
-        for _ in range(rng.randint(1, batch)):
-            if undo and rng.random() < 0.3:
-                edit = doc.apply(undo.pop())
-            else:
-                edit = apply_random(doc, rng, kinds)
-                if edit is None:
-                    continue
-                undo.append(edit.inverse)
-            changes.merge(edit.changes)
-        if not changes:
-            continue
-        incremental = analyzer.update(changes)
-        full = Analyzer(doc).full()
-        assert incremental == full, (
-            f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}"
-        )
+    for step, changes in edit_batches(doc, rng, steps, lambda d, r: apply_random(d, r, kinds), batch):
+        assert_update_equals_full(analyzer, doc, changes, f"seed {seed} step {step}")
         checked += 1
     return checked
 

@@ -17,14 +17,14 @@ import random
 import numpy as np
 import pytest
 from conftest import two_leaf_fabric
-from test_incremental import _first_difference
+from test_incremental import assert_update_equals_full, edit_batches
 
 from aicnet_gui.analysis import Analyzer
 from aicnet_gui.analysis.bandwidth import WorkloadModel
 from aicnet_gui.analysis.rules_device import expected_uppers
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument, ModelError
-from aicnet_gui.model.edits import AddLink, ChangeSet, RemoveLink, UpdateDevice
+from aicnet_gui.model.edits import AddLink, RemoveLink, UpdateDevice
 from aicnet_gui.model.fabric import Link
 
 
@@ -114,25 +114,9 @@ def run_rewiring(doc: FabricDocument, seed: int, steps: int, batch: int = 1) -> 
     before = analyzer.full()
     _fill_ecmp_memo(analyzer)
     assert analyzer.state.memo["ecmp"]
-    undo: list = []
     checked = changed = 0
-    for step in range(steps):
-        changes = ChangeSet()
-        for _ in range(rng.randint(1, batch)):
-            if undo and rng.random() < 0.35:
-                edit = doc.apply(undo.pop())
-            else:
-                edit = _apply_rewire(doc, rng)
-                if edit is None:
-                    continue
-                undo.append(edit.inverse)
-            changes.merge(edit.changes)
-        if not changes:
-            continue
-        incremental = analyzer.update(changes)
-        full = Analyzer(doc).full()
-        assert incremental == full, (
-            f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}")
+    for step, changes in edit_batches(doc, rng, steps, _apply_rewire, batch, undo_share=0.35):
+        incremental = assert_update_equals_full(analyzer, doc, changes, f"seed {seed} step {step}")
         _assert_memo_fresh(analyzer, f"seed {seed} step {step}")
         _assert_workload_models_fresh(analyzer, f"seed {seed} step {step}")
         checked += 1
@@ -252,18 +236,9 @@ def test_rewiring_server_nics_equals_full_runs_and_fresh_workload_models(catalog
     analyzer = Analyzer(doc)
     analyzer.full()
     assert analyzer.state.wl_models
-    undo: list = []
-    for step in range(30):
-        if undo and rng.random() < 0.35:
-            edit = doc.apply(undo.pop())
-        else:
-            ops = _rewire_nic(doc, rng)
-            edit = doc.apply(ops)
-            undo.append(edit.inverse)
-        incremental = analyzer.update(edit.changes)
-        full = Analyzer(doc).full()
-        assert incremental == full, (
-            f"seed {seed} step {step}: {_first_difference(incremental.to_json(), full.to_json())}")
+    for step, changes in edit_batches(doc, rng, 30, lambda d, r: d.apply(_rewire_nic(d, r)),
+                                      undo_share=0.35):
+        assert_update_equals_full(analyzer, doc, changes, f"seed {seed} step {step}")
         _assert_workload_models_fresh(analyzer, f"seed {seed} step {step}")
 
 
