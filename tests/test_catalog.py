@@ -241,12 +241,15 @@ def test_q3400_counts_cages_and_logical_ports_separately(catalog: Catalog) -> No
 
 
 def test_switch_ordering_numbers_reach_the_exported_device_type(catalog: Catalog) -> None:
-    """A NetBox device type names the number a purchase order uses: the QM97xx list both
-    airflow variants (the P2C -NS2F first), the SN5600 its 920- SKU; a switch whose number no
-    document read states exports none rather than a guess."""
+    """A NetBox device type names the number a purchase order uses: the QM97xx their P2C -NS2F
+    (the C2P -NS2R is an alternative named in the notes, not a second number the BOM would print
+    on the same line), the SN5600 its 920- SKU; a switch whose number no document read states
+    exports none rather than a guess."""
     assert device_type(catalog.device("nvidia-qm9700"))["part_number"] == "MQM9700-NS2F"
-    assert catalog.device("nvidia-qm9700").part_numbers == ["MQM9700-NS2F", "MQM9700-NS2R"]
-    assert catalog.device("nvidia-qm9790").part_numbers == ["MQM9790-NS2F", "MQM9790-NS2R"]
+    for model in ("nvidia-qm9700", "nvidia-qm9790"):
+        entry = catalog.device(model)
+        assert entry.part_numbers == ["M" + entry.model + "-NS2F"]
+        assert "-NS2R" in entry.notes
     assert device_type(catalog.device("nvidia-sn5600"))["part_number"] == "920-9N42F-00RI-7C0"
     assert "part_number" not in device_type(catalog.device("nvidia-sn5610"))
 
