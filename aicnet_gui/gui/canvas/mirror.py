@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QRectF
@@ -339,45 +340,37 @@ class SceneMirror:
             self._geometries.pop(key, None)
 
     # ---------------------------------------------------------------- marks told to the items
+    def _tell_items(self, before: dict[str, Any], after: dict[str, Any], setter: str) -> None:
+        """Tell the existing items a mark that changed from `before` to `after` (device id ->
+        value): None to those that lost it, their value to the others (items still to be made
+        take theirs when they are created)."""
+        items = self.items
+        for device_id in before.keys() - after.keys():
+            item = items.get(device_id)
+            if item is not None:
+                getattr(item, setter)(None)
+        for device_id, value in after.items():
+            item = items.get(device_id)
+            if item is not None:
+                getattr(item, setter)(value)
+
     def show_badges(self, devices: dict[str, tuple[str, int]], link_errors: set[str],
                     link_warnings: set[str]) -> None:
-        """Badges on devices (worst severity, number of findings) and halos on cables (items
-        still to be created take theirs from `badges`, like accents and highlights)."""
-        for device_id in set(self.badges) - set(devices):
-            item = self.items.get(device_id)
-            if item is not None:
-                item.set_badge(None)
-        for device_id, badge in devices.items():
-            item = self.items.get(device_id)
-            if item is not None:
-                item.set_badge(badge)
+        """Badges on devices (worst severity, number of findings) and halos on cables."""
+        self._tell_items(self.badges, devices, "set_badge")
         self.badges = dict(devices)
         self.device_layer.set_badges(self.badges)
         self.links.set_marks(link_errors, link_warnings)
 
     def set_accents(self, accents: dict[str, QColor]) -> None:
         """A colour mode's stripe colours (devices not named: their role colour)."""
-        for device_id in set(self.accents) - set(accents):
-            item = self.items.get(device_id)
-            if item is not None:
-                item.set_accent(None)
-        for device_id, colour in accents.items():
-            item = self.items.get(device_id)
-            if item is not None:
-                item.set_accent(colour)
+        self._tell_items(self.accents, accents, "set_accent")
         self.accents = dict(accents)
         self.device_layer.set_accents(self.accents)
 
     def set_highlight(self, wanted: dict[str, str]) -> None:
         """Device id -> "member" / "bottleneck" of the workload shown."""
-        for device_id in set(self.highlighted) - set(wanted):
-            item = self.items.get(device_id)
-            if item is not None:
-                item.set_highlight(None)
-        for device_id, kind in wanted.items():
-            item = self.items.get(device_id)
-            if item is not None:
-                item.set_highlight(kind)
+        self._tell_items(self.highlighted, wanted, "set_highlight")
         self.highlighted = wanted
         self.device_layer.set_highlights(wanted)
 
