@@ -8,7 +8,8 @@ way (both come from `PairTable.tuples`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -159,42 +160,39 @@ class Topology:
     def up(self, row: int) -> tuple[Pair, ...]:
         return self._entry(row)[0]
 
-    def upset(self, row: int) -> frozenset[int]:
-        """The rows of the row's upper neighbours (cached while they do not change; read from
-        the base table while the row has no overlay, without making its tuples)."""
+    def _per_overlay(self, cache: dict, row: int, part: int, from_base: Callable[[int], Any],
+                     from_overlay: Callable[[Any], Any]) -> Any:
+        """A value derived from part `part` (0 up, 1 down) of the row's neighbours, cached while
+        that part does not change: read from the base table while the row has no overlay
+        (without making its tuples), else from the overlay's tuples."""
         entry = self._overlay.get(row)
-        ups = entry[0] if entry is not None else None  # None: the base table's
-        cached = self._sets.get(row)
-        if cached is not None and cached[0] is ups:
+        raw = entry[part] if entry is not None else None  # None: the base table's
+        cached = cache.get(row)
+        if cached is not None and cached[0] is raw:
             return cached[1]
-        if ups is None:
-            # one object per distinct set (a fat tree has a few): a union of many rows' sets
-            # then skips the equal ones by identity
-            value = frozenset(self._up.neighbours(row))
-            value = self._shared.setdefault(value, value)
-        else:
-            value = frozenset(p[0] for p in ups)
-        self._sets[row] = (ups, value)
+        value = from_base(row) if raw is None else from_overlay(raw)
+        cache[row] = (raw, value)
         return value
+
+    def upset(self, row: int) -> frozenset[int]:
+        """The rows of the row's upper neighbours."""
+        return self._per_overlay(self._sets, row, 0, self._base_upset,
+                                 lambda ups: frozenset(p[0] for p in ups))
+
+    def _base_upset(self, row: int) -> frozenset[int]:
+        # one object per distinct set (a fat tree has a few): a union of many rows' sets then
+        # skips the equal ones by identity
+        value = frozenset(self._up.neighbours(row))
+        return self._shared.setdefault(value, value)
 
     def down(self, row: int) -> tuple[Pair, ...]:
         return self._entry(row)[1]
 
     def down_array(self, row: int) -> np.ndarray:
         """`down(row)` as an (n, 3) int64 array of (neighbour row, Gb/s, links), in the same
-        order (cached while it does not change; read from the base table while the row has no
-        overlay, without making its tuples)."""
-        entry = self._overlay.get(row)
-        downs = entry[1] if entry is not None else None  # None: the base table's
-        cached = self._down_arrays.get(row)
-        if cached is not None and cached[0] is downs:
-            return cached[1]
-        if downs is None:
-            value = self._down.array(row)
-        else:
-            value = np.array(downs, dtype=np.int64).reshape(-1, 3)
-        self._down_arrays[row] = (downs, value)
-        return value
+        order."""
+        return self._per_overlay(self._down_arrays, row, 1, self._down.array,
+                                 lambda downs: np.array(downs, dtype=np.int64).reshape(-1, 3))
 
     def tier_reach(self, upper: int, tier: int, switch: np.ndarray,
                    tier_of: np.ndarray) -> frozenset[int]:
