@@ -44,9 +44,7 @@ from .collectives import (
 from .fabric_paths import bisection_gbps, islands, joined_through_servers
 from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
-from .workload_bounds import PATTERNS, BoundsCache  # noqa: F401 - PATTERNS: as before
-from .workload_bounds import out_fraction as _out_fraction  # noqa: F401 - change/whatif.py
-from .workload_bounds import row_bounds as _bounds  # noqa: F401 - change/whatif.py
+from .workload_bounds import BoundsCache
 
 # per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
 STEP_LATENCY_US = {

@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.bandwidth import WorkloadMetrics, _bounds, _out_fraction
+from ..analysis.bandwidth import WorkloadMetrics
 from ..analysis.engine import Analyzer
 from ..analysis.report import AnalysisReport
 from ..analysis.state import State
+from ..analysis.workload_bounds import out_fraction, row_bounds
 from ..model.document import FabricDocument
 from ..model.edits import AddLink, Operation, RemoveLink
 from .failures import Failure
@@ -278,11 +279,11 @@ def switch_factors(state: State, workload_id: str, arrays: FabricArrays,
     pattern = model.workload.pattern
     bound = np.full(n, np.inf)
     if len(first):
-        demand = (bw[first] * _out_fraction(count[first], total, pattern)).sum(axis=1)
-        bound[first] = _bounds(up[first], demand)
+        demand = (bw[first] * out_fraction(count[first], total, pattern)).sum(axis=1)
+        bound[first] = row_bounds(up[first], demand)
     if len(uppers):
-        demand = (arrive[uppers] * _out_fraction(cone[uppers], total, pattern)).sum(axis=1)
-        bound[uppers] = np.minimum(bound[uppers], _bounds(up[uppers], demand))
+        demand = (arrive[uppers] * out_fraction(cone[uppers], total, pattern)).sum(axis=1)
+        bound[uppers] = np.minimum(bound[uppers], row_bounds(up[uppers], demand))
     # the tightest bound on the way up: tier by tier, from the top down
     live = alive[arrays.up_links]
     lower, upper = arrays.up_lower[live], arrays.up_upper[live]
