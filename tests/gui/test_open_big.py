@@ -209,3 +209,16 @@ def test_a_click_on_a_device_a_slice_already_made_keeps_one_item_for_it(window, 
     assert window.editor.delete([device_id], [])
     assert not any(isinstance(item, DeviceItem) and item.device_id == device_id
                    for item in scene.items())
+
+
+def test_a_slice_with_no_time_left_still_makes_a_batch_of_items(window, qtbot, lazy):  # noqa: ANN001
+    """A busy machine (the budget gone before the first row) still gets its items built."""
+
+    def zero_budget_slice(window):  # noqa: ANN001, ANN202
+        mirror = window.topology.mirror
+        before = mirror.pending_next
+        mirror.build_slice(0.0)
+        return before, mirror.pending_next, mirror.pending.ids[0] in mirror.items
+
+    before, after, first_made = open_big(window, qtbot, zero_budget_slice)["seen"]
+    assert after > before and first_made

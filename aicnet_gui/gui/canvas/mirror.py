@@ -129,13 +129,16 @@ class SceneMirror:
         return np.flatnonzero(~self._made[start:stop]) + start
 
     def build_slice(self, budget_ms: float) -> bool:
-        """Create pending device items for about `budget_ms`; True when none is left."""
+        """Create pending device items for about `budget_ms`, at least one batch of rows (a
+        busy machine still makes progress); True when none is left."""
         data = self.pending
         if data is None:
             return True
         deadline = time.perf_counter() + budget_ms / 1000
         data.list_used()
-        while self.pending_next < len(data) and time.perf_counter() < deadline:
+        first = True
+        while self.pending_next < len(data) and (first or time.perf_counter() < deadline):
+            first = False
             stop = min(self.pending_next + ITEM_ROWS, len(data))
             self._create_items(data, self._unmade(self.pending_next, stop))
             self._made[self.pending_next:stop] = True  # a click or zoom later must not remake them
