@@ -1,4 +1,4 @@
-"""Rules over groups of objects: a rack (RACK-SPACE, RACK-POWER), a firmware line (a model's
+"""Rules over groups of objects: a rack (RACK-SPACE, RACK-POWER, RACK-SYSTEM), a firmware line (a model's
 firmware family or the model: FIRMWARE-DRIFT) and a cable assembly (PORT-DUPLICATE: one splitter used on two cages, more
 links than legs, mixed parts under one assembly id)."""
 
@@ -121,6 +121,46 @@ def rack_power_candidates(state: State) -> Iterable[str]:
     with np.errstate(invalid="ignore"):
         over = np.flatnonzero(watts > store.r_budget * 1000 + 1e-6)
     return sorted(store.rack_ids[r] for r in over.tolist())
+
+
+def rack_system_check(state: State, rack_id: str) -> Iterable[Finding]:
+    """A rack holding devices of a rack-scale system (NVL72 compute trays) holds exactly the
+    system's count of them: fewer or more is no rack the vendor builds (its NVLink domain,
+    power shelves and liquid cooling come with the rack)."""
+    rack = state.doc.racks.get(rack_id)
+    if rack is None:
+        return
+    store = state.store
+    counts: Counter[str] = Counter()
+    for dev_id in state.rack_members.get(rack_id, ()):
+        model = store.dev_models[store.dev_row[dev_id]]
+        if model.rack_system is not None:
+            counts[model.id] += 1
+    for model_id, count in sorted(counts.items()):
+        model = state.doc.catalog.device(model_id)
+        system = model.rack_system
+        assert system is not None
+        if count == system.devices:
+            continue
+        domain = (f", one NVLink domain of {model.nvlink_domain_gpus} GPUs"
+                  if model.nvlink_domain_gpus else "")
+        yield Finding(
+            "RACK-SYSTEM", WARNING,
+            f"rack {rack.name} holds {counted(count, model.model)}; a {system.name} is "
+            f"{system.devices} of them{domain}, installed and powered as one rack: this rack is "
+            "not one the vendor builds",
+            (rack_id,),
+            Fix(f"put {system.devices} {model.model}s in the rack "
+                + ("(move the others to another rack)" if count > system.devices
+                   else "(add or move trays here)")))
+
+
+def rack_system_candidates(state: State) -> Iterable[str]:
+    """Racks holding a device of a rack-scale system."""
+    store = state.store
+    racks = {rack for rack, members in state.rack_members.items()
+             if any(store.dev_models[store.dev_row[d]].rack_system is not None for d in members)}
+    return sorted(racks)
 
 
 # ---------------------------------------------------------------------------- firmware
@@ -282,6 +322,7 @@ def assembly_candidates(state: State) -> Iterable[str]:
 RULES = [
     Rule("rack-space", "rack", rack_space_check, rack_space_candidates, ("RACK-SPACE",)),
     Rule("rack-power", "rack", rack_power_check, rack_power_candidates, ("RACK-POWER",)),
+    Rule("rack-system", "rack", rack_system_check, rack_system_candidates, ("RACK-SYSTEM",)),
     Rule("firmware", "model", firmware_check, firmware_candidates, ("FIRMWARE-DRIFT",)),
     Rule("assembly", "assembly", assembly_check, assembly_candidates, ("PORT-DUPLICATE",)),
 ]

@@ -8,6 +8,9 @@ as RACK-POWER and POWER-FEED count it (`model/power.py`: a model's maximum, else
 plus the optics in its cages; the budget is the rack's, and no more than one A/B feed carries
 when the project sets its capacity).  The generator places once without optics, and again
 counting the optics the media choice installed when a rack cannot power them (`build.py`).
+A server that comes in a rack-scale system (an NVL72 compute tray) fills racks of exactly its
+system's count (18), the system's own power budget on them (none when no document states it),
+whole racks only, never with switches in them.
 Each compute cell (SU) gets its server racks with its
 leaves in network racks in the middle of them, or on top of the servers' rack when a whole cell
 fits in one rack (top of rack).  Spines of a pod go to the middle of the pod's rows, core
@@ -26,9 +29,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..model.catalog_entities import DeviceModel
+from ..model.catalog_entities import DeviceModel, RackSystem
 from ..model.fabric import LengthEstimation, Rack
 from ..model.power import device_watts, rack_budget_kw
+from ..model.wording import counted
 from .errors import GeneratorError
 from .naming import rack_name
 from .params import FloorParams
@@ -75,6 +79,16 @@ def _server_watts(model: DeviceModel, floor: FloorParams) -> tuple[float, str | 
     watts = device_watts(model)
     if watts is not None:
         return watts, None
+    system = model.rack_system
+    if system is not None:  # powered as a rack: its racks take the rack's budget
+        if system.power_kw is None:
+            return 0.0, (
+                f"no NVIDIA document found states the power of the {system.name} or of a "
+                f"{model.model}: those racks get no power budget (set one per rack)")
+        return 0.0, (
+            f"each {system.name} gets the rack's stated power, {system.power_kw:g} kW (its "
+            f"switch trays and power shelves included), as its budget; NVIDIA gives none per "
+            f"{model.model}")
     return DEFAULT_SERVER_KW * 1000, (
         f"the catalog has no power figure for {model.model}; racks are filled assuming "
         f"{DEFAULT_SERVER_KW} kW per server (DGX H100 max); set the server power to change it")
@@ -123,6 +137,11 @@ def servers_per_rack(
     server = plan.devices[server_keys[0]].model
     usable = floor.rack_height_ru - floor.reserved_top_ru
     by_ru = usable // max(server.height_ru, 1)
+    if server.rack_system is not None:
+        count = _rack_system_count(server, len(server_keys), floor, usable)
+        domain = f" (an NVLink domain of {server.nvlink_domain_gpus} GPUs)" if server.nvlink_domain_gpus else ""
+        return count, [f"{count} {server.model}s per rack: one {server.rack_system.name}{domain}, "
+                       "installed and powered as a rack; leaves go in network racks"]
     if floor.servers_per_rack is not None:
         if floor.servers_per_rack > by_ru:
             raise GeneratorError(
@@ -154,6 +173,40 @@ def servers_per_rack(
     return count, notes
 
 
+def _rack_system_count(server: DeviceModel, servers: int, floor: FloorParams, usable: int) -> int:
+    """Devices per rack of a rack-scale system (its own count: an NVL72 rack holds 18 compute
+    trays), after checking that the design is whole racks of them and that they fit."""
+    system = server.rack_system
+    assert system is not None
+    per = system.devices
+    what = f"{server.model}s come in {system.name}s of {per}"
+    if floor.servers_per_rack is not None and floor.servers_per_rack != per:
+        raise GeneratorError(f"{what} (one rack, one NVLink domain): {floor.servers_per_rack} "
+                             "servers per rack cannot be built")
+    if servers % per:
+        lower, upper = servers // per * per, (servers // per + 1) * per
+        raise GeneratorError(
+            f"{what}: {servers} do not fill whole racks; "
+            + (f"{lower} ({counted(lower // per, 'rack')}) or " if lower else "")
+            + f"{upper} ({counted(upper // per, 'rack')}) would")
+    if per * server.height_ru > usable:
+        raise GeneratorError(f"{what}: {per} x {server.height_ru} U do not fit a "
+                             f"{floor.rack_height_ru} U rack with {floor.reserved_top_ru} U reserved")
+    return per
+
+
+def _rack_system_chunks(plan: FabricPlan, per_rack: int) -> dict[int, list[list[int]]]:
+    """The server racks of a rack-scale system, each under the cell of its first device: the
+    servers in plan order, `per_rack` to a rack, so a rack may hold devices of two cells (an
+    NVL72 rack is bought whole; its trays' leaves can differ)."""
+    order = [(index, key) for index, cell in enumerate(plan.cells) for key in cell.servers]
+    chunks: dict[int, list[list[int]]] = {index: [] for index in range(len(plan.cells))}
+    for start in range(0, len(order), per_rack):
+        part = order[start:start + per_rack]
+        chunks[part[0][0]].append([key for _cell, key in part])
+    return chunks
+
+
 def _switch_racks(keys: list[int], devices: list[PlannedDevice], floor: FloorParams,
                   power: Power) -> list[_RackSpec]:
     """Switches in order into network racks, a new rack when the next one would exceed the
@@ -183,13 +236,18 @@ def _switch_racks(keys: list[int], devices: list[PlannedDevice], floor: FloorPar
 
 
 def _cell_racks(plan: FabricPlan, cell_index: int, per_rack: int, floor: FloorParams,
-                power: Power) -> list[_RackSpec]:
+                power: Power, chunks: list[list[int]] | None = None) -> list[_RackSpec]:
+    """The racks of one cell: its server racks (`chunks`, else its servers `per_rack` to a rack)
+    with its leaves in network racks in the middle, or on top of its one rack when they fit
+    (never in a rack-scale system's rack, given as `chunks`)."""
     cell = plan.cells[cell_index]
     devices = plan.devices
-    chunks = [cell.servers[i:i + per_rack] for i in range(0, len(cell.servers), per_rack)]
+    whole_racks = chunks is not None
+    if chunks is None:
+        chunks = [cell.servers[i:i + per_rack] for i in range(0, len(cell.servers), per_rack)]
     racks = [_RackSpec("server", servers=chunk) for chunk in chunks]
     usable = floor.rack_height_ru - floor.reserved_top_ru
-    if len(racks) == 1:
+    if len(racks) == 1 and not whole_racks:
         used = sum(devices[k].model.height_ru for k in racks[0].servers)
         leaf_ru = sum(devices[k].model.height_ru for k in cell.leaves)
         drawn = power.of(racks[0].servers) + power.of(cell.leaves)
@@ -202,6 +260,14 @@ def _cell_racks(plan: FabricPlan, cell_index: int, per_rack: int, floor: FloorPa
     return racks[:middle] + network + racks[middle:]
 
 
+def _rack_system(plan: FabricPlan) -> RackSystem | None:
+    """The rack-scale system the plan's servers come in, if they do."""
+    for device in plan.devices:
+        if device.role.value == "gpu_server":
+            return device.model.rack_system
+    return None
+
+
 def _rows_of(racks: list[_RackSpec], per_row: int) -> list[list[_RackSpec]]:
     return [racks[i:i + per_row] for i in range(0, len(racks), per_row)]
 
@@ -211,8 +277,10 @@ def _row_groups(plan: FabricPlan, per_rack: int, floor: FloorParams, power: Powe
     """(the rows of each pod, its spines among them, in pod order; the core rows)."""
     per_row = floor.racks_per_row
     pod_rows: dict[int, list[list[_RackSpec]]] = {}
+    system = _rack_system(plan)
+    chunks = _rack_system_chunks(plan, per_rack) if system is not None else {}
     for index, cell in enumerate(plan.cells):
-        racks = _cell_racks(plan, index, per_rack, floor, power)
+        racks = _cell_racks(plan, index, per_rack, floor, power, chunks.get(index))
         rows = pod_rows.setdefault(cell.pod, [])
         if len(racks) > per_row:
             rows.extend(_rows_of(racks, per_row))
@@ -333,6 +401,8 @@ def place(
         cols = len(columns)
     top = floor.rack_height_ru - floor.reserved_top_ru
     longest = max(len(row) for row in sequence)
+    system = _rack_system(plan)
+    system_kw = system.power_kw if system is not None else None
     racks: list[Rack] = []
     server_racks = network_racks = 0
     devices = plan.devices
@@ -347,7 +417,9 @@ def place(
             racks.append(Rack(
                 id=rack_id, name=name, row=index + 1, position=pos + 1,
                 x_m=round(x0 + (pos + 0.5) * width, 3), y_m=round(y, 3),
-                height_ru=floor.rack_height_ru, power_kw=floor.rack_power_kw,
+                height_ru=floor.rack_height_ru,
+                power_kw=system_kw if system is not None and spec.kind == "server"
+                else floor.rack_power_kw,
             ))
             ru = 1
             for key in spec.servers:

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
+from ..model.wording import counted
 from .clos import divisors_desc, larger_switches, or_use, spine_block
 from .common import PLANE, Hardware, half_capacity, pod_option, resolve_hardware, spine_of
 from .errors import GeneratorError
@@ -42,7 +43,7 @@ DEFAULT_SU_NODES = 32
 def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimizedParams:
     """`params` with `nodes_per_su` filled in: the one asked for, else the server model's
     reference SU for the fabric technology (DGX H100 on InfiniBand: 32; DGX B300: 64 on
-    Spectrum-X, 72 on Quantum-X800), else 32."""
+    Spectrum-X, 72 on Quantum-X800; NVL72 compute trays: 8 racks of 18), else 32."""
     if params.nodes_per_su is not None:
         return params
     hw = resolve_hardware(
@@ -52,7 +53,8 @@ def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimized
 
 
 def reference_su_nodes(hw: Hardware, technology: str) -> int:
-    """The server model's reference SU size on this fabric's technology, else 32."""
+    """The server model's reference SU size on this fabric's technology, else the SU of its
+    rack-scale system (a SuperPOD of NVL72 racks: 8 racks of 18 compute trays), else 32."""
     if technology == "auto":
         tech = "infiniband" if "infiniband" in hw.technologies else "ethernet"
     else:
@@ -60,16 +62,56 @@ def reference_su_nodes(hw: Hardware, technology: str) -> int:
     for key, nodes in hw.server.su_nodes.items():
         if key == tech:
             return nodes
+    system = hw.server.rack_system
+    if system is not None and system.su_racks is not None:
+        return rack_system_su(hw)[0]
     return DEFAULT_SU_NODES
 
 
+def rack_system_su(hw: Hardware) -> tuple[int, str | None]:
+    """(nodes per SU, a note or None) for servers that come in a rack-scale system: the vendor's
+    SU of `su_racks` racks when one leaf per rail holds it, else the most whole racks one leaf
+    per rail holds (an NVL72 SU of 144 trays needs 144 ports down per rail; a Q3400-RA leaf
+    gives 72, so SUs of 4 racks)."""
+    system = hw.server.rack_system
+    assert system is not None and system.su_racks is not None
+    reference = system.su_racks * system.devices
+    most = half_capacity(hw.leaf)
+    if reference <= most or most < system.devices:
+        return reference, None
+    racks = most // system.devices
+    return racks * system.devices, (
+        f"NVIDIA's SU is {counted(system.su_racks, system.name)} ({reference} "
+        f"{hw.server.model}s); a {hw.leaf.model.model} leaf per rail takes {most} of them at 1:1, "
+        f"so each SU here is {counted(racks, 'rack')} ({racks * system.devices} nodes); "
+        "--nodes-per-su sets another size")
+
+
 def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
+    note = _rack_system_su_note(catalog, params)
     params = with_su_size(catalog, params)
     if params.planes > 1:
         from .planes import plan_planes
 
-        return plan_planes(catalog, params, plan_one_plane)
-    return plan_one_plane(catalog, params, None)
+        plan = plan_planes(catalog, params, plan_one_plane)
+    else:
+        plan = plan_one_plane(catalog, params, None)
+    if note:
+        plan.notes.insert(0, note)
+    return plan
+
+
+def _rack_system_su_note(catalog: Catalog, params: RailOptimizedParams) -> str | None:
+    """Why an SU of rack-scale servers is smaller than its vendor's SU, when it is the size
+    one leaf per rail holds (the default `with_su_size` gave it)."""
+    hw = resolve_hardware(
+        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
+    )
+    system = hw.server.rack_system
+    if system is None or system.su_racks is None:
+        return None
+    nodes, note = rack_system_su(hw)
+    return note if params.nodes_per_su in (None, nodes) else None
 
 
 PlaneOf = tuple[int, int] | None

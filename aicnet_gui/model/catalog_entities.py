@@ -255,6 +255,23 @@ def airflow_direction(value: str | None) -> str | None:
     return AIRFLOW_DIRECTIONS.get((value or "").strip().lower())
 
 
+class RackSystem(_Entity):
+    """The rack-scale system a server model is part of (an NVL72 rack: 18 compute trays and 9
+    NVLink switch trays, one NVLink domain of 72 GPUs).  It is installed, powered and ordered as
+    a rack: the generators put exactly `devices` of the model in a rack of its own, and a
+    SuperPOD scalable unit is `su_racks` such racks."""
+
+    name: NameText = Field(description="what the vendor calls the rack, e.g. GB300 NVL72 rack")
+    devices: int = bounded_int(1, L.MAX_RACK_U, description="devices of the model in one rack")
+    su_racks: int | None = bounded_int(
+        1, L.MAX_RACKS, default=None,
+        description="racks per scalable unit in the vendor's reference design; None: not stated")
+    power_kw: float | None = bounded_float(
+        L.MAX_RACK_POWER_KW, default=None, above=True,
+        description="the whole rack's power as the vendor states it (its switch trays and power "
+                    "shelves included); None: no document states it")
+
+
 class DeviceModel(Sourced):
     """A switch, GPU server or storage node as the catalog describes it."""
 
@@ -277,6 +294,10 @@ class DeviceModel(Sourced):
         1, L.MAX_GPUS, default=None,
         description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
                     "NVL72 rack); None: the server's own GPUs")
+    rack_system: RackSystem | None = Field(
+        default=None,
+        description="the rack-scale system this server comes in (an NVL72 rack of 18 compute "
+                    "trays); None: a server installed on its own")
     technology: list[Technology] = Field(min_length=1, max_length=4)
     cages: list[CageGroup] = Field(min_length=1, max_length=L.MAX_CAGE_GROUPS)
     subnet_manager: bool | None = Field(

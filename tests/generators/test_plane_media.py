@@ -19,6 +19,7 @@ from aicnet_gui.model.fit import CageSpec
 from .conftest import check_media
 
 B300, GB300 = "nvidia-dgx-b300", "nvidia-gb300-nvl72-compute-tray"
+NODES = {B300: 32, GB300: 36}  # GB300 trays come in NVL72 racks of 18: two racks
 Q3400, SN5600 = "nvidia-q3400-ra", "nvidia-sn5600"
 MEDIA_CODES = {"CABLE-UNSET", "MEDIA-MISMATCH", "REACH-EXCEEDED"}
 
@@ -31,7 +32,7 @@ def codes(doc) -> set[str]:
 def test_spectrum_x_two_planes_have_media_that_reaches_and_per_plane_metrics(server, make):
     """Spectrum-X, 2 x 400G per GPU (B300 RA): every link equipped, nothing out of reach, and
     each plane keeps the whole leaf bandwidth."""
-    doc, result = make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=2, server=server,
+    doc, result = make(RailOptimizedParams(sus=1, nodes_per_su=NODES[server], planes=2, server=server,
                                            leaf=SN5600))
     assert result.unresolved == []
     check_media(doc)
@@ -52,7 +53,7 @@ def test_xdr_two_planes_leaf_spine_gets_straight_cords_between_split_ports(serve
     """Q3400-RA cages in 4x400G with MMS4A00-XM (2 optical ports, 2 x 400G each) wired leg to
     leg: one straight MFP7E30 per optical port carries its two links (one assembly, the same
     two cages).  These links were left without media before."""
-    doc, _ = make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=2, server=server,
+    doc, _ = make(RailOptimizedParams(sus=1, nodes_per_su=NODES[server], planes=2, server=server,
                                       leaf=Q3400, choose_media=False))
     switch_links = sorted(x.id for x in doc.links.values()
                           if doc.role_of(doc.devices[x.a.device]).value != "gpu_server"
@@ -80,7 +81,7 @@ def test_xdr_two_planes_nic_side_is_refused_with_the_reason(server, make):
     NVIDIA's XDR list: 200G-PAM4 optics cannot downshift): the generator says so instead of
     writing a design whose server links have no media."""
     with pytest.raises(GeneratorError, match="cannot be joined by any catalog cable or cord"):
-        make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=2, server=server, leaf=Q3400))
+        make(RailOptimizedParams(sus=1, nodes_per_su=NODES[server], planes=2, server=server, leaf=Q3400))
 
 
 def test_four_planes_say_why_the_nic_ports_cannot_be_cabled(make):

@@ -22,11 +22,21 @@ from aicnet_gui.model.document import FabricDocument
 
 SERVERS = ("nvidia-dgx-h100", "generic-hgx-8-gpu-b3140h", "nvidia-dgx-b200", "nvidia-dgx-b300",
            "nvidia-gb200-nvl72-compute-tray", "nvidia-gb300-nvl72-compute-tray")
+NVL72 = {"nvidia-gb200-nvl72-compute-tray", "nvidia-gb300-nvl72-compute-tray"}
+
+
+def _size(server: str, servers: int) -> int:
+    """`servers`, or whole NVL72 racks of 18 trays (at least as many) for a compute tray."""
+    return -(-servers // 18) * 18 if server in NVL72 else servers
+
+
 TEMPLATES = {
-    "two-tier": lambda server, leaf: TwoTierParams(servers=8, server=server, leaf=leaf),
-    "rail-optimized": lambda server, leaf: RailOptimizedParams(sus=1, nodes_per_su=8,
-                                                               server=server, leaf=leaf),
-    "three-tier": lambda server, leaf: ThreeTierParams(servers=64, server=server, leaf=leaf),
+    "two-tier": lambda server, leaf: TwoTierParams(servers=_size(server, 8), server=server,
+                                                   leaf=leaf),
+    "rail-optimized": lambda server, leaf: RailOptimizedParams(
+        sus=1, nodes_per_su=_size(server, 8), server=server, leaf=leaf),
+    "three-tier": lambda server, leaf: ThreeTierParams(servers=_size(server, 64), server=server,
+                                                       leaf=leaf),
 }
 LEAVES = sorted(m.id for m in builtin_catalog().devices.values()
                 if m.is_switch and m.role.value in ("leaf", "spine"))
