@@ -39,6 +39,15 @@ def per_pair(fabric, tier: str) -> set[int]:
     return set(pairs.values())
 
 
+def upper_ports(fabric, tier: str) -> set[int]:
+    """How many ports each upper switch of a tier uses for it (links per spine, say)."""
+    used: dict[int, int] = {}
+    for link in fabric.links:
+        if link.tier == tier:
+            used[link.b] = used.get(link.b, 0) + 1
+    return set(used.values())
+
+
 def pairs(fabric, tier: str) -> int:
     """How many distinct (lower, upper) switch pairs a tier links."""
     return len({(link.a, link.b) for link in fabric.links if link.tier == tier})
@@ -283,6 +292,7 @@ def test_b300_xdr_matches_nvidia_table(catalog, sus, nodes, gpus, leaves, spines
     assert gpus == nodes * 8 or sus == 18
     assert pairs(fabric, "leaf-spine") == leaves * spines
     assert per_pair(fabric, "leaf-spine") == {72 // spines}
+    assert upper_ports(fabric, "leaf-spine") == {leaf_spine // spines}  # 144 or 128 of 144
 
 
 @pytest.mark.parametrize(("sus", "nodes", "gpus", "leaves", "spines", "node_leaf", "leaf_spine"),
@@ -313,6 +323,22 @@ def test_b300_spectrum_x_twin_plane_matches_nvidia_table(catalog, sus, nodes, gp
         assert sum(1 for i in own if fabric.devices[i].role == Role.LEAF) == leaves // 2
         assert sum(1 for i in own if fabric.devices[i].role == Role.SPINE) == spines // 2
     assert per_pair(fabric, "leaf-spine") == {64 // (spines // 2)}
+    assert upper_ports(fabric, "leaf-spine") == {128}  # every 400G port of every spine
+
+
+def test_b300_on_spectrum_x_without_planes_points_to_the_twin_plane_design(catalog):
+    """A DGX B300 SU is 64 nodes on Spectrum-X; at 800G an SN5610 leaf (64 ports) holds 32.
+    NVIDIA's design splits each NIC into 2 x 400GbE over two planes (SuperPOD B300 RA, Network
+    Fabrics), where the leaf holds 64 per plane: the refusal says so."""
+    with pytest.raises(GeneratorError) as err:
+        plan(catalog, RailOptimizedParams(sus=1, server=B300, leaf=SN5610))
+    message = str(err.value)
+    assert "holds at most 32 nodes, not 64" in message
+    assert "with --planes 2 each NIC runs 2 x 400G" in message
+    assert "holds 64 nodes per plane at 400G" in message
+    with pytest.raises(GeneratorError) as err:  # a NIC that does not split: no such hint
+        plan(catalog, RailOptimizedParams(sus=1, nodes_per_su=40, leaf=QM9700))
+    assert "--planes" not in str(err.value)
 
 
 @pytest.mark.parametrize(
