@@ -25,7 +25,7 @@ from ..model.wording import counted
 from .clos import divisors_desc, larger_switches, or_use, spine_block
 from .common import PLANE, Hardware, half_capacity, pod_option, resolve_hardware, spine_of
 from .errors import GeneratorError
-from .hardware import PortBlock
+from .hardware import PortBlock, lookup_model, switch_profile
 from .leaf_spine import (
     LeafPlan,
     choose_pod_or_explain,
@@ -146,8 +146,10 @@ def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf
         most = half_capacity(leaf)
         raise GeneratorError(
             f"{leaf.describe()}; a rail-optimized leaf has as many ports up as down, so an SU "
-            f"holds at most {most} nodes, not {n}; use --nodes-per-su {most} or a leaf with more "
-            "ports" + or_use(larger_switches(catalog, hw.speed, hw.technologies, 2 * n, leaf.model.id))
+            f"holds at most {most} nodes, not {n}; "
+            + (_planes_hint(catalog, params, n) if plane is None else "")
+            + f"use --nodes-per-su {most} or a leaf with more ports"
+            + or_use(larger_switches(catalog, hw.speed, hw.technologies, 2 * n, leaf.model.id))
         )
     if params.rail_planes:
         return _rail_planes(catalog, hw, params, u_max, plane)
@@ -176,6 +178,27 @@ def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf
     if hw.core is None:
         hw = _resolve(catalog, params, spine_of(params), plane)
     return _fat_tree_three_tiers(catalog, hw, params, lp)
+
+
+def _planes_hint(catalog: Catalog, params: RailOptimizedParams, n: int) -> str:
+    """'with --planes P ...; or ' when splitting each NIC over P planes lets the leaf hold the SU
+    (a DGX B300 SU of 64 on SN5610: NVIDIA's Spectrum-X design is twin-plane, "Each GPU has 2x
+    400GbE connectivity through two different planes", SuperPOD B300 RA, Network Fabrics),
+    else ''."""
+    from .planes import plane_speed
+
+    for count in (2, 4):
+        try:
+            speed = plane_speed(catalog, params.model_copy(update={"planes": count,
+                                                                   "speed_gbps": None}))
+        except GeneratorError:
+            continue
+        leaf = switch_profile(lookup_model(catalog, params.leaf, "leaf"), speed)
+        if leaf is not None and leaf.max_split(n) >= n:
+            return (f"with --planes {count} each NIC runs {count} x {speed}G, one port per "
+                    f"plane, and {leaf.model.model} holds {n} nodes per plane at {speed}G "
+                    "(as NVIDIA's multi-plane B300 / GB300 Spectrum-X designs); or ")
+    return ""
 
 
 def _fat_tree_two_tiers(hw: Hardware, params: RailOptimizedParams, lp: LeafPlan, spines: int,

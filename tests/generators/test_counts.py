@@ -39,6 +39,15 @@ def per_pair(fabric, tier: str) -> set[int]:
     return set(pairs.values())
 
 
+def upper_ports(fabric, tier: str) -> set[int]:
+    """How many ports each upper switch of a tier uses for it (links per spine, say)."""
+    used: dict[int, int] = {}
+    for link in fabric.links:
+        if link.tier == tier:
+            used[link.b] = used.get(link.b, 0) + 1
+    return set(used.values())
+
+
 def pairs(fabric, tier: str) -> int:
     """How many distinct (lower, upper) switch pairs a tier links."""
     return len({(link.a, link.b) for link in fabric.links if link.tier == tier})
@@ -209,6 +218,127 @@ def test_three_tier_4096(catalog):
     fabric = plan(catalog, ThreeTierParams(servers=4096, server=DGX, leaf=QM9700))
     assert counts(fabric) == {"gpu_server": 4096, "leaf": 1024, "spine": 1024, "core": 512,
                               "server-leaf": 32768, "leaf-spine": 32768, "spine-core": 32768}
+
+
+# NVIDIA DGX SuperPOD with DGX B300 on Quantum-X800 XDR InfiniBand, "DGX SuperPOD Architecture",
+# Table 3 "Example Compute Fabric Components for DGX SuperPOD Counts"
+# (docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300-xdr/latest/
+# dgx-superpod-architecture.html): SU count, node count, GPU count, leaf, spine, node-leaf and
+# leaf-spine cables.
+B300_XDR_TABLE_3 = [
+    (1, 72, 576, 8, 4, 576, 576),
+    (2, 144, 1152, 16, 8, 1152, 1152),
+    (4, 288, 2304, 32, 18, 2304, 2304),
+    (8, 576, 4608, 64, 36, 4608, 4608),
+    (18, 1296, 9216, 144, 72, 10368, 10368),
+]
+# NVIDIA DGX SuperPOD with DGX B300 on Spectrum-X (Spectrum-4 Ethernet), "DGX SuperPOD
+# Architecture", Table 3 "Larger DGX SuperPOD component counts"
+# (docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300/latest/
+# dgx-superpod-architecture.html), same columns.
+B300_SPECTRUM_X_TABLE_3 = [
+    (1, 64, 512, 16, 8, 512, 512),
+    (2, 128, 1024, 32, 16, 1024, 1024),
+    (4, 256, 2048, 64, 32, 2048, 2048),
+    (8, 512, 4096, 128, 64, 4096, 4096),
+    (16, 1024, 8192, 256, 128, 8192, 8192),
+]
+B300, Q3400, SN5610 = "nvidia-dgx-b300", "nvidia-q3400-ra", "nvidia-sn5610"
+
+
+def cages_used(catalog, fabric, tier: str, lower: bool) -> int:
+    """Distinct cages that carry the links of a tier, on the lower (server or leaf) or upper
+    end: NVIDIA's tables count a cable per 800G OSFP cage, whether it runs 1 x 800G or 2 x 400G."""
+    from aicnet_gui.generators.hardware import server_block, switch_profile
+
+    cage_of: dict[str, dict[str, int]] = {}  # model id -> port -> cage
+
+    def cages(device) -> dict[str, int]:
+        model = device.model
+        if model.id not in cage_of:
+            if device.role == Role.GPU_SERVER:
+                block = server_block(model, fabric.speed)
+            else:
+                profile = switch_profile(model, fabric.speed)
+                assert profile is not None
+                block = profile.block
+            cage_of[model.id] = dict(zip(block.ports, block.cages, strict=True))
+        return cage_of[model.id]
+
+    used = set()
+    for link in fabric.links:
+        if link.tier == tier:
+            key, port = (link.a, link.a_port) if lower else (link.b, link.b_port)
+            used.add((key, cages(fabric.devices[key])[port]))
+    return len(used)
+
+
+@pytest.mark.parametrize(("sus", "nodes", "gpus", "leaves", "spines", "node_leaf", "leaf_spine"),
+                         B300_XDR_TABLE_3, ids=lambda v: str(v))
+def test_b300_xdr_matches_nvidia_table(catalog, sus, nodes, gpus, leaves, spines, node_leaf,
+                                       leaf_spine):
+    """DGX B300 on Q3400-RA (144 XDR ports at 800G, 72 twin-port cages), SU of 72 nodes (the
+    catalog's reference SU for InfiniBand): NVIDIA's Table 3 above.  A leaf has 72 ports down
+    and 72 up; every leaf reaches every spine with the same number of links, which is why 4 SUs
+    need 18 spines and not 16 (32 leaves x 72 up = 2,304 links; 72 / 16 is not whole, 72 / 18 =
+    4 per pair, 128 of 144 spine ports used).  One 800G link per cable.  The table's 18-SU GPU
+    count (9,216) is not 1,296 nodes x 8 GPUs = 10,368 (its own cable counts are 10,368): the
+    nodes and cables are checked, the GPUs follow from them."""
+    fabric = plan(catalog, RailOptimizedParams(sus=sus, server=B300, leaf=Q3400))
+    assert fabric.tiers == 2 and fabric.speed == 800 and fabric.planes == 1
+    assert counts(fabric) == {"gpu_server": nodes, "leaf": leaves, "spine": spines, "core": 0,
+                              "server-leaf": node_leaf, "leaf-spine": leaf_spine}
+    assert sum(d.model.gpus for d in fabric.devices if d.role == Role.GPU_SERVER) == nodes * 8
+    assert gpus == nodes * 8 or sus == 18
+    assert pairs(fabric, "leaf-spine") == leaves * spines
+    assert per_pair(fabric, "leaf-spine") == {72 // spines}
+    assert upper_ports(fabric, "leaf-spine") == {leaf_spine // spines}  # 144 or 128 of 144
+
+
+@pytest.mark.parametrize(("sus", "nodes", "gpus", "leaves", "spines", "node_leaf", "leaf_spine"),
+                         B300_SPECTRUM_X_TABLE_3, ids=lambda v: str(v))
+def test_b300_spectrum_x_twin_plane_matches_nvidia_table(catalog, sus, nodes, gpus, leaves,
+                                                         spines, node_leaf, leaf_spine):
+    """DGX B300 on SN5610 with `--planes 2`, SU of 64 nodes: NVIDIA's Table 3 above (RA,
+    Network Fabrics: "twin-planar design ... Each GPU has 2x 400GbE connectivity through two
+    different planes").  Each ConnectX-8 cage runs 2 x 400G, leg k to plane k; per plane an SU
+    has 8 leaves (one per rail) with 64 x 400G down and 64 up; an SN5610 has 128 ports at 400G,
+    so one plane of S SUs needs 8 S x 64 / 128 = 4 S spines, each leaf linked to each with
+    64 / (4 S) links; 16 SUs is the two-tier limit (128 leaves per plane).  The table counts
+    one cable per 800G cage: node-leaf = the servers' compute cages (8 per node), leaf-spine =
+    the leaves' uplink cages (32 per leaf); each cage carries two 400G links, so the fabric has
+    twice as many links as the table has cables."""
+    fabric = plan(catalog, RailOptimizedParams(sus=sus, server=B300, leaf=SN5610, planes=2))
+    assert fabric.tiers == 2 and fabric.speed == 400 and fabric.planes == 2
+    assert counts(fabric) == {"gpu_server": nodes, "leaf": leaves, "spine": spines, "core": 0,
+                              "server-leaf": 2 * node_leaf, "leaf-spine": 2 * leaf_spine}
+    assert sum(d.model.gpus for d in fabric.devices if d.role == Role.GPU_SERVER) == gpus
+    assert cages_used(catalog, fabric, "server-leaf", lower=True) == node_leaf
+    assert cages_used(catalog, fabric, "leaf-spine", lower=True) == leaf_spine
+    planes = {d.tags["plane"] for d in fabric.devices if d.role != Role.GPU_SERVER}
+    assert planes == {"1", "2"}
+    for plane in planes:
+        own = {i for i, d in enumerate(fabric.devices)
+               if d.role != Role.GPU_SERVER and d.tags["plane"] == plane}
+        assert sum(1 for i in own if fabric.devices[i].role == Role.LEAF) == leaves // 2
+        assert sum(1 for i in own if fabric.devices[i].role == Role.SPINE) == spines // 2
+    assert per_pair(fabric, "leaf-spine") == {64 // (spines // 2)}
+    assert upper_ports(fabric, "leaf-spine") == {128}  # every 400G port of every spine
+
+
+def test_b300_on_spectrum_x_without_planes_points_to_the_twin_plane_design(catalog):
+    """A DGX B300 SU is 64 nodes on Spectrum-X; at 800G an SN5610 leaf (64 ports) holds 32.
+    NVIDIA's design splits each NIC into 2 x 400GbE over two planes (SuperPOD B300 RA, Network
+    Fabrics), where the leaf holds 64 per plane: the refusal says so."""
+    with pytest.raises(GeneratorError) as err:
+        plan(catalog, RailOptimizedParams(sus=1, server=B300, leaf=SN5610))
+    message = str(err.value)
+    assert "holds at most 32 nodes, not 64" in message
+    assert "with --planes 2 each NIC runs 2 x 400G" in message
+    assert "holds 64 nodes per plane at 400G" in message
+    with pytest.raises(GeneratorError) as err:  # a NIC that does not split: no such hint
+        plan(catalog, RailOptimizedParams(sus=1, nodes_per_su=40, leaf=QM9700))
+    assert "--planes" not in str(err.value)
 
 
 @pytest.mark.parametrize(

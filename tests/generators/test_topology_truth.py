@@ -141,3 +141,129 @@ def test_example_bisection_is_the_max_flow(name, catalog):
     for metrics in report.metrics.workloads:
         members = list(doc.workloads[metrics.id].members)
         assert metrics.bisection_gbps == pytest.approx(_networkx_bisection(doc, members))
+
+
+# The 2026 designs: DGX B300 on Quantum-X800 XDR (72-node SUs, one 800G port per GPU) and on
+# Spectrum-X (64-node SUs, each GPU's ConnectX-8 as 2 x 400GbE, "twin-planar design ... Each GPU
+# has 2x 400GbE connectivity through two different planes": DGX SuperPOD B300 RA, Network
+# Fabrics, docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300/
+# latest/network-fabrics.html), GB200 / GB300 NVL72 compute trays (4 GPUs, one NIC each; the
+# GB300 NVL72 Enterprise RA runs "each compute networking plane [as] a separate fabric":
+# docs.nvidia.com/enterprise-reference-architectures/nvl72-ai-factory/latest/
+# networking-physical-topologies.html, Multi-Plane Topology Approach).  Every plane is one fat
+# tree on its own, no link joins two planes, leg k of every NIC goes to plane k and NIC i to a
+# leaf of rail i; the switch counts against NVIDIA's tables are in test_counts.py.
+B300, GB200, GB300 = "nvidia-dgx-b300", "nvidia-gb200-nvl72-compute-tray", \
+    "nvidia-gb300-nvl72-compute-tray"
+SN5610, SN5600_, Q3200 = "nvidia-sn5610", "nvidia-sn5600", "nvidia-q3200-ra-half"
+
+GRID_2026 = [
+    RailOptimizedParams(sus=1, server=B300, leaf=Q3400),
+    RailOptimizedParams(sus=4, server=B300, leaf=Q3400),  # 18 spines, 4 links per pair
+    RailOptimizedParams(sus=1, server=B300, leaf=Q3400, spine=Q3200),
+    RailOptimizedParams(sus=2, server=B300, leaf=Q3400, tiers="3"),
+    RailOptimizedParams(sus=1, server=B300, leaf=SN5610, planes=2),
+    RailOptimizedParams(sus=2, server=B300, leaf=SN5600_, planes=2),
+    RailOptimizedParams(sus=2, server=B300, leaf=SN5610, planes=2, tiers="3"),
+    RailOptimizedParams(sus=1, server=B300, leaf=SN5610, planes=4),
+    RailOptimizedParams(sus=2, server=GB200, leaf=QM9700),
+    RailOptimizedParams(sus=2, server=GB300, leaf=Q3400),
+    RailOptimizedParams(sus=2, server=GB300, leaf=SN5610, planes=2),
+]
+
+
+def _plane_of(doc: FabricDocument, device: str) -> str:
+    """The switch's plane: "1".."P" in a multi-plane fabric, else the one compute plane."""
+    found = doc.devices[device]
+    return found.plane or found.tags["plane"]
+
+
+@pytest.mark.parametrize("params", GRID_2026, ids=_label)
+def test_2026_design_is_one_fat_tree_per_plane(params, catalog):
+    doc = FabricDocument(catalog)
+    generate(doc, params.model_copy(update={"choose_media": False}))
+    planes = params.planes
+    model = catalog.devices[params.server]
+    nics = model.gpus  # one ConnectX per GPU on all three systems
+    roles = {d.id: d.role.value for d in doc.devices.values()}
+    tags = {d.id: d.tags for d in doc.devices.values()}
+    servers = [i for i, r in roles.items() if r == "gpu_server"]
+    switches = [i for i, r in roles.items() if r != "gpu_server"]
+    plane_names = {_plane_of(doc, s) for s in switches}
+    assert len(plane_names) == planes
+
+    pairs: dict[tuple[str, str], int] = defaultdict(int)
+    tier_links: dict[tuple[str, str], int] = defaultdict(int)
+    legs_to: dict[tuple[str, str], set[str]] = defaultdict(set)  # (server, cage) -> leaf planes
+    for link in doc.links.values():
+        a, b = link.a.device, link.b.device
+        ra, rb = roles[a], roles[b]
+        if RANK[ra] > RANK[rb]:
+            a, b, ra, rb = b, a, rb, ra
+        tier_links[(ra, rb)] += 1
+        pairs[(a, b)] += 1
+        upper = _plane_of(doc, b)
+        assert link.plane == upper, f"{link.id} is marked plane {link.plane}, joins {upper}"
+        if ra == "gpu_server":
+            port = link.a.port if link.a.device == a else link.b.port
+            cage, _, leg = port[1:].partition("-")
+            # NIC i goes to a leaf of rail i; leg k of the NIC to plane k (unsplit: one plane)
+            assert tags[b]["rail"] == cage, f"{a} {port} lands on rail {tags[b]['rail']}"
+            assert leg == ("" if planes == 1 else upper), f"{a} {port} lands in plane {upper}"
+            legs_to[(a, cage)].add(upper)
+        else:
+            assert _plane_of(doc, a) == upper, f"{a} - {b} joins two planes"
+    assert all(len(p) == planes for p in legs_to.values())
+    assert len(legs_to) == nics * len(servers)
+
+    # per tier as many links up as down, every one at the plane's speed: 1:1
+    ports = nics * planes * len(servers)
+    assert tier_links[("gpu_server", "leaf")] == ports
+    for tier in (("leaf", "spine"), ("spine", "core")):
+        assert tier_links.get(tier, ports) == ports
+
+    for name in plane_names:
+        own = {s for s in switches if _plane_of(doc, s) == name}
+        graph = nx.Graph()
+        graph.add_nodes_from(own)
+        graph.add_edges_from(p for p in pairs if p[0] in own and p[1] in own)
+        assert nx.is_connected(graph), f"plane {name} is split into islands"
+        leaves = [s for s in own if roles[s] == "leaf"]
+        spines = [s for s in own if roles[s] == "spine"]
+        cores = [s for s in own if roles[s] == "core"]
+        for leaf in leaves:
+            linked = {b for (a, b) in pairs if a == leaf and roles[b] == "spine"}
+            pod = {s for s in spines if not cores or tags[s]["pod"] == tags[leaf]["pod"]}
+            assert linked == pod, f"{leaf} does not reach every spine of its plane and pod"
+        counts = {pairs[(leaf, s)] for leaf in leaves for s in spines if (leaf, s) in pairs}
+        assert len(counts) == 1, "links per leaf-spine pair differ"
+        groups: dict[str, set[str]] = defaultdict(set)
+        for core in cores:
+            groups[tags[core]["core_group"]].add(core)
+        for spine in spines if cores else ():
+            linked = {b for (a, b) in pairs if a == spine and roles[b] == "core"}
+            assert linked in groups.values(), f"{spine} does not reach exactly one core group"
+
+    report = analyze(doc)
+    partitioned = [f for f in report.findings if f.code == "FABRIC-PARTITIONED"]
+    if planes == 1:
+        assert not partitioned
+    else:  # reported as the declared planes, not as a fault
+        (finding,) = partitioned
+        assert finding.severity.value == "info" and f"spans {planes} compute planes" in finding.message
+    assert report.metrics.oversubscription.effective == pytest.approx(1.0)
+    assert set(report.metrics.oversubscription.switches.values()) == {1.0}
+    (workload,) = report.metrics.workloads
+    assert workload.bisection_gbps == pytest.approx(_networkx_bisection(doc, servers))
+    # full bisection: half of every GPU's injection bandwidth crosses the cut
+    assert workload.bisection_gbps == pytest.approx(
+        len(servers) * nics * model_speed(catalog, params) / 2)
+
+
+def model_speed(catalog, params) -> int:
+    """A GPU's injection bandwidth in Gb/s: its NIC's fastest unsplit compute mode."""
+    from aicnet_gui.generators.hardware import compute_group
+    from aicnet_gui.model.catalog_entities import BreakoutMode
+
+    group = compute_group(catalog.devices[params.server])
+    return max(m.speed_gbps * m.legs for m in map(BreakoutMode.parse, group.breakouts))
