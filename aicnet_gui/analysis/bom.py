@@ -11,7 +11,9 @@
   length, rounded up once per part (`order_quantities`: the one place order quantities are
   computed; the PDF's order list uses it through `compute_bom`);
 - power: devices at their maximum (typical when only that is known) plus optics and active
-  cables; devices without a power figure are listed, not guessed;
+  cables; devices of a rack-scale system with no figure of their own (NVL72 compute trays) at
+  the stated power of the racks they fill, and those racks listed as what is ordered; devices
+  without a power figure are listed, not guessed;
 - cost: the sum of prices, spares included, or None with the parts that have no price.  The
   built-in catalogs carry no prices; a user's price list (catalog/prices.py) gives them: a
   device or optic by catalog id or part number, a cable at its ordered length by its per-length
@@ -31,7 +33,7 @@ import numpy as np
 
 from ..catalog.prices import PriceList
 from ..model.document import FabricDocument
-from ..model.power import device_watts
+from ..model.power import models_watts, system_racks
 from .index import NONE
 from .media import fmt_m
 from .rules_device import unlinked_optic_cages
@@ -62,6 +64,8 @@ class Bom:
     unlinked_optics: int = 0
     currency: str = "USD"
     price_list: str | None = None  # the price list's name, currency and date, when one was used
+    #: per rack-scale system (an NVL72 rack) the racks its devices fill: the unit ordered
+    rack_systems: dict[str, int] = field(default_factory=dict)
 
     def transceiver_orders(self) -> dict[str, OrderLine]:
         """Per optic part: quantity, spares, order (as `aicnet bom` prints them)."""
@@ -74,7 +78,8 @@ class Bom:
     def to_json(self, details: bool = False) -> dict[str, Any]:
         """The `aicnet bom --json` document; `details` adds spares, power and cost notes."""
         data: dict[str, Any] = {
-            "devices": {"by_role": self.devices_by_role, "by_model": self.devices_by_model},
+            "devices": {"by_role": self.devices_by_role, "by_model": self.devices_by_model,
+                        "rack_systems": self.rack_systems},
             "links": {"by_tier": self.links_by_tier, "total": self.links_total},
             "transceivers": self.transceivers,
             "cables": self.cables,
@@ -167,6 +172,7 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
         unlinked_optics=unlinked,
         currency=prices.currency if prices is not None else "USD",
         price_list=prices.describe() if prices is not None else None,
+        rack_systems=_rack_systems(doc, models),
     )
 
 
@@ -239,18 +245,28 @@ def _missing_optics(state: State, rows: np.ndarray) -> tuple[tuple[str, str, int
     return tuple(sorted(missing))
 
 
+def _rack_systems(doc: FabricDocument, models: Counter[str]) -> dict[str, int]:
+    """Per rack-scale system (by name) the racks its devices fill: what is ordered."""
+    racks: Counter[str] = Counter()
+    for model_id, count in models.items():
+        model = doc.catalog.device(model_id)
+        if model.rack_system is not None:
+            racks[model.rack_system.name] += system_racks(model, count)
+    return dict(sorted(racks.items()))
+
+
 def _power(doc: FabricDocument, models: Counter[str], optics: Counter[str]) -> tuple[float, set[str]]:
-    """Devices at their maximum (else typical) power plus optics; models with no figure."""
+    """Devices at their maximum (else typical) power, rack-scale systems at their racks' stated
+    power, plus optics; models with no figure."""
     catalog = doc.catalog
     power = 0.0
     unknown: set[str] = set()
     for model_id, count in models.items():
-        model = catalog.device(model_id)
-        watts = device_watts(model)
+        watts = models_watts(catalog.device(model_id), count)
         if watts is None:
             unknown.add(model_id)
         else:
-            power += watts * count
+            power += watts
     for optic_id, count in optics.items():
         power += catalog.transceiver(optic_id).power_w * count
     return power, unknown

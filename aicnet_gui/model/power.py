@@ -4,7 +4,9 @@ The rack rules (RACK-POWER, POWER-FEED), the bill of materials and the generator
 placement all count the same watts:
 
 - a device model draws its maximum power, else its typical power, else nothing is known
-  (`device_watts` returns None and the caller says so);
+  (`device_watts` returns None and the caller says so); devices of a rack-scale system (NVL72
+  compute trays) with no figure of their own draw, in the bill of materials, the stated power of
+  the racks they fill (`models_watts`), and their racks carry that power as their budget;
 - every optic in its cages adds its module power (`optic_watts`);
 - a rack may draw its own budget (`Rack.power_kw`) and, when the project sets the capacity of
   one of a rack's two A/B feeds (`Settings.power_feed_kw`), no more than that either: with 2N
@@ -27,6 +29,26 @@ def device_watts(model: DeviceModel) -> float | None:
     if model.power_typical_w is not None:
         return float(model.power_typical_w)
     return None
+
+
+def system_racks(model: DeviceModel, count: int) -> int:
+    """The racks `count` devices of a rack-scale model fill (a started rack counts: a part of
+    an NVL72 rack is not sold); 0 for a model that is not part of one."""
+    system = model.rack_system
+    return -(-count // system.devices) if system is not None else 0
+
+
+def models_watts(model: DeviceModel, count: int) -> float | None:
+    """What `count` devices of `model` draw in W: each at `device_watts`; for a model with no
+    figure of its own whose rack-scale system states the rack's power (a GB300 NVL72 rack, up to
+    142 kW), the racks they fill at that power; None when neither is known."""
+    watts = device_watts(model)
+    if watts is not None:
+        return watts * count
+    system = model.rack_system
+    if system is None or system.power_kw is None:
+        return None
+    return system_racks(model, count) * system.power_kw * 1000
 
 
 def optic_watts(catalog: Catalog, optics: Iterable[str]) -> float:

@@ -128,7 +128,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         Column("Note", 0.24),
     ], [[line.part, line.vendor, line.tier.replace("_", " "), line.part_numbers,
          str(line.quantity), _num(line.unit_power_w), _num(line.power_w), line.note]
-        for line in tables.devices], size=7.3)
+        for line in tables.devices + tables.rack_systems], size=7.3)
 
     everything = tables.order_cables + tables.order_optics + tables.devices
     totals = [
@@ -138,7 +138,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         ("Optics to order", f"{sum(x.order for x in tables.order_optics)} "
                             f"({sum(x.quantity for x in tables.order_optics)} + "
                             f"{sum(x.spares for x in tables.order_optics)} spares)"),
-        ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
+        ("Power (max, else typical)", f"devices {_power(tables.devices + tables.rack_systems)}, optics "
                                       f"{_power(tables.optics)}, cables {_power(tables.cables)}"),
         ("Cost", _money(everything, tables.currency)
          + (f" (price list {tables.price_list})" if tables.price_list else "")),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import Bom, compute_bom
+from ...model.wording import counted
 from ..common import EXIT_OK, open_document, price_list_for, print_json
 
 
@@ -55,6 +56,9 @@ def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
     lines += _table("Devices", [(m, str(n), "") for m, n in bom.devices_by_model.items()],
                     ("model", "qty", ""))
     lines.append("  by role: " + ", ".join(f"{r} {n}" for r, n in bom.devices_by_role.items()))
+    for name, racks in bom.rack_systems.items():
+        lines.append(f"  in rack-scale systems: {counted(racks, name)} (ordered as racks, "
+                     "their compute trays included)")
     lines.append("")
     lines += _table(
         "Transceivers (one per cage; twin-port optics serve two links)",

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...analysis import AnalysisReport, Bom
-from ...editing.units import counted
+from ...editing.units import counted, plural
 from ...model.document import FabricDocument
 from ...model.rounding import metres
 from .. import theme
@@ -331,6 +331,9 @@ class MetricsDock(QDockWidget):
         for model, count in bom.devices_by_model.items():
             entry = doc.catalog.devices.get(model)
             self._row(devices, f"{entry.vendor} {entry.model}" if entry else model, f"{count:,}")
+        for name, racks in bom.rack_systems.items():
+            self._row(devices, f"ordered as {plural(name)}", f"{racks:,}",
+                      tip="a rack-scale system: its compute trays come in whole racks")
         unlinked = f" ({bom.unlinked_optics:,} not linked)" if bom.unlinked_optics else ""
         optics = self._row(section, "Transceivers", f"{sum(bom.transceivers.values()):,}{unlinked}")
         for part, count in list(bom.transceivers.items())[:MAX_PARTS]:
