@@ -64,6 +64,9 @@ class EditorDocument(QObject):
         self._recovery_key: Path | None = None
         #: counts discards of the recovery file: an autosave that ends after one is undone
         self._recovery_generation = 0
+        #: the files a background autosave may have written (its result can be dropped unseen:
+        #: a window closing abandons its jobs), discarded with the rest
+        self._background_keys: set[Path | None] = set()
         #: called with every model opened in the GUI thread before it is shown (files without
         #: usable canvas positions are laid out here, before any scene item exists); a file
         #: opened in the background was prepared in its loader thread
@@ -209,6 +212,7 @@ class EditorDocument(QObject):
             return None
         snapshot, path, generation = self._fabric.snapshot(), self._path, self._recovery_generation
         session, store, now = self.session, self.recovery, time.time()
+        self._background_keys.add(path)
         job = BackgroundJob(lambda: store.write(snapshot, path, session, now), "aicnet-autosave",
                             self)
 
@@ -226,6 +230,8 @@ class EditorDocument(QObject):
         self._recovery_generation += 1
         self.recovery.discard(self._recovery_key, self.session)
         self.recovery.discard(self._path, self.session)
+        for key in self._background_keys:  # every copy of this session is stale now
+            self.recovery.discard(key, self.session)
         self._recovery_key = None
         self._autosaved_revision = -1
 

@@ -69,7 +69,7 @@ from .editor import INFO, Editor
 from .live import LivePanels
 from .panels.inspector import InspectorDock
 from .panels.palette import PaletteDock
-from .workers.background import BackgroundJob
+from .workers.background import BackgroundJob, abandon_jobs
 from .workers.load_worker import LoadedFabric, load_for_editor
 
 FILE_FILTER = "aicnet fabric (*.fabric);;All files (*)"
@@ -1073,6 +1073,12 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        # whatever a job of this window still delivers is dropped: no slot of a closed window
+        # runs (workers/background.py); a file being opened is never shown
+        abandon_jobs(self)
+        if self._load_job is not None:
+            self._load_job = None
+            self._set_loading(False)
         self.validator.enabled = False
         self.validator.wait()
         self.autosaver.wait()

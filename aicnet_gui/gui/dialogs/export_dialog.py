@@ -233,6 +233,7 @@ def start_export(window: AppWindow, kind: str, target: str, options: Any) -> Exp
 
     job.finished.connect(done)
     job.failed.connect(failed)
+    job.abandoned.connect(progress.reset)  # the window closed: the export stops, its dialog too
     window.export_job = job
     job.start()
     return job
