@@ -41,7 +41,11 @@ def _one_model(doc: FabricDocument, role: str, required: bool = True) -> str | N
 
 def _floor(doc: FabricDocument, servers: list[str]) -> FloorParams:
     per_rack = Counter(doc.devices[s].rack for s in servers if doc.devices[s].rack)
-    power = Counter(doc.racks[r].power_kw for r in per_rack if r in doc.racks
+    budgeted = per_rack.keys()
+    if servers and doc.device_model(doc.devices[servers[0]]).rack_system is not None:
+        # an NVL72 rack carries its own stated power: the floor's budget is the other racks'
+        budgeted = {d.rack for d in doc.devices.values() if d.rack} - per_rack.keys()
+    power = Counter(doc.racks[r].power_kw for r in budgeted if r in doc.racks
                     and doc.racks[r].power_kw)
     changes: dict[str, object] = {}
     if per_rack:

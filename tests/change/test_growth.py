@@ -137,3 +137,25 @@ def test_migration_to_other_cages_lists_the_optics_bought_and_retired(example, c
     assert any(form[p] == "QSFP-DD" for p in bought)
     assert not any(form[p] == "QSFP-DD" for p in retired)
     assert analyze(plan.result).errors == 0
+
+
+def test_an_nvl72_design_grows_by_whole_racks_that_keep_their_own_power(catalog):
+    """GB300 NVL72 trays regrow as racks of 18 at the rack's stated 142 kW; the network racks
+    keep the floor's budget (it was read from the NVL72 racks, so every new switch rack got
+    142 kW)."""
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    tray = "nvidia-gb300-nvl72-compute-tray"
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, server=tray, leaf="nvidia-q3400-ra"))
+    assert infer_params(doc).floor.rack_power_kw == 42
+    grown = grow(doc, add_sus=1).result
+    racks: dict[str, list[str]] = {}
+    for device in grown.devices.values():
+        racks.setdefault(device.rack, []).append(device.model)
+    trays = [r for r, models in racks.items() if tray in models]
+    assert len(trays) == 2 * 72 // 18
+    assert all(racks[r] == [tray] * 18 and grown.racks[r].power_kw == 142 for r in trays)
+    assert all(grown.racks[r].power_kw == 42 for r in racks if r not in trays)
+    assert not [f for f in analyze(grown).findings if f.code in {"RACK-SYSTEM", "RACK-POWER"}]
