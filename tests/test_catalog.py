@@ -313,6 +313,14 @@ def test_dgx_h100_and_h200_hold_the_user_guide_gpu_to_port_map(catalog: Catalog)
         assert catalog.device(model).su_nodes == {"infiniband": 32}
 
 
+def test_dgx_b300_power_is_the_user_guide_system_maximum(catalog: Catalog) -> None:
+    """DGX B300 User Guide, Power Specifications: "15 kW system max." on AC (12 PSUs, N+N) and on
+    the 54 V DC busbar; no typical figure is stated, so none is stored."""
+    b300 = catalog.device("nvidia-dgx-b300")
+    assert (b300.power_max_w, b300.power_typical_w) == (15000, None)
+    assert "15 kW system max." in b300.source
+
+
 def test_gb200_tray_has_4_infiniband_osfp_and_4_bluefield_front_end_ports(catalog: Catalog) -> None:
     """Mission Control GB200 north-south guide (P): BlueField-3 P1/P2 and IB OSFP P3/P4 per bay."""
     tray = catalog.device("nvidia-gb200-nvl72-compute-tray")
