@@ -274,10 +274,33 @@ def test_dgx_h100_compute_is_4_flat_osfp_cages_serving_p1_to_p8(catalog: Catalog
         f"p{i}" for i in range(1, 9)
     ]
     assert dgx.gpus == 8
-    storage = next(g for g in dgx.cages if g.name == "storage")
-    assert (storage.count, storage.form_factor) == (4, "QSFP112")
-    assert logical_ports(dgx)[:12] == [f"p{i}" for i in range(1, 9)] + ["s1", "s2", "s3", "s4"]
     assert any(not g.fabric and g.form_factor == "RJ45" for g in dgx.cages)  # BMC
+
+
+def test_dgx_h100_and_h200_non_compute_ports_follow_the_user_guide_and_the_ras(
+    catalog: Catalog,
+) -> None:
+    """User Guide Table 1/Table 5: two dual-port QSFP112 ConnectX-7 in slots 1 and 2 (port 1
+    InfiniBand by default, port 2 Ethernet by default) and a dual-port 100GbE in slot 3.  NVIDIA
+    bonds port 2 of slots 1 and 2 for in-band management and uses port 1 of each for storage
+    (BasePOD deployment guide, Networking); the slot-3 card is a separate, Ethernet-only group
+    (hardware.md, correction of 2026-12-01)."""
+    for model in ("nvidia-dgx-h100", "nvidia-dgx-h200"):
+        dgx = catalog.device(model)
+        groups = {g.name: g for g in dgx.cages}
+        assert logical_ports(dgx, fabric_only=False) == [f"p{i}" for i in range(1, 9)] + [
+            "s1", "s2", "inband1", "inband2", "sysmgmt1", "sysmgmt2", "eth10g1", "bmc"]
+        storage, inband, sysmgmt = groups["storage"], groups["inband"], groups["sysmgmt"]
+        assert (storage.count, storage.form_factor, inband.count, inband.form_factor) == (
+            2, "QSFP112", 2, "QSFP112")
+        assert storage.os_names["panel"].names == ["Slot1 P1", "Slot2 P1"]
+        assert inband.os_names["panel"].names == ["Slot1 P2", "Slot2 P2"]
+        assert inband.os_names["linux-netdev"].names == ["enp170s0f1np1", "enp41s0f1np1"]
+        assert storage.fabric and not inband.fabric and not sysmgmt.fabric
+        assert set(inband.technology or ()) == {"infiniband", "ethernet"}  # VPI ConnectX-7
+        assert inband.default_breakout == "1x100G"  # SuperPOD: in-band links at 100 Gbps
+        assert sysmgmt.technology == ["ethernet"] and sysmgmt.count == 2
+        assert sysmgmt.os_names["panel"].names == ["Slot3 P1", "Slot3 P2"]
 
 
 def test_dgx_h100_and_h200_hold_the_user_guide_gpu_to_port_map(catalog: Catalog) -> None:
@@ -288,6 +311,14 @@ def test_dgx_h100_and_h200_hold_the_user_guide_gpu_to_port_map(catalog: Catalog)
         rails = {f"p{k + 1}": compute.rail_of_position(k, 8) for k in range(8)}
         assert rails == {"p8": 1, "p6": 2, "p5": 3, "p7": 4, "p2": 5, "p4": 6, "p3": 7, "p1": 8}
         assert catalog.device(model).su_nodes == {"infiniband": 32}
+
+
+def test_dgx_b300_power_is_the_user_guide_system_maximum(catalog: Catalog) -> None:
+    """DGX B300 User Guide, Power Specifications: "15 kW system max." on AC (12 PSUs, N+N) and on
+    the 54 V DC busbar; no typical figure is stated, so none is stored."""
+    b300 = catalog.device("nvidia-dgx-b300")
+    assert (b300.power_max_w, b300.power_typical_w) == (15000, None)
+    assert "15 kW system max." in b300.source
 
 
 def test_gb200_tray_has_4_infiniband_osfp_and_4_bluefield_front_end_ports(catalog: Catalog) -> None:

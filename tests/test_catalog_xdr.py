@@ -132,10 +132,12 @@ def test_three_tier_xdr_core_links_use_the_twin_port_at_both_ends(catalog):
 def test_xdr_copper_inside_a_rack(catalog):
     """Switches on top of the servers' rack: the switch-to-NIC runs inside the rack take the
     XDR 1:2 splitter copper where it reaches; nothing is left without media.  The rack must
-    power four DGX B300 and the Q3400-RA (B300-XDR RA: four per rack at ~56 kW)."""
+    power four DGX B300 at their 15 kW maximum (DGX B300 User Guide, Power Specifications), the
+    Q3400-RA and the optics: 70 kW (the B300-XDR RA's ~56 kW for four is a rack figure, not the
+    maximum the placement counts)."""
     doc, result = _generate(catalog, TwoTierParams(servers=4, server=B300, leaf=Q3400,
                                                    attach="tor",
-                                                   floor=FloorParams(rack_power_kw=60)))
+                                                   floor=FloorParams(rack_power_kw=70)))
     assert result.unresolved == []
     cables = Counter(x.cable for x in doc.links.values())
     assert cables["nvidia-mca7k10"] > 0

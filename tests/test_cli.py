@@ -33,8 +33,9 @@ def test_catalog_list_and_show(capsys):
 def test_catalog_show_says_what_no_public_document_states(capsys):
     code, out, _ = run(capsys, "catalog", "show", "nvidia-dgx-b300")
     entry = json.loads(out)
+    # the DGX B300 User Guide states the maximum ("15 kW system max."), not a typical draw
     assert code == 0 and entry["not_stated_in_a_public_document"] == [
-        "power_typical_w", "power_max_w", "cages[0].power_class_w (compute)"]
+        "power_typical_w", "cages[0].power_class_w (compute)"]
     code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700")
     assert json.loads(out)["power_typical_w"] == 747  # with passive cables (hardware.md, S)
     assert "power_typical_w" not in json.loads(out)["not_stated_in_a_public_document"]

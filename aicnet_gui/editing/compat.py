@@ -159,7 +159,7 @@ def link_technology(doc: FabricDocument, link: Link) -> Technology:
 
 def cage_technology(doc: FabricDocument, device_id: str, cage: int) -> Technology:
     """The technology the parts of a cage must run: that of the first link (by id) on it, else
-    the technology its port runs (an in-band cage: Ethernet in any design)."""
+    the technology its port runs (an Ethernet-only management cage: Ethernet in any design)."""
     for link in sorted(doc.links_of(device_id), key=lambda x: x.id):
         for end in (link.a, link.b):
             if end.device == device_id:

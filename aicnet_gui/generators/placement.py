@@ -38,7 +38,9 @@ from .naming import rack_name
 from .params import FloorParams
 from .plan import FabricPlan, PlannedDevice
 
-DEFAULT_SERVER_KW = 10.2  # DGX H100 maximum (hardware.md §2.2), used when a model has no power
+#: used when a model has no power figure: the DGX H100/H200 maximum, "10.2 kW max." (DGX H100/H200
+#: User Guide, Power Specifications, Table 3; hardware.md §2.2)
+DEFAULT_SERVER_KW = 10.2
 
 
 @dataclass(slots=True)
@@ -91,7 +93,8 @@ def _server_watts(model: DeviceModel, floor: FloorParams) -> tuple[float, str | 
             f"{model.model}")
     return DEFAULT_SERVER_KW * 1000, (
         f"the catalog has no power figure for {model.model}; racks are filled assuming "
-        f"{DEFAULT_SERVER_KW} kW per server (DGX H100 max); set the server power to change it")
+        f"{DEFAULT_SERVER_KW} kW per server (the DGX H100 User Guide's maximum); set the server "
+        "power to change it")
 
 
 def power_of(

@@ -156,7 +156,7 @@ class CageGroup(_Entity):
     fabric: bool = Field(default=True, description="false for management / out-of-band ports")
     technology: list[Technology] | None = Field(
         default=None, min_length=1, max_length=2,
-        description="what these cages run when the vendor states it (an in-band 100GbE card, a "
+        description="what these cages run when the vendor states it (an Ethernet-only 100GbE card, a "
         "BMC: ethernet; a VPI storage NIC: both); None: the model's, else the fabric's "
         "(model/fit.py end_technologies)")
     os_names: dict[OsName, OsPortNaming] = Field(

@@ -17,7 +17,7 @@ Hardware facts (hardware.md §1.2, §2):
 - A straight copper cable fills the cage at each end and carries the whole cage; a splitter's
   common end sits in a cage split into as many legs, each leg in an unsplit cage.
 - A link runs one technology, decided by its ends (`link_family`): a port runs what its cage
-  group states (a DGX's in-band 100GbE and BMC ports: Ethernet, also in an InfiniBand design),
+  group states (a DGX H100's slot-3 100GbE and BMC ports: Ethernet, also in an InfiniBand design),
   else what a single-technology model runs, else (a fabric port) the fabric's; every optic
   and cable of the link is judged in it.
 """
@@ -89,7 +89,7 @@ def _techs_text(techs: Iterable[Technology]) -> str:
 
 def end_technologies(group: CageGroup, model: DeviceModel, fabric: Technology) -> frozenset[Technology]:
     """What a port of `group` on `model` can run, in a fabric of `fabric`: the group's own
-    `technology` when the catalog states it (a DGX's in-band 100GbE card, a BMC: Ethernet; a
+    `technology` when the catalog states it (a DGX H100's slot-3 100GbE card, a BMC: Ethernet; a
     VPI storage NIC: both), else the model's when it runs only one (an Ethernet-only switch),
     else the fabric's for a fabric port, else any the model runs (a management port of a VPI
     server)."""

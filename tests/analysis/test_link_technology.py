@@ -1,10 +1,12 @@
 """A link runs the technology of its ends, not only the fabric's (model/fit.link_family).
 
-In the InfiniBand SuperPOD example a DGX H100's in-band 100GbE port wired to an Ethernet
-management switch (SN2201) runs Ethernet: Ethernet optics and cords are offered, accepted by
+In the InfiniBand SuperPOD example a DGX H100's slot-3 100GbE system management port (an
+Ethernet-only card, User Guide Table 5) wired to an Ethernet management switch (SN2201) runs
+Ethernet: Ethernet optics and cords are offered, accepted by
 the analysis and chosen by the media generator; an InfiniBand-only optic there is flagged; a
 compute (fabric) port wired to an Ethernet switch still is, with both reasons.  The mirror in a
-RoCE design: a VPI storage port wired to an InfiniBand switch runs InfiniBand.
+RoCE design: a VPI storage port wired to an InfiniBand switch runs InfiniBand; the VPI in-band
+port (slot 1/2 port 2) may go to either kind of switch.
 """
 
 from __future__ import annotations
@@ -44,13 +46,13 @@ def superpod(catalog):
     return doc, dgx
 
 
-def _inband_link(doc, dgx: str, cable: str | None = MPO12_UPC_OM4, optic: str = SR4_100G):
+def _sysmgmt_link(doc, dgx: str, cable: str | None = MPO12_UPC_OM4, optic: str = SR4_100G):
     cages = dict(doc.devices[dgx].cages)
     cages[9] = CageConfig(transceiver=optic)
     return doc.apply([
         UpdateDevice(dgx, {"cages": cages}),
         UpdateDevice("mgmt-1", {"cages": {49: CageConfig(transceiver=SR4_100G)}}),
-        AddLink(Link(id="ib-1", a=Endpoint(device=dgx, port="inband1"),
+        AddLink(Link(id="ib-1", a=Endpoint(device=dgx, port="sysmgmt1"),
                      b=Endpoint(device="mgmt-1", port="swp49"), cable=cable, length_m=3.0)),
     ])
 
@@ -59,33 +61,33 @@ def _codes(report, *objects: str) -> set[str]:
     return {f.code for f in report.findings if set(objects) & set(f.objects)}
 
 
-def test_inband_port_to_an_ethernet_management_switch_runs_ethernet(superpod):
+def test_sysmgmt_port_to_an_ethernet_management_switch_runs_ethernet(superpod):
     doc, dgx = superpod
-    _inband_link(doc, dgx)
+    _sysmgmt_link(doc, dgx)
     report = analyze(doc)
     assert not _codes(report, "ib-1") & TECH_CODES, _codes(report, "ib-1")
     # the SN2201 is Ethernet only in an InfiniBand design, and legitimate: it carries in-band
     assert "TECH-MISMATCH" not in _codes(report, "mgmt-1")
 
 
-def test_the_inspector_offers_ethernet_parts_for_the_inband_port(superpod, catalog):
+def test_the_inspector_offers_ethernet_parts_for_the_sysmgmt_port(superpod, catalog):
     doc, dgx = superpod
-    # before wiring, the in-band cage runs what its port runs: Ethernet (the catalog says so)
+    # before wiring, the slot-3 cage runs what its port runs: Ethernet (the catalog says so)
     assert cage_technology(doc, dgx, 9) == Technology.ETHERNET
     assert SR4_100G in {t.id for t in compatible_transceivers(doc, dgx, 9)}
-    _inband_link(doc, dgx)
+    _sysmgmt_link(doc, dgx)
     assert cage_technology(doc, dgx, 9) == Technology.ETHERNET
     offered = {t.id for t in compatible_transceivers(doc, dgx, 9)}
     assert SR4_100G in offered and IB_ONLY_OPTIC not in offered
     assert MPO12_UPC_OM4 in {c.id for c in compatible_cables(doc, doc.links["ib-1"])}
     # a compute cage of the same DGX still gets the fabric's InfiniBand
     assert cage_technology(doc, dgx, 1) == Technology.INFINIBAND
-    assert connection_problem(doc, PortRef(dgx, "inband2"), PortRef("mgmt-1", "swp50")) is None
+    assert connection_problem(doc, PortRef(dgx, "sysmgmt2"), PortRef("mgmt-1", "swp50")) is None
 
 
 def test_an_infiniband_optic_on_the_ethernet_link_is_flagged(superpod):
     doc, dgx = superpod
-    _inband_link(doc, dgx, optic=IB_ONLY_OPTIC)
+    _sysmgmt_link(doc, dgx, optic=IB_ONLY_OPTIC)
     messages = [f.message for f in analyze(doc).findings
                 if f.code == "TECH-MISMATCH" and "ib-1" in f.objects]
     assert any("MMS4A20 is InfiniBand only; this link runs Ethernet" in m for m in messages), messages
@@ -106,17 +108,21 @@ def test_a_compute_port_on_an_ethernet_switch_is_still_flagged(superpod):
     (device,) = [f for f in findings if f.objects == ("eth-leaf",)]
     assert "dgx-x:p1, which cannot run Ethernet, is wired to it" in device.message
     # the wire drag leaves it to the analysis (the project's technology may still change),
-    # but refuses the in-band port on an InfiniBand-only leaf: no setting makes those talk
+    # but refuses the Ethernet-only slot-3 port on an InfiniBand-only leaf: no setting makes
+    # those talk; the VPI in-band port (ConnectX-7 slot 1 port 2) may go there
     assert connection_problem(doc, PortRef("dgx-x", "p2"), PortRef("eth-leaf", "swp2s0")) is None
     doc.apply([AddDevice(Device(id="ib-leaf", name="ib-leaf", model="nvidia-qm9700"))])
-    assert connection_problem(doc, PortRef("dgx-x", "inband1"), PortRef("ib-leaf", "1/1")) == (
-        "technology: at dgx-x:inband1 its inband ports run Ethernet, at ib-leaf:1/1 the QM9700 "
+    assert connection_problem(doc, PortRef("dgx-x", "sysmgmt1"), PortRef("ib-leaf", "1/1")) == (
+        "technology: at dgx-x:sysmgmt1 its sysmgmt ports run Ethernet, at ib-leaf:1/1 the QM9700 "
         "is InfiniBand only")
+    # (only its speed differs: the in-band cage defaults to the SuperPOD's 100G)
+    assert connection_problem(doc, PortRef("dgx-x", "inband1"), PortRef("ib-leaf", "1/2")) == (
+        "speed: dgx-x:inband1 runs at 100G, ib-leaf:1/2 at 400G; set cage 7 of dgx-x to 1x400G")
 
 
-def test_the_media_generator_chooses_ethernet_parts_for_the_inband_link(superpod, catalog):
+def test_the_media_generator_chooses_ethernet_parts_for_the_sysmgmt_link(superpod, catalog):
     doc, dgx = superpod
-    _inband_link(doc, dgx, cable=None)
+    _sysmgmt_link(doc, dgx, cable=None)
     result = choose_media(doc, ["ib-1"])
     assert not result.unresolved, result.unresolved
     doc.apply(result.ops)
@@ -135,15 +141,15 @@ def test_incremental_equals_full_across_mixed_technology_edits(superpod):
     analyzer = Analyzer(doc)
     analyzer.full()
     edits = [
-        lambda: _inband_link(doc, dgx),
+        lambda: _sysmgmt_link(doc, dgx),
         lambda: doc.apply([UpdateLink("ib-1", {"cable": "nvidia-mfp7e10"})]),
         lambda: doc.apply([UpdateDevice("mgmt-1", {"cages": {49: CageConfig(
             transceiver=IB_ONLY_OPTIC)}})]),
         lambda: doc.apply([AddDevice(Device(id="eth-leaf", name="eth-leaf", model="nvidia-sn5600")),
-                           AddLink(Link(id="bad", a=Endpoint(device=dgx, port="inband2"),
+                           AddLink(Link(id="bad", a=Endpoint(device=dgx, port="sysmgmt2"),
                                         b=Endpoint(device="eth-leaf", port="swp65")))]),
         # a compute link moved onto the Ethernet switch (no common technology), then the
-        # in-band link moved there too: the far end decides the link's family and the switch's
+        # slot-3 link moved there too: the far end decides the link's family and the switch's
         # device finding
         lambda: doc.apply([UpdateLink(doc.link_at(dgx, "p1").id, {
             "b": Endpoint(device="eth-leaf", port="swp1s0")})]),

@@ -57,8 +57,20 @@ def test_dgx_h100_rdma_devices_follow_the_user_guide_not_gpu_order(catalog):
     assert namer.name("d", "p8", "linux-netdev") == "ibp24s0"
     assert namer.name("d", "p1", "linux-rdma") == "mlx5_11"
     assert namer.name("d", "p6", "linux-rdma") == "mlx5_3"
-    assert namer.name("d", "s1", "linux-rdma") == "s1"
     assert namer.lookup("d")["mlx5_0"] == "p8"
+
+
+def test_dgx_h100_slot_ports_follow_the_user_guide_port_mapping(catalog):
+    """User Guide Table 5: Slot1 P1 (storage, s1) is mlx5_7; Slot1 P2 (in-band, inband1) is
+    mlx5_8 / enp170s0f1np1; Slot3 P1 (the 100GbE system management card) is ens6f0."""
+    doc, namer = _one(catalog, "nvidia-dgx-h100")
+    assert namer.name("d", "s1", "linux-rdma") == "mlx5_7"
+    assert namer.name("d", "s2", "panel") == "Slot2 P1"
+    assert namer.name("d", "inband1", "linux-netdev") == "enp170s0f1np1"
+    assert namer.name("d", "inband2", "linux-rdma") == "mlx5_2"
+    assert namer.name("d", "sysmgmt1", "linux-netdev") == "ens6f0"
+    assert namer.name("d", "eth10g1", "linux-netdev") == "eno3"
+    assert namer.lookup("d", ("panel",))["Slot1 P2"] == "inband1"
 
 
 def test_default_os_by_model_then_vendor(catalog):

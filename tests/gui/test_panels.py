@@ -40,7 +40,9 @@ def _ports_column_whole(tree) -> bool:  # noqa: ANN001
 def test_palette_ports_column_is_never_cut_and_long_model_names_have_tooltips(window, qtbot):
     palette, tree = window.palette, window.palette.tree
     assert palette.row_for(SERVER).text(1) == "10× QSFP112 · 8U"  # 8 rail + 2 north-south cages
-    assert palette.row_for(DGX).text(1) == "4× OSFP, 4× QSFP112 · 8U"
+    # fabric cages only: 4 compute OSFP and the 2 storage QSFP112 (the in-band QSFP112 pair is a
+    # management group, like the BMC)
+    assert palette.row_for(DGX).text(1) == "4× OSFP, 2× QSFP112 · 8U"
     qtbot.waitUntil(lambda: _ports_column_whole(tree))  # at the width of a first start
     assert palette.width() >= 300
     # the user narrows the dock: the ports stay whole, model names give way (tooltip: whole)
