@@ -173,6 +173,12 @@ def servers_per_rack(
     )
     if count < min(by_ru, int(power.budget_w / bare + 1e-9)):
         notes.append(f"{count} servers per rack so that the racks also power the optics")
+    reference = server.rack_servers
+    if reference is not None and count < reference <= by_ru and floor.server_power_kw is None:
+        needed = math.ceil(reference * watts / 1000 + 1e-9)
+        notes.append(f"the vendor's reference design puts {reference} {server.model} in a rack: "
+                     f"{reference} x {watts / 1000:.4g} kW (maximum power, optics once chosen) "
+                     f"takes a budget of {needed} kW (--rack-kw {needed})")
     return count, notes
 
 

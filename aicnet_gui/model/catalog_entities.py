@@ -294,6 +294,10 @@ class DeviceModel(Sourced):
         1, L.MAX_GPUS, default=None,
         description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
                     "NVL72 rack); None: the server's own GPUs")
+    rack_servers: int | None = bounded_int(
+        1, L.MAX_RACK_U, default=None,
+        description="servers per rack in the vendor's reference design (DGX B300: 4); the "
+                    "generator says what rack budget that takes when its own budget fits fewer")
     rack_system: RackSystem | None = Field(
         default=None,
         description="the rack-scale system this server comes in (an NVL72 rack of 18 compute "

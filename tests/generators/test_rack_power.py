@@ -118,3 +118,20 @@ def test_400_sus_no_rack_over_budget_and_the_longest_run_has_media(make):
     assert length.length_m > 100  # more network racks, runs across the floor
     assert length.ordered_m >= length.length_m
     assert doc.catalog.cable(longest.cable).max_length_m >= length.length_m
+
+
+def test_b300_says_what_budget_nvidias_four_per_rack_takes_and_that_budget_gives_it(make):
+    """DGX B300 at its User Guide's 15 kW system max: the default 42 kW rack holds 2; NVIDIA's
+    B300 XDR RA puts 4 in a rack (~56 kW consumption). The note names the budget that holds 4
+    at maximum power with their optics, and that budget does."""
+    import re
+
+    _doc, result = make(RailOptimizedParams(sus=1, server=B300, leaf=Q3400))
+    assert result.servers_per_rack == 2
+    (note,) = [n for n in result.notes if "reference design puts 4 DGX B300" in n]
+    budget = int(re.search(r"--rack-kw (\d+)", note).group(1))
+    doc, result = make(RailOptimizedParams(sus=1, server=B300, leaf=Q3400,
+                                           floor=FloorParams(rack_power_kw=budget)))
+    assert result.servers_per_rack == 4
+    assert not rack_findings(doc)
+    assert not [n for n in result.notes if "reference design puts" in n]
