@@ -11,9 +11,9 @@
   length, rounded up once per part (`order_quantities`: the one place order quantities are
   computed; the PDF's order list uses it through `compute_bom`);
 - power: devices at their maximum (typical when only that is known) plus optics and active
-  cables; devices of a rack-scale system with no figure of their own (NVL72 compute trays) at
-  the stated power of the racks they fill, and those racks listed as what is ordered; devices
-  without a power figure are listed, not guessed;
+  cables; NVL72 compute trays with no figure of their own at their share of their rack's stated
+  power, which includes their optics (`model/power.py`); the racks such devices fill are
+  listed as what is ordered; devices without a power figure are listed, not guessed;
 - cost: the sum of prices, spares included, or None with the parts that have no price.  The
   built-in catalogs carry no prices; a user's price list (catalog/prices.py) gives them: a
   device or optic by catalog id or part number, a cable at its ordered length by its per-length
@@ -33,7 +33,7 @@ import numpy as np
 
 from ..catalog.prices import PriceList
 from ..model.document import FabricDocument
-from ..model.power import models_watts, system_racks
+from ..model.power import counts_optics, share_watts, system_racks
 from .index import NONE
 from .media import fmt_m
 from .rules_device import unlinked_optic_cages
@@ -144,9 +144,9 @@ def _spares(counts: dict[str, int], percent: float) -> dict[str, int]:
 def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
     state = State.load(doc, [])
     rows = state.store.link_rows()
-    roles, models, optics, unlinked = _count_devices(doc)
+    roles, models, optics, included, unlinked = _count_devices(doc)
     cables, cable_power = _count_cables(state, rows)
-    power, unknown = _power(doc, models, optics)
+    power, unknown = _power(doc, models, optics - included)
     percent = doc.settings.spares_percent
     optic_spares = _spares(dict(optics), percent)
     cable_spares = _spares(dict(cables), percent)
@@ -176,21 +176,28 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
     )
 
 
-def _count_devices(doc: FabricDocument) -> tuple[Counter[str], Counter[str], Counter[str], int]:
-    """Devices per role and per model, installed optics per part, optics in unlinked cages."""
+def _count_devices(
+    doc: FabricDocument,
+) -> tuple[Counter[str], Counter[str], Counter[str], Counter[str], int]:
+    """Devices per role and per model, installed optics per part, of them those whose power a
+    device's figure includes (an NVL72 tray's, in its rack's), optics in unlinked cages."""
     roles: Counter[str] = Counter()
     models: Counter[str] = Counter()
     optics: Counter[str] = Counter()
+    included: Counter[str] = Counter()
     unlinked = 0
     for device in doc.devices.values():
         roles[doc.role_of(device).value] += 1
         models[device.model] += 1
+        inside = not counts_optics(doc.device_model(device))
         for config in device.cages.values():
             if config.transceiver:
                 optics[config.transceiver] += 1
+                if inside:
+                    included[config.transceiver] += 1
         if device.cages:
             unlinked += len(unlinked_optic_cages(doc, device.id))
-    return roles, models, optics, unlinked
+    return roles, models, optics, included, unlinked
 
 
 def _links_by_tier(state: State, rows: np.ndarray) -> dict[str, int]:
@@ -256,17 +263,18 @@ def _rack_systems(doc: FabricDocument, models: Counter[str]) -> dict[str, int]:
 
 
 def _power(doc: FabricDocument, models: Counter[str], optics: Counter[str]) -> tuple[float, set[str]]:
-    """Devices at their maximum (else typical) power, rack-scale systems at their racks' stated
-    power, plus optics; models with no figure."""
+    """Devices at their maximum (else typical) power, NVL72 trays at their share of their
+    rack's stated power (`model/power.py`), plus `optics` (those the devices' figures do not
+    include); models with no figure."""
     catalog = doc.catalog
     power = 0.0
     unknown: set[str] = set()
     for model_id, count in models.items():
-        watts = models_watts(catalog.device(model_id), count)
+        watts = share_watts(catalog.device(model_id))
         if watts is None:
             unknown.add(model_id)
         else:
-            power += watts
+            power += watts * count
     for optic_id, count in optics.items():
         power += catalog.transceiver(optic_id).power_w * count
     return power, unknown

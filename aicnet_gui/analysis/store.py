@@ -25,7 +25,7 @@ from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.fit import compute_group
 from ..model.memo import IdentityMemo
-from ..model.power import device_watts
+from ..model.power import counts_optics, share_watts
 from .index import NONE, CatalogIndex, Endpoints, _grow
 from .lengths import device_height_m, rack_floor_xy
 
@@ -174,7 +174,7 @@ class Store:
             cindex = self.cindex
             index = cindex.model_idx[model_id]
             model = cindex.models[index]
-            power = device_watts(model)
+            power = share_watts(model)
             info = (model, index, compute_group(model), np.nan if power is None else power)
             self._models[model_id] = info
         return info
@@ -187,6 +187,8 @@ class Store:
         tier = ROLE_TIER[role]
         pmap = self.ep.port_map(self.doc.ports(device.id), group)
         optics, optic_w = self._cage_optics(device.cages)
+        if not counts_optics(model):  # an NVL72 tray: its rack's stated power includes them
+            optic_w = 0.0
         rack = NONE
         if device.rack is not None and device.rack in self.doc.racks:
             rack = self.rack_row.get(device.rack, NONE)

@@ -4,9 +4,13 @@ The rack rules (RACK-POWER, POWER-FEED), the bill of materials and the generator
 placement all count the same watts:
 
 - a device model draws its maximum power, else its typical power, else nothing is known
-  (`device_watts` returns None and the caller says so); devices of a rack-scale system (NVL72
-  compute trays) with no figure of their own draw, in the bill of materials, the stated power of
-  the racks they fill (`models_watts`), and their racks carry that power as their budget;
+  (`device_watts` returns None and the caller says so);
+- a device of a rack-scale system with no figure of its own (an NVL72 compute tray) whose
+  rack's power the vendor states (a GB300 NVL72 rack: up to 142 kW) draws its share of that
+  rack figure (`share_watts`: 142 kW / 18), and the rack figure includes what its cages hold
+  (`counts_optics` is False for it): a full rack draws its stated power, in RACK-POWER,
+  POWER-FEED and the bill of materials alike; the generator gives such racks that power as
+  their budget;
 - every optic in its cages adds its module power (`optic_watts`);
 - a rack may draw its own budget (`Rack.power_kw`) and, when the project sets the capacity of
   one of a rack's two A/B feeds (`Settings.power_feed_kw`), no more than that either: with 2N
@@ -38,17 +42,29 @@ def system_racks(model: DeviceModel, count: int) -> int:
     return -(-count // system.devices) if system is not None else 0
 
 
-def models_watts(model: DeviceModel, count: int) -> float | None:
-    """What `count` devices of `model` draw in W: each at `device_watts`; for a model with no
-    figure of its own whose rack-scale system states the rack's power (a GB300 NVL72 rack, up to
-    142 kW), the racks they fill at that power; None when neither is known."""
-    watts = device_watts(model)
-    if watts is not None:
-        return watts * count
+def rack_powered(model: DeviceModel) -> bool:
+    """True for a device counted through its rack's stated power: a rack-scale system's device
+    with no figure of its own, in a system whose rack power is stated."""
     system = model.rack_system
-    if system is None or system.power_kw is None:
-        return None
-    return system_racks(model, count) * system.power_kw * 1000
+    return (device_watts(model) is None and system is not None
+            and system.power_kw is not None)
+
+
+def share_watts(model: DeviceModel) -> float | None:
+    """What one device of `model` counts for in W: `device_watts`, else (`rack_powered`) its
+    share of its rack's stated power, optics included; None when neither is known."""
+    watts = device_watts(model)
+    if watts is not None or not rack_powered(model):
+        return watts
+    system = model.rack_system
+    assert system is not None and system.power_kw is not None
+    return system.power_kw * 1000 / system.devices
+
+
+def counts_optics(model: DeviceModel) -> bool:
+    """Whether the optics in a device's cages add to its power (not for a `rack_powered`
+    device: its rack's stated figure includes them)."""
+    return not rack_powered(model)
 
 
 def optic_watts(catalog: Catalog, optics: Iterable[str]) -> float:

@@ -24,7 +24,7 @@ from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
 from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
-from ..model.power import device_watts, system_racks
+from ..model.power import rack_powered, share_watts, system_racks
 from ..model.wording import counted
 from .cables import CablePlan
 
@@ -70,6 +70,8 @@ class BomTables:
     #: the rack-scale systems (NVL72 racks) the devices above come in: what is ordered and
     #: powered as a unit; shown with the devices, not priced a second time
     rack_systems: list[BomLine] = field(default_factory=list)
+    #: W of the optics above that sit in NVL72 trays: their rack's stated power includes them
+    included_optic_w: float = 0.0
     spares_percent: float = 0.0
     order_cables: list[BomLine] = field(default_factory=list)
     order_optics: list[BomLine] = field(default_factory=list)
@@ -230,21 +232,28 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
         model = doc.catalog.device(model_id)
         role = ", ".join(f"{n} {r}" if len(roles[model_id]) > 1 else r
                          for r, n in sorted(roles[model_id].items()))
-        unit_power = device_watts(model)
+        unit_power = share_watts(model)
         note = f"{model.height_ru}U" + (f", {model.gpus} GPUs" if model.gpus else "")
         system = model.rack_system
         if system is not None:
             racks = system_racks(model, quantity)
             note += f", in {counted(racks, system.name)}"
-            if unit_power is None and system.power_kw is not None:
-                unit_power = 0.0  # the rack's stated power counts them (line below)
-                note += " (powered as the rack)"
+            if rack_powered(model):
+                note += " (W each: its share of the rack's stated power, optics included)"
+            stated = ("no document states its power" if system.power_kw is None
+                      else f"{system.power_kw:g} kW stated per rack"
+                      + (", counted on its trays" if rack_powered(model) else ""))
             tables.rack_systems.append(BomLine(
                 kind="rack", tier="rack-scale system", part=system.name, vendor=model.vendor,
-                part_numbers="", length_m=None, quantity=racks, spares=0,
-                unit_power_w=None if system.power_kw is None else system.power_kw * 1000,
+                part_numbers="", length_m=None, quantity=racks, spares=0, unit_power_w=None,
                 unit_price=None,
-                note=f"{system.devices} {model.model}s each; ordered as a rack", key=""))
+                note=f"{system.devices} {model.model}s each, ordered as a rack; {stated}",
+                key=""))
+            if rack_powered(model):
+                tables.included_optic_w += sum(
+                    doc.catalog.transceiver(c.transceiver).power_w
+                    for d in doc.devices.values() if d.model == model_id
+                    for c in d.cages.values() if c.transceiver)
         tables.devices.append(BomLine(
             kind="device", tier=role, part=model.model, vendor=model.vendor,
             part_numbers=", ".join(model.part_numbers[:2]), length_m=None, quantity=quantity,

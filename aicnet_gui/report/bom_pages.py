@@ -48,6 +48,19 @@ def _power(lines: list[BomLine]) -> str:
     return f"{sum(powers):,.0f} W"
 
 
+def _optics_power(tables: BomTables) -> str:
+    """The optics' power not already in a device's figure (an NVL72 rack's stated power
+    includes the optics in its trays)."""
+    if not tables.included_optic_w:
+        return _power(tables.optics)
+    known = [line.power_w for line in tables.optics]
+    if any(p is None for p in known):
+        return _power(tables.optics)
+    total = sum(p for p in known if p is not None)
+    return (f"{total - tables.included_optic_w:,.0f} W (another {tables.included_optic_w:,.0f} W "
+            "sit in NVL72 trays: their racks' stated power includes them)")
+
+
 def _tiered(flow: Flow, lines: list[BomLine], columns: list[Column],
             cells: Callable[[BomLine], list[str]], what: str) -> None:
     rows: list[list[str]] = []
@@ -138,8 +151,8 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         ("Optics to order", f"{sum(x.order for x in tables.order_optics)} "
                             f"({sum(x.quantity for x in tables.order_optics)} + "
                             f"{sum(x.spares for x in tables.order_optics)} spares)"),
-        ("Power (max, else typical)", f"devices {_power(tables.devices + tables.rack_systems)}, optics "
-                                      f"{_power(tables.optics)}, cables {_power(tables.cables)}"),
+        ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
+                                      f"{_optics_power(tables)}, cables {_power(tables.cables)}"),
         ("Cost", _money(everything, tables.currency)
          + (f" (price list {tables.price_list})" if tables.price_list else "")),
     ]

@@ -97,3 +97,22 @@ def test_a_tray_moved_out_of_its_nvl72_rack_is_flagged_on_both_racks(make):
     assert "holds 1 GB300 NVL72 Compute Tray;" in found[network]
     again = {f.objects[0] for f in Analyzer(doc).full().findings if f.code == "RACK-SYSTEM"}
     assert again == set(found)  # the update agrees with a full run
+
+
+def test_an_nvl72_rack_counts_its_stated_power_against_feeds_and_budgets(make):
+    """A full GB300 NVL72 rack draws its stated 142 kW (optics included) in RACK-POWER and
+    POWER-FEED: one A/B feed of 60 kW cannot carry it, and a rack budget of 42 kW is exceeded.
+    Before, the trays counted 0 W and no rule said anything."""
+    from aicnet_gui.model.edits import UpdateRack, UpdateSettings
+
+    doc, _ = make(TwoTierParams(servers=36, server=GB300, leaf=Q3400))
+    tray_racks = sorted(r for r, devices in racks_of(doc).items()
+                        if any(d.model == GB300 for d in devices))
+    doc.apply([UpdateSettings({"power_feed_kw": 60.0})])
+    feeds = {f.objects[0]: f.message for f in analyze(doc).findings if f.code == "POWER-FEED"}
+    assert sorted(feeds) == tray_racks
+    assert "draws up to 142.0 kW" in feeds[tray_racks[0]]
+    doc.apply([UpdateSettings({"power_feed_kw": None}),
+               UpdateRack(tray_racks[0], {"power_kw": 42.0})])
+    over = [f for f in analyze(doc).findings if f.code == "RACK-POWER"]
+    assert [f.objects[0] for f in over] == [tray_racks[0]]

@@ -28,17 +28,22 @@ def test_gb300_trays_are_ordered_and_powered_as_nvl72_racks(catalog, tmp_path, c
     bom = compute_bom(doc)
     assert bom.rack_systems == {"GB300 NVL72 rack": 8}
     assert GB300 not in bom.power_unknown
-    switches = sum(catalog.device(d.model).power_typical_w for d in doc.devices.values()
-                   if d.model != GB300)
-    optics = optic_watts(catalog, [c.transceiver for d in doc.devices.values()
-                                   for c in d.cages.values() if c.transceiver])
-    assert bom.power_w == round(8 * 142_000 + switches + optics, 1)
+    switches = [d for d in doc.devices.values() if d.model != GB300]
+    switch_w = sum(catalog.device(d.model).power_typical_w for d in switches)
+    switch_optics = optic_watts(catalog, [c.transceiver for d in switches
+                                          for c in d.cages.values() if c.transceiver])
+    # the racks' stated 142 kW includes the optics in their trays: not added again
+    assert bom.power_w == round(8 * 142_000 + switch_w + switch_optics, 1)
 
     tables = bom_tables(doc, build_plan(doc), bom)
     (rack,) = tables.rack_systems
-    assert (rack.part, rack.quantity, rack.unit_power_w) == ("GB300 NVL72 rack", 8, 142_000)
+    assert (rack.part, rack.quantity, rack.unit_power_w) == ("GB300 NVL72 rack", 8, None)
+    assert "142 kW stated per rack, counted on its trays" in rack.note
     tray = next(line for line in tables.devices if line.key == GB300)
-    assert tray.power_w == 0 and "in 8 GB300 NVL72 racks (powered as the rack)" in tray.note
+    assert tray.power_w == 8 * 142_000 and "in 8 GB300 NVL72 racks" in tray.note
+    tray_optics = sum(catalog.transceiver(c.transceiver).power_w for d in doc.devices.values()
+                      if d.model == GB300 for c in d.cages.values() if c.transceiver)
+    assert tray_optics > 0 and tables.included_optic_w == tray_optics
 
     path = tmp_path / "gb300.fabric"
     save_fabric(doc, path, keep_backup=False)
@@ -54,3 +59,25 @@ def test_a_rack_whose_power_no_document_states_stays_unknown(catalog):
     tables = bom_tables(doc, build_plan(doc), bom)
     (rack,) = tables.rack_systems
     assert rack.quantity == 4 and rack.unit_power_w is None
+
+
+def test_a_tray_with_its_own_power_figure_is_counted_once(catalog):
+    """A user catalog entry giving the tray its own maximum: the trays count at it (with their
+    optics), the rack's stated power is not added on top, in the CLI total and the PDF alike."""
+    from aicnet_gui.model.catalog import Catalog
+    from aicnet_gui.report.bom_pages import _power
+
+    own = Catalog(catalog)
+    own.add(catalog.device(GB300).model_copy(update={"power_max_w": 6000.0}))
+    doc = _generated(own, TwoTierParams(servers=36, server=GB300, leaf="nvidia-q3400-ra"))
+    bom = compute_bom(doc)
+    optics = optic_watts(own, [c.transceiver for d in doc.devices.values()
+                               for c in d.cages.values() if c.transceiver])
+    switches = sum(own.device(d.model).power_typical_w for d in doc.devices.values()
+                   if d.model != GB300)
+    assert bom.power_w == round(36 * 6000 + switches + optics, 1)
+    tables = bom_tables(doc, build_plan(doc), bom)
+    assert _power(tables.devices) == f"{36 * 6000 + switches:,.0f} W"
+    assert tables.included_optic_w == 0
+    (rack,) = tables.rack_systems
+    assert "counted on its trays" not in rack.note
