@@ -201,3 +201,38 @@ def test_a_finished_job_lets_go_of_its_function_and_what_it_holds(qtbot):
     assert shiboken6.isValid(job)
     assert alive() is None
     shiboken6.delete(owner)
+
+
+APP_GONE = """
+import threading
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject
+from aicnet_gui.gui.workers.background import BackgroundJob
+
+app = QCoreApplication([])
+raised = []
+threading.excepthook = lambda args: raised.append(repr(args.exc_value))
+owner = QObject()
+release = threading.Event()
+job = BackgroundJob(lambda: release.wait(30) and "done", "aicnet-app-gone", owner)
+job.start()
+thread = job._thread
+shiboken6.delete(owner)
+shiboken6.delete(app)  # the application ends while the job still runs
+release.set()
+thread.join(30)
+print("ok", thread.is_alive(), raised)
+"""
+
+
+def test_a_job_still_running_when_the_application_ends_drops_its_result_quietly(tmp_path):
+    """The courier dies with the application; the worker's last emit must not raise
+    "Signal source has been deleted" in its thread (review finding)."""
+    script = tmp_path / "gone.py"
+    script.write_text(APP_GONE, encoding="utf-8")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok False []", done.stdout + done.stderr[-2000:]
+    assert "Traceback" not in done.stderr

@@ -8,9 +8,10 @@ to `failed`.
 A job belongs to a window (its parent chain ends there) and the window may be closed or deleted
 at any moment while the job runs.  So the worker thread never emits a signal of the job, nor of
 anything the window owns: it emits on a private `_Courier`, a QObject that lives in the GUI
-thread as a child of the application, which nothing deletes while the worker can still use it
-(the GUI thread joins the worker, whose last act is that emit, before it `deleteLater`s the
-courier).  The courier's queued slot then, in the GUI thread, hands the result to the job only
+thread as a child of the application, which nothing but the application's end deletes while
+the worker can still use it (the GUI thread joins the worker, whose last act is that emit,
+before it `deleteLater`s the courier; a job still running when the application is destroyed
+drops its outcome).  The courier's queued slot then, in the GUI thread, hands the result to the job only
 if the job still exists (`shiboken6.isValid`, a QPointer-like check; the job is deleted with its
 window) and was not `abandon`ed (a window abandons its jobs when it closes,
 `abandon_jobs`).  So a closed or deleted window never receives a result, no slot of it runs,
@@ -111,6 +112,17 @@ def abandon_jobs(owner: QObject) -> int:
     return len(jobs)
 
 
+def _send(courier: _Courier, kind: str, value: object) -> None:
+    """Emit on the courier from the worker thread.  Only the application's end deletes a
+    courier under a running worker (the app quit while a job ran): then nothing is left to
+    deliver to, and the outcome is dropped instead of raising in the worker."""
+    try:
+        courier.sent.emit(kind, value)
+    except RuntimeError:
+        if shiboken6.isValid(courier):
+            raise
+
+
 def _work(fn: Callable[..., Any], courier: _Courier, reports_progress: bool) -> None:
     """The worker thread: call `fn`, send its outcome.  Sending is its last act."""
     try:
@@ -118,11 +130,11 @@ def _work(fn: Callable[..., Any], courier: _Courier, reports_progress: bool) -> 
     except BaseException as exc:  # noqa: BLE001 - delivered to the GUI thread, never lost
         if not isinstance(exc, EXPECTED):
             traceback.print_exc()
-        courier.sent.emit(_FAILED, exc)
+        _send(courier, _FAILED, exc)
         if not isinstance(exc, Exception):
             raise
     else:
-        courier.sent.emit(_FINISHED, result)
+        _send(courier, _FINISHED, result)
 
 
 class _Courier(QObject):
@@ -150,7 +162,7 @@ class _Courier(QObject):
 
     def progress(self, fraction: float, message: str) -> None:
         """The function's progress callback (worker thread)."""
-        self.sent.emit(_PROGRESS, (float(fraction), str(message)))
+        _send(self, _PROGRESS, (float(fraction), str(message)))
 
     def _wanted(self) -> BackgroundJob | None:
         job = self._job
