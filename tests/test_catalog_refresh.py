@@ -70,3 +70,27 @@ def test_cli_refresh_lists_then_rewrites_the_file(design, tmp_path, capsys, over
     assert path.with_name(path.name + ".bak").exists()
     assert main(["catalog", "refresh", str(path)]) == 0
     assert "matches this machine's catalog" in capsys.readouterr().out
+
+
+def test_an_update_that_moves_a_linked_port_to_another_cage_is_refused_with_where(design):
+    """The DGX H100 correction moved `inband1` from the slot-3 card (then cage 9) to port 2 of
+    the slot-1 ConnectX-7 (cage 7): a design wired to the old inband1 would silently have its
+    link on another card, its optic left in a cage with no link.  Here the update swaps the
+    inband and sysmgmt cage groups back: refused, naming the port and where to move its link."""
+    design.add_device(Device(id="mgmt", name="mgmt-01", model="nvidia-sn2201"))
+    design.add_link(Link(id="l2", a=Endpoint(device="gpu1", port="inband1"),
+                         b=Endpoint(device="mgmt", port="swp49"), cable=None))
+    h100 = design.catalog.device("nvidia-dgx-h100")
+    groups = {g.name: g for g in h100.cages}
+    swapped = [g.model_copy(update={"first": groups["sysmgmt"].first}) if g.name == "inband"
+               else g.model_copy(update={"first": groups["inband"].first}) if g.name == "sysmgmt"
+               else g for g in h100.cages]
+    local = updated_catalog(design, design.catalog, [])
+    local.add(h100.model_copy(update={"cages": swapped}))
+    before = design.catalog
+    with pytest.raises(ModelError) as error:
+        design.apply([ReplaceCatalog(local)])
+    message = str(error.value)
+    assert "port inband1 of gpu-001 is cage 7 (inband) in the design but cage 9 (inband)" in message
+    assert "move the link to sysmgmt1 (the old cage's name now)" in message
+    assert design.catalog is before and design.link_at("gpu1", "inband1").id == "l2"

@@ -741,6 +741,11 @@ class FabricDocument:
             trial = FabricDocument(op.catalog, fabric)
         except ModelError as exc:
             raise ModelError(f"the design does not fit the updated catalog: {exc}", exc.ids) from None
+        moved = self._moved_ports(trial, op.catalog)
+        if moved:
+            raise ModelError("the design does not fit the updated catalog: " + moved[0][1]
+                             + (f" (and {len(moved) - 1} more such port(s))" if len(moved) > 1
+                                else ""), [device for device, _text in moved[:20]])
         undo.append(ReplaceCatalog(self.catalog))
         self.catalog = op.catalog
         self._ports = trial._ports
@@ -750,6 +755,30 @@ class FabricDocument:
         changes.devices.update(self.devices)
         changes.links.update(self.links)
         changes.reset = True
+
+    def _moved_ports(self, trial: FabricDocument, catalog: Catalog) -> list[tuple[str, str]]:
+        """(device id, what moved) for each linked port whose name the updated catalog puts on
+        another cage or cage group (DGX H100 `inband1` was the slot-3 card, now port 2 of the
+        slot-1 ConnectX-7): its link, optic and cable were planned for the old cage."""
+        changed = {model for model in {d.model for d in self.devices.values()}
+                   if catalog.get(model) is not self.catalog.get(model)}
+        moved: list[tuple[str, str]] = []
+        for (device_id, name), _link in sorted(self._port_link.items()):
+            device = self.devices[device_id]
+            if device.model not in changed:
+                continue
+            old, new = self.port(device_id, name), trial.port(device_id, name)
+            if old is None or new is None or (old.cage, old.group.name) == (new.cage, new.group.name):
+                continue
+            there = [p.name for p in trial.ports(device_id).values()
+                     if p.cage == old.cage and p.leg == old.leg]
+            moved.append((device_id, (
+                f"port {name} of {device.name} is cage {old.cage} ({old.group.name}) in the "
+                f"design but cage {new.cage} ({new.group.name}) in the updated {device.model}; "
+                "its link, optic and cable were planned for the old cage: move the link "
+                + (f"to {there[0]} (the old cage's name now) " if there else "")
+                + "before taking the update")))
+        return moved
 
     _HANDLERS: dict[type, Callable[..., None]] = {
         AddDevice: _add_device,
