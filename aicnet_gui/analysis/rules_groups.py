@@ -12,7 +12,7 @@ import numpy as np
 
 from ..model.edits import UpdateDevice
 from ..model.fit import overlapping_racks
-from ..model.wording import counted, ru_span
+from ..model.wording import counted, nvlink_domain, ru_span
 from .findings import ERROR, WARNING, Finding, Fix
 from .state import Rule, State
 from .store import MAX_CAGE
@@ -136,14 +136,22 @@ def rack_system_check(state: State, rack_id: str) -> Iterable[Finding]:
         model = store.dev_models[store.dev_row[dev_id]]
         if model.rack_system is not None:
             counts[model.id] += 1
+    if len(counts) > 1:
+        names = [state.doc.catalog.device(m).model for m in sorted(counts)]
+        yield Finding(
+            "RACK-SYSTEM", WARNING,
+            f"rack {rack.name} holds devices of {len(names)} rack-scale systems "
+            f"({', '.join(names)}): each is a rack of its own",
+            (rack_id,), Fix("move each system's devices into a rack of their own"))
+        return
     for model_id, count in sorted(counts.items()):
         model = state.doc.catalog.device(model_id)
         system = model.rack_system
         assert system is not None
         if count == system.devices:
             continue
-        domain = (f", one NVLink domain of {model.nvlink_domain_gpus} GPUs"
-                  if model.nvlink_domain_gpus else "")
+        domain = nvlink_domain(model.nvlink_domain_gpus)
+        domain = f", {domain}" if domain else ""
         yield Finding(
             "RACK-SYSTEM", WARNING,
             f"rack {rack.name} holds {counted(count, model.model)}; a {system.name} is "

@@ -48,7 +48,7 @@ def _floor(doc: FabricDocument, servers: list[str]) -> FloorParams:
     power = Counter(doc.racks[r].power_kw for r in budgeted if r in doc.racks
                     and doc.racks[r].power_kw)
     changes: dict[str, object] = {}
-    if per_rack:
+    if per_rack and budgeted is per_rack.keys():  # an NVL72 rack's count is the system's
         changes["servers_per_rack"] = max(per_rack.values())
     if power:
         changes["rack_power_kw"] = power.most_common(1)[0][0]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..model.catalog_entities import DeviceModel, RackSystem
 from ..model.fabric import LengthEstimation, Rack
 from ..model.power import device_watts, rack_budget_kw
-from ..model.wording import counted
+from ..model.wording import counted, nvlink_domain
 from .errors import GeneratorError
 from .naming import rack_name
 from .params import FloorParams
@@ -142,7 +142,8 @@ def servers_per_rack(
     by_ru = usable // max(server.height_ru, 1)
     if server.rack_system is not None:
         count = _rack_system_count(server, len(server_keys), floor, usable)
-        domain = f" (an NVLink domain of {server.nvlink_domain_gpus} GPUs)" if server.nvlink_domain_gpus else ""
+        domain = nvlink_domain(server.nvlink_domain_gpus)
+        domain = f" ({domain})" if domain else ""
         return count, [f"{count} {server.model}s per rack: one {server.rack_system.name}{domain}, "
                        "installed and powered as a rack; leaves go in network racks"]
     if floor.servers_per_rack is not None:
@@ -175,10 +176,12 @@ def servers_per_rack(
         notes.append(f"{count} servers per rack so that the racks also power the optics")
     reference = server.rack_servers
     if reference is not None and count < reference <= by_ru and floor.server_power_kw is None:
-        needed = math.ceil(reference * watts / 1000 + 1e-9)
+        draw = reference * watts / 1000
+        needed = math.floor(draw) + 1  # above the servers' draw: their optics come on top
         notes.append(f"the vendor's reference design puts {reference} {server.model} in a rack: "
-                     f"{reference} x {watts / 1000:.4g} kW (maximum power, optics once chosen) "
-                     f"takes a budget of {needed} kW (--rack-kw {needed})")
+                     f"{reference} x {watts / 1000:.4g} kW at maximum, at least {draw:.4g} kW with "
+                     f"their optics: --rack-kw {needed}, and A/B feeds (if the project sets "
+                     "them) that carry as much")
     return count, notes
 
 

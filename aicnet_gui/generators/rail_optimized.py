@@ -17,6 +17,7 @@ analysis reports the islands as intended instead of as a partitioned fabric.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from ..model.catalog import Catalog
@@ -43,7 +44,8 @@ DEFAULT_SU_NODES = 32
 def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimizedParams:
     """`params` with `nodes_per_su` filled in: the one asked for, else the server model's
     reference SU for the fabric technology (DGX H100 on InfiniBand: 32; DGX B300: 64 on
-    Spectrum-X, 72 on Quantum-X800; NVL72 compute trays: 8 racks of 18), else 32."""
+    Spectrum-X, 72 on Quantum-X800; NVL72 compute trays: NVIDIA's 8 racks of 18 when one leaf
+    per rail holds them, else the most whole racks it holds, see `rack_system_su`), else 32."""
     if params.nodes_per_su is not None:
         return params
     hw = resolve_hardware(
@@ -54,7 +56,8 @@ def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimized
 
 def reference_su_nodes(hw: Hardware, technology: str) -> int:
     """The server model's reference SU size on this fabric's technology, else the SU of its
-    rack-scale system (a SuperPOD of NVL72 racks: 8 racks of 18 compute trays), else 32."""
+    rack-scale system (`rack_system_su`: NVIDIA's 8 NVL72 racks, or the most whole racks one
+    leaf per rail holds), else 32."""
     if technology == "auto":
         tech = "infiniband" if "infiniband" in hw.technologies else "ethernet"
     else:
@@ -90,6 +93,7 @@ def rack_system_su(hw: Hardware) -> tuple[int, str | None]:
 def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
     note = _rack_system_su_note(catalog, params)
     params = with_su_size(catalog, params)
+    _check_whole_racks(catalog, params)
     if params.planes > 1:
         from .planes import plan_planes
 
@@ -99,6 +103,29 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
     if note:
         plan.notes.insert(0, note)
     return plan
+
+
+def _check_whole_racks(catalog: Catalog, params: RailOptimizedParams) -> None:
+    """Servers of a rack-scale system (NVL72 trays) come in whole racks: SUs x nodes per SU
+    must fill them; else the error names the SU sizes, and the SU counts, that would."""
+    hw = resolve_hardware(
+        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
+    )
+    system = hw.server.rack_system
+    n, sus = params.nodes_per_su, params.sus
+    assert n is not None
+    if system is None or (n * sus) % system.devices == 0:
+        return
+    per = system.devices
+    step = per // math.gcd(per, sus)  # nodes per SU go up in steps of this
+    most = half_capacity(hw.leaf)
+    sizes = [m for m in (n // step * step, n // step * step + step) if 0 < m <= most]
+    every = per // math.gcd(per, n)  # SU counts that fill whole racks with n per SU
+    ways = [f"--nodes-per-su {' or '.join(map(str, sizes))}"] if sizes else []
+    ways.append(f"--sus {-(-sus // every) * every} with {n} per SU")
+    raise GeneratorError(
+        f"{hw.server.model}s come in {system.name}s of {per}: {counted(sus, 'SU')} x {n} = "
+        f"{sus * n} do not fill whole racks; use " + ", or ".join(ways))
 
 
 def _rack_system_su_note(catalog: Catalog, params: RailOptimizedParams) -> str | None:

@@ -31,3 +31,8 @@ def counted(n: int, noun: str, many: str | None = None) -> str:
 def ru_span(low: int, high: int) -> str:
     """The rack units a device takes: `RU 44` for one, `RU 41-44` for several."""
     return f"RU {low}" if high <= low else f"RU {low}-{high}"
+
+
+def nvlink_domain(gpus: int | None) -> str:
+    """`one NVLink domain of 72 GPUs`, or "" when the size is not known."""
+    return f"one NVLink domain of {gpus} GPUs" if gpus else ""

@@ -159,3 +159,24 @@ def test_an_nvl72_design_grows_by_whole_racks_that_keep_their_own_power(catalog)
     assert all(racks[r] == [tray] * 18 and grown.racks[r].power_kw == 142 for r in trays)
     assert all(grown.racks[r].power_kw == 42 for r in racks if r not in trays)
     assert not [f for f in analyze(grown).findings if f.code in {"RACK-SYSTEM", "RACK-POWER"}]
+
+
+def test_an_nvl72_design_with_a_misplaced_tray_still_grows(catalog):
+    """19 trays in one rack (a tray moved by hand) is a RACK-SYSTEM warning, not a servers-per-
+    rack setting: growth places the new trays 18 to a rack (it refused with '19 servers per
+    rack cannot be built')."""
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+    from aicnet_gui.model.edits import UpdateDevice
+
+    tray = "nvidia-gb300-nvl72-compute-tray"
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, server=tray, leaf="nvidia-q3400-ra"))
+    racks: dict[str, list] = {}
+    for device in doc.devices.values():
+        racks.setdefault(device.rack, []).append(device)
+    first, second = sorted(r for r, ds in racks.items() if ds[0].model == tray)[:2]
+    doc.apply([UpdateDevice(racks[second][0].id, {"rack": first, "ru": 19})])
+    assert infer_params(doc).floor.servers_per_rack is None
+    grown = grow(doc, add_sus=1).result
+    assert len([d for d in grown.devices.values() if d.model == tray]) == 144

@@ -63,7 +63,11 @@ def test_gb200_racks_get_no_invented_power_budget(make):
 
 @pytest.mark.parametrize(("params", "expected"), [
     (RailOptimizedParams(sus=1, nodes_per_su=30, server=GB200, leaf=QM9700),
-     "30 do not fill whole racks; 18 (1 rack) or 36 (2 racks) would"),
+     "1 SU x 30 = 30 do not fill whole racks; use --nodes-per-su 18, or --sus 3 with 30 per SU"),
+    (RailOptimizedParams(sus=4, nodes_per_su=20, server=GB200, leaf=QM9700),  # 4 x 27 = 6 racks
+     "4 SUs x 20 = 80 do not fill whole racks; use --nodes-per-su 18 or 27, or --sus 9 with 20"),
+    (RailOptimizedParams(sus=1, nodes_per_su=16, server=GB200, leaf="nvidia-sn4700"),
+     "1 SU x 16 = 16 do not fill whole racks; use --sus 9 with 16 per SU"),
     (TwoTierParams(servers=10, server=GB200, leaf=QM9700),
      "10 do not fill whole racks; 18 (1 rack) would"),
     (RailOptimizedParams(sus=1, nodes_per_su=18, server=GB200, leaf=QM9700,
@@ -116,3 +120,19 @@ def test_an_nvl72_rack_counts_its_stated_power_against_feeds_and_budgets(make):
                UpdateRack(tray_racks[0], {"power_kw": 42.0})])
     over = [f for f in analyze(doc).findings if f.code == "RACK-POWER"]
     assert [f.objects[0] for f in over] == [tray_racks[0]]
+
+
+def test_a_rack_holding_two_rack_scale_systems_is_flagged(make):
+    from aicnet_gui.model.edits import UpdateDevice
+
+    doc, _ = make(TwoTierParams(servers=36, server=GB300, leaf=Q3400))
+    first, second = sorted(r for r, devices in racks_of(doc).items()
+                           if any(d.model == GB300 for d in devices))
+    # the second rack's trays become GB200 trays moved into the first rack's free RUs
+    moved = racks_of(doc)[second]
+    doc.apply([UpdateDevice(d.id, {"model": GB200, "cages": {}, "rack": first, "ru": 19 + i})
+               for i, d in enumerate(sorted(moved, key=lambda d: d.ru))])
+    found = [f for f in analyze(doc).findings if f.code == "RACK-SYSTEM"]
+    assert [f.objects for f in found] == [(first,)]
+    assert "2 rack-scale systems (GB200 NVL72 Compute Tray, GB300 NVL72 Compute Tray)" in \
+        found[0].message

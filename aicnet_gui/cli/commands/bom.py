@@ -83,7 +83,9 @@ def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
                      "(not counted; see aicnet validate)")
     lines.append(f"Spares: {bom.spares_percent:g} % of each part (cables: per ordered length), rounded up "
                  "once per part")
-    power = f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, optics, active cables)"
+    power = (f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, optics, active cables"
+             + ("; NVL72 trays as their racks' stated power, their optics included"
+                if bom.rack_systems else "") + ")")
     if bom.power_unknown:
         power += f"; no power figure for {', '.join(bom.power_unknown)}"
     lines.append(power)
