@@ -289,8 +289,7 @@ def _row_groups(plan: FabricPlan, per_rack: int, floor: FloorParams, power: Powe
     """(the rows of each pod, its spines among them, in pod order; the core rows)."""
     per_row = floor.racks_per_row
     pod_rows: dict[int, list[list[_RackSpec]]] = {}
-    system = _rack_system(plan)
-    chunks = _rack_system_chunks(plan, per_rack) if system is not None else {}
+    chunks = _rack_system_chunks(plan, per_rack) if _rack_system(plan) is not None else {}
     for index, cell in enumerate(plan.cells):
         racks = _cell_racks(plan, index, per_rack, floor, power, chunks.get(index))
         rows = pod_rows.setdefault(cell.pod, [])

@@ -91,9 +91,12 @@ def rack_system_su(hw: Hardware) -> tuple[int, str | None]:
 
 
 def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
-    note = _rack_system_su_note(catalog, params)
+    hw = resolve_hardware(
+        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
+    )
+    note = _rack_system_su_note(hw, params)
     params = with_su_size(catalog, params)
-    _check_whole_racks(catalog, params)
+    _check_whole_racks(hw, params)
     if params.planes > 1:
         from .planes import plan_planes
 
@@ -105,12 +108,9 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
     return plan
 
 
-def _check_whole_racks(catalog: Catalog, params: RailOptimizedParams) -> None:
+def _check_whole_racks(hw: Hardware, params: RailOptimizedParams) -> None:
     """Servers of a rack-scale system (NVL72 trays) come in whole racks: SUs x nodes per SU
     must fill them; else the error names the SU sizes, and the SU counts, that would."""
-    hw = resolve_hardware(
-        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
-    )
     system = hw.server.rack_system
     n, sus = params.nodes_per_su, params.sus
     assert n is not None
@@ -128,12 +128,9 @@ def _check_whole_racks(catalog: Catalog, params: RailOptimizedParams) -> None:
         f"{sus * n} do not fill whole racks; use " + ", or ".join(ways))
 
 
-def _rack_system_su_note(catalog: Catalog, params: RailOptimizedParams) -> str | None:
+def _rack_system_su_note(hw: Hardware, params: RailOptimizedParams) -> str | None:
     """Why an SU of rack-scale servers is smaller than its vendor's SU, when it is the size
     one leaf per rail holds (the default `with_su_size` gave it)."""
-    hw = resolve_hardware(
-        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
-    )
     system = hw.server.rack_system
     if system is None or system.su_racks is None:
         return None
