@@ -65,10 +65,14 @@ def build(catalog: Catalog, servers: int, xdr: bool = False) -> tuple[FabricDocu
     except ImportError:
         generate = None
     if generate is not None and xdr:
+        from aicnet_gui.generators.params import FloorParams
+
         doc = FabricDocument(catalog)
         with gc_paused():
+            # four per rack as NVIDIA's B300 XDR RA: 61 kW takes four at 15 kW max with optics
             generate(doc, RailOptimizedParams(sus=round(servers / 72), server="nvidia-dgx-b300",
-                                              leaf="nvidia-q3400-ra"))
+                                              leaf="nvidia-q3400-ra",
+                                              floor=FloorParams(rack_power_kw=61)))
         return doc, "generators.rail-optimized, DGX B300 in 72-node SUs on Q3400-RA (XDR)"
     if generate is not None:
         doc = FabricDocument(catalog)

@@ -9,7 +9,8 @@ machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.  `--large` adds 12,80
 tree of 64-port QM9700s holds at most 65,536 NIC ports, and NDR optics cannot join Q3400-RA's
 XDR cages; issue 22 target: < 4 s), the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs)
 and the DGX B300 XDR SuperPOD shape, 72-node SUs on Q3400-RA leaves, spines and cores (178 SUs,
-102,528 GPUs, media on every link).
+102,528 GPUs, media on every link).  The B300 designs use NVIDIA's four per rack (B300 XDR RA):
+a 61 kW rack budget, what four at the User Guide's 15 kW maximum and their optics take.
 
     .venv/bin/python benchmarks/bench_generate.py [--runs N] [--profile] [--large]
 """
@@ -30,9 +31,11 @@ from child_peak import PEAK_KB_SOURCE
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, build_ops
+from aicnet_gui.generators.params import FloorParams
 from aicnet_gui.model.document import FabricDocument
 
 QM9700 = "nvidia-qm9700"
+B300_RACKS = FloorParams(rack_power_kw=61)  # 4 DGX B300 per rack, as NVIDIA's RA
 CASES = [
     ("rail-optimized, 4 SU (2 tiers)", 128, RailOptimizedParams(sus=4, leaf=QM9700)),
     ("rail-optimized, 32 SU (3 tiers)", 1024, RailOptimizedParams(sus=32, leaf=QM9700)),
@@ -44,9 +47,10 @@ LARGE = [
      RailOptimizedParams(sus=400, leaf="nvidia-sn5600", technology="rocev2")),
     ("B300, 2 planes, 200 SU on SN5600", 12800,
      RailOptimizedParams(sus=200, planes=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
-                         technology="rocev2")),
+                         technology="rocev2", floor=B300_RACKS)),
     ("B300 XDR, 178 SU x 72 on Q3400-RA", 12816,
-     RailOptimizedParams(sus=178, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")),
+     RailOptimizedParams(sus=178, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra",
+                         floor=B300_RACKS)),
 ]
 
 
