@@ -45,6 +45,16 @@ GRID = [
 ]
 
 
+def _upward(doc: FabricDocument, roles: dict[str, str]):  # noqa: ANN202
+    """Each link as (link, lower end, upper end, their roles), the lower tier first."""
+    for link in doc.links.values():
+        a, b = link.a.device, link.b.device
+        ra, rb = roles[a], roles[b]
+        if RANK[ra] > RANK[rb]:
+            a, b, ra, rb = b, a, rb, ra
+        yield link, a, b, ra, rb
+
+
 def _label(params) -> str:
     extra = {k: v for k, v in params.model_dump(exclude_defaults=True).items() if k != "template"}
     return params.template + ":" + ",".join(f"{k}={v}" for k, v in sorted(extra.items()))
@@ -74,11 +84,7 @@ def test_generated_fabric_is_one_fat_tree(params, catalog):
     switches = {i for i, r in roles.items() if r in ("leaf", "spine", "core")}
     pairs: dict[tuple[str, str], int] = defaultdict(int)
     tier_links: dict[tuple[str, str], int] = defaultdict(int)
-    for link in doc.links.values():
-        a, b = link.a.device, link.b.device
-        ra, rb = roles[a], roles[b]
-        if RANK[ra] > RANK[rb]:
-            a, b, ra, rb = b, a, rb, ra
+    for _link, a, b, ra, rb in _upward(doc, roles):
         tier_links[(ra, rb)] += 1
         pairs[(a, b)] += 1
     graph = nx.Graph()
@@ -195,11 +201,7 @@ def test_2026_design_is_one_fat_tree_per_plane(params, catalog):
     pairs: dict[tuple[str, str], int] = defaultdict(int)
     tier_links: dict[tuple[str, str], int] = defaultdict(int)
     legs_to: dict[tuple[str, str], set[str]] = defaultdict(set)  # (server, cage) -> leaf planes
-    for link in doc.links.values():
-        a, b = link.a.device, link.b.device
-        ra, rb = roles[a], roles[b]
-        if RANK[ra] > RANK[rb]:
-            a, b, ra, rb = b, a, rb, ra
+    for link, a, b, ra, rb in _upward(doc, roles):
         tier_links[(ra, rb)] += 1
         pairs[(a, b)] += 1
         upper = _plane_of(doc, b)

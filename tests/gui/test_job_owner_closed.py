@@ -210,6 +210,25 @@ def _release_when_the_window_waits(window, gate: Gate) -> None:  # noqa: ANN001
         waiter.wait = lambda *a, _wait=wait: (gate.release.set(), _wait(*a))[1]
 
 
+def _jobs_at(moment: str, window, gate: Gate, threads: list[threading.Thread]) -> None:  # noqa: ANN001
+    """Bring the window's jobs to `moment`: "running" (held at the gate) or "delivering" (the
+    result sent, queued for the GUI thread, not yet delivered); the document marked clean so
+    that closing asks nothing."""
+    if moment == "delivering":
+        gate.release.set()
+        for thread in threads:
+            thread.join(60)
+    window.document.undo_stack.setClean()
+
+
+def _end(gate: Gate, threads: list[threading.Thread]) -> None:
+    """Let every held job finish; each thread has ended."""
+    gate.release.set()
+    for thread in threads:
+        thread.join(60)
+    assert not any(thread.is_alive() for thread in threads)
+
+
 def _job_threads(window) -> list[threading.Thread]:  # noqa: ANN001
     jobs = window.findChildren(BackgroundJob)
     return [job._thread for job in jobs if job._thread is not None]  # noqa: SLF001
@@ -226,16 +245,9 @@ def test_a_window_closed_then_deleted_during_a_job_runs_none_of_its_slots(
     recovery = window.document.recovery.folder
     _release_when_the_window_waits(window, gate)
     spy.calls.clear()
-    if moment == "delivering":
-        gate.release.set()
-        for thread in threads:
-            thread.join(60)  # the result is sent: queued for the GUI thread, not yet delivered
-    window.document.undo_stack.setClean()
+    _jobs_at(moment, window, gate, threads)
     assert window.close()
-    gate.release.set()
-    for thread in threads:
-        thread.join(60)
-    assert not any(thread.is_alive() for thread in threads)
+    _end(gate, threads)
     _flush()
     assert spy.calls == []  # closed: nothing of its jobs reached it
     assert sorted(recovery.glob("*.fabric")) == []  # closed cleanly: no recovery copy left
@@ -257,18 +269,11 @@ def test_a_window_deleted_without_closing_during_a_job_survives_it(
     _start(owner, window, gate, spy, monkeypatch, qtbot, example_path, tmp_path)
     threads = _job_threads(window)
     spy.calls.clear()
-    if moment == "delivering":
-        gate.release.set()
-        for thread in threads:
-            thread.join(60)
-    window.document.undo_stack.setClean()
+    _jobs_at(moment, window, gate, threads)
     shiboken6.delete(window)
     del window
     gc.collect()
-    gate.release.set()
-    for thread in threads:
-        thread.join(60)
-    assert not any(thread.is_alive() for thread in threads)
+    _end(gate, threads)
     _flush()
     gc.collect()
     _flush()
