@@ -499,6 +499,7 @@ class MainWindow(QMainWindow):
 
     def _on_tab(self, index: int) -> None:
         self.floor.set_eager(index == 1)
+        self.plane_choice.set_floor(index == 1)
         if index == 1 and self._fit_floor:
             self._fit_floor = False
             self.floor_view.fit_all()

@@ -11,6 +11,11 @@ only when the document has planes (the menu is disabled, the box hidden otherwis
 the document: an open, a new document, an edit that adds or removes a plane.  Selecting what is
 hidden (a finding's switch, a cable of another plane) first shows its plane, or every plane
 when the objects are in several (`reveal`).  The status bar says which plane is shown.
+
+The Floor view is not filtered: it is the physical plan, where a rack holds the leaves of both
+planes side by side and its space, power and cable runs are those of every plane; hiding half
+of a rack's switches there would misstate what is installed.  The status bar's note is shown
+with the Topology view only.
 """
 
 from __future__ import annotations
@@ -50,12 +55,14 @@ class PlaneChoice:
         self.menu.setToolTipsVisible(True)
         self.group = QActionGroup(parent)
         self.combo = QComboBox()
-        self.combo.setToolTip("Show one compute plane of a multi-plane fabric (servers stay)")
+        self.combo.setToolTip("Show one compute plane of a multi-plane fabric on the Topology "
+                              "view (servers stay; the Floor view shows every plane)")
         self.combo.currentIndexChanged.connect(self._on_combo)
         self.label = QLabel()
         self.label.setVisible(False)
         self._toolbar_actions: list[QAction] = []
         self._shown_planes: list[str] | None = None
+        self._floor = False
         self.scene.planes_changed.connect(self.refresh)
         self.refresh()
 
@@ -91,7 +98,12 @@ class PlaneChoice:
             self.label.setText(f"Plane {current} of {len(planes)} shown")
             self.label.setToolTip(f"Only the switches and cables of plane {current} are drawn "
                                   f"(servers reach every plane); {ALL.lower()}: View ▸ Plane")
-            self.label.setVisible(position > 0)
+            self.label.setVisible(position > 0 and not self._floor)
+
+    def set_floor(self, floor: bool) -> None:
+        """The Floor view is current (not filtered: the note is hidden) or the Topology view."""
+        self._floor = floor
+        self.refresh()
 
     def _fill(self, planes: list[str]) -> None:
         self.menu.clear()
