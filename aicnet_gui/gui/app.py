@@ -27,7 +27,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="which right-hand panel --screenshot shows (default inspector)")
     parser.add_argument("--colour", choices=("cable", "speed", "tier", "rail", "oversubscription"),
                         default="cable", help="colour mode of the cables for --screenshot")
-    parser.add_argument("--collapse", choices=("su", "rack", "rail"),
+    parser.add_argument("--collapse", choices=("su", "rack", "rail", "plane"),
                         help="collapse every group of this kind for --screenshot")
     parser.add_argument("--plane", metavar="N",
                         help="show only compute plane N of a multi-plane fabric for --screenshot "

@@ -98,7 +98,7 @@ def test_plane_two_hides_every_plane_one_switch_and_cable(twin_plane, qtbot):
     view.fit_all()
     scale = view.scale_factor()
     level, bundles = scene.overview.level(scale)
-    shown = [b for b in level.blocks if scene.overview.shown(b)]
+    shown = [b for b in level.blocks if scene.overview.block_shown(b)]
     assert {b.key.plane for b in shown} == {"", "2"}
     assert "1" in {b.key.plane for b in level.blocks}  # they exist, they are not drawn
     leaves_two = sum(1 for d in two if doc.role_of(doc.devices[d]).value == "leaf")

@@ -146,7 +146,7 @@ class OverviewLayer(QGraphicsItem):
         if self.active:
             self.update()
 
-    def shown(self, block: Block) -> bool:
+    def block_shown(self, block: Block) -> bool:
         """The block is drawn: not a switch tier of a plane other than the one shown."""
         return self._plane is None or block.key.plane in ("", self._plane)
 
@@ -335,7 +335,7 @@ class OverviewLayer(QGraphicsItem):
 
     def block_at(self, pos: QPointF, scale: float) -> Block | None:
         for block in self.blocks(scale):
-            if self.shown(block) and any(rect.contains(pos) for rect in self.block_rects(block, scale)):
+            if self.block_shown(block) and any(rect.contains(pos) for rect in self.block_rects(block, scale)):
                 return block
         return None
 
@@ -377,7 +377,7 @@ class OverviewLayer(QGraphicsItem):
             return
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        shown = [self.shown(b) for b in level.blocks]
+        shown = [self.block_shown(b) for b in level.blocks]
         self._paint_blocks(painter, level.blocks, scale, shown)
         ends = self._paint_bundles(painter, level.blocks, bundles, scale)
         leaving = bundles.leaving(len(level.blocks)) if len(bundles) else None
@@ -495,7 +495,7 @@ class OverviewLayer(QGraphicsItem):
         painter.restore()
 
     def _paint_titles(self, painter: QPainter, blocks: list[Block], scale: float,
-                      leaving: np.ndarray | None = None, shown: list[bool] | None = None,
+                      leaving: np.ndarray | None = None, drawn: list[bool] | None = None,
                       texts: list[str] | None = None) -> list[QRectF]:
         """Title and contents of each block whose label part is big enough on screen: on two
         lines where the box is high enough, else `SU 17: 32 servers, 8 leaves · 256 out` on one
@@ -507,7 +507,7 @@ class OverviewLayer(QGraphicsItem):
         title_font, text_font = theme.font(9.0, True), theme.font(8.0)
         written: list[QRectF] = []
         for index, block in enumerate(blocks):
-            if shown is not None and not shown[index]:
+            if drawn is not None and not drawn[index]:
                 continue
             block_text = texts[index] if texts is not None else block.text
             grow = main_role(block) not in overview.SERVER_SIDE
