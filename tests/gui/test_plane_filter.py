@@ -296,3 +296,19 @@ def test_the_floor_view_is_not_filtered_and_says_nothing_of_a_plane(twin_plane):
     assert window.plane_choice.label.isHidden()
     window.tabs.setCurrentIndex(0)
     assert not window.plane_choice.label.isHidden()
+
+
+def test_failure_mode_draws_nothing_over_what_the_plane_filter_hides(twin_plane):
+    window = twin_plane
+    doc = window.document.fabric
+    tools = window.change_tools
+    one, two = _switches(doc, "1")[:1], _switches(doc, "2")[:1]
+    cables = [sorted(_cables(doc, "1"))[0], sorted(_cables(doc, "2"))[0]]
+    tools.failed = (tuple(one + two), tuple(cables))
+    tools.set_failure_mode(True)
+    assert tools.topology_overlay.counts == (2, 2)
+    window.plane_choice.choose("2")
+    assert tools.topology_overlay.counts == (1, 1)
+    assert tools.floor_overlay.counts == (2, 2)  # the Floor view is not filtered
+    window.plane_choice.choose(None)
+    assert tools.topology_overlay.counts == (2, 2)
