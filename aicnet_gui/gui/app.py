@@ -27,8 +27,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="which right-hand panel --screenshot shows (default inspector)")
     parser.add_argument("--colour", choices=("cable", "speed", "tier", "rail", "oversubscription"),
                         default="cable", help="colour mode of the cables for --screenshot")
-    parser.add_argument("--collapse", choices=("su", "rack", "rail"),
+    parser.add_argument("--collapse", choices=("su", "rack", "rail", "plane"),
                         help="collapse every group of this kind for --screenshot")
+    parser.add_argument("--plane", metavar="N",
+                        help="show only compute plane N of a multi-plane fabric for --screenshot "
+                             "(its switches and cables; servers stay)")
     parser.add_argument("--select-finding", type=int, metavar="N",
                         help="select the N-th finding (from 0) for --screenshot")
     parser.add_argument("--select", metavar="NAME[,NAME]",
@@ -116,6 +119,15 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         window.set_colour_mode(args.colour)
     if getattr(args, "collapse", None):
         window.collapse_all(args.collapse)
+    plane = getattr(args, "plane", None)
+    if plane is not None:
+        planes = window.topology.planes()
+        if plane not in planes:
+            have = ", ".join(planes) if planes else "none (not a multi-plane fabric)"
+            print(f"aicnet-gui: {file}: no plane {plane!r}; its planes: {have}", file=sys.stderr)
+            window.document.close()
+            return 1
+        window.plane_choice.choose(plane)
     for _ in range(3):
         app.processEvents()
     window.fit_to_view()

@@ -69,6 +69,7 @@ class AsBuiltView(QObject):
         window.topology.addItem(self.topology_overlay)
         window.floor.addItem(self.floor_overlay)
         window.document.reset.connect(self.clear)
+        window.topology.planes_changed.connect(self._redraw_topology)
         self.comparison = None
         self._job: BackgroundJob | None = None
 
@@ -129,8 +130,19 @@ class AsBuiltView(QObject):
         self.done.emit(self.comparison)
 
     def _topology_position(self, device_id: str) -> QPointF | None:
-        item = self.window.topology.items_by_id.get(device_id)
-        return item.sceneBoundingRect().center() if item is not None else None
+        """A device's centre on the Topology view; None when its plane filter hides it."""
+        scene = self.window.topology
+        item = scene.items_by_id.get(device_id)
+        if item is None or scene.plane_hidden([device_id], []):
+            return None
+        return item.sceneBoundingRect().center()
+
+    def _redraw_topology(self) -> None:
+        """The plane shown changed: nothing is drawn to or around a switch it hides."""
+        if self.comparison is not None:
+            self.topology_overlay.set_differences(self.window.document.fabric,
+                                                  self.comparison.differences,
+                                                  self._topology_position)
 
     def _floor_position(self, device_id: str) -> QPointF | None:
         item = self.window.floor.items_by_id.get(device_id)

@@ -85,6 +85,7 @@ class ChangeTools(QObject):
         window.floor.addItem(self.floor_overlay)
         window.document.reset.connect(self._forget_failure)
         window.document.changed.connect(lambda _changes: self._draw_failure())
+        window.topology.planes_changed.connect(self._draw_failure)  # what a plane filter hides
 
     def _busy(self) -> bool:
         if self._job is not None and self._job.running():
@@ -184,15 +185,22 @@ class ChangeTools(QObject):
         doc = self.window.document.fabric
         devices = tuple(d for d in devices if d in doc.devices)
         links = tuple(lk for lk in links if lk in doc.links)
-        for scene, overlay in ((self.window.topology, self.topology_overlay),
+        topology = self.window.topology
+        for scene, overlay in ((topology, self.topology_overlay),
                                (self.window.floor, self.floor_overlay)):
             items = scene.items_by_id
+            # the Topology's plane filter: nothing is drawn over a switch or cable it hides
+            hidden = topology.plane_hidden if scene is topology else (lambda _d, _l: False)
 
-            def rect(device_id: str, items=items) -> QRectF | None:  # noqa: ANN001
+            def rect(device_id: str, items=items, hidden=hidden) -> QRectF | None:  # noqa: ANN001
                 item = items.get(device_id)
-                return item.sceneBoundingRect() if item is not None else None
+                if item is None or hidden([device_id], []):
+                    return None
+                return item.sceneBoundingRect()
 
-            def line(link_id: str, scene=scene, rect=rect) -> QLineF | None:  # noqa: ANN001
+            def line(link_id: str, scene=scene, rect=rect, hidden=hidden) -> QLineF | None:  # noqa: ANN001
+                if hidden([], [link_id]):
+                    return None
                 layer = getattr(scene, "links", None)
                 ends = layer.endpoints(link_id) if layer is not None else None
                 if ends is not None:

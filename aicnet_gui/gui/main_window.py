@@ -69,6 +69,7 @@ from .editor import INFO, Editor
 from .live import LivePanels
 from .panels.inspector import InspectorDock
 from .panels.palette import PaletteDock
+from .plane_choice import PlaneChoice
 from .workers.background import BackgroundJob, abandon_jobs
 from .workers.load_worker import LoadedFabric, load_for_editor
 
@@ -141,6 +142,7 @@ class MainWindow(QMainWindow):
         self._paste_count = 0
         self._syncing_selection = False
         self.export_job = None
+        self.plane_choice = PlaneChoice(self, self)
         self._build_status_bar()
         self._build_actions()
         self._build_menus()
@@ -183,6 +185,7 @@ class MainWindow(QMainWindow):
         self.autosaver = Autosaver(self.document, self)
         bar.addPermanentWidget(self.autosaver.label)
         bar.addPermanentWidget(self.live.status_label)
+        self.plane_choice.add_to_status_bar(bar)
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.zoom_label)
         self._message_timer = QTimer(self)
@@ -347,6 +350,7 @@ class MainWindow(QMainWindow):
         for name in ("collapse-su", "collapse-rack", "collapse-rail", "collapse-plane", None,
                      "expand-all"):
             collapse.addSeparator() if name is None else collapse.addAction(act[name])
+        view.addMenu(self.plane_choice.menu)
         view.addAction(act["validate"])
         view.addAction(act["whatif"])
         view.addAction(act["failure-mode"])
@@ -376,6 +380,7 @@ class MainWindow(QMainWindow):
             lambda: self.set_colour_mode(self.colour_combo.currentData()))
         bar.addWidget(QLabel("  Colour: "))
         bar.addWidget(self.colour_combo)
+        self.plane_choice.add_to_toolbar(bar)
         bar.addSeparator()
         bar.addAction(act["collapse-su"])
         bar.addAction(act["expand-all"])
@@ -494,6 +499,7 @@ class MainWindow(QMainWindow):
 
     def _on_tab(self, index: int) -> None:
         self.floor.set_eager(index == 1)
+        self.plane_choice.set_floor(index == 1)
         if index == 1 and self._fit_floor:
             self._fit_floor = False
             self.floor_view.fit_all()
@@ -556,6 +562,7 @@ class MainWindow(QMainWindow):
                         rect = rect.united(item.sceneBoundingRect())
                     self.floor_view.centerOn(rect.center())
         else:
+            self.plane_choice.reveal(list(devices), list(links))  # a hidden plane's objects
             self.topology.select_ids(devices, links)
             if centre:
                 rect = self.topology.ensure_item_visible_rect(devices, links)

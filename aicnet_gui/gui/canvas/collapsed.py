@@ -3,7 +3,8 @@
 A view setting, not an edit (see `groups.py`): `CollapsedGroups` keeps the boxes by group key,
 recomputes their members and boxes after an edit (`refresh`), hides the members' items and
 tells the link layer and the device layer which devices are inside a box, and sums the
-members' badges on each box.
+members' badges on each box.  With a plane filter a box holds only its members of the plane
+shown, and a box with none of them is hidden (still collapsed when the filter changes back).
 """
 
 from __future__ import annotations
@@ -63,29 +64,33 @@ class CollapsedGroups:
         mirror = self.mirror
         mirror.ensure_items()
         doc, items = mirror.doc, mirror.items
+        filtered = mirror.filtered
         hidden: set[str] = set()
         entries = []
         for key, box in list(self.boxes.items()):
-            ids = [d for d in groups.members(doc, key) if d not in hidden and d in items]
-            if not ids:
+            everyone = [d for d in groups.members(doc, key) if d not in hidden and d in items]
+            if not everyone:
                 self.scene.removeItem(self.boxes.pop(key))
                 continue
-            hidden.update(ids)
+            hidden.update(everyone)
+            # the plane filter shows the box with its members of the plane shown, or not at all
+            # (a box of plane 1 while plane 2 is shown); it stays collapsed for later
+            ids = [d for d in everyone if d not in filtered]
             box.members = ids
+            if not ids:
+                if box.isSelected():
+                    box.setSelected(False)
+                box.setVisible(False)
+                continue
+            box.setVisible(True)
             rects = [items[d].sceneBoundingRect() for d in ids]
             box.configure(groups.box_for(rects), key.title(doc), groups.describe(doc, ids))
             centre = box.centre()
             entries.append((ids, centre.x(), centre.y()))
         self.scene.blockSignals(True)
-        for device_id, item in items.items():
-            visible = device_id not in hidden
-            if item.isVisible() != visible:
-                if not visible and item.isSelected():
-                    item.setSelected(False)
-                item.setVisible(visible)
+        mirror.set_grouped(hidden)
         self.scene.blockSignals(False)
         mirror.links.set_collapsed(entries)
-        mirror.device_layer.set_hidden(hidden)
         self.show_badges()
 
     def show_badges(self) -> None:
@@ -105,6 +110,6 @@ class CollapsedGroups:
     def at(self, pos: QPointF) -> GroupItem | None:
         """The box under scene `pos`, if any."""
         for item in self.scene.items(pos):
-            if isinstance(item, GroupItem):
+            if isinstance(item, GroupItem) and item.isVisible():
                 return item
         return None

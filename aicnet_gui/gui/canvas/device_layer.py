@@ -54,7 +54,8 @@ class DeviceLayer(QGraphicsItem):
 
         for name, dtype in (("_x", np.float64), ("_y", np.float64), ("_w", np.float64),
                             ("_h", np.float64), ("_colour", np.int32), ("_accent", np.int32),
-                            ("_alive", np.bool_), ("_shown", np.bool_), ("_selected", np.bool_),
+                            ("_alive", np.bool_), ("_shown", np.bool_), ("_off", np.bool_),
+                            ("_selected", np.bool_),
                             ("_sev", np.int8), ("_hl", np.int8)):
             setattr(self, name, grow(name, dtype))
         self._cap = cap
@@ -74,8 +75,8 @@ class DeviceLayer(QGraphicsItem):
         self._free.clear()
         self._names.clear()
         self._n = 0
-        for name in ("_x", "_y", "_w", "_h", "_colour", "_accent", "_alive", "_shown", "_selected",
-                     "_sev", "_hl"):
+        for name in ("_x", "_y", "_w", "_h", "_colour", "_accent", "_alive", "_shown", "_off",
+                     "_selected", "_sev", "_hl"):
             setattr(self, name, None)
         self._alloc(256)
         self._bounds = QRectF()
@@ -97,6 +98,7 @@ class DeviceLayer(QGraphicsItem):
             self._rows[device_id] = row
             self._accent[row] = -1
             self._shown[row] = True
+            self._off[row] = False
             self._selected[row] = False
             self._sev[row] = 0
             self._hl[row] = 0
@@ -126,6 +128,7 @@ class DeviceLayer(QGraphicsItem):
         self._accent[:n] = -1
         self._alive[:n] = True
         self._shown[:n] = True
+        self._off[:n] = False
         self._selected[:n] = False
         self._sev[:n] = 0
         self._hl[:n] = 0
@@ -202,6 +205,28 @@ class DeviceLayer(QGraphicsItem):
                 self._shown[row] = False
         self.update()
 
+    def set_filtered(self, device_ids: set[str]) -> None:
+        """Devices of other planes than the one shown (the plane filter) are not drawn."""
+        self._off[: self._n] = False
+        rows = self._rows
+        for device_id in device_ids:
+            row = rows.get(device_id)
+            if row is not None:
+                self._off[row] = True
+        self.update()
+
+    def set_device_filtered(self, device_id: str, hidden: bool) -> None:
+        row = self._rows.get(device_id)
+        if row is not None and bool(self._off[row]) != hidden:
+            self._off[row] = hidden
+            self.update()
+
+    def drawn_ids(self) -> set[str]:
+        """The devices this layer draws (alive, not in a collapsed group, not filtered)."""
+        n = self._n
+        drawn = self._alive[:n] & self._shown[:n] & ~self._off[:n]
+        return {d for d, row in self._rows.items() if drawn[row]}
+
     # ---------------------------------------------------------------- painting
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._bounds
@@ -213,7 +238,7 @@ class DeviceLayer(QGraphicsItem):
             return
         exposed = option.exposedRect
         x, y, w, h = self._x[:n], self._y[:n], self._w[:n], self._h[:n]
-        visible = (self._alive[:n] & self._shown[:n] & (x <= exposed.right()) & (x + w >= exposed.left())
+        visible = (self._alive[:n] & self._shown[:n] & ~self._off[:n] & (x <= exposed.right()) & (x + w >= exposed.left())
                    & (y <= exposed.bottom()) & (y + h >= exposed.top()))
         rows = np.flatnonzero(visible)
         if not len(rows):

@@ -14,6 +14,10 @@ The layer also carries what the live validation and the colour modes add to the 
 a single extra item: a pale red (error) or amber (warning) halo under cables that have findings,
 the colour of each cable in the current mode (jacket, speed, tier, rail, oversubscription), and
 collapsed groups, whose cables end at the group's box as one bundle per group and device.
+
+A plane filter (`set_plane_filter`, a view setting of multi-plane fabrics) leaves out the cables
+of other compute planes and every cable with an end on a hidden device: they are not drawn,
+bundled, counted for the overview, picked or selected, and come back when the filter is cleared.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from . import lod
 _GROW = 1.6
 _COLUMNS = {"_ax": np.float64, "_ay": np.float64, "_bx": np.float64, "_by": np.float64,
             "_pen": np.int32, "_spen": np.int32, "_mpen": np.int32, "_alive": np.bool_,
-            "_da": np.int64, "_db": np.int64, "_sev": np.int8, "_rail": np.int16}
+            "_da": np.int64, "_db": np.int64, "_sev": np.int8, "_rail": np.int16,
+            "_lplane": np.int16}
 """The per-cable columns (one row per cable slot) and their types."""
 MODES = ("cable", "speed", "tier", "rail", "oversubscription")
 """Colour modes: jacket colour (speed when none), speed, tier pair, rail, oversubscription."""
@@ -100,6 +105,14 @@ class LinkLayer(QGraphicsItem):
         self._dev_tier = np.zeros(256, dtype=np.int8)
         self._dev_class = np.full(256, 3, dtype=np.int8)
         self._dev_collapse = np.full(256, -1, dtype=np.int64)
+        #: devices the plane filter hides (their cables are not drawn)
+        self._dev_off = np.zeros(256, dtype=np.bool_)
+        #: plane name -> code in the `_lplane` column (0: a cable in no plane)
+        self._plane_code: dict[str | None, int] = {None: 0}
+        #: the code of the plane shown (None: every plane)
+        self._plane_shown: int | None = None
+        #: cables drawn now (alive and not filtered), made on first use after a change
+        self._shown_cache: np.ndarray | None = None
         self._groups: dict[str, int] = {}
         self._collapsed: list[tuple[float, float]] = []  # centre of each collapsed group
         self._bundle_cache: dict[str, Bundles] = {}
@@ -145,7 +158,8 @@ class LinkLayer(QGraphicsItem):
             if index >= len(self._dev_cx):
                 size = int(len(self._dev_cx) * _GROW) + 256
                 for name, fill in (("_dev_cx", 0), ("_dev_cy", 0), ("_dev_group", -1),
-                                   ("_dev_tier", 0), ("_dev_class", 3), ("_dev_collapse", -1)):
+                                   ("_dev_tier", 0), ("_dev_class", 3), ("_dev_collapse", -1),
+                                   ("_dev_off", False)):
                     old = getattr(self, name)
                     new = np.full(size, fill, dtype=old.dtype)
                     new[: len(old)] = old
@@ -153,6 +167,7 @@ class LinkLayer(QGraphicsItem):
             self._dev_group[index] = -1
             self._dev_collapse[index] = -1
             self._dev_class[index] = 3
+            self._dev_off[index] = False
         return index
 
     @property
@@ -181,11 +196,72 @@ class LinkLayer(QGraphicsItem):
     def link_ids(self) -> list[str]:
         return list(self._index)
 
+    def shown_link_ids(self) -> list[str]:
+        """The cables drawn now (every cable unless a plane filter hides some)."""
+        if self._plane_shown is None and not self._dev_off.any():
+            return self.link_ids()
+        ids = self._ids
+        return [ids[i] for i in np.flatnonzero(self._shown()).tolist()]
+
+    def plane_code(self, plane: str | None) -> int:
+        code = self._plane_code.get(plane)
+        if code is None:
+            code = self._plane_code[plane] = len(self._plane_code)
+        return code
+
+    def set_plane_filter(self, plane: str | None, hidden_devices: set[str]) -> None:
+        """Draw only the cables of `plane` (and those in no plane) whose ends are not in
+        `hidden_devices`; None and an empty set: every cable."""
+        self._plane_shown = None if plane is None else self.plane_code(plane)
+        ndev = len(self._dev_off)
+        self._dev_off = np.zeros(ndev, dtype=np.bool_)
+        if hidden_devices:
+            rows = self.device_rows(list(hidden_devices))
+            self._dev_off[rows[rows >= 0]] = True
+        self._filter_changed()
+
+    def set_device_hidden(self, device_id: str, hidden: bool) -> None:
+        """One device hidden by the plane filter or not (an edit touched it)."""
+        index = self.device_index(device_id)
+        if bool(self._dev_off[index]) != hidden:
+            self._dev_off[index] = hidden
+            self._filter_changed()
+
+    def plane_filter(self) -> str | None:
+        """The plane whose cables are drawn (None: every plane)."""
+        if self._plane_shown is None:
+            return None
+        return next(name for name, code in self._plane_code.items() if code == self._plane_shown)
+
+    def _filter_changed(self) -> None:
+        self._shown_cache = None
+        self._selected = {i for i in self._selected if self._row_shown(i)}
+        self._highlight = {i for i in self._highlight if self._row_shown(i)}
+        self._invalidate_bundles()
+        self.update()
+
+    def _row_shown(self, row: int) -> bool:
+        return bool(self._shown()[row])
+
+    def _shown(self) -> np.ndarray:
+        """Per cable row: alive and not hidden by the plane filter (cached until a change)."""
+        if self._shown_cache is None:
+            n = self._n
+            shown = self._alive[:n].copy()
+            if self._plane_shown is not None:
+                planes = self._lplane[:n]
+                shown &= (planes == 0) | (planes == self._plane_shown)
+            if self._dev_off.any():
+                off = self._dev_off
+                shown &= ~(off[self._da[:n]] | off[self._db[:n]])
+            self._shown_cache = shown
+        return self._shown_cache
+
     def line_colours(self) -> set[str]:
         """The colours (`#rrggbb`) the cables are drawn in, in the current mode (the legend
         names them)."""
         n = self._n
-        pens = np.unique(self._line_pens()[:n][self._alive[:n]])
+        pens = np.unique(self._line_pens()[:n][self._shown()])
         return {self._pens[int(i)].color().name() for i in pens.tolist()}
 
     # ---------------------------------------------------------------- editing
@@ -193,6 +269,8 @@ class LinkLayer(QGraphicsItem):
         """Forget every cable and device."""
         self._clear_links()
         self._dev_index.clear()
+        self._dev_off = np.zeros(len(self._dev_cx), dtype=np.bool_)
+        self._plane_shown = None
         self._groups.clear()
         self._collapsed.clear()
         self._invalidate_bundles()
@@ -234,6 +312,7 @@ class LinkLayer(QGraphicsItem):
         self._dev_tier[:n] = tiers
         self._dev_class = np.full(size, 3, dtype=np.int8)
         self._dev_collapse = np.full(size, -1, dtype=np.int64)
+        self._dev_off = np.zeros(size, dtype=np.bool_)
         known = self._groups
         codes = [-1 if g is None else known.setdefault(g, len(known)) for g in groups]
         self._dev_group = np.full(size, -1, dtype=np.int64)
@@ -252,8 +331,8 @@ class LinkLayer(QGraphicsItem):
     def live_ends(self) -> tuple[np.ndarray, np.ndarray]:
         """The end device rows of every cable (for the overview's counts)."""
         n = self._n
-        alive = self._alive[:n]
-        return self._da[:n][alive], self._db[:n][alive]
+        shown = self._shown()
+        return self._da[:n][shown], self._db[:n][shown]
 
     def set_device(self, device_id: str, cx: float, cy: float, group: str | None,
                    tier: int = 0) -> None:
@@ -277,7 +356,7 @@ class LinkLayer(QGraphicsItem):
 
     def set_links(self, rows: list[tuple]) -> None:
         """Add or replace cables: (id, ax, ay, bx, by, colour, speed colour, device a, device b
-        [, rail]).
+        [, rail[, plane]]).
 
         `colour` draws the cable (a jacket colour the user chose, else its speed colour); bundles
         always use the speed colour, so a trunk of mixed jackets reads by speed as in the legend.
@@ -300,6 +379,7 @@ class LinkLayer(QGraphicsItem):
             self._da[i] = self.device_index(dev_a)
             self._db[i] = self.device_index(dev_b)
             self._rail[i] = row[9] if len(row) > 9 and row[9] else 0
+            self._lplane[i] = self.plane_code(row[10]) if len(row) > 10 else 0
             self._alive[i] = True
             self._grow_bounds(ax, ay, bx, by)
             touched.append(i)
@@ -308,18 +388,28 @@ class LinkLayer(QGraphicsItem):
         self.update()
 
     def load(self, ids: list[str], coords: np.ndarray, colours: list[str], speed_colours: list[str],
-             dev_a: np.ndarray, dev_b: np.ndarray, rails: np.ndarray | None = None) -> None:
+             dev_a: np.ndarray, dev_b: np.ndarray, rails: np.ndarray | None = None,
+             planes: list[str | None] | None = None) -> None:
         """Bulk load of every cable (coords: n x 4 array ax, ay, bx, by); `dev_a`/`dev_b` are the
         indices of the end devices in the order `set_devices` registered them."""
         palette = list(dict.fromkeys([*colours, *speed_colours]))
         code = {c: i for i, c in enumerate(palette)}
         self.load_coded(ids, coords, palette, np.array([code[c] for c in colours], dtype=np.int64),
                         np.array([code[c] for c in speed_colours], dtype=np.int64), dev_a, dev_b,
-                        rails)
+                        rails, *self._plane_columns(planes))
+
+    @staticmethod
+    def _plane_columns(planes: list[str | None] | None) -> tuple[np.ndarray | None, list[str | None]]:
+        if planes is None:
+            return None, [None]
+        names = list(dict.fromkeys([None, *planes]))
+        code = {name: i for i, name in enumerate(names)}
+        return np.array([code[p] for p in planes], dtype=np.int16), names
 
     def load_coded(self, ids: list[str], coords: np.ndarray, palette: list[str], pens: np.ndarray,
                    speed_pens: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray,
-                   rails: np.ndarray | None = None) -> None:
+                   rails: np.ndarray | None = None, planes: np.ndarray | None = None,
+                   plane_names: list[str | None] | None = None) -> None:
         """`load` with the colours given as indices into `palette` (the file loader's columns).
 
         The columns are copied into the layer's own arrays, made here in the GUI thread.  (Taking
@@ -339,6 +429,11 @@ class LinkLayer(QGraphicsItem):
         self._pen[:n] = table[pens]
         self._spen[:n] = table[speed_pens]
         self._rail[:n] = 0 if rails is None else rails
+        if planes is None or plane_names is None:
+            self._lplane[:n] = 0
+        else:  # the loader's plane codes -> this layer's
+            table16 = np.array([self.plane_code(p) for p in plane_names], dtype=np.int16)
+            self._lplane[:n] = table16[planes]
         self._alive[:n] = True
         self._n = n
         self._ids = list(ids)
@@ -393,6 +488,7 @@ class LinkLayer(QGraphicsItem):
 
     def _invalidate_bundles(self) -> None:
         self._bundle_cache.clear()
+        self._shown_cache = None
 
     # ---------------------------------------------------------------- colour modes
     def set_mode(self, mode: str) -> None:
@@ -529,11 +625,15 @@ class LinkLayer(QGraphicsItem):
             return 0
         collapse = self._dev_collapse
         hidden = (collapse[self._da[:n]] >= 0) | (collapse[self._db[:n]] >= 0)
-        return int((hidden & self._alive[:n]).sum())
+        return int((hidden & self._shown()).sum())
 
     # ---------------------------------------------------------------- selection and picking
     def set_selected(self, link_ids: set[str]) -> None:
+        """Select these cables (those the plane filter hides stay unselected)."""
         chosen = {self._index[i] for i in link_ids if i in self._index}
+        if self._plane_shown is not None or self._dev_off.any():
+            shown = self._shown()
+            chosen = {i for i in chosen if shown[i]}
         if chosen != self._selected:
             self._selected = chosen
             self.update()
@@ -555,7 +655,7 @@ class LinkLayer(QGraphicsItem):
 
     def _pickable(self) -> np.ndarray:
         n = self._n
-        alive = self._alive[:n]
+        alive = self._shown()
         if self._collapsed:
             collapse = self._dev_collapse
             alive = alive & (collapse[self._da[:n]] < 0) & (collapse[self._db[:n]] < 0)
@@ -712,7 +812,7 @@ class LinkLayer(QGraphicsItem):
 
     def _compute_bundles(self, kind: str) -> Bundles:
         n = self._n
-        alive = self._alive[:n]
+        alive = self._shown()
         if kind == "collapsed":  # only the cables that touch a collapsed group
             collapse = self._dev_collapse
             alive = alive & ((collapse[self._da[:n]] >= 0) | (collapse[self._db[:n]] >= 0))

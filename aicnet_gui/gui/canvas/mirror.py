@@ -13,6 +13,11 @@ frame, a slice per event-loop turn (`build_slice`).  Meanwhile what the user rea
 items at once and only those: the devices under a click, the devices in view when zoomed in
 (`ensure_items_in`, a few dozen); anything that needs every item gets them all
 (`ensure_items`).
+
+A multi-plane fabric can be shown one compute plane at a time (`set_plane`, a view setting):
+the switches of other planes (`filtered`) get no visible item and are left out of the device
+layer, their cables and those of other planes out of the link layer; servers, which reach every
+plane, stay.  Items created later (the slices, an edit) are hidden as they are made.
 """
 
 from __future__ import annotations
@@ -82,6 +87,11 @@ class SceneMirror:
         self.badges: dict[str, tuple[str, int]] = {}
         self.highlighted: dict[str, str] = {}
         self.accents: dict[str, QColor] = {}
+        #: the compute plane shown (None: every plane) and the devices it hides
+        self.plane: str | None = None
+        self.filtered: set[str] = set()
+        #: devices inside collapsed groups (CollapsedGroups tells)
+        self.grouped: set[str] = set()
         self.links = LinkLayer()
         scene.addItem(self.links)
         self.device_layer = DeviceLayer()
@@ -103,6 +113,9 @@ class SceneMirror:
         self.badges.clear()
         self.highlighted.clear()
         self.accents.clear()
+        self.plane = None
+        self.filtered = set()
+        self.grouped = set()
         self.wire = None
         self.links.clear()
         self.device_layer.clear()
@@ -115,7 +128,8 @@ class SceneMirror:
                                 data.tiers)
         if data.link_ids:
             self.links.load_coded(data.link_ids, data.coords, data.palette, data.pens,
-                                  data.speed_pens, data.dev_a, data.dev_b, data.rails)
+                                  data.speed_pens, data.dev_a, data.dev_b, data.rails,
+                                  data.link_planes, data.plane_names)
         self._geometries = {id(g): g for g in data.distinct_geometries()}
         self._geometry_use = Counter(map(id, data.geometries))
         self.pending, self.pending_next = data, 0
@@ -179,6 +193,7 @@ class SceneMirror:
         badges, accents, highlighted = self.badges, self.accents, self.highlighted
         detail = self.detail_scale if self.detail_scale != DeviceItem.detail_scale else None
         wire = self.wire
+        hidden = self.filtered | self.grouped
         xs, ys = data.x[rows].tolist(), data.y[rows].tolist()
         tiers = data.tiers[rows].tolist()
         for k, row in enumerate(rows.tolist()):
@@ -199,6 +214,8 @@ class SceneMirror:
             if wire is not None:
                 item.wire = wire
             item.setPos(xs[k], ys[k])
+            if device_id in hidden:
+                item.setVisible(False)
             add(item)
             items[device_id] = item
 
@@ -213,9 +230,12 @@ class SceneMirror:
         for device_id in changes.devices:
             device = doc.devices.get(device_id)
             if device is None:
+                self.filtered.discard(device_id)
                 bands |= self._remove_device(device_id)
                 continue
             moved, regeometried = self._sync_device(device)
+            if self.plane is not None:  # a new device or one whose plane changed
+                self._filter_one(device)
             bands |= moved
             if regeometried:
                 relink.update(doc.link_ids_of(device_id))
@@ -269,6 +289,8 @@ class SceneMirror:
         item.sync_pos(*device.position)
         if self.far:
             item.set_far(True)
+        if device.id in self.filtered or device.id in self.grouped:
+            item.setVisible(False)
         self.scene.addItem(item)
         self.items[device.id] = item
         return item
@@ -303,7 +325,7 @@ class SceneMirror:
         pos_a, pos_b = a_item.pos(), b_item.pos()
         return (link.id, pos_a.x() + ax, pos_a.y() + ay, pos_b.x() + bx, pos_b.y() + by,
                 link_colour(link, pa.speed_gbps), theme.speed_colour_hex(pa.speed_gbps),
-                link.a.device, link.b.device, link.rail)
+                link.a.device, link.b.device, link.rail, link.plane)
 
     def device_item_moved(self, item: DeviceItem) -> None:
         """A device item moved (drag or sync): move its cable ends with it."""
@@ -325,6 +347,61 @@ class SceneMirror:
         w, h = item.size
         self.links.move_device(item.device_id, pos.x() + w / 2, pos.y() + h / 2)
         self.device_layer.move(item.device_id, pos.x(), pos.y())
+
+    # ---------------------------------------------------------------- plane filter
+    def hides(self, device: Device) -> bool:
+        """The plane filter hides `device`: a switch of another plane (servers have none)."""
+        return self.plane is not None and device.plane is not None and device.plane != self.plane
+
+    def set_plane(self, plane: str | None) -> set[str]:
+        """Show one compute plane (None: all): hide the switches of the others and their cables.
+        Only the existing items whose visibility changes are touched; returns the device ids
+        newly hidden (the caller deselects nothing: Qt drops a hidden item's selection)."""
+        self.plane = plane
+        before = self.filtered
+        hides = self.hides
+        self.filtered = {d.id for d in self.doc.devices.values() if hides(d)}
+        newly = self.filtered - before
+        items = self.items
+        grouped = self.grouped
+        for device_id in newly:
+            item = items.get(device_id)
+            if item is not None:
+                item.setVisible(False)
+        for device_id in before - self.filtered:
+            item = items.get(device_id)
+            if item is not None and device_id not in grouped:
+                item.setVisible(True)
+        self.device_layer.set_filtered(self.filtered)
+        self.links.set_plane_filter(plane, self.filtered)
+        return newly
+
+    def _filter_one(self, device: Device) -> None:
+        """An edit touched `device` while a plane is shown: hide or show it as its plane says."""
+        hidden = self.hides(device)
+        if hidden == (device.id in self.filtered):
+            return
+        if hidden:
+            self.filtered.add(device.id)
+        else:
+            self.filtered.discard(device.id)
+        item = self.items.get(device.id)
+        if item is not None:
+            item.setVisible(not hidden and device.id not in self.grouped)
+        self.device_layer.set_device_filtered(device.id, hidden)
+        self.links.set_device_hidden(device.id, hidden)
+
+    def set_grouped(self, grouped: set[str]) -> None:
+        """The devices inside collapsed groups: hidden like the filtered ones."""
+        self.grouped = grouped
+        hidden = grouped | self.filtered
+        for device_id, item in self.items.items():
+            visible = device_id not in hidden
+            if item.isVisible() != visible:
+                if not visible and item.isSelected():
+                    item.setSelected(False)
+                item.setVisible(visible)
+        self.device_layer.set_hidden(grouped)
 
     # ---------------------------------------------------------------- legend
     def panel_geometries(self) -> list[DeviceGeometry]:

@@ -11,6 +11,10 @@ way to the device bars and cables of the other layers.
 The item holds no truth: it is recomputed from the document, the device layer's rectangles and
 the link layer's end columns when it is drawn after a change.  An edit that only moves devices
 reuses the blocks and recounts nothing: the boxes of the touched blocks are recomputed.
+
+With one compute plane shown (`set_plane`) the switch blocks of the other planes are not drawn
+nor hit, the bundles are recounted from the cables the link layer still draws, and a block that
+holds switches of both planes (an SU with its leaves) counts only those of the plane shown.
 """
 
 from __future__ import annotations
@@ -97,6 +101,10 @@ class OverviewLayer(QGraphicsItem):
         self.active = False
         #: the loader's lists the id maps (`_keys`, `_row_of`) are still to be made from
         self._unkeyed: PreparedOverview | None = None
+        #: the plane shown (None: all), the devices it hides, and the blocks' texts under it
+        self._plane: str | None = None
+        self._hidden: set[str] = set()
+        self._texts: dict[int, list[str]] = {}
 
     # ---------------------------------------------------------------- following the document
     def reset(self, prepared: PreparedOverview | None = None) -> None:
@@ -110,6 +118,9 @@ class OverviewLayer(QGraphicsItem):
         self._moved.clear()
         self._typical = None
         self._unkeyed = None
+        self._plane = None
+        self._hidden = set()
+        self._texts.clear()
         if prepared is not None:
             self._ids = prepared.ids
             self._unkeyed = prepared  # the id maps are made when an edit first needs them
@@ -127,12 +138,48 @@ class OverviewLayer(QGraphicsItem):
             self.prepareGeometryChange()
             self._bounds = QRectF(rect)
 
+    def set_plane(self, plane: str | None, hidden: set[str]) -> None:
+        """Show the blocks of one compute plane (None: all); `hidden`: the devices it hides."""
+        self._plane, self._hidden = plane, set(hidden)
+        self._links_dirty = True  # the bundles count the cables drawn
+        self._texts.clear()
+        if self.active:
+            self.update()
+
+    def block_shown(self, block: Block) -> bool:
+        """The block is drawn: not a switch tier of a plane other than the one shown."""
+        return self._plane is None or block.key.plane in ("", self._plane)
+
+    def texts(self, level: Level) -> list[str]:
+        """What each block of `level` holds, counting only the devices shown."""
+        cached = self._texts.get(id(level))
+        if cached is not None:
+            return cached
+        blocks = level.blocks
+        if not self._hidden:
+            texts = [b.text for b in blocks]
+        else:
+            self._key_maps()
+            row_of, keys = self._row_of, self._keys
+            less: list[dict[str, int]] = [{} for _ in blocks]
+            for device_id in self._hidden:
+                row, entry = row_of.get(device_id), keys.get(device_id)
+                if row is None or entry is None:
+                    continue
+                counts = less[int(level.block_of[row])]
+                counts[entry[3]] = counts.get(entry[3], 0) + 1
+            texts = [overview.describe({r: n - gone.get(r, 0) for r, n in b.counts.items()})
+                     if gone else b.text for b, gone in zip(blocks, less, strict=True)]
+        self._texts[id(level)] = texts
+        return texts
+
     def changed(self, changes: ChangeSet) -> None:
         """An edit: note what to recompute (nothing is computed until the overview is drawn)."""
         if changes.links:
             self._links_dirty = True
         if changes.devices:
             self._devices_dirty = True
+            self._texts.clear()
             self._moved.update(changes.devices)
             self._sync_bounds()
         if self.active:
@@ -165,6 +212,7 @@ class OverviewLayer(QGraphicsItem):
 
     def _refresh(self) -> None:
         if self._devices_dirty:
+            self._texts.clear()
             self._key_maps()
             self._typical = None
             self._refresh_devices()
@@ -287,7 +335,7 @@ class OverviewLayer(QGraphicsItem):
 
     def block_at(self, pos: QPointF, scale: float) -> Block | None:
         for block in self.blocks(scale):
-            if any(rect.contains(pos) for rect in self.block_rects(block, scale)):
+            if self.block_shown(block) and any(rect.contains(pos) for rect in self.block_rects(block, scale)):
                 return block
         return None
 
@@ -309,7 +357,7 @@ class OverviewLayer(QGraphicsItem):
         index = level.blocks.index(block)
         mine = np.flatnonzero((bundles.a == index) | (bundles.b == index))
         mine = mine[np.argsort(-bundles.counts[mine], kind="stable")][:3]
-        lines = [f"<b>{block.title}</b>: {block.text}"]
+        lines = [f"<b>{block.title}</b>: {self.texts(level)[index]}"]
         for i in mine.tolist():
             other = int(bundles.b[i] if bundles.a[i] == index else bundles.a[i])
             lines.append(f"{block.title} → {level.blocks[other].title}: "
@@ -329,10 +377,12 @@ class OverviewLayer(QGraphicsItem):
             return
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        self._paint_blocks(painter, level.blocks, scale)
+        shown = [self.block_shown(b) for b in level.blocks]
+        self._paint_blocks(painter, level.blocks, scale, shown)
         ends = self._paint_bundles(painter, level.blocks, bundles, scale)
         leaving = bundles.leaving(len(level.blocks)) if len(bundles) else None
-        titles = self._paint_titles(painter, level.blocks, scale, leaving)  # over the lines
+        titles = self._paint_titles(painter, level.blocks, scale, leaving, shown,
+                                    self.texts(level))  # over the lines
         if ends is not None:
             self._paint_counts(painter, bundles, *ends, scale, titles)
         painter.restore()
@@ -362,10 +412,13 @@ class OverviewLayer(QGraphicsItem):
         height = max(bottom - top, PART_MIN_PX[1] / max(scale, 1e-9))
         return QRectF((left + right - width) / 2, (top + bottom - height) / 2, width, height)
 
-    def _paint_blocks(self, painter: QPainter, blocks: list[Block], scale: float) -> None:
+    def _paint_blocks(self, painter: QPainter, blocks: list[Block], scale: float,
+                      shown: list[bool]) -> None:
         by_role: dict[tuple[str, bool], list[QRectF]] = {}
         servers = 0
-        for block in blocks:
+        for block, drawn in zip(blocks, shown, strict=True):
+            if not drawn:
+                continue
             role = main_role(block)
             grow = role not in overview.SERVER_SIDE
             odd = not grow and servers % 2 == 1
@@ -442,7 +495,8 @@ class OverviewLayer(QGraphicsItem):
         painter.restore()
 
     def _paint_titles(self, painter: QPainter, blocks: list[Block], scale: float,
-                      leaving: np.ndarray | None = None) -> list[QRectF]:
+                      leaving: np.ndarray | None = None, drawn: list[bool] | None = None,
+                      texts: list[str] | None = None) -> list[QRectF]:
         """Title and contents of each block whose label part is big enough on screen: on two
         lines where the box is high enough, else `SU 17: 32 servers, 8 leaves · 256 out` on one
         (the cables between the block and the others: an SU's uplinks, readable where the
@@ -453,6 +507,9 @@ class OverviewLayer(QGraphicsItem):
         title_font, text_font = theme.font(9.0, True), theme.font(8.0)
         written: list[QRectF] = []
         for index, block in enumerate(blocks):
+            if drawn is not None and not drawn[index]:
+                continue
+            block_text = texts[index] if texts is not None else block.text
             grow = main_role(block) not in overview.SERVER_SIDE
             box = transform.mapRect(self.label_rect(block, scale))
             if box.width() < LABEL_MIN_PX[0] or box.height() < LABEL_MIN_PX[1]:
@@ -465,16 +522,16 @@ class OverviewLayer(QGraphicsItem):
             if inner.height() < line:  # a thin row: the line overhangs it, centred
                 inner = QRectF(inner.left(), inner.center().y() - line / 2, inner.width(), line)
             out = int(leaving[index]) if leaving is not None else 0
-            contents = block.text + (f" · {out:,} out" if out else "")
+            contents = block_text + (f" · {out:,} out" if out else "")
             if one_line:  # the longest that fits: all, then the first count and the cables out
-                first = block.text.split(", ")[0]
+                first = block_text.split(", ")[0]
                 choices = [f"{block.title}: {contents}"]
                 if out:  # an SU or pod: its cables out are its uplinks
                     choices.append(f"{block.title}: {first} · {out:,} out" if grow
                                    else f"{block.title}: {first} ↑{out:,}")
                 text = next((c for c in choices
                              if painter.fontMetrics().horizontalAdvance(c) <= inner.width()),
-                            f"{block.title}: {block.text}")
+                            f"{block.title}: {block_text}")
             else:
                 text = block.title
             shown = painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,

@@ -87,6 +87,9 @@ class TopologyData:
     dev_a: np.ndarray = field(default_factory=_ints)
     dev_b: np.ndarray = field(default_factory=_ints)
     rails: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
+    link_planes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
+    """Per cable: its compute plane as an index into `plane_names` (0: no plane)."""
+    plane_names: list[str | None] = field(default_factory=lambda: [None])
     tier_pairs: dict[tuple[int, int], int] = field(default_factory=dict)
     """Every cable (drawable or not) counted by the tiers of its ends (lower tier first)."""
     # the ports that carry a drawn cable, grouped by device (see used_of): port-table rows
@@ -263,6 +266,7 @@ class _LinkColumns:
     pb: np.ndarray = field(default_factory=_ints)
     rails: list[int] = field(default_factory=list)
     colours: list[str | None] = field(default_factory=list)
+    planes: list[str | None] = field(default_factory=list)
 
 
 def _link_columns(doc: FabricDocument, index: dict[str, int], geometry_of: np.ndarray,
@@ -292,6 +296,7 @@ def _link_columns(doc: FabricDocument, index: dict[str, int], geometry_of: np.nd
     columns.ids = list(doc.links)
     columns.rails = [rail or 0 for rail in rails] if None in rails else rails
     columns.colours = colours
+    columns.planes = list(map(_PLANE, links))
     return columns
 
 
@@ -320,7 +325,7 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     ia, ib, pa, pb = columns.ia, columns.ib, columns.pa, columns.pb
     data.tier_pairs = _tier_pairs(data.tiers, np.where(ia < ndev, ia, -1), np.where(ib < ndev, ib, -1))
     ok = (pa >= 0) & (pb >= 0)
-    ids, rails, colours = columns.ids, columns.rails, columns.colours
+    ids, rails, colours, planes = columns.ids, columns.rails, columns.colours, columns.planes
     if not ok.all():
         keep = np.flatnonzero(ok)
         ia, ib, pa, pb = ia[keep], ib[keep], pa[keep], pb[keep]
@@ -328,6 +333,7 @@ def topology_data(doc: FabricDocument) -> TopologyData:
         ids = [ids[r] for r in rows]
         rails = [rails[r] for r in rows]
         colours = [colours[r] for r in rows]
+        planes = [planes[r] for r in rows]
     cx, cy = np.array(table.cx), np.array(table.cy)
     # column-major: each column is one contiguous array the link layer takes as it is
     coords = data.coords = np.empty((len(ia), 4), dtype=np.float64, order="F")
@@ -338,6 +344,9 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     data.dev_a, data.dev_b = ia, ib
     data.link_ids = ids
     data.rails = np.array(rails, dtype=np.int16)
+    codes = {name: code for code, name in enumerate(dict.fromkeys([None, *planes]))}
+    data.plane_names = list(codes)
+    data.link_planes = np.fromiter(map(codes.__getitem__, planes), dtype=np.int16, count=len(planes))
     _colours(colours, pa, table, data)
     _used_ports(data, np.concatenate((ia, ib)), np.concatenate((pa, pb)), table.names)
     return data

@@ -8,6 +8,9 @@ The scene shows the model and never holds the truth.  Helpers do the work:
 - interactions (`interactions/`): the scene holds at most one active gesture (drawing a cable,
   moving devices) and hands it the mouse and key events; `PickInteraction` picks cables;
 - `CollapsedGroups` (`collapsed.py`) keeps the boxes of collapsed groups;
+- the plane filter (`set_plane`) shows one compute plane of a multi-plane fabric: a view
+  setting like the collapsed groups (not an edit, not undone, not saved; a new document shows
+  every plane), applied by the mirror to the items and layers and by the overview to its blocks;
 - the tier bands, selection and the scene's timers stay here:
   a big document opened zoomed far out gets its device items after the first frame, a slice per
   event-loop turn; meanwhile a click or a frame zoomed in creates the items it reaches at once
@@ -32,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...editing.compat import PortRef
+from ...editing.units import natural_key
 from ...gc_control import freeze_survivors
 from ...model.edits import ChangeSet
 from .. import theme
@@ -117,6 +121,8 @@ class TopologyScene(FabricScene):
     #: a new document is drawn and every device has its item (after the first frame: the
     #: window starts the first full validation then, so the two do not compete for the GIL)
     built = Signal()
+    #: the plane shown or the planes the document has changed (a choice, an open, an edit)
+    planes_changed = Signal()
 
     def __init__(self, editor: Editor, parent=None) -> None:  # noqa: ANN001
         super().__init__(parent)
@@ -150,6 +156,8 @@ class TopologyScene(FabricScene):
         #: collapsed groups (view state, not in the model)
         self.collapsed: dict[GroupKey, GroupItem] = self.group_boxes.boxes
         self.colour_mode = "cable"
+        #: the compute planes of the document (switch planes, in natural order)
+        self._planes: list[str] = []
         self._band_timer = QTimer(self)
         self._band_timer.setSingleShot(True)
         self._band_timer.setInterval(0)
@@ -207,7 +215,9 @@ class TopologyScene(FabricScene):
         if not len(data):
             self.bands.set_bands([])
         self._update_scene_rect()
+        self._planes = self._find_planes()
         self.selection_changed_ids.emit()
+        self.planes_changed.emit()
 
     def _build(self, data: TopologyData) -> None:
         """One bulk load of the layers; the device items now, or after the first frame when
@@ -293,10 +303,83 @@ class TopologyScene(FabricScene):
         self._update_detail_scale()
         if update.bands:
             self._band_timer.start()
+        if changes.devices:
+            self._planes_after_edit()
         if self.collapsed and changes.devices:
             self.refresh_groups()
         if update.links_gone:
             self.selection_changed_ids.emit()
+
+    # ---------------------------------------------------------------- plane filter
+    @property
+    def plane(self) -> str | None:
+        """The compute plane shown (None: every plane)."""
+        return self.mirror.plane
+
+    def planes(self) -> list[str]:
+        """The compute planes of the document ("1", "2" ...): the planes of its switches."""
+        return list(self._planes)
+
+    def _find_planes(self) -> list[str]:
+        found = {d.plane for d in self.doc.devices.values() if d.plane is not None}
+        return sorted(found, key=natural_key)
+
+    def _planes_after_edit(self) -> None:
+        """An edit touched devices: a plane may have appeared or gone (the one shown: all are
+        shown again)."""
+        planes = self._find_planes()
+        if planes == self._planes:
+            return
+        self._planes = planes
+        if self.plane is not None and self.plane not in planes:
+            self.set_plane(None)  # emits planes_changed
+        else:
+            self.planes_changed.emit()
+
+    def set_plane(self, plane: str | None) -> None:
+        """Show only the switches and cables of `plane` (servers stay), or every plane (None).
+        A view setting: the document is not touched."""
+        if plane is not None and plane not in self._planes:
+            plane = None
+        if plane == self.plane:
+            return
+        selected = bool(self.selectedItems()) or bool(self.links.selected_ids())
+        self.blockSignals(True)  # hidden items lose their selection: one signal below
+        self.mirror.set_plane(plane)
+        self.blockSignals(False)
+        self.overview.set_plane(plane, self.mirror.filtered)
+        if self.collapsed:
+            self.group_boxes.refresh()
+        self.device_layer.set_selected(
+            [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)])
+        if selected:
+            self.selection_changed_ids.emit()
+        self.planes_changed.emit()
+
+    def plane_hidden(self, device_ids: list[str], link_ids: list[str]) -> bool:
+        """True when the plane filter hides one of these devices or cables."""
+        if self.plane is None:
+            return False
+        filtered = self.mirror.filtered
+        if any(d in filtered for d in device_ids):
+            return True
+        doc, plane = self.doc, self.plane
+        for link_id in link_ids:
+            link = doc.links.get(link_id)
+            if link is not None and (
+                    (link.plane is not None and link.plane != plane)
+                    or link.a.device in filtered or link.b.device in filtered):
+                return True
+        return False
+
+    def plane_of(self, device_ids: list[str], link_ids: list[str]) -> str | None:
+        """The one plane these objects are in (servers count for any), or None (several, or
+        none)."""
+        doc = self.doc
+        planes = {doc.devices[d].plane for d in device_ids if d in doc.devices}
+        planes |= {doc.links[i].plane for i in link_ids if i in doc.links}
+        planes.discard(None)
+        return planes.pop() if len(planes) == 1 else None
 
     # ---------------------------------------------------------------- validation and colour modes
     def show_badges(self, devices: dict[str, tuple[str, int]], link_errors: set[str],
@@ -461,9 +544,10 @@ class TopologyScene(FabricScene):
         if not add:
             self.clearSelection()
         hidden = self.hidden_devices() if self.collapsed else set()
+        filtered = self.mirror.filtered  # the plane filter's: never selected
         for device_id in device_ids:
             item = self.items_by_id.get(device_id)
-            if item is not None and device_id not in hidden:
+            if item is not None and device_id not in hidden and device_id not in filtered:
                 item.setSelected(True)
         for group in self.collapsed.values():  # a finding's device inside a collapsed group
             if any(d in hidden and d in group.members for d in device_ids):
@@ -476,7 +560,11 @@ class TopologyScene(FabricScene):
         self.selection_changed_ids.emit()
 
     def select_all(self) -> None:
-        self.select_ids(list(self.items_by_id), self.links.link_ids())
+        """Every device and cable drawn (not those the plane filter or a collapsed group hide:
+        a collapsed group's box is selected instead)."""
+        hidden = self.mirror.filtered
+        devices = [d for d in self.items_by_id if d not in hidden]
+        self.select_ids(devices, self.links.shown_link_ids())
 
     def select_links_in(self, rect: QRectF, add: bool) -> None:
         """The view's rubber band: the cables inside `rect` (see PickInteraction)."""
