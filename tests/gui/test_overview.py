@@ -175,3 +175,44 @@ def test_a_background_open_draws_the_blocks_its_loader_counted_the_same_as_count
     window.editor.delete([leaf.id], [])
     level, _bundles = scene.overview.level(scales[0])
     assert next(b for b in level.blocks if b.title == "SU 3").text == "32 servers, 7 leaves"
+
+
+def _screen_box(view, rect):  # noqa: ANN001, ANN202
+    """A scene rectangle on the viewport, in pixels."""
+    return view.mapFromScene(rect).boundingRect().toRectF()
+
+
+def test_a_trunk_to_a_lower_su_passes_behind_the_sus_above_it(sixteen_su, monkeypatch):
+    from aicnet_gui.gui.canvas.overview_layer import OverviewLayer
+
+    # only blocks and bundle lines: what is under a title is what the title is drawn over
+    monkeypatch.setattr(OverviewLayer, "_paint_titles", lambda *args, **kwargs: [])
+    monkeypatch.setattr(OverviewLayer, "_paint_counts", lambda *args, **kwargs: None)
+    scene, view = sixteen_su.topology, sixteen_su.topology_view
+    scale = view.scale_factor()
+    blocks = {b.title: b for b in scene.overview.level(scale)[0].blocks}
+    low, above = (_screen_box(view, scene.overview.label_rect(blocks[t], scale))
+                  for t in ("SU 14", "SU 6"))
+    # one column under the spines: the trunk to SU 14 runs straight down through SU 6
+    assert abs(low.center().x() - above.center().x()) < 2
+    scene.overview.update()
+    image = view.viewport().grab().toImage()
+    x, y = round(low.center().x()), round(above.center().y())
+    on_trunk, beside = image.pixelColor(x, y), image.pixelColor(x - 12, y)
+    assert on_trunk == beside, "the SU 14 trunk is drawn over SU 6 instead of behind it"
+
+
+def test_a_title_wider_than_its_thin_row_is_drawn_on_a_plate(sixteen_su):
+    scene, view = sixteen_su.topology, sixteen_su.topology_view
+    view.set_zoom(0.01)  # pods: one row of SUs each, a few pixels high
+    scale = view.scale_factor()
+    pod = next(b for b in scene.overview.level(scale)[0].blocks if b.title == "Pod 2")
+    box = _screen_box(view, scene.overview.label_rect(pod, scale))
+    assert box.height() < 8  # thinner than a line of text
+    scene.overview.update()
+    image = view.viewport().grab().toImage()
+    fill = image.pixelColor(round(box.right()) - 3, round(box.center().y()))
+    under_title = image.pixelColor(round(box.left()) + 3, round(box.center().y()))
+    assert fill.green() > fill.red() + 40  # the row itself: a server block's green
+    assert min(under_title.red(), under_title.green(), under_title.blue()) > 235, (
+        "the title is drawn straight on the row, not on a light plate")

@@ -378,11 +378,13 @@ class OverviewLayer(QGraphicsItem):
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         shown = [self.block_shown(b) for b in level.blocks]
-        self._paint_blocks(painter, level.blocks, scale, shown)
+        # the bundles first: a trunk to a lower block passes behind the blocks above it instead
+        # of running through their titles (it shows in the gaps between them)
         ends = self._paint_bundles(painter, level.blocks, bundles, scale)
+        self._paint_blocks(painter, level.blocks, scale, shown)
         leaving = bundles.leaving(len(level.blocks)) if len(bundles) else None
         titles = self._paint_titles(painter, level.blocks, scale, leaving, shown,
-                                    self.texts(level))  # over the lines
+                                    self.texts(level))
         if ends is not None:
             self._paint_counts(painter, bundles, *ends, scale, titles)
         painter.restore()
@@ -494,6 +496,15 @@ class OverviewLayer(QGraphicsItem):
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
 
+    @staticmethod
+    def _paint_plate(painter: QPainter, rect: QRectF) -> None:
+        """A light rounded plate (as under a bundle's count) for a title wider than its row."""
+        painter.save()
+        painter.setPen(QPen(QColor("#8a96a3"), 1))
+        painter.setBrush(QBrush(QColor(255, 255, 255, 235)))
+        painter.drawRoundedRect(rect, 3, 3)
+        painter.restore()
+
     def _paint_titles(self, painter: QPainter, blocks: list[Block], scale: float,
                       leaving: np.ndarray | None = None, drawn: list[bool] | None = None,
                       texts: list[str] | None = None) -> list[QRectF]:
@@ -519,7 +530,8 @@ class OverviewLayer(QGraphicsItem):
             painter.setFont(title_font)
             line = painter.fontMetrics().height()
             one_line = inner.height() < 2 * line
-            if inner.height() < line:  # a thin row: the line overhangs it, centred
+            overhangs = inner.height() < line
+            if overhangs:  # a thin row: the line overhangs it, centred
                 inner = QRectF(inner.left(), inner.center().y() - line / 2, inner.width(), line)
             out = int(leaving[index]) if leaving is not None else 0
             contents = block_text + (f" · {out:,} out" if out else "")
@@ -529,6 +541,7 @@ class OverviewLayer(QGraphicsItem):
                 if out:  # an SU or pod: its cables out are its uplinks
                     choices.append(f"{block.title}: {first} · {out:,} out" if grow
                                    else f"{block.title}: {first} ↑{out:,}")
+                choices.append(f"{block.title}: {first}")  # whole words before an ellipsis
                 text = next((c for c in choices
                              if painter.fontMetrics().horizontalAdvance(c) <= inner.width()),
                             f"{block.title}: {block_text}")
@@ -543,6 +556,10 @@ class OverviewLayer(QGraphicsItem):
             written.append(spot)
             align = Qt.AlignmentFlag.AlignLeft | (
                 Qt.AlignmentFlag.AlignVCenter if one_line else Qt.AlignmentFlag.AlignTop)
+            if overhangs:  # on a row thinner than the text: a plate under it, so it reads
+                self._paint_plate(painter, QRectF(spot.left() - 3, spot.center().y() - line / 2,
+                                                  width + 6, line))
+                painter.setPen(theme.DEVICE_TEXT)
             painter.drawText(inner, align, shown)
             if not one_line:
                 painter.setPen(theme.DEVICE_SUBTEXT)
