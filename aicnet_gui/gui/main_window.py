@@ -1029,8 +1029,10 @@ class MainWindow(QMainWindow):
         if not keys:
             self.show_message(f"No {kind if kind != 'su' else 'scalable unit'} groups in this fabric", 1)
         else:
+            far = self.topology.overview.active  # the boxes show closer in, not over blocks
             self.show_message(f"Collapsed {counted(count, 'group')}; "
-                              "double-click a box to open it")
+                              + ("zoom in to see the boxes" if far else
+                                 "double-click a box to open it"))
         return count
 
     def collapse(self, keys: list[GroupKey]) -> None:

@@ -216,3 +216,19 @@ def test_a_title_wider_than_its_thin_row_is_drawn_on_a_plate(sixteen_su):
     assert fill.green() > fill.red() + 40  # the row itself: a server block's green
     assert min(under_title.red(), under_title.green(), under_title.blue()) > 235, (
         "the title is drawn straight on the row, not on a light plate")
+
+
+def test_collapsed_group_boxes_give_way_to_the_blocks_far_out_and_come_back_closer(sixteen_su):
+    scene, view = sixteen_su.topology, sixteen_su.topology_view
+    assert sixteen_su.collapse_all("su") == 16
+    assert scene.overview.active  # fitted: the design is drawn as blocks
+    assert "zoom in to see the boxes" in sixteen_su.message_label.text()
+    boxes = list(scene.collapsed.values())
+    # no 16 specks over the SU blocks, catching the clicks meant for them
+    assert not any(box.isVisible() for box in boxes)
+    block = next(b for b in scene.overview.blocks(view.scale_factor()) if b.title == "SU 6")
+    centre = scene.overview.part_rect(block.label_part(), view.scale_factor()).center()
+    assert not any(isinstance(item, type(boxes[0])) for item in scene.items(centre))
+    view.set_zoom(0.2)
+    assert not scene.overview.active
+    assert all(box.isVisible() for box in boxes)  # still collapsed: the boxes are back

@@ -5,12 +5,14 @@ recomputes their members and boxes after an edit (`refresh`), hides the members'
 tells the link layer and the device layer which devices are inside a box, and sums the
 members' badges on each box.  With a plane filter a box holds only its members of the plane
 shown, and a box with none of them is hidden (still collapsed when the filter changes back).
+The boxes are children of one content-less `layer`, which the scene hides while the overview
+draws the design as blocks (a box there was a speck over the blocks that caught their clicks).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene
 
 from . import groups
 from .groups import GroupItem, GroupKey
@@ -25,6 +27,16 @@ class CollapsedGroups:
         self.mirror = mirror
         #: collapsed groups (view state, not in the model); never replaced, only changed
         self.boxes: dict[GroupKey, GroupItem] = {}
+        #: the boxes' parent: draws nothing, shown or hidden as a whole (`set_shown`)
+        self.layer = QGraphicsRectItem()
+        self.layer.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        self.layer.setZValue(9)
+        scene.addItem(self.layer)
+
+    def set_shown(self, shown: bool) -> None:
+        """Show or hide every box at once (hidden while the canvas draws the overview)."""
+        if shown != self.layer.isVisible():
+            self.layer.setVisible(shown)
 
     def clear(self) -> None:
         """A new document: every group expanded, no box left."""
@@ -40,7 +52,7 @@ class CollapsedGroups:
             if key in self.boxes or not groups.members(self.mirror.doc, key):
                 continue
             box = GroupItem(key)
-            self.scene.addItem(box)
+            box.setParentItem(self.layer)
             self.boxes[key] = box
             count += 1
         return count

@@ -419,11 +419,13 @@ class TopologyScene(FabricScene):
         self.mirror.far = scale * 0.97 < lod.FAR_SCALE
         self.device_layer.setVisible(self.mirror.far)
         self.overview.set_scale(scale * 0.97)  # overview hook (#22)
+        self.group_boxes.set_shown(not self.overview.active)
 
     def set_view_scale(self, scale: float) -> None:
         """The view zoomed: below lod.FAR_SCALE the batched layer draws the devices."""
         self.mirror.set_far(scale < lod.FAR_SCALE)
         self.overview.set_scale(scale)  # overview hook (#22): may hide the device and link layers
+        self.group_boxes.set_shown(not self.overview.active)
 
     def _update_detail_scale(self) -> None:
         small = len(self.doc.links) < lod.SMALL_FABRIC_LINKS
