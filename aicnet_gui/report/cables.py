@@ -150,6 +150,9 @@ class LabelEnd:
     qr_payload: str
     length_m: float | None
     row: CableRow
+    #: the rail (and, in a fabric of several planes, the plane) every link of the cable shares:
+    #: "rail 3 plane 2"; "" when they differ or there is none
+    rail_plane: str = ""
 
 
 @dataclass(slots=True)
@@ -460,16 +463,33 @@ def _detail(row: CableRow, length: float | None) -> str:
     return " ".join(x for x in (row.media, row.fibre, f"{length:g} m" if length else "") if x)
 
 
-def _straight_labels(row: CableRow) -> tuple[LabelEnd, LabelEnd]:
+def _rail_plane(row: CableRow, planes: bool) -> str:
+    """`rail 3 plane 2` for a label; the plane only when the fabric has several (a one-plane
+    fabric's `compute` on every label says nothing and crowds out the rest)."""
+    parts = [] if row.rail is None else [f"rail {row.rail}"]
+    if planes and row.plane:
+        parts.append(f"plane {row.plane}")
+    return " ".join(parts)
+
+
+def _shared_rail_plane(rows: list[CableRow], planes: bool) -> str:
+    """The rail and plane all links of one cable share; "" when the legs of a splitter sit on
+    different rails or planes (each leg's TO line names its far end)."""
+    texts = {_rail_plane(row, planes) for row in rows}
+    return texts.pop() if len(texts) == 1 else ""
+
+
+def _straight_labels(row: CableRow, planes: bool) -> tuple[LabelEnd, LabelEnd]:
     """The two labels of a cable that carries one link."""
     a_id, b_id = row.a.ident, row.b.ident
     a_text, b_text = f"{row.a.dev.name} {row.a.port}", f"{row.b.dev.name} {row.b.port}"
     detail = _detail(row, row.ordered_m)
+    where = _rail_plane(row, planes)
     return (
         LabelEnd(row.number, a_id, a_text, [(b_id, b_text)], row.colour, detail,
-                 f"{row.number}|{a_id}|{b_id}", row.ordered_m, row),
+                 f"{row.number}|{a_id}|{b_id}", row.ordered_m, row, where),
         LabelEnd(row.number, b_id, b_text, [(a_id, a_text)], row.colour, detail,
-                 f"{row.number}|{b_id}|{a_id}", row.ordered_m, row),
+                 f"{row.number}|{b_id}|{a_id}", row.ordered_m, row, where),
     )
 
 
@@ -480,9 +500,10 @@ def _label_ends(
     for row in rows:
         cables.setdefault(group_of[row.link_id], []).append(row)
     labels: list[LabelEnd] = []
+    planes = len({row.plane for row in rows}) > 1
     for cable_rows in cables.values():
         if len(cable_rows) == 1:
-            labels.extend(_straight_labels(cable_rows[0]))
+            labels.extend(_straight_labels(cable_rows[0], planes))
             continue
         sides: list[dict[tuple[str, int], list[End]]] = [{}, {}]
         for row in cable_rows:
@@ -492,6 +513,7 @@ def _label_ends(
         first = cable_rows[0]
         length = max((r.ordered_m or 0.0) for r in cable_rows)
         detail = _detail(first, length)
+        rail_plane = _shared_rail_plane(cable_rows, planes)
         for side in (0, 1):
             far = texts[1 - side]
             for this_id, this_text in texts[side]:
@@ -505,5 +527,6 @@ def _label_ends(
                     qr_payload=f"{first.number}|{this_id}|{';'.join(f[0] for f in far)}",
                     length_m=length or None,
                     row=first,
+                    rail_plane=rail_plane,
                 ))
     return labels
