@@ -119,9 +119,17 @@ class CableRow:
 
     @property
     def length_text(self) -> str:
+        """The calculated length, to 0.1 m unless that rounding would hide why the ordered
+        cord is the next stock length up (15.01 m shown as "15" beside a 20 m order)."""
         if self.length_m is None:
             return "?"
-        return metres(self.length_m) + (" (manual)" if self.manual else "")
+        text = metres(self.length_m)
+        for places in (2, 3):
+            if (self.part is None or self.ordered_m is None
+                    or self.part.ordered_length(float(text)) == self.ordered_m):
+                break
+            text = metres(self.length_m, places)
+        return text + (" (manual)" if self.manual else "")
 
     @property
     def ordered_text(self) -> str:

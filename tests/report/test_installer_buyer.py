@@ -6,6 +6,7 @@ power, and `aicnet bom` naming every unpriced part."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,13 @@ def test_the_label_csv_has_rail_and_plane_columns(two_planes, tmp_path):
     server = next(r for r in records if r["this_device_port"].endswith("p1-2"))
     assert (server["rail"], server["plane"]) == ("1", "2")
     assert {r["plane"] for r in records} == {"1", "2"}
+
+
+def test_the_calculated_length_never_reads_as_a_shorter_cord(two_planes):
+    row = next(r for r in build_plan(two_planes).rows if r.part is not None
+               and r.part.id == "nvidia-mfp7e10")
+    # 5.01 m needs the 7 m cord; "5" beside "7" would look like a mistake
+    odd = dataclasses.replace(row, length_m=5.01, ordered_m=7.0, manual=False)
+    assert odd.length_text == "5.01"
+    assert dataclasses.replace(row, length_m=4.98, ordered_m=5.0, manual=False).length_text == "5"
+    assert dataclasses.replace(row, length_m=6.43, ordered_m=7.0, manual=False).length_text == "6.4"
