@@ -10,10 +10,14 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
+from aicnet_gui.catalog.prices import load_price_list
+from aicnet_gui.cli import main
+from aicnet_gui.fileio import load_fabric, save_fabric
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
-from aicnet_gui.report import export_labels_csv
+from aicnet_gui.report import ExportOptions, export_labels_csv, export_pdf
 from aicnet_gui.report.cables import build_plan
 from aicnet_gui.report.labels import _lines
 
@@ -71,3 +75,72 @@ def test_the_calculated_length_never_reads_as_a_shorter_cord(two_planes):
     assert odd.length_text == "5.01"
     assert dataclasses.replace(row, length_m=4.98, ordered_m=5.0, manual=False).length_text == "5"
     assert dataclasses.replace(row, length_m=6.43, ordered_m=7.0, manual=False).length_text == "6.4"
+
+
+def _prices(path: Path, rows: list[tuple[str, float]]) -> Path:
+    lines = ["part,unit_price,currency,date"] + [f"{p},{v},EUR,2026-11-30" for p, v in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _pdf_text(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_the_bom_page_prices_every_line_and_names_the_unpriced(tmp_path, catalog):
+    # superpod-1su: MFP7E10 at 3/5/7/10 m; no price for the 10 m cord
+    prices = _prices(tmp_path / "quote.csv", [
+        ("nvidia-dgx-h100", 100000), ("nvidia-qm9700", 21000), ("nvidia-mma4z00-ns", 900),
+        ("nvidia-mma4z00-ns-flt", 950), ("MFP7E10-N003", 30), ("MFP7E10-N005", 40),
+        ("MFP7E10-N007", 50)])
+    out = tmp_path / "bom.pdf"
+    doc = load_fabric(EXAMPLE, catalog)
+    export_pdf(doc, out, ExportOptions(sections=("bom",), prices=load_price_list(prices)))
+    text = _pdf_text(out)
+    assert "Unit EUR" in text and "Cost EUR" in text
+    # 176 + 9 spares of the 3 m cord at 30 EUR; 32 DGX H100 at 100,000
+    assert "5,550.00" in text
+    assert "3,200,000.00" in text
+    assert "No price for" in text and "MFP7E10-N010 (10 m)" in text
+    assert "1 part without a price" in text
+
+
+def test_without_prices_the_bom_page_has_no_price_columns(tmp_path, catalog):
+    out = tmp_path / "bom.pdf"
+    export_pdf(load_fabric(EXAMPLE, catalog), out, ExportOptions(sections=("bom",)))
+    text = _pdf_text(out)
+    assert "Unit USD" not in text and "No price for" not in text
+
+
+def test_an_nvl72_rack_shows_its_stated_power_counted_on_its_trays(catalog, tmp_path):
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, nodes_per_su=36, server=GB300, leaf=Q3400))
+    out = tmp_path / "bom.pdf"
+    export_pdf(doc, out, ExportOptions(sections=("bom",)))
+    text = _pdf_text(out)
+    rack = text[text.index("GB300 NVL72 rack NVIDIA"):text.index("Totals")]
+    assert "142,000" in rack and "on its trays" in rack and "unknown" not in rack
+
+
+def test_aicnet_bom_names_every_unpriced_part(tmp_path, capsys):
+    design = tmp_path / "pod.fabric"
+    design.write_bytes(EXAMPLE.read_bytes())
+    prices = _prices(tmp_path / "quote.csv", [("nvidia-dgx-h100", 1)])
+    assert main(["bom", str(design), "--prices", str(prices)]) == 0
+    out = capsys.readouterr().out
+    cost = out[out.index("Cost:"):]
+    for part in ("nvidia-qm9700", "nvidia-mma4z00-ns", "nvidia-mma4z00-ns-flt",
+                 "nvidia-mfp7e10@3 (MFP7E10-N003)", "nvidia-mfp7e10@10 (MFP7E10-N010)"):
+        assert part in cost
+    assert "..." not in cost
+
+
+def test_aicnet_bom_without_any_price_says_so(tmp_path, capsys, catalog):
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, nodes_per_su=4))
+    design = tmp_path / "pod.fabric"
+    save_fabric(doc, design, keep_backup=False)
+    assert main(["bom", str(design)]) == 0
+    out = capsys.readouterr().out
+    assert "priced parts total 0.00" not in out
+    assert "no price list" in out

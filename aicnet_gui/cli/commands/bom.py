@@ -92,9 +92,16 @@ def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
     source = (f"price list {bom.price_list}" if bom.price_list is not None
               else "no price list; catalog prices")
     if bom.cost_usd is None:
-        lines.append(f"Cost: unknown - no price for {len(bom.unpriced)} part(s) "
-                     f"({', '.join(bom.unpriced[:6])}{' ...' if len(bom.unpriced) > 6 else ''}); "
-                     f"priced parts total {bom.cost_known_usd:,.2f} {bom.currency} ({source})")
+        # every unpriced part, with the number a price list row may use: the buyer asks for
+        # quotes of exactly these
+        unpriced = ", ".join(k + _order_number(catalog, k) for k in bom.unpriced)
+        if bom.price_list is None and not bom.cost_known_usd:
+            lines.append("Cost: unknown - no price list (pass --prices FILE, or put prices.csv "
+                         "next to the design) and no catalog price")
+        else:
+            lines.append(f"Cost: unknown - priced parts total {bom.cost_known_usd:,.2f} "
+                         f"{bom.currency} ({source}, spares included)")
+        lines.append(f"  no price for {counted(len(bom.unpriced), 'part')}: {unpriced}")
     else:
         lines.append(f"Cost: {bom.cost_usd:,.2f} {bom.currency} ({source}, spares included)")
     return "\n".join(lines)
