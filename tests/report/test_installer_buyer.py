@@ -144,3 +144,24 @@ def test_aicnet_bom_without_any_price_says_so(tmp_path, capsys, catalog):
     out = capsys.readouterr().out
     assert "priced parts total 0.00" not in out
     assert "no price list" in out
+
+
+def test_a_rack_section_names_every_rack_its_arriving_cables_come_from(catalog, tmp_path):
+    # 1 SU of 64 DGX B300, two per rack: the leaf rack receives cables from 32 server racks,
+    # more than one title line holds
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, server=B300, leaf=SN5600, planes=2))
+    plan = build_plan(doc)
+    section = max(plan.sections, key=lambda s: len(s.arriving))
+    assert len(section.arriving) >= 16
+    out = tmp_path / "schedule.pdf"
+    export_pdf(doc, out, ExportOptions(sections=("schedule",)))
+    text = _pdf_text(out)
+    start = text.index(f"{section.title} - ")
+    heading = " ".join(text[start:text.index("A END", start)].split())
+    assert "…" not in heading
+    for rack, n in section.arriving.items():
+        assert f"{n} from {rack}" in heading
+    # every link is still in the schedule, once
+    for row in plan.rows[:: max(len(plan.rows) // 50, 1)]:
+        assert row.number in text
