@@ -399,6 +399,7 @@ def build_plan(
             serial = serial_of[key] = len(serial_of) + 1
         row.serial = serial
         row.number = cable_number(serial)
+    _cable_label_texts(doc, rows, group_of)
 
     sections: dict[str, RackSection] = {}
     for row in rows:
@@ -465,6 +466,29 @@ def _end_text(doc: FabricDocument, ends: list[End]) -> tuple[str, str]:
     cage_name = group.port_name(first.cage, 1, 1) if group and pattern else str(first.cage)
     ports = ",".join(e.port for e in ends)
     return f"{first.dev.prefix}:{port_token(cage_name)}", f"{first.dev.name} {ports}"
+
+
+def _cable_label_texts(doc: FabricDocument, rows: list[CableRow],
+                       group_of: dict[str, str]) -> None:
+    """The label text columns of a link whose cable carries several (a splitter, a twin-port
+    DAC or trunk): the text printed on that cable's label at each end (`1A.A17-46:swp33/...`
+    for the cage), not a per-link text that no label carries."""
+    cables: dict[str, list[CableRow]] = {}
+    for row in rows:
+        cables.setdefault(group_of[row.link_id], []).append(row)
+    for cable_rows in cables.values():
+        if len(cable_rows) == 1:
+            continue
+        sides: list[dict[tuple[str, int], list[End]]] = [{}, {}]
+        for row in cable_rows:
+            sides[0].setdefault(_end_key(row.a), []).append(row.a)
+            sides[1].setdefault(_end_key(row.b), []).append(row.b)
+        ids = [{key: _end_text(doc, ends)[0] for key, ends in side.items()} for side in sides]
+        text = [{key: f"{this}/{next(iter(ids[1 - n].values()))}" if len(ids[1 - n]) == 1
+                 else this for key, this in ids[n].items()} for n in (0, 1)]
+        for row in cable_rows:
+            row.cable_id = text[0][_end_key(row.a)]
+            row.label_b = text[1][_end_key(row.b)]
 
 
 def _detail(row: CableRow, length: float | None) -> str:

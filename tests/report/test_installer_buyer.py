@@ -165,3 +165,27 @@ def test_a_rack_section_names_every_rack_its_arriving_cables_come_from(catalog, 
     # every link is still in the schedule, once
     for row in plan.rows[:: max(len(plan.rows) // 50, 1)]:
         assert row.number in text
+
+
+def _printed(label) -> str:  # noqa: ANN001
+    """The text a label carries, as the label CSV's label_text column gives it."""
+    if len(label.far) == 1:
+        return f"{label.this_id}/{label.far[0][0]}"
+    return label.this_id
+
+
+@pytest.mark.parametrize("design", ["small", "two_planes"])
+def test_the_schedule_label_text_is_what_the_cable_label_says(design, request):
+    """A splitter (small: leaf 3 -> two trays), a twin-port DAC (small) and the MPO-16 trunks
+    of two 400G links (two planes): the installer finds the schedule's text on the label."""
+    doc = request.getfixturevalue(design)
+    plan = build_plan(doc)
+    printed: dict[str, set[str]] = {}
+    for label in plan.labels:
+        printed.setdefault(label.number, set()).add(_printed(label))
+    shared = [row for row in plan.rows
+              if sum(1 for r in plan.rows if r.number == row.number) > 1]
+    assert shared
+    for row in plan.rows:
+        assert row.cable_id in printed[row.number], (row.number, row.cable_id)
+        assert row.label_b in printed[row.number], (row.number, row.label_b)
