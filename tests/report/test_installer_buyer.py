@@ -20,6 +20,7 @@ from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.report import ExportOptions, export_labels_csv, export_pdf
 from aicnet_gui.report.cables import build_plan
 from aicnet_gui.report.labels import _lines
+from aicnet_gui.report.topology import build_diagram
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "superpod-1su.fabric"
 B300, SN5600 = "nvidia-dgx-b300", "nvidia-sn5600"
@@ -189,3 +190,19 @@ def test_the_schedule_label_text_is_what_the_cable_label_says(design, request):
     for row in plan.rows:
         assert row.cable_id in printed[row.number], (row.number, row.cable_id)
         assert row.label_b in printed[row.number], (row.number, row.label_b)
+
+
+def test_the_topology_draws_each_plane_as_its_own_fat_tree(catalog):
+    # 2 SU of 64 DGX B300 on SN5600, two planes: 32 leaves and 16 spines, so grouped
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=2, server=B300, leaf=SN5600, planes=2))
+    diagram = build_diagram(doc)
+    switches = [n for n in diagram.nodes.values() if n.tier >= 1]
+    for node in switches:
+        planes = {doc.devices[m].plane for m in node.members}
+        assert len(planes) == 1 and node.title.endswith(f"plane {planes.pop()}"), node.title
+    # no bundle joins a plane-1 box to a plane-2 box
+    for bundle in diagram.bundles:
+        a, b = diagram.nodes[bundle.a], diagram.nodes[bundle.b]
+        if a.tier >= 1 and b.tier >= 1:
+            assert a.title.rsplit(" ", 1)[-1] == b.title.rsplit(" ", 1)[-1]
