@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,37 @@ def test_the_topology_draws_each_plane_as_its_own_fat_tree(catalog):
         a, b = diagram.nodes[bundle.a], diagram.nodes[bundle.b]
         if a.tier >= 1 and b.tier >= 1:
             assert a.title.rsplit(" ", 1)[-1] == b.title.rsplit(" ", 1)[-1]
+
+
+SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-hgx.fabric"
+
+
+@pytest.mark.parametrize("offset", ["nan,0", "0,inf", "1e9,0", "-5,0", "0,11"])
+def test_a_label_offset_that_prints_no_usable_sheet_is_refused(offset, tmp_path, capsys):
+    # Avery L7651 leaves 4.75 mm left and right, 10.7 mm top and bottom
+    out = tmp_path / "labels.pdf"
+    code = main(["export", str(SMALL), "--pdf", str(out), "--sections", "labels",
+                 "--label-offset", offset, "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and "label offset" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("offset", ["-1.5,0.5", "-2,-1", "0.5,-1"])
+def test_a_negative_label_offset_is_a_value_not_an_option(offset, tmp_path, capsys):
+    out = tmp_path / "labels.pdf"
+    assert main(["export", str(SMALL), "--pdf", str(out), "--sections", "labels",
+                 "--label-offset", offset, "--no-progress"]) == 0
+    assert out.exists()
+
+
+def test_the_label_grid_example_of_the_help_works(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["export", "--help"])
+    # argparse wraps the long example inside words: join the lines back as they were written
+    text = re.sub(r"\n\s+", "", capsys.readouterr().out)
+    example = text[text.index("e.g. cols=") + 5:].split()[0]
+    assert "page=letter" in example
+    out = tmp_path / "labels.pdf"
+    assert main(["export", str(SMALL), "--pdf", str(out), "--sections", "labels",
+                 "--label-grid", example, "--no-progress"]) == 0
