@@ -241,3 +241,16 @@ def test_the_label_grid_example_of_the_help_works(tmp_path, capsys):
     out = tmp_path / "labels.pdf"
     assert main(["export", str(SMALL), "--pdf", str(out), "--sections", "labels",
                  "--label-grid", example, "--no-progress"]) == 0
+
+
+def test_aicnet_bom_says_when_a_cord_has_no_per_length_number(catalog, tmp_path, capsys):
+    # GB300 on Q3400-RA: MFP7E30 single-mode cords, whose per-length numbers are not public
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, nodes_per_su=36, server=GB300, leaf=Q3400))
+    design = tmp_path / "gb300.fabric"
+    save_fabric(doc, design, keep_backup=False)
+    assert main(["bom", str(design)]) == 0
+    cords = [line for line in capsys.readouterr().out.splitlines()
+             if line.strip().startswith("nvidia-mfp7e30@")]
+    assert cords and all("(MFP7E30-Nxxx: no per-length number in the catalog)" in line
+                         for line in cords)

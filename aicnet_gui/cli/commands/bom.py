@@ -47,8 +47,16 @@ def _order_number(catalog, key: str) -> str:  # noqa: ANN001
     try:
         number = part.order_number(float(length)) if part is not None else None
     except ValueError:
-        number = None
-    return f" ({number})" if number else ""
+        return ""
+    if number:
+        return f" ({number})"
+    # a part whose numbers the catalog knows only as a pattern (MFP7E30-Nxxx): say so, as the
+    # PDF's order list does, rather than print nothing under "part number to order"
+    patterns = [pn for pn in (part.part_numbers if part is not None else [])
+                if "x" in pn.lower().rsplit("-", 1)[-1]]
+    if patterns:
+        return f" ({', '.join(patterns)}: no per-length number in the catalog)"
+    return ""
 
 
 def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
