@@ -254,3 +254,19 @@ def test_aicnet_bom_says_when_a_cord_has_no_per_length_number(catalog, tmp_path,
              if line.strip().startswith("nvidia-mfp7e30@")]
     assert cords and all("(MFP7E30-Nxxx: no per-length number in the catalog)" in line
                          for line in cords)
+
+
+def test_aicnet_bom_prints_each_lines_price_and_they_add_up(tmp_path, capsys):
+    design = tmp_path / "pod.fabric"
+    design.write_bytes(EXAMPLE.read_bytes())
+    prices = _prices(tmp_path / "quote.csv", [
+        ("nvidia-dgx-h100", 100000), ("nvidia-qm9700", 21000), ("nvidia-mma4z00-ns", 900),
+        ("MFP7E10-N003", 30), ("nvidia-mfp7e10@5", 40)])
+    assert main(["bom", str(design), "--prices", str(prices)]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("Prices (EUR"):out.index("Links:")].splitlines()[2:]
+    rows = {line.split()[0]: line.split()[1:] for line in table if line.strip()}
+    assert rows["nvidia-mfp7e10@3"] == ["185", "30.00", "5,550.00"]  # 176 + 9 spares
+    assert rows["nvidia-mfp7e10@7"][1:] == ["no", "price", "no", "price"]
+    total = sum(float(r[2].replace(",", "")) for r in rows.values() if r[1] != "no")
+    assert f"priced parts total {total:,.2f} EUR" in out
