@@ -122,7 +122,8 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow.para(
         f"Spares: {tables.spares_percent:g} % of each part's total, rounded up once per part "
         "(a project setting; no authoritative spares rate exists): the order list below is "
-        "what to buy, part by part. Cables are counted per physical cable: the legs of a "
+        "the cables and optics to buy, part by part; the devices to buy are in the Devices "
+        "table (no spares). Cables are counted per physical cable: the legs of a "
         "splitter and the two links of a twin-port DAC share one. Ordered lengths are the next "
         "stock length in each part's own ladder. Optics are counted per cage: a twin-port optic "
         "serves two links and is one part. " + price_text(tables),

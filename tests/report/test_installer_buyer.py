@@ -100,6 +100,8 @@ def test_the_bom_page_prices_every_line_and_names_the_unpriced(tmp_path, catalog
     export_pdf(doc, out, ExportOptions(sections=("bom",), prices=load_price_list(prices)))
     text = _pdf_text(out)
     assert "Unit EUR" in text and "Cost EUR" in text
+    # the order list holds cables and optics only: the page says where the devices are
+    assert "devices to buy are in the Devices table" in " ".join(text.split())
     # 176 + 9 spares of the 3 m cord at 30 EUR; 32 DGX H100 at 100,000
     assert "5,550.00" in text
     assert "3,200,000.00" in text
