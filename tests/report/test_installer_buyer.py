@@ -272,3 +272,15 @@ def test_aicnet_bom_prints_each_lines_price_and_they_add_up(tmp_path, capsys):
     assert rows["nvidia-mfp7e10@7"][1:] == ["no", "price", "no", "price"]
     total = sum(float(r[2].replace(",", "")) for r in rows.values() if r[1] != "no")
     assert f"priced parts total {total:,.2f} EUR" in out
+
+
+@pytest.mark.parametrize("layout", ["4.5", "4.4"])
+def test_netbox_cables_name_their_plane_in_a_multi_plane_fabric(two_planes, tmp_path, layout):
+    from aicnet_gui.report import export_netbox
+
+    export_netbox(two_planes, tmp_path / "nb", layout=layout)
+    with open(tmp_path / "nb" / "cables.csv", encoding="utf-8", newline="") as handle:
+        records = list(csv.DictReader(handle))
+    server = next(r for r in records if r["side_a_name"].endswith("p1-2"))
+    assert server["comments"].endswith("; rail 1; plane 2")
+    assert {r["comments"].rsplit("; ", 1)[-1] for r in records} == {"plane 1", "plane 2"}
