@@ -45,6 +45,10 @@ class BomLine:
     unit_price: float | None
     note: str = ""
     key: str = ""
+    #: a rack-scale system's stated power per rack in W (shown, never added: its trays carry it)
+    stated_power_w: float | None = None
+    #: where that stated power is counted, for the W total cell ("on its trays", "not counted")
+    power_counted: str = ""
 
     @property
     def order(self) -> int:
@@ -248,7 +252,9 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
                 part_numbers="", length_m=None, quantity=racks, spares=0, unit_power_w=None,
                 unit_price=None,
                 note=f"{system.devices} {model.model}s each, ordered as a rack; {stated}",
-                key=""))
+                key="",
+                stated_power_w=None if system.power_kw is None else system.power_kw * 1000,
+                power_counted="on its trays" if rack_powered(model) else "trays instead"))
             if rack_powered(model):
                 tables.included_optic_w += sum(
                     doc.catalog.transceiver(c.transceiver).power_w

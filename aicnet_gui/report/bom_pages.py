@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..model.document import FabricDocument
+from ..model.wording import counted
 from .analysis_data import AnalysisData
 from .bom import BomLine, BomTables
 from .flow import Column, Flow
@@ -28,6 +29,36 @@ def _money(lines: list[BomLine], currency: str = "USD") -> str:
         known = sum(c for c in costs if c is not None)
         return "unknown" if not known else f"unknown (>= {currency} {known:,.0f})"
     return f"{currency} {sum(costs):,.0f}"
+
+
+def _priced(tables: BomTables) -> bool:
+    """Whether the BOM shows prices: a price list was used, or a catalog entry has one."""
+    lines = tables.order_cables + tables.order_optics + tables.devices
+    return tables.price_list is not None or any(line.unit_price is not None for line in lines)
+
+
+def _unit(line: BomLine) -> str:
+    return "no price" if line.unit_price is None else f"{line.unit_price:,.2f}"
+
+
+def _line_cost(line: BomLine) -> str:
+    return "no price" if line.cost is None else f"{line.cost:,.2f}"
+
+
+def _unpriced(lines: list[BomLine]) -> str:
+    """The parts of `lines` without a price, as a buyer asks for them (a cable at its length)."""
+    names: list[str] = []
+    for line in lines:
+        if line.unit_price is not None:
+            continue
+        name = line.part_numbers if line.kind == "cable" and line.part_numbers else line.part
+        if line.kind == "cable":
+            length = (f"{line.length_m:g} m" if line.length_m
+                      else line.key.split("@", 1)[-1])
+            name = f"{name} ({length})" if length not in name else name
+        if name not in names:
+            names.append(name)
+    return ", ".join(names)
 
 
 def price_text(tables: BomTables) -> str:
@@ -91,23 +122,28 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow.para(
         f"Spares: {tables.spares_percent:g} % of each part's total, rounded up once per part "
         "(a project setting; no authoritative spares rate exists): the order list below is "
-        "what to buy, part by part. Cables are counted per physical cable: the legs of a "
+        "the cables and optics to buy, part by part; the devices to buy are in the Devices "
+        "table (no spares). Cables are counted per physical cable: the legs of a "
         "splitter and the two links of a twin-port DAC share one. Ordered lengths are the next "
         "stock length in each part's own ladder. Optics are counted per cage: a twin-port optic "
         "serves two links and is one part. " + price_text(tables),
         size=8.2, rgb=(0.3, 0.3, 0.3))
 
     flow.heading("Order list", 2)
+    priced = _priced(tables)
+    money = [Column(f"Unit {tables.currency}", 52, "right"),
+             Column(f"Cost {tables.currency}", 64, "right")] if priced else []
     order_rows = [[line.part, line.part_numbers,
                    f"{line.length_m:g}" if line.length_m else line.key.split("@", 1)[-1]
                    if line.kind == "cable" else "", str(line.quantity), str(line.spares),
-                   str(line.order), line.note]
+                   str(line.order), *([_unit(line), _line_cost(line)] if priced else []),
+                   line.note]
                   for line in tables.order_cables + tables.order_optics]
     if order_rows:
         flow.table([
             Column("Part", 0.2), Column("Part numbers", 0.32), Column("Length m", 44, "right"),
             Column("Qty", 34, "right"), Column("Spares", 38, "right"), Column("Order", 38, "right"),
-            Column("Note", 0.48),
+            *money, Column("Note", 0.22 if priced else 0.48),
         ], order_rows, size=7.3)
     else:
         flow.para("Nothing to order: no cables and no optics.", size=9)
@@ -135,13 +171,12 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
 
     flow.heading("Devices", 2)
     flow.table([
-        Column("Model", 0.22), Column("Vendor", 0.14), Column("Role", 0.14),
-        Column("Part numbers", 0.26), Column("Qty", 34, "right"),
+        Column("Model", 0.22), Column("Vendor", 0.1 if priced else 0.14),
+        Column("Role", 0.14), Column("Part numbers", 0.2 if priced else 0.26),
+        Column("Qty", 34, "right"),
         Column("W each", 50, "right"), Column("W total", 56, "right"),
-        Column("Note", 0.24),
-    ], [[line.part, line.vendor, line.tier.replace("_", " "), line.part_numbers,
-         str(line.quantity), _num(line.unit_power_w), _num(line.power_w), line.note]
-        for line in tables.devices + tables.rack_systems], size=7.3)
+        *money, Column("Note", 0.3 if priced else 0.24),
+    ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
 
     everything = tables.order_cables + tables.order_optics + tables.devices
     totals = [
@@ -156,12 +191,29 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         ("Cost", _money(everything, tables.currency)
          + (f" (price list {tables.price_list})" if tables.price_list else "")),
     ]
+    missing = _unpriced(everything)
+    if priced and missing:
+        totals.append(("No price for", missing))
     if analysis is not None and analysis.ran and analysis.bom:
         totals += _validator_totals(analysis.bom, tables)
     totals.append(_cross_check(tables))
     flow.heading("Totals", 2)
     flow.key_values(totals)
     flow.close()
+
+
+def _device_cells(line: BomLine, priced: bool) -> list[str]:
+    """One row of the devices table; a rack-scale system shows its stated power per rack and
+    where that power is counted (on its trays), never a second total."""
+    if line.kind == "rack":
+        each = "unknown" if line.stated_power_w is None else _num(line.stated_power_w)
+        total = line.power_counted if line.stated_power_w is not None else "unknown"
+        money = ["in trays", "in trays"] if priced else []
+    else:
+        each, total = _num(line.unit_power_w), _num(line.power_w)
+        money = [_unit(line), _line_cost(line)] if priced else []
+    return [line.part, line.vendor, line.tier.replace("_", " "), line.part_numbers,
+            str(line.quantity), each, total, *money, line.note]
 
 
 def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
@@ -178,7 +230,7 @@ def _validator_totals(bom: dict, tables: BomTables) -> list[tuple[str, str]]:
     unpriced = details.get("unpriced_parts", [])
     currency = details.get("currency", "USD")
     out.append(("Cost, whole fabric", f"{currency} {cost:,.0f}" if isinstance(cost, int | float)
-                else f"unknown ({len(unpriced)} parts have no price)"))
+                else f"unknown ({counted(len(unpriced), 'part')} without a price)"))
     return out
 
 

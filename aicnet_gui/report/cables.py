@@ -119,9 +119,17 @@ class CableRow:
 
     @property
     def length_text(self) -> str:
+        """The calculated length, to 0.1 m unless that rounding would hide why the ordered
+        cord is the next stock length up (15.01 m shown as "15" beside a 20 m order)."""
         if self.length_m is None:
             return "?"
-        return metres(self.length_m) + (" (manual)" if self.manual else "")
+        text = metres(self.length_m)
+        for places in (2, 3):
+            if (self.part is None or self.ordered_m is None
+                    or self.part.ordered_length(float(text)) == self.ordered_m):
+                break
+            text = metres(self.length_m, places)
+        return text + (" (manual)" if self.manual else "")
 
     @property
     def ordered_text(self) -> str:
@@ -150,6 +158,9 @@ class LabelEnd:
     qr_payload: str
     length_m: float | None
     row: CableRow
+    #: the rail (and, in a fabric of several planes, the plane) every link of the cable shares:
+    #: "rail 3 plane 2"; "" when they differ or there is none
+    rail_plane: str = ""
 
 
 @dataclass(slots=True)
@@ -388,6 +399,7 @@ def build_plan(
             serial = serial_of[key] = len(serial_of) + 1
         row.serial = serial
         row.number = cable_number(serial)
+    _cable_label_texts(doc, rows, group_of)
 
     sections: dict[str, RackSection] = {}
     for row in rows:
@@ -456,20 +468,60 @@ def _end_text(doc: FabricDocument, ends: list[End]) -> tuple[str, str]:
     return f"{first.dev.prefix}:{port_token(cage_name)}", f"{first.dev.name} {ports}"
 
 
+def _cable_label_texts(doc: FabricDocument, rows: list[CableRow],
+                       group_of: dict[str, str]) -> None:
+    """The label text columns of a link whose cable carries several (a splitter, a twin-port
+    DAC or trunk): the text printed on that cable's label at each end (`1A.A17-46:swp33/...`
+    for the cage), not a per-link text that no label carries."""
+    cables: dict[str, list[CableRow]] = {}
+    for row in rows:
+        cables.setdefault(group_of[row.link_id], []).append(row)
+    for cable_rows in cables.values():
+        if len(cable_rows) == 1:
+            continue
+        sides: list[dict[tuple[str, int], list[End]]] = [{}, {}]
+        for row in cable_rows:
+            sides[0].setdefault(_end_key(row.a), []).append(row.a)
+            sides[1].setdefault(_end_key(row.b), []).append(row.b)
+        ids = [{key: _end_text(doc, ends)[0] for key, ends in side.items()} for side in sides]
+        text = [{key: f"{this}/{next(iter(ids[1 - n].values()))}" if len(ids[1 - n]) == 1
+                 else this for key, this in ids[n].items()} for n in (0, 1)]
+        for row in cable_rows:
+            row.cable_id = text[0][_end_key(row.a)]
+            row.label_b = text[1][_end_key(row.b)]
+
+
 def _detail(row: CableRow, length: float | None) -> str:
     return " ".join(x for x in (row.media, row.fibre, f"{length:g} m" if length else "") if x)
 
 
-def _straight_labels(row: CableRow) -> tuple[LabelEnd, LabelEnd]:
+def _rail_plane(row: CableRow, planes: bool) -> str:
+    """`rail 3 plane 2` for a label; the plane only when the fabric has several (a one-plane
+    fabric's `compute` on every label says nothing and crowds out the rest)."""
+    parts = [] if row.rail is None else [f"rail {row.rail}"]
+    if planes and row.plane:
+        parts.append(f"plane {row.plane}")
+    return " ".join(parts)
+
+
+def _shared_rail_plane(rows: list[CableRow], planes: bool) -> str:
+    """The rail and plane all links of one cable share; "" when the legs of a splitter sit on
+    different rails or planes (each leg's TO line names its far end)."""
+    texts = {_rail_plane(row, planes) for row in rows}
+    return texts.pop() if len(texts) == 1 else ""
+
+
+def _straight_labels(row: CableRow, planes: bool) -> tuple[LabelEnd, LabelEnd]:
     """The two labels of a cable that carries one link."""
     a_id, b_id = row.a.ident, row.b.ident
     a_text, b_text = f"{row.a.dev.name} {row.a.port}", f"{row.b.dev.name} {row.b.port}"
     detail = _detail(row, row.ordered_m)
+    where = _rail_plane(row, planes)
     return (
         LabelEnd(row.number, a_id, a_text, [(b_id, b_text)], row.colour, detail,
-                 f"{row.number}|{a_id}|{b_id}", row.ordered_m, row),
+                 f"{row.number}|{a_id}|{b_id}", row.ordered_m, row, where),
         LabelEnd(row.number, b_id, b_text, [(a_id, a_text)], row.colour, detail,
-                 f"{row.number}|{b_id}|{a_id}", row.ordered_m, row),
+                 f"{row.number}|{b_id}|{a_id}", row.ordered_m, row, where),
     )
 
 
@@ -480,9 +532,10 @@ def _label_ends(
     for row in rows:
         cables.setdefault(group_of[row.link_id], []).append(row)
     labels: list[LabelEnd] = []
+    planes = len({row.plane for row in rows}) > 1
     for cable_rows in cables.values():
         if len(cable_rows) == 1:
-            labels.extend(_straight_labels(cable_rows[0]))
+            labels.extend(_straight_labels(cable_rows[0], planes))
             continue
         sides: list[dict[tuple[str, int], list[End]]] = [{}, {}]
         for row in cable_rows:
@@ -492,6 +545,7 @@ def _label_ends(
         first = cable_rows[0]
         length = max((r.ordered_m or 0.0) for r in cable_rows)
         detail = _detail(first, length)
+        rail_plane = _shared_rail_plane(cable_rows, planes)
         for side in (0, 1):
             far = texts[1 - side]
             for this_id, this_text in texts[side]:
@@ -505,5 +559,6 @@ def _label_ends(
                     qr_payload=f"{first.number}|{this_id}|{';'.join(f[0] for f in far)}",
                     length_m=length or None,
                     row=first,
+                    rail_plane=rail_plane,
                 ))
     return labels

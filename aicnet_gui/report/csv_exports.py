@@ -5,7 +5,8 @@
   programs read non-ASCII names right.
 * `export_labels_csv`: one row per label (cable end) for Brother P-touch Editor, Brady Workstation
   and Dymo database merges (cabling.md §3.4, §7.8): cable number, this end, far end(s), the
-  near/far label text, colour, media, length and the QR payload.  UTF-8 with BOM.
+  near/far label text, colour, media, length, the QR payload, and the rail and plane of the
+  cable (blank when the legs of a splitter differ).  UTF-8 with BOM.
 * `export_p2p`: the NVIDIA UFM Cable Validation Tool P2P sheet with the columns
   `A-Node Name, A-Type, A-Port, Z-Node Name, Z-Type, Z-Port, Rack, U` (types Host / Switch;
   Rack and U are the A end's).  Plain UTF-8.
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
-from .cables import CablePlan, CableRow, End, build_plan
+from .cables import CablePlan, CableRow, End, LabelEnd, build_plan
 
 SCHEDULE_HEADER: tuple[str, ...] = (
     "Cable", "Label text A", "Label text B", "Tier", "Rail", "Plane",
@@ -42,7 +43,7 @@ SCHEDULE_HEADER: tuple[str, ...] = (
 )
 LABEL_HEADER: tuple[str, ...] = (
     "cable", "this_end", "this_device_port", "to_end", "to_device_port", "label_text",
-    "colour", "media", "length_m", "qr_payload",
+    "colour", "media", "length_m", "qr_payload", "rail", "plane",
 )
 P2P_HEADER: tuple[str, ...] = (
     "A-Node Name", "A-Type", "A-Port", "Z-Node Name", "Z-Type", "Z-Port", "Rack", "U",
@@ -121,6 +122,9 @@ def export_labels_csv(doc: FabricDocument, out_path: str | os.PathLike[str],
                       plan: CablePlan | None = None, profile: str | None = None) -> int:
     """One row per label (cable end); returns the number of labels."""
     plan = _plan(doc, plan, profile)
+    legs: dict[str, list[CableRow]] = {}
+    for row in plan.rows:
+        legs.setdefault(row.number, []).append(row)
     rows = []
     for label in plan.labels:
         far_ids = "; ".join(f[0] for f in label.far)
@@ -129,9 +133,17 @@ def export_labels_csv(doc: FabricDocument, out_path: str | os.PathLike[str],
             label.number, label.this_id, label.this_text, far_ids, far_text,
             f"{label.this_id}/{far_ids}" if len(label.far) == 1 else label.this_id,
             label.colour, label.row.media, f"{label.length_m:g}" if label.length_m else "",
-            label.qr_payload,
+            label.qr_payload, *_rail_plane_cells(label, legs[label.number]),
         ])
     return write_csv(out_path, LABEL_HEADER, rows, bom=True)
+
+
+def _rail_plane_cells(label: LabelEnd, rows: list[CableRow]) -> list[str]:
+    """The label's rail and plane columns: blank where the legs of a splitter differ."""
+    rails = {row.rail for row in rows}
+    planes = {row.plane for row in rows}
+    rail = rails.pop() if len(rails) == 1 else None
+    return [str(rail) if rail is not None else "", planes.pop() if len(planes) == 1 else ""]
 
 
 def _node_type(end: End) -> str:

@@ -2,8 +2,8 @@
 
 Each label carries (cabling.md §1.4, §7.3): the cable number in bold, *this* end's identifier and
 device/port, a `TO:` line with the far end's identifier and device/port (one `TO` line per leg at
-the shared end of a splitter), the media, ordered length and colour name, a colour bar on the
-left edge, and optionally a QR code with `number|this end|far end(s)`.  The two labels of a cable
+the shared end of a splitter), the media, ordered length and colour name, the rail and plane
+(which of a multi-plane server's ports goes where), a colour bar on the left edge, and optionally a QR code with `number|this end|far end(s)`.  The two labels of a cable
 come one after the other, so a cable can be labelled at both ends before it is pulled.
 
 Sheets have no running header or footer: the whole page belongs to the labels.  The calibration
@@ -81,7 +81,7 @@ def _lines(label: LabelEnd) -> list[tuple[str, str]]:
     else:
         lines.append(("ident", f"TO: {len(label.far)} ends, see schedule"))
     detail = " ".join(x for x in (label.detail, label.colour) if x)
-    lines.append(("detail", detail))
+    lines.append(("detail", ", ".join(x for x in (detail, label.rail_plane) if x)))
     return lines
 
 

@@ -33,7 +33,7 @@ from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .netbox_common import device_rows, write_common
+from .netbox_common import cable_comments, device_rows, several_planes, write_common
 from .netbox_devicetypes import device_type_yaml, file_name, template_names
 from .outfile import write_text
 
@@ -83,6 +83,7 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
     written["interfaces.csv"] = write_csv(
         folder / "interfaces.csv", INTERFACE_HEADER, _interfaces(doc, plan, templates))
 
+    planes = several_planes(plan)
     by_cable: dict[str, list[CableRow]] = defaultdict(list)
     for row in plan.rows:
         by_cable[row.number].append(row)
@@ -93,16 +94,16 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
         if ports is not None:  # one connector each end: one NetBox cable
             cables.append(_cable_row(site, rows[0], ports, f"single-1c{len(rows)}p",
                                      f" ({len(rows)} links: " + "; ".join(
-                                         f"{r.a.port}-{r.b.port}" for r in rows) + ")"))
+                                         f"{r.a.port}-{r.b.port}" for r in rows) + ")", planes))
             continue
         if len(rows) == 1:
-            cables.append(_cable_row(site, rows[0], None, SINGLE_PROFILE, ""))
+            cables.append(_cable_row(site, rows[0], None, SINGLE_PROFILE, "", planes))
             continue
         assemblies[number] = [_merge_profile(doc, rows, templates)] + [
             f"{r.a.device}:{r.a.port} - {r.b.device}:{r.b.port}" for r in rows]
         for index, row in enumerate(rows, start=1):
             cables.append(_cable_row(site, row, None, "",
-                                     f" (link {index} of {len(rows)} on this cable)"))
+                                     f" (link {index} of {len(rows)} on this cable)", planes))
     written["cables.csv"] = write_csv(folder / "cables.csv", CABLE_HEADER, cables)
     write_text(folder / "README.txt", _readme(doc, models, assemblies))
     return written
@@ -152,7 +153,7 @@ def _merge_profile(doc: FabricDocument, rows: list[CableRow],
 
 
 def _cable_row(site: str, row: CableRow, ports: tuple[str, str] | None, profile: str,
-               note: str) -> list[object]:
+               note: str, planes: bool = False) -> list[object]:
     part = row.part
     a_port, b_port = ports if ports is not None else (row.a.port, row.b.port)
     return [
@@ -163,7 +164,7 @@ def _cable_row(site: str, row: CableRow, ports: tuple[str, str] | None, profile:
         f"{row.ordered_m:g}" if row.ordered_m is not None else "",
         "m" if row.ordered_m is not None else "",
         f"{row.cable_id}{note}", "",
-        f"{row.part_name}; {row.tier}" + (f"; rail {row.rail}" if row.rail is not None else ""),
+        cable_comments(row, planes),
         "",
     ]
 

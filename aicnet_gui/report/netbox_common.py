@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..model.catalog_entities import DeviceModel, airflow_direction
 from ..model.document import FabricDocument
+from .cables import CablePlan, CableRow
 from .csv_exports import write_csv
 from .identifiers import rack_coordinate
 from .netbox_devicetypes import NETBOX_AIRFLOW, slug
@@ -72,3 +73,15 @@ def device_rows(doc: FabricDocument, models: dict[str, DeviceModel],
         row += [f"aicnet id {d.id}", d.firmware and f"firmware {d.firmware}"]
         rows.append(row)
     return rows
+
+
+def cable_comments(row: CableRow, planes: bool) -> str:
+    """A NetBox cable's comments: part, tier, rail and, in a fabric of several planes, the
+    plane (`MFP7E10-N015; server-leaf; rail 1; plane 2`)."""
+    text = f"{row.part_name}; {row.tier}" + (f"; rail {row.rail}" if row.rail is not None else "")
+    return text + (f"; plane {row.plane}" if planes and row.plane else "")
+
+
+def several_planes(plan: CablePlan) -> bool:
+    """Whether the plan's links lie in more than one plane (a multi-plane fabric)."""
+    return len({row.plane for row in plan.rows}) > 1

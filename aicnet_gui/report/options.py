@@ -6,6 +6,7 @@ The GUI's File > Export dialog fills one of these; the CLI builds one from its f
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -13,7 +14,7 @@ from reportlab.lib.pagesizes import A4, LETTER
 
 from ..catalog.prices import PriceList
 from ..model.fabric import LabelProfile
-from .label_layout import AVERY_5160, AVERY_L7651, STOCKS, LabelStock
+from .label_layout import AVERY_5160, AVERY_L7651, MM, STOCKS, LabelStock
 
 SECTIONS: tuple[str, ...] = (
     "cover", "topology", "analysis", "findings", "bom", "design", "schedule", "labels",
@@ -92,6 +93,8 @@ class ExportOptions:
                 f"label start must be 0..{stock.per_page - 1} for {stock.title}, "
                 f"not {self.label_start}"
             )
+        if stock is not None:
+            self._check_offset(stock)
         if self.port_names not in PORT_NAME_CHOICES:
             raise ValueError(f"port names must be {' or '.join(PORT_NAME_CHOICES)}")
         if self.profile is not None:
@@ -101,6 +104,31 @@ class ExportOptions:
                 raise ValueError(
                     f"label profile must be {' or '.join(p.value for p in LabelProfile)}"
                 ) from None
+
+
+    def _check_offset(self, stock: LabelStock) -> None:
+        """The printer calibration shift must be a number that keeps every label on the page
+        (`nan` or `1e9` would print blank or broken sheets without a word)."""
+        dx, dy = self.label_offset_mm
+        if not (math.isfinite(dx) and math.isfinite(dy)):
+            raise ValueError(f"label offset must be two numbers in mm, not {dx:g},{dy:g}")
+        rects = [stock.slot_rect(slot) for slot in range(stock.per_page)]
+        left = min(x for x, _, _, _ in rects) / MM + dx
+        right = max(x + w for x, _, w, _ in rects) / MM + dx
+        bottom = min(y for _, y, _, _ in rects) / MM + dy
+        top = max(y + h for _, y, _, h in rects) / MM + dy
+        page_w, page_h = stock.page_w / MM, stock.page_h / MM
+        if left < -0.01 or bottom < -0.01 or right > page_w + 0.01 or top > page_h + 0.01:
+            raise ValueError(
+                f"label offset {dx:g},{dy:g} mm moves labels off the page of {stock.title}: "
+                f"the sheet leaves {rects_margin(left - dx, right - dx, page_w)} mm left/right "
+                f"and {rects_margin(bottom - dy, top - dy, page_h)} mm bottom/top"
+            )
+
+
+def rects_margin(low: float, high: float, size: float) -> str:
+    """`4.8/4.8`: the room a label grid leaves on each side of a page, in mm."""
+    return f"{round(low, 2):g}/{round(size - high, 2):g}"
 
 
 __all__ = ["AVERY_5160", "AVERY_L7651", "ExportOptions", "SECTIONS", "SECTION_TITLES"]

@@ -14,6 +14,7 @@ and line kind, zebra stripes, swatches and tick boxes as one path each.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +30,7 @@ HEAD_H = 20.0
 GROUP_H = 10.0
 LEGEND_H = 16.0
 TITLE_H = 16.0
+TITLE_LEAD = 12.0  # each further line of a wrapped section title
 PAD = 2.5
 MUTED = (0.28, 0.28, 0.28)
 HEAD_FILL = "0.85 0.88 0.92 rg"
@@ -128,23 +130,48 @@ class SchedulePages:
             self.w.text().text(box.left, box.top - 40, "The fabric has no links yet.", 10)
             self.w.end_page()
             return
+        width = self.size[0] - 2 * MARGIN
         for section in self.plan.sections:
             if not section.rows:
                 continue
-            chunks = range(0, len(section.rows), per)
-            for page_no, start in enumerate(chunks):
+            # a long "arriving here" list wraps under the title: fewer rows on that page
+            extra = (len(self._title_lines(section, width)) - 1) * TITLE_LEAD
+            first_rows = max(per - math.ceil(extra / ROW_H), 1)
+            starts = [0, *range(first_rows, len(section.rows), per)]
+            ends = [*starts[1:], len(section.rows)]
+            for page_no, (start, end) in enumerate(zip(starts, ends, strict=True)):
                 box = self.w.begin_page(self.size, "Cable schedule")
                 if first:
                     self.w.bookmark("Cable schedule", 0)
                     first = False
                 if page_no == 0:
                     self.w.bookmark(section.title, 1)
-                rows = section.rows[start:start + per]
-                self._page(box, section, rows, page_no, len(chunks))
+                rows = section.rows[start:end]
+                self._page(box, section, rows, page_no, len(starts))
                 self.w.end_page()
                 done += len(rows)
                 if tick is not None:
                     tick(done)
+
+    def _title_lines(self, section: RackSection, width: float) -> list[str]:
+        """The first page's title of a rack section, wrapped to `width`: every rack the
+        cables arriving here come from is named (none cut off)."""
+        count = len(section.rows)
+        starts = "1 cable starts" if count == 1 else f"{count} cables start"
+        title = f"{section.title} - {starts} here (A end)"
+        parts = [f"{n} from {rack}" for rack, n in sorted(section.arriving.items())]
+        if not parts:
+            return [title]
+        font = self.w.text(self.w.fonts.bold)
+        lines = [f"{title}; arriving here:"]
+        for i, part in enumerate(parts):
+            piece = part + ("," if i < len(parts) - 1 else "")
+            candidate = f"{lines[-1]} {piece}"
+            if font.width(candidate, 10) <= width:
+                lines[-1] = candidate
+            else:
+                lines.append(piece)
+        return lines
 
     # ------------------------------------------------------------------ one page
     def _widths(self, box: Box) -> list[float]:
@@ -163,21 +190,17 @@ class SchedulePages:
             xs.append(xs[-1] + width)
         right = xs[-1] + CHECK_W
 
-        title = section.title
         if page_no == 0:
-            arriving = ", ".join(f"{n} from {rack}" for rack, n in sorted(section.arriving.items()))
-            count = len(section.rows)
-            starts = "1 cable starts" if count == 1 else f"{count} cables start"
-            title += f" - {starts} here (A end)"
-            if arriving:
-                title += f"; arriving here: {arriving}"
+            lines = self._title_lines(section, box.width)
         else:
-            title += f" (continued, {page_no + 1}/{pages})"
-        self.w.text(self.w.fonts.bold).text(box.left, box.top - 11, title, 10, width=box.width)
+            lines = [f"{section.title} (continued, {page_no + 1}/{pages})"]
+        bold = self.w.text(self.w.fonts.bold)
+        for i, line in enumerate(lines):
+            bold.text(box.left, box.top - 11 - i * TITLE_LEAD, line, 10, width=box.width)
 
-        y = box.top - TITLE_H
+        y = box.top - TITLE_H - (len(lines) - 1) * TITLE_LEAD
         table_top = y - GROUP_H - HEAD_H
-        canvas.doForm(self.w.form(("schedule-head", self.size),
+        canvas.doForm(self.w.form(("schedule-head", self.size, y),
                                   lambda: self._head(box, xs, widths, right, y)))
         ops = ["q", ZEBRA_FILL]
         for i in range(1, len(rows), 2):

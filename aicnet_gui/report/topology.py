@@ -1,4 +1,5 @@
-"""The topology diagram: tiers as rows, devices grouped (by SU, pod or rack), links bundled.
+"""The topology diagram: tiers as rows, devices grouped (by SU, pod or rack; in a
+multi-plane fabric switches also by plane), links bundled.
 
 Every tier (servers at the bottom, then leaf, spine, core) is one row of boxes.  A tier with few
 devices shows each device; a bigger tier groups them by their `su` tag, else `pod`, else rack,
@@ -79,14 +80,17 @@ def _range_title(first: str, last: str) -> str:
 
 
 def _group_key(doc: FabricDocument, device_id: str, how: str) -> str:
+    """The box a device is drawn in; a switch of a multi-plane fabric is grouped within its
+    plane (`SU 1 plane 2`), so that the drawing shows each plane as its own fat tree."""
     device = doc.devices[device_id]
     if how == "device":
         return device.name
+    plane = f" plane {device.plane}" if device.plane else ""
     if how in ("su", "pod"):
         value = device.tags.get(how)
-        return f"{how.upper()} {value}" if value else "untagged"
+        return (f"{how.upper()} {value}" if value else "untagged") + plane
     rack = doc.racks.get(device.rack) if device.rack else None
-    return f"rack {rack.name}" if rack else "no rack"
+    return (f"rack {rack.name}" if rack else "no rack") + plane
 
 
 def build_diagram(doc: FabricDocument) -> Diagram:
@@ -180,6 +184,8 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
         label = TIER_TITLES.get(tier, f"tier {tier}")
         bold.text(box.left, centre_y + 2, label, 8.5, width=66)
         sub = {"device": "each device", "su": "by SU", "pod": "by pod", "rack": "by rack"}[how]
+        if how != "device" and any(doc.devices[m].plane for n in row_nodes for m in n.members):
+            sub += ", plane"
         regular.text(box.left, centre_y - 8, f"({sub})", 7, width=66, rgb=(0.35, 0.35, 0.35))
 
     # bundles under the boxes

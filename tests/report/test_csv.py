@@ -43,7 +43,8 @@ def test_label_csv_has_one_row_per_cable_end(small, tmp_path):
     assert export_labels_csv(small, out) == 13
     rows = _read(out, "utf-8-sig")
     assert rows[0] == ["cable", "this_end", "this_device_port", "to_end", "to_device_port",
-                       "label_text", "colour", "media", "length_m", "qr_payload"]
+                       "label_text", "colour", "media", "length_m", "qr_payload", "rail",
+                       "plane"]
     ends = [r for r in rows[1:] if r[0] == "C000005"]
     assert [(r[1], r[3], r[5]) for r in ends] == [
         ("1A.A02-09:p1", "1A.A01-40:1-1", "1A.A02-09:p1/1A.A01-40:1-1"),

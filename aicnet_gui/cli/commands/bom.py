@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import Bom, compute_bom
+from ...analysis.bom import Pricer
 from ...model.wording import counted
 from ..common import EXIT_OK, open_document, price_list_for, print_json
 
@@ -47,11 +48,37 @@ def _order_number(catalog, key: str) -> str:  # noqa: ANN001
     try:
         number = part.order_number(float(length)) if part is not None else None
     except ValueError:
-        number = None
-    return f" ({number})" if number else ""
+        return ""
+    if number:
+        return f" ({number})"
+    # a part whose numbers the catalog knows only as a pattern (MFP7E30-Nxxx): say so, as the
+    # PDF's order list does, rather than print nothing under "part number to order"
+    patterns = [pn for pn in (part.part_numbers if part is not None else [])
+                if "x" in pn.lower().rsplit("-", 1)[-1]]
+    if patterns:
+        return f" ({', '.join(patterns)}: no per-length number in the catalog)"
+    return ""
 
 
-def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
+def _price_lines(bom: Bom, pricer: Pricer) -> list[str]:
+    """Per part: what is ordered (spares included), its unit price and cost, so that the buyer
+    sees what each line costs and which still needs a quote."""
+    rows: list[tuple[str, int, float | None]] = []
+    rows += [(m, n, pricer.device(m)) for m, n in bom.devices_by_model.items()]
+    rows += [(p, n.order, pricer.optic(p)) for p, n in bom.transceiver_orders().items()]
+    rows += [(k, n.order, pricer.cable(k)) for k, n in bom.cable_orders().items()]
+    width = max(len("part"), *(len(r[0]) for r in rows)) if rows else 4
+    lines = [f"Prices ({bom.currency}; order = quantity + spares)",
+             f"  {'part':<{width}}  {'order':>8}  {'unit':>14}  {'cost':>16}"]
+    for part, order, unit in rows:
+        price = "no price" if unit is None else f"{unit:,.2f}"
+        cost = "no price" if unit is None else f"{unit * order:,.2f}"
+        lines.append(f"  {part:<{width}}  {order:>8}  {price:>14}  {cost:>16}")
+    return lines
+
+
+def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
+           pricer: Pricer | None = None) -> str:
     lines = [f"Bill of materials: {source}", ""]
     lines += _table("Devices", [(m, str(n), "") for m, n in bom.devices_by_model.items()],
                     ("model", "qty", ""))
@@ -71,6 +98,9 @@ def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
          for k, n in bom.cables.items()],
         ("part@length (part number to order)", "qty", "spares"))
     lines.append("")
+    if pricer is not None and (bom.price_list is not None or bom.cost_known_usd):
+        lines += _price_lines(bom, pricer)
+        lines.append("")
     lines.append(f"Links: {bom.links_total} ("
                  + ", ".join(f"{t} {n}" for t, n in bom.links_by_tier.items()) + ")")
     if bom.links_without_cable:
@@ -92,9 +122,16 @@ def render(bom: Bom, source: str, catalog=None) -> str:  # noqa: ANN001
     source = (f"price list {bom.price_list}" if bom.price_list is not None
               else "no price list; catalog prices")
     if bom.cost_usd is None:
-        lines.append(f"Cost: unknown - no price for {len(bom.unpriced)} part(s) "
-                     f"({', '.join(bom.unpriced[:6])}{' ...' if len(bom.unpriced) > 6 else ''}); "
-                     f"priced parts total {bom.cost_known_usd:,.2f} {bom.currency} ({source})")
+        # every unpriced part, with the number a price list row may use: the buyer asks for
+        # quotes of exactly these
+        unpriced = ", ".join(k + _order_number(catalog, k) for k in bom.unpriced)
+        if bom.price_list is None and not bom.cost_known_usd:
+            lines.append("Cost: unknown - no price list (pass --prices FILE, or put prices.csv "
+                         "next to the design) and no catalog price")
+        else:
+            lines.append(f"Cost: unknown - priced parts total {bom.cost_known_usd:,.2f} "
+                         f"{bom.currency} ({source}, spares included)")
+        lines.append(f"  no price for {counted(len(bom.unpriced), 'part')}: {unpriced}")
     else:
         lines.append(f"Cost: {bom.cost_usd:,.2f} {bom.currency} ({source}, spares included)")
     return "\n".join(lines)
@@ -107,5 +144,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(bom.to_json(details=args.details))
     else:
-        print(render(bom, args.file, doc.catalog))
+        print(render(bom, args.file, doc.catalog, Pricer(doc, prices)))
     return EXIT_OK

@@ -14,6 +14,7 @@ grid that does not fit its page, an output that cannot be written).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from ...report.options import ExportOptions
 
 T = TypeVar("T")
+#: argument strings that are values although they start with "-": -2, -0.5, -1.5,0.5
+NEGATIVE_VALUE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d*\.?\d+,[-+]?\d*\.?\d+$")
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -55,6 +58,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "that take the design on: NetBox, NVIDIA CVT, Slurm, draw.io. Each output "
                     "below says who reads it.",
     )
+    # "--label-offset -1.5,0.5" is a value, not an option: argparse takes only plain negative
+    # numbers for values, so a negative X offset needed "--label-offset=-1.5,0.5"
+    if hasattr(parser, "_negative_number_matcher"):
+        parser._negative_number_matcher = NEGATIVE_VALUE
     parser.add_argument("file", help="a .fabric file")
     out = parser.add_argument_group("outputs (at least one)")
     out.add_argument("--pdf", metavar="OUT.pdf",
@@ -85,7 +92,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="label stock (default: avery-l7651 on A4, avery-5160 on Letter)")
     pdf.add_argument("--label-grid", metavar="SPEC",
                      help="custom grid, e.g. cols=3,rows=10,w=66.7,h=25.4,left=4.8,top=12.7,"
-                          "px=69.9,py=25.4[,page=a4|letter|WxH][,unit=mm|in|pt]")
+                          "px=69.9,py=25.4,page=letter (Avery 5160 in mm)"
+                          "[,unit=mm|in|pt]; page=a4|letter|WxH (default a4)")
     pdf.add_argument("--label-start", type=int, default=0, metavar="N",
                      help="skip N used labels on the first sheet")
     pdf.add_argument("--label-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
