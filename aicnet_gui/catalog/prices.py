@@ -33,7 +33,7 @@ class PriceRow(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     part: str = Field(min_length=1)
-    unit_price: float = Field(ge=0)
+    unit_price: float = Field(ge=0, allow_inf_nan=False)
     currency: str = Field(pattern=r"^[A-Z]{3}$", description="ISO 4217 code, e.g. USD, EUR")
     date: dt.date
 
@@ -68,12 +68,16 @@ class PriceList:
 def load_price_list(path: str | Path) -> PriceList:
     """Read a price list CSV; raise `PriceListError` naming the file and line of a bad row."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise PriceListError(f"{path}: cannot read the price list: {exc.strerror or exc}") from None
-    reader = csv.DictReader(text.splitlines())
+    text = _read_text(path)
+    lines = text.splitlines()
+    first = lines[0] if lines else ""
+    tabbed = "\t" in first and "," not in first  # Excel's "Unicode text" is tab-separated
+    reader = csv.DictReader(lines, dialect="excel-tab" if tabbed else "excel")
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:
+        raise PriceListError(f"{path}: line 1: the header names {', '.join(twice)} twice; "
+                             "which column holds the price would be a guess")
     missing = [c for c in PRICE_COLUMNS if c not in header]
     if missing:
         raise PriceListError(
@@ -82,6 +86,10 @@ def load_price_list(path: str | Path) -> PriceList:
         )
     rows: dict[str, PriceRow] = {}
     for line, raw in enumerate(reader, start=2):
+        if None in raw:  # more values than the header has columns
+            raise PriceListError(f"{path}: line {line}: {len(header) + len(raw[None])} values "
+                                 f"under a header of {len(header)} columns (a comma in a "
+                                 "price or part? quote it)")
         values = {(k or "").strip().lower(): v for k, v in raw.items()}
         if not any((values.get(c) or "").strip() for c in PRICE_COLUMNS):
             continue
@@ -103,6 +111,23 @@ def load_price_list(path: str | Path) -> PriceList:
             f"{path}: the rows mix currencies ({', '.join(currencies)}); one list, one currency"
         )
     return PriceList(path.name, currencies[0], max(row.date for row in rows.values()), rows)
+
+
+def _read_text(path: Path) -> str:
+    """The file as text: UTF-8 (a BOM allowed), or UTF-16 with its BOM (Excel's "Unicode
+    text"); anything else is refused with the place of the first byte that is not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PriceListError(f"{path}: cannot read the price list: {exc.strerror or exc}") from None
+    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise PriceListError(
+            f"{path}: line {line}: not UTF-8 text (byte {exc.start + 1}); save the price list "
+            "as 'CSV UTF-8'") from None
 
 
 def find_price_list(design: str | Path | None) -> Path | None:

@@ -93,12 +93,33 @@ def test_the_price_list_next_to_the_design_is_found_and_named_in_the_pdf(tmp_pat
      "line 3: part 'x' is listed twice"),
     ("part,unit_price,currency,date\nx,1,EUR,2026-01-01\ny,2,USD,2026-01-01\n",
      "mix currencies (EUR, USD)"),
+    ("part,unit_price,currency,date\nx,inf,EUR,2026-01-01\n", "line 2: unit_price"),
+    ("part,unit_price,currency,date\nx,1e400,EUR,2026-01-01\n", "line 2: unit_price"),
+    ("part,unit_price,currency,date,part\nx,1,EUR,2026-01-01,y\n",
+     "line 1: the header names part twice"),
+    ("part,unit_price,currency,date\nx,1,200,EUR,2026-01-01\n",
+     "line 2: 5 values under a header of 4 columns"),
+    ("part,unit_price,currency,date\nCâble,1,EUR,2026-01-01\n".encode("cp1252"),
+     "line 2: not UTF-8 text"),
 ])
 def test_a_bad_price_list_names_the_file_and_line(tmp_path, capsys, body, message):
     path = tmp_path / "bad.csv"
-    path.write_text(body)
+    if isinstance(body, bytes):
+        path.write_bytes(body)
+    else:
+        path.write_text(body)
     with pytest.raises(PriceListError, match=r"bad\.csv: .*") as info:
         load_price_list(path)
     assert message in str(info.value)
     assert main(["bom", str(EXAMPLE), "--prices", str(path)]) == 2
     assert "bad.csv" in capsys.readouterr().err
+
+
+def test_a_utf16_tab_separated_list_as_excel_saves_unicode_text_is_read(tmp_path, capsys):
+    path = tmp_path / "prices.txt"
+    body = "part\tunit_price\tcurrency\tdate\n" + "".join(
+        f"{part}\t{price}\tEUR\t2026-11-30\n" for part, price in ROWS)
+    path.write_bytes(body.encode("utf-16"))  # with its byte-order mark, as Excel writes it
+    prices = load_price_list(path)
+    assert prices.currency == "EUR" and prices.price(["nvidia-dgx-h100"]) == 100000
+    assert prices.price(["MFP7E10-N010"]) == 60
