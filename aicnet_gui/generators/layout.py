@@ -7,8 +7,9 @@ shows without overlaps and without laying the fabric out again when a file opens
 
 `layout_devices` puts core switches on top, then spines, leaves, and servers and storage at the
 bottom.  Servers are grouped by scalable unit (tag `su`, else `pod`, else rack) and each group's
-leaves sit right above it, so a rail-optimized fabric reads as blocks.  Rows of blocks wrap so
-that a 4,096-server fabric stays a compact rectangle; a row holds whole pods (the SUs of one
+leaves sit right above it (in rows of at most `MAX_LEAF_ROW_W`), so a rail-optimized fabric
+reads as blocks.  Rows of blocks wrap so that the picture is about `ASPECT` wide per unit of
+height, from two SUs to a 4,096-server fabric; a row holds whole pods (the SUs of one
 pod never share a row with part of another), so a pod's blocks form a rectangle of their own.  Positions are top-left corners in scene
 units, snapped to the editor's 20-unit grid.
 """
@@ -66,7 +67,10 @@ BLOCK_GAP = 160.0
 MAX_ROW_W = 16000.0
 ASPECT = 2.0
 MAX_GROUP_LEAVES_PER_ROW = 16
-ONE_ROW_BLOCKS = 2
+#: the widest row of one group's leaves: 8 QM9700 (one SU of 8 rails) fit; the 8 rails of a DGX
+#: B300 SU on 144-port Q3400-RA leaves, or a two-plane SU's 16 SN5610 leaves, wrap into rows of
+#: 4, so the SU's servers below get a block about 3:1 instead of a strip of 8:1 to 18:1
+MAX_LEAF_ROW_W = 4000.0
 GRID = 20.0
 
 _DIGITS = re.compile(r"(\d+)")
@@ -137,8 +141,8 @@ _Block = tuple[float, dict[str, tuple[float, float]], dict[str, tuple[float, flo
 def _block(leaves: list[Placeable], servers: list[Placeable],
            size_of: Callable[[Placeable], Size]) -> _Block:
     """One group: its leaves in a balanced grid, its servers below about as wide."""
-    leaf_pos, leaf_w, leaf_h = _grid(leaves, size_of, _balanced(len(leaves), MAX_GROUP_LEAVES_PER_ROW),
-                                     0.0, 0.0)
+    leaf_cols = min(MAX_GROUP_LEAVES_PER_ROW, _row_cols(leaves, size_of, MAX_LEAF_ROW_W))
+    leaf_pos, leaf_w, leaf_h = _grid(leaves, size_of, _balanced(len(leaves), leaf_cols), 0.0, 0.0)
     cols = 1
     if servers:
         server_w = max(size_of(d)[0] for d in servers) + H_GAP
@@ -266,10 +270,11 @@ def _block_rows(blocks: list[_Block], pods: list[str | None]) -> list[list[int]]
 
 
 def _blocks_per_row(blocks: list[_Block]) -> int:
-    """How many group blocks per row: all of them up to ONE_ROW_BLOCKS, else the number that
-    gives a picture closest to ASPECT (width / height)."""
-    if len(blocks) <= ONE_ROW_BLOCKS:
-        return max(len(blocks), 1)  # two SUs side by side keep every tier one band
+    """How many group blocks per row: the number that gives a picture closest to ASPECT (width /
+    height).  Two SUs of 8 QM9700 leaves side by side made a strip of 10:1, and a two-plane
+    B300 pair 37:1, that the fitted view showed as a thin bar: stacked they read as blocks."""
+    if len(blocks) <= 1:
+        return 1
     width = sum(b[0] for b in blocks) / len(blocks) + BLOCK_GAP
     height = max(b[3] + b[4] for b in blocks) + 2 * TIER_GAP
     best, best_error = 1, math.inf
