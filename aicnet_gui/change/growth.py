@@ -25,7 +25,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..generators import GeneratorError, RailOptimizedParams, TwoTierParams, choose_media, generate
+from ..generators import (
+    GeneratorError,
+    RailOptimizedParams,
+    TwoTierParams,
+    choose_media,
+    generate,
+    generated_metadata,
+)
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import (
     AddDevice,
@@ -35,6 +42,7 @@ from ..model.edits import (
     RemoveDevice,
     RemoveLink,
     UpdateDevice,
+    UpdateMetadata,
     UpdateSettings,
     UpdateWorkload,
 )
@@ -335,8 +343,23 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
     return fit
 
 
-def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None) -> ChangePlan:
-    """The design after regenerating it with `params`, fitted onto `doc` (unchanged)."""
+def _restated(doc: FabricDocument, source: Any, params: Any) -> tuple[Any, set[str]]:
+    """`params` for the target, and the metadata fields the result takes from the target: the
+    name and description the generator wrote for the design's own parameters state its size and
+    models ("2 SU x 72", "16 leaves"), so a grown or migrated design restates them; a name or
+    description of the user's own stays as it is."""
+    name, description = generated_metadata(doc.catalog, source.model_copy(update={"name": None}))
+    fields = {"description"} if doc.metadata.description == description else set()
+    if doc.metadata.name == name:
+        fields.add("name")
+        params = params.model_copy(update={"name": None})  # the target names its own size
+    return params, fields
+
+
+def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None,
+                restate: frozenset[str] | set[str] = frozenset()) -> ChangePlan:
+    """The design after regenerating it with `params`, fitted onto `doc` (unchanged); the
+    metadata fields in `restate` are taken from the target."""
     target, target_notes = _target(doc, params)
     notes = [*target_notes, *(notes or [])]
     device_map = match_devices(doc, target)  # design id -> target id
@@ -409,6 +432,10 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
             for m in doc.settings.subnet_managers):
         # a subnet manager named in the design leaves or changes model: take the target's
         ops.append(UpdateSettings({"subnet_managers": managers}))
+    metadata = {field: getattr(target.metadata, field) for field in sorted(restate)
+                if getattr(target.metadata, field) != getattr(doc.metadata, field)}
+    if metadata:
+        ops.append(UpdateMetadata(metadata))
     result = doc.snapshot()
     try:
         result.apply(ops)
@@ -430,7 +457,7 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
 
 def grow(doc: FabricDocument, add_sus: int = 0, add_servers: int = 0) -> ChangePlan:
     try:
-        params = infer_params(doc)
+        source = params = infer_params(doc)
     except TemplateError as exc:
         raise GrowthError(str(exc)) from None
     if isinstance(params, RailOptimizedParams):
@@ -441,13 +468,14 @@ def grow(doc: FabricDocument, add_sus: int = 0, add_servers: int = 0) -> ChangeP
         if add_sus:
             raise GrowthError("a two-tier design has no SUs: use --add-servers")
         params = params.model_copy(update={"servers": params.servers + add_servers})
-    return plan_change(doc, params)
+    params, restate = _restated(doc, source, params)
+    return plan_change(doc, params, restate=restate)
 
 
 def migrate(doc: FabricDocument, leaf: str | None = None, spine: str | None = None,
             speed_gbps: int | None = None) -> ChangePlan:
     try:
-        params = infer_params(doc)
+        source = params = infer_params(doc)
     except TemplateError as exc:
         raise GrowthError(str(exc)) from None
     for model in (leaf, spine):
@@ -460,4 +488,5 @@ def migrate(doc: FabricDocument, leaf: str | None = None, spine: str | None = No
         update["spine"] = spine
     if speed_gbps:
         update["speed_gbps"] = speed_gbps
-    return plan_change(doc, params.model_copy(update=update))
+    params, restate = _restated(doc, source, params.model_copy(update=update))
+    return plan_change(doc, params, restate=restate)

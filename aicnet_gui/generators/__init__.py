@@ -6,12 +6,13 @@ Pure Python (no Qt).  The public API:
 - `plan(catalog, params)` and `plan_two_tier` / `plan_rail_optimized` / `plan_three_tier`: the
   topology alone; `build_ops(doc, params)`: the model ops and a `GenerationResult`;
   `generate(doc, params)`: applies them in ONE `doc.apply` (one undo step);
+  `generated_metadata(catalog, params)`: the name and description it writes;
 - `choose_media(doc, link_ids, pinned=..., allowed=...)`: re-choose optics and cables for links
   (after racks moved), returning ops;
 - `GeneratorError`: impossible parameters, with the reason and what would work.
 """
 
-from .build import build_ops, generate, plan
+from .build import build_ops, generate, generated_metadata, plan
 from .errors import GeneratorError
 from .leaf_spine import plan_three_tier, plan_two_tier
 from .params import (
@@ -41,6 +42,7 @@ __all__ = [
     "build_ops",
     "choose_media",
     "generate",
+    "generated_metadata",
     "plan",
     "plan_rail_optimized",
     "plan_three_tier",

@@ -113,6 +113,19 @@ def _pfc_headroom(settings_changes: dict, lengths: np.ndarray, sized_m: float) -
             f"(project setting; set the switches' PFC cable length to match)"]
 
 
+def generated_metadata(catalog: Catalog, params: TemplateParams) -> tuple[str, str]:
+    """The name and description `generate` writes for `params`: the name given, else one that
+    states the template and size, and the sizing of the plan (what a regrown design must restate
+    when it still carries them)."""
+    params = resolved(catalog, params)
+    fabric = plan(catalog, params)
+    return params.name or _default_name(params, fabric), _description(fabric)
+
+
+def _description(fabric: FabricPlan) -> str:
+    return "; ".join(fabric.sizing)
+
+
 def _default_name(params: TemplateParams, fabric: FabricPlan) -> str:
     server = fabric.devices[0].model.model if fabric.devices else "servers"
     if isinstance(params, RailOptimizedParams):
@@ -306,7 +319,7 @@ def build_ops(
         ops += [RemoveDevice(x) for x in list(doc.devices)]
         ops += [RemoveRack(x) for x in list(doc.racks)]
     ops.append(UpdateSettings(settings_changes))
-    ops.append(UpdateMetadata({"name": name, "description": "; ".join(fabric.sizing)}))
+    ops.append(UpdateMetadata({"name": name, "description": _description(fabric)}))
     ops += [AddRack(r) for r in placement.racks]
     ops += [AddDevice(d) for d in devices]
     ops += map(AddLink, links)

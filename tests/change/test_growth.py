@@ -180,3 +180,35 @@ def test_an_nvl72_design_with_a_misplaced_tray_still_grows(catalog):
     assert infer_params(doc).floor.servers_per_rack is None
     grown = grow(doc, add_sus=1).result
     assert len([d for d in grown.devices.values() if d.model == tray]) == 144
+
+
+def _generated(catalog, **params):
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(**params))
+    return doc
+
+
+def test_a_grown_design_restates_the_size_in_the_name_and_description_the_generator_wrote(catalog):
+    """A generated design's default name and sizing text state its size ("1 SU x 32", "8
+    leaves"): after growth they state the grown size, as a design generated at that size."""
+    doc = _generated(catalog, sus=1)
+    assert doc.metadata.name == "DGX H100 rail-optimized, 1 SU x 32"
+    result = grow(doc, add_sus=1).result
+    fresh = _generated(catalog, sus=2)
+    assert result.metadata.name == fresh.metadata.name == "DGX H100 rail-optimized, 2 SU x 32"
+    assert result.metadata.description == fresh.metadata.description
+    assert "16 leaves" in result.metadata.description
+
+
+def test_the_users_own_name_and_description_survive_growth(example):
+    from aicnet_gui.model.edits import UpdateMetadata
+
+    doc = example("superpod-1su")  # named by hand (--name), described by the generator
+    grown = grow(doc, add_sus=1).result
+    assert grown.metadata.name == "DGX SuperPOD H100, 1 SU"
+    assert "2 SU x 32 nodes" in grown.metadata.description
+    doc.apply([UpdateMetadata({"description": "hall B, phase 1"})])
+    assert grow(doc, add_sus=1).result.metadata.description == "hall B, phase 1"
