@@ -163,3 +163,20 @@ def test_design_report_has_the_resilience_table(example, tmp_path):
     assert "A single failure partitions a workload: no." in text
     doc.apply([RemoveWorkload(w) for w in list(doc.workloads)])
     assert resilience_rows(doc) == ([], False)
+
+
+def test_the_all_reduce_runs_at_the_pace_of_the_slowest_server(example):
+    """superpod-1su, one NIC cable of gpu-001 fails.  The mean per-GPU bandwidth hardly moves:
+    (255 x 400) / 256 = 398.4 Gb/s.  But a ring all-reduce moves in lock step, every step
+    waiting for its slowest rank: gpu-001's 8 GPUs now share 7 x 400 Gb/s = 350 Gb/s each, so
+    the ring runs as when every server had lost a NIC (leaf-03 above): 6.4074 ms, not the
+    5.69 ms of the mean."""
+    doc = example("superpod-1su")
+    (cable,) = [i for i, lk in doc.links.items() if ("gpu-001", "p8") in (lk.a, lk.b)]
+    (w,) = what_if(doc, resolve(doc, [cable])).workloads
+    assert w.after.per_gpu_gbps == pytest.approx(398.4375, abs=1e-3)
+    assert (w.after.slowest_server, w.after.slowest_gbps) == ("gpu-001", 350.0)
+    assert w.after.allreduce_ms == pytest.approx(6.4074, abs=1e-4)
+    assert w.before.allreduce_ms == pytest.approx(5.6788, abs=1e-4)  # intact: the analysis' own
+    whole_rail = what_if(doc, resolve(doc, ["leaf-03"])).workloads[0]
+    assert whole_rail.after.allreduce_ms == w.after.allreduce_ms
