@@ -89,6 +89,11 @@ class WorkloadMetrics:
     # multi-plane fabrics: the bisection inside each compute plane, (plane name, Gb/s) pairs
     plane_bisection: tuple[tuple[str, float], ...] = ()
     algorithm: str = "ring"  # the all-reduce algorithm of allreduce_ms (after any fallback)
+    # the member server whose GPUs get the least NIC bandwidth, when below the mean: the
+    # all-reduce runs at its pace (a collective step waits for its slowest rank)
+    slowest_server: str | None = None  # its name (slowest_id: its device id)
+    slowest_gbps_per_gpu: float | None = None
+    slowest_id: str | None = None
 
     @property
     def plane_bisection_gbps(self) -> dict[str, float]:
@@ -115,7 +120,10 @@ class WorkloadMetrics:
             "bisection_gbps": self.bisection_gbps,
             "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
                           "algorithm": self.algorithm, "nvlink_domains": self.domains,
-                          "bus_gbps": self.allreduce_bus_gbps},
+                          "bus_gbps": self.allreduce_bus_gbps,
+                          "paced_by": ({"server": self.slowest_server,
+                                        "gbps_per_gpu": self.slowest_gbps_per_gpu}
+                                       if self.slowest_server else None)},
             "target_gbps_per_gpu": self.target_gbps_per_gpu,
             "assumptions": list(self.assumptions),
             **({"plane_bisection_gbps": self.plane_bisection_gbps}
@@ -324,6 +332,10 @@ class WorkloadModel:
             name = state.doc.devices[metrics.bottleneck_switch].name
             if name != metrics.bottleneck_name:
                 self._result = (replace(metrics, bottleneck_name=name), covered)
+        if metrics.slowest_id is not None:  # renamed since, as the bottleneck above
+            name = state.doc.devices[metrics.slowest_id].name
+            if name != metrics.slowest_server:
+                self._result = (replace(self._result[0], slowest_server=name), covered)
         if metrics.name != self.workload.name:
             self._result = (replace(self._result[0], name=self.workload.name), covered)
         return self._result
@@ -381,8 +393,10 @@ class WorkloadModel:
         domains, nvswitch = self._nvlink
         technology = state.settings.technology
         algorithm, fallback = usable_algorithm(workload.algorithm, technology, nvswitch)
+        slowest_row, slowest = _slowest_server(state, members, injection)
+        pace = slowest / injection if slowest_row is not None else 1.0
         estimate = allreduce_estimate(algorithm, gpus, domains,
-                                      ring_scattered if scattered else ring,
+                                      (ring_scattered if scattered else ring) * pace,
                                       message * 1e6, STEP_LATENCY_US[technology])
         allreduce = estimate.time_ms
         servers = int(members.sum())
@@ -396,12 +410,44 @@ class WorkloadModel:
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
             allreduce_assumptions(workload.placement, estimate, technology,
-                                  STEP_LATENCY_US[technology], fallback),
+                                  STEP_LATENCY_US[technology], fallback)
+            + _paced_note(slowest_row, slowest, injection),
             tuple((k, _r(v)) for k, v in
                   plane_bisection_gbps(state, np.flatnonzero(members)).items()),
             estimate.algorithm,
+            state.name(slowest_row) if slowest_row is not None else None,
+            _r(slowest) if slowest_row is not None else None,
+            state.dev_id(slowest_row) if slowest_row is not None else None,
         )
         return metrics, covered
+
+
+def _slowest_server(state: State, members: np.ndarray,
+                    injection: float) -> tuple[int | None, float]:
+    """The linked member server whose GPUs get the least NIC bandwidth (its fabric uplinks
+    over its GPUs, pooled over NVLink as the estimate assumes) and that bandwidth, when it is
+    below the workload's mean injection (of the tied ones, the first by id); else (None, 0):
+    every linked server gets the same, or unlinked servers pulled the mean below them all."""
+    d = state.store.d
+    n = len(members)
+    rows = np.flatnonzero(members & (d["up"][:n] > 0))
+    if not len(rows):
+        return None, 0.0
+    per_gpu = d["up"][rows] / np.maximum(d["gpus"][rows], 1)
+    slowest = float(per_gpu.min())
+    if slowest >= per_gpu.max() or not slowest < injection:
+        return None, 0.0
+    tied = rows[per_gpu == slowest].tolist()
+    return min(tied, key=state.dev_id), slowest
+
+
+def _paced_note(row: int | None, slowest: float, injection: float) -> tuple[str, ...]:
+    """The assumption that states the pace (the server is named by `slowest_server`: a rename
+    does not re-evaluate the workload)."""
+    if row is None:
+        return ()
+    return (f"paced by the slowest member server ({_r(slowest):g} Gb/s per GPU against the "
+            f"mean {_r(injection):g}): every all-reduce step waits for it",)
 
 
 def _linked_servers(state: State, members: np.ndarray) -> int:

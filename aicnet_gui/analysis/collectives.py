@@ -226,7 +226,7 @@ def allreduce_assumptions(placement: str, estimate: AllReduce, technology: Fabri
     in_network = ("in-network reduction (SHARP/NVLS), " if estimate.algorithm in ("ring", "tree")
                   else "SHARP tree depth and switch aggregation time, ")
     text.append(f"not counted: {in_network}protocol efficiency (nccl-tests reach ~80-90 % of "
-                "line rate), congestion, stragglers")
+                "line rate), congestion, compute stragglers")
     if estimate.domains == 1 and estimate.ranks > 1:
         text.append("all ranks in one NVLink domain: the fabric carries no all-reduce traffic "
                     "and the catalog has no NVLink bandwidth, so no time is estimated")

@@ -14,11 +14,10 @@ reads the results and puts the links back.  Per workload it reports, before and 
   catalog's GPU-to-port map) uses NIC g * k // gpus (several GPUs share a NIC when k < gpus; a GPU owns several when k > gpus);
 - the workload's per-GPU bandwidth under its pattern (the mean over its GPUs), the bottleneck,
   the **max-flow bisection** between the two halves of its servers (the analysis' own, on the
-  failed copy), and the **all-reduce estimate**.  A ring all-reduce moves in lock step: every
-  step waits for its slowest rank, so the estimate runs at the pace of the slowest server (the
-  mean GPU bandwidth of its NICs, which its GPUs pool over NVLink as the analysis assumes), not
-  of the mean: a leaf lost in one plane of a two-plane design halves 64 servers' NICs on one
-  rail, and every ring waits for them;
+  failed copy), and the **all-reduce estimate** (the analysis' own: it runs at the pace of the
+  slowest member server, as every step of a collective waits for its slowest rank; a leaf lost
+  in one plane of a two-plane design halves 64 servers' NICs on one rail, and every ring waits
+  for them);
 - whether the failure **partitions** the workload: its servers no longer form one connected
   group over the fabric (a server with no NIC left counts as a group of its own).
 """
@@ -31,8 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.bandwidth import STEP_LATENCY_US, WorkloadMetrics
-from ..analysis.collectives import allreduce as allreduce_estimate
+from ..analysis.bandwidth import WorkloadMetrics
 from ..analysis.engine import Analyzer
 from ..analysis.report import AnalysisReport
 from ..analysis.state import State
@@ -343,37 +341,10 @@ class WhatIf:
                                minlength=n_gpu) > 0
             groups = self._groups(gpus, nic_alive, comp)
             bottleneck = m.bottleneck_tier + (f" ({m.bottleneck_name})" if m.bottleneck_name else "")
-            slowest, slowest_gbps, allreduce = self._paced(m, gpus, gpu_rate)
             out[workload.id] = WorkloadState(m.per_gpu_gbps, bottleneck, m.bisection_gbps,
-                                             allreduce, gpu_rate, path, groups, slowest,
-                                             slowest_gbps)
+                                             m.allreduce_ms, gpu_rate, path, groups,
+                                             m.slowest_server, m.slowest_gbps_per_gpu)
         return out
-
-    def _paced(self, m: WorkloadMetrics, gpus: _Gpus, gpu_rate: np.ndarray
-               ) -> tuple[str | None, float | None, float | None]:
-        """The slowest server with bandwidth left, its GPUs' mean Gb/s, and the all-reduce
-        estimate at its pace: the analysis' figure scaled by slowest / mean (equal when every
-        server gets the same, as in the intact generated designs)."""
-        if not len(gpu_rate):
-            return None, None, m.allreduce_ms
-        rows, server_of = np.unique(gpus.server, return_inverse=True)
-        per_server = (np.bincount(server_of, weights=gpu_rate, minlength=len(rows))
-                      / np.bincount(server_of, minlength=len(rows)))
-        live = np.flatnonzero(per_server > EPS)
-        if not len(live):
-            return None, None, m.allreduce_ms
-        slow = live[np.argmin(per_server[live])]
-        slowest = float(round(per_server[slow], 4))
-        mean = float(gpu_rate.mean())
-        name = self.analyzer.state.name(int(rows[slow]))
-        if m.allreduce_ms is None or slowest >= mean - EPS:
-            return name, slowest, m.allreduce_ms
-        scattered = m.placement == "scattered"
-        rate = (m.ring_scattered_gbps_per_gpu if scattered else m.ring_gbps_per_gpu) * slowest / mean
-        technology = self.copy.settings.technology
-        estimate = allreduce_estimate(m.algorithm, m.gpus, m.domains, rate, m.message_mb * 1e6,
-                                      STEP_LATENCY_US[technology])
-        return name, slowest, estimate.time_ms
 
     @staticmethod
     def _groups(gpus: _Gpus, nic_alive: np.ndarray, comp: np.ndarray) -> int:

@@ -172,3 +172,30 @@ def test_sharp_on_a_rocev2_fabric_falls_back_to_the_ring_and_says_why(catalog):
     assert w.algorithm == "ring"
     assert w.allreduce_ms == pytest.approx(4.96 + 0.0816, abs=1e-4)  # the ring figure above
     assert any("IB SHARP needs an InfiniBand fabric" in a and "rocev2" in a for a in w.assumptions)
+
+
+def test_the_all_reduce_waits_for_the_server_with_the_least_nic_bandwidth(catalog):
+    """superpod-1su with one NIC cable of gpu-001 unplugged: the mean injection is
+    (255 x 400) / 256 = 398.4 Gb/s per GPU, but every ring step waits for gpu-001, whose 8 GPUs
+    share 7 x 400 Gb/s = 350 Gb/s each: the estimate is the one of 350 Gb/s per GPU,
+    2 x 255/256 x 1.024e9 B / (8 x 350e9 / 8 B/s) = 5.8286 ms + 0.31 + 0.2688 ms = 6.4074 ms
+    (the mean's 398.4 Gb/s gave 5.69 ms), and the assumptions say who paces it."""
+    from aicnet_gui.model.edits import RemoveLink
+
+    doc = load_fabric(EXAMPLES / "superpod-1su.fabric", catalog)
+    (cable,) = [i for i, lk in doc.links.items() if ("gpu-001", "p8") in (lk.a, lk.b)]
+    doc.apply([RemoveLink(cable)])
+    (w,) = analyze(doc).metrics.workloads
+    assert w.injection_gbps_per_gpu == pytest.approx(398.4375, abs=1e-3)
+    assert (w.slowest_server, w.slowest_gbps_per_gpu) == ("gpu-001", 350.0)
+    assert w.allreduce_ms == pytest.approx(2 * 255 / 256 * 1.024e9 / 350e9 * 1e3 + 0.31 + 0.2688,
+                                           abs=1e-4)
+    assert any("paced by the slowest member server (350 Gb/s per GPU against the mean 398.4"
+               in a for a in w.assumptions)
+    assert w.to_json()["allreduce"]["paced_by"] == {"server": "gpu-001", "gbps_per_gpu": 350.0}
+
+
+def test_an_intact_design_is_paced_by_nobody(catalog):
+    doc = load_fabric(EXAMPLES / "superpod-1su.fabric", catalog)
+    (w,) = analyze(doc).metrics.workloads
+    assert w.slowest_server is None and w.to_json()["allreduce"]["paced_by"] is None

@@ -88,6 +88,8 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
                  f"{total['legs_stranded']} stranded, {total['free_ports']} free ports")
     for w in metrics.workloads:
         time_ms = "-" if w.allreduce_ms is None else f"{w.allreduce_ms:g} ms"
+        if w.slowest_server and w.allreduce_ms is not None:
+            time_ms += f" (paced by {w.slowest_server}: {w.slowest_gbps_per_gpu:g} Gb/s per GPU)"
         where = f" at {w.bottleneck_name}" if w.bottleneck_name else ""
         lines.append(
             f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
