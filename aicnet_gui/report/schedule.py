@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cables import CablePlan, CableRow, End, RackSection
+from .cables import CablePlan, CableRow, End, RackSection, rail_plane
 from .colours import colour_rgb
 from .pdfpage import FOOTER_H, HEADER_H, MARGIN, Box, PdfWriter
 
@@ -82,15 +82,19 @@ COLUMNS: tuple[ScheduleColumn, ...] = (
 )
 
 
-def row_cells(row: CableRow) -> tuple[str, ...]:
-    """The 24 strings of one schedule row: (top, bottom) of each column of `COLUMNS`."""
+def row_cells(row: CableRow, planes: bool = True) -> tuple[str, ...]:
+    """The 24 strings of one schedule row: (top, bottom) of each column of `COLUMNS`.
+
+    `planes`: the fabric has several planes; else the rail stands alone, as on the labels (a
+    one-plane fabric's "plane compute" on every row says nothing and crowds its column)."""
     a, b = row.a, row.b
     return (
         row.number, row.tier,
         a.dev.rack, a.ru_text, a.dev.name, _port(a), a.optic, a.connector,
         b.dev.rack, b.ru_text, b.dev.name, _port(b), b.optic, b.connector,
         _media(row), _fibre(row), row.part_name, _family(row),
-        row.ordered_text, row.length_text, row.colour or "-", row.rail_text,
+        row.ordered_text, row.length_text, row.colour or "-",
+        row.rail_text if planes else rail_plane(row, False),
         row.cable_id, row.label_b,
     )
 
@@ -111,6 +115,7 @@ class SchedulePages:
         self.w = writer
         self.plan = plan
         self.size = (max(size), min(size))  # landscape
+        self.planes = plan.multi_plane
         self.regular = writer.text(writer.fonts.cond)
         self.bold = writer.text(writer.fonts.cond_bold)
 
@@ -156,9 +161,12 @@ class SchedulePages:
     def _title_lines(self, section: RackSection, width: float) -> list[str]:
         """The first page's title of a rack section, wrapped to `width`: every rack the
         cables arriving here come from is named (none cut off)."""
-        count = len(section.rows)
-        starts = "1 cable starts" if count == 1 else f"{count} cables start"
-        title = f"{section.title} - {starts} here (A end)"
+        count, links = section.cables, len(section.rows)
+        cables = "1 cable" if count == 1 else f"{count} cables"
+        if links != count:  # twin-port cables and splitters: one cable, several rows
+            cables += f" ({links} links)"
+        verb = "starts" if count == 1 else "start"
+        title = f"{section.title} - {cables} {verb} here (A end)"
         parts = [f"{n} from {rack}" for rack, n in sorted(section.arriving.items())]
         if not parts:
             return [title]
@@ -211,7 +219,7 @@ class SchedulePages:
 
         first_top = table_top - PAD - TOP_SIZE
         first_bottom = first_top - TOP_SIZE * 1.2
-        cells = list(zip(*(row_cells(r) for r in rows), strict=True))
+        cells = list(zip(*(row_cells(r, self.planes) for r in rows), strict=True))
         for index, column in enumerate(COLUMNS):
             x = xs[index] + PAD
             width = widths[index] - 2 * PAD

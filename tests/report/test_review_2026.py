@@ -1,0 +1,80 @@
+"""The printed plan of the 2026-class designs (DGX B300 on Q3400-RA or two-plane SN5610, GB300
+on Q3400-RA) as an installer and a buyer read it: rack headings that count the cables pulled,
+a rail column without an empty plane word, and order lines that say when a part number is not
+orderable as printed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.report import ExportOptions, export_pdf
+from aicnet_gui.report.cables import build_plan
+from aicnet_gui.report.schedule import COLUMNS, row_cells
+
+B300, SN5610, Q3400 = "nvidia-dgx-b300", "nvidia-sn5610", "nvidia-q3400-ra"
+
+
+def _text(path: Path) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+
+
+@pytest.fixture
+def sx_two_planes(catalog) -> FabricDocument:
+    """4 DGX B300 on SN5610, two planes; leaf-spine on twin 800G AOCs (two links each)."""
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, nodes_per_su=4, server=B300, leaf=SN5610,
+                                      planes=2))
+    return doc
+
+
+@pytest.fixture
+def xdr_one_plane(catalog) -> FabricDocument:
+    """4 DGX B300 on Q3400-RA: one plane, every link its own fibre."""
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, nodes_per_su=4, server=B300, leaf=Q3400))
+    return doc
+
+
+def test_a_rack_heading_counts_the_cables_pulled_not_the_links(sx_two_planes, tmp_path):
+    plan = build_plan(sx_two_planes)
+    leaf_rack = max(plan.sections, key=lambda s: len(s.rows))
+    cables = len({row.number for row in leaf_rack.rows})
+    assert cables < len(leaf_rack.rows)  # twin AOCs: two links, one cable
+    out = tmp_path / "schedule.pdf"
+    export_pdf(sx_two_planes, out, ExportOptions(sections=("schedule",)))
+    text = " ".join(_text(out).split())
+    assert (f"{leaf_rack.title} - {cables} cables ({len(leaf_rack.rows)} links) start here"
+            in text)
+    # a spine rack receives each twin AOC once, as it is pulled once
+    for section in plan.sections:
+        for rack, n in section.arriving.items():
+            pulled = {row.number for row in plan.rows
+                      if row.b.dev.rack_id == section.rack_id and row.a.dev.rack == rack}
+            assert n == len(pulled)
+
+
+def test_the_rail_column_of_a_one_plane_fabric_has_no_plane_word(xdr_one_plane, tmp_path):
+    plan = build_plan(xdr_one_plane)
+    index = next(i for i, c in enumerate(COLUMNS) if c.bottom == "Rail, plane")
+    server_row = next(r for r in plan.rows if r.rail is not None)
+    assert server_row.plane  # the generator tags every link "compute"
+    assert row_cells(server_row, plan.multi_plane)[2 * index + 1] == f"rail {server_row.rail}"
+    out = tmp_path / "schedule.pdf"
+    export_pdf(xdr_one_plane, out, ExportOptions(sections=("schedule",)))
+    text = _text(out)
+    assert "plane compute" not in text
+    assert re.search(r"rail 1\b", text)
+
+
+def test_the_rail_column_of_a_two_plane_fabric_names_the_plane(sx_two_planes):
+    plan = build_plan(sx_two_planes)
+    index = next(i for i, c in enumerate(COLUMNS) if c.bottom == "Rail, plane")
+    for row in plan.rows:
+        cell = row_cells(row, plan.multi_plane)[2 * index + 1]
+        assert f"plane {row.plane}" in cell
