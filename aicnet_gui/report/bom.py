@@ -10,7 +10,8 @@
 The tier lines count what is installed; what to order (quantity, spares, order per part, and
 per ordered length for cables) comes from `analysis.bom.compute_bom`, the one place spares are
 computed, so the PDF's order list equals `aicnet bom` part by part: spares are
-`Settings.spares_percent` of each part's total over every tier, rounded up once.  No catalog
+`Settings.spares_percent` of each order line's total over every tier (an optic part, a cable
+part at one ordered length), rounded up once per line.  No catalog
 part has a sourced price, so cost stays "unknown" unless the user's price list (or the catalog's
 `price_usd`) gives one.
 """
@@ -116,6 +117,23 @@ def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
     return ", ".join(part.part_numbers[:2])
 
 
+def not_orderable(part: CableAssembly, length: float | None) -> str:
+    """Why a buyer cannot order `part` at `length` from the printed part number, or "".
+
+    A pattern such as `MFP7E30-Nxxx` is not a number a distributor takes, and a generic part
+    (no part number at all) names no product; the order list says so instead of printing
+    either as if it were orderable."""
+    if part.order_number(length) is not None:
+        return ""
+    if length is not None and any(length_of_part_number(pn) == length
+                                  for pn in part.part_numbers):
+        return ""
+    if not part.part_numbers:
+        return "no part number: a generic part, choose a vendor's product"
+    at = f" for {length:g} m" if length is not None else ""
+    return f"no per-length part number{at} in the catalog: get it from the vendor"
+
+
 def _order_lines(doc: FabricDocument, bom: Bom,
                  pricer: Pricer) -> tuple[list[BomLine], list[BomLine]]:
     """The order list of `bom`: one line per cable part x ordered length and per optic part."""
@@ -134,8 +152,10 @@ def _order_lines(doc: FabricDocument, bom: Bom,
             length_m=length, quantity=line.quantity, spares=line.spares,
             unit_power_w=part.power_w if part else None,
             unit_price=pricer.cable(key) if part else None,
-            note=(f"{part.type} 1:{part.legs}" if part else "")
-            + ("" if length is not None else f", length {length_text}"),
+            note="; ".join(x for x in (
+                (f"{part.type} 1:{part.legs}" if part else "")
+                + ("" if length is not None else f", length {length_text}"),
+                not_orderable(part, length) if part else "") if x),
             key=key))
     optics: list[BomLine] = []
     for optic_id, line in bom.transceiver_orders().items():

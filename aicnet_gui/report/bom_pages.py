@@ -120,7 +120,8 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     writer.bookmark("Bill of materials", 0)
     flow.heading("Bill of materials", 1)
     flow.para(
-        f"Spares: {tables.spares_percent:g} % of each part's total, rounded up once per part "
+        f"Spares: {tables.spares_percent:g} % of each order line (an optic part; a cable part at "
+        "one ordered length), rounded up once per line "
         "(a project setting; no authoritative spares rate exists): the order list below is "
         "the cables and optics to buy, part by part; the devices to buy are in the Devices "
         "table (no spares). Cables are counted per physical cable: the legs of a "

@@ -78,3 +78,46 @@ def test_the_rail_column_of_a_two_plane_fabric_names_the_plane(sx_two_planes):
     for row in plan.rows:
         cell = row_cells(row, plan.multi_plane)[2 * index + 1]
         assert f"plane {row.plane}" in cell
+
+
+def _order_list(path: Path) -> str:
+    text = _text(path)
+    return " ".join(text[text.index("Order list"):text.index("Cables by tier")].split())
+
+
+def test_an_order_line_says_when_its_number_is_only_a_pattern(xdr_one_plane, tmp_path):
+    # MFP7E30 is in the catalog as "MFP7E30-Nxxx": no distributor takes that number
+    out = tmp_path / "bom.pdf"
+    export_pdf(xdr_one_plane, out, ExportOptions(sections=("bom",)))
+    order = _order_list(out)
+    lengths = re.findall(r"MFP7E30 MFP7E30-Nxxx (\d+)", order)
+    assert lengths
+    for length in lengths:
+        assert f"no per-length part number for {length} m in the catalog" in order
+
+
+def test_an_order_line_of_a_generic_part_says_it_names_no_product(sx_two_planes, tmp_path):
+    out = tmp_path / "bom.pdf"
+    export_pdf(sx_two_planes, out, ExportOptions(sections=("bom",)))
+    order = _order_list(out)
+    assert "800G OSFP AOC" in order
+    assert order.count("no part number: a generic part") == order.count("800G OSFP AOC")
+    # an orderable per-length number carries no warning
+    assert re.search(r"MFP7E10-N0\d\d \d+ \d+ \d+ \d+ fibre 1:1 (MFP7E10|MMA4Z00)", order)
+
+
+def test_the_spares_rule_printed_is_the_one_the_order_list_applies(xdr_one_plane, tmp_path):
+    # spares are rounded up per cable part AND ordered length, not once per part's total
+    from aicnet_gui.analysis.bom import compute_bom, spares_for
+
+    bom = compute_bom(xdr_one_plane)
+    lines = {k: n for k, n in bom.cables.items() if k.startswith("nvidia-mfp7e30@")}
+    assert len(lines) > 1
+    percent = xdr_one_plane.settings.spares_percent
+    per_line = sum(spares_for(n, percent) for n in lines.values())
+    assert per_line == sum(bom.cable_spares[k] for k in lines)
+    out = tmp_path / "bom.pdf"
+    export_pdf(xdr_one_plane, out, ExportOptions(sections=("bom", "design")))
+    text = " ".join(_text(out).split())
+    assert "once per part" not in text
+    assert text.count("rounded up once per line") == 2
