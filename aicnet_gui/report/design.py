@@ -146,7 +146,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
 
     from .resilience import draw_resilience
 
-    draw_resilience(flow, doc)
+    draw_resilience(flow, doc, plan)
 
     flow.heading("Cable lengths and labels", 2)
     lengths = s.lengths

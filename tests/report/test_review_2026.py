@@ -121,3 +121,19 @@ def test_the_spares_rule_printed_is_the_one_the_order_list_applies(xdr_one_plane
     text = " ".join(_text(out).split())
     assert "once per part" not in text
     assert text.count("rounded up once per line") == 2
+
+
+def test_the_resilience_table_counts_physical_cables_by_their_number(sx_two_planes, tmp_path):
+    from aicnet_gui.report.resilience import resilience_rows
+
+    plan = build_plan(sx_two_planes)
+    assert plan.cables < len(plan.rows)  # twin AOCs on the leaf-spine tier
+    rows, _ = resilience_rows(sx_two_planes, plan)
+    cable = next(r for r in rows if r[0] == "single cable")
+    assert cable[1] == str(plan.cables)
+    numbers = {row.number for row in plan.rows}
+    assert cable[2].split(",")[0] in numbers  # a number the schedule and the labels print
+    out = tmp_path / "design.pdf"
+    export_pdf(sx_two_planes, out, ExportOptions(sections=("design",)))
+    text = " ".join(_text(out).split())
+    assert f"single cable {plan.cables} {cable[2]}" in text
