@@ -137,3 +137,16 @@ def test_the_resilience_table_counts_physical_cables_by_their_number(sx_two_plan
     export_pdf(sx_two_planes, out, ExportOptions(sections=("design",)))
     text = " ".join(_text(out).split())
     assert f"single cable {plan.cables} {cable[2]}" in text
+
+
+def test_a_mesh_of_identical_lines_is_labelled_once_in_the_legend(catalog, tmp_path):
+    # 2 SU of GB300 trays on Q3400-RA: 8 leaves x 4 spines, every line 18x800G; on the lines
+    # the 32 equal labels overlapped into a band nobody could read
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=2, server="nvidia-gb300-nvl72-compute-tray",
+                                      leaf=Q3400))
+    out = tmp_path / "topology.pdf"
+    export_pdf(doc, out, ExportOptions(sections=("topology",)))
+    text = _text(out)
+    assert "each line: 18x800G" in text
+    assert text.count("18x800G") == 1
