@@ -150,3 +150,24 @@ def test_a_mesh_of_identical_lines_is_labelled_once_in_the_legend(catalog, tmp_p
     text = _text(out)
     assert "each line: 18x800G" in text
     assert text.count("18x800G") == 1
+
+
+def test_the_analysis_page_of_a_two_plane_fabric_gives_each_plane(sx_two_planes, tmp_path):
+    # aicnet validate prints "plane 1: leaf 1:1 (its own fat tree)" and a bisection per
+    # plane; the PDF gave only the pooled numbers and a switch table without planes
+    from aicnet_gui.report.analysis_data import gather
+
+    metrics = gather(sx_two_planes).metrics
+    planes = metrics["oversubscription"]["planes"]
+    assert set(planes) == {"1", "2"}
+    bisection = metrics["workloads"][0]["plane_bisection_gbps"]
+    out = tmp_path / "analysis.pdf"
+    export_pdf(sx_two_planes, out, ExportOptions(sections=("analysis",)))
+    text = " ".join(_text(out).split())
+    assert "Per plane (own fat tree) plane 1: leaf 1.00:1; plane 2: leaf 1.00:1" in text
+    for name, device in ((d.name, d) for d in sx_two_planes.devices.values()
+                         if d.role.value == "leaf"):
+        assert f"{name} leaf, plane {device.plane} " in text
+    for plane, gbps in bisection.items():
+        value = f"{gbps / 1000:.1f} Tb/s" if gbps >= 10_000 else f"{gbps:g} Gb/s"
+        assert f"plane {plane} {value}" in text
