@@ -117,6 +117,19 @@ def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
     return ", ".join(part.part_numbers[:2])
 
 
+def _device_caveats(part_numbers: list[str], max_w: float | None,
+                    typical_w: float | None) -> str:
+    """What a buyer must know of a device line: no part number to order it by, and W each
+    being a typical figure where the catalog has no maximum (the column reads "max, else
+    typical": a 2.9 kW typical switch is not a 2.9 kW power budget)."""
+    out = ""
+    if max_w is None and typical_w is not None:
+        out += "; W each typical, no maximum in the catalog"
+    if not part_numbers:
+        out += "; no part number in the catalog"
+    return out
+
+
 def not_orderable(part: CableAssembly, length: float | None) -> str:
     """Why a buyer cannot order `part` at `length` from the printed part number, or "".
 
@@ -280,6 +293,9 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
                     doc.catalog.transceiver(c.transceiver).power_w
                     for d in doc.devices.values() if d.model == model_id
                     for c in d.cages.values() if c.transceiver)
+        if not rack_powered(model):  # a rack's tray: its rack's power and order cover it
+            note += _device_caveats(model.part_numbers if system is None else ["rack"],
+                                    model.power_max_w, model.power_typical_w)
         tables.devices.append(BomLine(
             kind="device", tier=role, part=model.model, vendor=model.vendor,
             part_numbers=", ".join(model.part_numbers[:2]), length_m=None, quantity=quantity,

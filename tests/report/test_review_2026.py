@@ -171,3 +171,31 @@ def test_the_analysis_page_of_a_two_plane_fabric_gives_each_plane(sx_two_planes,
     for plane, gbps in bisection.items():
         value = f"{gbps / 1000:.1f} Tb/s" if gbps >= 10_000 else f"{gbps:g} Gb/s"
         assert f"plane {plane} {value}" in text
+
+
+def test_a_device_line_says_when_its_power_is_typical_and_it_has_no_part_number(
+        xdr_one_plane, tmp_path):
+    # Q3400-RA: 2.9 kW typical, no maximum in the catalog, no OPN; DGX B300: 15 kW maximum
+    from aicnet_gui.report.bom import bom_tables
+
+    plan = build_plan(xdr_one_plane)
+    lines = {line.key: line for line in bom_tables(xdr_one_plane, plan).devices}
+    switch, server = lines[Q3400], lines[B300]
+    assert "W each typical, no maximum in the catalog" in switch.note
+    assert "typical" not in server.note
+    assert "no part number in the catalog" in switch.note
+    out = tmp_path / "bom.pdf"
+    export_pdf(xdr_one_plane, out, ExportOptions(sections=("bom",)))
+    text = " ".join(_text(out).split())
+    assert "W each typical, no maximum in the catalog" in text
+
+
+def test_a_tray_ordered_with_its_rack_asks_for_no_part_number(catalog):
+    from aicnet_gui.report.bom import bom_tables
+
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, server="nvidia-gb300-nvl72-compute-tray",
+                                      leaf=Q3400))
+    lines = {line.key: line for line in bom_tables(doc, build_plan(doc)).devices}
+    tray = lines["nvidia-gb300-nvl72-compute-tray"]
+    assert "no part number" not in tray.note and "typical" not in tray.note
