@@ -15,6 +15,7 @@ and line kind, zebra stripes, swatches and tick boxes as one path each.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,10 +51,16 @@ def _fibre(row: CableRow) -> str:
     return " ".join(x for x in (row.fibre, row.polarity) if x)
 
 
-def _family(row: CableRow) -> str:
-    if row.part is not None and row.part.legs > 1:
+def _family(row: CableRow, links: int = 1) -> str:
+    """The cable's kind under its part: a splitter, a cable that carries `links` links (a
+    twin-port AOC or DAC: its rows are one cable, pulled and labelled once), else its type."""
+    if row.part is None:
+        return ""
+    if row.part.legs > 1:
         return f"splitter 1:{row.part.legs}"
-    return ""
+    if links > 1:
+        return f"{row.part.type}, {links} links"
+    return f"{row.part.type} 1:1"
 
 
 @dataclass(frozen=True)
@@ -82,17 +89,18 @@ COLUMNS: tuple[ScheduleColumn, ...] = (
 )
 
 
-def row_cells(row: CableRow, planes: bool = True) -> tuple[str, ...]:
+def row_cells(row: CableRow, planes: bool = True, links: int = 1) -> tuple[str, ...]:
     """The 24 strings of one schedule row: (top, bottom) of each column of `COLUMNS`.
 
     `planes`: the fabric has several planes; else the rail stands alone, as on the labels (a
-    one-plane fabric's "plane compute" on every row says nothing and crowds its column)."""
+    one-plane fabric's "plane compute" on every row says nothing and crowds its column).
+    `links`: how many links the row's cable carries (rows that share its cable number)."""
     a, b = row.a, row.b
     return (
         row.number, row.tier,
         a.dev.rack, a.ru_text, a.dev.name, _port(a), a.optic, a.connector,
         b.dev.rack, b.ru_text, b.dev.name, _port(b), b.optic, b.connector,
-        _media(row), _fibre(row), row.part_name, _family(row),
+        _media(row), _fibre(row), row.part_name, _family(row, links),
         row.ordered_text, row.length_text, row.colour or "-",
         row.rail_text if planes else rail_plane(row, False),
         row.cable_id, row.label_b,
@@ -116,6 +124,7 @@ class SchedulePages:
         self.plan = plan
         self.size = (max(size), min(size))  # landscape
         self.planes = plan.multi_plane
+        self.links = Counter(row.number for row in plan.rows)
         self.regular = writer.text(writer.fonts.cond)
         self.bold = writer.text(writer.fonts.cond_bold)
 
@@ -219,7 +228,8 @@ class SchedulePages:
 
         first_top = table_top - PAD - TOP_SIZE
         first_bottom = first_top - TOP_SIZE * 1.2
-        cells = list(zip(*(row_cells(r, self.planes) for r in rows), strict=True))
+        cells = list(zip(*(row_cells(r, self.planes, self.links[r.number]) for r in rows),
+                         strict=True))
         for index, column in enumerate(COLUMNS):
             x = xs[index] + PAD
             width = widths[index] - 2 * PAD

@@ -199,3 +199,17 @@ def test_a_tray_ordered_with_its_rack_asks_for_no_part_number(catalog):
     lines = {line.key: line for line in bom_tables(doc, build_plan(doc)).devices}
     tray = lines["nvidia-gb300-nvl72-compute-tray"]
     assert "no part number" not in tray.note and "typical" not in tray.note
+
+
+def test_the_schedule_says_which_rows_are_one_twin_cable(sx_two_planes, tmp_path):
+    # two rows with one cable number: the Type line says the cable carries both links, so the
+    # installer pulls and labels it once
+    out = tmp_path / "schedule.pdf"
+    export_pdf(sx_two_planes, out, ExportOptions(sections=("schedule",)))
+    text = _text(out)
+    plan = build_plan(sx_two_planes)
+    twins = [r for r in plan.rows if r.part is not None and r.part.type == "AOC"]
+    assert twins
+    assert text.count("AOC, 2 links") == len(twins)
+    fibres = [r for r in plan.rows if r.part is not None and r.part.type == "fibre"]
+    assert text.count("fibre 1:1") == len(fibres)
