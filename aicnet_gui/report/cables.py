@@ -174,6 +174,9 @@ class RackSection:
     title: str
     rows: list[CableRow] = field(default_factory=list)
     arriving: Counter[str] = field(default_factory=Counter)
+    #: the rows whose B end is in this rack and A end in another (each listed in that rack's
+    #: section; a rack where cables only end shows their numbers per device, `arrivals.py`)
+    arrivals: list[CableRow] = field(default_factory=list)
 
     @property
     def cables(self) -> int:
@@ -425,11 +428,14 @@ def build_plan(
     arrived: set[tuple[str, int]] = set()  # (B rack, cable serial): one count per cable
     for row in rows:
         b_rack = row.b.dev.rack_id
-        if b_rack != row.a.dev.rack_id and (b_rack, row.serial) not in arrived:
+        if b_rack == row.a.dev.rack_id:
+            continue
+        if b_rack not in sections:
+            title = f"Rack {row.b.dev.rack}" if b_rack else "Devices in no rack"
+            sections[b_rack] = RackSection(b_rack, title)
+        sections[b_rack].arrivals.append(row)
+        if (b_rack, row.serial) not in arrived:
             arrived.add((b_rack, row.serial))
-            if b_rack not in sections:
-                title = f"Rack {row.b.dev.rack}" if b_rack else "Devices in no rack"
-                sections[b_rack] = RackSection(b_rack, title)
             sections[b_rack].arriving[row.a.dev.rack or "no rack"] += 1
     ordered_sections = sorted(sections.values(), key=lambda s: rack_order[s.rack_id])
 

@@ -6,7 +6,8 @@ ordered length (what the installer pulls, bold on the top line) over the calcula
 (small); colour and rail/plane; the label text printed at each end; and
 tick boxes (installed, tested) for the installer.  Each column header holds the names of both
 lines.  The header repeats on every page; every page carries the colour legend (swatches with
-colour names) of its rack.
+colour names) of its rack.  A rack where cables only end (spines, core) gets a page with the
+numbers of the cables that end on each of its devices (`arrivals.py`).
 
 Speed (performance.md §7): the page is drawn straight on the canvas, one text block per column
 and line kind, zebra stripes, swatches and tick boxes as one path each.
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .arrivals import draw_arrivals
 from .cables import CablePlan, CableRow, End, RackSection, rail_plane
 from .colours import colour_rgb
 from .pdfpage import FOOTER_H, HEADER_H, MARGIN, Box, PdfWriter
@@ -147,6 +149,10 @@ class SchedulePages:
         width = self.size[0] - 2 * MARGIN
         for section in self.plan.sections:
             if not section.rows:
+                if section.arrivals:  # a spine or core rack: cables only end here
+                    draw_arrivals(self.w, section, self._title_lines(section, width), self.size,
+                                  first)
+                    first = False
                 continue
             # a long "arriving here" list wraps under the title: fewer rows on that page
             extra = (len(self._title_lines(section, width)) - 1) * TITLE_LEAD
@@ -171,10 +177,10 @@ class SchedulePages:
         """The first page's title of a rack section, wrapped to `width`: every rack the
         cables arriving here come from is named (none cut off)."""
         count, links = section.cables, len(section.rows)
-        cables = "1 cable" if count == 1 else f"{count} cables"
+        cables = "no cable" if count == 0 else "1 cable" if count == 1 else f"{count} cables"
         if links != count:  # twin-port cables and splitters: one cable, several rows
             cables += f" ({links} links)"
-        verb = "starts" if count == 1 else "start"
+        verb = "starts" if count <= 1 else "start"
         title = f"{section.title} - {cables} {verb} here (A end)"
         parts = [f"{n} from {rack}" for rack, n in sorted(section.arriving.items())]
         if not parts:

@@ -213,3 +213,22 @@ def test_the_schedule_says_which_rows_are_one_twin_cable(sx_two_planes, tmp_path
     assert text.count("AOC, 2 links") == len(twins)
     fibres = [r for r in plan.rows if r.part is not None and r.part.type == "fibre"]
     assert text.count("fibre 1:1") == len(fibres)
+
+
+def test_a_rack_where_cables_only_end_gets_a_schedule_page(xdr_one_plane, tmp_path):
+    # the spines' rack starts no cable: it had no page, and the installer at it nothing to
+    # work from; now it names where its cables come from and their numbers per spine
+    from aicnet_gui.report.arrivals import number_ranges
+
+    plan = build_plan(xdr_one_plane)
+    spine_racks = [s for s in plan.sections if not s.rows and s.arrivals]
+    assert spine_racks
+    out = tmp_path / "schedule.pdf"
+    export_pdf(xdr_one_plane, out, ExportOptions(sections=("schedule",)))
+    text = " ".join(_text(out).split())
+    for section in spine_racks:
+        assert f"{section.title} - no cable starts here (A end); arriving here:" in text
+        for device in {row.b.dev.name for row in section.arrivals}:
+            serials = [row.serial for row in section.arrivals if row.b.dev.name == device]
+            assert number_ranges(serials) in text
+    assert number_ranges([3, 1, 2, 7, 9, 8, 12]) == "C000001-C000003, C000007-C000009, C000012"
