@@ -232,3 +232,18 @@ def test_a_rack_where_cables_only_end_gets_a_schedule_page(xdr_one_plane, tmp_pa
             serials = [row.serial for row in section.arrivals if row.b.dev.name == device]
             assert number_ranges(serials) in text
     assert number_ranges([3, 1, 2, 7, 9, 8, 12]) == "C000001-C000003, C000007-C000009, C000012"
+
+
+def test_aicnet_bom_says_a_generic_cable_has_no_part_number(sx_two_planes, tmp_path, capsys):
+    from aicnet_gui.cli import main
+    from aicnet_gui.fileio import save_fabric
+
+    path = tmp_path / "sx.fabric"
+    save_fabric(sx_two_planes, path)
+    assert main(["bom", str(path)]) == 0
+    out = capsys.readouterr().out
+    aoc = [line for line in out.splitlines() if line.strip().startswith("generic-800g-osfp-aoc@")]
+    assert aoc
+    assert all("no part number: a generic part" in line for line in aoc)
+    assert "twin cable that carries two links counts once" in out
+    assert "devices at maximum, else typical" in out
