@@ -47,6 +47,35 @@ def _switch_tiers(doc: FabricDocument, names: list[str]) -> dict[str, str]:
     return out
 
 
+def _switch_planes(doc: FabricDocument, names: list[str]) -> dict[str, str]:
+    """Switch name -> "plane 2" on a fabric whose switches sit in several compute planes, so
+    that the per-switch table tells leaf-01 (plane 1) from leaf-02 (plane 2); {} otherwise."""
+    planes = {}
+    for name in names:
+        device = doc.device_by_name(name)
+        if device is not None and device.plane:
+            planes[name] = device.plane
+    if len(set(planes.values())) < 2:
+        return {}
+    return {name: f"plane {plane}" for name, plane in planes.items()}
+
+
+def plane_ratio_text(over: dict[str, Any]) -> str:
+    """`plane 1: leaf 1.00:1; plane 2: leaf 1.00:1` ("" on a one-plane fabric)."""
+    planes: dict[str, dict[str, float]] = over.get("planes", {})
+    return "; ".join(f"plane {plane}: " + ", ".join(f"{t} {_ratio(r)}" for t, r in tiers.items())
+                     for plane, tiers in planes.items())
+
+
+def _bisection_text(w: dict[str, Any]) -> str:
+    """The bisection bandwidth, and each plane's on a multi-plane fabric (its own fat tree)."""
+    text = _gbps(w.get("bisection_gbps"))
+    planes: dict[str, float] = w.get("plane_bisection_gbps", {})
+    if planes:
+        text += " (" + ", ".join(f"plane {p} {_gbps(v)}" for p, v in planes.items()) + ")"
+    return text
+
+
 def _training_target(over: dict[str, Any]) -> float:
     return float(over.get("targets", {}).get("training", 1.0))
 
@@ -105,6 +134,7 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
         ("Worst switch", f"{worst}: {_ratio(over.get('worst'))}" if worst else "-"),
         ("Per tier (averages)", ", ".join(f"{t} {_ratio(r)}" for t, r in over.get("tiers", {}).items())
          or "-"),
+        *([("Per plane (own fat tree)", plane_ratio_text(over))] if over.get("planes") else []),
     ])
     rails = over.get("rails", {})
     if rails:
@@ -115,6 +145,9 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
     target = _training_target(over)
     if switches:
         tiers = _switch_tiers(doc, list(switches))
+        planes = _switch_planes(doc, list(switches))
+        tiers = {name: ", ".join(x for x in (tier, planes.get(name, "")) if x)
+                 for name, tier in tiers.items()}
         if len(switches) <= MAX_SWITCH_ROWS:
             flow.heading("Per switch", 2)
             rows, fills = [], []
@@ -158,7 +191,7 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
                                              f"{_gbps(w.get('all_to_all_gbps_per_gpu'))} per GPU"),
             ("Bottleneck", f"{bottleneck.get('tier', '-')}"
              + (f" ({bottleneck['switch']})" if bottleneck.get("switch") else "")),
-            ("Bisection bandwidth", _gbps(w.get("bisection_gbps"))),
+            ("Bisection bandwidth", _bisection_text(w)),
             ("All-reduce estimate", f"{time_ms:g} ms for {allreduce.get('message_mb', 0):g} MB"
              if time_ms is not None else "-"),
         ])

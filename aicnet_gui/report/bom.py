@@ -10,7 +10,8 @@
 The tier lines count what is installed; what to order (quantity, spares, order per part, and
 per ordered length for cables) comes from `analysis.bom.compute_bom`, the one place spares are
 computed, so the PDF's order list equals `aicnet bom` part by part: spares are
-`Settings.spares_percent` of each part's total over every tier, rounded up once.  No catalog
+`Settings.spares_percent` of each order line's total over every tier (an optic part, a cable
+part at one ordered length), rounded up once per line.  No catalog
 part has a sourced price, so cost stays "unknown" unless the user's price list (or the catalog's
 `price_usd`) gives one.
 """
@@ -116,6 +117,36 @@ def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
     return ", ".join(part.part_numbers[:2])
 
 
+def _device_caveats(part_numbers: list[str], max_w: float | None,
+                    typical_w: float | None) -> str:
+    """What a buyer must know of a device line: no part number to order it by, and W each
+    being a typical figure where the catalog has no maximum (the column reads "max, else
+    typical": a 2.9 kW typical switch is not a 2.9 kW power budget)."""
+    out = ""
+    if max_w is None and typical_w is not None:
+        out += "; W each typical, no maximum in the catalog"
+    if not part_numbers:
+        out += "; no part number in the catalog"
+    return out
+
+
+def not_orderable(part: CableAssembly, length: float | None) -> str:
+    """Why a buyer cannot order `part` at `length` from the printed part number, or "".
+
+    A pattern such as `MFP7E30-Nxxx` is not a number a distributor takes, and a generic part
+    (no part number at all) names no product; the order list says so instead of printing
+    either as if it were orderable."""
+    if part.order_number(length) is not None:
+        return ""
+    if length is not None and any(length_of_part_number(pn) == length
+                                  for pn in part.part_numbers):
+        return ""
+    if not part.part_numbers:
+        return "no part number: a generic part, choose a vendor's product"
+    at = f" for {length:g} m" if length is not None else ""
+    return f"no per-length part number{at} in the catalog: get it from the vendor"
+
+
 def _order_lines(doc: FabricDocument, bom: Bom,
                  pricer: Pricer) -> tuple[list[BomLine], list[BomLine]]:
     """The order list of `bom`: one line per cable part x ordered length and per optic part."""
@@ -134,8 +165,10 @@ def _order_lines(doc: FabricDocument, bom: Bom,
             length_m=length, quantity=line.quantity, spares=line.spares,
             unit_power_w=part.power_w if part else None,
             unit_price=pricer.cable(key) if part else None,
-            note=(f"{part.type} 1:{part.legs}" if part else "")
-            + ("" if length is not None else f", length {length_text}"),
+            note="; ".join(x for x in (
+                (f"{part.type} 1:{part.legs}" if part else "")
+                + ("" if length is not None else f", length {length_text}"),
+                not_orderable(part, length) if part else "") if x),
             key=key))
     optics: list[BomLine] = []
     for optic_id, line in bom.transceiver_orders().items():
@@ -260,6 +293,9 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
                     doc.catalog.transceiver(c.transceiver).power_w
                     for d in doc.devices.values() if d.model == model_id
                     for c in d.cages.values() if c.transceiver)
+        if not rack_powered(model):  # a rack's tray: its rack's power and order cover it
+            note += _device_caveats(model.part_numbers if system is None else ["rack"],
+                                    model.power_max_w, model.power_typical_w)
         tables.devices.append(BomLine(
             kind="device", tier=role, part=model.model, vendor=model.vendor,
             part_numbers=", ".join(model.part_numbers[:2]), length_m=None, quantity=quantity,

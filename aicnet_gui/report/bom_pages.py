@@ -120,7 +120,8 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     writer.bookmark("Bill of materials", 0)
     flow.heading("Bill of materials", 1)
     flow.para(
-        f"Spares: {tables.spares_percent:g} % of each part's total, rounded up once per part "
+        f"Spares: {tables.spares_percent:g} % of each order line (an optic part; a cable part at "
+        "one ordered length), rounded up once per line "
         "(a project setting; no authoritative spares rate exists): the order list below is "
         "the cables and optics to buy, part by part; the devices to buy are in the Devices "
         "table (no spares). Cables are counted per physical cable: the legs of a "
@@ -172,10 +173,10 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow.heading("Devices", 2)
     flow.table([
         Column("Model", 0.22), Column("Vendor", 0.1 if priced else 0.14),
-        Column("Role", 0.14), Column("Part numbers", 0.2 if priced else 0.26),
+        Column("Role", 0.14 if priced else 0.16), Column("Part numbers", 0.2 if priced else 0.18),
         Column("Qty", 34, "right"),
         Column("W each", 50, "right"), Column("W total", 56, "right"),
-        *money, Column("Note", 0.3 if priced else 0.24),
+        *money, Column("Note", 0.3 if priced else 0.30),
     ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
 
     everything = tables.order_cables + tables.order_optics + tables.devices

@@ -165,12 +165,23 @@ class LabelEnd:
 
 @dataclass(slots=True)
 class RackSection:
-    """The rows whose A end is in one rack, and where the cables arriving there come from."""
+    """The rows whose A end is in one rack, and where the cables arriving there come from.
+
+    `arriving` counts physical cables per rack of their A end: a twin-port AOC or DAC that
+    carries two links arrives once, as it is pulled once."""
 
     rack_id: str
     title: str
     rows: list[CableRow] = field(default_factory=list)
     arriving: Counter[str] = field(default_factory=Counter)
+    #: the rows whose B end is in this rack and A end in another (each listed in that rack's
+    #: section; a rack where cables only end shows their numbers per device, `arrivals.py`)
+    arrivals: list[CableRow] = field(default_factory=list)
+
+    @property
+    def cables(self) -> int:
+        """Physical cables whose A end is here (the links of one assembly share a number)."""
+        return len({row.serial for row in self.rows})
 
 
 @dataclass
@@ -190,6 +201,11 @@ class CablePlan:
         if self._labels is None:
             self._labels = _label_ends(self._doc, self.rows, self._group_of)
         return self._labels
+
+    @property
+    def multi_plane(self) -> bool:
+        """True when the links carry more than one plane (a two-plane B300 fabric)."""
+        return len({r.plane for r in self.rows}) > 1
 
     @property
     def colours(self) -> list[str]:
@@ -409,12 +425,17 @@ def build_plan(
             title = f"Rack {row.a.dev.rack}" if rack_id else "Devices in no rack"
             section = sections[rack_id] = RackSection(rack_id, title)
         section.rows.append(row)
+    arrived: set[tuple[str, int]] = set()  # (B rack, cable serial): one count per cable
     for row in rows:
         b_rack = row.b.dev.rack_id
-        if b_rack != row.a.dev.rack_id:
-            if b_rack not in sections:
-                title = f"Rack {row.b.dev.rack}" if b_rack else "Devices in no rack"
-                sections[b_rack] = RackSection(b_rack, title)
+        if b_rack == row.a.dev.rack_id:
+            continue
+        if b_rack not in sections:
+            title = f"Rack {row.b.dev.rack}" if b_rack else "Devices in no rack"
+            sections[b_rack] = RackSection(b_rack, title)
+        sections[b_rack].arrivals.append(row)
+        if (b_rack, row.serial) not in arrived:
+            arrived.add((b_rack, row.serial))
             sections[b_rack].arriving[row.a.dev.rack or "no rack"] += 1
     ordered_sections = sorted(sections.values(), key=lambda s: rack_order[s.rack_id])
 
@@ -495,7 +516,7 @@ def _detail(row: CableRow, length: float | None) -> str:
     return " ".join(x for x in (row.media, row.fibre, f"{length:g} m" if length else "") if x)
 
 
-def _rail_plane(row: CableRow, planes: bool) -> str:
+def rail_plane(row: CableRow, planes: bool) -> str:
     """`rail 3 plane 2` for a label; the plane only when the fabric has several (a one-plane
     fabric's `compute` on every label says nothing and crowds out the rest)."""
     parts = [] if row.rail is None else [f"rail {row.rail}"]
@@ -507,7 +528,7 @@ def _rail_plane(row: CableRow, planes: bool) -> str:
 def _shared_rail_plane(rows: list[CableRow], planes: bool) -> str:
     """The rail and plane all links of one cable share; "" when the legs of a splitter sit on
     different rails or planes (each leg's TO line names its far end)."""
-    texts = {_rail_plane(row, planes) for row in rows}
+    texts = {rail_plane(row, planes) for row in rows}
     return texts.pop() if len(texts) == 1 else ""
 
 
@@ -516,7 +537,7 @@ def _straight_labels(row: CableRow, planes: bool) -> tuple[LabelEnd, LabelEnd]:
     a_id, b_id = row.a.ident, row.b.ident
     a_text, b_text = f"{row.a.dev.name} {row.a.port}", f"{row.b.dev.name} {row.b.port}"
     detail = _detail(row, row.ordered_m)
-    where = _rail_plane(row, planes)
+    where = rail_plane(row, planes)
     return (
         LabelEnd(row.number, a_id, a_text, [(b_id, b_text)], row.colour, detail,
                  f"{row.number}|{a_id}|{b_id}", row.ordered_m, row, where),
@@ -545,7 +566,7 @@ def _label_ends(
         first = cable_rows[0]
         length = max((r.ordered_m or 0.0) for r in cable_rows)
         detail = _detail(first, length)
-        rail_plane = _shared_rail_plane(cable_rows, planes)
+        shared = _shared_rail_plane(cable_rows, planes)
         for side in (0, 1):
             far = texts[1 - side]
             for this_id, this_text in texts[side]:
@@ -559,6 +580,6 @@ def _label_ends(
                     qr_payload=f"{first.number}|{this_id}|{';'.join(f[0] for f in far)}",
                     length_m=length or None,
                     row=first,
-                    rail_plane=rail_plane,
+                    rail_plane=shared,
                 ))
     return labels

@@ -146,7 +146,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
 
     from .resilience import draw_resilience
 
-    draw_resilience(flow, doc)
+    draw_resilience(flow, doc, plan)
 
     flow.heading("Cable lengths and labels", 2)
     lengths = s.lengths
@@ -156,7 +156,8 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                             "inside one rack; racks from row/position on a "
                             f"{lengths.rack_width_m:g} m x {lengths.row_pitch_m:g} m grid"),
         ("Ordered length", "the next stock length in each part's own ladder (catalog)"),
-        ("Spares", f"{s.spares_percent:g} % of each part in the BOM order list (rounded up once per part)"),
+        ("Spares", f"{s.spares_percent:g} % of each line of the BOM order list (an optic "
+                   "part; a cable part at one ordered length), rounded up once per line"),
         ("Label profile", f"{plan.profile}, site {s.site}; RU counted from the bottom, "
                           "top RU of each device"),
     ])

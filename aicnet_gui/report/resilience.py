@@ -4,13 +4,23 @@ cable failure, and whether any single failure partitions a workload.
 Each row is the worst of a sweep (aicnet_gui/change/sweep.py: every failure of that kind,
 one evaluation per structural class) over the document's workloads; the same numbers as
 `aicnet whatif FILE --each KIND`.
+
+The cable row counts *physical* cables when the cable plan is given, as the schedule and the
+BOM do: the sweep fails one link at a time, and a twin-port AOC or DAC or a splitter that
+carries several links is failed as a whole as well (one evaluation per structural class of its
+links).  The worst cable is named by its cable number (`C000123`), which the schedule and the
+labels print, not by an internal link id.
 """
 
 from __future__ import annotations
 
-from ..change.sweep import sweep
+from collections import Counter
+
+from ..change.failures import Failure
+from ..change.sweep import colours, sweep
 from ..change.whatif import WhatIf, WhatIfResult
 from ..model.document import FabricDocument
+from .cables import CablePlan
 from .flow import Column, Flow
 
 SWITCH_KINDS = ("leaf", "spine", "core")
@@ -26,35 +36,111 @@ def _allreduce(result: WhatIfResult) -> str:
     return "; ".join(parts) or "-"
 
 
-def resilience_rows(doc: FabricDocument) -> tuple[list[list[str]], bool]:
-    """(table rows, does any single failure partition a workload); no rows without workloads."""
+def _multi_link_cables(engine: WhatIf, plan: CablePlan) -> list[WhatIfResult]:
+    """Each cable that carries several links failed as a whole, one run per structural class
+    (the classes of its links' ends, speed, rail and parallel links, as the sweep's)."""
+    links_of: dict[str, list[str]] = {}
+    for row in plan.rows:
+        links_of.setdefault(row.number, []).append(row.link_id)
+    multi = {number: ids for number, ids in links_of.items() if len(ids) > 1}
+    if not multi:
+        return []
+    if engine.classes is None:
+        engine.classes = colours(engine)
+    colour, parallel = engine.classes
+    arrays = engine.arrays
+    done: dict[tuple, WhatIfResult] = {}
+    results = []
+    for number, ids in multi.items():
+        key_parts = []
+        for link_id in ids:
+            i = arrays.index.get(link_id)
+            if i is None:
+                continue
+            a, b = int(arrays.a[i]), int(arrays.b[i])
+            key_parts.append((tuple(sorted((colour[a], colour[b]))), int(arrays.gbps[i]),
+                              int(arrays.rail[i]), parallel[(a, b)]))
+        key = tuple(sorted(key_parts))
+        known = done.get(key)
+        failure = Failure(number, frozenset(ids))
+        if known is None:
+            known = done[key] = engine.run(failure)
+            results.append(known)
+        else:
+            results.append(WhatIfResult(failure, len(ids), known.workloads, like=known.failure.label))
+    engine.restore()
+    return results
+
+
+def _cable_row(doc: FabricDocument, engine: WhatIf,
+               plan: CablePlan | None) -> tuple[list[str] | None, bool]:
+    """The cable row: every single link and, with the plan, every multi-link cable whole;
+    counted per physical cable and named by cable number when the plan is given."""
+    result = sweep(doc, "cable", engine=engine)
+    entries = [e.result for e in result.entries]
+    count = len(entries)
+    if plan is not None:
+        number_of = {row.link_id: row.number for row in plan.rows}
+        legs = Counter(number_of.values())
+        renamed = []
+        for r in entries:
+            (link_id,) = r.failure.links
+            number = number_of.get(link_id)
+            if number is not None:
+                label = number if legs[number] == 1 else f"{number}, one of its {legs[number]} links"
+                r = WhatIfResult(Failure(label, r.failure.links), r.links, r.workloads, r.like)
+            renamed.append(r)
+        entries = renamed + _multi_link_cables(engine, plan)
+        count = plan.cables
+    if not entries:
+        return None, False
+    worst = max(entries, key=lambda r: r.impact_key())
+    partition = any(r.partitioned for r in entries)
+    return _row("single cable", count, worst), partition
+
+
+def _row(name: str, count: int, worst: WhatIfResult) -> list[str]:
+    return [
+        name, str(count), worst.failure.label,
+        "yes" if worst.partitioned else "no", str(worst.gpus_lost), str(worst.gpus_reduced),
+        f"{worst.worst_drop * 100:.1f} %", _allreduce(worst),
+    ]
+
+
+def resilience_rows(doc: FabricDocument,
+                    plan: CablePlan | None = None) -> tuple[list[list[str]], bool]:
+    """(table rows, does any single failure partition a workload); no rows without workloads.
+
+    With `plan` the cable row counts physical cables and names its worst by cable number."""
     if not doc.workloads or not doc.links:
         return [], False
     engine = WhatIf(doc)
     kinds = [k for k in SWITCH_KINDS if any(doc.role_of(d).value == k for d in doc.devices.values())]
     rows: list[list[str]] = []
     partition = False
-    for kind in [*kinds, "cable"]:
+    for kind in kinds:
         result = sweep(doc, kind, engine=engine)
         worst = result.worst
         if worst is None:
             continue
         partition |= any(e.result.partitioned for e in result.entries)
-        rows.append([
-            f"single {kind}", str(len(result.entries)), worst.failure.label,
-            "yes" if worst.partitioned else "no", str(worst.gpus_lost), str(worst.gpus_reduced),
-            f"{worst.worst_drop * 100:.1f} %", _allreduce(worst),
-        ])
+        rows.append(_row(f"single {kind}", len(result.entries), worst))
+    cable, cut = _cable_row(doc, engine, plan)
+    if cable is not None:
+        rows.append(cable)
+        partition |= cut
     return rows, partition
 
 
-def draw_resilience(flow: Flow, doc: FabricDocument) -> None:
+def draw_resilience(flow: Flow, doc: FabricDocument, plan: CablePlan | None = None) -> None:
     flow.heading("Resilience (single failures)", 2)
-    rows, partition = resilience_rows(doc)
+    rows, partition = resilience_rows(doc, plan)
     if not rows:
         flow.para("No workload is defined: a failure's impact is measured on workloads.", size=8.5)
         return
-    flow.para("Every single switch and every single cable was failed in turn and every workload "
+    cables = ("every single cable (a twin-port or splitter cable whole, and each of its links "
+              "alone)" if plan is not None else "every single link")
+    flow.para(f"Every single switch and {cables} was failed in turn and every workload "
               "measured again; the worst failure of each kind is shown. GPUs cut off lose all "
               "their paths through the fabric; the bandwidth drop is the largest fall of a "
               "workload's per-GPU bandwidth.", size=8.5)

@@ -6,7 +6,8 @@ ordered length (what the installer pulls, bold on the top line) over the calcula
 (small); colour and rail/plane; the label text printed at each end; and
 tick boxes (installed, tested) for the installer.  Each column header holds the names of both
 lines.  The header repeats on every page; every page carries the colour legend (swatches with
-colour names) of its rack.
+colour names) of its rack.  A rack where cables only end (spines, core) gets a page with the
+numbers of the cables that end on each of its devices (`arrivals.py`).
 
 Speed (performance.md §7): the page is drawn straight on the canvas, one text block per column
 and line kind, zebra stripes, swatches and tick boxes as one path each.
@@ -15,11 +16,13 @@ and line kind, zebra stripes, swatches and tick boxes as one path each.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cables import CablePlan, CableRow, End, RackSection
+from .arrivals import draw_arrivals
+from .cables import CablePlan, CableRow, End, RackSection, rail_plane
 from .colours import colour_rgb
 from .pdfpage import FOOTER_H, HEADER_H, MARGIN, Box, PdfWriter
 
@@ -50,10 +53,16 @@ def _fibre(row: CableRow) -> str:
     return " ".join(x for x in (row.fibre, row.polarity) if x)
 
 
-def _family(row: CableRow) -> str:
-    if row.part is not None and row.part.legs > 1:
+def _family(row: CableRow, links: int = 1) -> str:
+    """The cable's kind under its part: a splitter, a cable that carries `links` links (a
+    twin-port AOC or DAC: its rows are one cable, pulled and labelled once), else its type."""
+    if row.part is None:
+        return ""
+    if row.part.legs > 1:
         return f"splitter 1:{row.part.legs}"
-    return ""
+    if links > 1:
+        return f"{row.part.type}, {links} links"
+    return f"{row.part.type} 1:1"
 
 
 @dataclass(frozen=True)
@@ -82,15 +91,20 @@ COLUMNS: tuple[ScheduleColumn, ...] = (
 )
 
 
-def row_cells(row: CableRow) -> tuple[str, ...]:
-    """The 24 strings of one schedule row: (top, bottom) of each column of `COLUMNS`."""
+def row_cells(row: CableRow, planes: bool = True, links: int = 1) -> tuple[str, ...]:
+    """The 24 strings of one schedule row: (top, bottom) of each column of `COLUMNS`.
+
+    `planes`: the fabric has several planes; else the rail stands alone, as on the labels (a
+    one-plane fabric's "plane compute" on every row says nothing and crowds its column).
+    `links`: how many links the row's cable carries (rows that share its cable number)."""
     a, b = row.a, row.b
     return (
         row.number, row.tier,
         a.dev.rack, a.ru_text, a.dev.name, _port(a), a.optic, a.connector,
         b.dev.rack, b.ru_text, b.dev.name, _port(b), b.optic, b.connector,
-        _media(row), _fibre(row), row.part_name, _family(row),
-        row.ordered_text, row.length_text, row.colour or "-", row.rail_text,
+        _media(row), _fibre(row), row.part_name, _family(row, links),
+        row.ordered_text, row.length_text, row.colour or "-",
+        row.rail_text if planes else rail_plane(row, False),
         row.cable_id, row.label_b,
     )
 
@@ -111,6 +125,8 @@ class SchedulePages:
         self.w = writer
         self.plan = plan
         self.size = (max(size), min(size))  # landscape
+        self.planes = plan.multi_plane
+        self.links = Counter(row.number for row in plan.rows)
         self.regular = writer.text(writer.fonts.cond)
         self.bold = writer.text(writer.fonts.cond_bold)
 
@@ -133,6 +149,10 @@ class SchedulePages:
         width = self.size[0] - 2 * MARGIN
         for section in self.plan.sections:
             if not section.rows:
+                if section.arrivals:  # a spine or core rack: cables only end here
+                    draw_arrivals(self.w, section, self._title_lines(section, width), self.size,
+                                  first)
+                    first = False
                 continue
             # a long "arriving here" list wraps under the title: fewer rows on that page
             extra = (len(self._title_lines(section, width)) - 1) * TITLE_LEAD
@@ -156,9 +176,12 @@ class SchedulePages:
     def _title_lines(self, section: RackSection, width: float) -> list[str]:
         """The first page's title of a rack section, wrapped to `width`: every rack the
         cables arriving here come from is named (none cut off)."""
-        count = len(section.rows)
-        starts = "1 cable starts" if count == 1 else f"{count} cables start"
-        title = f"{section.title} - {starts} here (A end)"
+        count, links = section.cables, len(section.rows)
+        cables = "no cable" if count == 0 else "1 cable" if count == 1 else f"{count} cables"
+        if links != count:  # twin-port cables and splitters: one cable, several rows
+            cables += f" ({links} links)"
+        verb = "starts" if count <= 1 else "start"
+        title = f"{section.title} - {cables} {verb} here (A end)"
         parts = [f"{n} from {rack}" for rack, n in sorted(section.arriving.items())]
         if not parts:
             return [title]
@@ -211,7 +234,8 @@ class SchedulePages:
 
         first_top = table_top - PAD - TOP_SIZE
         first_bottom = first_top - TOP_SIZE * 1.2
-        cells = list(zip(*(row_cells(r) for r in rows), strict=True))
+        cells = list(zip(*(row_cells(r, self.planes, self.links[r.number]) for r in rows),
+                         strict=True))
         for index, column in enumerate(COLUMNS):
             x = xs[index] + PAD
             width = widths[index] - 2 * PAD

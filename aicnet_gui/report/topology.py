@@ -150,6 +150,27 @@ def _speed_text(bundle: Bundle) -> str:
     return ", ".join(parts)
 
 
+UNIFORM_MIN = 8
+"""From this many lines between two tiers that all read the same (`18x800G`), the label is
+printed once in the legend instead of on every line, where identical labels pile up."""
+
+
+def uniform_labels(diagram: Diagram) -> dict[tuple[int, int], str]:
+    """(tier, tier) -> the one label all of that pair's lines carry, for pairs of at least
+    `UNIFORM_MIN` lines (a leaf-spine mesh where every leaf has 18x800G to every spine)."""
+    texts: dict[tuple[int, int], set[str]] = {}
+    lines: Counter[tuple[int, int]] = Counter()
+    for bundle in diagram.bundles:
+        a, b = diagram.nodes[bundle.a], diagram.nodes[bundle.b]
+        if a.tier == b.tier:
+            continue
+        pair = (min(a.tier, b.tier), max(a.tier, b.tier))
+        texts.setdefault(pair, set()).add(_speed_text(bundle))
+        lines[pair] += 1
+    return {pair: next(iter(t)) for pair, t in texts.items()
+            if len(t) == 1 and lines[pair] >= UNIFORM_MIN}
+
+
 def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, float]) -> None:
     """One landscape page with the diagram and its legend."""
     page = (max(size), min(size))
@@ -191,6 +212,7 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
     # bundles under the boxes
     max_links = max((b.links for b in diagram.bundles), default=1)
     label_bundles = len(diagram.bundles) <= 48
+    uniform = uniform_labels(diagram)
     labels = []
     for bundle in sorted(diagram.bundles, key=lambda b: b.links):
         a, b = diagram.nodes[bundle.a], diagram.nodes[bundle.b]
@@ -211,6 +233,8 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
             x1, y1 = a.x + a.w / 2, a.y + a.h
             x2, y2 = b.x + b.w / 2, b.y
             canvas.line(x1, y1, x2, y2)
+            if pair in uniform:
+                continue  # the legend gives the label every line of this pair shares
             mx, my = _free_spot(cond, labels, _speed_text(bundle), x1, y1, x2, y2)
         if label_bundles:
             labels.append((mx, my, _speed_text(bundle)))
@@ -238,7 +262,7 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
             font.text(node.x + node.w / 2, top - i * size * 1.15, line,
                       size if i == 0 else size - 0.8, width=node.w - 6, align="center")
     _legend(writer, Box(box.right - legend_w, box.bottom + 10, box.right, box.top - 30), diagram,
-            doc, max_links, label_bundles)
+            doc, max_links, label_bundles, uniform)
     writer.end_page()
 
 
@@ -255,7 +279,8 @@ def _free_spot(font: FastText, placed: list[tuple[float, float, str]], text: str
 
 
 def _legend(writer: PdfWriter, box: Box, diagram: Diagram, doc: FabricDocument,
-            max_links: int, labelled: bool) -> None:
+            max_links: int, labelled: bool,
+            uniform: dict[tuple[int, int], str] | None = None) -> None:
     canvas = writer.canvas
     bold = writer.text(writer.fonts.bold)
     regular = writer.text(writer.fonts.cond)
@@ -280,6 +305,9 @@ def _legend(writer: PdfWriter, box: Box, diagram: Diagram, doc: FabricDocument,
         regular.text(x + 28, y, f"{names[pair[0]]}-{names[pair[1]]}: {count} links", 7.5,
                      width=box.width - 40)
         y -= 12
+        if uniform and pair in uniform:
+            regular.text(x + 28, y, f"each line: {uniform[pair]}", 7.5, width=box.width - 40)
+            y -= 12
     y -= 6
     bold.text(x, y, "Line width", 8)
     y -= 12

@@ -44,7 +44,8 @@ def test_schedule_lists_every_link_with_its_cable_number_and_id(small, tmp_path)
         assert row.number in text
         assert row.cable_id in text
         assert row.label_b in text
-    assert "Rack R1 - 4 cables start here (A end); arriving here: 4 from R2" in text
+    # a splitter and a twin-port DAC: 2 cables pulled, 4 links
+    assert "Rack R1 - 2 cables (4 links) start here (A end); arriving here: 4 from R2" in text
     assert "Colour legend:" in text and "orange" in text
     assert LEAF in text
 

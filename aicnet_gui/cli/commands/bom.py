@@ -57,6 +57,8 @@ def _order_number(catalog, key: str) -> str:  # noqa: ANN001
                 if "x" in pn.lower().rsplit("-", 1)[-1]]
     if patterns:
         return f" ({', '.join(patterns)}: no per-length number in the catalog)"
+    if part is not None and not part.part_numbers:  # a generic part names no product
+        return " (no part number: a generic part, choose a vendor's product)"
     return ""
 
 
@@ -93,7 +95,8 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
         ("part", "qty", "spares"))
     lines.append("")
     lines += _table(
-        "Cables (part @ ordered length in m; one per splitter)",
+        "Cables (part @ ordered length in m; one per physical cable: a splitter or a twin "
+        "cable that carries two links counts once)",
         [(k + _order_number(catalog, k), str(n), str(bom.cable_spares.get(k, 0)))
          for k, n in bom.cables.items()],
         ("part@length (part number to order)", "qty", "spares"))
@@ -113,7 +116,8 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
                      "(not counted; see aicnet validate)")
     lines.append(f"Spares: {bom.spares_percent:g} % of each part (cables: per ordered length), rounded up "
                  "once per part")
-    power = (f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, optics, active cables"
+    power = (f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, else typical; optics, "
+             "active cables"
              + ("; NVL72 trays as their racks' stated power, their optics included"
                 if bom.rack_systems else "") + ")")
     if bom.power_unknown:
