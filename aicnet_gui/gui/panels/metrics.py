@@ -266,6 +266,14 @@ class MetricsDock(QDockWidget):
             rails = self._row(section, "Per rail", "", tip="the leaves of each rail together")
             for rail, ratio in over.rails.items():
                 self._row(rails, f"Rail {rail}", ratio_text(ratio), (ratio, target))
+        if over.planes:
+            planes = self._row(section, "Per plane", "",
+                               tip="each compute plane is its own fat tree: the down:up of its "
+                                   "switches, per tier")
+            for plane, ratios in over.planes.items():
+                for tier, ratio in ratios.items():
+                    self._row(planes, f"Plane {plane} · {tier}", ratio_text(ratio), (ratio, target))
+            planes.setExpanded(True)
         switches = over.switches
         ordered = sorted(switches.items(), key=lambda kv: (-(kv[1] if kv[1] is not None else 1e9), kv[0]))
         over_target = sum(1 for _n, r in ordered if r is None or r > target + 1e-9)
@@ -290,6 +298,9 @@ class MetricsDock(QDockWidget):
             item = self._row(section, w.name, f"{gbps(w.per_gpu_gbps)} per GPU", bar,
                              tip=f"{w.pattern}; bottleneck: {w.bottleneck_name or w.bottleneck_tier}")
             self._row(item, "Bisection bandwidth", gbps(w.bisection_gbps))
+            for plane, value in w.plane_bisection:
+                self._row(item, f"Bisection, plane {plane}", gbps(value),
+                          tip="each compute plane is its own fat tree")
             if w.allreduce_ms is not None:
                 self._row(item, f"All-reduce of {w.message_mb:g} MB", f"{w.allreduce_ms:.2f} ms")
             self._row(item, "Bottleneck", w.bottleneck_name or w.bottleneck_tier,

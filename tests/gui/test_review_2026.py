@@ -1,0 +1,77 @@
+"""What a network architect found opening the 2026-class designs (DGX B300 on Q3400-RA or on a
+two-plane SN5610 fabric, GB300 NVL72 compute trays): each test fails without its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.model.document import FabricDocument
+
+
+def validated(window, qtbot):  # noqa: ANN001, ANN201
+    """The window's current report, after waiting for the live validation."""
+    if not window.validator.current():
+        with qtbot.waitSignal(window.validator.report_ready, timeout=30000):
+            pass
+    return window.validator.report
+
+
+def open_generated(window, tmp_path, **params):  # noqa: ANN001, ANN003, ANN201
+    """Generate a rail-optimized fabric with `params`, save it and open it in `window`."""
+    from aicnet_gui.fileio import save_fabric
+
+    doc = FabricDocument(window.document.fabric.catalog)
+    generate(doc, RailOptimizedParams(**params))
+    path = tmp_path / "design.fabric"
+    save_fabric(doc, path)
+    assert window.open_path(path, ask=False)
+    return window
+
+
+@pytest.fixture
+def twin_plane(window, tmp_path):  # noqa: ANN001, ANN201
+    """One SU of DGX B300 on SN5610 leaves, two compute planes."""
+    return open_generated(window, tmp_path, sus=1, server="nvidia-dgx-b300", leaf="nvidia-sn5610",
+                          planes=2)
+
+
+def test_metrics_dock_shows_each_planes_oversubscription_and_bisection(twin_plane, qtbot):  # noqa: ANN001
+    """`aicnet validate` prints "plane 1: leaf 1:1 (its own fat tree)" and the bisection per plane;
+    the Metrics dock showed neither, so the two-plane design read like a single fabric."""
+    window = twin_plane
+    report = validated(window, qtbot)
+    assert set(report.metrics.oversubscription.planes) == {"1", "2"}
+    window.metrics.show()
+    window.metrics.raise_()
+    window.metrics.refresh()
+    rows = window.metrics.row_texts("Oversubscription")
+    assert "Per plane" in rows
+    assert rows["Plane 1 · leaf"] == "1.00:1" and rows["Plane 2 · leaf"] == "1.00:1"
+    workload = report.metrics.workloads[0]
+    halves = dict(workload.plane_bisection)
+    assert set(halves) == {"1", "2"}
+    work_rows = window.metrics.row_texts("Workloads")
+    assert work_rows["Bisection, plane 1"].endswith("Tb/s")
+    assert work_rows["Bisection, plane 2"].endswith("Tb/s")
+
+
+def test_workloads_dock_shows_the_bisection_of_each_plane(twin_plane, qtbot):  # noqa: ANN001
+    window = twin_plane
+    validated(window, qtbot)
+    window.workloads.show()
+    window.workloads.raise_()
+    window.workloads.select(next(iter(window.document.fabric.workloads)))
+    qtbot.waitUntil(lambda: window.workloads.values["bisection"].text() not in ("–", "validating…"))
+    text = window.workloads.values["bisection"].text()
+    assert "per plane: plane 1 " in text and "plane 2 " in text
+
+
+def test_single_plane_metrics_have_no_plane_rows(window, qtbot, tmp_path):  # noqa: ANN001
+    open_generated(window, tmp_path, sus=1, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")
+    validated(window, qtbot)
+    window.metrics.show()
+    window.metrics.raise_()
+    window.metrics.refresh()
+    assert "Per plane" not in window.metrics.row_texts("Oversubscription")
+
