@@ -75,3 +75,26 @@ def test_single_plane_metrics_have_no_plane_rows(window, qtbot, tmp_path):  # no
     window.metrics.refresh()
     assert "Per plane" not in window.metrics.row_texts("Oversubscription")
 
+
+@pytest.mark.parametrize("server", ["nvidia-gb300-nvl72-compute-tray", "nvidia-dgx-b300"])
+def test_every_tier_band_is_titled_when_a_two_su_design_is_fitted_small(window, tmp_path, server):  # noqa: ANN001
+    """Fitted at 1440x900 (about 16 %), the one-row SPINE and LEAF bands of two SUs of GB300
+    trays, and the SPINE band of DGX B300 on Q3400-RA, had no title: too low to write it
+    upwards, too narrow to write it upright.  Now it goes small and upright in the margin,
+    still over no device."""
+    from aicnet_gui.gui.canvas.items import title_place
+
+    open_generated(window, tmp_path, sus=2, server=server, leaf="nvidia-q3400-ra")
+    scene, view = window.topology, window.topology_view
+    scene.ensure_items()
+    view.set_zoom(0.16)
+    transform = view.viewportTransform()
+    boxes = [transform.mapRect(item.sceneBoundingRect()) for item in scene.items_by_id.values()]
+    titles = []
+    for tier, rect in scene.bands.bands():
+        place = title_place(tier, rect, transform)
+        assert place is not None, (tier, rect)
+        assert not any(place[1].intersects(box) for box in boxes)
+        titles.append(place[0])
+    assert {"SPINE", "LEAF", "SERVERS"} <= set(titles)
+
