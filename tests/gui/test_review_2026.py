@@ -98,3 +98,34 @@ def test_every_tier_band_is_titled_when_a_two_su_design_is_fitted_small(window, 
         titles.append(place[0])
     assert {"SPINE", "LEAF", "SERVERS"} <= set(titles)
 
+
+def test_an_nvl72_rack_on_the_floor_is_the_rack_system_not_30_free_units(window, tmp_path, qtbot):  # noqa: ANN001
+    """A GB300 NVL72 rack holds 18 compute trays (the model's devices) and its NVLink switch trays
+    and power shelves (not in the model).  The Floor view drew it as "18/48 U" with 30 empty
+    slots, room an installer would fill; it now names the system and hatches those slots."""
+    open_generated(window, tmp_path, sus=1, server="nvidia-gb300-nvl72-compute-tray",
+                   leaf="nvidia-q3400-ra")
+    window.tabs.setCurrentIndex(1)
+    scene = window.floor
+    scene.ensure_current()
+    doc = window.document.fabric
+    tray_racks = {d.rack for d in doc.devices.values() if d.model == "nvidia-gb300-nvl72-compute-tray"}
+    network_racks = {d.rack for d in doc.devices.values() if d.rack and d.rack not in tray_racks}
+    assert tray_racks and network_racks
+    for rack_id in tray_racks:
+        rack = scene.racks_by_id[rack_id]
+        assert rack.system == "GB300 NVL72 rack"
+        assert rack.used_text() == "GB300 NVL72"
+        assert sum(count for _low, count in rack.free) == rack.height_ru - 18
+        assert rack.used_rect().right() <= rack.boundingRect().right()
+        assert "NVLink switch trays" in rack.system_text()
+    for rack_id in network_racks:
+        rack = scene.racks_by_id[rack_id]
+        assert rack.system == "" and rack.free == [] and rack.used_text().endswith("/48 U")
+    # moving a tray keeps the rack's hatching in step with its slots
+    tray = next(d for d in doc.devices.values() if d.rack in tray_racks and d.ru == 1)
+    rack_item = scene.racks_by_id[tray.rack]
+    assert window.editor.update_devices([tray.id], {"ru": 30}, "Move tray")
+    qtbot.waitUntil(lambda: (1, 1) in rack_item.free)
+    assert all(not (low <= 30 < low + count) for low, count in rack_item.free)
+
