@@ -129,3 +129,29 @@ def test_an_nvl72_rack_on_the_floor_is_the_rack_system_not_30_free_units(window,
     qtbot.waitUntil(lambda: (1, 1) in rack_item.free)
     assert all(not (low <= 30 < low + count) for low, count in rack_item.free)
 
+
+def test_bom_power_says_at_least_while_a_model_has_no_power_figure(window, qtbot, tmp_path):  # noqa: ANN001
+    """The SN5610 has no power figure in the catalog: `aicnet bom` says so, the Metrics dock
+    showed "1,950.7 kW" as if it were the whole fabric's power."""
+    open_generated(window, tmp_path, sus=1, server="nvidia-dgx-b300", leaf="nvidia-sn5610", planes=2)
+    window.metrics.show()
+    window.metrics.raise_()
+    validated(window, qtbot)
+    qtbot.waitUntil(lambda: window.validator.bom is not None, timeout=30000)
+    bom = window.validator.bom
+    assert "nvidia-sn5610" in bom.power_unknown
+    qtbot.waitUntil(lambda: window.metrics.section_value("Bill of materials").startswith("at least "))
+    rows = window.metrics.row_texts("Bill of materials")
+    assert rows["Power"] == f"at least {bom.power_w / 1000:,.1f} kW"
+    assert rows["No power figure"] == "NVIDIA SN5610"
+
+
+def test_bom_power_is_plain_when_every_model_has_a_figure(window, qtbot, tmp_path):  # noqa: ANN001
+    open_generated(window, tmp_path, sus=1, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")
+    window.metrics.show()
+    window.metrics.raise_()
+    validated(window, qtbot)
+    qtbot.waitUntil(lambda: window.validator.bom is not None, timeout=30000)
+    qtbot.waitUntil(lambda: window.metrics.section_value("Bill of materials").endswith(" kW"))
+    assert not window.metrics.section_value("Bill of materials").startswith("at least")
+    assert "No power figure" not in window.metrics.row_texts("Bill of materials")
