@@ -155,3 +155,26 @@ def test_bom_power_is_plain_when_every_model_has_a_figure(window, qtbot, tmp_pat
     qtbot.waitUntil(lambda: window.metrics.section_value("Bill of materials").endswith(" kW"))
     assert not window.metrics.section_value("Bill of materials").startswith("at least")
     assert "No power figure" not in window.metrics.row_texts("Bill of materials")
+
+
+def test_moving_a_device_to_another_rack_updates_both_racks_used_units(window, tmp_path, qtbot):  # noqa: ANN001
+    """The Floor view refreshed the rack a device went to, not the one it left: after moving
+    gpu-001 out of a 20/48 U rack that rack still said 20/48 U (and after undo, the other one)."""
+    open_generated(window, tmp_path, sus=1, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")
+    window.tabs.setCurrentIndex(1)
+    scene = window.floor
+    scene.ensure_current()
+    doc = window.document.fabric
+    gpu = doc.device_by_name("gpu-001")
+    home, away = gpu.rack, doc.device_by_name("gpu-072").rack
+    assert home != away
+    racks = scene.racks_by_id
+    assert racks[home].used_text() == racks[away].used_text() == "20/48 U"
+    assert window.editor.update_devices([gpu.id], {"rack": away, "ru": 21}, "Move gpu-001")
+    qtbot.waitUntil(lambda: racks[away].used_text() == "30/48 U")
+    assert racks[home].used_text() == "10/48 U"
+    window.document.undo_stack.undo()
+    qtbot.waitUntil(lambda: racks[home].used_text() == "20/48 U")
+    assert racks[away].used_text() == "20/48 U"
+    window.editor.delete([gpu.id], [], [])
+    qtbot.waitUntil(lambda: racks[home].used_text() == "10/48 U")

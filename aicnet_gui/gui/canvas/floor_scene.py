@@ -173,6 +173,7 @@ class FloorDeviceItem(QGraphicsItem):
         self.setFlags(flags.ItemIsSelectable | flags.ItemIsMovable)
         self.setZValue(5)
         self.in_tray = False
+        self.rack_id: str | None = None  # the rack it is drawn in (None: the tray)
         self.name = ""
         self.model_text = ""
         self.role = "leaf"
@@ -563,6 +564,7 @@ class FloorScene(FabricScene):
                 item.in_tray = False
             else:
                 unplaced.append(device)
+            item.rack_id = device.rack if device.rack in doc.racks else None
         self._layout_tray(unplaced)
         self.update_routes()
         self._update_scene_rect()
@@ -632,9 +634,12 @@ class FloorScene(FabricScene):
         """Follow edits of a few devices without placing every other device again."""
         doc = self.doc
         tray = False
+        racks: set[str] = set()  # the racks the devices were in and are in now
         for device_id in device_ids:
             device = doc.devices.get(device_id)
             item = self._items.get(device_id)
+            if item is not None and item.rack_id:
+                racks.add(item.rack_id)
             if device is None:
                 if item is not None:
                     self.removeItem(self._items.pop(device_id))
@@ -651,8 +656,10 @@ class FloorScene(FabricScene):
             if racked:
                 item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru).topLeft())
                 item.in_tray = False
+            item.rack_id = device.rack if device.rack in doc.racks else None
+            if item.rack_id:
+                racks.add(item.rack_id)
             tray |= was_in_tray or not racked
-        racks = {doc.devices[d].rack for d in device_ids if d in doc.devices} - {None}
         contents = rack_contents(doc, racks)
         for rack_id in racks:
             item = self._racks.get(rack_id)
