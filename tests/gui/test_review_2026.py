@@ -178,3 +178,22 @@ def test_moving_a_device_to_another_rack_updates_both_racks_used_units(window, t
     assert racks[away].used_text() == "20/48 U"
     window.editor.delete([gpu.id], [], [])
     qtbot.waitUntil(lambda: racks[home].used_text() == "10/48 U")
+
+
+def test_inspector_plane_field_says_why_a_server_has_no_plane(twin_plane, qtbot):  # noqa: ANN001
+    """On the two-plane design the Plane field of a DGX B300 was blank: the field's hint was
+    lost on the first fill, and a server is in no plane because its ports reach both."""
+    window = twin_plane
+    doc = window.document.fabric
+    page = window.inspector.device_page
+    server = doc.device_by_name("gpu-001")
+    window.select_ids([server.id], [], [])
+    qtbot.waitUntil(lambda: page.ids == [server.id])
+    assert page.plane.text() == ""
+    assert page.plane.placeholderText() == "none: a server's ports reach every plane (1, 2)"
+    assert page.firmware.placeholderText() == "e.g. 31.2012.1010"
+    leaf = doc.device_by_name("leaf-01")
+    window.select_ids([leaf.id], [], [])
+    qtbot.waitUntil(lambda: page.ids == [leaf.id])
+    assert page.plane.text() == "1"
+    assert page.plane.placeholderText() == "compute plane of a switch, e.g. 1"
