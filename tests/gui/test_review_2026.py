@@ -197,3 +197,67 @@ def test_inspector_plane_field_says_why_a_server_has_no_plane(twin_plane, qtbot)
     qtbot.waitUntil(lambda: page.ids == [leaf.id])
     assert page.plane.text() == "1"
     assert page.plane.placeholderText() == "compute plane of a switch, e.g. 1"
+
+
+def _visible_boxes(scene):  # noqa: ANN001, ANN202
+    return [box for box in scene.collapsed.values() if box.isVisible()]
+
+
+def _assert_boxes_clear(scene) -> None:  # noqa: ANN001
+    """No box over another, none over the centre of a device drawn outside the boxes."""
+    boxes = _visible_boxes(scene)
+    inside = {d for box in boxes for d in box.members}
+    for i, box in enumerate(boxes):
+        for other in boxes[i + 1:]:
+            assert not box.box().intersects(other.box()), (box.title, other.title)
+        for device_id, item in scene.items_by_id.items():
+            if device_id not in inside and item.isVisible():
+                assert not box.box().contains(item.sceneBoundingRect().center()), (box.title, device_id)
+
+
+def test_collapsed_rails_of_two_sus_cover_neither_each_other_nor_the_servers(window, tmp_path):  # noqa: ANN001
+    """Collapse All Rails on two SUs of DGX B300: each rail's box was its leaves' bounding box,
+    from SU 1's leaves down to SU 2's, over SU 1's servers; Rail 5 lay on Rail 1."""
+    open_generated(window, tmp_path, sus=2, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")
+    scene = window.topology
+    assert window.collapse_all("rail") == 8
+    window.topology_view.set_zoom(0.2)
+    assert len(_visible_boxes(scene)) == 8
+    _assert_boxes_clear(scene)
+    leaves = scene.bands.bands()[1][1]  # the first leaf band holds every rail box
+    assert all(leaves.contains(box.box()) for box in _visible_boxes(scene))
+
+
+def test_collapsed_planes_sit_side_by_side(twin_plane):  # noqa: ANN001
+    """Collapse All Planes on an interleaved twin-plane design: the two boxes lay one over the
+    other; now Plane 1 and Plane 2 share the spine band, in that order."""
+    window = twin_plane
+    scene = window.topology
+    assert window.collapse_all("plane") == 2
+    window.topology_view.set_zoom(0.2)
+    _assert_boxes_clear(scene)
+    boxes = {key.value: box.box() for key, box in scene.collapsed.items()}
+    assert boxes["1"].right() < boxes["2"].left()
+
+
+def test_collapsed_sus_keep_their_members_bounding_box(window, tmp_path):  # noqa: ANN001
+    from aicnet_gui.gui.canvas.groups import box_for
+
+    open_generated(window, tmp_path, sus=2, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra")
+    scene = window.topology
+    assert window.collapse_all("su") == 2
+    for box in _visible_boxes(scene):
+        rects = [scene.items_by_id[d].sceneBoundingRect() for d in box.members]
+        assert box.box() == box_for(rects)
+
+
+def test_a_narrow_group_box_keeps_the_number_of_its_title(qtbot):  # noqa: ANN001
+    from PySide6.QtGui import QFontMetricsF
+
+    from aicnet_gui.gui import theme
+    from aicnet_gui.gui.canvas.groups import fitting_title
+
+    metrics = QFontMetricsF(theme.font(9.5, True))
+    assert fitting_title("Rail 5", metrics, 500) == "⊞ Rail 5"
+    assert fitting_title("Rail 5", metrics, metrics.horizontalAdvance("Rail 5") + 1) == "Rail 5"
+    assert fitting_title("Rail 5", metrics, 10) == "5"
