@@ -261,3 +261,18 @@ def test_a_narrow_group_box_keeps_the_number_of_its_title(qtbot):  # noqa: ANN00
     assert fitting_title("Rail 5", metrics, 500) == "⊞ Rail 5"
     assert fitting_title("Rail 5", metrics, metrics.horizontalAdvance("Rail 5") + 1) == "Rail 5"
     assert fitting_title("Rail 5", metrics, 10) == "5"
+
+
+def test_python_m_aicnet_gui_gui_app_runs_the_app(tmp_path):  # noqa: ANN001
+    """`python -m aicnet_gui.gui.app --screenshot …` (how a checkout is run) did nothing and
+    exited 0: the module had no main guard."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, "-m", "aicnet_gui.gui.app", "--help"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "--screenshot" in done.stdout
