@@ -160,3 +160,7 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         print(f"aicnet-gui: could not write {out}", file=sys.stderr)
     window.document.close()
     return 0 if ok else 1
+
+
+if __name__ == "__main__":  # `python -m aicnet_gui.gui.app`, as the docs run it from a checkout
+    sys.exit(main())

@@ -11,10 +11,13 @@ draws the design as blocks (a box there was a speck over the blocks that caught 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene
 
+from ...editing.units import natural_key
 from . import groups
+from .box_layout import place_boxes
 from .groups import GroupItem, GroupKey
 from .mirror import SceneMirror
 
@@ -78,7 +81,7 @@ class CollapsedGroups:
         doc, items = mirror.doc, mirror.items
         filtered = mirror.filtered
         hidden: set[str] = set()
-        entries = []
+        shown: list[tuple[GroupItem, list[str], list[QRectF]]] = []
         for key, box in list(self.boxes.items()):
             everyone = [d for d in groups.members(doc, key) if d not in hidden and d in items]
             if not everyone:
@@ -95,8 +98,15 @@ class CollapsedGroups:
                 box.setVisible(False)
                 continue
             box.setVisible(True)
-            rects = [items[d].sceneBoundingRect() for d in ids]
-            box.configure(groups.box_for(rects), key.title(doc), groups.describe(doc, ids))
+            shown.append((box, ids, [items[d].sceneBoundingRect() for d in ids]))
+        outside = [item.sceneBoundingRect().center() for d, item in items.items()
+                   if d not in hidden and d not in filtered] if shown else []
+        centres = np.array([(p.x(), p.y()) for p in outside], dtype=float).reshape(-1, 2)
+        shown.sort(key=lambda entry: (entry[0].key.kind, natural_key(entry[0].key.value)))
+        entries = []
+        for (box, ids, _rects), rect in zip(shown, place_boxes([r for _b, _i, r in shown], centres, self._bands()),
+                                            strict=True):
+            box.configure(rect, box.key.title(doc), groups.describe(doc, ids))
             centre = box.centre()
             entries.append((ids, centre.x(), centre.y()))
         self.scene.blockSignals(True)
@@ -104,6 +114,11 @@ class CollapsedGroups:
         self.scene.blockSignals(False)
         mirror.links.set_collapsed(entries)
         self.show_badges()
+
+    def _bands(self) -> list[QRectF]:
+        """The scene's tier bands (where a crowded box may grow), none for another scene."""
+        bands = getattr(self.scene, "bands", None)
+        return [rect for _tier, rect in bands.bands()] if bands is not None else []
 
     def show_badges(self) -> None:
         """Each box: the worst severity of its members' badges and the sum of their findings."""

@@ -31,6 +31,7 @@ from . import lod
 from .fabric_scene import FabricScene
 from .hits import DeviceHit, RackHit
 from .items import elide, static_text
+from .rack_contents import RackContents, free_runs, rack_contents
 
 RU_PX = 14.0
 RACK_W = 166.0
@@ -58,15 +59,20 @@ class RackItem(QGraphicsItem):
         self.subtitle = ""
         self.height_ru = 48
         self.used_ru = 0
+        self.system = ""  # a rack-scale system (GB300 NVL72 rack): its trays leave no free slot
+        self.free: list[tuple[int, int]] = []
         self._rect = QRectF()
 
-    def configure(self, rack: Rack, used_ru: int) -> None:
+    def configure(self, rack: Rack, contents: RackContents | None = None) -> None:
+        contents = contents or RackContents()
         self.prepareGeometryChange()
         self.name = rack.name
         self.subtitle = (f"row {rack.row} · pos {rack.position}" if rack.x_m is None
                          else f"{rack.x_m:g} m, {rack.y_m or 0:g} m")
         self.height_ru = rack.height_ru
-        self.used_ru = used_ru
+        self.used_ru = contents.used_ru
+        self.system = contents.system
+        self.free = free_runs(contents.occupied, rack.height_ru) if self.system else []
         self._rect = QRectF(0, 0, RACK_W, HEADER + rack.height_ru * RU_PX + FOOTER)
         self.update()
 
@@ -74,7 +80,37 @@ class RackItem(QGraphicsItem):
         return self.pos().y() + HEADER
 
     def used_text(self) -> str:
+        if self.system:  # "GB300 NVL72": the rack is the system, not 18 of 48 U
+            return self.system.removesuffix(" rack")
         return f"{self.used_ru}/{self.height_ru} U"
+
+    def system_text(self) -> str:
+        """What the slots a rack system's trays leave hold ("" for a rack of its own devices)."""
+        if not self.system:
+            return ""
+        return f"{self.system}: NVLink switch trays, power shelves (not drawn)"
+
+    def _paint_system(self, painter: QPainter, scale: float) -> None:
+        """Hatch the slots the system's trays leave: the system's own, not free space."""
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(theme.RACK_FRAME, Qt.BrushStyle.BDiagPattern))
+        for low, count in self.free:
+            top = HEADER + (self.height_ru - (low - 1) - count) * RU_PX
+            painter.drawRect(QRectF(RAIL, top, RACK_W - 2 * RAIL, count * RU_PX))
+        if scale < lod.LABELS_MIN_SCALE or not self.free:
+            return
+        low, count = max(self.free, key=lambda run: run[1])
+        if count < 4:
+            return
+        top = HEADER + (self.height_ru - (low - 1) - count) * RU_PX
+        box = QRectF(RAIL + 6, top + count * RU_PX / 2 - 2 * RU_PX, RACK_W - 2 * RAIL - 12, 4 * RU_PX)
+        painter.setBrush(QBrush(QColor("#f8f9fa")))
+        painter.setPen(QPen(theme.RACK_FRAME, 0.8))
+        painter.drawRect(box)
+        painter.setPen(theme.DEVICE_SUBTEXT)
+        painter.setFont(theme.font(7.0))
+        painter.drawText(box.adjusted(3, 1, -3, -1), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                         self.system_text())
 
     def used_rect(self) -> QRectF:
         """Where "8/48 U" goes (item coordinates): right-aligned, USED_INSET inside the frame."""
@@ -103,6 +139,9 @@ class RackItem(QGraphicsItem):
             for ru in range(1, self.height_ru):
                 y = HEADER + ru * RU_PX
                 painter.drawLine(QPointF(RAIL, y), QPointF(RACK_W - RAIL, y))
+        if self.system:
+            self._paint_system(painter, scale)
+        if scale >= lod.LABELS_MIN_SCALE:
             painter.setPen(theme.DEVICE_TEXT)
             painter.setFont(theme.font(9.0, True))  # static texts are drawn in the painter's font
             painter.drawStaticText(QPointF(8, 3), static_text(elide(self.name, RACK_W - 16, 9.0, True), True, 9.0))
@@ -134,6 +173,7 @@ class FloorDeviceItem(QGraphicsItem):
         self.setFlags(flags.ItemIsSelectable | flags.ItemIsMovable)
         self.setZValue(5)
         self.in_tray = False
+        self.rack_id: str | None = None  # the rack it is drawn in (None: the tray)
         self.name = ""
         self.model_text = ""
         self.role = "leaf"
@@ -497,10 +537,7 @@ class FloorScene(FabricScene):
     def relayout(self) -> None:
         """Place every rack and device where the model says (racks are few; devices are cheap)."""
         doc = self.doc
-        used: dict[str, int] = {}
-        for device in doc.devices.values():
-            if device.rack:
-                used[device.rack] = used.get(device.rack, 0) + doc.device_model(device).height_ru
+        contents = rack_contents(doc)
         for rack_id in [r for r in self._racks if r not in doc.racks]:
             self.removeItem(self._racks.pop(rack_id))
         for rack in doc.racks.values():
@@ -509,7 +546,7 @@ class FloorScene(FabricScene):
                 item = RackItem(rack.id)
                 self.addItem(item)
                 self._racks[rack.id] = item
-            item.configure(rack, used.get(rack.id, 0))
+            item.configure(rack, contents.get(rack.id))
             item.setPos(self.rack_origin(rack))
         for device_id in [d for d in self._items if d not in doc.devices]:
             self.removeItem(self._items.pop(device_id))
@@ -527,6 +564,7 @@ class FloorScene(FabricScene):
                 item.in_tray = False
             else:
                 unplaced.append(device)
+            item.rack_id = device.rack if device.rack in doc.racks else None
         self._layout_tray(unplaced)
         self.update_routes()
         self._update_scene_rect()
@@ -596,9 +634,12 @@ class FloorScene(FabricScene):
         """Follow edits of a few devices without placing every other device again."""
         doc = self.doc
         tray = False
+        racks: set[str] = set()  # the racks the devices were in and are in now
         for device_id in device_ids:
             device = doc.devices.get(device_id)
             item = self._items.get(device_id)
+            if item is not None and item.rack_id:
+                racks.add(item.rack_id)
             if device is None:
                 if item is not None:
                     self.removeItem(self._items.pop(device_id))
@@ -615,16 +656,15 @@ class FloorScene(FabricScene):
             if racked:
                 item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru).topLeft())
                 item.in_tray = False
+            item.rack_id = device.rack if device.rack in doc.racks else None
+            if item.rack_id:
+                racks.add(item.rack_id)
             tray |= was_in_tray or not racked
-        racks = {doc.devices[d].rack for d in device_ids if d in doc.devices} - {None}
-        used: dict[str, int] = {}
-        for device in doc.devices.values():
-            if device.rack in racks:
-                used[device.rack] = used.get(device.rack, 0) + doc.device_model(device).height_ru
+        contents = rack_contents(doc, racks)
         for rack_id in racks:
             item = self._racks.get(rack_id)
             if item is not None and rack_id in doc.racks:
-                item.configure(doc.racks[rack_id], used.get(rack_id, 0))
+                item.configure(doc.racks[rack_id], contents.get(rack_id))
         if tray:
             self._layout_tray([d for d in doc.devices.values()
                                if not (d.rack in doc.racks and d.ru is not None)])

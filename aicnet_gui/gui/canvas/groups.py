@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
 from ...editing.units import counted, natural_key
@@ -107,6 +107,15 @@ def box_for(rects: list[QRectF]) -> QRectF:
     return QRectF(cx - BOX_W / 2, cy - BOX_H / 2, BOX_W, BOX_H)
 
 
+def fitting_title(title: str, metrics: QFontMetricsF, width: float) -> str:
+    """The box title that fits `width` pixels: "⊞ Rail 5", else "Rail 5", else "5" (a narrow
+    box of eight rails side by side kept "⊞ Rail" and lost the number)."""
+    for text in (f"⊞ {title}", title):
+        if metrics.horizontalAdvance(text) <= width:
+            return text
+    return title.rsplit(" ", 1)[-1]
+
+
 class GroupItem(QGraphicsRectItem):
     """A collapsed group on the canvas: title, what it holds, and how to open it again."""
 
@@ -166,10 +175,11 @@ class GroupItem(QGraphicsRectItem):
         painter.resetTransform()
         if screen.width() >= 60 and screen.height() >= 14:
             painter.setPen(theme.DEVICE_TEXT)
-            painter.setFont(theme.font(9.5 if scale > 0.1 else 8.0, True))
+            font = theme.font(9.5 if scale > 0.1 else 8.0, True)
+            painter.setFont(font)
             top = QRectF(screen.left() + 8, screen.top() + 4, screen.width() - 16, 18)
             painter.drawText(top, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             f"⊞ {self.title}")
+                             fitting_title(self.title, QFontMetricsF(font), top.width()))
             if screen.height() >= 34:
                 painter.setPen(theme.DEVICE_SUBTEXT)
                 painter.setFont(theme.font(8.0))

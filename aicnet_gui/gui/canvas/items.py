@@ -346,7 +346,7 @@ class DeviceItem(QGraphicsRectItem):
 TITLE_MARGIN = 220.0
 """Scene units left of a tier band's devices; with BAND_PAD above them, where the band's title
 is written, never over a device: upright in the margin when it fits, else small along the top
-padding, else upwards in the margin, else not at all."""
+padding, else upwards in the margin, else tiny and upright in the margin, else not at all."""
 BAND_PAD = 50.0
 
 
@@ -375,7 +375,20 @@ def title_place(tier: int, rect: QRectF,
         left = margin.left() + (margin.width() - height) / 2
         top = margin.top() + (margin.height() - width) / 2
         return text, QRectF(left, top, height, width), False, font
+    font = tiny_font()  # a one-row band fitted small (a one- or two-SU design's spines, leaves)
+    tiny = QFontMetricsF(font)
+    width, height = tiny.horizontalAdvance(text), tiny.height()
+    if margin.width() >= width + 2 and margin.height() >= height + 2:
+        left = margin.left() + (margin.width() - width) / 2
+        top = margin.top() + (margin.height() - height) / 2
+        return text, QRectF(left, top, width, height), True, font
     return None
+
+
+def tiny_font() -> QFont:
+    """The font of a title written upright, small, in a margin too narrow and a band too low
+    for the other places."""
+    return theme.font(7.0, True)
 
 
 def upward_font() -> QFont:

@@ -32,6 +32,7 @@ from ...editing.cage_fec import FEC_CHOICES, fec_settable, fec_texts
 from ...editing.compat import compatible_transceivers
 from ...editing.units import natural_key
 from ...model.catalog_entities import Role
+from ...model.document import FabricDocument
 from ...model.fabric import Device
 from ...model.fec import FEC_NAMES
 from ...model.ports import cage_mode
@@ -58,6 +59,19 @@ CAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 #: the FEC choices of a cage as the combo shows them (docs: IEEE 802.3 clause names)
 FEC_TITLES = {"rs544": "RS(544,514) KP4", "rs528": "RS(528,514) KR4",
               "baser": "BASE-R (clause 74)", "off": "FEC off"}
+
+
+FIRMWARE_HINT = "e.g. 31.2012.1010"
+TAGS_HINT = "su=1, pod=a"
+
+
+def plane_hint(doc: FabricDocument, devices: list[Device]) -> str:
+    """The grey text of an empty Plane field: on a multi-plane fabric a server is in no plane
+    because its ports reach every plane; otherwise what the field is for."""
+    planes = sorted({d.plane for d in doc.devices.values() if d.plane}, key=natural_key)
+    if len(planes) > 1 and all(doc.tier_of(d) == 0 for d in devices):
+        return f"none: a server's ports reach every plane ({', '.join(planes)})"
+    return "compute plane of a switch, e.g. 1"
 
 
 PLANE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")  # as Device.plane
@@ -106,11 +120,8 @@ class DevicePage(Page):
         self.rack = QComboBox()
         self.ru = spin(0, 60)
         self.firmware = QLineEdit()
-        self.firmware.setPlaceholderText("e.g. 31.2012.1010")
         self.tags = QLineEdit()
-        self.tags.setPlaceholderText("su=1, pod=a")
         self.plane = QLineEdit()
-        self.plane.setPlaceholderText("compute plane of a switch, e.g. 1")
         fields.addRow("Name", self.name)
         fields.addRow("Model", self.model)
         fields.addRow("Used as", self.role)
@@ -196,9 +207,9 @@ class DevicePage(Page):
         set_combo(self.rack, common(d.rack or "" for d in devices))
         set_spin(self.ru, devices[0].ru if len(devices) == 1 else MIXED)
         self.ru.setEnabled(len(devices) == 1 and devices[0].rack is not None)
-        set_line(self.firmware, common(d.firmware for d in devices))
-        set_line(self.tags, common(format_tags(d.tags) for d in devices))
-        set_line(self.plane, common(d.plane or "" for d in devices))
+        set_line(self.firmware, common(d.firmware for d in devices), FIRMWARE_HINT)
+        set_line(self.tags, common(format_tags(d.tags) for d in devices), TAGS_HINT)
+        set_line(self.plane, common(d.plane or "" for d in devices), plane_hint(doc, devices))
         self._fill_cages(devices)
         self.findings.show_findings(self.report, doc.revision, self.ids)
         self._fill_connections(devices)

@@ -55,6 +55,19 @@ def ratio_text(ratio: float | None) -> str:
     return "no uplinks" if ratio is None else f"{ratio:.2f}:1"
 
 
+def power_text(bom: Bom) -> str:
+    """The BOM's power; "at least" while a model in it has no power figure (the sum leaves
+    those devices out, as the cost says "unknown" while a part has no price)."""
+    text = f"{bom.power_w / 1000:,.1f} kW"
+    return f"at least {text}" if bom.power_unknown else text
+
+
+def model_name(doc: FabricDocument, model_id: str) -> str:
+    """A catalog device as the dock names it: vendor and model (the id when unknown)."""
+    entry = doc.catalog.devices.get(model_id)
+    return f"{entry.vendor} {entry.model}" if entry else model_id
+
+
 def gbps(value: float) -> str:
     if value >= 1000:
         return f"{value / 1000:,.1f} Tb/s"
@@ -266,6 +279,14 @@ class MetricsDock(QDockWidget):
             rails = self._row(section, "Per rail", "", tip="the leaves of each rail together")
             for rail, ratio in over.rails.items():
                 self._row(rails, f"Rail {rail}", ratio_text(ratio), (ratio, target))
+        if over.planes:
+            planes = self._row(section, "Per plane", "",
+                               tip="each compute plane is its own fat tree: the down:up of its "
+                                   "switches, per tier")
+            for plane, ratios in over.planes.items():
+                for tier, ratio in ratios.items():
+                    self._row(planes, f"Plane {plane} · {tier}", ratio_text(ratio), (ratio, target))
+            planes.setExpanded(True)
         switches = over.switches
         ordered = sorted(switches.items(), key=lambda kv: (-(kv[1] if kv[1] is not None else 1e9), kv[0]))
         over_target = sum(1 for _n, r in ordered if r is None or r > target + 1e-9)
@@ -290,6 +311,9 @@ class MetricsDock(QDockWidget):
             item = self._row(section, w.name, f"{gbps(w.per_gpu_gbps)} per GPU", bar,
                              tip=f"{w.pattern}; bottleneck: {w.bottleneck_name or w.bottleneck_tier}")
             self._row(item, "Bisection bandwidth", gbps(w.bisection_gbps))
+            for plane, value in w.plane_bisection:
+                self._row(item, f"Bisection, plane {plane}", gbps(value),
+                          tip="each compute plane is its own fat tree")
             if w.allreduce_ms is not None:
                 self._row(item, f"All-reduce of {w.message_mb:g} MB", f"{w.allreduce_ms:.2f} ms")
             self._row(item, "Bottleneck", w.bottleneck_name or w.bottleneck_tier,
@@ -326,11 +350,10 @@ class MetricsDock(QDockWidget):
             section = self._add_section("Bill of materials", "computing…")
             return
         cost = ("unknown" if bom.cost_usd is None else f"${bom.cost_usd:,.0f}")
-        section = self._add_section("Bill of materials", f"{bom.power_w / 1000:,.1f} kW")
+        section = self._add_section("Bill of materials", power_text(bom))
         devices = self._row(section, "Devices", f"{sum(bom.devices_by_role.values()):,}")
         for model, count in bom.devices_by_model.items():
-            entry = doc.catalog.devices.get(model)
-            self._row(devices, f"{entry.vendor} {entry.model}" if entry else model, f"{count:,}")
+            self._row(devices, model_name(doc, model), f"{count:,}")
         for name, racks in bom.rack_systems.items():
             self._row(devices, f"ordered as {plural(name)}", f"{racks:,}",
                       tip="a rack-scale system: its compute trays come in whole racks")
@@ -344,9 +367,13 @@ class MetricsDock(QDockWidget):
             self._row(cables, part, f"{count:,}")
         if len(bom.cables) > MAX_PARTS:
             self._row(cables, f"… {counted(len(bom.cables) - MAX_PARTS, 'more line')}", "")
+        unknown = [model_name(doc, m) for m in bom.power_unknown]
         power_tip = ("devices at maximum power, plus optics and active cables"
-                     + (f"; no figure for {', '.join(bom.power_unknown)}" if bom.power_unknown else ""))
-        self._row(section, "Power", f"{bom.power_w / 1000:,.1f} kW", tip=power_tip)
+                     + (f"; no figure for {', '.join(unknown)}" if unknown else ""))
+        power = self._row(section, "Power", power_text(bom), tip=power_tip)
+        if unknown:
+            self._row(power, "No power figure", ", ".join(unknown), tip=power_tip)
+            power.setExpanded(True)
         cost_tip = (f"no price for {counted(len(bom.unpriced), 'part')}: {', '.join(bom.unpriced[:6])}"
                     + ("…" if len(bom.unpriced) > 6 else "") if bom.unpriced else "list prices")
         self._row(section, "Cost", cost, tip=cost_tip)

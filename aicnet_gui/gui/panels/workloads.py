@@ -59,6 +59,15 @@ ALGORITHM_TIPS = {
 }
 
 
+def bisection_text(metrics) -> str:  # noqa: ANN001
+    """The bisection bandwidth; on a multi-plane fabric also each plane's (its own fat tree)."""
+    text = gbps(metrics.bisection_gbps)
+    if metrics.plane_bisection:
+        text += "<br>per plane: " + ", ".join(
+            f"plane {plane} {gbps(value)}" for plane, value in metrics.plane_bisection)
+    return text
+
+
 def allreduce_text(metrics) -> str:  # noqa: ANN001
     """The all-reduce estimate in words: time, message, algorithm and nccl-tests' busBW."""
     if metrics.allreduce_ms is None:
@@ -352,7 +361,7 @@ class WorkloadsDock(QDockWidget):
             per_gpu += f"<br><span style='color:{colour}'>{'meets' if ok else 'misses'} the target of {gbps(target)}</span>"
         self.values["per_gpu"].setText(per_gpu)
         self.values["tiers"].setText(", ".join(f"{tier}: {gbps(v)}" for tier, v in metrics.tiers) or "–")
-        self.values["bisection"].setText(gbps(metrics.bisection_gbps))
+        self.values["bisection"].setText(bisection_text(metrics))
         self.values["per_gpu"].setToolTip("Assumes:\n" + "\n".join(f"- {a}" for a in metrics.assumptions))
         self.values["allreduce"].setText(allreduce_text(metrics))
         self.values["allreduce"].setToolTip(next(
