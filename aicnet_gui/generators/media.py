@@ -1,10 +1,14 @@
 """Automatic media choice: for every link the cheapest media that reaches.
 
-Preference (no part has a price in the catalog, so this order stands for cost, and power breaks
-ties): passive DAC inside a rack where it reaches, active copper (ACC/AEC) inside a rack next,
-then AOC, multimode optics (SR4-class) and single-mode optics (DR4, then FR4 ...).  A length
-must also fit the part's stock ladder (a cord is ordered in a stock length).  A part the vendor
-has discontinued (`discontinued: true` in the catalog) is never chosen.
+Preference: first media a buyer can order, every part with a vendor's part number (a generic
+catalog entry has none: the BOM cannot name what to buy), then (no part has a price in the
+catalog, so this order stands for cost, and power breaks ties) passive DAC inside a rack where
+it reaches, active copper (ACC/AEC) inside a rack next, then AOC, multimode optics (SR4-class)
+and single-mode optics (DR4, then FR4 ...).  A generic part is chosen only where no orderable
+media reaches (a two-plane SN5610 fabric took 1,024 generic 800G AOCs, of no vendor and no power
+figure, over NVIDIA's twin-port SR4 optics and MFP7E10 fibres).  A length must also fit the
+part's stock ladder (a cord is ordered in a stock length).  A part the vendor has discontinued
+(`discontinued: true` in the catalog) is never chosen.
 
 The unit of choice is a *component*: the cages that links join, transitively.  One cage holds
 one module, so
@@ -110,6 +114,11 @@ class Candidate:
     optics: dict[CageSpec, _Option] = field(default_factory=dict)
     cords: dict[tuple[int, int], str] = field(default_factory=dict)
     straight: str | None = None  # the cord when no cage of the component splits
+    orderable: bool = True  # every part has a vendor's part number
+
+
+def _orderable(*parts: Transceiver | CableAssembly) -> bool:
+    return all(part.part_numbers for part in parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +259,8 @@ class MediaSelector:
             if ok:
                 media_class = _CABLE_CLASS[cable.type]
                 found.append(Candidate(CLASS_RANK[media_class], cable.power_w, stock_limit(cable),
-                                        media_class, cable=cable.id))
+                                        media_class, cable=cable.id,
+                                        orderable=_orderable(cable)))
         return found
 
     def _optics_candidates(
@@ -288,9 +298,11 @@ class MediaSelector:
                           tuple(sorted(cords.items())))
                 if found and found[-1][0] == config:
                     found.pop()  # the same parts reach further: keep the longer limit only
+                parts = [o.optic for o in chosen.values()]
+                parts += [self.catalog.cables[c] for c in cords.values()]
                 found.append((config, Candidate(
                     CLASS_RANK[media_class], power, limit, media_class,
-                    optics=chosen, cords=cords, straight=straight,
+                    optics=chosen, cords=cords, straight=straight, orderable=_orderable(*parts),
                 )))
         return [candidate for _, candidate in found]
 
@@ -328,7 +340,7 @@ class MediaSelector:
             c for c in found
             if c.media_class in allowed and (same_rack or c.media_class not in _COPPER)
         ]
-        found.sort(key=lambda c: (c.rank, c.power, c.limit))
+        found.sort(key=lambda c: (not c.orderable, c.rank, c.power, c.limit))
         self._candidates[signature] = found
         return found
 

@@ -1,8 +1,10 @@
 """Automatic media choice: plausible media for every link, copper only inside a rack, optics that
 reach, twin-port cages never mixed, splitter legs sharing an assembly, re-choosing after racks
-move, pinned links and per-tier limits."""
+move, pinned links and per-tier limits; orderable parts before generic ones."""
 
 from __future__ import annotations
+
+import pytest
 
 from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, choose_media
@@ -70,13 +72,16 @@ def test_rechoosing_unchanged_fabric_changes_nothing(make):
 def test_rechoosing_after_an_assembly_rename_keeps_the_new_name(make):
     """The assembly groups are worked out once per document revision (a fix checker asks for
     one link at a time): an edit in between must be seen."""
-    doc, _ = make(TwoTierParams(servers=4, server=HGX, leaf=SN5600, attach="tor"))
-    assert choose_media(doc).ops == []
+    # leaf-spine on twin-port AOCs (one assembly per two links): NVIDIA's optics are the default
+    aoc = {"leaf-spine": ["aoc"]}
+    doc, _ = make(TwoTierParams(servers=4, server=HGX, leaf=SN5600, attach="tor",
+                                media=MediaParams(allowed=aoc)))
+    assert choose_media(doc, allowed=aoc).ops == []
     old = next(x.assembly for x in doc.links.values() if x.assembly)
     legs = sorted(x.id for x in doc.links.values() if x.assembly == old)
     doc.apply([UpdateLink(leg, {"assembly": "renamed-1"}) for leg in legs])
-    assert choose_media(doc, legs[:1]).ops == []
-    assert choose_media(doc).ops == []
+    assert choose_media(doc, legs[:1], allowed=aoc).ops == []
+    assert choose_media(doc, allowed=aoc).ops == []
 
 
 def test_pinned_links_and_their_cage_partners_are_left_alone(make):
@@ -154,3 +159,21 @@ def test_an_equally_good_part_in_use_is_kept(make):
              for n, c in leaf.cages.items()}
     doc.update_device(leaf.id, cages=cages)
     assert choose_media(doc).ops == []
+
+
+@pytest.mark.parametrize("params", [
+    RailOptimizedParams(sus=1, server="nvidia-dgx-b300", leaf="nvidia-sn5610", planes=2),
+    TwoTierParams(servers=16, server=HGX, leaf=SN5600, attach="tor"),
+], ids=["b300-two-plane-sn5610", "hgx-sn5600-tor"])
+def test_orderable_parts_are_chosen_before_generic_ones(make, params):
+    """A generic 800G OSFP AOC (no vendor, no part number, no power figure) used to win every
+    short leaf-spine run over NVIDIA's twin-port SR4 optics and MFP7E10 fibres: 1,024 of them
+    in two SUs of two-plane DGX B300, a BOM line nobody can order.  Now every part the
+    generator chooses has a part number where one reaches."""
+    doc, _ = make(params)
+    used = {lk.cable for lk in doc.links.values()}
+    used |= {c.transceiver for d in doc.devices.values() for c in d.cages.values()}
+    used.discard(None)
+    parts = [doc.catalog.cables.get(i) or doc.catalog.transceivers[i] for i in used]
+    assert parts and all(part.part_numbers for part in parts), sorted(
+        p.id for p in parts if not p.part_numbers)

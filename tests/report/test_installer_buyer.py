@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from aicnet_gui.catalog.prices import load_price_list
 from aicnet_gui.cli import main
 from aicnet_gui.fileio import load_fabric, save_fabric
-from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.generators import MediaParams, RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.report import ExportOptions, export_labels_csv, export_pdf
 from aicnet_gui.report.cables import build_plan
@@ -34,6 +34,16 @@ def two_planes(catalog) -> FabricDocument:
     doc = FabricDocument(catalog)
     generate(doc, RailOptimizedParams(sus=1, nodes_per_su=4, server=B300, leaf=SN5600,
                                       planes=2))
+    return doc
+
+
+@pytest.fixture
+def two_planes_twin_aoc(catalog) -> FabricDocument:
+    """The same with its leaf-spine links on twin-port AOCs (allowed only AOC there: NVIDIA's
+    optics and fibres are orderable, so they are chosen by default): one cable, two links."""
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, nodes_per_su=4, server=B300, leaf=SN5600, planes=2,
+                                      media=MediaParams(allowed={"leaf-spine": ["aoc"]})))
     return doc
 
 
@@ -178,10 +188,10 @@ def _printed(label) -> str:  # noqa: ANN001
     return label.this_id
 
 
-@pytest.mark.parametrize("design", ["small", "two_planes"])
+@pytest.mark.parametrize("design", ["small", "two_planes_twin_aoc"])
 def test_the_schedule_label_text_is_what_the_cable_label_says(design, request):
-    """A splitter (small: leaf 3 -> two trays), a twin-port DAC (small) and the MPO-16 trunks
-    of two 400G links (two planes): the installer finds the schedule's text on the label."""
+    """A splitter (small: leaf 3 -> two trays), a twin-port DAC (small) and the twin AOCs of two
+    400G links (two planes): the installer finds the schedule's text on the label."""
     doc = request.getfixturevalue(design)
     plan = build_plan(doc)
     printed: dict[str, set[str]] = {}

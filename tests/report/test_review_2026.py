@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from aicnet_gui.generators import RailOptimizedParams, generate
+from aicnet_gui.generators import MediaParams, RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.report import ExportOptions, export_pdf
 from aicnet_gui.report.cables import build_plan
@@ -26,10 +26,11 @@ def _text(path: Path) -> str:
 
 @pytest.fixture
 def sx_two_planes(catalog) -> FabricDocument:
-    """4 DGX B300 on SN5610, two planes; leaf-spine on twin 800G AOCs (two links each)."""
+    """4 DGX B300 on SN5610, two planes; leaf-spine on twin 800G AOCs (two links each), allowed
+    only AOC there (NVIDIA's orderable optics and fibres are chosen by default)."""
     doc = FabricDocument(catalog)
     generate(doc, RailOptimizedParams(sus=1, nodes_per_su=4, server=B300, leaf=SN5610,
-                                      planes=2))
+                                      planes=2, media=MediaParams(allowed={"leaf-spine": ["aoc"]})))
     return doc
 
 
