@@ -4,7 +4,9 @@ A failure is a set of links.  A failed device takes all its links down (the devi
 in the design, so a failed server is still a member of its workloads: its GPUs lose their paths
 rather than leaving the job).  Accepted tokens (`aicnet whatif --fail TOKEN`):
 
-- a device id or name (`leaf-03`), a link id (`c000123`);
+- a device id or name (`leaf-03`), a link id (`c000123`): the cable that carries it fails,
+  so every link of that cable goes down (the legs of a splitter and both links of a twin
+  cable share an `assembly` id);
 - `optic:DEVICE:CAGE` - the optic in that cage: every link on the cage's ports (both links of a
   twin-port optic);
 - `rail:N` - every link tagged with rail N (a whole rail);
@@ -46,7 +48,7 @@ def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
             devices.append(device)
             links.update(doc.link_ids_of(device))
         elif token in doc.links:
-            links.add(token)
+            links.update(cable_of(doc, token))
         elif token.startswith("optic:"):
             links.update(_optic(doc, token))
         elif token.startswith("rail:"):
@@ -71,6 +73,31 @@ def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
             raise FailureError(f"{token!r} is not a device, link, optic:DEVICE:CAGE, rail:N or "
                                "plane:NAME of this design")
     return Failure(", ".join(tokens), frozenset(links), tuple(devices))
+
+
+def cable_of(doc: FabricDocument, link_id: str) -> frozenset[str]:
+    """Every link of the physical cable that carries `link_id` (its assembly), else itself."""
+    assembly = doc.links[link_id].assembly
+    if assembly is None:
+        return frozenset((link_id,))
+    return frozenset(i for i, link in doc.links.items() if link.assembly == assembly)
+
+
+def cables(doc: FabricDocument) -> list[frozenset[str]]:
+    """The design's physical cables as sets of link ids (a link without an assembly is a cable
+    of its own), in the order of their first link id."""
+    by_assembly: dict[str, set[str]] = {}
+    out: list[frozenset[str] | set[str]] = []
+    for link_id in sorted(doc.links):
+        assembly = doc.links[link_id].assembly
+        if assembly is None:
+            out.append(frozenset((link_id,)))
+        elif assembly not in by_assembly:
+            by_assembly[assembly] = {link_id}
+            out.append(by_assembly[assembly])
+        else:
+            by_assembly[assembly].add(link_id)
+    return [frozenset(group) for group in out]
 
 
 def _optic(doc: FabricDocument, token: str) -> set[str]:

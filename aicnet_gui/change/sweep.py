@@ -8,10 +8,11 @@ refinement of the fabric graph: a device starts from its tier, model, GPU count 
 workloads it serves; each round adds the multiset of (link speed, rail, parallel links,
 neighbour's colour) of its neighbours.  After `ROUNDS` rounds two devices share a colour only if
 their neighbourhoods to that depth look the same, which is what the workload model reads
-(first-hop switches, the switches above them, the NICs below).  A cable's class is the pair of
-its ends' colours with its speed, rail and the number of parallel links between the two
-devices.  `exact=True` evaluates every failure; tests/change/test_whatif.py checks that both
-give the same ranking on a real example.
+(first-hop switches, the switches above them, the NICs below).  A cable fails with all its
+links (a twin or splitter cable carries several); its class is, per link, the pair of its ends'
+colours with the link's speed, rail and the number of parallel links between the two devices.
+`exact=True` evaluates every failure; tests/change/test_whatif.py checks that both give the same
+ranking on a real example.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..model.document import FabricDocument
-from .failures import Failure
+from .failures import Failure, cables
+from .flow import FabricArrays
 from .whatif import WhatIf, WhatIfResult
 
 KINDS = ("leaf", "spine", "core", "cable")
@@ -83,8 +85,8 @@ def colours(engine: WhatIf) -> tuple[dict[int, int], dict[tuple[int, int], int]]
 
 
 def candidates(doc: FabricDocument, kind: str) -> list[Failure]:
-    if kind == "cable":
-        return [Failure(link_id, frozenset((link_id,))) for link_id in sorted(doc.links)]
+    if kind == "cable":  # a physical cable: a twin or splitter cable takes all its links down
+        return [Failure(", ".join(sorted(group)), group) for group in cables(doc)]
     out = []
     for device in sorted(doc.devices.values(), key=lambda d: d.name):
         if doc.role_of(device).value == kind:
@@ -98,7 +100,11 @@ def _class_key(engine: WhatIf, classes: tuple[dict[int, int], dict[tuple[int, in
     colour, parallel = classes
     if kind != "cable":
         return colour[arrays.dev_row[failure.devices[0]]]
-    (link_id,) = failure.links
+    return tuple(sorted(_link_key(arrays, colour, parallel, i) for i in failure.links))
+
+
+def _link_key(arrays: FabricArrays, colour: dict[int, int], parallel: dict[tuple[int, int], int],
+              link_id: str) -> tuple:
     i = arrays.index.get(link_id)
     if i is None:  # not a fabric link (management, unknown port): it carries no workload
         return ("non-fabric",)

@@ -5,19 +5,16 @@ Each row is the worst of a sweep (aicnet_gui/change/sweep.py: every failure of t
 one evaluation per structural class) over the document's workloads; the same numbers as
 `aicnet whatif FILE --each KIND`.
 
-The cable row counts *physical* cables when the cable plan is given, as the schedule and the
-BOM do: the sweep fails one link at a time, and a twin-port AOC or DAC or a splitter that
-carries several links is failed as a whole as well (one evaluation per structural class of its
-links).  The worst cable is named by its cable number (`C000123`), which the schedule and the
+The cable row counts *physical* cables, as the schedule and the BOM do: the sweep fails each
+cable whole (a twin-port AOC or DAC or a splitter takes all its links down).  With the cable
+plan, the worst cable is named by its cable number (`C000123`), which the schedule and the
 labels print, not by an internal link id.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ..change.failures import Failure
-from ..change.sweep import colours, sweep
+from ..change.sweep import sweep
 from ..change.whatif import WhatIf, WhatIfResult
 from ..model.document import FabricDocument
 from .cables import CablePlan
@@ -36,67 +33,26 @@ def _allreduce(result: WhatIfResult) -> str:
     return "; ".join(parts) or "-"
 
 
-def _multi_link_cables(engine: WhatIf, plan: CablePlan) -> list[WhatIfResult]:
-    """Each cable that carries several links failed as a whole, one run per structural class
-    (the classes of its links' ends, speed, rail and parallel links, as the sweep's)."""
-    links_of: dict[str, list[str]] = {}
-    for row in plan.rows:
-        links_of.setdefault(row.number, []).append(row.link_id)
-    multi = {number: ids for number, ids in links_of.items() if len(ids) > 1}
-    if not multi:
-        return []
-    if engine.classes is None:
-        engine.classes = colours(engine)
-    colour, parallel = engine.classes
-    arrays = engine.arrays
-    done: dict[tuple, WhatIfResult] = {}
-    results = []
-    for number, ids in multi.items():
-        key_parts = []
-        for link_id in ids:
-            i = arrays.index.get(link_id)
-            if i is None:
-                continue
-            a, b = int(arrays.a[i]), int(arrays.b[i])
-            key_parts.append((tuple(sorted((colour[a], colour[b]))), int(arrays.gbps[i]),
-                              int(arrays.rail[i]), parallel[(a, b)]))
-        key = tuple(sorted(key_parts))
-        known = done.get(key)
-        failure = Failure(number, frozenset(ids))
-        if known is None:
-            known = done[key] = engine.run(failure)
-            results.append(known)
-        else:
-            results.append(WhatIfResult(failure, len(ids), known.workloads, like=known.failure.label))
-    engine.restore()
-    return results
-
-
 def _cable_row(doc: FabricDocument, engine: WhatIf,
                plan: CablePlan | None) -> tuple[list[str] | None, bool]:
-    """The cable row: every single link and, with the plan, every multi-link cable whole;
-    counted per physical cable and named by cable number when the plan is given."""
-    result = sweep(doc, "cable", engine=engine)
-    entries = [e.result for e in result.entries]
-    count = len(entries)
-    if plan is not None:
-        number_of = {row.link_id: row.number for row in plan.rows}
-        legs = Counter(number_of.values())
-        renamed = []
-        for r in entries:
-            (link_id,) = r.failure.links
-            number = number_of.get(link_id)
-            if number is not None:
-                label = number if legs[number] == 1 else f"{number}, one of its {legs[number]} links"
-                r = WhatIfResult(Failure(label, r.failure.links), r.links, r.workloads, r.like)
-            renamed.append(r)
-        entries = renamed + _multi_link_cables(engine, plan)
-        count = plan.cables
+    """The cable row: every physical cable failed whole (the sweep's), named by its cable
+    number when the plan is given."""
+    entries = [e.result for e in sweep(doc, "cable", engine=engine).entries]
     if not entries:
         return None, False
+    if plan is not None:
+        number_of = {row.link_id: row.number for row in plan.rows}
+        entries = [_numbered(r, number_of) for r in entries]
     worst = max(entries, key=lambda r: r.impact_key())
-    partition = any(r.partitioned for r in entries)
-    return _row("single cable", count, worst), partition
+    return _row("single cable", len(entries), worst), any(r.partitioned for r in entries)
+
+
+def _numbered(result: WhatIfResult, number_of: dict[str, str]) -> WhatIfResult:
+    number = next((number_of[i] for i in sorted(result.failure.links) if i in number_of), None)
+    if number is None:
+        return result
+    return WhatIfResult(Failure(number, result.failure.links), result.links, result.workloads,
+                        result.like)
 
 
 def _row(name: str, count: int, worst: WhatIfResult) -> list[str]:
@@ -111,7 +67,7 @@ def resilience_rows(doc: FabricDocument,
                     plan: CablePlan | None = None) -> tuple[list[list[str]], bool]:
     """(table rows, does any single failure partition a workload); no rows without workloads.
 
-    With `plan` the cable row counts physical cables and names its worst by cable number."""
+    With `plan` the cable row names its worst cable by its cable number."""
     if not doc.workloads or not doc.links:
         return [], False
     engine = WhatIf(doc)

@@ -126,7 +126,7 @@ def test_sweep_ranks_the_worst_first(example):
     result = sweep(doc, "cable")
     keys = [e.result.impact_key() for e in result.entries]
     assert keys == sorted(keys, reverse=True)
-    assert len(result.entries) == len(doc.links)
+    assert sum(len(e.result.failure.links) for e in result.entries) == len(doc.links)
 
 
 def test_cli_whatif(example, tmp_path, capsys):
@@ -180,3 +180,14 @@ def test_the_all_reduce_runs_at_the_pace_of_the_slowest_server(example):
     assert w.before.allreduce_ms == pytest.approx(5.6788, abs=1e-4)  # intact: the analysis' own
     whole_rail = what_if(doc, resolve(doc, ["leaf-03"])).workloads[0]
     assert whole_rail.after.allreduce_ms == w.after.allreduce_ms
+
+
+def test_a_cable_fails_with_every_link_it_carries(example):
+    """small-hgx: leaf-01's uplinks c033 and c034 are the two legs of one twin-port DAC
+    (assembly dac-01): pulling that cable takes both down, and the cable sweep counts physical
+    cables (16 twin DACs carry 32 of the 64 links: 48 cables)."""
+    doc = example("small-hgx")
+    assert what_if(doc, resolve(doc, ["c033"])).links == 2
+    result = sweep(doc, "cable")
+    assert len(result.entries) == 48
+    assert any(e.result.failure.links == {"c033", "c034"} for e in result.entries)
