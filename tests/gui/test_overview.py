@@ -232,3 +232,43 @@ def test_collapsed_group_boxes_give_way_to_the_blocks_far_out_and_come_back_clos
     view.set_zoom(0.2)
     assert not scene.overview.active
     assert all(box.isVisible() for box in boxes)  # still collapsed: the boxes are back
+
+
+def test_a_bundle_count_never_sits_on_a_blocks_contents_line(window, tmp_path, monkeypatch):
+    """16 SUs of two-plane DGX B300 on SN5600 lay out as a 4 x 4 grid of SU blocks: the trunks
+    to the lower rows cross the upper blocks, and their counts (`512`) were drawn over the
+    second line of those blocks ("64 servers, 8 leaves · 512 out").  The counts keep off every
+    place a title or a contents line went."""
+    from aicnet_gui.fileio import save_fabric
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.gui.canvas.overview_layer import OverviewLayer
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(window.document.fabric.catalog)
+    generate(doc, RailOptimizedParams(sus=16, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
+                                      planes=2, choose_media=False))
+    path = tmp_path / "b300-16.fabric"
+    save_fabric(doc, path)
+    assert window.open_path(path, ask=False)
+    window.topology_view.fit_all()
+    seen: dict[str, list] = {}
+    paint_titles = OverviewLayer._paint_titles
+
+    def titles(self, painter, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        seen["text"] = paint_titles(self, painter, *args, **kwargs)
+        seen["line"] = [painter.fontMetrics().height()]
+        return seen["text"]
+
+    monkeypatch.setattr(OverviewLayer, "_paint_titles", titles)
+    scene, view = window.topology, window.topology_view
+    scale = view.scale_factor()
+    assert scene.overview.active
+    view.viewport().grab()  # paints the overview
+    two_line = [box for b in scene.overview.level(scale)[0].blocks if b.key.kind == "su"
+                if (box := _screen_box(view, scene.overview.label_rect(b, scale))).height()
+                >= 3 * seen["line"][0]]
+    assert two_line, "no SU block is tall enough for its contents line: the test shows nothing"
+    for box in two_line:  # its contents line, not only the title word, is kept free
+        lower = box.adjusted(0, seen["line"][0] + 2, 0, 0)
+        kept = [r for r in seen["text"] if r.intersects(lower)]
+        assert kept and max(r.right() for r in kept) >= box.center().x()

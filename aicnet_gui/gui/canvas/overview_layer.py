@@ -511,7 +511,8 @@ class OverviewLayer(QGraphicsItem):
         """Title and contents of each block whose label part is big enough on screen: on two
         lines where the box is high enough, else `SU 17: 32 servers, 8 leaves · 256 out` on one
         (the cables between the block and the others: an SU's uplinks, readable where the
-        bundle lines are too short for their own counts)."""
+        bundle lines are too short for their own counts).  Returns where the text went, on
+        screen (titles and contents lines), for the bundle counts to keep off."""
         transform = painter.worldTransform()
         painter.save()
         painter.resetTransform()
@@ -565,7 +566,11 @@ class OverviewLayer(QGraphicsItem):
                 painter.setPen(theme.DEVICE_SUBTEXT)
                 painter.setFont(text_font)
                 rest = QRectF(inner.left(), inner.top() + line, inner.width(), inner.height() - line)
-                painter.drawText(rest, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-                                 | Qt.TextFlag.TextWordWrap, contents)
+                flags = (Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+                         | Qt.TextFlag.TextWordWrap)
+                painter.drawText(rest, flags, contents)
+                # the contents lines too: a bundle count never sits on them (16 SUs of two-plane
+                # B300 in a 4 x 4 grid: the trunks to the lower rows cross the upper blocks)
+                written.append(painter.boundingRect(rest, flags, contents).intersected(rest))
         painter.restore()
         return written
