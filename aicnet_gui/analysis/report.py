@@ -358,11 +358,16 @@ class BreakoutMetrics:
         n = len(self._data.devices)
         alive = d["alive"][:n]
         modes = self._mode_totals()
+        free = d["ports"][:n] - d["links"][:n]
+        on_switches = alive & d["switch"][:n]
         return {
             "cages_by_mode": dict(sorted(modes.items())),
             "legs_used": int(d["links"][:n][alive].sum()),
             "legs_stranded": int(d["stranded"][:n][alive].sum()),
-            "free_ports": int((d["ports"][:n] - d["links"][:n])[alive].sum()),
+            "free_ports": int(free[alive].sum()),
+            # where they are: PORTS-EXHAUSTED speaks of the switches; a DGX's unwired storage
+            # and management ports are free ports too, but no room to grow the fabric
+            "free_switch_ports": int(free[on_switches].sum()),
             "split_cages": sum(c for m, c in modes.items() if not m.startswith("1x")),
         }
 

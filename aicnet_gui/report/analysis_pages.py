@@ -215,7 +215,8 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
                                     breakouts.get("cages_by_mode", {}).items()) or "-"),
         ("Legs used / stranded", f"{breakouts.get('legs_used', 0)} / "
                                  f"{breakouts.get('legs_stranded', 0)}"),
-        ("Free ports", str(breakouts.get("free_ports", 0))),
+        ("Free ports", f"{breakouts.get('free_ports', 0)} "
+                       f"({breakouts.get('free_switch_ports', 0)} on switches)"),
     ])
     flow.close()
 

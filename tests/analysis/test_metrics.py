@@ -200,3 +200,24 @@ def test_report_json_shape(build):
     assert {"switches", "tiers", "worst"} <= set(over)
     finding = data["findings"][0]
     assert set(finding) == {"code", "severity", "message", "objects", "fix"}
+
+
+def test_free_ports_say_how_many_are_on_switches(catalog):
+    """superpod-1su: every leaf and spine port is cabled (PORTS-EXHAUSTED), the free ports are
+    the DGX H100s' unwired storage, in-band and management ports; one leaf-spine cable removed
+    frees one port on each of two switches."""
+    from pathlib import Path
+
+    from aicnet_gui.fileio import load_fabric
+    from aicnet_gui.model.edits import RemoveLink
+
+    doc = load_fabric(Path(__file__).resolve().parents[2] / "examples" / "superpod-1su.fabric",
+                      catalog)
+    total = analyze(doc).metrics.breakouts.total
+    servers = [d.id for d in doc.devices.values() if doc.role_of(d).value == "gpu_server"]
+    on_servers = sum(len(doc.free_ports(s)) for s in servers)
+    assert total["free_switch_ports"] == 0 and total["free_ports"] == on_servers > 0
+    uplink = next(i for i, lk in doc.links.items()
+                  if {doc.tier_of(lk.a.device), doc.tier_of(lk.b.device)} == {1, 2})
+    doc.apply([RemoveLink(uplink)])
+    assert analyze(doc).metrics.breakouts.total["free_switch_ports"] == 2

@@ -85,7 +85,8 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
                  f"{'-' if longest is None else f'{metres(longest)} m'}; {reach['over_reach']} over reach")
     total = metrics.breakouts.total
     lines.append(f"  breakouts: {total['split_cages']} split cages, {total['legs_used']} legs used, "
-                 f"{total['legs_stranded']} stranded, {total['free_ports']} free ports")
+                 f"{total['legs_stranded']} stranded, {total['free_ports']} free ports "
+                 f"({total['free_switch_ports']} on switches)")
     for w in metrics.workloads:
         time_ms = "-" if w.allreduce_ms is None else f"{w.allreduce_ms:g} ms"
         if w.slowest_server and w.allreduce_ms is not None:

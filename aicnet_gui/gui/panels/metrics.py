@@ -328,7 +328,9 @@ class MetricsDock(QDockWidget):
         self._row(section, "Legs used", f"{total['legs_used']:,}")
         self._row(section, "Legs stranded", f"{total['legs_stranded']:,}",
                   tip="legs of a split cage that can carry no cable in this design")
-        self._row(section, "Free ports", f"{total['free_ports']:,}")
+        self._row(section, "Free ports", f"{total['free_ports']:,} "
+                  f"({total['free_switch_ports']:,} on switches)",
+                  tip="ports without a cable; the switches' are the room the fabric has to grow")
 
     def _lengths(self, report: AnalysisReport) -> None:
         summary = self._lengths_ready(report)
