@@ -272,3 +272,40 @@ def test_a_bundle_count_never_sits_on_a_blocks_contents_line(window, tmp_path, m
         lower = box.adjusted(0, seen["line"][0] + 2, 0, 0)
         kept = [r for r in seen["text"] if r.intersects(lower)]
         assert kept and max(r.right() for r in kept) >= box.center().x()
+
+
+def test_closer_in_each_su_is_captioned_above_its_leaves(window, tmp_path):
+    """Two SUs of DGX B300 on Q3400-RA drawn as devices: two LEAF / SERVERS band pairs, and
+    `SU 1`, `SU 2` written in the gap above each one's leaves (the overview's titles are gone
+    at this zoom); far out the overview's own titles take over."""
+    from aicnet_gui.fileio import save_fabric
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(window.document.fabric.catalog)
+    generate(doc, RailOptimizedParams(sus=2, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra",
+                                      choose_media=False))
+    path = tmp_path / "b300-2.fabric"
+    save_fabric(doc, path)
+    assert window.open_path(path, ask=False)
+    scene, view = window.topology, window.topology_view
+    view.fit_all()
+    assert not scene.overview.active and scene.su_captions.isVisible()
+    placed = scene.su_captions.caption_rects(view.viewportTransform(),
+                                             view.viewport().rect().toRectF())
+    assert [title for title, _box in placed] == ["SU 1", "SU 2"]
+    for (title, box), (_same, su) in zip(placed, scene.su_captions.blocks(), strict=True):
+        leaves_top = _screen_box(view, su).top()
+        assert box.bottom() <= leaves_top, f"{title} is written over its devices"
+    view.set_zoom(0.02)  # far out: the overview's blocks carry the titles
+    assert scene.overview.active and not scene.su_captions.isVisible()
+
+
+def test_a_single_su_gets_no_caption_and_four_get_four(window):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    assert window.open_path(examples / "superpod-1su.fabric", ask=False)
+    assert window.topology.su_captions.blocks() == []
+    assert window.open_path(examples / "superpod-4su.fabric", ask=False)
+    assert [t for t, _ in window.topology.su_captions.blocks()] == ["SU 1", "SU 2", "SU 3", "SU 4"]

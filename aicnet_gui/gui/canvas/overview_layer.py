@@ -211,13 +211,33 @@ class OverviewLayer(QGraphicsItem):
         self._row_of = {device_id: row for row, device_id in enumerate(ids)}
 
     def _refresh(self) -> None:
+        self._refresh_blocks()
+        if self._links_dirty:
+            self._refresh_links()
+
+    def _refresh_blocks(self) -> None:
         if self._devices_dirty:
             self._texts.clear()
             self._key_maps()
             self._typical = None
             self._refresh_devices()
-        if self._links_dirty:
-            self._refresh_links()
+
+    def su_blocks(self) -> list[tuple[str, QRectF]]:
+        """The scalable units of a design of two or more, title and where their leaves and
+        servers are (scene units), for the captions drawn closer in (su_captions.py); the
+        blocks are the overview's own, kept up to date the same way (no bundle is counted)."""
+        self._refresh_blocks()
+        fine = self._fine
+        if fine is None:
+            return []
+        sus = [b for b in fine.blocks if b.key.kind == "su"]
+        if len(sus) < 2:
+            return []
+        out = []
+        for block in sus:
+            left, top, right, bottom = block.bounds()
+            out.append((block.title, QRectF(left, top, right - left, bottom - top)))
+        return out
 
     def _only_moved(self) -> bool:
         """True when the devices changed since the last refresh kept their blocks (a move, a

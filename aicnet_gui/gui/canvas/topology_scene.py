@@ -56,6 +56,7 @@ from .link_layer import LinkLayer
 from .mirror import SceneMirror, link_colour
 from .overview_layer import OverviewLayer
 from .scene_data import TopologyData, topology_data
+from .su_captions import SuCaptions
 from .tooltips import tooltip
 from .view import FabricView
 from .wire_preview import WirePreview
@@ -153,6 +154,8 @@ class TopologyScene(FabricScene):
         # overview hook (#22): blocks per SU / pod / tier drawn instead of the devices far out
         self.overview = OverviewLayer(self)
         self.addItem(self.overview)
+        self.su_captions = SuCaptions(self.overview.su_blocks)  # `SU 3` closer in
+        self.addItem(self.su_captions)
         #: collapsed groups (view state, not in the model)
         self.collapsed: dict[GroupKey, GroupItem] = self.group_boxes.boxes
         self.colour_mode = "cable"
@@ -212,6 +215,7 @@ class TopologyScene(FabricScene):
         self._update_detail_scale()  # before the items: each is created with it
         self._build(data)
         self.overview.reset(data.overview)  # overview hook (#22): the loader's, if it made it
+        self.su_captions.changed()
         if not len(data):
             self.bands.set_bands([])
         self._update_scene_rect()
@@ -300,6 +304,8 @@ class TopologyScene(FabricScene):
         """Follow one applied edit: update only the touched devices and cables."""
         update = self.mirror.apply_changes(changes)
         self.overview.changed(changes)  # overview hook (#22)
+        if changes.devices:
+            self.su_captions.changed()
         self._update_detail_scale()
         if update.bands:
             self._band_timer.start()
@@ -420,12 +426,14 @@ class TopologyScene(FabricScene):
         self.device_layer.setVisible(self.mirror.far)
         self.overview.set_scale(scale * 0.97)  # overview hook (#22)
         self.group_boxes.set_shown(not self.overview.active)
+        self.su_captions.setVisible(not self.overview.active)
 
     def set_view_scale(self, scale: float) -> None:
         """The view zoomed: below lod.FAR_SCALE the batched layer draws the devices."""
         self.mirror.set_far(scale < lod.FAR_SCALE)
         self.overview.set_scale(scale)  # overview hook (#22): may hide the device and link layers
         self.group_boxes.set_shown(not self.overview.active)
+        self.su_captions.setVisible(not self.overview.active)
 
     def _update_detail_scale(self) -> None:
         small = len(self.doc.links) < lod.SMALL_FABRIC_LINKS
