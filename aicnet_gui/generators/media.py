@@ -193,8 +193,8 @@ class MediaSelector:
             if cord.type == "fibre" and cord.fibre_grade is not None:
                 key = (cord.a_end.connector or "", cord.fibre_grade, cord.legs)
                 self.cords.setdefault(key, []).append(cord)
-        for cords in self.cords.values():
-            cords.sort(key=lambda c: (c.power_w, stock_limit(c), c.id))
+        for cords in self.cords.values():  # orderable first, as the candidates (module doc)
+            cords.sort(key=lambda c: (not c.part_numbers, c.power_w, stock_limit(c), c.id))
         self._options: dict[CageSpec, list[_Option]] = {}
         self._candidates: dict[tuple, list[Candidate]] = {}
 
@@ -219,7 +219,9 @@ class MediaSelector:
         return self.params.fibre_grade if media == "MMF" else "OS2"
 
     def options(self, spec: CageSpec) -> list[_Option]:
-        """Optics that fit a cage, cheapest first (power, then shorter reach)."""
+        """Optics that fit a cage, orderable first (a vendor's part number: a generic optic of
+        the same family and power lost only on its id), then cheapest (power, then shorter
+        reach)."""
         cached = self._options.get(spec)
         if cached is not None:
             return cached
@@ -237,7 +239,7 @@ class MediaSelector:
             found.append(_Option(optic, split, family, float(reach)))
         only = {self.technology}
         found.sort(key=lambda o: (
-            o.optic.power_w, o.reach,
+            not o.optic.part_numbers, o.optic.power_w, o.reach,
             0 if {t.value for t in o.optic.technology} == only else 1, o.optic.id,
         ))
         self._options[spec] = found

@@ -177,3 +177,19 @@ def test_orderable_parts_are_chosen_before_generic_ones(make, params):
     parts = [doc.catalog.cables.get(i) or doc.catalog.transceivers[i] for i in used]
     assert parts and all(part.part_numbers for part in parts), sorted(
         p.id for p in parts if not p.part_numbers)
+
+
+def test_a_long_run_takes_the_vendors_optic_over_a_generic_one_of_the_same_family(make):
+    """Leaf-spine runs of 400 m on SN5600: NVIDIA's MMS4X00-NM (2 x DR4, 500 m, 17 W) and the
+    generic 800G 2 x DR4 OSFP tie on power and reach; the generic one won on being
+    Ethernet-only, so the BOM had 64 optics nobody can order."""
+    from aicnet_gui.model.edits import UpdateLink
+
+    doc, _ = make(TwoTierParams(servers=4, server=HGX, leaf=SN5600, attach="tor"))
+    up = [i for i, lk in doc.links.items()
+          if {doc.tier_of(lk.a.device), doc.tier_of(lk.b.device)} == {1, 2}]
+    doc.apply([UpdateLink(i, {"length_m": 400.0}) for i in up])
+    doc.apply(choose_media(doc, up).ops)
+    spines = [d for d in doc.devices.values() if doc.role_of(d).value == "spine"]
+    optics = {c.transceiver for d in spines for c in d.cages.values() if c.transceiver}
+    assert optics == {"nvidia-mms4x00-nm"}
