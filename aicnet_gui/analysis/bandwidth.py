@@ -393,10 +393,10 @@ class WorkloadModel:
         domains, nvswitch = self._nvlink
         technology = state.settings.technology
         algorithm, fallback = usable_algorithm(workload.algorithm, technology, nvswitch)
-        slowest_row, slowest = _slowest_server(state, members, injection)
-        pace = slowest / injection if slowest_row is not None else 1.0
+        rate = ring_scattered if scattered else ring
+        slowest_row, slowest = _slowest_server(state, members, rate)
         estimate = allreduce_estimate(algorithm, gpus, domains,
-                                      (ring_scattered if scattered else ring) * pace,
+                                      slowest if slowest_row is not None else rate,
                                       message * 1e6, STEP_LATENCY_US[technology])
         allreduce = estimate.time_ms
         servers = int(members.sum())
@@ -411,7 +411,7 @@ class WorkloadModel:
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
             allreduce_assumptions(workload.placement, estimate, technology,
                                   STEP_LATENCY_US[technology], fallback)
-            + _paced_note(slowest_row, slowest, injection),
+            + _paced_note(slowest_row, slowest, rate),
             tuple((k, _r(v)) for k, v in
                   plane_bisection_gbps(state, np.flatnonzero(members)).items()),
             estimate.algorithm,
@@ -423,11 +423,11 @@ class WorkloadModel:
 
 
 def _slowest_server(state: State, members: np.ndarray,
-                    injection: float) -> tuple[int | None, float]:
+                    rate: float) -> tuple[int | None, float]:
     """The linked member server whose GPUs get the least NIC bandwidth (its fabric uplinks
     over its GPUs, pooled over NVLink as the estimate assumes) and that bandwidth, when it is
-    below the workload's mean injection (of the tied ones, the first by id); else (None, 0):
-    every linked server gets the same, or unlinked servers pulled the mean below them all."""
+    below `rate`, the ring's per-GPU rate through the fabric (of the tied ones, the first by
+    id); else (None, 0): the fabric, not a server, sets the pace."""
     d = state.store.d
     n = len(members)
     rows = np.flatnonzero(members & (d["up"][:n] > 0))
@@ -435,19 +435,19 @@ def _slowest_server(state: State, members: np.ndarray,
         return None, 0.0
     per_gpu = d["up"][rows] / np.maximum(d["gpus"][rows], 1)
     slowest = float(per_gpu.min())
-    if slowest >= per_gpu.max() or not slowest < injection:
+    if not slowest < rate:
         return None, 0.0
     tied = rows[per_gpu == slowest].tolist()
     return min(tied, key=state.dev_id), slowest
 
 
-def _paced_note(row: int | None, slowest: float, injection: float) -> tuple[str, ...]:
+def _paced_note(row: int | None, slowest: float, rate: float) -> tuple[str, ...]:
     """The assumption that states the pace (the server is named by `slowest_server`: a rename
     does not re-evaluate the workload)."""
     if row is None:
         return ()
-    return (f"paced by the slowest member server ({_r(slowest):g} Gb/s per GPU against the "
-            f"mean {_r(injection):g}): every all-reduce step waits for it",)
+    return (f"paced by the slowest member server ({_r(slowest):g} Gb/s per GPU, below the "
+            f"ring's {_r(rate):g} through the fabric): every all-reduce step waits for it",)
 
 
 def _linked_servers(state: State, members: np.ndarray) -> int:

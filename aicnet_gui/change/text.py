@@ -98,10 +98,9 @@ def render_result(result: WhatIfResult, gpu_lines: int = 8) -> list[str]:
                      f"{a.bisection_gbps / 1000:g} Tb/s")
         before_ms = "-" if b.allreduce_ms is None else f"{b.allreduce_ms:g} ms"
         after_ms = "-" if a.allreduce_ms is None else f"{a.allreduce_ms:g} ms"
-        paced = (f" (at the pace of its slowest server, {a.slowest_server}: "
-                 f"{_gbps(a.slowest_gbps)} Gb/s per GPU)"
-                 if a.slowest_gbps is not None and a.slowest_gbps < a.per_gpu_gbps - 1e-6
-                 and a.allreduce_ms is not None else "")
+        who = "" if result.like else f", {a.slowest_server}"  # a copy: another failure's
+        paced = (f" (at the pace of its slowest server{who}: {_gbps(a.slowest_gbps)} Gb/s per GPU)"
+                 if a.slowest_server is not None and a.allreduce_ms is not None else "")
         lines.append(f"    all-reduce estimate: {before_ms} -> {after_ms}{paced}")
     if not result.workloads:
         lines.append("  the design has no workloads: nothing to measure (add one in the GUI)")

@@ -159,6 +159,7 @@ class WhatIfResult:
             for workload in data["workloads"]:
                 workload.pop("lost")
                 workload.pop("lost_truncated")
+                workload["after"].pop("slowest_server")  # the evaluated failure's server
         return data
 
 

@@ -190,7 +190,7 @@ def test_the_all_reduce_waits_for_the_server_with_the_least_nic_bandwidth(catalo
     assert (w.slowest_server, w.slowest_gbps_per_gpu) == ("gpu-001", 350.0)
     assert w.allreduce_ms == pytest.approx(2 * 255 / 256 * 1.024e9 / 350e9 * 1e3 + 0.31 + 0.2688,
                                            abs=1e-4)
-    assert any("paced by the slowest member server (350 Gb/s per GPU against the mean 398.4"
+    assert any("paced by the slowest member server (350 Gb/s per GPU, below the ring's 398.4"
                in a for a in w.assumptions)
     assert w.to_json()["allreduce"]["paced_by"] == {"server": "gpu-001", "gbps_per_gpu": 350.0}
 
@@ -199,3 +199,22 @@ def test_an_intact_design_is_paced_by_nobody(catalog):
     doc = load_fabric(EXAMPLES / "superpod-1su.fabric", catalog)
     (w,) = analyze(doc).metrics.workloads
     assert w.slowest_server is None and w.to_json()["allreduce"]["paced_by"] is None
+
+
+def test_a_server_short_of_a_nic_does_not_pace_a_ring_the_fabric_holds_slower(build):
+    """4:1 leaves with scattered ranks: the ring gets 175 Gb/s per GPU through the fabric.
+    gpu-0 without one of its 8 NICs still gives its GPUs 7 x 400 / 8 = 350 Gb/s, faster than
+    the fabric's 175: the fabric sets the pace, and the estimate stays the 175 one (the slower
+    of the two, never their product: 175 x 350 / 393.75 would have claimed 155.6)."""
+    from aicnet_gui.model.edits import RemoveLink
+
+    report = four_to_one(build, "scattered")
+    (before,) = report.metrics.workloads
+    build.doc.apply([RemoveLink("s00")])
+    (w,) = analyze(build.doc).metrics.workloads
+    assert w.injection_gbps_per_gpu == pytest.approx(393.75)
+    assert w.ring_scattered_gbps_per_gpu == pytest.approx(175, abs=1.0)
+    assert w.slowest_server is None
+    transfer_ms = 2 * 63 / 64 * 1.024e9 / (w.ring_scattered_gbps_per_gpu * 1e9 / 8) / 8 * 1e3
+    assert w.allreduce_ms == pytest.approx(transfer_ms + (14 * 8 + 112 * 0.6) * 1e-3, abs=1e-3)
+    assert before.allreduce_ms <= w.allreduce_ms

@@ -191,3 +191,14 @@ def test_a_cable_fails_with_every_link_it_carries(example):
     result = sweep(doc, "cable")
     assert len(result.entries) == 48
     assert any(e.result.failure.links == {"c033", "c034"} for e in result.entries)
+
+
+def test_a_copied_sweep_result_names_no_other_failures_server(example):
+    """A result the sweep copies from another failure of its class keeps that failure's
+    numbers, not the names in them: no lost GPUs, no pacing server of the other failure."""
+    doc = example("small-hgx")
+    copied = [e.result for e in sweep(doc, "cable").entries if e.result.like]
+    assert copied
+    for result in copied:
+        for workload in result.to_json()["workloads"]:
+            assert "lost" not in workload and "slowest_server" not in workload["after"]
