@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..generators.rechoose import assembly_groups
 from ..model.document import FabricDocument
 
 
@@ -78,26 +79,21 @@ def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
 def cable_of(doc: FabricDocument, link_id: str) -> frozenset[str]:
     """Every link of the physical cable that carries `link_id` (its assembly), else itself."""
     assembly = doc.links[link_id].assembly
-    if assembly is None:
-        return frozenset((link_id,))
-    return frozenset(i for i, link in doc.links.items() if link.assembly == assembly)
+    return frozenset((link_id,)) if assembly is None else assembly_groups(doc)[assembly]
 
 
 def cables(doc: FabricDocument) -> list[frozenset[str]]:
     """The design's physical cables as sets of link ids (a link without an assembly is a cable
     of its own), in the order of their first link id."""
-    by_assembly: dict[str, set[str]] = {}
-    out: list[frozenset[str] | set[str]] = []
+    groups = assembly_groups(doc)
+    out: dict[tuple[bool, str], frozenset[str]] = {}  # (of an assembly, id)
     for link_id in sorted(doc.links):
         assembly = doc.links[link_id].assembly
         if assembly is None:
-            out.append(frozenset((link_id,)))
-        elif assembly not in by_assembly:
-            by_assembly[assembly] = {link_id}
-            out.append(by_assembly[assembly])
+            out[(False, link_id)] = frozenset((link_id,))
         else:
-            by_assembly[assembly].add(link_id)
-    return [frozenset(group) for group in out]
+            out.setdefault((True, assembly), groups[assembly])
+    return list(out.values())
 
 
 def _optic(doc: FabricDocument, token: str) -> set[str]:

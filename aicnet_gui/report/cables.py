@@ -199,7 +199,7 @@ class CablePlan:
     def labels(self) -> list[LabelEnd]:
         """One label per physical cable end, in schedule order (built on first use)."""
         if self._labels is None:
-            self._labels = _label_ends(self._doc, self.rows, self._group_of)
+            self._labels = _label_ends(self._doc, self.rows, self._group_of, self.multi_plane)
         return self._labels
 
     @property
@@ -547,13 +547,12 @@ def _straight_labels(row: CableRow, planes: bool) -> tuple[LabelEnd, LabelEnd]:
 
 
 def _label_ends(
-    doc: FabricDocument, rows: list[CableRow], group_of: dict[str, str]
+    doc: FabricDocument, rows: list[CableRow], group_of: dict[str, str], planes: bool
 ) -> list[LabelEnd]:
     cables: dict[str, list[CableRow]] = {}
     for row in rows:
         cables.setdefault(group_of[row.link_id], []).append(row)
     labels: list[LabelEnd] = []
-    planes = len({row.plane for row in rows}) > 1
     for cable_rows in cables.values():
         if len(cable_rows) == 1:
             labels.extend(_straight_labels(cable_rows[0], planes))

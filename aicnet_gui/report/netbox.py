@@ -31,7 +31,7 @@ from ..model.port_names_os import PortNamer
 from .cables import CablePlan, build_plan
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .netbox_common import cable_comments, device_rows, several_planes, write_common
+from .netbox_common import cable_comments, device_rows, write_common
 
 CABLE_HEADER: tuple[str, ...] = (
     "side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
@@ -87,7 +87,7 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
     written["interfaces.csv"] = write_csv(folder / "interfaces.csv", INTERFACE_HEADER, interfaces)
 
     per_cable = Counter(r.number for r in plan.rows)
-    planes = several_planes(plan)
+    planes = plan.multi_plane
     seen_in_cable: Counter[str] = Counter()
     cables = []
     for row in plan.rows:

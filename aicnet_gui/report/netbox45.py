@@ -33,7 +33,7 @@ from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End
 from .colours import colour_hex
 from .csv_exports import write_csv
-from .netbox_common import cable_comments, device_rows, several_planes, write_common
+from .netbox_common import cable_comments, device_rows, write_common
 from .netbox_devicetypes import device_type_yaml, file_name, template_names
 from .outfile import write_text
 
@@ -83,7 +83,7 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
     written["interfaces.csv"] = write_csv(
         folder / "interfaces.csv", INTERFACE_HEADER, _interfaces(doc, plan, templates))
 
-    planes = several_planes(plan)
+    planes = plan.multi_plane
     by_cable: dict[str, list[CableRow]] = defaultdict(list)
     for row in plan.rows:
         by_cable[row.number].append(row)

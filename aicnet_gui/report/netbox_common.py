@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..model.catalog_entities import DeviceModel, airflow_direction
 from ..model.document import FabricDocument
-from .cables import CablePlan, CableRow
+from .cables import CableRow
 from .csv_exports import write_csv
 from .identifiers import rack_coordinate
 from .netbox_devicetypes import NETBOX_AIRFLOW, slug
@@ -81,7 +81,3 @@ def cable_comments(row: CableRow, planes: bool) -> str:
     text = f"{row.part_name}; {row.tier}" + (f"; rail {row.rail}" if row.rail is not None else "")
     return text + (f"; plane {row.plane}" if planes and row.plane else "")
 
-
-def several_planes(plan: CablePlan) -> bool:
-    """Whether the plan's links lie in more than one plane (a multi-plane fabric)."""
-    return len({row.plane for row in plan.rows}) > 1

@@ -94,8 +94,7 @@ def draw_resilience(flow: Flow, doc: FabricDocument, plan: CablePlan | None = No
     if not rows:
         flow.para("No workload is defined: a failure's impact is measured on workloads.", size=8.5)
         return
-    cables = ("every single cable (a twin-port or splitter cable whole, and each of its links "
-              "alone)" if plan is not None else "every single link")
+    cables = "every physical cable (a twin-port or splitter cable with all its links)"
     flow.para(f"Every single switch and {cables} was failed in turn and every workload "
               "measured again; the worst failure of each kind is shown. GPUs cut off lose all "
               "their paths through the fabric; the bandwidth drop is the largest fall of a "

@@ -226,6 +226,9 @@ class OverviewLayer(QGraphicsItem):
         """The scalable units of a design of two or more, title and where their leaves and
         servers are (scene units), for the captions drawn closer in (su_captions.py); the
         blocks are the overview's own, kept up to date the same way (no bundle is counted)."""
+        doc = self._scene.doc
+        if len({d.tags.get("su") for d in doc.devices.values()} - {None}) < 2:
+            return []  # nothing to tell apart: the overview's blocks are left uncomputed
         self._refresh_blocks()
         fine = self._fine
         if fine is None:

@@ -28,36 +28,33 @@ Blocks = list[tuple[str, QRectF]]
 class SuCaptions(QGraphicsItem):
     """The SU titles over the devices (see the module docstring)."""
 
-    def __init__(self, blocks: Callable[[], Blocks]) -> None:
+    def __init__(self, blocks: Callable[[], Blocks], devices: Callable[[], QRectF]) -> None:
         super().__init__()
         self._source = blocks
+        self._devices = devices
         self._blocks: Blocks | None = None
         self._bounds = QRectF()
         self.setZValue(7)  # over the cables and devices, under the overview
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def changed(self) -> None:
-        """The devices changed or a document was opened: the blocks are read again."""
-        self.prepareGeometryChange()
+        """The devices changed or a document was opened: the blocks are read again when next
+        drawn (the overview computes nothing before it is asked); the item covers the devices
+        and the gap above them (an SU lies within its devices)."""
+        bounds = self._devices().adjusted(0, -CAPTION_SPACE, 0, 0)
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
         self._blocks = None
-        self._bounds = QRectF()
         self.update()
 
     def blocks(self) -> Blocks:
         """(title, where the SU's devices are) per SU, read from the overview when needed."""
         if self._blocks is None:
             self._blocks = self._source()
-            bounds = QRectF()
-            for _title, rect in self._blocks:
-                bounds = bounds.united(rect.adjusted(0, -CAPTION_SPACE, 0, 0))
-            if bounds != self._bounds:
-                self.prepareGeometryChange()
-                self._bounds = bounds
         return self._blocks
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
-        if self._blocks is None and self.isVisible():
-            self.blocks()
         return self._bounds
 
     def caption_rects(self, transform, visible: QRectF | None = None  # noqa: ANN001

@@ -154,7 +154,8 @@ class TopologyScene(FabricScene):
         # overview hook (#22): blocks per SU / pod / tier drawn instead of the devices far out
         self.overview = OverviewLayer(self)
         self.addItem(self.overview)
-        self.su_captions = SuCaptions(self.overview.su_blocks)  # `SU 3` closer in
+        self.su_captions = SuCaptions(self.overview.su_blocks,  # `SU 3` closer in
+                                      self.device_layer.boundingRect)
         self.addItem(self.su_captions)
         #: collapsed groups (view state, not in the model)
         self.collapsed: dict[GroupKey, GroupItem] = self.group_boxes.boxes
