@@ -36,6 +36,11 @@ class SuCaptions(QGraphicsItem):
         self._bounds = QRectF()
         self.setZValue(7)  # over the cables and devices, under the overview
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        # paint is told the part of the scene to draw: a pan or a drag redraws a strip, and
+        # only the SUs whose caption falls in it are looked at
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self._widths: dict[str, float] = {}
+        self._height = 0.0
 
     def changed(self) -> None:
         """The devices changed or a document was opened: the blocks are read again when next
@@ -52,25 +57,35 @@ class SuCaptions(QGraphicsItem):
         """(title, where the SU's devices are) per SU, read from the overview when needed."""
         if self._blocks is None:
             self._blocks = self._source()
+            metrics = QFontMetricsF(theme.font(9.0, True))
+            self._widths = {t: metrics.horizontalAdvance(t) + 8 for t, _ in self._blocks}
+            self._height = metrics.height() + 2
         return self._blocks
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
         return self._bounds
 
-    def caption_rects(self, transform, visible: QRectF | None = None  # noqa: ANN001
-                      ) -> list[tuple[str, QRectF]]:
+    def caption_rects(self, transform, visible: QRectF | None = None,  # noqa: ANN001
+                      exposed: QRectF | None = None) -> list[tuple[str, QRectF]]:
         """Where each caption goes on screen under `transform` (scene to device): above the
         SU's top left corner, where the gap above it holds the text and the SU is wide
         enough to carry it; slid right into `visible` (the viewport) when the SU's left end is
-        scrolled out, as far as the SU reaches."""
-        metrics = QFontMetricsF(theme.font(9.0, True))
-        height = metrics.height() + 2
+        scrolled out, as far as the SU reaches; only SUs whose gap meets `exposed` (scene)."""
+        blocks = self.blocks()
+        if not blocks:
+            return []
+        height = self._height
+        gap = transform.mapRect(QRectF(0, 0, 1, CAPTION_SPACE)).height()
+        if gap < height + 4:
+            return []
         out = []
-        for title, rect in self.blocks():
+        for title, rect in blocks:
+            if exposed is not None and not exposed.intersects(
+                    rect.adjusted(0, -CAPTION_SPACE, 0, 0)):
+                continue
             box = transform.mapRect(rect)
-            gap = transform.mapRect(QRectF(0, 0, 1, CAPTION_SPACE)).height()
-            width = metrics.horizontalAdvance(title) + 8
-            if box.width() < max(MIN_SU_PX, width) or gap < height + 4:
+            width = self._widths[title]
+            if box.width() < max(MIN_SU_PX, width):
                 continue
             left = box.left()
             if visible is not None and left < visible.left() + 4:
@@ -81,7 +96,7 @@ class SuCaptions(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         visible = QRectF(widget.rect()) if widget is not None else None
-        placed = self.caption_rects(painter.worldTransform(), visible)
+        placed = self.caption_rects(painter.worldTransform(), visible, option.exposedRect)
         if not placed:
             return
         painter.save()
