@@ -80,3 +80,23 @@ def window(make_window):  # noqa: ANN001, ANN201
 @pytest.fixture
 def example_path() -> Path:
     return EXAMPLE
+
+
+@pytest.fixture
+def open_generated(window, tmp_path):  # noqa: ANN001, ANN201
+    """open_generated(params) -> the window with the fabric those generator parameters make,
+    saved to a file, opened from it and fitted (as a user opens a generated design)."""
+    from aicnet_gui.fileio import save_fabric
+    from aicnet_gui.generators import generate
+    from aicnet_gui.model.document import FabricDocument
+
+    def open_it(params, name: str = "generated.fabric"):  # noqa: ANN001, ANN202
+        doc = FabricDocument(window.document.fabric.catalog)
+        generate(doc, params)
+        path = tmp_path / name
+        save_fabric(doc, path)
+        assert window.open_path(path, ask=False)
+        window.topology_view.fit_all()
+        return window
+
+    return open_it

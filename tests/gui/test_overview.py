@@ -9,19 +9,11 @@ from aicnet_gui.gui.canvas.overview_layer import OVERVIEW_SCALE
 
 
 @pytest.fixture
-def sixteen_su(window, tmp_path):  # noqa: ANN001, ANN201
+def sixteen_su(open_generated):  # noqa: ANN001, ANN201
     """A 16-SU rail-optimized fabric (512 DGX H100, three tiers of QM9700), open and fitted."""
-    from aicnet_gui.fileio import save_fabric
-    from aicnet_gui.generators import RailOptimizedParams, generate
-    from aicnet_gui.model.document import FabricDocument
+    from aicnet_gui.generators import RailOptimizedParams
 
-    doc = FabricDocument(window.document.fabric.catalog)
-    generate(doc, RailOptimizedParams(sus=16, nodes_per_su=32, choose_media=False))
-    path = tmp_path / "ro16.fabric"
-    save_fabric(doc, path)
-    assert window.open_path(path, ask=False)
-    window.topology_view.fit_all()
-    return window
+    return open_generated(RailOptimizedParams(sus=16, nodes_per_su=32, choose_media=False))
 
 
 def test_fit_zoom_shows_one_block_per_su_with_its_devices_and_its_bundles(sixteen_su):
@@ -234,23 +226,16 @@ def test_collapsed_group_boxes_give_way_to_the_blocks_far_out_and_come_back_clos
     assert all(box.isVisible() for box in boxes)  # still collapsed: the boxes are back
 
 
-def test_a_bundle_count_never_sits_on_a_blocks_contents_line(window, tmp_path, monkeypatch):
+def test_a_bundle_count_never_sits_on_a_blocks_contents_line(open_generated, monkeypatch):
     """16 SUs of two-plane DGX B300 on SN5600 lay out as a 4 x 4 grid of SU blocks: the trunks
     to the lower rows cross the upper blocks, and their counts (`512`) were drawn over the
     second line of those blocks ("64 servers, 8 leaves · 512 out").  The counts keep off every
     place a title or a contents line went."""
-    from aicnet_gui.fileio import save_fabric
-    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.generators import RailOptimizedParams
     from aicnet_gui.gui.canvas.overview_layer import OverviewLayer
-    from aicnet_gui.model.document import FabricDocument
 
-    doc = FabricDocument(window.document.fabric.catalog)
-    generate(doc, RailOptimizedParams(sus=16, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
-                                      planes=2, choose_media=False))
-    path = tmp_path / "b300-16.fabric"
-    save_fabric(doc, path)
-    assert window.open_path(path, ask=False)
-    window.topology_view.fit_all()
+    window = open_generated(RailOptimizedParams(
+        sus=16, server="nvidia-dgx-b300", leaf="nvidia-sn5600", planes=2, choose_media=False))
     seen: dict[str, list] = {}
     paint_titles = OverviewLayer._paint_titles
 
@@ -274,22 +259,15 @@ def test_a_bundle_count_never_sits_on_a_blocks_contents_line(window, tmp_path, m
         assert kept and max(r.right() for r in kept) >= box.center().x()
 
 
-def test_closer_in_each_su_is_captioned_above_its_leaves(window, tmp_path):
+def test_closer_in_each_su_is_captioned_above_its_leaves(open_generated):
     """Two SUs of DGX B300 on Q3400-RA drawn as devices: two LEAF / SERVERS band pairs, and
     `SU 1`, `SU 2` written in the gap above each one's leaves (the overview's titles are gone
     at this zoom); far out the overview's own titles take over."""
-    from aicnet_gui.fileio import save_fabric
-    from aicnet_gui.generators import RailOptimizedParams, generate
-    from aicnet_gui.model.document import FabricDocument
+    from aicnet_gui.generators import RailOptimizedParams
 
-    doc = FabricDocument(window.document.fabric.catalog)
-    generate(doc, RailOptimizedParams(sus=2, server="nvidia-dgx-b300", leaf="nvidia-q3400-ra",
-                                      choose_media=False))
-    path = tmp_path / "b300-2.fabric"
-    save_fabric(doc, path)
-    assert window.open_path(path, ask=False)
+    window = open_generated(RailOptimizedParams(sus=2, server="nvidia-dgx-b300",
+                                                leaf="nvidia-q3400-ra", choose_media=False))
     scene, view = window.topology, window.topology_view
-    view.fit_all()
     assert not scene.overview.active and scene.su_captions.isVisible()
     placed = scene.su_captions.caption_rects(view.viewportTransform(),
                                              view.viewport().rect().toRectF())

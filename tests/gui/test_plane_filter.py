@@ -16,20 +16,12 @@ from aicnet_gui.gui.canvas.hits import DeviceHit
 
 
 @pytest.fixture
-def twin_plane(window, tmp_path):  # noqa: ANN001, ANN201
+def twin_plane(open_generated):  # noqa: ANN001, ANN201
     """A 2-SU DGX B300 rail-optimized fabric on SN5600 with 2 planes, open in the window."""
-    from aicnet_gui.fileio import save_fabric
-    from aicnet_gui.generators import RailOptimizedParams, generate
-    from aicnet_gui.model.document import FabricDocument
+    from aicnet_gui.generators import RailOptimizedParams
 
-    doc = FabricDocument(window.document.fabric.catalog)
-    generate(doc, RailOptimizedParams(sus=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
-                                      planes=2, choose_media=False))
-    path = tmp_path / "b300-2p.fabric"
-    save_fabric(doc, path)
-    assert window.open_path(path, ask=False)
-    window.topology_view.fit_all()
-    return window
+    return open_generated(RailOptimizedParams(sus=2, server="nvidia-dgx-b300",
+                                              leaf="nvidia-sn5600", planes=2, choose_media=False))
 
 
 def _switches(doc, plane: str) -> list[str]:  # noqa: ANN001
