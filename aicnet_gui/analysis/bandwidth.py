@@ -89,8 +89,8 @@ class WorkloadMetrics:
     # multi-plane fabrics: the bisection inside each compute plane, (plane name, Gb/s) pairs
     plane_bisection: tuple[tuple[str, float], ...] = ()
     algorithm: str = "ring"  # the all-reduce algorithm of allreduce_ms (after any fallback)
-    # the member server whose GPUs get the least NIC bandwidth, when below the mean: the
-    # all-reduce runs at its pace (a collective step waits for its slowest rank)
+    # the member server whose GPUs get the least NIC bandwidth, when below the ring's rate
+    # through the fabric: the all-reduce runs at its pace (a step waits for its slowest rank)
     slowest_server: str | None = None  # its name (slowest_id: its device id)
     slowest_gbps_per_gpu: float | None = None
     slowest_id: str | None = None

@@ -348,7 +348,11 @@ def _restated(doc: FabricDocument, source: Any, params: Any) -> tuple[Any, set[s
     name and description the generator wrote for the design's own parameters state its size and
     models ("2 SU x 72", "16 leaves"), so a grown or migrated design restates them; a name or
     description of the user's own stays as it is."""
-    name, description = generated_metadata(doc.catalog, source.model_copy(update={"name": None}))
+    try:
+        name, description = generated_metadata(doc.catalog,
+                                               source.model_copy(update={"name": None}))
+    except GeneratorError:  # the design's own parameters no longer plan: its words stay
+        return params, set()
     fields = {"description"} if doc.metadata.description == description else set()
     if doc.metadata.name == name:
         fields.add("name")
