@@ -19,6 +19,9 @@ another model, e.g. nvidia-q3400-ra once the catalog has optics for its cages) i
 - edit shown: a leaf moved by the editor (one undo step) and the fitted view repainted;
 - validation: the full analysis in the worker after open, and one edit (a device moved)
   validated incrementally in the GUI thread, then shown (findings dock, badges, canvas);
+- Floor view: the first switch to the Floor tab (racks and devices laid out, fitted, painted),
+  then frames fitted, at 0.15 (rack names written along the racks where they fit) and at 0.5
+  (racks write their own headers), "first / median of the next five";
 - peak RSS of the process.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_canvas.py [--sizes 128,1024]
@@ -210,12 +213,35 @@ def bench(path: Path) -> dict[str, float]:
     result["validate_edit_ms"] = window.validator.report.duration_ms
     result["validate_edit_shown_ms"] = (time.perf_counter() - begin) * 1000
     result["findings"] = len(window.validator.report.findings)
+    result.update(floor_frames(app, window))
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     window.document.undo_stack.setClean()
     window.validator.wait()
     window.document.close()
     window.close()
     path.with_suffix(".ini").unlink(missing_ok=True)
+    return result
+
+
+def floor_frames(app, window) -> dict[str, float]:  # noqa: ANN001
+    """The Floor tab: its first showing (layout + fit + paint), then fitted and zoomed frames."""
+    view = window.floor_view
+    begin = time.perf_counter()
+    window.tabs.setCurrentIndex(1)
+    app.processEvents()
+    view.fit_all()
+    view.viewport().repaint()
+    result = {"floor_show_ms": (time.perf_counter() - begin) * 1000}
+    result["floor_fitted_first_ms"], result["floor_fitted_ms"] = frames(view)
+    racks = window.floor.racks_by_id
+    first = min(racks.values(), key=lambda item: (item.pos().y(), item.pos().x()), default=None)
+    for zoom, key in ((0.15, "floor_far"), (0.5, "floor_near")):
+        view.set_zoom(zoom)
+        if first is not None:
+            view.centerOn(first.frame().center())
+        result[f"{key}_first_ms"], result[f"{key}_ms"] = frames(view)
+    window.tabs.setCurrentIndex(0)
+    app.processEvents()
     return result
 
 
@@ -240,7 +266,11 @@ def run_sizes(sizes: list[int], folder: Path, extra: list[str], big_switch: str 
                      f"edit shown on the fitted canvas {r['edit_canvas_ms']:.0f} ms, "
                      f"edit validated and shown {r['validate_edit_shown_ms']:.0f} ms "
                      f"({r['findings']} findings), "
-                     f"every device item built {r['items_ms']:.0f} ms after File > Open")
+                     f"every device item built {r['items_ms']:.0f} ms after File > Open; "
+                     f"Floor tab first shown {r['floor_show_ms']:.0f} ms, frames fitted "
+                     f"{r['floor_fitted_first_ms']:.0f}/{r['floor_fitted_ms']:.0f} ms, at 0.15 "
+                     f"{r['floor_far_first_ms']:.0f}/{r['floor_far_ms']:.0f} ms, at 0.5 "
+                     f"{r['floor_near_first_ms']:.0f}/{r['floor_near_ms']:.0f} ms")
         print(f"{servers:>7} {r['devices']:>7} {r['links']:>7} {r['open_show_ms']:>5.0f}ms "
               f"{r['gui_busy_ms']:>6.0f}ms "
               f"{r['fitted_first_ms']:>4.0f}/{r['fitted_ms']:>3.0f}ms {r['middle_first_ms']:>4.0f}/{r['middle_ms']:>3.0f}ms "

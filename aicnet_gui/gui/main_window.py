@@ -403,6 +403,7 @@ class MainWindow(QMainWindow):
         self.topology_view.zoom_changed.connect(lambda s: self._on_zoom(s, self.topology_view))
         self.topology_view.zoom_changed.connect(self.topology.set_view_scale)
         self.floor_view.zoom_changed.connect(lambda s: self._on_zoom(s, self.floor_view))
+        self.floor_view.zoom_changed.connect(self.floor.set_view_scale)
         self.tabs.currentChanged.connect(self._on_tab)
         self.palette.add_requested.connect(self.add_device_from_palette)
         self.inspector.select_link.connect(lambda link_id: self.select_ids([], [link_id], [], centre=True))

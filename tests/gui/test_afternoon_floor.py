@@ -116,3 +116,69 @@ def test_run_labels_never_cover_each_other_at_any_zoom(window):
         assert len(labels) >= 2
         for i, box in enumerate(labels):
             assert not any(box.intersects(other) for other in labels[i + 1:]), zoom
+
+
+def _rack_plates(scene, view) -> list[tuple[str, QRectF, bool]]:  # noqa: ANN001
+    return scene.rack_names.placements(view.viewportTransform())
+
+
+def test_every_rack_is_named_on_the_fitted_floor(window):
+    """Fitted, the 4-SU SuperPOD's 37 racks are ~25 px wide, too small for their 9 pt headers:
+    each rack's name is still written, upright along its body, inside the view, the plates
+    apart; zoomed in, the racks write their names themselves and the far-out names go."""
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    scene, view = _floor(window)
+    assert view.transform().m11() < 0.22  # fitted far out: the headers carry no text
+    plates = _rack_plates(scene, view)
+    racks = window.document.fabric.racks
+    assert sorted(name for name, _box, _up in plates) == sorted(r.name for r in racks.values())
+    viewport = QRectF(view.viewport().rect())
+    for i, (name, box, upright) in enumerate(plates):
+        assert upright, name
+        assert viewport.contains(box), name
+        assert not any(box.intersects(other) for _n, other, _u in plates[i + 1:]), name
+    view.set_zoom(0.5)
+    assert _rack_plates(scene, view) == []
+
+
+def test_a_renamed_rack_is_named_anew_on_the_fitted_floor(window):
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    scene, view = _floor(window)
+    rack_id, rack = next(iter(window.document.fabric.racks.items()))
+    assert window.editor.update_racks([rack_id], {"name": "HALL-A-R07"}, "Rename rack")
+    view.set_zoom(0.15)
+    names = [name for name, _box, _up in _rack_plates(scene, view)]
+    assert "HALL-A-R07" in names and rack.name not in names
+
+
+def _no_contents(item) -> bool:  # noqa: ANN001
+    return bool(item.flags() & item.GraphicsItemFlag.ItemHasNoContents)
+
+
+def test_far_out_one_layer_draws_the_racks_and_devices(window):
+    """Fitted, the racks and racked devices stop painting themselves (a 100,000-GPU hall is
+    20,000 items) and the far layer draws them, in the devices' role colours; a selected device
+    draws itself again (its halo, its drag) and the layer leaves it out; zoomed in, the items
+    paint again."""
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    scene, view = _floor(window)
+    assert scene.far and scene.far_layer.isVisible()
+    racked = {i for i, item in scene.items_by_id.items() if not item.in_tray}
+    assert racked and all(_no_contents(scene.items_by_id[i]) for i in racked)
+    assert all(_no_contents(item) for item in scene.racks_by_id.values())
+    assert scene.far_layer.drawn() == (set(scene.racks_by_id), racked)
+    server = next(d for d in window.document.fabric.devices.values()
+                  if window.document.fabric.role_of(d).value == "gpu_server")
+    item = scene.items_by_id[server.id]
+    image = view.grab().toImage()
+    centre = view.mapFromScene(item.slots().center())
+    drawn = image.pixelColor(centre)
+    assert drawn != view.backgroundBrush().color() and drawn.green() > drawn.red()  # a server's tint
+    scene.select_ids([server.id])
+    assert not _no_contents(item)
+    assert server.id not in scene.far_layer.drawn()[1]
+    scene.select_ids([])
+    assert _no_contents(item)
+    view.set_zoom(0.5)
+    assert not scene.far and not scene.far_layer.isVisible()
+    assert not any(_no_contents(scene.items_by_id[i]) for i in racked)

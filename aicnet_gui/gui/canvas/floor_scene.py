@@ -29,9 +29,11 @@ from .. import theme
 from ..editor import Editor
 from . import lod
 from .fabric_scene import FabricScene
+from .floor_far_layer import FloorFarLayer
 from .hits import DeviceHit, RackHit
 from .items import elide, static_text
 from .rack_contents import RackContents, free_runs, rack_contents
+from .rack_names import RackNames
 
 RU_PX = 14.0
 RACK_W = 166.0
@@ -78,6 +80,10 @@ class RackItem(QGraphicsItem):
 
     def body_top(self) -> float:
         return self.pos().y() + HEADER
+
+    def frame(self) -> QRectF:
+        """The rack's frame in scene units (its header, RU slots and footer)."""
+        return self._rect.translated(self.pos())
 
     def used_text(self) -> str:
         if self.system:  # "GB300 NVL72": the rack is the system, not 18 of 48 U
@@ -191,6 +197,10 @@ class FloorDeviceItem(QGraphicsItem):
         self.shown_ru = max(shown_ru or self.height_ru, 1)
         self._rect = QRectF(0, 0, RACK_W - 2 * RAIL, self.shown_ru * RU_PX)
         self.update()
+
+    def slots(self) -> QRectF:
+        """The slots it is drawn in, in scene units."""
+        return self._rect.translated(self.pos())
 
     def show_full_height(self) -> None:
         """Dragged out of the tray: drawn as tall as the slots it would take."""
@@ -424,6 +434,15 @@ class FloorScene(FabricScene):
         self.indicator = DropIndicator()
         self.indicator.setVisible(False)
         self.addItem(self.indicator)
+        self.rack_names = RackNames(  # the names fitted out, where the headers are too small
+            lambda: ((item.name, item.frame()) for item in self._racks.values()), RACK_W)
+        self.addItem(self.rack_names)
+        #: zoomed far out one layer draws the racks and racked devices (floor_far_layer.py)
+        self.far_layer = FloorFarLayer()
+        self.far_layer.setVisible(False)
+        self.addItem(self.far_layer)
+        self._far = False
+        self._far_selected: set[QGraphicsItem] = set()  # selected: drawn by their own items
         self._dragging = False
         self._pitch = 0.0
         self._rows: list[float] = []
@@ -544,6 +563,7 @@ class FloorScene(FabricScene):
             item = self._racks.get(rack.id)
             if item is None:
                 item = RackItem(rack.id)
+                self._far_flag(item)
                 self.addItem(item)
                 self._racks[rack.id] = item
             item.configure(rack, contents.get(rack.id))
@@ -555,6 +575,7 @@ class FloorScene(FabricScene):
             item = self._items.get(device.id)
             if item is None:
                 item = FloorDeviceItem(device.id)
+                self._far_flag(item)
                 self.addItem(item)
                 self._items[device.id] = item
             model = doc.device_model(device)
@@ -590,6 +611,11 @@ class FloorScene(FabricScene):
         self.tray.set_rect(QRectF(left, 0, width, 56 + rows * chip_h), len(unplaced))
 
     def _update_scene_rect(self) -> None:
+        racks = QRectF()
+        for item in self._racks.values():
+            racks = racks.united(item.frame())
+        self.rack_names.changed(racks)
+        self._refresh_far_layer()
         rect = self.content_rect()
         margin = max(rect.width(), rect.height(), 1500) * 0.5
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
@@ -647,6 +673,7 @@ class FloorScene(FabricScene):
                 continue
             if item is None:
                 item = FloorDeviceItem(device.id)
+                self._far_flag(item)
                 self.addItem(item)
                 self._items[device.id] = item
             model = doc.device_model(device)
@@ -671,8 +698,60 @@ class FloorScene(FabricScene):
         self.update_routes()
         self._update_scene_rect()
 
+    # ---------------------------------------------------------------- far out
+    @property
+    def far(self) -> bool:
+        """Zoomed far out: the far layer draws the racks and racked devices."""
+        return self._far
+
+    def set_view_scale(self, scale: float) -> None:
+        """The view zoomed: below lod.FAR_SCALE one layer draws what the items drew."""
+        far = scale < lod.FAR_SCALE
+        if far == self._far:
+            return
+        self._far = far
+        for item in list(self._racks.values()) + list(self._items.values()):
+            self._far_flag(item)
+        self.far_layer.setVisible(far)
+
+    def _far_flag(self, item: QGraphicsItem) -> None:
+        """Far out a rack or racked device paints nothing (the layer draws it) unless it is
+        selected or waits in the tray; it stays in the scene for clicks and drags."""
+        in_tray = isinstance(item, FloorDeviceItem) and item.in_tray
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents,
+                     self._far and not in_tray and not item.isSelected())
+
+    def _refresh_far_layer(self) -> None:
+        racks, hatched = [], []
+        for rack_id, item in self._racks.items():
+            frame = item.frame()
+            racks.append((rack_id, frame, QRectF(frame.x() + RAIL, frame.y() + HEADER,
+                                                 RACK_W - 2 * RAIL, item.height_ru * RU_PX)))
+            for low, count in item.free:
+                top = frame.y() + HEADER + (item.height_ru - (low - 1) - count) * RU_PX
+                hatched.append(QRectF(frame.x() + RAIL, top, RACK_W - 2 * RAIL, count * RU_PX))
+        devices = [(device_id, item.slots(),
+                    theme.role_colour(item.role))
+                   for device_id, item in self._items.items() if not item.in_tray]
+        self.far_layer.set_contents(racks, hatched, devices)
+        self._far_selected.clear()
+        self._follow_selection()
+        for item in self._items.values():  # a device moved out of or into the tray
+            self._far_flag(item)
+
+    def _follow_selection(self) -> None:
+        """Selected racks and devices draw themselves; the layer leaves them out."""
+        selected = set(self.selectedItems())
+        for item in selected ^ self._far_selected:
+            if isinstance(item, RackItem | FloorDeviceItem):
+                self._far_flag(item)
+        self._far_selected = selected
+        self.far_layer.set_selected({i.rack_id for i in selected if isinstance(i, RackItem)},
+                                    {i.device_id for i in selected if isinstance(i, FloorDeviceItem)})
+
     # ---------------------------------------------------------------- selection and routes
     def _on_selection(self) -> None:
+        self._follow_selection()
         self.update_routes()
         self.selection_changed_ids.emit()
 
@@ -702,6 +781,7 @@ class FloorScene(FabricScene):
             if rack_id in self._racks:
                 self._racks[rack_id].setSelected(True)
         self.blockSignals(False)
+        self._follow_selection()
         self.update_routes()
         self.selection_changed_ids.emit()
 
