@@ -1,5 +1,5 @@
 """NVIDIA cables and DGX systems of the built-in catalog hold the numbers of NVIDIA's own
-documents (re-checked 2026-12-02), and a cable whose per-length part numbers no document lists
+documents (re-checked 2026-12-01), and a cable whose per-length part numbers no document lists
 carries its base number only, so that a BOM never prints a number built from the length code."""
 
 from __future__ import annotations
