@@ -33,11 +33,9 @@ def test_mcp7y00_orders_by_the_ordering_table(catalog: Catalog, cable_id, table)
     assert cable.verified
     for length, (legacy, ordering) in table.items():
         assert legacy in cable.part_numbers and ordering in cable.part_numbers, length
-        assert cable.order_number(length) == (ordering if legacy.endswith("-FLT") else legacy)
-        printed = cable_part_numbers(cable, length)
-        # the -FLT legacy numbers end in -FLT, not in the length code, so the BOM prints the
-        # ordering number alone for them
-        assert printed == (ordering if legacy.endswith("-FLT") else f"{legacy}, {ordering}")
+        assert cable.order_number(length) == legacy
+        # the flat-top legacy numbers carry the length code before -FLT: both numbers print
+        assert cable_part_numbers(cable, length) == f"{legacy}, {ordering}"
 
 
 def test_mcp4y10_lengths_gauge_and_power_are_the_product_specification(catalog: Catalog) -> None:

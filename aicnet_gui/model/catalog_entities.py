@@ -62,12 +62,14 @@ Media = Literal["MMF", "SMF", "copper"]
 _MODE_RE = re.compile(r"^(\d{1,3})x(\d{1,5})G$")
 #: the placeholders of a `port_names` pattern (CageGroup)
 PORT_FIELDS = frozenset({"cage", "leg", "leg0", "n", "pos"})
-_LENGTH_CODE = re.compile(r"[NX](\d\d)([0-9A])$")
+#: the length code at the end of a part number, before a variant suffix such as `-FLT`
+_LENGTH_CODE = re.compile(r"[NX](\d\d)([0-9A])(?:-[A-Z]{2,4})?$")
 
 
 def length_of_part_number(part_number: str) -> float | None:
-    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m;
-    XDR ordering numbers use `X` (`980-9IAM5-00X01A` 1.5 m)."""
+    """The length an NVIDIA LinkX part number encodes: `-N003` 3 m, `-N01A` 1.5 m, `-N020` 20 m,
+    also before a variant suffix (`MCP7Y00-N01A-FLT` 1.5 m); XDR ordering numbers use `X`
+    (`980-9IAM5-00X01A` 1.5 m)."""
     match = _LENGTH_CODE.search(part_number)
     if match is None:
         return None
