@@ -523,8 +523,11 @@ class FloorScene(FabricScene):
         y_m = rows[k] if k < len(rows) else rows[-1] + (k - len(rows) + 1) * params.row_pitch_m
         return round(x_m, 3), round(y_m, 3)
 
-    def device_slot_rect(self, rack: Rack, ru: int, height_ru: int) -> QRectF:
-        origin = self.rack_origin(rack)
+    def device_slot_rect(self, rack: Rack, ru: int, height_ru: int,
+                         origin: QPointF | None = None) -> QRectF:
+        """The slots of a device of `height_ru` at `ru` in `rack` (whose origin the caller may
+        already know: a relayout places 18,000 devices in 3,600 racks)."""
+        origin = origin if origin is not None else self.rack_origin(rack)
         top = origin.y() + HEADER + (rack.height_ru - (ru - 1) - max(height_ru, 1)) * RU_PX
         return QRectF(origin.x() + RAIL, top, RACK_W - 2 * RAIL, max(height_ru, 1) * RU_PX)
 
@@ -559,15 +562,16 @@ class FloorScene(FabricScene):
         contents = rack_contents(doc)
         for rack_id in [r for r in self._racks if r not in doc.racks]:
             self.removeItem(self._racks.pop(rack_id))
+        origins: dict[str, QPointF] = {}
         for rack in doc.racks.values():
             item = self._racks.get(rack.id)
             if item is None:
                 item = RackItem(rack.id)
-                self._far_flag(item)
                 self.addItem(item)
                 self._racks[rack.id] = item
             item.configure(rack, contents.get(rack.id))
-            item.setPos(self.rack_origin(rack))
+            origins[rack.id] = origin = self.rack_origin(rack)
+            item.setPos(origin)
         for device_id in [d for d in self._items if d not in doc.devices]:
             self.removeItem(self._items.pop(device_id))
         unplaced: list[Device] = []
@@ -575,13 +579,13 @@ class FloorScene(FabricScene):
             item = self._items.get(device.id)
             if item is None:
                 item = FloorDeviceItem(device.id)
-                self._far_flag(item)
                 self.addItem(item)
                 self._items[device.id] = item
             model = doc.device_model(device)
             item.configure(device.name, model.model, doc.role_of(device).value, model.height_ru)
             if device.rack in doc.racks and device.ru is not None:
-                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru).topLeft())
+                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru,
+                                                  origins[device.rack]).topLeft())
                 item.in_tray = False
             else:
                 unplaced.append(device)
@@ -718,8 +722,10 @@ class FloorScene(FabricScene):
         """Far out a rack or racked device paints nothing (the layer draws it) unless it is
         selected or waits in the tray; it stays in the scene for clicks and drags."""
         in_tray = isinstance(item, FloorDeviceItem) and item.in_tray
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents,
-                     self._far and not in_tray and not item.isSelected())
+        empty = self._far and not in_tray and not item.isSelected()
+        flag = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+        if bool(item.flags() & flag) != empty:
+            item.setFlag(flag, empty)
 
     def _refresh_far_layer(self) -> None:
         racks, hatched = [], []
@@ -736,7 +742,7 @@ class FloorScene(FabricScene):
         self.far_layer.set_contents(racks, hatched, devices)
         self._far_selected.clear()
         self._follow_selection()
-        for item in self._items.values():  # a device moved out of or into the tray
+        for item in list(self._racks.values()) + list(self._items.values()):  # new, or in/out of the tray
             self._far_flag(item)
 
     def _follow_selection(self) -> None:
