@@ -182,3 +182,54 @@ def test_far_out_one_layer_draws_the_racks_and_devices(window):
     view.set_zoom(0.5)
     assert not scene.far and not scene.far_layer.isVisible()
     assert not any(_no_contents(scene.items_by_id[i]) for i in racked)
+
+
+def test_short_rack_names_across_the_top_stay_inside_what_is_repainted(window):
+    """A name short enough to sit across a rack's top takes a plate above it, ~17 px high at
+    any scale: the names' item covers it at every far-out scale, so a pan or an edit repaints it
+    whole (a top-row plate outside the item was left half drawn)."""
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    scene, view = _floor(window)
+    racks = window.document.fabric.racks
+    for k, rack_id in enumerate(list(racks)):
+        assert window.editor.update_racks([rack_id], {"name": f"R{k}"}, "Rename rack")
+    for zoom in (0.18, 0.21):
+        view.set_zoom(zoom)
+        plates = _rack_plates(scene, view)
+        assert plates and not any(upright for _n, _b, upright in plates), zoom
+        covered = scene.rack_names.sceneBoundingRect()
+        inverse, _ok = view.viewportTransform().inverted()
+        for name, box, _up in plates:
+            assert covered.contains(inverse.mapRect(box)), (zoom, name)
+            # a repaint of only the plate's top strip draws it
+            strip = inverse.mapRect(QRectF(box.left(), box.top(), box.width(), 3))
+            drawn = scene.rack_names.placements(view.viewportTransform(), strip)
+            assert name in [n for n, _b, _u in drawn], (zoom, name)
+
+
+def test_a_device_moved_far_out_is_drawn_at_its_new_slots(window):
+    """Far out, an edit of a few devices moves their rectangles in the far layer (no rebuild of
+    every rack and device); one put in the tray is no longer drawn by the layer."""
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    scene, view = _floor(window)
+    view.set_zoom(0.15)
+    assert scene.far
+    doc = window.document.fabric
+    device = next(d for d in doc.devices.values() if d.rack in doc.racks and d.ru is not None)
+    item = scene.items_by_id[device.id]
+    before = QRectF(item.slots())
+    assert scene.far_layer.device_rect(device.id) == before
+    rack = doc.racks[device.rack]
+    height = doc.device_model(device).height_ru
+    used = {ru for d in doc.devices.values() if d.rack == rack.id and d.ru is not None
+            for ru in range(d.ru, d.ru + doc.device_model(d).height_ru)}
+    free = next(ru for ru in range(1, rack.height_ru - height + 2)
+                if not used & set(range(ru, ru + height)))
+    assert window.editor.place_devices({device.id: (rack.id, free)})
+    assert item.slots() != before
+    assert scene.far_layer.device_rect(device.id) == item.slots()
+    assert window.editor.place_devices({device.id: (None, None)})
+    assert item.in_tray and scene.far_layer.device_rect(device.id) is None
+    assert not (item.flags() & item.GraphicsItemFlag.ItemHasNoContents)  # the tray draws it
+    window.document.undo_stack.undo()
+    assert scene.far_layer.device_rect(device.id) == item.slots()

@@ -56,8 +56,19 @@ class _Rects:
         self.x, self.y, self.w, self.h = box[:, 0], box[:, 1], box[:, 2], box[:, 3]
         self.key = np.asarray(keys, dtype=np.int32)
         self.selected = np.zeros(len(ids), dtype=np.bool_)
+        self.gone = np.zeros(len(ids), dtype=np.bool_)  # deleted or put in the tray since
         self._all: list[QRectF] | None = None
         self._bars: list[QRectF] | None = None
+
+    def set_row(self, row: int, rect: QRectF) -> None:
+        """Row `row` is at `rect` now (a device moved): its cached rectangles follow."""
+        x, y, w, h = rect.x(), rect.y(), rect.width(), rect.height()
+        self.x[row], self.y[row], self.w[row], self.h[row] = x, y, w, h
+        self.gone[row] = False
+        if self._all is not None:
+            self._all[row] = QRectF(x, y, w, h)
+        if self._bars is not None:
+            self._bars[row] = QRectF(x, y, min(w, EDGE_BAR), h)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -72,7 +83,7 @@ class _Rects:
     def shown(self, exposed: QRectF) -> np.ndarray:
         """Rows meeting `exposed` that the layer draws (not selected)."""
         x, y = self.x, self.y
-        return np.flatnonzero(~self.selected & (x <= exposed.right()) & (x + self.w >= exposed.left())
+        return np.flatnonzero(~self.selected & ~self.gone & (x <= exposed.right()) & (x + self.w >= exposed.left())
                               & (y <= exposed.bottom()) & (y + self.h >= exposed.top()))
 
     def rects(self, rows: np.ndarray) -> list[QRectF]:
@@ -135,6 +146,31 @@ class FloorFarLayer(QGraphicsItem):
         self._bounds = self._racks.bounds().united(self._devices.bounds()).adjusted(-2, -2, 2, 2)
         self.update()
 
+    def set_device(self, device_id: str, slots: QRectF, colour: QColor) -> bool:
+        """A drawn device moved (or came back from the tray) to `slots`; False when the layer
+        does not know it or its colour (the scene then hands over everything again)."""
+        row = self._devices.row.get(device_id)
+        key = next((k for k, c in enumerate(self._colours) if c.rgba() == colour.rgba()), None)
+        if row is None or key is None:
+            return False
+        self._devices.set_row(row, slots)
+        self._devices.key[row] = key
+        self._bounds = self._bounds.united(slots)
+        self.update()
+        return True
+
+    def drop_device(self, device_id: str) -> None:
+        """A device was deleted or put in the tray: no longer drawn here."""
+        row = self._devices.row.get(device_id)
+        if row is not None:
+            self._devices.gone[row] = True
+            self.update()
+
+    def set_hatched(self, hatched: list[QRectF]) -> None:
+        """The slots the rack systems' trays leave, after their contents changed."""
+        self._hatched = list(hatched)
+        self.update()
+
     def set_selected(self, rack_ids: set[str], device_ids: set[str]) -> None:
         """The selected racks and devices draw themselves; the layer leaves them out."""
         for table, chosen in ((self._racks, rack_ids), (self._devices, device_ids)):
@@ -145,8 +181,18 @@ class FloorFarLayer(QGraphicsItem):
 
     def drawn(self) -> tuple[set[str], set[str]]:
         """(rack ids, device ids) this layer draws (everything not selected)."""
-        return ({i for i, s in zip(self._racks.ids, self._racks.selected, strict=True) if not s},
-                {i for i, s in zip(self._devices.ids, self._devices.selected, strict=True) if not s})
+        racks, devices = self._racks, self._devices
+        return ({i for i, s in zip(racks.ids, racks.selected | racks.gone, strict=True) if not s},
+                {i for i, s in zip(devices.ids, devices.selected | devices.gone, strict=True) if not s})
+
+    def device_rect(self, device_id: str) -> QRectF | None:
+        """Where the layer draws a device (scene units); None when it does not draw it."""
+        table = self._devices
+        row = table.row.get(device_id)
+        if row is None or table.gone[row] or table.selected[row]:
+            return None
+        return QRectF(float(table.x[row]), float(table.y[row]), float(table.w[row]),
+                      float(table.h[row]))
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
         return self._bounds

@@ -442,6 +442,7 @@ class FloorScene(FabricScene):
         self.far_layer.setVisible(False)
         self.addItem(self.far_layer)
         self._far = False
+        self._far_dirty = True  # the layer's rectangles are older than the layout
         self._far_selected: set[QGraphicsItem] = set()  # selected: drawn by their own items
         self._dragging = False
         self._pitch = 0.0
@@ -614,12 +615,17 @@ class FloorScene(FabricScene):
         rows = min(len(unplaced), per_col)
         self.tray.set_rect(QRectF(left, 0, width, 56 + rows * chip_h), len(unplaced))
 
-    def _update_scene_rect(self) -> None:
+    def _update_scene_rect(self, devices: set[str] | None = None) -> None:
+        """After a layout (`devices`: only these devices changed): the scene's extent, the rack
+        names' and, far out, the far layer's rectangles (close in it waits until it is needed)."""
         racks = QRectF()
         for item in self._racks.values():
             racks = racks.united(item.frame())
         self.rack_names.changed(racks)
-        self._refresh_far_layer()
+        if not self._far:
+            self._far_dirty = True
+        elif devices is None or self._far_dirty or not self._patch_far_layer(devices):
+            self._refresh_far_layer()
         rect = self.content_rect()
         margin = max(rect.width(), rect.height(), 1500) * 0.5
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
@@ -700,7 +706,7 @@ class FloorScene(FabricScene):
             self._layout_tray([d for d in doc.devices.values()
                                if not (d.rack in doc.racks and d.ru is not None)])
         self.update_routes()
-        self._update_scene_rect()
+        self._update_scene_rect(device_ids)
 
     # ---------------------------------------------------------------- far out
     @property
@@ -714,8 +720,11 @@ class FloorScene(FabricScene):
         if far == self._far:
             return
         self._far = far
-        for item in list(self._racks.values()) + list(self._items.values()):
-            self._far_flag(item)
+        if far and self._far_dirty:
+            self._refresh_far_layer()  # sets every item's flag too
+        else:
+            for item in list(self._racks.values()) + list(self._items.values()):
+                self._far_flag(item)
         self.far_layer.setVisible(far)
 
     def _far_flag(self, item: QGraphicsItem) -> None:
@@ -727,19 +736,47 @@ class FloorScene(FabricScene):
         if bool(item.flags() & flag) != empty:
             item.setFlag(flag, empty)
 
+    def _hatched(self) -> list[QRectF]:
+        """The slots rack systems' trays leave (their NVLink switch trays and power shelves)."""
+        hatched = []
+        for item in self._racks.values():
+            if not item.free:
+                continue
+            frame = item.frame()
+            for low, count in item.free:
+                top = frame.y() + HEADER + (item.height_ru - (low - 1) - count) * RU_PX
+                hatched.append(QRectF(frame.x() + RAIL, top, RACK_W - 2 * RAIL, count * RU_PX))
+        return hatched
+
+    def _patch_far_layer(self, device_ids: set[str]) -> bool:
+        """Hand the far layer the new place of a few devices; False when it needs everything
+        again (a device it never drew, a new colour)."""
+        layer = self.far_layer
+        for device_id in device_ids:
+            item = self._items.get(device_id)
+            if item is None or item.in_tray:
+                layer.drop_device(device_id)
+            elif not layer.set_device(device_id, item.slots(), theme.role_colour(item.role)):
+                return False
+            if item is not None:
+                self._far_flag(item)
+        layer.set_hatched(self._hatched())
+        return True
+
     def _refresh_far_layer(self) -> None:
-        racks, hatched = [], []
+        racks = []
         for rack_id, item in self._racks.items():
             frame = item.frame()
             racks.append((rack_id, frame, QRectF(frame.x() + RAIL, frame.y() + HEADER,
                                                  RACK_W - 2 * RAIL, item.height_ru * RU_PX)))
-            for low, count in item.free:
-                top = frame.y() + HEADER + (item.height_ru - (low - 1) - count) * RU_PX
-                hatched.append(QRectF(frame.x() + RAIL, top, RACK_W - 2 * RAIL, count * RU_PX))
-        devices = [(device_id, item.slots(),
-                    theme.role_colour(item.role))
+        devices = [(device_id, item.slots(), theme.role_colour(item.role))
                    for device_id, item in self._items.items() if not item.in_tray]
-        self.far_layer.set_contents(racks, hatched, devices)
+        self.far_layer.set_contents(racks, self._hatched(), devices)
+        self._far_dirty = False
+        self._far_selected.clear()
+        self._follow_selection()
+        for item in list(self._racks.values()) + list(self._items.values()):  # new, or in/out of the tray
+            self._far_flag(item)
         self._far_selected.clear()
         self._follow_selection()
         for item in list(self._racks.values()) + list(self._items.values()):  # new, or in/out of the tray

@@ -38,13 +38,17 @@ class RackNames(QGraphicsItem):
         self._bounds = QRectF()
         self._metrics = QFontMetricsF(theme.font(FONT_PT, True))
         self._widths: dict[str, float] = {}
+        #: scene units above a rack a name across its top may reach: its plate's pixels at the
+        #: smallest scale a name is written (a rack MIN_RACK_PX wide)
+        self._above = (self._metrics.height() + 6) * rack_width / MIN_RACK_PX
         self.setZValue(8)  # over the devices in the racks, under the cable routes
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
     def changed(self, bounds: QRectF) -> None:
-        """The racks were placed again: `bounds` covers them (and the space above them)."""
-        bounds = bounds.adjusted(0, -40, 0, 0) if not bounds.isNull() else QRectF()
+        """The racks were placed again: `bounds` covers them (the item also covers the space
+        above them that a name may take)."""
+        bounds = bounds.adjusted(0, -self._above, 0, 0) if not bounds.isNull() else QRectF()
         if bounds != self._bounds:
             self.prepareGeometryChange()
             self._bounds = bounds
@@ -71,7 +75,7 @@ class RackNames(QGraphicsItem):
         height = self._metrics.height() + 2
         out: list[tuple[str, QRectF, bool]] = []
         for name, frame in self._racks():
-            if exposed is not None and not exposed.intersects(frame.adjusted(0, -40, 0, 0)):
+            if exposed is not None and not exposed.intersects(frame.adjusted(0, -self._above, 0, 0)):
                 continue
             box = transform.mapRect(frame)
             if box.width() < MIN_RACK_PX or not name:
