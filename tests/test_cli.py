@@ -25,20 +25,40 @@ def test_catalog_list_and_show(capsys):
     code, out, _ = run(capsys, "catalog", "list")
     assert code == 0
     assert "nvidia-qm9700" in out and "nvidia-sn5600" in out
-    code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700")
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700", "--json")
     entry = json.loads(out)
     assert code == 0 and entry["cages"][0]["count"] == 32 and entry["cages"][0]["form_factor"] == "OSFP"
 
 
 def test_catalog_show_says_what_no_public_document_states(capsys):
-    code, out, _ = run(capsys, "catalog", "show", "nvidia-dgx-b300")
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-dgx-b300", "--json")
     entry = json.loads(out)
     # the DGX B300 User Guide states the maximum ("15 kW system max."), not a typical draw
     assert code == 0 and entry["not_stated_in_a_public_document"] == [
         "power_typical_w", "cages[0].power_class_w (compute)"]
-    code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700")
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700", "--json")
     assert json.loads(out)["power_typical_w"] == 747  # with passive cables (hardware.md, S)
     assert "power_typical_w" not in json.loads(out)["not_stated_in_a_public_document"]
+
+
+def test_catalog_show_reads_as_a_data_sheet(capsys):
+    """Without --json an entry is a sheet a buyer reads: verified or not, the facts with their
+    units, a figure no document gives as "not stated", what no public document states named,
+    the cage groups under their names, the source and the notes wrapped."""
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-dgx-b300")
+    lines = out.splitlines()
+    assert code == 0 and lines[1].split() == ["id:", "nvidia-dgx-b300"]
+    assert any(line.startswith("verified:") and "no: the notes say" in line for line in lines)
+    assert any(line.split() == ["power", "max", "(W):", "15000"] for line in lines)
+    assert any(line.split() == ["power", "typical", "(W):", "not", "stated"] for line in lines)
+    assert ("not stated in a public document: power typical (W); "
+            "cage group 1 (compute): power class (W)") in lines
+    assert any(line.startswith("cages 1 (compute):") for line in lines)
+    assert "source:" in lines and "notes:" in lines
+    assert max(len(line) for line in lines) <= 110
+    code, out, _ = run(capsys, "catalog", "show", "nvidia-mms4x00-nm")
+    assert "verified:             yes: every number was checked against the source below" in out
+    assert "  OS2:                500" in out and "OM4" not in out.split("source:")[0]
 
 
 def test_catalog_show_unknown_id_exits_2(capsys):

@@ -99,7 +99,7 @@ def test_imported_models_land_in_the_user_catalog_and_work_in_a_design(capsys, t
     user = Path(os.environ["AICNET_USER_CATALOG_DIR"])
     assert sorted(p.name for p in user.iterdir()) == [
         "netbox-nvidia-qm9700.yaml", "netbox-nvidia-sn5600.yaml"]
-    assert main(["catalog", "show", "netbox-nvidia-sn5600"]) == 0
+    assert main(["catalog", "show", "netbox-nvidia-sn5600", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["airflow"] == "rear-to-front"
     fabric = tmp_path / "nb.fabric"
     assert main(["generate", "two-tier", "--servers", "4", "--server", "generic-hgx-8-gpu-b3140h",

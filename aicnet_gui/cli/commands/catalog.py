@@ -17,6 +17,7 @@ from ...model.edits import ReplaceCatalog
 from ...model.wording import counted
 from ...report.outfile import write_text
 from ..common import EXIT_BAD_INPUT, EXIT_OK, CliError, catalog_with_warnings, print_json
+from ..entry_sheet import entry_sheet
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,8 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     listing.add_argument("--kind", choices=["device", "transceiver", "cable"], help="only this kind")
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     listing.set_defaults(func=run_list)
-    show = actions.add_parser("show", help="show one entry with all its fields")
+    show = actions.add_parser("show", help="show one entry with all its fields and its sources")
     show.add_argument("id", help="catalog id, e.g. nvidia-qm9700")
+    show.add_argument("--json", action="store_true", help="machine-readable output")
     show.set_defaults(func=run_show)
     refresh = actions.add_parser(
         "refresh", help="update the catalog entries a .fabric embeds from this machine's catalog")
@@ -95,10 +97,13 @@ def run_show(args: argparse.Namespace) -> int:
         raise CliError(f"no catalog entry {args.id!r}{hint}")
     data = entry.model_dump(mode="json")
     unstated = _unstated(entry)
+    if not args.json:
+        print(entry_sheet(data, unstated))
+        return EXIT_OK
     if unstated:
         data["not_stated_in_a_public_document"] = unstated
     print_json(data)
-    return EXIT_OK if entry else EXIT_BAD_INPUT
+    return EXIT_OK
 
 
 def _unstated(entry) -> list[str]:  # noqa: ANN001
