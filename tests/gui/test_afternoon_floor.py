@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
+from aicnet_gui.gui import theme
 from aicnet_gui.gui.canvas.floor_scene import RACK_W, RU_PX
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -177,6 +178,9 @@ def test_far_out_one_layer_draws_the_racks_and_devices(window):
     scene.select_ids([server.id])
     assert not _no_contents(item)
     assert server.id not in scene.far_layer.drawn()[1]
+    # the selection shows far out: the slots filled with the selection colour, over the name
+    assert scene.rack_names.zValue() < item.zValue()
+    assert view.grab().toImage().pixelColor(centre) == theme.SELECTION
     scene.select_ids([])
     assert _no_contents(item)
     view.set_zoom(0.5)

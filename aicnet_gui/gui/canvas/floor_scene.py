@@ -29,7 +29,7 @@ from .. import theme
 from ..editor import Editor
 from . import lod
 from .fabric_scene import FabricScene
-from .floor_far_layer import FloorFarLayer
+from .floor_far_layer import FloorFarLayer, tint
 from .hits import DeviceHit, RackHit
 from .items import elide, static_text
 from .rack_contents import RackContents, free_runs, rack_contents
@@ -223,15 +223,17 @@ class FloorDeviceItem(QGraphicsItem):
         scale = painter.worldTransform().m11()
         rect = self._rect.adjusted(0.5, 0.5, -0.5, -0.5)
         selected = self.isSelected()
+        if selected and scale < lod.FAR_SCALE:  # a 5-unit halo is under a pixel far out:
+            painter.fillRect(rect, theme.SELECTION)  # filled, as the Topology's far layer does
+            return
         colour = theme.role_colour(self.role)
-        tint = QColor.fromRgbF(1 - (1 - colour.redF()) * 0.22, 1 - (1 - colour.greenF()) * 0.22,
-                               1 - (1 - colour.blueF()) * 0.22)
+        fill = tint(colour)
         if selected:
             painter.setPen(QPen(theme.SELECTION_HALO, 5))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(rect)
         painter.setPen(QPen(theme.SELECTION if selected else colour.darker(130), 1.6 if selected else 1))
-        painter.setBrush(QBrush(tint))
+        painter.setBrush(QBrush(fill))
         painter.drawRect(rect)
         painter.fillRect(QRectF(rect.x(), rect.y(), 4, rect.height()), colour)
         if scale < lod.LABELS_MIN_SCALE:

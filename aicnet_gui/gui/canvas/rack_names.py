@@ -41,7 +41,7 @@ class RackNames(QGraphicsItem):
         #: scene units above a rack a name across its top may reach: its plate's pixels at the
         #: smallest scale a name is written (a rack MIN_RACK_PX wide)
         self._above = (self._metrics.height() + 6) * rack_width / MIN_RACK_PX
-        self.setZValue(8)  # over the devices in the racks, under the cable routes
+        self.setZValue(4)  # over the far layer's devices (2), under a selected device item (5)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
