@@ -237,3 +237,16 @@ def test_a_device_moved_far_out_is_drawn_at_its_new_slots(window):
     assert not (item.flags() & item.GraphicsItemFlag.ItemHasNoContents)  # the tray draws it
     window.document.undo_stack.undo()
     assert scene.far_layer.device_rect(device.id) == item.slots()
+
+
+def test_a_selected_rack_is_outlined_far_out(window):
+    """Far out a selected rack draws itself with a 4-pixel outline in the selection colour (its
+    6-unit halo was under a pixel at 15 %)."""
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    scene, view = _floor(window)
+    assert scene.far
+    rack_id, item = next(iter(scene.racks_by_id.items()))
+    left_edge = view.mapFromScene(item.frame().topLeft() + QPointF(0, item.frame().height() / 2))
+    scene.select_ids([], [rack_id])
+    image = view.grab().toImage()
+    assert image.pixelColor(left_edge) == theme.SELECTION

@@ -170,6 +170,11 @@ class RackItem(QGraphicsItem):
         painter.setPen(QPen(theme.RACK_FRAME, 1))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(body)
+        if selected and scale < lod.FAR_SCALE:  # the 6-unit halo is under a pixel far out
+            outline = QPen(theme.SELECTION, 4)
+            outline.setCosmetic(True)
+            painter.setPen(outline)
+            painter.drawRect(rect)
 
 
 class FloorDeviceItem(QGraphicsItem):
