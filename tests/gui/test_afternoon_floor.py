@@ -1,10 +1,13 @@
-"""Issue 16, the Floor view: the empty hint beside the tray, an 8U preview 8U tall, run labels
-off the devices, "8/48 U" inside the frame, one RU said as one RU."""
+"""The Floor view: the empty hint beside the tray, an 8U preview 8U tall, run labels off the
+devices, "8/48 U" inside the frame, one RU said as one RU (issue 16); far out, rack names, one
+layer drawing the racks and devices, the selection shown, a big hall's items made in slices
+(issue 22)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
@@ -250,3 +253,55 @@ def test_a_selected_rack_is_outlined_far_out(window):
     scene.select_ids([], [rack_id])
     image = view.grab().toImage()
     assert image.pixelColor(left_edge) == theme.SELECTION
+
+
+@pytest.fixture
+def small_slices(monkeypatch):
+    """The 4-SU SuperPOD (176 devices) built as a big hall is: racked device items in slices."""
+    from aicnet_gui.gui.canvas import floor_scene
+
+    monkeypatch.setattr(floor_scene, "LAZY_FLOOR_DEVICES", 50)
+    monkeypatch.setattr(floor_scene, "ITEM_SLICE", 40)
+
+
+def _open_big_hall(window):  # noqa: ANN001, ANN202
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    scene, view = _floor(window)
+    doc = window.document.fabric
+    racked = [d for d in doc.devices.values() if d.rack in doc.racks and d.ru is not None]
+    return scene, view, doc, racked
+
+
+def test_a_big_hall_is_drawn_first_and_gets_its_device_items_in_slices(window, qtbot, small_slices):
+    """The first showing of a big hall draws every racked device from the model at once (the
+    far layer) and makes their items a slice per turn of the event loop; each item ends in the
+    slots the layer drew."""
+    scene, view, doc, racked = _open_big_hall(window)
+    assert scene.building and scene.far
+    pending = [d for d in racked if d.id not in scene._items]
+    assert len(pending) > 40  # more than one slice left after the first frame
+    device = pending[-1]
+    expected = scene.device_slot_rect(doc.racks[device.rack], device.ru,
+                                      doc.device_model(device).height_ru)
+    assert scene.far_layer.device_rect(device.id) == expected
+    qtbot.waitUntil(lambda: not scene.building, timeout=5000)
+    items = scene.items_by_id
+    assert {d.id for d in racked} <= set(items)
+    for d in racked:
+        assert items[d.id].slots() == scene.far_layer.device_rect(d.id), d.name
+        assert _no_contents(items[d.id])  # far out: drawn by the layer
+
+
+def test_an_edit_or_a_click_during_the_slices_gets_every_item_first(window, small_slices):
+    scene, view, doc, racked = _open_big_hall(window)
+    assert scene.building
+    device = next(d for d in racked if d.id not in scene._items)
+    assert window.editor.place_devices({device.id: (None, None)})  # into the tray
+    assert not scene.building
+    item = scene.items_by_id[device.id]
+    assert item.in_tray and scene.far_layer.device_rect(device.id) is None
+    scene, view, doc, racked = _open_big_hall(window)  # a new document: new slices
+    assert scene.building
+    rack = doc.racks[racked[0].rack]
+    assert scene.hit_at(scene.rack_origin(rack) + QPointF(RACK_W / 2, 40)) is not None
+    assert not scene.building

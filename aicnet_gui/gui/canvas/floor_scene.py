@@ -10,7 +10,10 @@ lengths come from.  Like the Topology scene it only mirrors the model.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+import itertools
+from functools import partial
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -46,6 +49,11 @@ TRAY_W = 200.0
 TRAY_GAP = 120.0
 USED_INSET = 10.0  # "8/48 U" keeps this far from the rack's right edge
 MAX_ROUTES = 400
+#: from this many devices the Floor tab's first showing makes the racked devices' items in
+#: slices after the first frame (the far layer draws them from the model meanwhile): 18,624
+#: items of a 12,800-server hall froze the window ~0.5 s when the tab was first shown
+LAZY_FLOOR_DEVICES = 4000
+ITEM_SLICE = 2500
 #: racks and devices can be selected and dragged (combined once: 20,000 items of a big hall
 #: each combining enum flags cost ~70 ms)
 _MOVABLE = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
@@ -454,6 +462,10 @@ class FloorScene(FabricScene):
         self._far = False
         self._far_dirty = True  # the layer's rectangles are older than the layout
         self._far_selected: set[QGraphicsItem] = set()  # selected: drawn by their own items
+        #: racked devices whose items the first showing of a big hall has not made yet:
+        #: id -> (slots, role colour) from the model, drawn by the far layer meanwhile
+        self._pending: dict[str, tuple[QRectF, QColor]] = {}
+        self._build_round = 0  # a rebuild cancels the slices of the one before
         self._dragging = False
         self._pitch = 0.0
         self._rows: list[float] = []
@@ -468,6 +480,7 @@ class FloorScene(FabricScene):
     @property
     def items_by_id(self) -> dict[str, FloorDeviceItem]:
         self.ensure_current()
+        self.finish_items()
         return self._items
 
     @property
@@ -492,6 +505,8 @@ class FloorScene(FabricScene):
 
     def _on_reset(self) -> None:
         self._stale = True
+        self._pending.clear()  # another document: the slices of this one's items stop
+        self._build_round += 1
         if self.eager:
             self.rebuild()
 
@@ -563,12 +578,65 @@ class FloorScene(FabricScene):
             self.removeItem(item)
         self._racks.clear()
         self._items.clear()
+        self._pending.clear()
+        self._build_round += 1
         self.blockSignals(False)
-        self.relayout()
+        self._place(lazy=len(self.doc.devices) >= LAZY_FLOOR_DEVICES)
+        if self._pending:
+            QTimer.singleShot(0, partial(self._build_slice, self._build_round))
         self.selection_changed_ids.emit()
+
+    @property
+    def building(self) -> bool:
+        """True while device items of the first showing are still being made in slices."""
+        return bool(self._pending)
+
+    def _build_slice(self, round_: int) -> None:
+        """Make the next ITEM_SLICE pending device items (one turn of the event loop)."""
+        if round_ != self._build_round or not self._pending:
+            return
+        ids = list(itertools.islice(self._pending, ITEM_SLICE))
+        self._make_pending(ids)
+        if self._pending:
+            QTimer.singleShot(0, partial(self._build_slice, round_))
+
+    def finish_items(self) -> None:
+        """Make every pending device item now (something is about to look at the items)."""
+        if self._pending:
+            self._make_pending(list(self._pending))
+
+    def _make_pending(self, ids: list[str]) -> None:
+        doc = self.doc
+        for device_id in ids:
+            slots, _colour = self._pending.pop(device_id)
+            device = doc.devices.get(device_id)
+            if device is None:
+                continue  # deleted meanwhile: the edit's own update follows
+            item = self._device_item(device)
+            item.setPos(slots.topLeft())
+            item.in_tray = False
+            item.rack_id = device.rack
+            self._far_flag(item)
+
+    def _device_item(self, device: Device) -> FloorDeviceItem:
+        """The device's item (made and added when it has none), configured from the model."""
+        item = self._items.get(device.id)
+        if item is None:
+            item = FloorDeviceItem(device.id)
+            self.addItem(item)
+            self._items[device.id] = item
+        model = self.doc.device_model(device)
+        item.configure(device.name, model.model, self.doc.role_of(device).value, model.height_ru)
+        return item
 
     def relayout(self) -> None:
         """Place every rack and device where the model says (racks are few; devices are cheap)."""
+        self.finish_items()
+        self._place(lazy=False)
+
+    def _place(self, lazy: bool) -> None:
+        """Place every rack and device where the model says; `lazy`: a racked device without
+        an item gets none yet (pending, drawn by the far layer until its slice makes it)."""
         doc = self.doc
         contents = rack_contents(doc)
         for rack_id in [r for r in self._racks if r not in doc.racks]:
@@ -587,15 +655,16 @@ class FloorScene(FabricScene):
             self.removeItem(self._items.pop(device_id))
         unplaced: list[Device] = []
         for device in doc.devices.values():
-            item = self._items.get(device.id)
-            if item is None:
-                item = FloorDeviceItem(device.id)
-                self.addItem(item)
-                self._items[device.id] = item
-            model = doc.device_model(device)
-            item.configure(device.name, model.model, doc.role_of(device).value, model.height_ru)
-            if device.rack in doc.racks and device.ru is not None:
-                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru,
+            racked = device.rack in doc.racks and device.ru is not None
+            if lazy and racked and device.id not in self._items:
+                model = doc.device_model(device)
+                slots = self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru,
+                                              origins[device.rack])
+                self._pending[device.id] = (slots, theme.role_colour(doc.role_of(device).value))
+                continue
+            item = self._device_item(device)
+            if racked:
+                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, item.height_ru,
                                                   origins[device.rack]).topLeft())
                 item.in_tray = False
             else:
@@ -663,6 +732,7 @@ class FloorScene(FabricScene):
     def apply_changes(self, changes: ChangeSet) -> None:
         if self._stale:
             return
+        self.finish_items()  # an edit during the first showing's slices: every item first
         if not self.eager:
             if changes.racks or changes.devices or changes.settings:
                 self._stale = True
@@ -781,6 +851,7 @@ class FloorScene(FabricScene):
                                                  RACK_W - 2 * RAIL, item.height_ru * RU_PX)))
         devices = [(device_id, item.slots(), theme.role_colour(item.role))
                    for device_id, item in self._items.items() if not item.in_tray]
+        devices += [(device_id, slots, colour) for device_id, (slots, colour) in self._pending.items()]
         self.far_layer.set_contents(racks, self._hatched(), devices)
         self._far_dirty = False
         self._far_selected.clear()
@@ -812,6 +883,7 @@ class FloorScene(FabricScene):
 
     def hit_at(self, pos: QPointF) -> DeviceHit | RackHit | None:
         """The device or rack under scene `pos` (the topmost), or None."""
+        self.finish_items()
         for item in self.items(pos):
             if isinstance(item, FloorDeviceItem):
                 return DeviceHit(item.device_id, item.isSelected())
@@ -820,6 +892,8 @@ class FloorScene(FabricScene):
         return None
 
     def select_ids(self, device_ids, rack_ids=(), add: bool = False) -> None:  # noqa: ANN001
+        if device_ids:
+            self.finish_items()
         self.blockSignals(True)
         if not add:
             self.clearSelection()
@@ -835,6 +909,7 @@ class FloorScene(FabricScene):
         self.selection_changed_ids.emit()
 
     def select_all(self) -> None:
+        self.finish_items()
         self.select_ids(list(self._items), list(self._racks))
 
     def _port_height(self, device_id: str) -> QPointF | None:
@@ -919,6 +994,7 @@ class FloorScene(FabricScene):
         return rack.id, ru, self.device_slot_rect(rack, ru, item.height_ru)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        self.finish_items()  # a click or a rubber band during the slices reaches every device
         super().mousePressEvent(event)
         self._dragging = event.button() == Qt.MouseButton.LeftButton and bool(self._dragged())
 
