@@ -305,3 +305,35 @@ def test_an_edit_or_a_click_during_the_slices_gets_every_item_first(window, smal
     rack = doc.racks[racked[0].rack]
     assert scene.hit_at(scene.rack_origin(rack) + QPointF(RACK_W / 2, 40)) is not None
     assert not scene.building
+
+
+def test_zoomed_in_during_the_slices_the_devices_in_view_get_their_items_first(window, small_slices):
+    """Close in the far layer is hidden: a frame makes the items of the waiting devices it
+    shows before it paints them, the rest keep waiting for their slices."""
+    scene, view, doc, racked = _open_big_hall(window)
+    assert scene.building
+    device = next(d for d in reversed(racked) if d.id not in scene._items)
+    slots = scene.device_slot_rect(doc.racks[device.rack], device.ru,
+                                   doc.device_model(device).height_ru)
+    view.set_zoom(1.0)
+    view.centerOn(slots.center())
+    view.viewport().repaint()
+    assert device.id in scene._items and scene._items[device.id].slots() == slots
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert all(not scene.device_slot_rect(doc.racks[d.rack], d.ru, doc.device_model(d).height_ru)
+               .intersects(visible) for d in racked if d.id not in scene._items)
+    image = view.grab().toImage()
+    assert image.pixelColor(view.mapFromScene(slots.center())) != image.pixelColor(
+        view.mapFromScene(scene.rack_origin(doc.racks[device.rack]) + QPointF(RACK_W / 2, 33)))
+
+
+def test_a_selection_carried_from_the_topology_keeps_the_slices(window, small_slices):
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    doc = window.document.fabric
+    server = next(d for d in doc.devices.values() if d.rack in doc.racks and d.ru is not None
+                  and doc.role_of(d).value == "gpu_server")
+    window.topology.select_ids([server.id], [])
+    window.tabs.setCurrentIndex(1)
+    scene = window.floor
+    assert scene.building  # only the selected device's item was made at once
+    assert scene.selected_device_ids() == [server.id]

@@ -583,7 +583,7 @@ class FloorScene(FabricScene):
         self.blockSignals(False)
         self._place(lazy=len(self.doc.devices) >= LAZY_FLOOR_DEVICES)
         if self._pending:
-            QTimer.singleShot(0, partial(self._build_slice, self._build_round))
+            QTimer.singleShot(0, self, partial(self._build_slice, self._build_round))
         self.selection_changed_ids.emit()
 
     @property
@@ -598,7 +598,14 @@ class FloorScene(FabricScene):
         ids = list(itertools.islice(self._pending, ITEM_SLICE))
         self._make_pending(ids)
         if self._pending:
-            QTimer.singleShot(0, partial(self._build_slice, round_))
+            QTimer.singleShot(0, self, partial(self._build_slice, round_))
+
+    def before_frame(self, visible: QRectF) -> None:
+        """Zoomed in while a big hall's device items are still being made: the devices in view
+        get theirs before the frame (the far layer, which draws them far out, is hidden)."""
+        if self._pending and not self._far:
+            self._make_pending([device_id for device_id, (slots, _c) in self._pending.items()
+                                if slots.intersects(visible)])
 
     def finish_items(self) -> None:
         """Make every pending device item now (something is about to look at the items)."""
@@ -732,7 +739,8 @@ class FloorScene(FabricScene):
     def apply_changes(self, changes: ChangeSet) -> None:
         if self._stale:
             return
-        self.finish_items()  # an edit during the first showing's slices: every item first
+        if changes.racks or changes.devices or changes.settings:
+            self.finish_items()  # a layout edit during the first showing's slices: every item first
         if not self.eager:
             if changes.racks or changes.devices or changes.settings:
                 self._stale = True
@@ -892,8 +900,9 @@ class FloorScene(FabricScene):
         return None
 
     def select_ids(self, device_ids, rack_ids=(), add: bool = False) -> None:  # noqa: ANN001
-        if device_ids:
-            self.finish_items()
+        waiting = [d for d in device_ids if d in self._pending]
+        if waiting:  # a selection carried over from the Topology: only its items are needed
+            self._make_pending(waiting)
         self.blockSignals(True)
         if not add:
             self.clearSelection()
