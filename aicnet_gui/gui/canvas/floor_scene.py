@@ -769,17 +769,11 @@ class FloorScene(FabricScene):
                     self.removeItem(self._items.pop(device_id))
                     tray = True
                 continue
-            if item is None:
-                item = FloorDeviceItem(device.id)
-                self._far_flag(item)
-                self.addItem(item)
-                self._items[device.id] = item
-            model = doc.device_model(device)
+            was_in_tray = item.in_tray if item is not None else False
+            item = self._device_item(device)
             racked = device.rack in doc.racks and device.ru is not None
-            was_in_tray = item.in_tray
-            item.configure(device.name, model.model, doc.role_of(device).value, model.height_ru)
             if racked:
-                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, model.height_ru).topLeft())
+                item.setPos(self.device_slot_rect(doc.racks[device.rack], device.ru, item.height_ru).topLeft())
                 item.in_tray = False
             item.rack_id = device.rack if device.rack in doc.racks else None
             if item.rack_id:
