@@ -129,7 +129,7 @@ def _rack_plates(scene, view) -> list[tuple[str, QRectF, bool]]:  # noqa: ANN001
 def test_every_rack_is_named_on_the_fitted_floor(window):
     """Fitted, the 4-SU SuperPOD's 37 racks are ~25 px wide, too small for their 9 pt headers:
     each rack's name is still written, upright along its body, inside the view, the plates
-    apart; zoomed in, the racks write their names themselves and the far-out names go."""
+    apart; from 60 % the racks write their names themselves and these go."""
     assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
     scene, view = _floor(window)
     assert view.transform().m11() < 0.22  # fitted far out: the headers carry no text
@@ -141,8 +141,24 @@ def test_every_rack_is_named_on_the_fitted_floor(window):
         assert upright, name
         assert viewport.contains(box), name
         assert not any(box.intersects(other) for _n, other, _u in plates[i + 1:]), name
-    view.set_zoom(0.5)
+    view.set_zoom(0.5)  # a 9 pt header is 4.5 px here: the names are still written, across the top
+    plates = _rack_plates(scene, view)
+    assert plates and not any(upright for _n, _b, upright in plates)
+    view.set_zoom(0.7)
     assert _rack_plates(scene, view) == []
+
+
+def test_the_one_su_floor_fitted_at_a_third_names_its_racks_readably(window):
+    """The 1-SU SuperPOD's 10 racks fit at a third or so, where the racks' own 9 pt names were
+    3 px high: each name is written at 8 pt in device pixels, inside the view."""
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    scene, view = _floor(window)
+    assert 0.22 <= view.transform().m11() < 0.6
+    plates = _rack_plates(scene, view)
+    racks = window.document.fabric.racks.values()
+    assert sorted(n for n, _b, _u in plates) == sorted(r.name for r in racks)
+    viewport = QRectF(view.viewport().rect())
+    assert all(viewport.contains(box) for _n, box, _u in plates)
 
 
 def test_a_renamed_rack_is_named_anew_on_the_fitted_floor(window):

@@ -159,9 +159,11 @@ class RackItem(QGraphicsItem):
         if self.system:
             self._paint_system(painter, scale)
         if scale >= lod.LABELS_MIN_SCALE:
-            painter.setPen(theme.DEVICE_TEXT)
-            painter.setFont(theme.font(9.0, True))  # static texts are drawn in the painter's font
-            painter.drawStaticText(QPointF(8, 3), static_text(elide(self.name, RACK_W - 16, 9.0, True), True, 9.0))
+            if scale >= lod.RACK_NAME_MIN_SCALE:  # below, RackNames writes it readably
+                painter.setPen(theme.DEVICE_TEXT)
+                painter.setFont(theme.font(9.0, True))  # static texts: drawn in the painter's font
+                painter.drawStaticText(QPointF(8, 3), static_text(
+                    elide(self.name, RACK_W - 16, 9.0, True), True, 9.0))
             painter.setPen(theme.DEVICE_SUBTEXT)
             painter.setFont(theme.font(7.0))
             used = self.used_rect()
@@ -808,6 +810,9 @@ class FloorScene(FabricScene):
             for item in list(self._racks.values()) + list(self._items.values()):
                 self._far_flag(item)
         self.far_layer.setVisible(far)
+        # far out the names go under a selected device (the layer draws the others below
+        # them); closer in over the device items, which draw themselves
+        self.rack_names.setZValue(4 if far else 6)
 
     def _far_flag(self, item: RackItem | FloorDeviceItem) -> None:
         """Far out a rack or racked device paints nothing (the layer draws it) unless it is

@@ -18,6 +18,9 @@ LABELS_MIN_SCALE = 0.22
 FAR_SCALE = LABELS_MIN_SCALE
 """Below this scale devices are drawn by one batched layer instead of their own items."""
 GROUPS_MAX_SCALE = 0.16
+RACK_NAME_MIN_SCALE = 0.6
+"""A Floor rack writes its 9 pt name in its header from here up (7 px high); below, the name is
+written in device pixels over the rack (rack_names.py)."""
 READABLE_SCALE = 0.7
 """Fit never zooms a small design (at most READABLE_FIT_DEVICES devices) out beyond this: device
 names (9 pt bold, 12 px at 100 %) are about 8 px high here, 4 px at the 32 % fit used to pick.  The user can still zoom out further."""

@@ -1,7 +1,8 @@
 """Rack names on the Floor canvas while it is zoomed too far out for the racks' own headers.
 
-A rack draws its name in its 30-unit header from `lod.LABELS_MIN_SCALE` up; fitted, a floor of
-two rows of 18 racks is drawn at ~15 % and showed rows of nameless frames.  This item writes each
+A rack draws its 9 pt name in its header from `lod.RACK_NAME_MIN_SCALE` up; fitted, a floor of
+two rows of 18 racks is drawn at ~15 % (a SuperPOD of 10 racks at 33 %) and showed rows of
+nameless (or 3-pixel-named) frames.  This item writes each
 rack's name in device pixels: across the rack's top where the rack is wide enough on screen,
 else upright along the rack's body (a rack is tall and narrow), on a light plate; where neither
 fits (a hall of thousands of racks fitted whole) nothing is written.  It reads the rack items the
@@ -41,7 +42,7 @@ class RackNames(QGraphicsItem):
         #: scene units above a rack a name across its top may reach: its plate's pixels at the
         #: smallest scale a name is written (a rack MIN_RACK_PX wide)
         self._above = (self._metrics.height() + 6) * rack_width / MIN_RACK_PX
-        self.setZValue(4)  # over the far layer's devices (2), under a selected device item (5)
+        self.setZValue(6)  # over the device items; far out 4: under a selected one (FloorScene)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
@@ -68,7 +69,7 @@ class RackNames(QGraphicsItem):
         """(name, plate in device pixels, upright) per rack whose name is written under
         `transform` (scene to device), only racks meeting `exposed` (scene units)."""
         scale = transform.m11()
-        if scale >= lod.LABELS_MIN_SCALE:
+        if scale >= lod.RACK_NAME_MIN_SCALE:
             return []  # the racks write their own names
         if self._rack_width * scale < MIN_RACK_PX:
             return []  # a hall fitted whole: no rack is wide enough
