@@ -107,13 +107,17 @@ class RackItem(QGraphicsItem):
             return ""
         return f"{self.system}: NVLink switch trays, power shelves (not drawn)"
 
+    def run_rect(self, low: int, count: int) -> QRectF:
+        """The slots of `count` RU from RU `low` up, in item coordinates."""
+        top = HEADER + (self.height_ru - (low - 1) - count) * RU_PX
+        return QRectF(RAIL, top, RACK_W - 2 * RAIL, count * RU_PX)
+
     def _paint_system(self, painter: QPainter, scale: float) -> None:
         """Hatch the slots the system's trays leave: the system's own, not free space."""
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QBrush(theme.RACK_FRAME, Qt.BrushStyle.BDiagPattern))
         for low, count in self.free:
-            top = HEADER + (self.height_ru - (low - 1) - count) * RU_PX
-            painter.drawRect(QRectF(RAIL, top, RACK_W - 2 * RAIL, count * RU_PX))
+            painter.drawRect(self.run_rect(low, count))
         if scale < lod.LABELS_MIN_SCALE or not self.free:
             return
         low, count = max(self.free, key=lambda run: run[1])
@@ -825,15 +829,8 @@ class FloorScene(FabricScene):
 
     def _hatched(self) -> list[QRectF]:
         """The slots rack systems' trays leave (their NVLink switch trays and power shelves)."""
-        hatched = []
-        for item in self._racks.values():
-            if not item.free:
-                continue
-            frame = item.frame()
-            for low, count in item.free:
-                top = frame.y() + HEADER + (item.height_ru - (low - 1) - count) * RU_PX
-                hatched.append(QRectF(frame.x() + RAIL, top, RACK_W - 2 * RAIL, count * RU_PX))
-        return hatched
+        return [item.run_rect(low, count).translated(item.pos())
+                for item in self._racks.values() if item.free for low, count in item.free]
 
     def _patch_far_layer(self, device_ids: set[str]) -> bool:
         """Hand the far layer the new place of a few devices; False when it needs everything
