@@ -353,3 +353,18 @@ def test_a_selection_carried_from_the_topology_keeps_the_slices(window, small_sl
     scene = window.floor
     assert scene.building  # only the selected device's item was made at once
     assert scene.selected_device_ids() == [server.id]
+
+
+def test_a_rack_name_gives_way_to_a_run_length_label(window):
+    """A selected server's runs are labelled above the racks, where the names across the racks'
+    tops are written: a name under a label is left out, the others stay."""
+    assert window.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    scene, view = _floor(window)
+    view.set_zoom(0.35)
+    device = window.document.fabric.device_by_name("gpu-004")
+    before = scene.rack_names.shown(view.viewportTransform())
+    scene.select_ids([device.id])
+    labels = [box for box, _t in scene.routes.label_rects(view.viewportTransform())]
+    after = scene.rack_names.shown(view.viewportTransform())
+    assert labels and len(before) > len(after) > 0
+    assert not any(box.intersects(label) for _n, box, _u in after for label in labels)

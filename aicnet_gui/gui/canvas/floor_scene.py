@@ -459,7 +459,8 @@ class FloorScene(FabricScene):
         self.indicator.setVisible(False)
         self.addItem(self.indicator)
         self.rack_names = RackNames(  # the names fitted out, where the headers are too small
-            lambda: ((item.name, item.frame()) for item in self._racks.values()), RACK_W)
+            lambda: ((item.name, item.frame()) for item in self._racks.values()), RACK_W,
+            lambda transform: [box for box, _text in self.routes.label_rects(transform)])
         self.addItem(self.rack_names)
         #: zoomed far out one layer draws the racks and racked devices (floor_far_layer.py)
         self.far_layer = FloorFarLayer()
@@ -980,6 +981,7 @@ class FloorScene(FabricScene):
         # the routes item stacks labels that would cover each other when it draws them
         labels.sort(key=lambda x: (round(x[0].x()), round(x[0].y())))
         self.routes.set_routes(routes, labels)
+        self.rack_names.update()  # a name gives way to a run's length label
         if selected and routes:
             self.hint.emit(f"{counted(len(routes), 'cable run')} of the selection "
                            "shown with estimated and ordered length")

@@ -26,15 +26,20 @@ MIN_RACK_PX = 9.0
 
 #: (name, the rack's frame in scene units) of every rack
 Racks = Callable[[], Iterable[tuple[str, QRectF]]]
+#: what a name must not be written under, in device pixels, for a scene-to-device transform
+#: (the length labels of the selected devices' cable runs)
+Avoid = Callable[[QTransform], list[QRectF]]
 
 
 class RackNames(QGraphicsItem):
     """The racks' names when they are drawn too small for their headers (module docstring)."""
 
-    def __init__(self, racks: Racks, rack_width: float) -> None:
-        """`rack_width`: how wide every rack is drawn (scene units)."""
+    def __init__(self, racks: Racks, rack_width: float, avoid: Avoid | None = None) -> None:
+        """`rack_width`: how wide every rack is drawn (scene units); `avoid`: labels drawn
+        over this item that a name gives way to."""
         super().__init__()
         self._racks = racks
+        self._avoid = avoid
         self._rack_width = rack_width
         self._bounds = QRectF()
         self._metrics = QFontMetricsF(theme.font(FONT_PT, True))
@@ -90,9 +95,19 @@ class RackNames(QGraphicsItem):
                                          box.center().y() - width / 2, height, width), True))
         return out
 
+    def shown(self, transform: QTransform,
+              exposed: QRectF | None = None) -> list[tuple[str, QRectF, bool]]:
+        """The placements drawn: those under no label to avoid (a run's length label wins over
+        a rack's name)."""
+        placed = self.placements(transform, exposed)
+        if placed and self._avoid is not None:
+            labels = self._avoid(transform)
+            placed = [p for p in placed if not any(p[1].intersects(label) for label in labels)]
+        return placed
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        placed = self.placements(painter.worldTransform(), option.exposedRect)
+        placed = self.shown(painter.worldTransform(), option.exposedRect)
         if not placed:
             return
         painter.save()
