@@ -13,14 +13,13 @@ the layer skips them.  It holds no truth: the scene hands it the rectangles afte
 
 from __future__ import annotations
 
-from itertools import starmap
-
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from .. import theme
+from .device_layer import qrects
 
 #: the device items' left edge bar, in scene units (FloorDeviceItem paints the same)
 EDGE_BAR = 4.0
@@ -89,20 +88,16 @@ class _Rects:
     def rects(self, rows: np.ndarray) -> list[QRectF]:
         """The rows' rectangles; every row's kept between frames (a fitted frame draws all)."""
         if self._all is None:
-            self._all = _make(self.x, self.y, self.w, self.h)
+            self._all = qrects(self.x, self.y, self.w, self.h)
         every = self._all
         return [every[r] for r in rows.tolist()]
 
     def bars(self, rows: np.ndarray) -> list[QRectF]:
         """The rows' edge bars (EDGE_BAR wide at their left), kept between frames as `rects`."""
         if self._bars is None:
-            self._bars = _make(self.x, self.y, np.minimum(self.w, EDGE_BAR), self.h)
+            self._bars = qrects(self.x, self.y, np.minimum(self.w, EDGE_BAR), self.h)
         every = self._bars
         return [every[r] for r in rows.tolist()]
-
-
-def _make(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray) -> list[QRectF]:
-    return list(starmap(QRectF, np.column_stack((x, y, w, h)).tolist()))
 
 
 class FloorFarLayer(QGraphicsItem):
