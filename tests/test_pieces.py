@@ -1,5 +1,5 @@
-"""Links read a piece at a time are exactly the links of the whole file; anything that is not
-aicnet's layout is left to whole-file validation, and errors keep their place."""
+"""Links read a piece at a time into columns are exactly the links of the whole file; anything
+that is not aicnet's layout is left to whole-file validation, and errors keep their place."""
 
 from __future__ import annotations
 
@@ -13,6 +13,16 @@ from aicnet_gui.fileio.fabric_file import dumps_fabric, loads_fabric
 from aicnet_gui.fileio.pieces import validate_in_pieces
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.fabric import Fabric
+from aicnet_gui.model.link_table import LinkTable
+
+
+def pieced_links(raw: bytes, piece_bytes: int = 256 * 1024) -> list:
+    """The links `validate_in_pieces` reads from `raw`, as Link objects."""
+    read = validate_in_pieces(raw, piece_bytes)
+    assert read is not None
+    fabric, columns = read
+    assert fabric.links == []
+    return LinkTable(columns).values()
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +38,9 @@ def test_pieces_give_the_links_of_the_whole_file(raw):
     whole = Fabric.model_validate_json(raw)
     assert len(whole.links) == 512
     for piece_bytes in (1, 1000, 20_000, len(raw)):  # one link a piece ... all in one
-        pieced = validate_in_pieces(raw, piece_bytes)
-        assert pieced is not None
-        assert pieced.links == whole.links
-        assert pieced.model_copy(update={"links": []}) == whole.model_copy(update={"links": []})
+        assert pieced_links(raw, piece_bytes) == whole.links
+        fabric, _columns = validate_in_pieces(raw, piece_bytes)
+        assert fabric == whole.model_copy(update={"links": []})
 
 
 def test_another_layout_is_left_to_whole_file_validation(raw, catalog):
@@ -40,7 +49,7 @@ def test_another_layout_is_left_to_whole_file_validation(raw, catalog):
     assert len(loads_fabric(one_line, catalog).links) == 512
     # indented by a JSON tool, links still start their lines at four spaces: read in pieces
     indented = json.dumps(json.loads(raw), indent=2).encode()
-    assert validate_in_pieces(indented, 1000).links == Fabric.model_validate_json(raw).links
+    assert pieced_links(indented, 1000) == Fabric.model_validate_json(raw).links
     # a second "links" key: only the whole file says which one counts
     twice = raw.replace(b'\n  "racks": [', b'\n  "links": [],\n  "racks": [', 1)
     assert twice != raw and validate_in_pieces(twice) is None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import repeat
-from operator import attrgetter, is_not
+from operator import is_not, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -31,6 +31,8 @@ from .lengths import device_height_m, rack_floor_xy
 
 if TYPE_CHECKING:
     from .signatures import Signatures
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 MAX_CAGE = 1024  # cage numbers are small; (device, cage) pairs are coded as row * MAX_CAGE + cage
 
@@ -285,23 +287,17 @@ class Store:
 
     # ------------------------------------------------------------------ links
     def load_links(self) -> None:
-        links = list(self.doc.links.values())
-        n = len(links)
+        # the document's columns (model/link_table.py): no Link object is made or read
+        ids, ends_a, ends_b, cab, lm, asm, rail = self.doc.links.columns(
+            "id", "a", "b", "cable", "length_m", "assembly", "rail")
+        n = len(ids)
         self.l = {name: np.zeros(n, dtype=dtype) for name, dtype in self.LINK_COLUMNS}
         if not n:
             self.link_ids, self._link_row, self.a_port, self.b_port, self.assembly = [], {}, [], [], []
             return
-        # one C-level pass per attribute (a pydantic attribute read is the bulk of the cost)
-        ids = list(map(attrgetter("id"), links))
-        ends_a = list(map(attrgetter("a"), links))
-        ends_b = list(map(attrgetter("b"), links))
-        device, port = attrgetter("device"), attrgetter("port")
-        ad, ap = list(map(device, ends_a)), list(map(port, ends_a))
-        bd, bp = list(map(device, ends_b)), list(map(port, ends_b))
-        cab = list(map(attrgetter("cable"), links))
-        lm = list(map(attrgetter("length_m"), links))
-        asm = list(map(attrgetter("assembly"), links))
-        rail = list(map(attrgetter("rail"), links))
+        ad, ap = list(map(_FIRST, ends_a)), list(map(_SECOND, ends_a))
+        bd, bp = list(map(_FIRST, ends_b)), list(map(_SECOND, ends_b))
+        del ends_a, ends_b
         self.link_ids = ids
         self._link_row = None  # built on first use: a clean full run never needs it
         self.a_port, self.b_port, self.assembly = ap, bp, asm

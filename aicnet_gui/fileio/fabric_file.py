@@ -16,6 +16,7 @@ Size: a file over `MAX_FABRIC_BYTES`, or with more objects in a section than the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ from ..model.limits import (
     MAX_WORKLOADS,
     size_message,
 )
+from ..model.link_table import LinkColumns
 from ..model.memo import IdentityMemo
 from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
@@ -179,33 +181,35 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
     _check_file_size(len(raw), file)
     with gc_paused():
         try:
-            fabric = _fast_validate(raw)
+            fast = _fast_validate(raw)
         except TooMany as exc:
             raise FabricFileError(file, size_message(
                 exc.section, exc.count, SECTION_LIMITS[exc.section]), f"$.{exc.section}") from None
-        current = fabric is not None
-        if fabric is None:
-            fabric = _careful_validate(raw, file)
+        fabric, columns = fast if fast is not None else (_careful_validate(raw, file), None)
         _check_sections(vars(fabric), file)
         try:
-            doc = FabricDocument(_catalog_for(fabric, catalog), fabric)
+            doc = FabricDocument(_catalog_for(fabric, catalog), fabric, columns)
         except ModelError as exc:
             raise FabricFileError(file, str(exc), exc.path or "$") from None
-    if current:  # a migrated file is written afresh in the current layout
-        keep(doc, FileLines(raw, {name: getattr(fabric, name) for name in OBJECT_SECTIONS},
-                            partial(_loaded_layout, fabric)))
+    if fast is not None:  # a migrated file is written afresh in the current layout
+        sections = {name: getattr(fabric, name) for name in OBJECT_SECTIONS}
+        sections["links"] = doc.links.tokens()
+        keep(doc, FileLines(raw, sections, partial(_loaded_layout, fabric)))
     return doc
 
 
-def _fast_validate(raw: bytes) -> Fabric | None:
+def _fast_validate(raw: bytes) -> tuple[Fabric, LinkColumns | None] | None:
     """A well-formed file of a current schema version validated in pydantic's core: its links
-    a piece at a time when it is laid out as aicnet writes it (pieces.py), else as a whole;
-    None when something is wrong (the careful path then says what and where)."""
+    a piece at a time into columns when it is laid out as aicnet writes it (pieces.py), else
+    as a whole; None when something is wrong (the careful path then says what and where)."""
+    columns: LinkColumns | None = None
     try:
-        fabric = validate_in_pieces(raw)
-        if fabric is None:
-            if len(raw) > WHOLE_FAST_BYTES:
-                return None  # a big file in another layout: counted before it is validated
+        pieced = validate_in_pieces(raw)
+        if pieced is not None:
+            fabric, columns = pieced
+        elif len(raw) > WHOLE_FAST_BYTES:
+            return None  # a big file in another layout: counted before it is validated
+        else:
             fabric = Fabric.model_validate_json(raw)
     except TooMany:
         raise
@@ -214,7 +218,7 @@ def _fast_validate(raw: bytes) -> Fabric | None:
         return None
     except ValueError:
         return None
-    return fabric if fabric.schema_version in READ_AS_CURRENT else None
+    return (fabric, columns) if fabric.schema_version in READ_AS_CURRENT else None
 
 
 def _raise_if_too_many(exc: ValidationError) -> None:
@@ -287,24 +291,32 @@ def _serialise(name: str, items: list[Any]) -> bytes:
     return joined.replace(_SEPARATOR, _SEPARATOR_IN_FILE)
 
 
-def _section_text(name: str, items: list[Any], cache: LineCache) -> tuple[bytes, list[bytes] | bytes]:
+def _section_text(name: str, items: list[Any], cache: LineCache,
+                  resolve: Callable[[Any], Any] | None = None) -> tuple[bytes, list[bytes] | bytes]:
     """The section's objects one per line (joined by `,\n    `), and what the cache keeps of
-    them: the cached line of an unchanged object is reused, the others serialised together."""
+    them: the cached line of an unchanged object is reused, the others serialised together.
+    `items` may name the objects by tokens (the links: `LinkTable.tokens`), `resolve` then
+    gives the object of a token."""
     lines = cache.known_lines(name, items)
     missing = [] if lines is None or None not in lines else \
         [index for index, line in enumerate(lines) if line is None]
     if lines is None or len(missing) == len(items):  # nothing to reuse: no need for lines
-        text = _serialise(name, items)
+        text = _serialise(name, items if resolve is None else list(map(resolve, items)))
         return text, text
     if missing:
-        fresh = _serialise(name, [items[index] for index in missing]).split(LINE_SEPARATOR)
+        objects = [items[index] for index in missing]
+        if resolve is not None:
+            objects = list(map(resolve, objects))
+        fresh = _serialise(name, objects).split(LINE_SEPARATOR)
         for index, line in zip(missing, fresh, strict=True):
             lines[index] = line
     return LINE_SEPARATOR.join(lines), lines  # type: ignore[arg-type]
 
 
-def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
-    """The document as the plain JSON object of a `.fabric` file, keys in a stable order.
+def _file_sections(doc: FabricDocument) -> dict[str, Any]:
+    """The top-level keys of the document's `.fabric` file in their stable order, with plain
+    JSON values, except the object sections: a list of their objects (the links by their
+    tokens, `LinkTable.tokens`).
 
     Objects keep only their non-default fields (a 100k-link file stays small and diffs well);
     metadata and settings are written in full so a reader sees every setting.
@@ -312,7 +324,7 @@ def fabric_to_dict(doc: FabricDocument) -> dict[str, Any]:
     return _file_values(doc.metadata, doc.settings, doc.embedded_catalog(), {
         "racks": list(doc.racks.values()),
         "devices": list(doc.devices.values()),
-        "links": list(doc.links.values()),
+        "links": doc.links.tokens(),
         "workloads": list(doc.workloads.values()),
     })
 
@@ -359,7 +371,7 @@ def dumps_fabric(doc: FabricDocument) -> bytes:
 
 def _file_chunks(doc: FabricDocument) -> list[bytes]:
     """The file of `doc` in pieces (a save writes them as they are: no copy of the whole)."""
-    values = fabric_to_dict(doc)
+    values = _file_sections(doc)
     chunks = [b"{\n"]
     cache = cache_of(doc)
     if cache is None:
@@ -376,7 +388,8 @@ def _file_chunks(doc: FabricDocument) -> list[bytes]:
             if not values[part]:
                 chunks.append(b"[]")
                 continue
-            text, kept = _section_text(part, values[part], cache)
+            text, kept = _section_text(part, values[part], cache,
+                                       doc.links.resolve if part == "links" else None)
             written[part] = (values[part], kept)
             chunks += (b"[\n    ", text, b"\n  ]")
     keep(doc, LineCache(written))

@@ -1,13 +1,14 @@
-"""Read a `.fabric` file laid out as aicnet writes it with its links validated a piece at a time.
+"""Read a `.fabric` file laid out as aicnet writes it with its links read a piece at a time,
+into columns.
 
-pydantic's `validate_json` first parses the whole document into a JSON tree and then validates
-it: for the 4,096-server file that tree is ~75 MB more than the objects it becomes, which a new
-process pays in page faults, and the call holds the interpreter lock until it is done (a worker
-reading a file froze the window for half a second).  aicnet writes one link per line, so the
-links section splits between two links into pieces of ~256 kB that are valid JSON arrays on
-their own; each is validated by the same pydantic model, and the rest of the file (with an empty
-links section) as a whole.  Measured in new processes, median of 7: 0.69 s -> 0.63 s for the
-validation, 29k -> 12k page faults.
+aicnet writes one link per line, so the links section splits between two links into pieces of
+~256 kB that are valid JSON arrays on their own.  Each piece is parsed by pydantic's JSON parser
+and its links' fields appended to one list per field; the columns are then validated by pydantic, field by
+field, as the `Link` model validates that field (model/link_table.py), and the document takes
+them as they are.  No `Link` object is made: at 300k links, pydantic making them was ~0.8 s of an
+open, the columns are ~0.4 s (and no JSON tree of the whole section is ever held: a piece's
+dicts are gone before the next piece is read).  The rest of the file (with an empty links
+section) is validated by pydantic as a whole.
 
 Nothing here guesses: the split only happens at `,\\n    {` (a raw line break cannot occur inside
 a JSON string, and in aicnet's layout only a link starts a line with four spaces and a brace),
@@ -18,17 +19,19 @@ as a whole then, or after a failure here, in the careful way that reports the er
 
 from __future__ import annotations
 
-from pydantic import TypeAdapter
+from collections.abc import Iterator
+from typing import Any
 
-from ..model.fabric import Fabric, Link
+from pydantic_core import from_json
+
+from ..model.fabric import Fabric
 from ..model.limits import MAX_LINKS
+from ..model.link_table import LinkColumns, columns_from_rows
 from .line_cache import LINE_SEPARATOR, OBJECT_SEPARATOR, SECTION_END
 
 _OPEN = b'\n  "links": [\n    {'
 _CLOSE = b"}" + SECTION_END
 PIECE_BYTES = 256 * 1024
-
-_LINKS = TypeAdapter(list[Link])
 
 
 class TooMany(ValueError):
@@ -40,9 +43,10 @@ class TooMany(ValueError):
         self.count = count
 
 
-def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> Fabric | None:
-    """The file's Fabric, links validated piece by piece; None when the file is not laid out
-    for it.  Raises pydantic's ValidationError (or ValueError) when a piece does not validate."""
+def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> tuple[Fabric, LinkColumns] | None:
+    """The file's Fabric (its `links` empty) and its links as validated columns; None when the
+    file is not laid out for it.  Raises pydantic's ValidationError (or ValueError) when a piece
+    or a column does not validate."""
     open_at = raw.find(_OPEN)
     if open_at < 0:
         return None
@@ -57,13 +61,19 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> Fabric | N
     if count > MAX_LINKS:
         raise TooMany("links", count)
     fabric = Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
-    links: list[Link] = []
+    columns = LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
+    return fabric, columns
+
+
+def _pieces(raw: bytes, first: int, end: int, piece_bytes: int) -> Iterator[list[dict[str, Any]]]:
+    """The links between `first` and `end`, parsed a piece of whole links at a time."""
     start = first
     while start < end:
         cut = raw.find(OBJECT_SEPARATOR, min(start + piece_bytes, end), end)
         if cut < 0:
             cut = end
-        links += _LINKS.validate_json(b"[" + raw[start:cut] + b"]")
+        # pydantic's JSON parser, its string cache on: a device id or port name read again is
+        # the string read before (~16k devices for ~600k link ends: less memory, and the
+        # document's and the analysis' look-ups then hash each string once)
+        yield from_json(b"[" + raw[start:cut] + b"]", cache_strings="all")
         start = cut + len(LINE_SEPARATOR)
-    fabric.links = links
-    return fabric

@@ -54,6 +54,7 @@ from .fabric import (
     Settings,
     Workload,
 )
+from .link_table import LinkColumns, LinkTable
 from .memo import IdentityMemo
 from .ports import LogicalPort, PortConfigError, PortTables, check_cage_overrides
 
@@ -111,13 +112,16 @@ def _validated_copy(obj: BaseModel, changes: dict[str, Any], what: str) -> Any:
 class FabricDocument:
     """The live fabric: objects by id, port and device indices, and the mutation API."""
 
-    def __init__(self, catalog: Catalog, fabric: Fabric | None = None) -> None:
+    def __init__(self, catalog: Catalog, fabric: Fabric | None = None,
+                 link_columns: LinkColumns | None = None) -> None:
+        """An empty document, or the design `fabric` (its links, or else `link_columns`: the
+        links of an opened file as columns, link_table.py) checked against every invariant."""
         self.catalog = catalog
         self.metadata: Metadata = Metadata()
         self.settings: Settings = Settings()
         self.racks: dict[str, Rack] = {}
         self.devices: dict[str, Device] = {}
-        self.links: dict[str, Link] = {}
+        self.links = LinkTable()
         self.workloads: dict[str, Workload] = {}
         self.revision = 0
         self._names: dict[str, str] = {}
@@ -133,15 +137,18 @@ class FabricDocument:
         self._device_ports: dict[str, dict[str, LogicalPort]] = {}
         self._listeners: list[Listener] = []
         if fabric is not None:
-            self._load(fabric)
+            self._load(fabric, link_columns)
 
     # ---------------------------------------------------------------- building and export
-    def _load(self, fabric: Fabric) -> None:
+    def _load(self, fabric: Fabric, link_columns: LinkColumns | None) -> None:
         self.metadata = fabric.metadata
         self.settings = fabric.settings
         self._load_section("racks", fabric.racks, AddRack)
         self._load_section("devices", fabric.devices, AddDevice)
-        self._load_links(fabric.links)
+        if link_columns is not None:
+            self._load_link_columns(link_columns)
+        else:
+            self._load_links(fabric.links)
         self._load_section("workloads", fabric.workloads, AddWorkload)
 
     def _load_section(self, section: str, items: list[Any], make_op: Callable[[Any], Operation]) -> None:
@@ -156,6 +163,48 @@ class FabricDocument:
 
     def _load_links(self, links: list[Link]) -> None:
         self._add_link_run(links, None, None, "$.links")
+
+    def _load_link_columns(self, columns: LinkColumns) -> None:
+        """Take an opened file's links as they are (columns) when they keep every invariant,
+        checked as `_clean_link_run` checks a run; else add them one by one, so that the first
+        offending link is named."""
+        port_link = self._clean_columns(columns)
+        if port_link is None:
+            table = LinkTable(columns)
+            self._add_links_one_by_one(table.values(), None, None, "$.links")
+            return
+        self.links = LinkTable(columns)
+        self._port_link = port_link
+        if self._device_links is not None:
+            _index_by_device(self._device_links, port_link)
+
+    def _clean_columns(self, columns: LinkColumns) -> dict[tuple[str, str], str] | None:
+        """The (device, port) -> link id entries of loaded links that keep every invariant in
+        an empty document's link table; None when some link breaks one."""
+        ids = columns.ids
+        if len(columns.row) != len(ids) or self.links or self._port_link:
+            return None
+        if not (columns.row.keys().isdisjoint(self.devices.keys())
+                and columns.row.keys().isdisjoint(self.racks.keys())
+                and columns.row.keys().isdisjoint(self.workloads.keys())):
+            return None
+        port_link = dict(zip(columns.values["a"], ids, strict=True))  # type: ignore[arg-type]
+        port_link.update(zip(columns.values["b"], ids, strict=True))  # type: ignore[arg-type]
+        if len(port_link) != 2 * len(ids) or not self._ends_exist(port_link):
+            return None
+        cables = columns.values["cable"]
+        used = set(cables) if cables is not None else set()
+        used.discard(None)
+        return port_link if used <= self.catalog.cables.keys() else None
+
+    def _ends_exist(self, port_link: dict[Any, str]) -> bool:
+        """Every (device, port) key names a device and a port of its current table (looped in
+        C, without a list of either)."""
+        tables = map(self._device_ports.__getitem__, map(_FIRST, port_link))
+        try:
+            return all(map(dict.__contains__, tables, map(_SECOND, port_link)))
+        except KeyError:  # an end names no device
+            return False
 
     def _add_link_run(
         self,
@@ -181,9 +230,9 @@ class FabricDocument:
         by_id, port_link = clean
         ids = list(by_id)
         if self.links:
-            self.links.update(by_id)
+            self.links.put_new(by_id)
         else:  # a load: the run's table is the whole table
-            self.links = by_id
+            self.links = LinkTable.of(by_id)
         if self._port_link:
             self._port_link.update(port_link)
         else:  # a load: the run's index is the whole index (200k fewer inserts)
@@ -205,7 +254,7 @@ class FabricDocument:
         # a pass per field, in C (links are slotted: cheaper than one pass making 100k tuples)
         ids = list(map(_ID, links))
         by_id = dict(zip(ids, links, strict=True))
-        if len(by_id) != len(ids) or not self.links.keys().isdisjoint(by_id):
+        if len(by_id) != len(ids) or not self.links.isdisjoint(by_id):
             return None  # an id twice in the run, or already a link's
         run_ids = by_id.keys()  # each check loops over the smaller side
         if not (run_ids.isdisjoint(self.devices.keys()) and run_ids.isdisjoint(self.racks.keys())
@@ -215,12 +264,7 @@ class FabricDocument:
         port_link.update(zip(map(_B_END, links), ids, strict=True))
         if len(port_link) != 2 * len(ids) or not self._port_link.keys().isdisjoint(port_link):
             return None  # a port used twice in the run, or already in use
-        # every end's port in its device's table, looped in C without a list of either
-        tables = map(self._device_ports.__getitem__, map(_FIRST, port_link))
-        try:
-            if not all(map(dict.__contains__, tables, map(_SECOND, port_link))):
-                return None
-        except KeyError:  # an end names no device
+        if not self._ends_exist(port_link):
             return None
         used = set(map(_CABLE, links))
         used.discard(None)
@@ -254,7 +298,7 @@ class FabricDocument:
         copy.settings = self.settings
         copy.racks = dict(self.racks)
         copy.devices = dict(self.devices)
-        copy.links = dict(self.links)
+        copy.links = self.links.copy()
         copy.workloads = dict(self.workloads)
         copy.revision = self.revision
         copy._names = dict(self._names)
@@ -275,7 +319,7 @@ class FabricDocument:
             settings=self.settings,
             racks=list(self.racks.values()),
             devices=list(self.devices.values()),
-            links=list(self.links.values()),
+            links=self.links.values(),
             workloads=list(self.workloads.values()),
             catalog=self.embedded_catalog(),
         )
@@ -283,7 +327,7 @@ class FabricDocument:
     def used_catalog_ids(self) -> set[str]:
         """Catalog ids of the device models, cables and optics the design uses (loops in C)."""
         used = set(map(attrgetter("model"), self.devices.values()))
-        used.update(map(_CABLE, self.links.values()))
+        used.update(self.links.column("cable"))
         tables = {id(t): t for t in map(attrgetter("cages"), self.devices.values())}  # shared
         configs = chain.from_iterable(map(dict.values, tables.values()))
         used.update(map(_TRANSCEIVER, configs))
@@ -618,7 +662,7 @@ class FabricDocument:
         if link.id in self.links or link.id in self.devices or link.id in self.racks:
             raise ModelError(f"id {link.id!r} is already used", [link.id])
         self._check_link(link)
-        self.links[link.id] = link
+        self.links.put(link)
         self._index_link(link)
         undo.append(RemoveLink(link.id))
         changes.links.add(link.id)
@@ -627,7 +671,7 @@ class FabricDocument:
     def _remove_link(self, op: RemoveLink, undo: list[Operation], changes: ChangeSet) -> None:
         link = self._get(self.links, op.id, "link")
         self._unindex_link(link)
-        del self.links[op.id]
+        self.links.remove(op.id)
         undo.append(AddLink(link))
         changes.links.add(op.id)
         changes.devices.update((link.a.device, link.b.device))
@@ -641,7 +685,7 @@ class FabricDocument:
         except ModelError:
             self._index_link(old)
             raise
-        self.links[op.id] = new
+        self.links.put(new)
         self._index_link(new)
         undo.append(UpdateLink(op.id, {k: getattr(old, k) for k in op.changes}))
         changes.links.add(op.id)
@@ -735,7 +779,7 @@ class FabricDocument:
             return
         fabric = Fabric.model_construct(
             metadata=self.metadata, settings=self.settings, racks=list(self.racks.values()),
-            devices=list(self.devices.values()), links=list(self.links.values()),
+            devices=list(self.devices.values()), links=self.links.values(),
             workloads=list(self.workloads.values()))
         try:
             trial = FabricDocument(op.catalog, fabric)

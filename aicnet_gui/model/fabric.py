@@ -247,9 +247,13 @@ class Endpoint(NamedTuple):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        name = core_schema.str_schema(min_length=1, max_length=L.MAX_NAME)
-        return core_schema.no_info_after_validator_function(
-            partial(tuple.__new__, cls), core_schema.tuple_schema([name, name]))
+        return core_schema.no_info_after_validator_function(partial(tuple.__new__, cls),
+                                                            ENDPOINT_PAIR_SCHEMA)
+
+
+_END_NAME = core_schema.str_schema(min_length=1, max_length=L.MAX_NAME)
+#: a link end as the file holds it, two non-empty strings, validated to a plain tuple
+ENDPOINT_PAIR_SCHEMA = core_schema.tuple_schema([_END_NAME, _END_NAME])
 
 
 class LinkPatch(_Data):

@@ -7,7 +7,7 @@ only), so the file loader runs it in its worker thread and the GUI thread merely
 columns to the batched layers (and creates device items after the first frame): that is what
 keeps opening a 100k-cable fabric from freezing the window.
 
-The per-cable work is a few map() calls over the links (attribute reads and dict look-ups,
+The per-cable work is a few map() calls over the document's link columns (dict look-ups,
 looped in C, straight into numpy); everything else (port rows, end points, colours, the ports
 each device uses, the cable count per tier pair) is numpy on those columns.  The file loader
 also counts the overview's blocks and bundles here (`prepare_overview`), from the same columns.
@@ -28,7 +28,6 @@ from ...model.fabric import Device
 from .. import theme
 from .geometry import DeviceGeometry, device_geometry
 
-_A, _B, _RAIL, _COLOUR = map(attrgetter, ("a", "b", "rail", "colour"))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _TAGS, _PLANE = attrgetter("tags"), attrgetter("plane")
 
@@ -271,32 +270,30 @@ class _LinkColumns:
 
 def _link_columns(doc: FabricDocument, index: dict[str, int], geometry_of: np.ndarray,
                   table: _PortTable) -> _LinkColumns:
-    """Columns of the cables, made with map(), which loops in C: a pass per field (links are
-    slotted, so that is cheaper than one pass making a tuple per link), straight into numpy
-    (no list of 300k ints in between).  The ids are the keys of `doc.links`.  A port end is
-    a port-name code per end (one dict look-up) and one numpy take in the geometry x code table
+    """Columns of the cables, from the document's own link columns (model/link_table.py: no
+    Link object is made), straight into numpy with map(), which loops in C.  A port end is a
+    port-name code per end (one dict look-up) and one numpy take in the geometry x code table
     (`_PortTable.lookup`).  An end on an unknown device gets device row len(index) (its
     `geometry_of` is the table's all -1 row), an unknown port row -1."""
     columns = _LinkColumns()
-    links = list(doc.links.values())
-    n = len(links)
+    ids, ends_a, ends_b, rails, colours, planes = doc.links.columns(
+        "id", "a", "b", "rail", "colour", "plane")
+    n = len(ids)
     if not n:
         return columns
     codes, ports_of = table.lookup()
     unknown_name = repeat(len(codes))
     missing = repeat(len(index))
-    for side, rows_name, ports_name in ((_A, "ia", "pa"), (_B, "ib", "pb")):
-        ends = list(map(side, links))
+    for ends, rows_name, ports_name in ((ends_a, "ia", "pa"), (ends_b, "ib", "pb")):
         rows = np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64, count=n)
         names = np.fromiter(map(codes.get, map(_SECOND, ends), unknown_name), dtype=np.int64,
                             count=n)
         setattr(columns, rows_name, rows)
         setattr(columns, ports_name, ports_of[geometry_of[rows], names])
-    rails, colours = list(map(_RAIL, links)), list(map(_COLOUR, links))
-    columns.ids = list(doc.links)
+    columns.ids = ids
     columns.rails = [rail or 0 for rail in rails] if None in rails else rails
     columns.colours = colours
-    columns.planes = list(map(_PLANE, links))
+    columns.planes = planes
     return columns
 
 
