@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import repeat
-from operator import is_not, itemgetter
+from operator import attrgetter, is_not, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .signatures import Signatures
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_RACK, _RU = attrgetter("rack"), attrgetter("ru")
 
 MAX_CAGE = 1024  # cage numbers are small; (device, cage) pairs are coded as row * MAX_CAGE + cage
 
@@ -181,9 +182,16 @@ class Store:
             self._models[model_id] = info
         return info
 
-    def _device_values(self, device: Device) -> tuple:
-        """Raw per-device values, in DEVICE_COLUMNS order up to `ports` (one logic for both
-        the bulk and the one-row path)."""
+    #: the device columns that come from where a device is (`_device_place`); every other
+    #: column up to `plane` comes from how it is configured (`_device_config`)
+    PLACE_COLUMNS = ("rack", "rack_any", "x", "y", "h", "ru")
+    CONFIG_COLUMNS = ("alive", "model", "tier", "switch", "server", "mgmt", "gpus", "power",
+                      "optic_w", "height", "mtu", "compute", "fabric_legs", "ports", "plane")
+
+    def _device_config(self, device: Device) -> tuple:
+        """(values of CONFIG_COLUMNS, model, port map, optics) of a device: what follows from
+        its model, role, port table, cage table, plane and tags, the same for every device
+        configured alike (one logic for both the bulk and the one-row path)."""
         model, model_i, group, power = self._model_info(device.model)
         role = device.role or model.role
         tier = ROLE_TIER[role]
@@ -191,24 +199,45 @@ class Store:
         optics, optic_w = self._cage_optics(device.cages)
         if not counts_optics(model):  # an NVL72 tray: its rack's stated power includes them
             optic_w = 0.0
+        summary = _table_summary(self.ep, pmap)
+        values = (
+            True, model_i, tier, tier >= 1 and role != Role.MGMT, tier == 0, role == Role.MGMT,
+            model.gpus, power, optic_w, model.height_ru,
+            _mtu_tag(device) if device.tags else 0,
+            summary[0], summary[1], len(pmap), self.plane_index(device.plane),
+        )
+        return values, model, pmap, optics
+
+    def _device_place(self, device: Device, height_ru: int) -> tuple:
+        """Values of PLACE_COLUMNS: its rack row when placed at an RU (else NONE), its rack
+        row whatever its RU, the rack's floor x and y, the height of its panel's middle, RU."""
         rack = NONE
         if device.rack is not None and device.rack in self.doc.racks:
             rack = self.rack_row.get(device.rack, NONE)
         ru = device.ru
         if rack != NONE and ru is not None:
-            placed_rack = rack
-            x, y = float(self.r_x[rack]), float(self.r_y[rack])
-            h = device_height_m(device, model.height_ru, self.settings.lengths)
-        else:
-            placed_rack, x, y, h = NONE, np.nan, np.nan, np.nan
-        summary = _table_summary(self.ep, pmap)
-        values = (
-            True, model_i, tier, tier >= 1 and role != Role.MGMT, tier == 0,
-            role == Role.MGMT, placed_rack, rack, x, y, h, model.gpus, power, optic_w,
-            model.height_ru, ru if ru is not None else 0, _mtu_tag(device) if device.tags else 0,
-            summary[0], summary[1], len(pmap), self.plane_index(device.plane),
-        )
-        return values, model, pmap, optics
+            return (rack, rack, float(self.r_x[rack]), float(self.r_y[rack]),
+                    device_height_m(device, height_ru, self.settings.lengths), ru)
+        return NONE, rack, np.nan, np.nan, np.nan, ru if ru is not None else 0
+
+    def _places(self, devices: list[Device], heights: np.ndarray) -> dict[str, np.ndarray]:
+        """PLACE_COLUMNS of many devices at once: `_device_place` in numpy (the same
+        formula, `lengths.device_height_m`, in the same order of operations)."""
+        n = len(devices)
+        rack_any = np.fromiter(map(self.rack_row.get, map(_RACK, devices), repeat(NONE)),
+                               np.int64, n)  # the rows of the document's racks (load_racks)
+        ru = np.array(list(map(_RU, devices)), dtype=float)  # None: nan
+        placed = (rack_any != NONE) & ~np.isnan(ru)
+        params = self.settings.lengths
+        height = params.rack_base_m + (ru - 1 + heights / 2) * params.ru_height_m
+        at = np.where(placed, rack_any, 0)
+        return {
+            "rack": np.where(placed, rack_any, NONE), "rack_any": rack_any,
+            "x": np.where(placed, self.r_x[at] if len(self.r_x) else np.nan, np.nan),
+            "y": np.where(placed, self.r_y[at] if len(self.r_y) else np.nan, np.nan),
+            "h": np.where(placed, height, np.nan),
+            "ru": np.nan_to_num(ru, nan=0.0).astype(np.int64),
+        }
 
     def _cage_optics(self, cages: dict) -> tuple[dict[int, int], float]:
         """(cage -> optic index, the optics' watts) of a cage table, worked out once per shared
@@ -238,18 +267,27 @@ class Store:
         self.dev_ids = [d.id for d in devices]
         self.dev_row = {d: i for i, d in enumerate(self.dev_ids)}
         self.dev_obj = list(devices)
-        rows = [self._device_values(d) for d in devices]
-        self.dev_models = [r[1] for r in rows]
-        self.dev_ports = [r[2] for r in rows]
-        self.dev_optics = [r[3] for r in rows]
+        # devices configured alike share one `_device_config` (16,544 devices: ~20 kinds)
+        kinds: dict[tuple, tuple] = {}
+        configs = []
+        ports = self.doc.ports
+        for device in devices:
+            key = (device.model, device.role, id(ports(device.id)), id(device.cages) if device.cages else 0,
+                   device.plane, _mtu_tag(device) if device.tags else 0)
+            config = kinds.get(key)
+            if config is None:
+                config = kinds[key] = self._device_config(device)
+            configs.append(config)
+        self.dev_models = [c[1] for c in configs]
+        self.dev_ports = [c[2] for c in configs]
+        self.dev_optics = [c[3] for c in configs]
         n = len(devices)
-        columns = list(zip(*[r[0] for r in rows], strict=True)) if rows else []
-        self.d = {}
-        for i, (name, dtype) in enumerate(self.DEVICE_COLUMNS):
-            if i < len(columns):
-                self.d[name] = np.array(columns[i], dtype=dtype)
-            else:
-                self.d[name] = np.zeros(n, dtype=dtype)
+        columns = list(zip(*[c[0] for c in configs], strict=True)) if configs else []
+        self.d = {name: np.zeros(n, dtype=dtype) for name, dtype in self.DEVICE_COLUMNS}
+        for name, values in zip(self.CONFIG_COLUMNS, columns, strict=False):
+            self.d[name][:] = values
+        for name, values in self._places(devices, self.d["height"]).items():
+            self.d[name][:] = values
 
     def set_device(self, device_id: str) -> int | None:
         """Re-read one device (added, changed or removed); returns its row or None."""
@@ -272,13 +310,16 @@ class Store:
             self.dev_optics.append(None)
             for name in self.d:
                 self.d[name] = _grow(self.d[name], row + 1)
-        values, model, pmap, optics = self._device_values(device)
+        values, model, pmap, optics = self._device_config(device)
         self.dev_obj[row] = device
         self.dev_models[row] = model
         self.dev_ports[row] = pmap
         self.dev_optics[row] = optics
         d = self.d
-        for (name, _dtype), value in zip(self.DEVICE_COLUMNS, values, strict=False):
+        for name, value in zip(self.CONFIG_COLUMNS, values, strict=True):
+            d[name][row] = value
+        for name, value in zip(self.PLACE_COLUMNS, self._device_place(device, model.height_ru),
+                               strict=True):
             d[name][row] = value
         return row
 

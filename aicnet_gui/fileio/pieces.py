@@ -57,21 +57,23 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> tuple[Fabr
     end = close_at + 1  # after the brace of the last link
     if raw.count(b'"links"', 0, first) + raw.count(b'"links"', end) != 1:
         return None  # "links" elsewhere too (a second key?): only the whole file says which counts
-    count = raw.count(OBJECT_SEPARATOR, first, end) + 1
-    if count > MAX_LINKS:
-        raise TooMany("links", count)
     fabric = Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
     columns = LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
     return fabric, columns
 
 
 def _pieces(raw: bytes, first: int, end: int, piece_bytes: int) -> Iterator[list[dict[str, Any]]]:
-    """The links between `first` and `end`, parsed a piece of whole links at a time."""
+    """The links between `first` and `end`, parsed a piece of whole links at a time; TooMany
+    as soon as the pieces hold more than a design may (before the rest is parsed)."""
     start = first
+    count = 0
     while start < end:
         cut = raw.find(OBJECT_SEPARATOR, min(start + piece_bytes, end), end)
         if cut < 0:
             cut = end
+        count += raw.count(OBJECT_SEPARATOR, start, cut) + 1
+        if count > MAX_LINKS:
+            raise TooMany("links", raw.count(OBJECT_SEPARATOR, first, end) + 1)
         # pydantic's JSON parser, its string cache on: a device id or port name read again is
         # the string read before (~16k devices for ~600k link ends: less memory, and the
         # document's and the analysis' look-ups then hash each string once)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import partial
-from itertools import compress, repeat
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, itemgetter
 from typing import Annotated, Any
 
 from pydantic import TypeAdapter
@@ -59,17 +59,25 @@ class LinkColumns:
     """The links of an opened file, one list per field (a field no link sets is None), and the
     row of each id.  Never changed once made: tables and their copies share it."""
 
-    __slots__ = ("n", "ids", "values", "row", "_present", "_made")
+    __slots__ = ("n", "ids", "values", "_row", "_present", "_made")
 
     def __init__(self, values: dict[str, list[Any] | None]) -> None:
         self.ids: list[str] = values["id"]  # type: ignore[assignment]
         self.n = len(self.ids)
         self.values = values
-        self.row: dict[str, int] = dict(zip(self.ids, range(self.n), strict=True))
+        self._row: dict[str, int] | None = None
         self._present = tuple(name for name in FIELDS if values.get(name) is not None)
         # row -> its Link, once asked for (shared by every table on these columns; a dict's
         # setdefault keeps one object per row when two threads make the same row at once)
         self._made: dict[int, Link] = {}
+
+    @property
+    def row(self) -> dict[str, int]:
+        """Id -> row, made on first use (a load and `aicnet validate` never ask)."""
+        row = self._row
+        if row is None:
+            row = self._row = dict(zip(self.ids, range(self.n), strict=True))
+        return row
 
     @classmethod
     def validated(cls, values: dict[str, list[Any] | None]) -> LinkColumns:
@@ -330,30 +338,30 @@ class LinkTable(Mapping[str, Link]):
 def columns_from_rows(rows_per_piece: Iterator[list[dict[str, Any]]]) -> dict[str, list[Any] | None]:
     """Raw columns (not validated) from pieces of JSON link objects: each field's values in
     order, a field no link has None, a link without a field its default.  Raises ValueError
-    for a piece that is not a list of objects or a link without a required field."""
+    for a piece that is not a list of objects, an unknown field or a missing required one."""
     columns: dict[str, list[Any]] = {name: [] for name in FIELDS}
     seen: set[str] = set()
     count = 0
     for rows in rows_per_piece:
-        if not isinstance(rows, list):
-            raise ValueError("links are not a list")
-        try:
-            shapes = set(map(tuple, map(dict.keys, rows)))
-        except TypeError:
-            raise ValueError("a link is not an object") from None
-        keys = set().union(*shapes)
+        if not isinstance(rows, list) or not all(map(isinstance, rows, repeat(dict))):
+            raise ValueError("links are not a list of objects")
+        keys = set(chain.from_iterable(rows))  # every field any link of the piece has
         unknown = keys - columns.keys()
         if unknown:
             raise ValueError(f"unknown link field {sorted(unknown)[0]!r}")
-        if not all(map(REQUIRED.issubset, shapes)):
-            raise ValueError("a link without a required field")
-        for name in keys:
+        for name in keys | REQUIRED:
             column = columns[name]
             if name not in seen:
                 column += repeat(DEFAULTS.get(name), count)
                 seen.add(name)
-            column += map(dict.get, rows, repeat(name), repeat(DEFAULTS.get(name)))
+            if name in REQUIRED:
+                try:
+                    column += map(itemgetter(name), rows)
+                except KeyError:
+                    raise ValueError(f"a link without {name!r}") from None
+            else:
+                column += map(dict.get, rows, repeat(name), repeat(DEFAULTS[name]))
         count += len(rows)
-        for name in seen - keys:
+        for name in seen - keys - REQUIRED:
             columns[name] += repeat(DEFAULTS[name], len(rows))
     return {name: (columns[name] if name in seen else None) for name in FIELDS}
