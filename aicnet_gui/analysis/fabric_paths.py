@@ -182,14 +182,38 @@ def _joined(state: State, members: np.ndarray) -> bool:
 
 def bisection_order(state: State, member_rows: np.ndarray) -> list[int]:
     """Member server rows ordered along the fabric: by the ids of the switches their NICs land
-    on (so a half is whole leaves / SUs where possible), then by id (as `graph.bisection_halves`)."""
+    on (so a half is whole leaves / SUs where possible), then by id (as `graph.bisection_halves`).
+
+    The key of a server is the sorted tuple of its switches' ids; as numbers: each switch its
+    rank among the ids, each server a row of its sorted ranks padded with -1 (a tuple that is
+    the start of a longer one comes first), rows sorted lexicographically, ties by id rank."""
     att = attachments(state)
     ids = state.store.dev_ids
-    lands: dict[int, set[str]] = {int(r): set() for r in member_rows.tolist()}
-    pick = arrays.isin(att.server, member_rows)
-    for server, switch in zip(att.server[pick].tolist(), att.switch[pick].tolist(), strict=True):
-        lands[server].add(ids[switch])  # type: ignore[arg-type]
-    return sorted(lands, key=lambda r: (tuple(sorted(lands[r])), ids[r]))
+    members = np.asarray(member_rows, dtype=np.int64)
+    if not len(members):
+        return []
+    pick = arrays.isin(att.server, members)
+    server, switch = att.server[pick], att.switch[pick]
+    switches = arrays.unique(switch)
+    names = [ids[r] for r in switches.tolist()]
+    rank_of = np.empty(len(switches), dtype=np.int64)
+    rank_of[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    rank = rank_of[np.searchsorted(switches, switch)]
+    # one (member, switch rank) pair per switch a member lands on, sorted by member then rank
+    members = arrays.unique(members)
+    at = np.searchsorted(members, server)
+    pairs = arrays.unique(at * (len(switches) + 1) + rank)
+    owner, ranks = pairs // (len(switches) + 1), pairs % (len(switches) + 1)
+    counts = np.bincount(owner, minlength=len(members))
+    width = int(counts.max()) if len(counts) else 0
+    keys = np.full((len(members), max(width, 1)), -1, dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    keys[owner, np.arange(len(pairs)) - starts[owner]] = ranks
+    member_names = [ids[r] for r in members.tolist()]
+    by_id = np.empty(len(members), dtype=np.int64)
+    by_id[sorted(range(len(members)), key=member_names.__getitem__)] = np.arange(len(members))
+    order = np.lexsort((by_id, *keys.T[::-1]))
+    return members[order].tolist()
 
 
 def bisection_gbps(state: State, member_rows: np.ndarray) -> float:

@@ -82,7 +82,7 @@ def legend_spec(doc: FabricDocument, mode: str) -> LegendSpec:
         rows = [(label, colour) for label, colour in theme.TIER_PAIR_COLOURS.values()]
         return _mode_spec("Cables by tier", rows)
     if mode == "rail":
-        rails = sorted({link.rail for link in doc.links.values() if link.rail})
+        rails = sorted({rail for rail in doc.links.column("rail") if rail})
         rows = [(f"rail {r}", theme.rail_colour_hex(r)) for r in rails]
         return _mode_spec("Cables by rail", _capped(rows) or [("no rails set", theme.NO_RAIL)])
     if mode == "oversubscription":
@@ -102,7 +102,7 @@ def jacket_rows(doc: FabricDocument) -> tuple[list[tuple[str, str]], bool]:
     order (other tones after, by the name the cable gave or the SVG name of the tone, e.g.
     "purple" for #800080; the hex only for a tone without a name), and whether some cable has
     none (it is drawn in its speed colour)."""
-    names = {link.colour for link in doc.links.values()}
+    names = set(doc.links.column("colour"))
     tones: dict[str, str] = {}
     plain = False
     for name in sorted(names, key=lambda n: n or ""):

@@ -44,10 +44,9 @@ class LegendKeys:
         if mode != self.mode:
             self.forget()
             self.mode = mode
-            for link_id, link in doc.links.items():
-                value = getattr(link, attribute)
-                self._of[link_id] = value
-                self._counts[value] += 1
+            ids, values = doc.links.columns("id", attribute)
+            self._of = dict(zip(ids, values, strict=True))
+            self._counts.update(values)
             return True
         changed = False
         for link_id in link_ids:

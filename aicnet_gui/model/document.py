@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, repeat
+from itertools import chain, islice
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -70,12 +70,17 @@ _MODE = attrgetter("mode")
 _TRANSCEIVER = attrgetter("transceiver")
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
+_NONE: dict[str, str] = {}  # the links of a device without any (read only)
 
 
-def _index_by_device(index: dict[str, set[str]], ends: dict[Endpoint, str]) -> None:
-    """Add each (device, port) -> link id entry of `ends` to `index` (device -> link ids):
-    set.add over every end, looped in C (a Python loop is a third of a big load)."""
-    deque(map(set.add, map(index.__getitem__, map(_FIRST, ends)), ends.values()), maxlen=0)
+def _index_ends(index: dict[str, dict[str, str]], ends: Iterable[tuple[str, str]],
+                link_ids: Iterable[str]) -> None:
+    """Enter each link end, (device, port), with its link's id into `index` (device -> port ->
+    link id), one link id per end: dict stores over every end, looped in C (a Python loop is a
+    third of a big load)."""
+    ends = list(ends)
+    deque(map(dict.__setitem__, map(index.__getitem__, map(_FIRST, ends)), map(_SECOND, ends),
+              link_ids), maxlen=0)
 
 
 class ModelError(ValueError):
@@ -126,12 +131,13 @@ class FabricDocument:
         self.workloads: dict[str, Workload] = {}
         self.revision = 0
         self._names: dict[str, str] = {}
-        # (device, port) -> link id: None until a query needs it (`_ports_index`) after an
-        # opened file's links were taken as columns (`aicnet validate` never asks)
-        self._port_link: dict[tuple[str, str], str] | None = {}
-        # device -> ids of its links: built from the port index on the first query that needs
-        # it (`_by_device`); None until then (a load or `aicnet validate` never asks)
-        self._device_links: dict[str, set[str]] | None = None
+        # device -> port -> id of the link there: made from the links on the first question
+        # that needs it (`_end_index`) and kept up to date by every edit after that; None until
+        # then (a load or `aicnet validate` never asks)
+        self._ends: dict[str, dict[str, str]] | None = None
+        # while the index is made a part at a time (build_device_index): the ends and link ids
+        # still to enter, and how far it got
+        self._ends_todo: tuple[list[tuple[str, str]], list[str], int] | None = None
         self._ports = PortTables()
         # (model id, ((cage, mode, transceiver), ...)) -> port table, for overrides that passed
         self._checked_cages: dict[tuple[str, tuple[tuple[int, str | None, str | None], ...]],
@@ -196,13 +202,12 @@ class FabricDocument:
             self._add_links_one_by_one(table.values(), None, None, "$.links")
             return
         self.links = LinkTable(columns)
-        self._port_link = None  # made from the columns when first needed (_ports_index)
 
     def _clean_columns(self, columns: LinkColumns) -> bool:
         """Whether loaded links keep every invariant in an empty document's link table (ids
         unique and no other object's, each port used once, ends on existing ports, cables
         known), checked with sets, looped in C."""
-        if self.links or self._port_link:
+        if self.links:
             return False
         ids = set(columns.ids)
         if len(ids) != columns.n or not (ids.isdisjoint(self.devices.keys())
@@ -225,21 +230,30 @@ class FabricDocument:
         used.discard(None)
         return used <= self.catalog.cables.keys()
 
-    def _ports_index(self) -> dict[tuple[str, str], str]:
-        """(device, port) -> link id, made from the links on first use (~0.15 s at 300k
-        links) and kept up to date by every edit after that."""
-        index = self._port_link
-        if index is None:
-            ids, ends_a, ends_b = self.links.columns("id", "a", "b")
-            index = dict(zip(ends_a, ids, strict=True))
-            index.update(zip(ends_b, ids, strict=True))
-            self._port_link = index
-        return index
+    def _end_index(self) -> dict[str, dict[str, str]]:
+        """Device id -> port -> id of the link at that port, made from the links on first use
+        (~0.15 s at 300k links) and kept up to date by every edit after that."""
+        if self._ends is None or self._ends_todo is not None:
+            self.build_device_index()
+        return self._ends  # type: ignore[return-value]
 
-    def build_port_index(self) -> None:
-        """Make the (device, port) -> link index now rather than on its first question (the
-        editor's open worker makes it off the GUI thread)."""
-        self._ports_index()
+    def build_device_index(self, ends: int | None = None) -> bool:
+        """Make the device -> port -> link index now rather than on its first question, at
+        most `ends` link ends a call (the editor makes it after its first frame, a part per
+        turn of the event loop); True once it is complete.  Any question or edit before then
+        completes it first."""
+        if self._ends is None:
+            self._ends = {device_id: {} for device_id in self.devices}
+            ids, ends_a, ends_b = self.links.columns("id", "a", "b")
+            self._ends_todo = (ends_a + ends_b, ids + ids, 0)
+        todo = self._ends_todo
+        if todo is None:
+            return True
+        all_ends, all_ids, done = todo
+        stop = len(all_ends) if ends is None else min(len(all_ends), done + ends)
+        _index_ends(self._ends, islice(all_ends, done, stop), islice(all_ids, done, stop))
+        self._ends_todo = None if stop == len(all_ends) else (all_ends, all_ids, stop)
+        return self._ends_todo is None
 
     def _ends_exist(self, ends: Iterable[tuple[str, str]]) -> bool:
         """Every (device, port) names a device and a port of its current table (looped in C,
@@ -277,13 +291,8 @@ class FabricDocument:
             self.links.put_new(by_id)
         else:  # a load: the run's table is the whole table
             self.links = LinkTable.of(by_id)
-        index = self._ports_index()
-        if index:
-            index.update(port_link)
-        else:  # a load: the run's index is the whole index (200k fewer inserts)
-            self._port_link = port_link
-        if self._device_links is not None:
-            _index_by_device(self._device_links, port_link)
+        if self._ends is not None:  # else made when first asked for
+            _index_ends(self._end_index(), port_link, port_link.values())
         if undo is not None:
             undo.extend(map(RemoveLink, ids))
         if changes is not None:
@@ -307,10 +316,13 @@ class FabricDocument:
             return None  # an id of a device, rack or workload
         port_link = dict(zip(map(_A_END, links), ids, strict=True))
         port_link.update(zip(map(_B_END, links), ids, strict=True))
-        if len(port_link) != 2 * len(ids) or not self._ports_index().keys().isdisjoint(port_link):
-            return None  # a port used twice in the run, or already in use
-        if not self._ends_exist(port_link):
-            return None
+        if len(port_link) != 2 * len(ids) or not self._ends_exist(port_link):
+            return None  # a port used twice in the run, or an end on no port
+        if self.links:  # a port already in use (no link: none is)
+            index = self._end_index()
+            if any(map(dict.__contains__, map(index.__getitem__, map(_FIRST, port_link)),
+                       map(_SECOND, port_link))):
+                return None
         used = set(map(_CABLE, links))
         used.discard(None)
         return (by_id, port_link) if used <= self.catalog.cables.keys() else None
@@ -335,7 +347,9 @@ class FabricDocument:
         """A frozen-in-time copy for a background reader (validation, export).
 
         Objects are never changed in place (an update stores a new object), so copying the
-        tables and indices is enough; later edits to this document do not show in the copy.
+        tables is enough; later edits to this document do not show in the copy.  The port and
+        device indices are not copied (~150 ms in the GUI thread at 300k links): the copy makes
+        its own from its links if its reader asks (in the reader's thread).
         """
         copy = FabricDocument.__new__(FabricDocument)
         copy.catalog = self.catalog
@@ -347,9 +361,8 @@ class FabricDocument:
         copy.workloads = dict(self.workloads)
         copy.revision = self.revision
         copy._names = dict(self._names)
-        copy._port_link = None if self._port_link is None else dict(self._port_link)
-        copy._device_links = None if self._device_links is None else \
-            {d: set(links) for d, links in self._device_links.items()}
+        copy._ends = None
+        copy._ends_todo = None
         copy._ports = self._ports
         copy._checked_cages = self._checked_cages
         copy._checked_tables = self._checked_tables
@@ -414,43 +427,18 @@ class FabricDocument:
         return self.ports(device_id).get(port)
 
     def link_at(self, device_id: str, port: str) -> Link | None:
-        link_id = self._ports_index().get((device_id, port))
+        link_id = self._end_index().get(device_id, _NONE).get(port)
         return self.links[link_id] if link_id else None
 
     def links_of(self, device_id: str) -> list[Link]:
-        return [self.links[i] for i in sorted(self._by_device().get(device_id, ()))]
+        return [self.links[i] for i in sorted(self.link_ids_of(device_id))]
 
     def link_ids_of(self, device_id: str) -> set[str]:
-        return set(self._by_device().get(device_id, ()))
-
-    def build_device_index(self) -> None:
-        """Build the device -> links index now rather than on its first question (the
-        editor's first edit asks; its open worker builds it off the GUI thread)."""
-        self._by_device()
-
-    def _by_device(self) -> dict[str, set[str]]:
-        """Device id -> ids of its links, built from the port index on first use (~70 ms at
-        300k links) and kept up to date by every edit after that."""
-        index = self._device_links
-        if index is None:
-            index = {device_id: set() for device_id in self.devices}
-            _index_by_device(index, self._ports_index())
-            self._device_links = index
-        return index
-
-    def _link_ids_at(self, device_id: str) -> set[str]:
-        """The ids of the links at a device's ports, without building the device index
-        (every link end is a port of its device's table: an invariant)."""
-        if self._device_links is not None:
-            return set(self._device_links.get(device_id, ()))
-        found = set(map(self._ports_index().get, zip(repeat(device_id),
-                                                   self._device_ports.get(device_id, ()))))
-        found.discard(None)
-        return found  # type: ignore[return-value]
+        return set(self._end_index().get(device_id, _NONE).values())
 
     def free_ports(self, device_id: str) -> list[str]:
-        index = self._ports_index()
-        return [p for p in self.ports(device_id) if (device_id, p) not in index]
+        used = self._end_index().get(device_id, _NONE)
+        return [p for p in self.ports(device_id) if p not in used]
 
     def device_by_name(self, name: str) -> Device | None:
         device_id = self._names.get(name)
@@ -618,14 +606,14 @@ class FabricDocument:
         self._device_ports[device.id] = self._check_device(device, None)
         self.devices[device.id] = device
         self._names[device.name] = device.id
-        if self._device_links is not None:
-            self._device_links[device.id] = set()
+        if self._ends is not None:
+            self._end_index()[device.id] = {}
         undo.append(RemoveDevice(device.id))
         changes.devices.add(device.id)
 
     def _remove_device(self, op: RemoveDevice, undo: list[Operation], changes: ChangeSet) -> None:
         device = self._get(self.devices, op.id, "device")
-        for link_id in sorted(self._link_ids_at(op.id)):
+        for link_id in sorted(self.link_ids_of(op.id)):
             self._remove_link(RemoveLink(link_id), undo, changes)
         for workload in list(self.workloads.values()):
             if op.id in workload.members:
@@ -634,8 +622,8 @@ class FabricDocument:
         del self.devices[op.id]
         self._device_ports.pop(op.id, None)
         del self._names[device.name]
-        if self._device_links is not None:
-            self._device_links.pop(op.id, None)
+        if self._ends is not None:
+            self._end_index().pop(op.id, None)
         undo.append(AddDevice(device))
         changes.devices.add(op.id)
 
@@ -643,7 +631,7 @@ class FabricDocument:
         old = self._get(self.devices, op.id, "device")
         new = _validated_copy(old, op.changes, f"device {old.name}")
         ports = self._check_device(new, old)
-        for link_id in sorted(self._link_ids_at(op.id)):
+        for link_id in sorted(self.link_ids_of(op.id)):
             link = self.links[link_id]
             for end in (link.a, link.b):
                 if end.device == op.id and end.port not in ports:
@@ -674,7 +662,7 @@ class FabricDocument:
                 "breakout modes",
                 [link.id, end.device],
             )
-        holder = self._ports_index().get((end.device, end.port))
+        holder = self._end_index()[end.device].get(end.port)
         if holder is not None and holder != link.id:
             raise ModelError(
                 f"port {device.name}:{end.port} already carries link {holder}",
@@ -690,19 +678,14 @@ class FabricDocument:
             raise ModelError(f"link {link.id}: unknown cable catalog id {link.cable!r}", [link.id])
 
     def _index_link(self, link: Link) -> None:
-        a, b = link.a, link.b
-        index = self._ports_index()
-        index[(a.device, a.port)] = link.id
-        index[(b.device, b.port)] = link.id
-        if self._device_links is not None:
-            self._device_links[a.device].add(link.id)
-            self._device_links[b.device].add(link.id)
+        index = self._end_index()
+        index[link.a.device][link.a.port] = link.id
+        index[link.b.device][link.b.port] = link.id
 
     def _unindex_link(self, link: Link) -> None:
+        index = self._end_index()
         for end in (link.a, link.b):
-            self._ports_index().pop((end.device, end.port), None)
-            if self._device_links is not None:
-                self._device_links[end.device].discard(link.id)
+            index[end.device].pop(end.port, None)
 
     def _add_link(self, op: AddLink, undo: list[Operation], changes: ChangeSet) -> None:
         link = op.link
@@ -854,7 +837,8 @@ class FabricDocument:
         changed = {model for model in {d.model for d in self.devices.values()}
                    if catalog.get(model) is not self.catalog.get(model)}
         moved: list[tuple[str, str]] = []
-        for (device_id, name), _link in sorted(self._ports_index().items()):
+        index = self._end_index()
+        for device_id, name in sorted((d, p) for d, ports in index.items() for p in ports):
             device = self.devices[device_id]
             if device.model not in changed:
                 continue

@@ -22,16 +22,19 @@ object that stays the same while the link does: a loaded link still as loaded by
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from functools import partial
-from itertools import chain, compress, repeat
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache, partial
+from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, itemgetter
 from typing import Annotated, Any
 
 from pydantic import TypeAdapter
 from pydantic_core import SchemaValidator, core_schema
 
+from ..gc_control import gc_paused
 from .fabric import ENDPOINT_PAIR_SCHEMA, Endpoint, Link
+from .values import positional_maker
 
 #: the fields of a link, in the model's (and the file's) order
 FIELDS: tuple[str, ...] = tuple(Link.model_fields)
@@ -113,18 +116,29 @@ class LinkColumns:
     def links(self, rows: list[int] | range) -> list[Link]:
         """The `Link` of each row (made in bulk where not made yet)."""
         made = self._made
-        todo = [row for row in rows if row not in made]
+        todo = list(filterfalse(made.__contains__, rows)) if made else rows
         if todo:
-            values = self.values
-            present = self._present
-            columns = [list(map(values[name].__getitem__, todo)) for name in present]  # type: ignore[index]
-            for name in _ENDS:
-                at = present.index(name)
-                columns[at] = list(map(_as_endpoint, columns[at]))
-            trusted = Link.trusted
-            for row, fields in zip(todo, zip(*columns, strict=True), strict=True):
-                made.setdefault(row, trusted(**dict(zip(present, fields, strict=True))))
+            values = self._present_values(todo)
+            maker = _maker(self._present)
+            with gc_paused():  # 300k new objects would set off collections that find nothing
+                # made.setdefault: a row another thread made meanwhile keeps its object
+                deque(map(made.setdefault, todo, map(maker, *values)), maxlen=0)
         return list(map(made.__getitem__, rows))
+
+    def _present_values(self, rows: list[int] | range) -> list[Iterable[Any]]:
+        """The columns of the fields some link sets, at `rows`, the ends as Endpoints."""
+        everything = isinstance(rows, range) and len(rows) == self.n
+        columns: list[Iterable[Any]] = []
+        for name in self._present:
+            column: list[Any] = self.values[name]  # type: ignore[assignment]
+            picked: Iterable[Any] = column if everything else map(column.__getitem__, rows)
+            columns.append(map(_as_endpoint, picked) if name in _ENDS else picked)
+        return columns
+
+
+@cache
+def _maker(present: tuple[str, ...]) -> Any:
+    return positional_maker(Link, present)
 
 
 # a base row's state in a table

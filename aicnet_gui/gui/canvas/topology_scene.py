@@ -71,6 +71,9 @@ LAZY_MIN_DEVICES = 1000
 first frame (the batched device layer draws the devices meanwhile)."""
 ITEM_SLICE_MS = 12.0
 """Device items created per event-loop turn after the first frame, in milliseconds."""
+DEVICE_INDEX_ENDS = 100_000
+"""Link ends entered into the document's device index per event-loop turn after the first
+frame (~25 ms each; a 300k-link design has 600k ends)."""
 FIRST_FRAME_WAIT_MS = 300
 """When no view paints a new document (hidden, another tab), its items are built after this."""
 PICK_MARGIN = 4.0
@@ -268,10 +271,10 @@ class TopologyScene(FabricScene):
             return
         if not self._device_index_built:
             # the editor's first edit (or drag) asks which links a device has: the document's
-            # index is built here, after the first frame (~80 ms at 300k links; nothing if it
-            # exists), not before that frame in the loader, nor in the middle of that edit
-            self._device_index_built = True
-            self.doc.build_device_index()
+            # index is built here, after the first frame (~0.15 s at 300k links, in parts of
+            # DEVICE_INDEX_ENDS link ends; nothing if it exists), not before that frame in the
+            # loader, nor in the middle of that edit
+            self._device_index_built = self.doc.build_device_index(DEVICE_INDEX_ENDS)
             self._build_timer.start(0)
             return
         if not self.mirror.build_slice(ITEM_SLICE_MS):

@@ -1,8 +1,8 @@
 """Open a fabric file off the GUI thread: read it, lay it out if its positions are unusable,
 compute what the Topology scene draws (as columns, with the overview's blocks and bundles),
 count it, and take the snapshot the first validation reads, so the GUI thread only hands the
-columns to the canvas's batched layers.  The document's device -> links index (~80 ms at 300k
-links) is not built here: nothing before the first frame needs it, so the scene builds it right
+columns to the canvas's batched layers.  The document's device -> port -> link index (~80 ms at
+300k links) is not built here: nothing before the first frame needs it, so the scene builds it right
 after that frame, before the device items (`TopologyScene._build_slice`).
 
 Everything here runs on a document no one else holds yet, so it needs no snapshot.  (Taking the
