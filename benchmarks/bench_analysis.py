@@ -49,6 +49,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bytecode import compile_sources
 from child_peak import PEAK_KB_SOURCE
 
 from aicnet_gui.analysis import Analyzer
@@ -256,6 +257,7 @@ def main() -> None:
     parser.add_argument("--catalog", metavar="DIR", action="append", default=[],
                         help="an extra catalog folder (e.g. XDR optics for the 12,800 size)")
     args = parser.parse_args()
+    compile_sources()  # new processes time what a second run does (bytecode.py)
     if args.catalog:
         loaded = load_catalog(args.catalog, include_user=False)
         for problem in loaded.problems:

@@ -150,3 +150,14 @@ def test_an_opened_design_edits_and_saves_like_the_design_it_was(catalog):
     assert loads_fabric(dumps_fabric(opened), catalog).links == built.links
     # an undone removal puts the opened design's links back where they were in the file
     assert list(opened.links) == list(snapshot.links)
+
+
+def test_ids_with_a_field_set_follow_every_edit():
+    table = loaded_table()
+    assert table.ids_with("patch") == ["l4"] and table.ids_with("assembly") == ["l5"]
+    assert table.ids_with("length_m") == ["l2"]
+    table.put(table["l1"].model_copy(update={"length_m": 3.0}))
+    table.put(as_link(row(8, length_m=9.0)))
+    table.remove("l2")
+    assert table.ids_with("length_m") == ["l1", "l8"]
+    assert loaded_table([row(0), row(1)]).ids_with("patch") == []

@@ -343,17 +343,22 @@ class Store:
         self._link_row = None  # built on first use: a clean full run never needs it
         self.a_port, self.b_port, self.assembly = ap, bp, asm
         dev_row = self.dev_row
-        dev_ports = {i: self.dev_ports[r] for i, r in dev_row.items()}
-        a_rows = list(map(dev_row.__getitem__, ad))
-        b_rows = list(map(dev_row.__getitem__, bd))
-        a_ep = np.fromiter(map(dict.__getitem__, map(dev_ports.__getitem__, ad), ap), np.int64, n)
-        b_ep = np.fromiter(map(dict.__getitem__, map(dev_ports.__getitem__, bd), bp), np.int64, n)
+        a_rows = np.fromiter(map(dev_row.__getitem__, ad), np.int64, n)
+        b_rows = np.fromiter(map(dev_row.__getitem__, bd), np.int64, n)
+        # an end's endpoint: its device's port map (one of a few shared ones) at its port name,
+        # and its optic: the device's cage -> optic map at the endpoint's cage, each a take in
+        # a table of the distinct maps (one dict look-up per end, for the name's code)
+        port_map_of, port_maps = _distinct(self.dev_ports)
+        codes, ep_table = _lookup_table(port_maps, NONE)
+        a_ep = ep_table[port_map_of[a_rows], np.fromiter(map(codes.__getitem__, ap), np.int64, n)]
+        b_ep = ep_table[port_map_of[b_rows], np.fromiter(map(codes.__getitem__, bp), np.int64, n)]
+        if min(a_ep.min(), b_ep.min()) < 0:  # the document never holds one
+            raise KeyError("a link end on no port of its device")
         ep_cage = self.ep.arrays()["cage"]
-        optics = self.dev_optics
-        a_opt = np.fromiter(map(dict.get, map(optics.__getitem__, a_rows),
-                                ep_cage[a_ep].tolist(), repeat(NONE)), np.int64, n)
-        b_opt = np.fromiter(map(dict.get, map(optics.__getitem__, b_rows),
-                                ep_cage[b_ep].tolist(), repeat(NONE)), np.int64, n)
+        optics_of, optics_maps = _distinct(self.dev_optics)
+        cages, opt_table = _lookup_table(optics_maps, NONE, keys=range(int(ep_cage.max()) + 1))
+        a_opt = opt_table[optics_of[a_rows], ep_cage[a_ep]]
+        b_opt = opt_table[optics_of[b_rows], ep_cage[b_ep]]
         cable_idx = self.cindex.cable_idx
         col = self.l
         col["alive"][:] = True
@@ -545,6 +550,35 @@ class Store:
         stranded = np.where(legs > 1, legs - used, 0)
         per_dev = np.bincount(uniq // MAX_CAGE, weights=stranded, minlength=n)[dev_rows]
         d["stranded"][dev_rows] = np.rint(per_dev).astype(np.int64)
+
+
+def _distinct(per_row: list[dict | None]) -> tuple[np.ndarray, list[dict]]:
+    """Each row's dict as its number among the distinct dicts (by identity; rows share a few),
+    and those dicts."""
+    number: dict[int, int] = {}
+    distinct: list[dict] = []
+    rows = []
+    for table in per_row:
+        at = number.get(id(table))
+        if at is None:
+            at = number[id(table)] = len(distinct)
+            distinct.append(table if table is not None else {})
+        rows.append(at)
+    return np.array(rows, dtype=np.int64), distinct
+
+
+def _lookup_table(tables: list[dict], missing: int, keys: Iterable = ()) -> tuple[dict, np.ndarray]:
+    """(key -> code, values[table, code]) of int-valued dicts: `keys` first (their code is
+    their position), then every other key; `missing` where a dict has no such key."""
+    codes = {key: code for code, key in enumerate(keys)}
+    for table in tables:
+        for key in table:
+            codes.setdefault(key, len(codes))
+    values = np.full((len(tables), max(len(codes), 1)), missing, dtype=np.int64)
+    for number, table in enumerate(tables):
+        if table:
+            values[number, list(map(codes.__getitem__, table))] = list(table.values())
+    return codes, values
 
 
 def _table_summary(endpoints: Endpoints, pmap: dict[str, int]) -> tuple[int, int]:

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, partial
 from itertools import chain, compress, filterfalse, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, is_not, itemgetter
 from typing import Annotated, Any
 
 from pydantic import TypeAdapter
@@ -266,6 +266,15 @@ class LinkTable(Mapping[str, Link]):
 
     def columns(self, *names: str) -> tuple[list[Any], ...]:
         return tuple(self.column(name) for name in names)
+
+    def ids_with(self, name: str) -> list[str]:
+        """The ids of the links whose field `name` is set (not None), in order; no column is
+        copied when no loaded link sets it (patch panels, typed-in lengths: mostly none)."""
+        base = self._base
+        if base is not None and base.values.get(name) is None and not self._replaced:
+            return [link.id for link in self._tail.values() if getattr(link, name) is not None]
+        ids, values = self.columns("id", name)
+        return list(compress(ids, map(is_not, values, repeat(None))))
 
     def tokens(self) -> list[object]:
         """Per link, in order: its id as read while it is as loaded, else its `Link` (see the
