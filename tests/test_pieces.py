@@ -72,3 +72,14 @@ def dumps_like_aicnet(raw: bytes, links: list[dict]) -> bytes:
     end = raw.index(b"\n  ]", start)
     body = b",\n".join(b"    " + json.dumps(x, separators=(",", ":")).encode() for x in links)
     return raw[:start] + body + raw[end:]
+
+
+def test_the_links_end_is_found_whatever_follows_them(raw):
+    whole = Fabric.model_validate_json(raw).links
+    start = raw.index(b'\n  "workloads": ')
+    stop = raw.index(b"\n  ]", start) + len(b"\n  ]")
+    workloads = raw[start + 1:stop]  # the key and its list, without the line break before
+    moved = raw[:start - 1] + raw[stop:]  # no workloads after the links ...
+    moved = moved.replace(b'\n  "racks": [', b"\n" + workloads + b',\n  "racks": [', 1)  # ... before
+    assert moved != raw and json.loads(moved) == json.loads(raw)
+    assert pieced_links(moved, 1000) == whole

@@ -31,6 +31,7 @@ from .line_cache import LINE_SEPARATOR, OBJECT_SEPARATOR, SECTION_END
 
 _OPEN = b'\n  "links": [\n    {'
 _CLOSE = b"}" + SECTION_END
+_WORKLOADS = b',\n  "workloads": '
 PIECE_BYTES = 256 * 1024
 
 
@@ -51,7 +52,7 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> tuple[Fabr
     if open_at < 0:
         return None
     first = open_at + len(_OPEN) - 1  # the brace of the first link
-    close_at = raw.find(_CLOSE, first)
+    close_at = _links_end(raw, first)
     if close_at < 0:
         return None
     end = close_at + 1  # after the brace of the last link
@@ -60,6 +61,17 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> tuple[Fabr
     fabric = Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
     columns = LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
     return fabric, columns
+
+
+def _links_end(raw: bytes, first: int) -> int:
+    """Where the links section ends (its `}\\n  ]`), -1 when nowhere after `first`.  In aicnet's
+    layout the workloads follow the links: their key is found from the end of the file (the
+    embedded catalog and the workloads are short), not by reading all the links' bytes; a raw
+    line break cannot be inside a string, so only a top-level key starts a line with `  "`."""
+    workloads = raw.rfind(_WORKLOADS)
+    if workloads > first and raw.startswith(_CLOSE, workloads - len(_CLOSE)):
+        return workloads - len(_CLOSE)
+    return raw.find(_CLOSE, first)
 
 
 def _pieces(raw: bytes, first: int, end: int, piece_bytes: int) -> Iterator[list[dict[str, Any]]]:
@@ -71,11 +83,12 @@ def _pieces(raw: bytes, first: int, end: int, piece_bytes: int) -> Iterator[list
         cut = raw.find(OBJECT_SEPARATOR, min(start + piece_bytes, end), end)
         if cut < 0:
             cut = end
-        count += raw.count(OBJECT_SEPARATOR, start, cut) + 1
-        if count > MAX_LINKS:
-            raise TooMany("links", raw.count(OBJECT_SEPARATOR, first, end) + 1)
         # pydantic's JSON parser, its string cache on: a device id or port name read again is
         # the string read before (~16k devices for ~600k link ends: less memory, and the
         # document's and the analysis' look-ups then hash each string once)
-        yield from_json(b"[" + raw[start:cut] + b"]", cache_strings="all")
+        rows = from_json(b"[" + raw[start:cut] + b"]", cache_strings="all")
+        count += len(rows) if isinstance(rows, list) else 1
+        if count > MAX_LINKS:
+            raise TooMany("links", raw.count(OBJECT_SEPARATOR, first, end) + 1)
+        yield rows
         start = cut + len(LINE_SEPARATOR)
