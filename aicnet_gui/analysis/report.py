@@ -223,6 +223,12 @@ class ReachMetrics:
                 cols[name] = np.concatenate(
                     [cols[name], np.array([v[i] for _, v in overlay], dtype=cols[name].dtype)])
 
+        # in id order: the columns taken in that order once, the dict built in it (sorting the
+        # 300k finished (id, dict) items compared tuples: 0.4 s of `validate --json`)
+        order = sorted(range(len(ids)), key=ids.__getitem__)
+        ids = [ids[i] for i in order]
+        cols = {name: values[order] for name, values in cols.items()}
+
         def optional(values: np.ndarray) -> list[float | None]:
             boxed = values.astype(object)
             boxed[np.isnan(values)] = None
@@ -247,7 +253,7 @@ class ReachMetrics:
                 optional(cols["ordered"]), optional(cols["reach"]), cols["sig"].tolist(),
                 cols["cable"].tolist(), strict=True)
         }
-        return dict(sorted(out.items()))
+        return out
 
     @cached_property
     def summary(self) -> dict[str, Any]:
