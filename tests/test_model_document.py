@@ -242,3 +242,15 @@ def test_links_of_a_device_follow_edits_made_before_or_after_the_first_question(
     assert _links_by_end(doc) == {d: doc.link_ids_of(d) for d in doc.devices}
     assert sorted(lk.id for lk in doc.links_of(leaf.id)) == sorted(doc.link_ids_of(leaf.id))
     assert _links_by_end(snap) == {d: snap.link_ids_of(d) for d in snap.devices}
+
+
+def test_a_rack_or_workload_cannot_take_an_id_another_object_has(small):
+    from aicnet_gui.model.fabric import Rack, Workload
+
+    with pytest.raises(ModelError, match="already used"):
+        small.add_workload(Workload(id="l1", name="clash", members=["gpu1"]))  # a link's id
+    with pytest.raises(ModelError, match="already used"):
+        small.add_workload(Workload(id="r1", name="clash", members=["gpu1"]))  # a rack's id
+    with pytest.raises(ModelError, match="already used"):
+        small.add_rack(Rack(id="w1", name="R99"))  # a workload's id
+    assert set(small.workloads) == {"w1"} and set(small.racks) == {"r1"}

@@ -83,3 +83,29 @@ def test_the_links_end_is_found_whatever_follows_them(raw):
     moved = moved.replace(b'\n  "racks": [', b"\n" + workloads + b',\n  "racks": [', 1)  # ... before
     assert moved != raw and json.loads(moved) == json.loads(raw)
     assert pieced_links(moved, 1000) == whole
+
+
+def test_a_link_on_a_port_its_device_does_not_have_is_refused_at_its_place(raw, catalog):
+    data = json.loads(raw)
+    data["links"][10]["a"] = [data["links"][10]["a"][0], "zz"]
+    bad = dumps_like_aicnet(raw, data["links"])
+    assert validate_in_pieces(bad) is not None  # well formed: the document says what is wrong
+    with pytest.raises(FabricFileError, match="has no port 'zz'") as info:
+        loads_fabric(bad, catalog, "plan.fabric")
+    assert info.value.json_path == "$.links[10]"
+
+
+def test_links_whose_neighbours_use_other_port_names_keep_their_columns(raw, catalog):
+    data = json.loads(raw)
+    for link in data["links"][::2]:  # every other link written the other way round
+        link["a"], link["b"] = link["b"], link["a"]
+    doc = loads_fabric(dumps_like_aicnet(raw, data["links"]), catalog)
+    assert doc.links._base is not None and len(doc.links) == 512  # taken as columns
+
+
+def test_another_array_before_the_workloads_key_still_reads_in_pieces(raw):
+    data = json.loads(raw)
+    order = ["format", "schema_version", "metadata", "settings", "links", "racks", "devices",
+             "workloads", "catalog"]
+    text = json.dumps({key: data[key] for key in order}, indent=2).encode()
+    assert pieced_links(text, 1000) == Fabric.model_validate_json(raw).links

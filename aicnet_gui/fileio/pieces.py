@@ -53,6 +53,19 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> tuple[Fabr
         return None
     first = open_at + len(_OPEN) - 1  # the brace of the first link
     close_at = _links_end(raw, first)
+    try:
+        return _read(raw, first, close_at, piece_bytes)
+    except TooMany:
+        raise
+    except ValueError:  # pydantic's ValidationError too
+        exact = raw.find(_CLOSE, first)
+        if exact == close_at:
+            raise
+        # another array between the links and the workloads key: read up to the links' own end
+        return _read(raw, first, exact, piece_bytes)
+
+
+def _read(raw: bytes, first: int, close_at: int, piece_bytes: int) -> tuple[Fabric, LinkColumns] | None:
     if close_at < 0:
         return None
     end = close_at + 1  # after the brace of the last link
@@ -67,7 +80,9 @@ def _links_end(raw: bytes, first: int) -> int:
     """Where the links section ends (its `}\\n  ]`), -1 when nowhere after `first`.  In aicnet's
     layout the workloads follow the links: their key is found from the end of the file (the
     embedded catalog and the workloads are short), not by reading all the links' bytes; a raw
-    line break cannot be inside a string, so only a top-level key starts a line with `  "`."""
+    line break cannot be inside a string, so only a top-level key starts a line with `  "`.
+    (In a file laid out otherwise, another array may end there: its pieces then fail to parse
+    and `validate_in_pieces` reads up to the first `}\\n  ]` after the links instead.)"""
     workloads = raw.rfind(_WORKLOADS)
     if workloads > first and raw.startswith(_CLOSE, workloads - len(_CLOSE)):
         return workloads - len(_CLOSE)

@@ -14,7 +14,7 @@ object) from "a link of this device changed" (same object, id in `ChangeSet.devi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -223,7 +223,7 @@ class FabricDocument:
         del ends
         # in link order, not the set's: neighbouring links share devices (a set's order made
         # this pass 8x slower at 300k links, its look-ups all over memory)
-        if not self._ends_exist(chain(ends_a, ends_b)):  # type: ignore[arg-type]
+        if not (self._ends_exist(ends_a) and self._ends_exist(ends_b)):  # type: ignore[arg-type]
             return False
         cables = columns.values["cable"]
         used = set(cables) if cables is not None else set()
@@ -243,9 +243,11 @@ class FabricDocument:
         turn of the event loop); True once it is complete.  Any question or edit before then
         completes it first."""
         if self._ends is None:
-            self._ends = {device_id: {} for device_id in self.devices}
             ids, ends_a, ends_b = self.links.columns("id", "a", "b")
+            # what is left to enter first, then the index: `_end_index` never sees the index
+            # without it
             self._ends_todo = (ends_a + ends_b, ids + ids, 0)
+            self._ends = {device_id: {} for device_id in self.devices}
         todo = self._ends_todo
         if todo is None:
             return True
@@ -255,9 +257,10 @@ class FabricDocument:
         self._ends_todo = None if stop == len(all_ends) else (all_ends, all_ids, stop)
         return self._ends_todo is None
 
-    def _ends_exist(self, ends: Iterable[tuple[str, str]]) -> bool:
+    def _ends_exist(self, ends: Collection[tuple[str, str]]) -> bool:
         """Every (device, port) names a device and a port of its current table (looped in C,
-        without a list of either)."""
+        without a list of either).  `ends` is read twice (devices, then ports): a collection,
+        never an iterator."""
         tables = map(self._device_ports.__getitem__, map(_FIRST, ends))
         try:
             return all(map(dict.__contains__, tables, map(_SECOND, ends)))
@@ -722,7 +725,7 @@ class FabricDocument:
         changes.devices.update((old.a.device, old.b.device, new.a.device, new.b.device))
 
     def _add_rack(self, op: AddRack, undo: list[Operation], changes: ChangeSet) -> None:
-        if op.rack.id in self.racks or op.rack.id in self.devices or op.rack.id in self.links:
+        if op.rack.id in _IdView(self):
             raise ModelError(f"id {op.rack.id!r} is already used", [op.rack.id])
         self.racks[op.rack.id] = op.rack
         undo.append(RemoveRack(op.rack.id))
@@ -762,7 +765,7 @@ class FabricDocument:
             )
 
     def _add_workload(self, op: AddWorkload, undo: list[Operation], changes: ChangeSet) -> None:
-        if op.workload.id in self.workloads or op.workload.id in self.devices:
+        if op.workload.id in _IdView(self):
             raise ModelError(f"id {op.workload.id!r} is already used", [op.workload.id])
         self._check_workload(op.workload)
         self.workloads[op.workload.id] = op.workload
