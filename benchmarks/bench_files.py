@@ -16,8 +16,9 @@ bytes and the document).  Budget (DESIGN.md §7): load < 1 s, save < 0.3 s at 4,
 `--file PATH` (repeatable) times the first load of a file you have (e.g. the DGX B300 XDR
 design of issue 22: `aicnet generate rail-optimized --sus 178 --server nvidia-dgx-b300 --leaf
 nvidia-q3400-ra --rack-kw 61 -o b300.fabric`, four per rack as NVIDIA's RA), each run a new process, split into its parts: "validate"
-(bytes -> objects: pydantic, links a piece at a time), "index" (the `FabricDocument`: checks
-and port index), and "other" (file read, catalog merge, what the save cache keeps).
+(bytes -> objects, the links a piece at a time into columns validated by pydantic), "index"
+(the `FabricDocument`: its checks), and "other" (file read, catalog merge, what the save cache
+keeps).
 
     .venv/bin/python benchmarks/bench_files.py [--runs N] [--large] [--file PATH ...]
 """
