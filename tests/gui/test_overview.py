@@ -4,6 +4,7 @@ devices again when the user zooms in (issue #22)."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from aicnet_gui.gui.canvas.overview_layer import OVERVIEW_SCALE
 
@@ -287,3 +288,40 @@ def test_a_single_su_gets_no_caption_and_four_get_four(window):
     assert window.topology.su_captions.blocks() == []
     assert window.open_path(examples / "superpod-4su.fabric", ask=False)
     assert [t for t, _ in window.topology.su_captions.blocks()] == ["SU 1", "SU 2", "SU 3", "SU 4"]
+
+
+def test_titles_of_thin_stacked_rows_share_each_row_left_and_right(qapp):  # noqa: ANN001
+    """100 pods fitted as 10-px rows: a title is taller than its row, so whole-row titles named
+    every other pod only; stacked that tightly they take half a row each, left or right,
+    whichever is free, and every pod is named.  Rows a line apart keep whole-row titles."""
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    from aicnet_gui.gui import theme
+    from aicnet_gui.gui.canvas.overview_layer import _Label, _place_titles
+
+    image = QImage(400, 1200, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        painter.setFont(theme.font(9.0, True))
+        line = painter.fontMetrics().height()
+
+        def rows(pitch: float) -> list:
+            return [_Label(SimpleNamespace(title=f"Pod {n}"), "256 servers", 0,
+                           QRectF(10, 10 + n * pitch, 300, pitch - 1), line) for n in range(1, 41)]
+
+        thin = rows(line * 0.7)
+        whole, crowded = _place_titles(painter, thin, halve=False)
+        assert crowded and len(whole) < 30  # every other one, about
+        halves, _ = _place_titles(painter, thin, halve=True)
+        assert [label.block.title for label, *_ in halves] == [f"Pod {n}" for n in range(1, 41)]
+        spots = [spot for _label, _text, spot, _side in halves]
+        assert not any(a.intersects(b) for i, a in enumerate(spots) for b in spots[i + 1:])
+        assert {side for *_, side in halves} == {Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight}
+        roomy, crowded = _place_titles(painter, rows(line * 1.5), halve=False)
+        assert not crowded and len(roomy) == 40
+        assert all(text == f"{label.block.title}: 256 servers" for label, text, *_ in roomy)
+    finally:
+        painter.end()

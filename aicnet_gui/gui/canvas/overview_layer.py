@@ -19,11 +19,12 @@ holds switches of both planes (an SU with its leaves) counts only those of the p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...editing import overview
@@ -540,60 +541,107 @@ class OverviewLayer(QGraphicsItem):
         painter.save()
         painter.resetTransform()
         title_font, text_font = theme.font(9.0, True), theme.font(8.0)
-        written: list[QRectF] = []
+        painter.setFont(title_font)
+        line = painter.fontMetrics().height()
+        labels = []
         for index, block in enumerate(blocks):
             if drawn is not None and not drawn[index]:
                 continue
-            block_text = texts[index] if texts is not None else block.text
-            grow = main_role(block) not in overview.SERVER_SIDE
             box = transform.mapRect(self.label_rect(block, scale))
-            if box.width() < LABEL_MIN_PX[0] or box.height() < LABEL_MIN_PX[1]:
-                continue
-            inner = box.adjusted(4, 1, -4, -1)
+            if box.width() >= LABEL_MIN_PX[0] and box.height() >= LABEL_MIN_PX[1]:
+                out = int(leaving[index]) if leaving is not None else 0
+                labels.append(_Label(block, texts[index] if texts is not None else block.text,
+                                     out, box.adjusted(4, 1, -4, -1), line))
+        placed, crowded = _place_titles(painter, labels, halve=False)
+        if crowded:  # rows thinner than a line stack their titles: each takes half the row,
+            # left or right, whichever is free (100 pods fitted: every pod named, not every other)
+            placed, _crowded = _place_titles(painter, labels, halve=True)
+        written: list[QRectF] = []
+        for label, shown, spot, side in placed:
+            written.append(spot)
             painter.setPen(theme.DEVICE_TEXT)
             painter.setFont(title_font)
-            line = painter.fontMetrics().height()
-            one_line = inner.height() < 2 * line
-            overhangs = inner.height() < line
-            if overhangs:  # a thin row: the line overhangs it, centred
-                inner = QRectF(inner.left(), inner.center().y() - line / 2, inner.width(), line)
-            out = int(leaving[index]) if leaving is not None else 0
-            contents = block_text + (f" · {out:,} out" if out else "")
-            if one_line:  # the longest that fits: all, then the first count and the cables out
-                first = block_text.split(", ")[0]
-                choices = [f"{block.title}: {contents}"]
-                if out:  # an SU or pod: its cables out are its uplinks
-                    choices.append(f"{block.title}: {first} · {out:,} out" if grow
-                                   else f"{block.title}: {first} ↑{out:,}")
-                choices.append(f"{block.title}: {first}")  # whole words before an ellipsis
-                text = next((c for c in choices
-                             if painter.fontMetrics().horizontalAdvance(c) <= inner.width()),
-                            f"{block.title}: {block_text}")
-            else:
-                text = block.title
-            shown = painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,
-                                                     int(inner.width()))
-            width = painter.fontMetrics().horizontalAdvance(shown)
-            spot = QRectF(inner.left(), inner.top(), width, inner.height() if one_line else 2 * line)
-            if any(spot.intersects(other) for other in written):
-                continue  # never one title over another
-            written.append(spot)
-            align = Qt.AlignmentFlag.AlignLeft | (
-                Qt.AlignmentFlag.AlignVCenter if one_line else Qt.AlignmentFlag.AlignTop)
-            if overhangs:  # on a row thinner than the text: a plate under it, so it reads
+            if label.overhangs:  # on a row thinner than the text: a plate under it, so it reads
                 self._paint_plate(painter, QRectF(spot.left() - 3, spot.center().y() - line / 2,
-                                                  width + 6, line))
+                                                  spot.width() + 6, line))
                 painter.setPen(theme.DEVICE_TEXT)
-            painter.drawText(inner, align, shown)
-            if not one_line:
-                painter.setPen(theme.DEVICE_SUBTEXT)
-                painter.setFont(text_font)
-                rest = QRectF(inner.left(), inner.top() + line, inner.width(), inner.height() - line)
-                flags = (Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-                         | Qt.TextFlag.TextWordWrap)
-                painter.drawText(rest, flags, contents)
-                # the contents lines too: a bundle count never sits on them (16 SUs of two-plane
-                # B300 in a 4 x 4 grid: the trunks to the lower rows cross the upper blocks)
-                written.append(painter.boundingRect(rest, flags, contents).intersected(rest))
+            painter.drawText(label.inner, side | (Qt.AlignmentFlag.AlignVCenter if label.one_line
+                                                  else Qt.AlignmentFlag.AlignTop), shown)
+            if not label.one_line:
+                written.append(self._paint_contents(painter, label, text_font, line))
         painter.restore()
         return written
+
+    @staticmethod
+    def _paint_contents(painter: QPainter, label: _Label, font: QFont, line: float) -> QRectF:
+        """The contents lines under a title; returns where they went: a bundle count never sits
+        on them (16 SUs of two-plane B300 in a 4 x 4 grid: the trunks to the lower rows cross
+        the upper blocks)."""
+        painter.setPen(theme.DEVICE_SUBTEXT)
+        painter.setFont(font)
+        inner = label.inner
+        rest = QRectF(inner.left(), inner.top() + line, inner.width(), inner.height() - line)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+        painter.drawText(rest, flags, label.contents)
+        return painter.boundingRect(rest, flags, label.contents).intersected(rest)
+
+
+class _Label:
+    """A block's title to place: its text, the cables out, its inner box on screen, and how
+    the box compares with a line of the title font."""
+
+    __slots__ = ("block", "contents", "first", "inner", "one_line", "out", "overhangs")
+
+    def __init__(self, block: Block, text: str, out: int, inner: QRectF, line: float) -> None:
+        self.block, self.out = block, out
+        self.contents = text + (f" · {out:,} out" if out else "")
+        self.first = text.split(", ")[0]
+        self.one_line = inner.height() < 2 * line
+        self.overhangs = inner.height() < line
+        if self.overhangs:  # a thin row: the line overhangs it, centred
+            inner = QRectF(inner.left(), inner.center().y() - line / 2, inner.width(), line)
+        self.inner = inner
+
+    def text(self, room: float, fits: Callable[[str], bool]) -> str:
+        """The longest title that fits `room`: all, then the first count and the cables out,
+        then the first count (whole words before an ellipsis); two lines: the title alone."""
+        title = self.block.title
+        if not self.one_line:
+            return title
+        choices = [f"{title}: {self.contents}"]
+        if self.out:  # an SU or pod: its cables out are its uplinks
+            grow = main_role(self.block) not in overview.SERVER_SIDE
+            choices.append(f"{title}: {self.first} · {self.out:,} out" if grow
+                           else f"{title}: {self.first} ↑{self.out:,}")
+        choices.append(f"{title}: {self.first}")
+        return next((c for c in choices if fits(c)), choices[0])
+
+
+def _place_titles(painter: QPainter, labels: list[_Label], halve: bool
+                  ) -> tuple[list[tuple[_Label, str, QRectF, Qt.AlignmentFlag]], bool]:
+    """Where each title goes (the label, its elided text, its spot on screen, its side), never
+    one over another, and whether a thin row's title found no room (crowded).  `halve`: a thin
+    row's title takes half its row, on the left or, when that is taken, on the right."""
+    metrics = painter.fontMetrics()
+    placed: list[tuple[_Label, str, QRectF, Qt.AlignmentFlag]] = []
+    taken: list[QRectF] = []
+    crowded = False
+    for label in labels:
+        inner = label.inner
+        room = inner.width() / 2 - 4 if halve and label.overhangs and label.one_line \
+            else inner.width()
+        text = label.text(room, lambda c, room=room: metrics.horizontalAdvance(c) <= room)
+        shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(room))
+        width = metrics.horizontalAdvance(shown)
+        side = Qt.AlignmentFlag.AlignLeft
+        spot = QRectF(inner.left(), inner.top(), width,
+                      inner.height() if label.one_line else 2 * metrics.height())
+        if room < inner.width() and any(spot.intersects(other) for other in taken):
+            side = Qt.AlignmentFlag.AlignRight
+            spot.moveRight(inner.right())
+        if any(spot.intersects(other) for other in taken):
+            crowded = crowded or label.overhangs
+            continue  # never one title over another
+        taken.append(spot)
+        placed.append((label, shown, spot, side))
+    return placed, crowded
