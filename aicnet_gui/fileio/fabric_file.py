@@ -292,21 +292,22 @@ def _serialise(name: str, items: list[Any]) -> bytes:
 
 
 def _section_text(name: str, items: list[Any], cache: LineCache,
-                  resolve: Callable[[Any], Any] | None = None) -> tuple[bytes, list[bytes] | bytes]:
+                  resolve: Callable[[list[Any]], list[Any]] | None = None,
+                  ) -> tuple[bytes, list[bytes] | bytes]:
     """The section's objects one per line (joined by `,\n    `), and what the cache keeps of
     them: the cached line of an unchanged object is reused, the others serialised together.
     `items` may name the objects by tokens (the links: `LinkTable.tokens`), `resolve` then
-    gives the object of a token."""
+    gives the objects of a list of tokens."""
     lines = cache.known_lines(name, items)
     missing = [] if lines is None or None not in lines else \
         [index for index, line in enumerate(lines) if line is None]
     if lines is None or len(missing) == len(items):  # nothing to reuse: no need for lines
-        text = _serialise(name, items if resolve is None else list(map(resolve, items)))
+        text = _serialise(name, items if resolve is None else resolve(items))
         return text, text
     if missing:
         objects = [items[index] for index in missing]
         if resolve is not None:
-            objects = list(map(resolve, objects))
+            objects = resolve(objects)
         fresh = _serialise(name, objects).split(LINE_SEPARATOR)
         for index, line in zip(missing, fresh, strict=True):
             lines[index] = line

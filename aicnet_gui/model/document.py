@@ -116,7 +116,7 @@ def _validated_copy(obj: BaseModel, changes: dict[str, Any], what: str) -> Any:
 
 
 class FabricDocument:
-    """The live fabric: objects by id, port and device indices, and the mutation API."""
+    """The live fabric: objects by id, the device -> port -> link index, and the mutation API."""
 
     def __init__(self, catalog: Catalog, fabric: Fabric | None = None,
                  link_columns: LinkColumns | None = None) -> None:

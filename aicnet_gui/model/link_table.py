@@ -295,11 +295,15 @@ class LinkTable(Mapping[str, Link]):
             tokens = [*tokens, *self._tail.values()]
         return tokens
 
-    def resolve(self, token: object) -> Link:
-        """The `Link` a token of `tokens()` names."""
-        if isinstance(token, str):
-            return self._base.link(self._base.row[token])  # type: ignore[union-attr]
-        return token  # type: ignore[return-value]
+    def resolve(self, tokens: list[object]) -> list[Link]:
+        """The `Link` each token of `tokens()` names (loaded ones made in bulk)."""
+        base = self._base
+        loaded = [isinstance(token, str) for token in tokens]
+        if base is None or not any(loaded):
+            return tokens  # type: ignore[return-value]
+        made = iter(base.links(list(map(base.row.__getitem__, compress(tokens, loaded)))))
+        return [next(made) if is_row else token  # type: ignore[misc]
+                for token, is_row in zip(tokens, loaded, strict=True)]
 
     # ------------------------------------------------------------------ changing
     def put(self, link: Link) -> None:
