@@ -41,6 +41,7 @@ from ..model.fabric import (
     Workload,
     WorkloadKind,
 )
+from ..model.limits import MAX_DEVICES, MAX_LINKS, MAX_RACKS
 from .cage_optics import DeviceOptics, power_notes, racks_over_budget, rule_draw
 from .construct import LinkColumns, build_links
 from .errors import GeneratorError
@@ -220,6 +221,20 @@ def _place_and_equip(
     return placement, lengths, selection, optics, power_notes(over, feed_kw)
 
 
+def _refuse_too_big(first: int, second: int, first_name: str, second_name: str) -> None:
+    """A design past the limits any `.fabric` file is read with (model/limits.py) is refused
+    before it is built: a generator never writes a file aicnet would not open."""
+    for count, name in ((first, first_name), (second, second_name)):
+        limit = _LIMITS[name]
+        if count > limit:
+            raise GeneratorError(
+                f"this design would hold {count:,} {name}, and a design holds at most {limit:,}: "
+                "fewer SUs, or each compute plane as a design of its own")
+
+
+_LIMITS = {"devices": MAX_DEVICES, "links": MAX_LINKS, "racks": MAX_RACKS}
+
+
 def _refuse_unjoinable(selection: BulkSelection) -> None:
     """Links that no media in the catalog joins at any length are hardware that cannot be
     cabled (a NIC and a switch whose optics do not talk, a NIC port split toward two planes
@@ -283,6 +298,7 @@ def build_ops(
         )
     params = resolved(doc.catalog, params)
     fabric = plan(doc.catalog, params)
+    _refuse_too_big(len(fabric.devices), len(fabric.links), "devices", "links")
     technologies: set[str] | None = None
     for device in fabric.devices:
         if device.role != Role.GPU_SERVER:
@@ -300,6 +316,7 @@ def build_ops(
     table = link_table(fabric)
     placement, lengths, selection, optics, notes = _place_and_equip(
         doc, fabric, table, link_ids, technology, params)
+    _refuse_too_big(len(placement.racks), 0, "racks", "links")
     if not uncabled:
         _refuse_unjoinable(selection)
     notes += _pfc_headroom(settings_changes, lengths, doc.settings.pfc_cable_length_m)

@@ -23,7 +23,9 @@ set well above the largest real value (hardware.md, with its source):
 * heights: racks are at most 64 U (the tallest common racks are 58 U).
 * a design: at most `MAX_DEVICES` devices, `MAX_LINKS` links, `MAX_RACKS` racks and
   `MAX_WORKLOADS` workloads.  A 100,000-GPU cluster (12,500 eight-GPU servers, three tiers) has
-  ~40,000 devices and ~300,000 links.
+  ~40,000 devices and ~300,000 links; the largest designed today (issue 22: 200,000 GPUs) as the
+  rail-optimized generator builds them: 600,192 links on XDR, 1,200,128 with two compute
+  planes and 2,436,096 with four (390 SUs of 64 DGX B300 on SN5610, 13,900 racks, ~340 MB).
 * text: ids at most 128 characters, names and short fields 256, free text 64 KiB.
 """
 
@@ -64,7 +66,7 @@ MAX_MATED_PAIRS = 16
 MAX_LOSS_DB = 40.0
 
 MAX_DEVICES = 100_000
-MAX_LINKS = 500_000
+MAX_LINKS = 3_000_000
 MAX_RACKS = 20_000
 MAX_WORKLOADS = 1_000
 MAX_CATALOG_ENTRIES = 5_000
@@ -76,8 +78,8 @@ MAX_NAME = 256
 MAX_TEXT = 65_536
 MAX_PATTERN = 64
 
-#: the largest `.fabric` file read (a 500,000-link design is ~70 MB)
-MAX_FABRIC_BYTES = 256 * 1024 * 1024
+#: the largest `.fabric` file read (a 2,436,096-link design is ~340 MB with its media)
+MAX_FABRIC_BYTES = 512 * 1024 * 1024
 #: the largest catalog YAML file read (the built-in files are a few kB to 60 kB)
 MAX_CATALOG_BYTES = 4 * 1024 * 1024
 
@@ -98,5 +100,5 @@ def bounded_float(high: float, low: float = 0.0, *, above: bool = False, **kwarg
 
 
 def size_message(what: str, count: int, limit: int) -> str:
-    """`a design holds at most 500,000 links; this one has 1,000,000`."""
+    """`a design holds at most 3,000,000 links; this one has 3,500,000`."""
     return f"a design holds at most {limit:,} {what}; this one has {count:,}"

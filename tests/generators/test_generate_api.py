@@ -157,3 +157,15 @@ def test_infiniband_fabric_names_its_subnet_managers(make):
     assert not analyze(doc).by_code("IB-SUBNET-MANAGER")
     ethernet, _ = make(TwoTierParams(servers=8, server=HGX, leaf=SN5600))
     assert ethernet.settings.subnet_managers == []
+
+
+def test_a_design_past_the_file_limits_is_refused_before_it_is_built(catalog, monkeypatch):
+    """A generator never writes a file aicnet would refuse to open (model/limits.py)."""
+    from aicnet_gui.generators import build
+    from aicnet_gui.generators.errors import GeneratorError
+
+    monkeypatch.setitem(build._LIMITS, "links", 500)
+    doc = FabricDocument(catalog)
+    with pytest.raises(GeneratorError, match="would hold 512 links, and a design holds at most 500"):
+        generate(doc, RailOptimizedParams(sus=1, leaf="nvidia-qm9700"))
+    assert not doc.links and not doc.devices

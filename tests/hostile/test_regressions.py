@@ -99,7 +99,7 @@ def test_a_design_with_more_links_than_the_limit_is_refused_with_the_limit(
 def test_the_model_itself_refuses_more_links_than_the_limit():
     from aicnet_gui.model.fabric import Fabric
 
-    assert Fabric.model_fields["links"].metadata[0].max_length == limits.MAX_LINKS == 500_000
+    assert Fabric.model_fields["links"].metadata[0].max_length == limits.MAX_LINKS == 3_000_000
     assert Fabric.model_fields["devices"].metadata[0].max_length == limits.MAX_DEVICES
 
 
