@@ -16,6 +16,8 @@ rather than leaving the job).  Accepted tokens (`aicnet whatif --fail TOKEN`):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import eq
 
 from ..generators.rechoose import assembly_groups
 from ..model.document import FabricDocument
@@ -39,6 +41,12 @@ def _device(doc: FabricDocument, token: str) -> str | None:
     return device.id if device is not None else None
 
 
+def _ids_where(doc: FabricDocument, field: str, value: object) -> set[str]:
+    """The ids of the links whose `field` is `value` (from the link columns)."""
+    ids, values = doc.links.columns("id", field)
+    return set(compress(ids, map(eq, values, repeat(value))))
+
+
 def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
     """The failure the tokens name together; FailureError for a token that names nothing."""
     links: set[str] = set()
@@ -57,13 +65,13 @@ def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
                 rail = int(token[5:])
             except ValueError:
                 raise FailureError(f"{token!r}: a rail is a number, e.g. rail:3") from None
-            found = {lk.id for lk in doc.links.values() if lk.rail == rail}
+            found = _ids_where(doc, "rail", rail)
             if not found:
                 raise FailureError(f"{token!r}: no link is tagged with rail {rail}")
             links.update(found)
         elif token.startswith("plane:"):
             plane = token[6:]
-            found = {lk.id for lk in doc.links.values() if lk.plane == plane}
+            found = _ids_where(doc, "plane", plane)
             for dev in doc.devices.values():
                 if dev.plane == plane or dev.tags.get("plane") == plane:
                     found.update(doc.link_ids_of(dev.id))

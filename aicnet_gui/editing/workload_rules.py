@@ -59,10 +59,7 @@ def choices(doc: FabricDocument, rule: str) -> list[tuple[str, str]]:
         ordered = sorted(racks, key=lambda r: natural_key(doc.racks[r].name))  # type: ignore[arg-type, index]
         return [(r, doc.racks[r].name) for r in ordered]  # type: ignore[index, misc]
     if rule == "rail":
-        rails: set[str] = set()
-        for link in doc.links.values():
-            if link.rail:
-                rails.add(str(link.rail))
+        rails = {str(rail) for rail in set(doc.links.column("rail")) if rail}
         if not rails:
             rails = {d.tags["rail"] for d in doc.devices.values() if "rail" in d.tags}
         return [(r, f"Rail {r}") for r in sorted(rails, key=natural_key)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from .catalog_entities import Role
 from .document import FabricDocument
@@ -31,12 +32,19 @@ def devices_by_role(roles: Iterable[str]) -> dict[str, int]:
 
 
 def link_tier_pairs(doc: FabricDocument, tiers: Mapping[str, int]) -> Counter[tuple[int, int]]:
-    """(lower tier, upper tier) -> links, given each device's tier by id."""
-    pairs: Counter[tuple[int, int]] = Counter()
-    for link in doc.links.values():
-        a, b = tiers[link.a.device], tiers[link.b.device]
-        pairs[(a, b) if a <= b else (b, a)] += 1
-    return pairs
+    """(lower tier, upper tier) -> links, given each device's tier by id (from the link
+    columns: no Link object is made)."""
+    ends_a, ends_b = doc.links.columns("a", "b")
+    tier_a = map(tiers.__getitem__, map(_DEVICE, ends_a))
+    tier_b = map(tiers.__getitem__, map(_DEVICE, ends_b))
+    return Counter(map(_ordered, tier_a, tier_b))
+
+
+def _ordered(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a <= b else (b, a)
+
+
+_DEVICE = itemgetter(0)  # a link end is (device, port)
 
 
 def links_by_tier(pairs: Mapping[tuple[int, int], int]) -> dict[str, int]:
