@@ -37,6 +37,9 @@ def assert_index_answers(doc: FabricDocument) -> None:
         ports = doc.ports(device_id)
         assert doc.free_ports(device_id) == [p for p in ports if (device_id, p) not in ends]
         assert doc.link_ids_of(device_id) == {i for (d, _p), i in ends.items() if d == device_id}
+        assert set(doc.linked_ports(device_id)) == {p for (d, p) in ends if d == device_id}
+        assert doc.links_of(device_id) == sorted((doc.links[i] for i in doc.link_ids_of(device_id)),
+                                                 key=lambda lk: lk.id)
         for port in ports:
             link = doc.link_at(device_id, port)
             assert (link.id if link else None) == ends.get((device_id, port))

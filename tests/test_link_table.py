@@ -115,6 +115,8 @@ def test_any_edits_read_as_a_dict(ops):
     assert table.values() == list(mirror.values())
     assert table.column("rail") == [link.rail for link in mirror.values()]
     assert table.resolve(table.tokens()) == list(mirror.values())
+    some = sorted(mirror)[::2]
+    assert table.pick(some) == [mirror[i] for i in some]
     for i in range(12):
         assert (f"l{i}" in table) == (f"l{i}" in mirror)
         assert table.get(f"l{i}") == mirror.get(f"l{i}")

@@ -648,12 +648,7 @@ def unlinked_optic_cages(doc: FabricDocument, device_id: str) -> list[int]:
     if not optic_cages:
         return []
     ports = doc.ports(device_id)
-    linked = set()
-    for link in doc.links_of(device_id):  # a device has fewer links than ports
-        for end in (link.a, link.b):
-            port = ports.get(end.port) if end.device == device_id else None
-            if port is not None:
-                linked.add(port.cage)
+    linked = {ports[name].cage for name in doc.linked_ports(device_id) if name in ports}
     return sorted(optic_cages - linked)
 
 

@@ -434,10 +434,14 @@ class FabricDocument:
         return self.links[link_id] if link_id else None
 
     def links_of(self, device_id: str) -> list[Link]:
-        return [self.links[i] for i in sorted(self.link_ids_of(device_id))]
+        return self.links.pick(sorted(self.link_ids_of(device_id)))
 
     def link_ids_of(self, device_id: str) -> set[str]:
         return set(self._end_index().get(device_id, _NONE).values())
+
+    def linked_ports(self, device_id: str) -> Collection[str]:
+        """The names of the device's ports that carry a link (read only)."""
+        return self._end_index().get(device_id, _NONE).keys()
 
     def free_ports(self, device_id: str) -> list[str]:
         used = self._end_index().get(device_id, _NONE)

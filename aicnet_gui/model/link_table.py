@@ -105,13 +105,7 @@ class LinkColumns:
     def link(self, row: int) -> Link:
         """The `Link` of a row (the same object every time)."""
         made = self._made.get(row)
-        if made is not None:
-            return made
-        values = self.values
-        fields = {name: values[name][row] for name in self._present}  # type: ignore[index]
-        fields["a"] = _as_endpoint(fields["a"])
-        fields["b"] = _as_endpoint(fields["b"])
-        return self._made.setdefault(row, Link.trusted(**fields))
+        return made if made is not None else self.links([row])[0]
 
     def links(self, rows: list[int] | range) -> list[Link]:
         """The `Link` of each row (made in bulk where not made yet)."""
@@ -193,6 +187,20 @@ class LinkTable(Mapping[str, Link]):
         if row is not None and self._state[row] == _LOADED:
             return self._base.link(row)  # type: ignore[union-attr]
         raise KeyError(link_id)
+
+    def pick(self, link_ids: list[str]) -> list[Link]:
+        """The links of these ids, in their order (loaded ones made together)."""
+        base = self._base
+        if base is None:
+            return list(map(self._tail.__getitem__, link_ids))
+        row, state, loaded = base.row, self._state, []
+        for link_id in link_ids:
+            at = row.get(link_id)
+            if at is not None and state[at] == _LOADED:
+                loaded.append(at)
+        made = iter(base.links(loaded))
+        return [next(made) if (at := row.get(link_id)) is not None and state[at] == _LOADED
+                else self[link_id] for link_id in link_ids]
 
     def get(self, link_id: str, default: Any = None) -> Any:  # type: ignore[override]
         try:
