@@ -36,8 +36,9 @@ from ..gc_control import gc_paused
 from .fabric import ENDPOINT_PAIR_SCHEMA, Endpoint, Link
 from .values import positional_maker
 
-#: the fields of a link, in the model's (and the file's) order
+#: the fields of a link, in the model's (and the file's) order: id, a, b, then the optional ones
 FIELDS: tuple[str, ...] = tuple(Link.model_fields)
+assert FIELDS[:3] == ("id", "a", "b")
 REQUIRED: frozenset[str] = frozenset(n for n, f in Link.model_fields.items() if f.is_required())
 DEFAULTS: dict[str, Any] = {n: f.default for n, f in Link.model_fields.items() if not f.is_required()}
 
@@ -105,7 +106,13 @@ class LinkColumns:
     def link(self, row: int) -> Link:
         """The `Link` of a row (the same object every time)."""
         made = self._made.get(row)
-        return made if made is not None else self.links([row])[0]
+        if made is None:
+            values = self.values
+            fields = [values[name][row] for name in self._present]  # type: ignore[index]
+            # the ends, `a` and `b`, follow the id (FIELDS: the model's order, all three required)
+            fields[1], fields[2] = _as_endpoint(fields[1]), _as_endpoint(fields[2])
+            made = self._made.setdefault(row, _maker(self._present)(*fields))
+        return made
 
     def links(self, rows: list[int] | range) -> list[Link]:
         """The `Link` of each row (made in bulk where not made yet)."""
@@ -177,15 +184,14 @@ class LinkTable(Mapping[str, Link]):
         return None if base is None else base.row.get(link_id)
 
     def __getitem__(self, link_id: str) -> Link:
-        link = self._tail.get(link_id)
+        link = self._tail.get(link_id) or self._replaced.get(link_id)
         if link is not None:
             return link
-        link = self._replaced.get(link_id)
-        if link is not None:
-            return link
-        row = self._base_row(link_id)
-        if row is not None and self._state[row] == _LOADED:
-            return self._base.link(row)  # type: ignore[union-attr]
+        base = self._base
+        if base is not None:
+            row = base.row.get(link_id)
+            if row is not None and self._state[row] == _LOADED:
+                return base._made.get(row) or base.link(row)
         raise KeyError(link_id)
 
     def pick(self, link_ids: list[str]) -> list[Link]:
