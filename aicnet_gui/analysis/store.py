@@ -349,14 +349,15 @@ class Store:
         # and its optic: the device's cage -> optic map at the endpoint's cage, each a take in
         # a table of the distinct maps (one dict look-up per end, for the name's code)
         port_map_of, port_maps = _distinct(self.dev_ports)
-        codes, ep_table = _lookup_table(port_maps, NONE)
+        codes, ep_table = arrays.lookup_table(port_maps, NONE)
         a_ep = ep_table[port_map_of[a_rows], np.fromiter(map(codes.__getitem__, ap), np.int64, n)]
         b_ep = ep_table[port_map_of[b_rows], np.fromiter(map(codes.__getitem__, bp), np.int64, n)]
         if min(a_ep.min(), b_ep.min()) < 0:  # the document never holds one
             raise KeyError("a link end on no port of its device")
         ep_cage = self.ep.arrays()["cage"]
         optics_of, optics_maps = _distinct(self.dev_optics)
-        cages, opt_table = _lookup_table(optics_maps, NONE, keys=range(int(ep_cage.max()) + 1))
+        _cages, opt_table = arrays.lookup_table(optics_maps, NONE,
+                                                keys=range(int(ep_cage.max()) + 1))
         a_opt = opt_table[optics_of[a_rows], ep_cage[a_ep]]
         b_opt = opt_table[optics_of[b_rows], ep_cage[b_ep]]
         cable_idx = self.cindex.cable_idx
@@ -565,20 +566,6 @@ def _distinct(per_row: list[dict | None]) -> tuple[np.ndarray, list[dict]]:
             distinct.append(table if table is not None else {})
         rows.append(at)
     return np.array(rows, dtype=np.int64), distinct
-
-
-def _lookup_table(tables: list[dict], missing: int, keys: Iterable = ()) -> tuple[dict, np.ndarray]:
-    """(key -> code, values[table, code]) of int-valued dicts: `keys` first (their code is
-    their position), then every other key; `missing` where a dict has no such key."""
-    codes = {key: code for code, key in enumerate(keys)}
-    for table in tables:
-        for key in table:
-            codes.setdefault(key, len(codes))
-    values = np.full((len(tables), max(len(codes), 1)), missing, dtype=np.int64)
-    for number, table in enumerate(tables):
-        if table:
-            values[number, list(map(codes.__getitem__, table))] = list(table.values())
-    return codes, values
 
 
 def _table_summary(endpoints: Endpoints, pmap: dict[str, int]) -> tuple[int, int]:

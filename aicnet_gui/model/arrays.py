@@ -1,4 +1,5 @@
-"""`unique` and `isin` for big integer columns, by sorting.
+"""`unique` and `isin` for big integer columns, by sorting; `lookup_table` for finding many
+keys in a few shared dicts with one numpy take.
 
 numpy 2.4's `np.unique` (and `np.isin`, which calls it) finds the distinct values of an integer
 array with a hash table before sorting them.  On the columns of a 300k-link fabric, where most
@@ -64,3 +65,21 @@ def isin(element: Any, test_elements: Any) -> np.ndarray:
     at = np.searchsorted(table, e)
     at[at == len(table)] = 0
     return table[at] == e
+
+
+def lookup_table(tables: list[dict[Any, int]], missing: int, keys: Any = (), margin: int = 0
+                 ) -> tuple[dict[Any, int], np.ndarray]:
+    """(key -> code, values[table number, code]) of int-valued dicts that many rows share (a
+    device's port map, a cage's optic): a look-up is one dict probe per key, for its code, and
+    one numpy take for all.  `keys` come first (their code is their position), then every other
+    key in order of first use; `missing` where a dict has no such key, and in `margin` extra
+    rows and columns at the end (an unknown table, an unknown key)."""
+    codes = {key: code for code, key in enumerate(keys)}
+    for table in tables:
+        for key in table:
+            codes.setdefault(key, len(codes))
+    values = np.full((len(tables) + margin, max(len(codes) + margin, 1)), missing, dtype=np.int64)
+    for number, table in enumerate(tables):
+        if table:
+            values[number, list(map(codes.__getitem__, table))] = list(table.values())
+    return codes, values

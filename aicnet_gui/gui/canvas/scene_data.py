@@ -23,6 +23,7 @@ import numpy as np
 
 from ...editing import overview
 from ...editing.overview import BlockKey, Overview
+from ...model import arrays
 from ...model.document import FabricDocument
 from ...model.fabric import Device
 from .. import theme
@@ -188,11 +189,7 @@ class _PortTable:
         """(port name -> code, table[geometry number, code] -> port row or -1): a port end is
         found with one dict look-up per cable end and one numpy take for all.  The table's
         last row (an unknown device) and last column (an unknown port name) are all -1."""
-        codes = {name: code for code, name in enumerate(dict.fromkeys(self.names))}
-        table = np.full((len(self.rows_of) + 1, len(codes) + 1), -1, dtype=np.int64)
-        for number, rows in enumerate(self.rows_of):
-            table[number, [codes[name] for name in rows]] = list(rows.values())
-        return codes, table
+        return arrays.lookup_table(self.rows_of, -1, margin=1)
 
 
 def _devices(doc: FabricDocument, data: TopologyData, table: _PortTable) -> list[int]:
