@@ -7,7 +7,7 @@ Pure Python (no Qt).  The public API:
   topology alone; `build_ops(doc, params)`: the model ops and a `GenerationResult`;
   `generate(doc, params)`: applies them in ONE `doc.apply` (one undo step);
   `generated_metadata(catalog, params)`: the name and description it writes;
-- `choose_media(doc, link_ids, pinned=..., allowed=...)`: re-choose optics and cables for links
+- (media choice, optics and cables for links, is the `aicnet_gui.media` package: `choose_media`)
   (after racks moved), returning ops;
 - `GeneratorError`: impossible parameters, with the reason and what would work.
 """
@@ -25,7 +25,6 @@ from .params import (
     TwoTierParams,
 )
 from .rail_optimized import plan_rail_optimized
-from .rechoose import MediaResult, choose_media
 from .result import GenerationResult
 
 __all__ = [
@@ -34,13 +33,11 @@ __all__ = [
     "GenerationResult",
     "GeneratorError",
     "MediaParams",
-    "MediaResult",
     "RailOptimizedParams",
     "TemplateParams",
     "ThreeTierParams",
     "TwoTierParams",
     "build_ops",
-    "choose_media",
     "generate",
     "generated_metadata",
     "plan",

@@ -1,12 +1,13 @@
 """Turn template parameters into model operations, and apply them as one edit.
 
-plan (template) -> names (Settings.naming) -> the links as columns (link_table.py) -> racks and
-RUs (placement) -> estimated lengths (the arithmetic of analysis.lengths) -> media, decided once
-per kind of component (media_bulk.py over media.py) -> placed again counting the optics when
-a rack cannot also power them (cage_optics.py) -> devices, links from values validated once each
-(construct.py) and the summary (tally.py) -> AddRack/AddDevice/AddLink/AddWorkload/
-UpdateSettings/UpdateMetadata ops.  `generate` applies them in ONE `doc.apply` call (one undo
-step in the GUI) with the garbage collector paused.
+plan (the template's planner, `template_registry.py`) -> names (Settings.naming) -> the links as
+columns (link_table.py) -> racks and RUs (placement) -> estimated lengths (the arithmetic of
+model/floor.py) -> media, decided once per kind of component (`media/bulk_choice.py` over
+`media/selector.py`) -> placed again counting the optics when a rack cannot also power them
+(cage_optics.py) -> devices, links from values validated once each (construct.py) and the
+summary (tally.py) -> AddRack/AddDevice/AddLink/AddWorkload/UpdateSettings/UpdateMetadata ops.
+`generate` applies them in ONE `doc.apply` call (one undo step in the GUI) with the garbage
+collector paused; `build_design` does it into a new document.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ..gc_control import gc_paused
+from ..media import MediaSelector, fabric_technology
+from ..media.bulk_choice import BulkSelection, select_bulk
 from ..model.catalog import Catalog
 from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.colours import rail_colour
@@ -48,8 +51,6 @@ from .errors import GeneratorError
 from .layout import layout_devices, panel_size
 from .leaf_spine import plan_three_tier, plan_two_tier
 from .link_table import LinkTable, estimate_lengths, link_table
-from .media import MediaSelector, fabric_technology
-from .media_bulk import BulkSelection, select_bulk
 from .naming import names
 from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
 from .placement import Placement, place, power_of
