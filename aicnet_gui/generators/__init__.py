@@ -1,22 +1,28 @@
-"""Fabric generators: templates, racks on the floor, cable lengths and automatic media choice.
+"""Fabric generators: templates, racks on the floor, cable lengths, and the media choice run
+over a whole planned fabric.
 
 Pure Python (no Qt).  The public API:
+- the templates: `GENERATOR_TEMPLATES` (name, title, parameters, planner, CLI flags: one
+  `GeneratorTemplate` each, `template_registry.py`), `template_named(name)`, and `TEMPLATES`
+  (name -> parameter model);
 - parameters: `TwoTierParams`, `RailOptimizedParams`, `ThreeTierParams` (pydantic; the GUI
   wizard renders a form from their fields), with `FloorParams` and `MediaParams`;
 - `plan(catalog, params)` and `plan_two_tier` / `plan_rail_optimized` / `plan_three_tier`: the
   topology alone; `build_ops(doc, params)`: the model ops and a `GenerationResult`;
   `generate(doc, params)`: applies them in ONE `doc.apply` (one undo step);
+  `build_design(catalog, params)`: a new document holding the design;
   `generated_metadata(catalog, params)`: the name and description it writes;
-- (media choice, optics and cables for links, is the `aicnet_gui.media` package: `choose_media`)
-  (after racks moved), returning ops;
 - `GeneratorError`: impossible parameters, with the reason and what would work.
+
+Re-choosing media for a document's links (after racks moved) is the media package's
+`aicnet_gui.media.choose_media`.
 """
 
-from .build import build_ops, generate, generated_metadata, plan
+
+from .build import build_design, build_ops, generate, generated_metadata, plan
 from .errors import GeneratorError
 from .leaf_spine import plan_three_tier, plan_two_tier
 from .params import (
-    TEMPLATES,
     FloorParams,
     MediaParams,
     RailOptimizedParams,
@@ -26,17 +32,21 @@ from .params import (
 )
 from .rail_optimized import plan_rail_optimized
 from .result import GenerationResult
+from .template_registry import GENERATOR_TEMPLATES, TEMPLATES, GeneratorTemplate, template_named
 
 __all__ = [
+    "GENERATOR_TEMPLATES",
     "TEMPLATES",
     "FloorParams",
     "GenerationResult",
     "GeneratorError",
+    "GeneratorTemplate",
     "MediaParams",
     "RailOptimizedParams",
     "TemplateParams",
     "ThreeTierParams",
     "TwoTierParams",
+    "build_design",
     "build_ops",
     "generate",
     "generated_metadata",
@@ -44,4 +54,5 @@ __all__ = [
     "plan_rail_optimized",
     "plan_three_tier",
     "plan_two_tier",
+    "template_named",
 ]

@@ -136,8 +136,3 @@ class ThreeTierParams(_Common):
 TemplateParams = Annotated[
     TwoTierParams | RailOptimizedParams | ThreeTierParams, Field(discriminator="template")
 ]
-TEMPLATES: dict[str, type[_Common]] = {
-    "two-tier": TwoTierParams,
-    "rail-optimized": RailOptimizedParams,
-    "three-tier": ThreeTierParams,
-}
