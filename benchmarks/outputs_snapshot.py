@@ -111,13 +111,10 @@ def _gui_exports(folder: Path) -> None:
 
 def _dialog_kinds(export_dialog: object) -> list[tuple[str, str]]:
     """(kind, suffix) of every format the dialog offers, in its order, read from the dialog
-    module as it is: a dict of (title, suffix) before issue 34, the export registry after."""
-    formats = getattr(export_dialog, "FORMATS", None)
-    if isinstance(formats, dict):
-        return [(key, suffix) for key, (_title, suffix) in formats.items()]
-    from aicnet_gui.report.export_registry import EXPORT_FORMATS
-
-    return [(f.key, f.suffix) for f in EXPORT_FORMATS]
+    module as it is: a dict of (title, suffix) before issue 34, of registry entries after."""
+    formats: dict = export_dialog.FORMATS  # type: ignore[attr-defined]
+    return [(key, fmt[1] if isinstance(fmt, tuple) else fmt.suffix)
+            for key, fmt in formats.items()]
 
 
 def _generated(folder: Path) -> list[Path]:
@@ -182,8 +179,11 @@ def compare(before: Path, after: Path) -> int:
     problems = [f"only before: {n}" for n in sorted(names - others)]
     problems += [f"only after: {n}" for n in sorted(others - names)]
     for name in sorted(names & others):
-        if _normalised(before / name, before) != _normalised(after / name, after):
-            problems.append(f"differs: {name}")
+        old, new = _normalised(before / name, before), _normalised(after / name, after)
+        if old != new:
+            reordered = sorted(old.splitlines()) == sorted(new.splitlines())
+            problems.append(f"differs{' (the same lines in another order)' if reordered else ''}"
+                            f": {name}")
     for line in problems:
         print(line)
     print(f"{len(names & others)} files compared, {len(problems)} differences")
