@@ -3,7 +3,7 @@
 For every catalog optic x cage group x breakout mode (both fabric technologies) and every
 integrated cable x pair of cage kinds, "the inspector offers it" == "the analysis' optic/cable
 check accepts it" == "a generator may choose it".  Each side is asked through the predicate it
-really uses (gui/compat.py, analysis/rules_compat.py, generators/media.py); all three now ask
+really uses (gui/compat.py, analysis/rules_compat.py, media/selector.py); all three now ask
 model/fit.py, and this test keeps it that way.
 
 Each side judges in the technology of the link (`fit.link_family`), not the fabric's: a cage
@@ -20,7 +20,7 @@ from aicnet_gui.analysis import Analyzer
 from aicnet_gui.analysis.rules_compat import _optic_ok, fibre_cord, integrated_cable
 from aicnet_gui.analysis.signatures import End, SigContext
 from aicnet_gui.editing.compat import cable_fits, transceiver_fits
-from aicnet_gui.generators.media import MediaSelector, cord_legs
+from aicnet_gui.media.selector import MediaSelector, cord_legs
 from aicnet_gui.model.catalog_entities import BreakoutMode, Technology
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link

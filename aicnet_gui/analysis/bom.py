@@ -35,8 +35,8 @@ from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly
 from ..model.document import FabricDocument
 from ..model.power import counts_optics, share_watts, system_racks
+from ..model.wording import fmt_m
 from .index import NONE
-from .media import fmt_m
 from .rules_device import unlinked_optic_cages
 from .state import State
 

@@ -20,36 +20,31 @@ the cable, and returns issue templates:
 
 from __future__ import annotations
 
+from ..media.facts import cable_media, optic_legs_per_port, optic_port_speeds, optic_reach_m
 from ..model.catalog_entities import BreakoutMode, CableAssembly, Technology, Transceiver
 from ..model.fec import optic_line
 from ..model.fit import (
     CageSpec,
+    cable_lane_gbps,
     cage_spec,
     cord_connectors,
     end_technology_reason,
+    fits,
     leg_rate_problem,
     link_technology_problem,
     mode_problem,
     optic_in_cage,
+    optic_lane_gbps,
+    pmd_family,
+    pmds_link,
     polarity_flips,
     ports_per_optical_port,
     side_problem,
+    top_problem,
     utp_rating_problem,
 )
 from ..model.wording import counted
 from .findings import ERROR, WARNING
-from .media import (
-    cable_media,
-    fits,
-    lane_gbps_of_cable,
-    lane_gbps_of_optic,
-    optic_legs_per_port,
-    optic_port_speeds,
-    optic_reach_m,
-    pmd_family,
-    pmds_link,
-    top_problem,
-)
 from .signatures import End, Issue, SigContext, SigRule
 
 TECH_NAMES = {Technology.INFINIBAND: "InfiniBand", Technology.ETHERNET: "Ethernet"}
@@ -187,10 +182,10 @@ def optic_fit(ctx: SigContext) -> list[Issue]:
         elif (problem := mode_problem(_spec(end), optic)) is not None:
             fix, fix_text = _optic_fix(ctx, end, f"serves a cage in {end.mode}")
             issues.append(Issue("SPEED-MISMATCH", ERROR, f"{where}: {problem}", fix, fix_text))
-        if lane_gbps_of_optic(optic) > group.lane_gbps:
+        if optic_lane_gbps(optic) > group.lane_gbps:
             issues.append(Issue(
                 "SPEED-MISMATCH", ERROR,
-                f"{where}: the {optic.model} needs {lane_gbps_of_optic(optic):g}G electrical "
+                f"{where}: the {optic.model} needs {optic_lane_gbps(optic):g}G electrical "
                 f"lanes but the cage runs {group.lane_gbps}G lanes", None,
                 "choose an optic of the cage's lane rate"))
         problem = side_problem(optic, end.model.is_switch)
@@ -336,7 +331,7 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
                     "SPEED-MISMATCH", ERROR,
                     f"{where}: the {cable.model} carries {want} at this end but the port runs "
                     f"{end.mode}", fix, fix_text))
-        lane = lane_gbps_of_cable(cable)
+        lane = cable_lane_gbps(cable)
         if lane is not None and lane > group.lane_gbps:
             issues.append(Issue(
                 "SPEED-MISMATCH", ERROR,

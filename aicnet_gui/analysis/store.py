@@ -24,10 +24,10 @@ from ..model.catalog_entities import ROLE_TIER, DeviceModel, Role
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.fit import compute_group
+from ..model.floor import device_height_m, rack_floor_xy
 from ..model.memo import IdentityMemo
 from ..model.power import counts_optics, share_watts
 from .index import NONE, CatalogIndex, Endpoints, _grow
-from .lengths import device_height_m, rack_floor_xy
 
 if TYPE_CHECKING:
     from .signatures import Signatures
@@ -462,7 +462,7 @@ class Store:
         ordinal = np.where(a_nic, ep["rail"][a_ep], np.where(b_nic, ep["rail"][b_ep], 0))
         rail = np.where(np.isnan(tag), ordinal, np.nan_to_num(tag)).astype(np.int64)
         col["rail"][rows] = np.where(a_nic | b_nic, rail, 0)
-        # lengths: manual wins, else the estimate from rack positions (lengths.py formula)
+        # lengths: manual wins, else the estimate from rack positions (model/floor.py formula)
         params = self.settings.lengths
         rack_a, rack_b = d["rack"][a], d["rack"][b]
         placed = (rack_a != NONE) & (rack_b != NONE)

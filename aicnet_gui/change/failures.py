@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import eq
 
-from ..generators.rechoose import assembly_groups
+from ..media import assembly_groups
 from ..model.document import FabricDocument
 
 

@@ -22,10 +22,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..analysis.lengths import Placement, placement, route_estimate_m
 from ..model.catalog_entities import CableAssembly, Transceiver
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
+from ..model.floor import Placement, placement, route_estimate_m
 from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort
 from ..model.rounding import metres

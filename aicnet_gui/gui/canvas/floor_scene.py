@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...analysis.lengths import link_length, rack_floor_xy
+from ...analysis.lengths import link_length
 from ...editing.units import counted, natural_key
 from ...model.edits import ChangeSet
 from ...model.fabric import Device, Rack
+from ...model.floor import rack_floor_xy
 from ...model.rounding import metres
 from .. import theme
 from ..editor import Editor
