@@ -1,8 +1,8 @@
-"""Seeded faults on a list of planned links (`simulate.SimLink`), as installers make them."""
+"""Seeded faults on a list of planned links (`captures.SimLink`), as installers make them."""
 
 from __future__ import annotations
 
-from aicnet_gui.asbuilt.simulate import SimLink
+from .captures import SimLink
 from aicnet_gui.model.document import FabricDocument
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import json
 
-from aicnet_gui.asbuilt import simulate as sim
+from . import captures as sim
 from aicnet_gui.cli import main
 
 from .conftest import DATA, EXAMPLES, namer_for, open_example
@@ -112,7 +112,7 @@ def test_export_with_os_port_names(capsys, tmp_path):
     with open(p2p, encoding="utf-8") as handle:
         assert "gpu-001,Host,mlx5_0,leaf-01,Switch,1/1/1," in handle.read()
     # NetBox 4.5 layout: the QM9700 device type carries the OS port names the cables use
-    qm9700 = (netbox / "device-types" / "NVIDIA" / "QM9700.yaml").read_text(encoding="utf-8")
+    qm9700 = (netbox / "device-types" / "Nvidia" / "QM9700.yaml").read_text(encoding="utf-8")
     assert "- name: 1/1/1\n  type: infiniband-ndr\n" in qm9700
     with open(netbox / "cables.csv", encoding="utf-8") as handle:
         assert ",gpu-001,dcim.interface,mlx5_0,1A,leaf-01,dcim.interface,1/1/1," in handle.read()

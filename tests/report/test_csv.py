@@ -84,11 +84,11 @@ def test_netbox_import_files_use_netbox_column_names(small, tmp_path):
     assert devices[0][:9] == ["name", "role", "manufacturer", "device_type", "status", "site",
                               "rack", "position", "face"]
     leaf = next(r for r in devices if r[0] == LEAF)
-    assert leaf[:9] == [LEAF, "Leaf switch", "NVIDIA", "QM9700", "planned", "1A", "R1", "40",
+    assert leaf[:9] == [LEAF, "Leaf switch", "Nvidia", "QM9700", "planned", "1A", "R1", "40",
                         "front"]
     racks = _read(folder / "racks.csv")
     assert racks[1][:3] == ["1A", "R1", "A01"]
     interfaces = _read(folder / "interfaces.csv")
     assert [LEAF, "3/1", "infiniband-ndr", "400000000", "true", "cage 3 leg 1/2"] in interfaces
     readme = (folder / "README.txt").read_text(encoding="utf-8")
-    assert "NVIDIA QM9700" in readme and "cables.csv" in readme
+    assert "Nvidia QM9700" in readme and "cables.csv" in readme
