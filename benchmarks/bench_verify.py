@@ -27,10 +27,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "asbuilt"))  # captures
 
+import captures as sim  # noqa: E402  (the tools' output layouts, test code)
 from bench_analysis import build  # noqa: E402
 
 from aicnet_gui.asbuilt import compare, read_ibnetdiscover, read_lldp, rework_list  # noqa: E402
-import captures as sim  # noqa: E402  (the tools' output layouts, test code)
 from aicnet_gui.catalog.loader import builtin_catalog  # noqa: E402
 from aicnet_gui.gc_control import gc_held  # noqa: E402
 from aicnet_gui.model.catalog import Catalog  # noqa: E402

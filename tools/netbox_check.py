@@ -54,12 +54,11 @@ def _django(netbox: Path) -> None:
 
 
 def _client(preload: list[str]) -> Any:
+    from dcim.models import Manufacturer
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.test import Client
     from django.utils.text import slugify
-
-    from dcim.models import Manufacturer
 
     call_command("flush", interactive=False, verbosity=0)
     for name in preload:  # as a NetBox that loaded the device-type library has them

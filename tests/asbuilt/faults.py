@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .captures import SimLink
 from aicnet_gui.model.document import FabricDocument
+
+from .captures import SimLink
 
 
 def index_of(links: list[SimLink], link_id_end: tuple[str, str], doc: FabricDocument) -> int:

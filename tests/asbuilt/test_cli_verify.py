@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import json
 
-from . import captures as sim
 from aicnet_gui.cli import main
 
+from . import captures as sim
 from .conftest import DATA, EXAMPLES, namer_for, open_example
 
 PLAN = str(EXAMPLES / "superpod-1su.fabric")

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from aicnet_gui.asbuilt import compare, read_ibnetdiscover, read_lldp, read_netbox_cables
-from . import captures as sim
 
+from . import captures as sim
 from . import faults
 from .conftest import namer_for
 
