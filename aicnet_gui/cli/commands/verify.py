@@ -30,8 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="with --netbox-cables: read only cables whose status is connected "
                              "(planned ones count as not cabled)")
     parser.add_argument("--map", metavar="HOSTMAP",
-                        help="CSV of observed host name, design device name (or observed "
-                             "host:port, design device:port)")
+                        help="CSV of observed host name, design device name")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--csv", metavar="OUT.csv", help="write the re-work list as CSV")
     parser.add_argument("--pdf", metavar="OUT.pdf", help="write the re-work list as PDF")
