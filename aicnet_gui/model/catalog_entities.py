@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from . import limits as L
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
-from .port_names_os import OsName, OsPortNaming
+from .os_naming import OsName, OsPortNaming
 from .templates import check_template
 
 CATALOG_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"

@@ -28,9 +28,9 @@ from .cage_tables import CageConfig as CageConfig  # re-exported: part of the fi
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .os_naming import OsName
 from .polarity import Method as PolarityMethod
 from .polarity import Segment as PolaritySegment
-from .port_names_os import OsName
 from .templates import check_template
 from .values import Value, value_class
 
