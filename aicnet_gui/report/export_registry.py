@@ -183,9 +183,11 @@ EXPORT_FORMATS: tuple[ExportFormat, ...] = (
         told=lambda target, rows: f"Wrote {counted(rows, 'link')} to the CVT workbook {target}",
     ),
     ExportFormat(
-        key="p2p", flag="--p2p", metavar="OUT.csv",
-        writes="the older one-sheet CVT point-to-point CSV", reader="CVT before 1.7",
-        title="NVIDIA Cable Validation Tool point-to-point, before 1.7 (CSV)", suffix=".csv",
+        key="p2p", flag="--p2p", metavar="OUT.xlsx",
+        writes="the CVT 1.4-1.6 P2P file (A-Node Name, A-Type, A-Port ...; an Excel file, "
+               "or the same rows as CSV for any name not ending in .xlsx)",
+        reader="CVT before 1.7",
+        title="NVIDIA Cable Validation Tool P2P file, CVT 1.4-1.6 (Excel)", suffix=".xlsx",
         stem="-p2p", writer="csv_exports.export_p2p", takes=frozenset({"plan"}),
         said=lambda target, rows: f"{target}: P2P sheet, {rows} links",
         told=lambda target, rows: f"Wrote {counted(rows, 'point-to-point row')} to {target}",
