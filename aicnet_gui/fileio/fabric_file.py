@@ -38,6 +38,7 @@ from ..model.fabric import (
     Link,
     Metadata,
     Rack,
+    Requirement,
     Settings,
     Workload,
 )
@@ -95,7 +96,8 @@ def _plain_message(error: Any) -> str:
     return _PLAIN_MESSAGES.get(error.get("type", ""), error["msg"])
 
 
-def _validation_message(file: str, exc: ValidationError) -> FabricFileError:
+def validation_error(file: str, exc: ValidationError) -> FabricFileError:
+    """pydantic's errors as one FabricFileError: the first at its JSON path, a few more after."""
     errors = exc.errors(include_url=False)
     first = errors[0]
     loc = tuple(first["loc"])
@@ -239,7 +241,7 @@ def _careful_validate(raw: bytes, file: str) -> Fabric:
     try:
         return Fabric.model_validate(data)
     except ValidationError as exc:
-        raise _validation_message(file, exc) from None
+        raise validation_error(file, exc) from None
 
 
 def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
@@ -327,12 +329,15 @@ def _file_sections(doc: FabricDocument) -> dict[str, Any]:
         "devices": list(doc.devices.values()),
         "links": doc.links.tokens(),
         "workloads": list(doc.workloads.values()),
-    })
+    }, doc.requirement)
 
 
 def _file_values(metadata: Metadata, settings: Settings, embedded: EmbeddedCatalog,
-                 sections: dict[str, list[Any]]) -> dict[str, Any]:
-    return {
+                 sections: dict[str, list[Any]],
+                 requirement: Requirement | None = None) -> dict[str, Any]:
+    """The top-level values in file order; the requirement (last) only when there is one, so
+    a design without one is written as before."""
+    values = {
         "format": FILE_FORMAT,
         "schema_version": SCHEMA_VERSION,
         "metadata": metadata.model_dump(mode="json"),
@@ -344,6 +349,9 @@ def _file_values(metadata: Metadata, settings: Settings, embedded: EmbeddedCatal
             "cables": [_entry_dump(e) for e in embedded.cables],
         },
     }
+    if requirement is not None:
+        values["requirement"] = requirement.model_dump(mode="json")
+    return values
 
 
 def _layout(values: dict[str, Any]) -> Layout:
@@ -357,7 +365,7 @@ def _layout(values: dict[str, Any]) -> Layout:
 def _loaded_layout(fabric: Fabric) -> Layout:
     """The layout aicnet would have written for `fabric` as read (before any edit)."""
     return _layout(_file_values(fabric.metadata, fabric.settings, fabric.catalog,
-                                {name: [] for name in OBJECT_SECTIONS}))
+                                {name: [] for name in OBJECT_SECTIONS}, fabric.requirement))
 
 
 def dumps_fabric(doc: FabricDocument) -> bytes:
