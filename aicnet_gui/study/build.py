@@ -157,6 +157,20 @@ def three_tier_servers(catalog: Catalog, server: str, switch: str, speed: int | 
     return low
 
 
+def port_speeds(catalog: Catalog, model_id: str) -> set[int]:
+    """The speeds a model's fabric ports run (a server's compute ports), as the generator
+    reads its cages and breakout modes; empty for a model the catalog does not have."""
+    from ..generators.hardware import server_speeds, switch_speeds
+
+    model = catalog.devices.get(model_id)
+    if model is None:
+        return set()
+    try:
+        return server_speeds(model) if model.role.value == "gpu_server" else switch_speeds(model)
+    except GeneratorError:
+        return set()
+
+
 def server_gpus(catalog: Catalog, server: str) -> int:
     """GPUs per server of the model (GeneratorError naming the known servers when unknown)."""
     from ..generators.hardware import lookup_model

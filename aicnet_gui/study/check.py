@@ -19,7 +19,6 @@ from ..generators import GeneratorError
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..model.power import share_watts
-from ..model.wording import counted
 from .axes import catalog_switches, runs_technology
 from .build import server_gpus, three_tier_servers
 from .workloads import sized_servers
@@ -109,7 +108,8 @@ def _capacity(catalog: Catalog, requirement: Requirement, switch: str) -> int:
 def check_scale(requirement: Requirement, catalog: Catalog, servers: int) -> None:
     allowed = _allowed_switches(requirement, catalog)
     capacities = {switch: _capacity(catalog, requirement, switch) for switch in allowed}
-    if not capacities or max(capacities.values()) >= servers:
+    capacities = {s: n for s, n in capacities.items() if n}  # 0: cannot carry the server at
+    if not capacities or max(capacities.values()) >= servers:  # all, its candidates say why
         return
     largest = max(capacities, key=lambda s: (capacities[s], s))
     most = capacities[largest]
@@ -121,7 +121,7 @@ def check_scale(requirement: Requirement, catalog: Catalog, servers: int) -> Non
     raise StudyError(
         f"{servers:,} {model} ({servers * gpus:,} GPUs) are more than three tiers of any "
         f"allowed switch connect at {ratio:g}:1: the largest, {largest}, connects at most "
-        f"{counted(most, 'server')} ({most * gpus:,} GPUs); ask for at most {most:,} servers, "
+        f"{most:,} servers ({most * gpus:,} GPUs); ask for at most {most:,} servers, "
         f"split the cluster into fabrics of at most {most:,} servers"
         + (f", or allow {', '.join(bigger)}" if bigger else "")
         + (f", or a higher oversubscription than {ratio:g}:1" if ratio < 16 else ""))

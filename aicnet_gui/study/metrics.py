@@ -142,7 +142,7 @@ def bom_fields(doc: FabricDocument, bom: Bom, prices: PriceCheck | None) -> dict
         "power_unverified_w": None, "power_by_class": power_by_class(doc, bom),
         "cost": cost, "cost_known": bom.cost_known_usd, "currency": currency,
         "cost_incomplete": incomplete, "cost_note": note, "unpriced": tuple(bom.unpriced),
-        "cost_by_class": cost_by_class(doc, bom, pricer),
+        "cost_by_class": cost_by_class(doc, bom, pricer) if bom.cost_known_usd else None,
     }
 
 

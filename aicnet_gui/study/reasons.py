@@ -38,13 +38,39 @@ def plain(message: str) -> str:
     return message
 
 
+_SPEED = re.compile(r"^(\d+)G is not a speed that .+ all run; common speeds: .+$")
+
+
+def _speed_words(message: str, combo: Combination, speeds: dict[str, set[int]]) -> str | None:
+    """`200G is not a speed that A and B all run` said as which part lacks it."""
+    match = _SPEED.match(message)
+    if not match:
+        return None
+    speed = int(match.group(1))
+    lacking = [(name, runs) for name, runs in speeds.items() if speed not in runs]
+    if not lacking:
+        return None
+    wanted = (f"{combo.planes} planes run each GPU's NIC as {combo.planes} x {speed}G ports"
+              if combo.planes > 1 else f"{speed}G ports were asked for")
+    parts = "; ".join(
+        f"the {name} does not offer {speed}G (it runs "
+        f"{', '.join(f'{s}G' for s in sorted(runs, reverse=True)) or 'no fabric port'})"
+        for name, runs in lacking)
+    return f"{wanted}, and {parts}"
+
+
 def _wants_more_tiers(message: str) -> bool:
     return "three tiers" in message or "core tier" in message
 
 
-def refusal(combo: Combination, messages: list[str]) -> str:
+def refusal(combo: Combination, messages: list[str],
+            speeds: dict[str, set[int]] | None = None) -> str:
     """The reason a candidate cannot be built, from the generator's refusals of each template
-    tried (two tiers, then three, for tiers `auto`)."""
+    tried (two tiers, then three, for tiers `auto`); `speeds`: the port speeds of the models
+    involved, by model name, to say which part lacks a speed."""
+    worded = [_speed_words(m, combo, speeds or {}) for m in messages]
+    if any(worded):
+        return next(w for w in worded if w)
     unique = list(dict.fromkeys(plain(m) for m in messages))
     if len(unique) == 2 and combo.tiers == "auto":
         # two tiers too small: the three-tier refusal says why; else the hardware is the
@@ -53,6 +79,6 @@ def refusal(combo: Combination, messages: list[str]) -> str:
         text = f"three tiers: {three}" if _wants_more_tiers(two) else two
     else:
         text = "; ".join(unique)
-    if combo.planes > 1:
+    if combo.planes > 1 and "planes" not in text:
         text = f"{combo.planes} planes split each GPU's NIC into {combo.planes} ports: {text}"
     return text

@@ -160,13 +160,12 @@ def _in_process(tasks: list[Task], catalog: Catalog, tracker: _Tracker,
             raise Cancelled
 
     for task in tasks:
-        if cancelled():
-            tracker.cancelling = True
-            return
         try:
+            checkpoint()
             candidate = evaluate_safely(task, catalog, checkpoint)
         except Cancelled:
             tracker.cancelling = True
+            tracker.report()
             return
         tracker.report(candidate)
 

@@ -36,7 +36,7 @@ from ..model.edits import (
 )
 from ..model.fabric import Requirement
 from .axes import Combination
-from .build import Built, NotExpressible, Refused, build, template_params
+from .build import Built, NotExpressible, Refused, build, port_speeds, template_params
 from .candidate import Candidate, CandidateMetrics
 from .headroom import growth_headroom
 from .metrics import bom_fields, report_fields
@@ -82,6 +82,13 @@ def _ops(built: Built, task: Task, description: str) -> list[Operation]:
                                               f"{doc.metadata.description}"}))
     ops.append(SetRequirement(requirement))
     return ops
+
+
+def _speeds(catalog: Catalog, server: str, combo: Combination) -> dict[str, set[int]]:
+    """The port speeds of the candidate's models, by the names the generator's messages use."""
+    models = dict.fromkeys([server, combo.leaf, combo.spine])
+    return {catalog.devices[m].model: port_speeds(catalog, m) for m in models
+            if m in catalog.devices}
 
 
 def broken(task: Task, catalog: Catalog, exc: BaseException) -> Candidate:
@@ -133,7 +140,8 @@ def evaluate(task: Task, catalog: Catalog, checkpoint: Checkpoint) -> Candidate:
     try:
         built = build(catalog, options)
     except Refused as exc:
-        return refused(refusal(combo, [str(e) for _p, e in exc.errors]))
+        return refused(refusal(combo, [str(e) for _p, e in exc.errors],
+                               _speeds(catalog, task.requirement.server, combo)))
     try:
         built.doc.apply(_ops(built, task, description))
     except ModelError as exc:
