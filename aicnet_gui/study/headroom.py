@@ -50,10 +50,12 @@ def _target_servers(target: GrowthTarget, unit: _Unit, gpus_per_server: int) -> 
     return target.sus * unit.servers
 
 
-def _words(target: GrowthTarget, servers: int, unit: _Unit) -> str:
-    if unit.su and servers % unit.servers == 0:
-        return f"{counted(servers // unit.servers, 'SU')} ({servers} servers)"
-    return f"{servers} servers"
+def _words(asked: int, servers: int, unit: _Unit) -> str:
+    """`4 SUs (128 servers)`; a target rounded up to whole SUs says what was asked."""
+    if not unit.su:
+        return f"{servers} servers"
+    rounded = "" if asked == servers else f"; {asked} asked, in whole SUs of {unit.servers}"
+    return f"{counted(servers // unit.servers, 'SU')} ({servers} servers{rounded})"
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def growth_headroom(doc: FabricDocument, report: AnalysisReport, target: GrowthT
                             top_free_ports=free)
     now = len(servers)
     steps = -(-(wanted - now) // unit.servers) if wanted > now else 0
-    wanted_words = _words(target, now + steps * unit.servers, unit)
+    wanted_words = _words(wanted, now + steps * unit.servers, unit)
     if steps == 0:
         return GrowthResult(wanted_words, wanted, True, True,
                             f"the design already holds {now} servers", 0, top_free_ports=free)
