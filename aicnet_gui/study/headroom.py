@@ -33,8 +33,8 @@ class _Unit:
 
 def _unit(doc: FabricDocument, servers: list[str]) -> _Unit:
     tags = {doc.devices[s].tags.get("su") for s in servers}
-    if None in tags or not tags:
-        return _Unit(1, False)
+    if None in tags or not tags or len(servers) % len(tags):
+        return _Unit(1, False)  # no SUs, or unequal ones (grow says why it cannot plan them)
     return _Unit(len(servers) // len(tags), True)
 
 

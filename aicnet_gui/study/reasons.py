@@ -22,13 +22,12 @@ _ADVICE = (
     (re.compile(r"--planes (\d)"), r"\1 planes"),
     (re.compile(r"use --attach rail"), "use the rail layout"),
     (re.compile(r", or generate the topology without media \(--no-media\)"), ""),
-    (re.compile(r"; choose (infiniband|rocev2|ethernet)\b"),
-     lambda m: f"; they run {_TECH.get(m.group(1), m.group(1))}"),
+    (re.compile(r"; choose rocev2 or ethernet\b"), "; they carry RoCEv2 or Ethernet, not "
+                                                   "InfiniBand"),
+    (re.compile(r"; choose infiniband\b"), "; they carry InfiniBand, not Ethernet"),
     (re.compile(r"use the three-tier template"), "use three tiers"),
     (re.compile(r"--leaves-per-pod (\d+)"), r"pods of \1 leaves"),
 )
-_TECH = {"infiniband": "InfiniBand", "rocev2": "RoCEv2 or Ethernet",
-         "ethernet": "Ethernet or RoCEv2"}
 
 
 def plain(message: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +142,7 @@ def evaluate(task: Task, catalog: Catalog, checkpoint: Checkpoint) -> Candidate:
     except Refused as exc:
         return refused(refusal(combo, [str(e) for _p, e in exc.errors],
                                _speeds(catalog, task.requirement.server, combo)))
+    description = replace(combo, technology=built.doc.settings.technology.value).describe(catalog)
     try:
         built.doc.apply(_ops(built, task, description))
     except ModelError as exc:

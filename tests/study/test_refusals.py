@@ -40,7 +40,11 @@ def test_a_switch_that_cannot_carry_the_nics_and_the_wrong_technology_say_so(sma
     assert "the DGX H100 does not offer" not in reasons["sn4600c-1to1"]
     assert "share no port speed (DGX H100: 400G; SN4600C: 50G, 100G" in reasons["sn4600c-1to1"]
     result = _study(catalog, servers=16, leaves=["nvidia-qm9700"], technologies=["rocev2"])
-    assert "InfiniBand switches; they run InfiniBand" in _reasons(result)["qm9700"]
+    assert _reasons(result)["qm9700"] == ("the switches are InfiniBand switches; they carry "
+                                          "InfiniBand, not Ethernet")
+    result = _study(catalog, servers=16, leaves=["nvidia-sn5600"], technologies=["infiniband"])
+    assert _reasons(result)["sn5600"] == ("the switches are Ethernet switches; they carry RoCEv2 "
+                                          "or Ethernet, not InfiniBand")
 
 
 def test_combinations_no_template_builds_say_why(catalog):
