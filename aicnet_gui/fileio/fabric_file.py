@@ -244,18 +244,26 @@ def _careful_validate(raw: bytes, file: str) -> Fabric:
         raise validation_error(file, exc) from None
 
 
+def read_input(path: Path, error: type[FabricFileError] = FabricFileError,
+               check: Callable[[int], None] | None = None) -> bytes:
+    """The bytes of an input file; `check` sees its size first (it raises when too big);
+    a missing, unreadable or folder path is an `error` naming it."""
+    try:
+        if check is not None:
+            check(path.stat().st_size)
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise error(path, "no such file") from None
+    except IsADirectoryError:
+        raise error(path, "is a folder, not a file") from None
+    except OSError as exc:
+        raise error(path, f"cannot read: {exc.strerror}") from None
+
+
 def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
     """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place."""
     path = Path(path)
-    try:
-        _check_file_size(path.stat().st_size, path)
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FabricFileError(path, "no such file") from None
-    except IsADirectoryError:
-        raise FabricFileError(path, "is a folder, not a file") from None
-    except OSError as exc:
-        raise FabricFileError(path, f"cannot read: {exc.strerror}") from None
+    raw = read_input(path, check=lambda size: _check_file_size(size, path))
     remove_stale_temps(path)  # what a killed save of this design left behind
     return loads_fabric(raw, catalog, str(path))
 

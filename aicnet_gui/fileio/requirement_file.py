@@ -19,7 +19,7 @@ from ..catalog.loader import read_yaml
 from ..model.fabric import REQUIREMENT_FORMAT, REQUIREMENT_VERSION, Requirement
 from .atomic import atomic_output
 from .errors import FabricFileError
-from .fabric_file import parse_json, validation_error
+from .fabric_file import parse_json, read_input, validation_error
 
 #: a requirement is a page of text; anything larger is not one
 MAX_REQUIREMENT_BYTES = 1024 * 1024
@@ -38,18 +38,12 @@ class RequirementFile(Requirement):
 
 
 def _read(path: Path) -> bytes:
-    try:
-        size = path.stat().st_size
+    def check(size: int) -> None:
         if size > MAX_REQUIREMENT_BYTES and path.suffix != ".fabric":
             raise RequirementFileError(path, f"{size:,} bytes; a requirement file holds at most "
                                              f"{MAX_REQUIREMENT_BYTES:,}")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise RequirementFileError(path, "no such file") from None
-    except IsADirectoryError:
-        raise RequirementFileError(path, "is a folder, not a file") from None
-    except OSError as exc:
-        raise RequirementFileError(path, f"cannot read: {exc.strerror or exc}") from None
+
+    return read_input(path, RequirementFileError, check)
 
 
 def _data(path: Path, raw: bytes) -> Any:
