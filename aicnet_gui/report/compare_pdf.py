@@ -95,12 +95,12 @@ def _requirement_lines(requirement: Requirement, result: StudyResult,
     return lines + list(result.notes)
 
 
-TABLE_HEAD = ("Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
+TABLE_HEAD = ("#", "Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
               "Racks", "kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
               "failure", "Growth", "Findings", "Pareto")
 
 
-def _row(c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object]:
+def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object]:
     m = c.metrics
     assert m is not None
     cell = styles["cell"]
@@ -109,7 +109,7 @@ def _row(c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object]:
     growth = (m.growth.verdict if m.growth is not None else "-")
     name = c.name + ("" if c.feasible else f" (does not fit: {c.reason})")
     switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
-    return [Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
+    return [str(n), Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
             f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}", str(m.racks),
             f"{m.power_kw:,.1f}", Paragraph(_esc(money(m.cost, m.currency)), cell),
             ms(m.collective_ms), "-" if bus is None else f"{bus:,.0f}",
@@ -137,8 +137,9 @@ def _table(rows: list[list[object]], widths: Sequence[float], font: str) -> Long
 
 def _candidate_table(built: list[Candidate], styles: dict[str, ParagraphStyle]) -> LongTable:
     head = [Paragraph(_esc(h), styles["head"]) for h in TABLE_HEAD]
-    widths = [29, 16, 17, 12, 12, 10, 9, 12, 22, 15, 12, 16, 30, 29, 13, 14]
-    return _table([head, *(_row(c, styles) for c in built)], [w * mm for w in widths],
+    widths = [6, 27, 16, 17, 12, 12, 10, 9, 12, 22, 15, 12, 16, 28, 27, 13, 14]
+    rows = [_row(n, c, styles) for n, c in enumerate(built, start=1)]
+    return _table([head, *rows], [w * mm for w in widths],
                   fonts().cond)
 
 
@@ -187,13 +188,13 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     plot.xValueAxis.labelTextFormat = _compact
     plot.yValueAxis.labelTextFormat = "%.2f"
     drawing.add(plot)
-    labelled = len(points) <= MAX_LABELLED
-    for n, (c, x, t) in enumerate(points, start=1):
+    number = {c.index: n for n, c in enumerate(candidates, start=1)}
+    for c, x, t in points:
         px = plot.x + (x - plot.xValueAxis.valueMin) / (
             plot.xValueAxis.valueMax - plot.xValueAxis.valueMin) * plot.width
         py = plot.y + (t - plot.yValueAxis.valueMin) / (
             plot.yValueAxis.valueMax - plot.yValueAxis.valueMin) * plot.height
-        drawing.add(String(px + 3, py + 2, c.name if labelled else str(n),
+        drawing.add(String(px + 3, py + 2, str(number[c.index]),
                            fontName=fonts().cond, fontSize=5.5,
                            fillColor=FRONTIER if on_frontier(c) else colors.black))
     drawing.add(String(width / 2, height - 6 * mm, title, fontName=fonts().bold, fontSize=8.5,
@@ -346,6 +347,8 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
                                "without price): the cost chart is left out.", styles["body"]))
     if pair:
         story.append(_side_by_side(pair))
+        story.append(Paragraph(_esc("Points are numbered as the table's rows: " + "; ".join(
+            f"{n} {c.name}" for n, c in enumerate(built, start=1)) + "."), styles["body"]))
     story.append(PageBreak())
     story.append(Paragraph("Cost and power of the network by part class", styles["h2"]))
     cost_bars = _stacked(built, _priced, 1.0,

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..generators import GeneratorError
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..model.power import share_watts
 from .axes import catalog_switches, runs_technology
-from .build import server_gpus, three_tier_servers
+from .build import GeneratorError, server_gpus, three_tier_servers
 from .workloads import sized_servers
 
 
