@@ -177,9 +177,10 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         Column("Qty", 34, "right"),
         Column("W each", 50, "right"), Column("W total", 56, "right"),
         *money, Column("Note", 0.3 if priced else 0.30),
-    ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
+    ], [_device_cells(line, priced)
+        for line in tables.devices + tables.rack_systems + tables.parts], size=7.3)
 
-    everything = tables.order_cables + tables.order_optics + tables.devices
+    everything = tables.order_cables + tables.order_optics + tables.devices + tables.parts
     totals = [
         ("Cables to order", f"{sum(x.order for x in tables.order_cables)} "
                             f"({sum(x.quantity for x in tables.order_cables)} + "
@@ -187,6 +188,9 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         ("Optics to order", f"{sum(x.order for x in tables.order_optics)} "
                             f"({sum(x.quantity for x in tables.order_optics)} + "
                             f"{sum(x.spares for x in tables.order_optics)} spares)"),
+        *([("Replaceable parts to order",
+            f"{sum(x.order for x in tables.parts)} ({sum(x.quantity for x in tables.parts)} + "
+            f"{sum(x.spares for x in tables.parts)} spares)")] if tables.parts else []),
         ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
                                       f"{_optics_power(tables)}, cables {_power(tables.cables)}"),
         ("Cost", _money(everything, tables.currency)
