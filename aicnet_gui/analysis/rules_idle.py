@@ -23,7 +23,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..model import arrays
 from ..model.wording import counted
+from .delta import Delta
 from .findings import WARNING, Finding, Fix
 from .state import Rule, State
 
@@ -40,13 +42,17 @@ def idle_groups(state: State) -> list[tuple[int, int, int, np.ndarray, int, int]
                           & (d["fabric_legs"][:n] > 0))
     if not len(rows):
         return []
-    keys = np.stack([d["tier"][rows], d["model"][rows], d["plane"][rows]], axis=1)
-    groups, inverse = np.unique(keys, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    models, planes = len(state.cindex.models), len(store.plane_names) + 1
+    keys = (d["tier"][rows] * models + d["model"][rows]) * planes + d["plane"][rows]
+    groups, inverse = arrays.unique(keys, return_inverse=True)
     ports = np.bincount(inverse, weights=d["fabric_legs"][rows], minlength=len(groups))
     used = np.bincount(inverse, weights=d["fabric_used"][rows], minlength=len(groups))
-    return [(int(t), int(m), int(p), rows[inverse == g], int(ports[g]), int(used[g]))
-            for g, (t, m, p) in enumerate(groups.tolist())]
+    found = []
+    for g, key in enumerate(groups.tolist()):
+        rest, plane = divmod(key, planes)
+        tier, model = divmod(rest, models)
+        found.append((tier, model, plane, rows[inverse == g], int(ports[g]), int(used[g])))
+    return found
 
 
 def idle_check(state: State, _key: None) -> Iterable[Finding]:
@@ -81,4 +87,10 @@ def idle_check(state: State, _key: None) -> Iterable[Finding]:
                 "growth room and raise idle_ports_percent (None: not checked)"))
 
 
-RULES = [Rule("ports-idle", "fabric", idle_check, None, ("PORTS-IDLE",))]
+def idle_dirty(state: State, delta: Delta) -> list[None]:
+    """Check again after an edit of devices or of links other than their lengths (the ports
+    used and offered change only then; settings edits run the analysis in full)."""
+    return [None] if delta.devices or (delta.links - delta.lengths_only) else []
+
+
+RULES = [Rule("ports-idle", "fabric", idle_check, None, ("PORTS-IDLE",), dirty=idle_dirty)]

@@ -11,70 +11,134 @@ Each plane is summarised by its switches per tier and model, its links per speed
 and switch-switch links of the plane; a link between planes is PLANE-CROSSED's) and its links
 per cable part and pair of optics; planes whose summaries differ are named with the difference.
 Runs only on designs that declare planes (`Device.plane`).
+
+Speed: a code per link row (plane x speed, plane x cable x optics; -1 when the row counts in
+no plane) and the counts of the codes are kept between updates (`PlaneCounts`): an update
+recomputes the codes in numpy and adjusts the counts by the rows whose code changed, and the
+rule re-runs only after edits that can change them (links other than their lengths, devices).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..model import arrays
 from ..model.limits import MAX_SPEED_GBPS as MAX_GBPS
+from .delta import Delta
 from .findings import WARNING, Finding, Fix
 from .state import Rule, State
 
 Summary = dict[str, Counter[str]]
+TIERS = 8
+
+
+@dataclass
+class PlaneCounts:
+    """The per-row codes of the last run and the counts of each code."""
+
+    speed: np.ndarray
+    media: np.ndarray
+    present: np.ndarray  # the planes with switches when the codes were made
+    speed_counts: Counter[int] = field(default_factory=Counter)
+    media_counts: Counter[int] = field(default_factory=Counter)
+
+
+def _present(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """(switch rows in a plane, plane numbers that have switches as a mask over 0..planes)."""
+    store = state.store
+    n = store.n_devices
+    d = store.d
+    plane = d["plane"][:n]
+    switch = np.flatnonzero(d["alive"][:n] & d["switch"][:n] & (plane > 0))
+    present = np.zeros(len(store.plane_names) + 1, dtype=bool)
+    present[np.unique(plane[switch])] = True
+    present[0] = False
+    return switch, present
+
+
+def _codes(state: State, present: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(speed code, media code) of the link `rows`; -1 for a row that counts in no plane."""
+    store = state.store
+    col = store.l
+    plane = store.d["plane"]
+    pa, pb = plane[col["a"][rows]], plane[col["b"][rows]]
+    own = np.where(pa > 0, pa, pb)
+    keep = col["alive"][rows] & present[own] & ((pa == 0) | (pb == 0) | (pa == pb))
+    cindex = state.cindex
+    n_cables, n_optics = len(cindex.cables) + 1, len(cindex.optics) + 1  # +1: NONE (-1)
+    speed = own * (MAX_GBPS + 1) + np.minimum(col["gbps"][rows], MAX_GBPS)
+    oa, ob = col["a_opt"][rows] + 1, col["b_opt"][rows] + 1
+    media = ((own * n_cables + col["cable"][rows] + 1) * n_optics + np.minimum(oa, ob)) \
+        * n_optics + np.maximum(oa, ob)
+    return np.where(keep, speed, -1), np.where(keep, media, -1)
+
+
+def _count(codes: np.ndarray) -> Counter[int]:
+    values, counts = arrays.unique(codes[codes >= 0], return_counts=True)
+    return Counter(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+
+
+def _adjust(counts: Counter[int], old: np.ndarray, new: np.ndarray) -> None:
+    for code in old[old >= 0].tolist():
+        counts[code] -= 1
+    for code in new[new >= 0].tolist():
+        counts[code] += 1
+
+
+def plane_counts(state: State, present: np.ndarray) -> PlaneCounts:
+    """The code counts, kept in the state and brought up to date: the rows `balance_dirty`
+    named (the links an edit re-read), or every row after an edit of a switch or of planes."""
+    kept: PlaneCounts | None = state.memo.get("plane-balance")
+    rows = state.memo.pop("plane-balance-rows", None)
+    m = state.store.n_links
+    if kept is not None and rows is not None and np.array_equal(kept.present, present):
+        grow = m - len(kept.speed)
+        if grow > 0:
+            kept.speed = np.concatenate([kept.speed, np.full(grow, -1, dtype=np.int64)])
+            kept.media = np.concatenate([kept.media, np.full(grow, -1, dtype=np.int64)])
+        speed, media = _codes(state, present, rows)
+        _adjust(kept.speed_counts, kept.speed[rows], speed)
+        _adjust(kept.media_counts, kept.media[rows], media)
+        kept.speed[rows], kept.media[rows] = speed, media
+        return kept
+    speed, media = _codes(state, present, np.arange(m))
+    kept = PlaneCounts(speed, media, present, _count(speed), _count(media))
+    state.memo["plane-balance"] = kept
+    return kept
 
 
 def plane_summaries(state: State) -> dict[str, Summary]:
-    """Plane name -> {"switches", "speeds", "media"} counters; memoised per topology version,
-    device planes and link media (an edit that changes none of them costs three hashes)."""
+    """Plane name -> {"switches", "speeds", "media"} counters, for the planes with switches."""
     store = state.store
-    n = store.n_devices
-    d, col = store.d, store.l
-    plane = d["plane"][:n]
-    rows = store.link_rows()
-    key = (state.topo.version, store.n_links, hash(plane.tobytes()),
-           hash(col["cable"][rows].tobytes()), hash(col["a_opt"][rows].tobytes()),
-           hash(col["b_opt"][rows].tobytes()), hash(d["model"][:n].tobytes()))
-    memo = state.memo.setdefault("plane-balance", {})
-    found = memo.get(key)
-    if found is not None:
-        return found
+    d = store.d
     names = store.plane_names
     cindex = state.cindex
-    switch = np.flatnonzero(d["alive"][:n] & d["switch"][:n] & (plane > 0))
-    # the planes that have switches now (a plane name stays in the store once seen)
+    switch, present = _present(state)
     result: dict[str, Summary] = {
         names[p - 1]: {"switches": Counter(), "speeds": Counter(), "media": Counter()}
-        for p in sorted(set(plane[switch].tolist()))}
-    tiers = 8
-    codes, counts = arrays.unique((plane[switch] * len(cindex.models) + d["model"][switch]) * tiers
-                                  + np.minimum(d["tier"][switch], tiers - 1), return_counts=True)
+        for p in np.flatnonzero(present).tolist()}
+    plane = d["plane"]
+    codes, counts = arrays.unique(
+        (plane[switch] * len(cindex.models) + d["model"][switch]) * TIERS
+        + np.minimum(d["tier"][switch], TIERS - 1), return_counts=True)
     for code, count in zip(codes.tolist(), counts.tolist(), strict=True):
-        rest, tier = divmod(code, tiers)
+        rest, tier = divmod(code, TIERS)
         p, model = divmod(rest, len(cindex.models))
         result[names[p - 1]]["switches"][
             f"{cindex.models[model].model} {state.tier_name(tier)}"] += count
-    pa, pb = plane[col["a"][rows]], plane[col["b"][rows]]
-    own = np.where(pa > 0, pa, pb)
-    present = np.zeros(len(names) + 1, dtype=bool)
-    present[np.unique(plane[switch])] = True
-    keep = present[own] & (own > 0) & ((pa == 0) | (pb == 0) | (pa == pb))
-    own, kept = own[keep], rows[keep]
-    codes, counts = arrays.unique(own * (MAX_GBPS + 1) + np.minimum(col["gbps"][kept], MAX_GBPS),
-                                  return_counts=True)
-    for code, count in zip(codes.tolist(), counts.tolist(), strict=True):
-        p, gbps = divmod(code, MAX_GBPS + 1)
-        result[names[p - 1]]["speeds"][f"{gbps}G"] += count
-    n_cables, n_optics = len(cindex.cables) + 1, len(cindex.optics) + 1  # +1: NONE (-1)
-    oa, ob = col["a_opt"][kept] + 1, col["b_opt"][kept] + 1
-    code = ((own * n_cables + col["cable"][kept] + 1) * n_optics + np.minimum(oa, ob)) * n_optics \
-        + np.maximum(oa, ob)
-    codes, counts = arrays.unique(code, return_counts=True)
-    for value, count in zip(codes.tolist(), counts.tolist(), strict=True):
+    kept = plane_counts(state, present)
+    for code, count in kept.speed_counts.items():
+        if count:
+            p, gbps = divmod(code, MAX_GBPS + 1)
+            result[names[p - 1]]["speeds"][f"{gbps}G"] += count
+    n_cables, n_optics = len(cindex.cables) + 1, len(cindex.optics) + 1
+    for value, count in kept.media_counts.items():
+        if not count:
+            continue
         rest, high = divmod(value, n_optics)
         rest, low = divmod(rest, n_optics)
         p, cable = divmod(rest, n_cables)
@@ -82,8 +146,6 @@ def plane_summaries(state: State) -> dict[str, Summary]:
         media = (cindex.cables[cable - 1].model if cable else "no cable") + \
             (f" ({' / '.join(ends)})" if ends else "")
         result[names[p - 1]]["media"][media] += count
-    memo.clear()
-    memo[key] = result
     return result
 
 
@@ -129,4 +191,29 @@ def _members(state: State, plane: str) -> tuple[str, ...]:
     return tuple(dev_id for _name, dev_id in named[:4])
 
 
-RULES = [Rule("plane-balance", "fabric", balance_check, None, ("PLANE-UNBALANCED",))]
+def balance_dirty(state: State, delta: Delta) -> list[None]:
+    """Check again after an edit of devices or of links other than their lengths (a design
+    without planes: never), and say which link rows to re-code: the links the edit re-read, or
+    all of them (no entry) when a switch was re-read (its plane or model may have changed)."""
+    store = state.store
+    if not store.plane_names:
+        return []
+    links = delta.links - delta.lengths_only
+    switches = any(store.d["switch"][r] or store.d["plane"][r] for r in delta.changed_rows) \
+        or delta.typed_rows
+    if not links and not delta.devices:
+        return []
+    if not switches:
+        known = store.link_row
+        rows = np.array(sorted(known[i] for i in links if i in known), dtype=np.int64)
+        kept: PlaneCounts | None = state.memo.get("plane-balance")
+        if kept is not None and any(i not in known for i in links):  # removed: rows now dead
+            m = min(len(kept.speed), store.n_links)
+            dead = np.flatnonzero((kept.speed[:m] >= 0) & ~store.l["alive"][:m])
+            rows = np.union1d(rows, dead)
+        state.memo["plane-balance-rows"] = rows
+    return [None]
+
+
+RULES = [Rule("plane-balance", "fabric", balance_check, None, ("PLANE-UNBALANCED",),
+              dirty=balance_dirty)]
