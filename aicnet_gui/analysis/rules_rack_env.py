@@ -34,28 +34,29 @@ def _models(state: State, rack_id: str) -> list[tuple[str, DeviceModel]]:
             if d in doc.devices]
 
 
+#: (device cooling, rack cooling it cannot work in, severity, why, fix): liquid-cooled devices
+#: in an air-only rack cannot run; air-cooled ones in a liquid-only rack may have no airflow
+MISPLACED = (
+    ("liquid", "air", ERROR, "their cold plates and couplings have no coolant loop to connect to",
+     "place them in a rack with a liquid loop, or set the rack's cooling to liquid / air+liquid "
+     "if it has one"),
+    ("air", "liquid", WARNING, "nothing moves air through them unless the rack also has airflow",
+     "place them in an air-cooled rack, or set the rack's cooling to air+liquid"),
+)
+
+
 def cooling_check(state: State, rack_id: str) -> Iterable[Finding]:
     rack = state.doc.racks.get(rack_id)
     if rack is None or rack.cooling is None:
         return
     members = _models(state, rack_id)
-    liquid = [d for d, m in members if m.cooling == "liquid"]
-    if liquid and rack.cooling == "air":
-        yield Finding(
-            "RACK-COOLING", ERROR,
-            f"rack {rack.name} is air-cooled only but holds liquid-cooled {_named(state, liquid)}: "
-            "their cold plates and couplings have no coolant loop to connect to",
-            (rack_id, *liquid),
-            Fix("place them in a rack with a liquid loop, or set the rack's cooling to "
-                "liquid / air+liquid if it has one"))
-    air = [d for d, m in members if m.cooling == "air"]
-    if air and rack.cooling == "liquid":
-        yield Finding(
-            "RACK-COOLING", WARNING,
-            f"rack {rack.name} is liquid-cooled only but holds air-cooled {_named(state, air)}: "
-            "nothing moves air through them unless the rack also has airflow",
-            (rack_id, *air),
-            Fix("place them in an air-cooled rack, or set the rack's cooling to air+liquid"))
+    for cooling, rack_cooling, severity, why, fix in MISPLACED:
+        found = [d for d, m in members if m.cooling == cooling]
+        if found and rack.cooling == rack_cooling:
+            yield Finding(
+                "RACK-COOLING", severity,
+                f"rack {rack.name} is {rack_cooling}-cooled only but holds {cooling}-cooled "
+                f"{_named(state, found)}: {why}", (rack_id, *found), Fix(fix))
 
 
 def feed_type_check(state: State, rack_id: str) -> Iterable[Finding]:

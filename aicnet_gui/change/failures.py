@@ -110,31 +110,34 @@ def cables(doc: FabricDocument) -> list[frozenset[str]]:
     return list(out.values())
 
 
-def _optic(doc: FabricDocument, token: str) -> set[str]:
+def _device_number(doc: FabricDocument, token: str, example: str) -> tuple[str, str, int]:
+    """(device id, its name as written, N) of a `KIND:DEVICE:N` token."""
     try:
-        _, name, cage_text = token.split(":")
-        cage = int(cage_text)
+        _, name, text = token.split(":")
+        number = int(text)
     except ValueError:
-        raise FailureError(f"{token!r}: write optic:DEVICE:CAGE, e.g. optic:leaf-01:5") from None
+        raise FailureError(f"{token!r}: write {example}") from None
     device = _device(doc, name)
     if device is None:
         raise FailureError(f"{token!r}: no device {name!r}")
-    ports = [p.name for p in doc.ports(device).values() if p.cage == cage]
-    if not ports:
-        raise FailureError(f"{token!r}: {name} has no cage {cage}")
+    return device, name, number
+
+
+def _links_on_cages(doc: FabricDocument, device: str, cages: set[int]) -> set[str]:
+    ports = [p.name for p in doc.ports(device).values() if p.cage in cages]
     return {lk.id for p in ports if (lk := doc.link_at(device, p)) is not None}
+
+
+def _optic(doc: FabricDocument, token: str) -> set[str]:
+    device, name, cage = _device_number(doc, token, "optic:DEVICE:CAGE, e.g. optic:leaf-01:5")
+    if not any(p.cage == cage for p in doc.ports(device).values()):
+        raise FailureError(f"{token!r}: {name} has no cage {cage}")
+    return _links_on_cages(doc, device, {cage})
 
 
 def _laser(doc: FabricDocument, token: str) -> set[str]:
     """The links on the cages that laser source module N of a co-packaged optics switch feeds."""
-    try:
-        _, name, unit_text = token.split(":")
-        unit = int(unit_text)
-    except ValueError:
-        raise FailureError(f"{token!r}: write laser:DEVICE:N, e.g. laser:spine-01:3") from None
-    device = _device(doc, name)
-    if device is None:
-        raise FailureError(f"{token!r}: no device {name!r}")
+    device, _name, unit = _device_number(doc, token, "laser:DEVICE:N, e.g. laser:spine-01:3")
     model = doc.device_model(device)
     lasers = model.laser_sources()
     if lasers is None:
@@ -146,6 +149,4 @@ def _laser(doc: FabricDocument, token: str) -> set[str]:
             f"{token!r}: which ports each of the {model.model}'s {lasers.count} laser modules "
             "feeds is not published, so the ports a failed module takes down are unknown "
             "(fail the ports' links or the switch instead)")
-    cages = set(lasers.feeds.get(unit, ()))
-    ports = [p.name for p in doc.ports(device).values() if p.cage in cages]
-    return {lk.id for p in ports if (lk := doc.link_at(device, p)) is not None}
+    return _links_on_cages(doc, device, set(lasers.feeds.get(unit, ())))
