@@ -10,7 +10,8 @@ Switches are judged in groups of one model, tier and compute plane (switches of 
 planes cannot share links).  A group is reported when more than the project's
 `idle_ports_percent` of its fabric ports (logical ports in their current breakout modes, fabric
 cages only) carry no link and fewer switches of the model would carry its links:
-`ceil(links / ports per switch)` switches, the group's count minus that is the saving.  That is
+`ceil(links / ports per switch)` switches (at least two, for redundancy), the group's count
+minus that is the saving.  That is
 a bound, not a design: rail-optimized leaves then carry more servers per rail (a larger SU),
 and free ports kept on purpose as growth room are a reason to keep them (set
 `idle_ports_percent` to None, or higher, to say so).
@@ -30,6 +31,7 @@ from .findings import WARNING, Finding, Fix
 from .state import Rule, State
 
 MAX_NAMED = 4
+REDUNDANT = 2  # switches a tier keeps however few links it carries
 
 
 def idle_groups(state: State) -> list[tuple[int, int, int, np.ndarray, int, int]]:
@@ -65,7 +67,9 @@ def idle_check(state: State, _key: None) -> Iterable[Finding]:
         if not used or 100 * idle <= threshold * ports:
             continue
         per_switch = ports / len(rows)
-        needed = math.ceil(used / per_switch - 1e-9)
+        # two switches of a tier stay, for redundancy (one leaf or spine is a single point of
+        # failure), however few links they carry
+        needed = max(math.ceil(used / per_switch - 1e-9), min(len(rows), REDUNDANT))
         saving = len(rows) - needed
         if saving < 1:
             continue

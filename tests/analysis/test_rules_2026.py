@@ -130,3 +130,15 @@ def test_a_pluggable_optic_in_a_cpo_port_is_refused(build):
     build.link("l1", "gpu", "p1", "cpo", "1", cable="nvidia-mfp7e30", length_m=20.0)
     (finding,) = [f for f in analyze(build.doc).by_code("FORM-FACTOR") if "co-packaged" in f.message]
     assert finding.fix is not None and "remove the optic" in finding.fix.description
+
+
+def test_a_redundant_pair_of_switches_is_not_idle_capacity(catalog):
+    """small-hgx: 4 servers on two SN5600 leaves and two spines, most ports free; one leaf or
+    one spine would carry the links, but a lone switch is a single point of failure: no
+    finding (the rule keeps two per tier)."""
+    from pathlib import Path
+
+    from aicnet_gui.fileio import load_fabric
+
+    doc = load_fabric(Path(__file__).resolve().parents[2] / "examples" / "small-hgx.fabric", catalog)
+    assert not analyze(doc).by_code("PORTS-IDLE")
