@@ -398,6 +398,8 @@ class FabricDocument:
         tables = {id(t): t for t in map(attrgetter("cages"), self.devices.values())}  # shared
         configs = chain.from_iterable(map(dict.values, tables.values()))
         used.update(map(_TRANSCEIVER, configs))
+        models = {m for m in used if m in self.catalog.devices}  # co-packaged optical engines
+        used.update(e for m in models for e in self.catalog.devices[m].optical_engines.values())
         used.discard(None)
         return used
 

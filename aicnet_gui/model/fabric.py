@@ -28,7 +28,7 @@ from pydantic_core import CoreSchema, core_schema
 from . import limits as L
 from .cage_tables import CageConfig as CageConfig  # re-exported: part of the file's model
 from .cage_tables import CageTable
-from .catalog_entities import CableAssembly, DeviceModel, Role, Transceiver
+from .catalog_entities import CableAssembly, DeviceModel, PowerFeed, Role, Transceiver
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
 from .os_naming import OsName
 from .polarity import Method as PolarityMethod
@@ -156,6 +156,11 @@ class Settings(_Data):
         description="capacity of one of a rack's two (A/B) power feeds: with 2N feeds either "
                     "one must carry the whole rack; None: not checked")
     spares_percent: float = bounded_float(100, default=5.0)
+    idle_ports_percent: float | None = bounded_float(
+        100, default=25.0, above=True,
+        description="PORTS-IDLE: report the switches of one model and tier when more than this "
+                    "share of their fabric ports is unused and fewer switches would carry their "
+                    "links; None: not checked (e.g. the free ports are growth room)")
     allreduce_message_mb: float = bounded_float(L.MAX_MESSAGE_MB, default=1024.0, above=True)
     rail_planes: bool = Field(
         default=False,
@@ -201,6 +206,17 @@ class Rack(Value):
     height_ru: int = bounded_int(1, L.MAX_RACK_U, default=48)
     power_kw: float | None = bounded_float(L.MAX_RACK_POWER_KW, default=None, above=True,
                                            description="power budget of the rack")
+    cooling: Literal["air", "liquid", "air+liquid"] | None = Field(
+        default=None, description="what the rack can cool: air only, a liquid loop only, or both; "
+                                  "None: not stated (liquid-cooled devices are then not judged)")
+    power_feeds: list[PowerFeed] | None = Field(
+        default=None, max_length=2,
+        description="the power feeds the rack delivers (ac PDUs, a dc-busbar); None: not stated")
+    nvlink_domain: IdText | None = Field(
+        default=None, min_length=1,
+        description="the NVLink domain id of the rack's rack-scale system (the ClusterUUID or "
+                    "NMX domain name the site uses); racks that share one form one domain; "
+                    "None: the rack's own domain, named after the rack")
 
 
 @value_class
