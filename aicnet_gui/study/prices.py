@@ -20,9 +20,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from ..analysis.media import fmt_m
 from ..catalog.prices import PRICE_COLUMNS, PriceList, PriceListError, PriceRow, load_price_list
 from ..model.catalog import Catalog
+from ..model.wording import fmt_m
 
 
 @dataclass(frozen=True)
