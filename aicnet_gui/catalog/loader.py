@@ -37,6 +37,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CatalogEntry
 from ..model.limits import MAX_CATALOG_BYTES, MAX_CATALOG_ENTRIES
+from ..model.text_safety import error_message
 from ..paths import data_dir, user_catalog_dir
 
 CATALOG_FORMAT = "aicnet.catalog"
@@ -223,9 +224,7 @@ def _entry_problems(
             message += f"; expected one of {', '.join(_KINDS)}"
             problems.append(CatalogProblem(file, number, "kind", message, entry_id))
             continue
-        message = str(detail.get("msg", ""))
-        if error_type == "value_error":  # our validators' own words, without pydantic's
-            message = message.removeprefix("Value error, ")
+        message = error_message(detail)  # our validators' own words, without pydantic's
         problems.append(CatalogProblem(file, number, _field_path(loc), message, entry_id))
     return problems
 

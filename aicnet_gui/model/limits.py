@@ -26,7 +26,8 @@ set well above the largest real value (hardware.md, with its source):
   ~40,000 devices and ~300,000 links; the largest designed today (issue 22: 200,000 GPUs) as the
   rail-optimized generator builds them: 600,192 links on XDR, 1,200,128 with two compute
   planes and 2,436,096 with four (390 SUs of 64 DGX B300 on SN5610, 13,900 racks, ~340 MB).
-* text: ids at most 128 characters, names and short fields 256, free text 64 KiB.
+* text: ids at most 128 characters, names and short fields 256, free text 64 KiB; ids, names
+  and short fields hold no control character (text_safety.py).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Annotated
 from pydantic import Field, StringConstraints
 
 from .cage_tables import MAX_CAGE as MAX_CAGE  # re-exported: the cage bound lives with the tables
+from .text_safety import NO_CONTROL
 
 MAX_LANES = 16
 MAX_LANE_GBPS = 400
@@ -83,8 +85,9 @@ MAX_FABRIC_BYTES = 512 * 1024 * 1024
 #: the largest catalog YAML file read (the built-in files are a few kB to 60 kB)
 MAX_CATALOG_BYTES = 4 * 1024 * 1024
 
-IdText = Annotated[str, StringConstraints(max_length=MAX_ID)]
-NameText = Annotated[str, StringConstraints(max_length=MAX_NAME)]
+#: ids and names are one line of printable text (text_safety.py); free text may hold line breaks
+IdText = Annotated[str, StringConstraints(max_length=MAX_ID), NO_CONTROL]
+NameText = Annotated[str, StringConstraints(max_length=MAX_NAME), NO_CONTROL]
 FreeText = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
 
 

@@ -15,7 +15,8 @@ names are not in the CVT documentation aicnet's authors could read; aicnet write
 against your CVT version's sample workbook.  The older one-sheet P2P CSV (`export_p2p`) stays
 available for CVT before 1.7.
 
-Written with XlsxWriter: write-only, no dependencies, and `constant_memory` mode streams rows
+Every text is a string cell, never a formula (xlsx_cells.py: a device named `=cmd|...` stays
+that text).  Written with XlsxWriter: write-only, no dependencies, and `constant_memory` mode streams rows
 to disk, so a 100k-link workbook does not sit in memory; the tests read the workbook back with
 openpyxl, a separate implementation of the format.
 """
@@ -33,6 +34,7 @@ from ..model.document import FabricDocument
 from ..model.fabric import FabricTechnology
 from .bom import cable_part_numbers
 from .cables import CablePlan, CableRow, End, build_plan
+from .xlsx_cells import CellWriter
 
 LINKS_HEADER: tuple[str, ...] = (
     "A-Node", "A-Port", "Z-Node", "Z-Port", "Protocol", "Shuffle-ID", "A-Connector",
@@ -70,11 +72,16 @@ def export_cvt_xlsx(doc: FabricDocument, out_path: str | os.PathLike[str],
 def _write_workbook(workbook: xlsxwriter.Workbook, doc: FabricDocument, plan: CablePlan,
                     protocol: str) -> None:
     bold = workbook.add_format({"bold": True})
+    cells = CellWriter(workbook)  # every text a string cell, never a formula (xlsx_cells.py)
     nodes_sheet = workbook.add_worksheet("Nodes")
     links_sheet = workbook.add_worksheet("Links")
-    links_sheet.write_row(0, 0, LINKS_HEADER, bold)
+    cells.write_cells(links_sheet, 0, LINKS_HEADER, bold)
     nodes: dict[str, End] = {}
-    text, number = links_sheet.write_string, links_sheet.write_number
+    number = links_sheet.write_number
+
+    def text(line: int, column: int, value: str) -> None:
+        cells.write_cell(links_sheet, line, column, value)
+
     for line, row in enumerate(plan.rows, start=1):
         # typed writes of the filled cells only (the shuffle columns stay empty): 7.3 s
         # instead of 8.9 s with write_row for the 98,304 links of a 128-SU fabric
@@ -90,10 +97,10 @@ def _write_workbook(workbook: xlsxwriter.Workbook, doc: FabricDocument, plan: Ca
         number(line, 12, line + 1)
         for end in (row.a, row.b):
             nodes.setdefault(end.device, end)
-    nodes_sheet.write_row(0, 0, NODES_HEADER, bold)
+    cells.write_cells(nodes_sheet, 0, NODES_HEADER, bold)
     for line, (name, end) in enumerate(sorted(nodes.items()), start=1):
         model = doc.device_model(end.dev.id)
-        nodes_sheet.write_row(line, 0, (
+        cells.write_cells(nodes_sheet, line, (
             name, _node_type(end), end.rack, end.dev.top_ru if end.dev.top_ru else "",
             f"{model.vendor} {model.model}"))
     links_sheet.freeze_panes(1, 0)
