@@ -30,7 +30,13 @@ import yaml
 from pydantic import ValidationError
 
 from ..model.catalog_entities import CATALOG_ID_PATTERN, DeviceModel, Role
-from ..model.limits import MAX_CAGE, MAX_CATALOG_BYTES, MAX_INTERFACE_NAME, MAX_INTERFACES, MAX_RACK_U
+from ..model.limits import (
+    MAX_CAGE,
+    MAX_CATALOG_BYTES,
+    MAX_INTERFACE_NAME,
+    MAX_INTERFACES,
+    MAX_RACK_U,
+)
 from .loader import CATALOG_FORMAT, CATALOG_VERSION, YamlRefused, read_yaml, shown
 
 DEFAULTS_NAME = "aicnet netbox-import defaults v1"
