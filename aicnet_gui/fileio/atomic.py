@@ -16,15 +16,19 @@ Every file aicnet writes (designs, recovery copies, CSV and NetBox exports) goes
   with SIGKILL left anywhere; the command line turns SIGTERM and SIGHUP into an interrupt, so a
   write in progress removes its own temp file on the way out;
 * on any failure (an exception, a full disk, an interrupt) the temp file is removed;
-* a target that is a symlink is written through: the link stays and the file it points to is
-  replaced (with its permissions), and the `.bak` copy of the previous version is made beside
-  that file, as a hard link to the old data or, where hard links are not possible, a copy.
+* a target that is a symlink of this user's (or of its folder's owner) is written through: the
+  link stays and the file it points to is replaced (with its permissions), and the `.bak` copy
+  of the previous version is made beside that file, as a hard link to the old data or, where
+  hard links are not possible, a copy; a link someone else planted at the target's name is
+  replaced by the new file, and what it pointed to is never touched.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
@@ -42,13 +46,34 @@ TEMP_SUFFIX = ".tmp"
 #: without file locks (Windows) a temp file this old is taken as left over
 STALE_AGE_S = 3600.0
 NOTE_SUFFIX = ".write"
+#: symlinks followed in a chain before the write gives up (Linux's own limit is 40)
+MAX_LINK_HOPS = 40
+
+
+def _trusted_link(path: Path) -> bool:
+    """Whether the symlink `path` may be followed: it belongs to this user or to the owner of
+    its folder (the rule of Linux's fs.protected_symlinks for sticky folders such as /tmp), so a
+    link another user planted at an output's name is replaced, never written through."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # pragma: no cover - Windows: links need privileges to make
+        return True
+    try:
+        owner = os.lstat(path).st_uid
+        return owner == getuid() or owner == os.stat(path.parent).st_uid
+    except OSError:
+        return False
 
 
 def real_target(path: str | os.PathLike[str]) -> Path:
     """The file a write to `path` must replace: `path` itself, or the file its symlinks lead
-    to (a dangling link leads to the file it names, which the write creates)."""
+    to (a dangling link leads to the file it names, which the write creates) when the link is
+    trusted (`_trusted_link`); an untrusted link is itself replaced by the file."""
     path = Path(path)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    for _ in range(MAX_LINK_HOPS):  # each link of a chain is judged, as the kernel does
+        if not (path.is_symlink() and _trusted_link(path)):
+            return path
+        path = path.parent / os.readlink(path)  # an absolute link replaces the parent
+    raise OSError(errno.ELOOP, "Too many levels of symbolic links", str(path))
 
 
 def _temp_prefix(target: Path) -> str:
@@ -210,6 +235,26 @@ def _keep_backup(target: Path) -> None:
         shutil.copyfile(target, backup, follow_symlinks=False)
 
 
+#: the signals the command line turns into an exception (cli/__init__.py)
+_HELD = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGTERM, SIGHUP and SIGINT back in this thread while a temp file is made and
+    noted: their handler (an exception) then runs after the cleanup is in place, never between
+    the file's creation and the `try` that removes it."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # pragma: no cover - Windows
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> Iterator[BinaryIO]:
     """A binary handle whose bytes become `path` when the block ends without an exception
@@ -219,8 +264,9 @@ def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> It
     if target.is_dir():
         raise IsADirectoryError(21, "Is a directory", str(path))
     remove_stale_temps(target)
-    fd, temp_name = _locked_temp(folder, _temp_prefix(target))
-    note = _note_write(temp_name)
+    with _signals_held():  # a SIGTERM now is handled once the temp file is ours to remove
+        fd, temp_name = _locked_temp(folder, _temp_prefix(target))
+        note = _note_write(temp_name)
     try:
         os.fchmod(fd, _file_mode(target))
         with os.fdopen(fd, "wb", closefd=False) as handle:

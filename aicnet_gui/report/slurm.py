@@ -36,10 +36,10 @@ from pathlib import Path
 
 import yaml
 
+from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.fabric import Device
 from ..model.text_safety import OutputRefused, config_comment, slurm_name_problem
-from .outfile import write_text
 
 _NVL = re.compile(r"nvl(\d+)", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
@@ -212,9 +212,14 @@ def _refuse_unsafe(names: list[str]) -> None:
 def export_slurm(doc: FabricDocument, out_dir: str | os.PathLike[str]) -> dict[str, int]:
     """Write `topology.conf` and `topology.yaml` into `out_dir`; return entries per file."""
     topology = SlurmTopology(doc)  # refuses unsafe names before anything is written
+    conf, yaml_text = topology.conf().encode("utf-8"), topology.yaml().encode("utf-8")
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    write_text(folder / "topology.conf", topology.conf())
-    write_text(folder / "topology.yaml", topology.yaml())
+    # both files are written whole before either replaces the old one: a full disk or an
+    # error leaves the old pair, never a new topology.conf beside an old topology.yaml
+    with atomic_output(folder / "topology.conf") as conf_out, \
+            atomic_output(folder / "topology.yaml") as yaml_out:
+        conf_out.write(conf)
+        yaml_out.write(yaml_text)
     return {"topology.conf": len(topology.switch_nodes) + len(topology.switch_children),
             "topology.yaml blocks": len(topology.blocks)}
