@@ -188,26 +188,15 @@ class ChangeTools(QObject):
         topology = self.window.topology
         for scene, overlay in ((topology, self.topology_overlay),
                                (self.window.floor, self.floor_overlay)):
-            items = scene.items_by_id
+            mirror = scene.mirror  # where the canvas draws a device or a cable (mirror.py)
             # the Topology's plane filter: nothing is drawn over a switch or cable it hides
             hidden = topology.plane_hidden if scene is topology else (lambda _d, _l: False)
 
-            def rect(device_id: str, items=items, hidden=hidden) -> QRectF | None:  # noqa: ANN001
-                item = items.get(device_id)
-                if item is None or hidden([device_id], []):
-                    return None
-                return item.sceneBoundingRect()
+            def rect(device_id: str, mirror=mirror, hidden=hidden) -> QRectF | None:  # noqa: ANN001
+                return None if hidden([device_id], []) else mirror.device_rect(device_id)
 
-            def line(link_id: str, scene=scene, rect=rect, hidden=hidden) -> QLineF | None:  # noqa: ANN001
-                if hidden([], [link_id]):
-                    return None
-                layer = getattr(scene, "links", None)
-                ends = layer.endpoints(link_id) if layer is not None else None
-                if ends is not None:
-                    return QLineF(*ends)
-                link = doc.links[link_id]
-                a, b = rect(link.a.device), rect(link.b.device)
-                return QLineF(a.center(), b.center()) if a is not None and b is not None else None
+            def line(link_id: str, mirror=mirror, hidden=hidden) -> QLineF | None:  # noqa: ANN001
+                return None if hidden([], [link_id]) else mirror.link_line(link_id)
 
             overlay.set_failed(*failed_geometry(devices, links, rect, line))
 

@@ -34,7 +34,7 @@ from ...model.edits import ChangeSet
 from .. import theme
 from .device_layer import DeviceLayer
 from .link_layer import LinkLayer
-from .scene_data import PreparedOverview
+from .scene_data import PreparedOverview, TopologyData
 from .view import FabricView
 
 
@@ -131,6 +131,16 @@ class OverviewLayer(QGraphicsItem):
             self._fine_bundles, self._coarse_bundles = made.fine_bundles, made.coarse_bundles
             self._devices_dirty = self._links_dirty = False
         self._sync_bounds()
+
+    # the canvas-layer contract (mirror.MirrorLayer): the Topology mirror tells these
+    def mirror_reset(self, data: TopologyData) -> None:
+        self.reset(data.overview)
+
+    def mirror_changed(self, changes: ChangeSet) -> None:
+        self.changed(changes)
+
+    def mirror_scale(self, scale: float) -> None:
+        self.set_scale(scale)
 
     def _sync_bounds(self) -> None:
         """The item covers what the device layer covers (no block reaches beyond its devices)."""
