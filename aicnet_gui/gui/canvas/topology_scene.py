@@ -512,12 +512,6 @@ class TopologyScene(FabricScene):
             rect = QRectF(-400, -300, 800, 600)
         return rect
 
-    def fit_min_scale(self) -> float:
-        """The least scale "fit to view" picks: readable names on a small design, else none."""
-        if 0 < len(self.doc.devices) <= lod.READABLE_FIT_DEVICES:
-            return lod.READABLE_SCALE
-        return 0.0
-
     def empty_hint(self) -> str:
         if self.mirror.items or self.mirror.pending is not None:
             return ""
