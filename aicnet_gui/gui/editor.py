@@ -19,7 +19,7 @@ from ..editing import bulk, fragments, layout
 from ..editing.compat import PortRef, connection_problem, port_title
 from ..editing.units import counted
 from ..generators.rechoose import choose_media
-from ..model.catalog_entities import Role
+from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.document import FabricDocument
 from ..model.edits import (
     AddDevice,
@@ -120,15 +120,25 @@ class Editor(QObject):
         return self._run(ops, text)
 
     def set_role(self, device_ids: Iterable[str], role: str) -> bool:
-        """Use devices as another role (an SN5600 as a spine); the model's own role stores None."""
-        ops: list[Operation] = []
+        """Use devices as another role (an SN5600 as a spine); the model's own role stores None.
+        A device whose tier changes moves into its new tier's row (a free slot at its right
+        end), in the same undo step: a spine left in the leaf row would sit in the leaf band."""
+        doc = self.doc
+        new_role = Role(role)
+        updates: dict[str, dict[str, Any]] = {}
+        new_tiers: dict[str, int] = {}
         for device_id in device_ids:
-            device = self.doc.devices.get(device_id)
+            device = doc.devices.get(device_id)
             if device is None:
                 continue
-            new = None if role == self.doc.device_model(device).role.value else Role(role)
+            new = None if role == doc.device_model(device).role.value else new_role
             if device.role != new:
-                ops.append(UpdateDevice(device_id, {"role": new}))
+                updates[device_id] = {"role": new}
+                if ROLE_TIER[new_role] != doc.tier_of(device):
+                    new_tiers[device_id] = ROLE_TIER[new_role]
+        for device_id, position in layout.tier_row_slots(doc, new_tiers, self.size_of).items():
+            updates[device_id]["position"] = (float(position[0]), float(position[1]))
+        ops: list[Operation] = [UpdateDevice(d, changes) for d, changes in updates.items()]
         return self._run(ops, f"Use as {role.replace('_', ' ')}")
 
     def rename_device(self, device_id: str, name: str) -> bool:

@@ -247,7 +247,8 @@ class TopologyMirror(SceneMirror[TopologyData]):
         return True
 
     def _sync_device(self, device: Device) -> tuple[bool, bool]:
-        """Create or update the item of `device`: (it appeared or moved, its geometry changed)."""
+        """Create or update the item of `device`: (it appeared, moved or changed tier: the
+        tier bands follow; its geometry changed)."""
         doc = self.doc
         used = {p for p in doc.ports(device) if doc.link_at(device.id, p) is not None}
         item = self.items.get(device.id)
@@ -257,12 +258,13 @@ class TopologyMirror(SceneMirror[TopologyData]):
             self._count_geometry(item.geometry, +1)
             moved = True
         else:
-            old_geometry = item.geometry
+            old_geometry, old_tier = item.geometry, item.tier
             self._configure(item, device)
             item.set_used(used)
             if item.sync_pos(*device.position):
                 self.device_item_moved(item)
                 moved = True
+            moved |= item.tier != old_tier
             if item.geometry is not old_geometry:
                 self._count_geometry(old_geometry, -1)
                 self._count_geometry(item.geometry, +1)
