@@ -22,6 +22,8 @@ from ..editing.fragments import (
     parse_fragment,
 )
 from ..editing.units import counted
+from ..repair.media_fix import names_of, unplaced_ends
+from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
 
 PASTE_STEP = 40.0
@@ -113,7 +115,34 @@ class EditCommands:
         ids = set(links)
         for device in devices:
             ids |= doc.link_ids_of(device)
-        self.editor.choose_media(sorted(ids))
+        link_ids = sorted(ids)
+        unplaced, cables = unplaced_ends(doc, link_ids)
+        if unplaced and not self._offer_placing(unplaced, cables):
+            return
+        self.editor.choose_media(link_ids)
+
+    def _offer_placing(self, unplaced: list[str], cables: int) -> bool:
+        """Media are chosen by length, and a cable whose devices are in no rack has none: say
+        so, and offer to place the devices (then go on) or to show them on the Floor (stop
+        there).  True to go on choosing media."""
+        doc = self.doc
+        text = (f"No length is known for {counted(cables, 'cable')} of the selection: "
+                f"{counted(len(unplaced), 'device')} at their ends "
+                f"{'is' if len(unplaced) == 1 else 'are'} in no rack "
+                f"({names_of(doc, unplaced)}).\n\nA cable's length comes from the places of "
+                "its two racks on the floor, and the media are chosen by length. Place the "
+                "devices in new racks (servers by rack power, switches in network racks, as the "
+                "templates do; one undo step), or show them on the Floor to drag them into "
+                "racks yourself.")
+        answer = messages.ask_place_devices(self.window, text)
+        if answer == messages.PLACE:
+            return self.editor.place_in_new_racks(unplaced)
+        if answer == messages.SHOW:
+            self.window.show_tab(1)
+            self.window.select_ids(unplaced, [], [], centre=True)
+            self.window.show_message(f"{counted(len(unplaced), 'device')} wait in the tray: drag "
+                                     "them into rack slots, then choose media again")
+        return False
 
     # ---------------------------------------------------------------- arrange
     def align(self, how: str) -> None:

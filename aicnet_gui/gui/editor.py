@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..analysis.lengths import rack_floor_xy
-from ..editing import bulk, fragments, layout
+from ..editing import bulk, fragments, layout, rack_fill
 from ..editing.compat import PortRef, connection_problem, port_title
 from ..editing.units import counted
 from ..generators.rechoose import choose_media
@@ -34,7 +34,7 @@ from ..model.edits import (
     UpdateSettings,
     UpdateWorkload,
 )
-from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
+from ..model.fabric import CageConfig, Device, Endpoint, Workload, WorkloadKind
 from ..model.fit import rack_slot_problem, ru_overlap
 from .canvas.geometry import device_geometry
 from .dialogs.settings_dialog import FabricSettingsDialog
@@ -234,21 +234,25 @@ class Editor(QObject):
         return self._run(ops, text)
 
     def add_rack(self, row: int | None = None, position: int | None = None, height_ru: int = 48) -> str | None:
-        doc = self.doc
         if row is None or position is None:
-            row = row or 1
-            taken = [r.position for r in doc.racks.values() if r.row == row]
-            position = max(taken, default=0) + 1
-        names = {r.name for r in doc.racks.values()}
-        n = len(doc.racks) + 1
-        while f"R{n:02d}" in names:
-            n += 1
-        rack_id = doc.new_id("rack")
-        rack = Rack(id=rack_id, name=f"R{n:02d}", row=row, position=position, height_ru=height_ru)
+            row, position = row or 1, None
+        rack = rack_fill.new_rack(self.doc, row, height_ru, position=position)
         if self._run([AddRack(rack)], f"Add rack {rack.name}"):
-            self.select_requested.emit([], [], [rack_id])
-            return rack_id
+            self.select_requested.emit([], [], [rack.id])
+            return rack.id
         return None
+
+    def place_in_new_racks(self, device_ids: Iterable[str]) -> bool:
+        """Put the devices that are in no rack into new racks, as the templates fill racks
+        (editing/rack_fill.py): their cables get lengths; one undo step."""
+        try:
+            fill = rack_fill.fill_new_racks(self.doc, device_ids)
+        except rack_fill.RackFillError as exc:
+            return self.refuse(str(exc))
+        if not fill.placed:
+            return self.refuse("The devices are in racks already")
+        return self._run(list(fill.ops), f"Place {counted(fill.placed, 'device')} in "
+                                         f"{counted(len(fill.racks), 'new rack')}")
 
     def update_racks(self, rack_ids: Iterable[str], changes: dict[str, Any], text: str) -> bool:
         ops: list[Operation] = []
@@ -436,8 +440,9 @@ class Editor(QObject):
             return self.refuse("Select cables, or devices whose cables should get media")
         result = choose_media(self.doc, link_ids)
         if result.unresolved and not result.ops:
-            return self.refuse(f"No media in the catalog reaches for "
-                               f"{counted(len(result.unresolved), 'cable')}")
+            cables = sum(len(u.links) for u in result.unresolved)
+            return self.refuse(f"No media chosen for {counted(cables, 'cable')}: "
+                               f"{result.unresolved[0].reason}")
         done = self._run(list(result.ops),
                          f"Choose media for {counted(len(link_ids), 'cable')}")
         if done and result.unresolved:

@@ -86,3 +86,68 @@ def test_the_tier_bands_follow_a_role_changed_in_place(hand):
     assert _band_of(hand, ids[-1]) == [1]  # (the bands of the adds are laid out)
     assert hand.editor.update_devices([ids[-1]], {"role": Role.SPINE}, "Use as spine")
     assert 2 in _band_of(hand, ids[-1])  # a SPINE band is laid out where it sits
+
+
+IB_LEAF = "nvidia-qm9700"
+
+
+def _wired_without_racks(window) -> tuple[list[str], list[str]]:  # noqa: ANN001
+    """2 servers rail-wired to 8 leaves (16 cables), nothing in a rack, no media chosen."""
+    servers = [window.editor.add_device(SERVER) for _ in range(2)]
+    leaves = [window.editor.add_device(IB_LEAF) for _ in range(8)]
+    assert window.editor.rail_wiring(servers, leaves)
+    return servers, leaves
+
+
+def _current_report(window, qtbot):  # noqa: ANN001, ANN202
+    qtbot.waitUntil(window.validator.current, timeout=30_000)
+    qtbot.waitUntil(lambda: window.findings.fixable, timeout=30_000)
+    return window.validator.report
+
+
+def test_fix_all_cable_unset_says_why_it_cannot_fix_when_no_length_is_known(hand, qtbot):
+    servers, leaves = _wired_without_racks(hand)
+    report = _current_report(hand, qtbot)
+    assert sum(f.code == "CABLE-UNSET" for f in report.findings) == 16
+    rules = hand.findings.rules
+    rules.choose("CABLE-UNSET")
+    assert rules.fix_button.text() == "Fix all 16 CABLE-UNSET"
+    assert not rules.fix_button.isEnabled()  # it would fix nothing
+    tip = rules.fix_button.toolTip()
+    assert "no rack" in tip and "gpu-001" in tip and "no length is known for 16 cables" in tip
+    assert hand.editor.place_in_new_racks(servers + leaves)
+    _current_report(hand, qtbot)
+    rules.choose("CABLE-UNSET")
+    assert rules.fix_button.isEnabled()  # lengths known: the media choice can equip them
+
+
+def test_choose_media_says_no_length_is_known_and_offers_to_place_the_devices(
+        hand, qtbot, monkeypatch):
+    from aicnet_gui.gui.dialogs import messages
+
+    servers, leaves = _wired_without_racks(hand)
+    asked: list[str] = []
+    answer = ["show"]  # messages.SHOW: show them on the Floor
+    monkeypatch.setattr(messages, "ask_place_devices",
+                        lambda _parent, text: (asked.append(text), answer[0])[1], raising=False)
+    doc = hand.document.fabric
+    hand.select_ids(servers, [], [])
+    hand.edits.choose_media()
+    assert asked and "No length is known for 16 cables" in asked[0]
+    assert "10 devices at their ends are in no rack" in asked[0] and "gpu-001" in asked[0]
+    assert hand.tabs.currentIndex() == 1  # shown on the Floor, in the tray, selected
+    assert set(hand.floor.selected_device_ids()) == set(servers + leaves)
+    assert all(link.cable is None for link in doc.links.values())
+    answer[0] = "place"  # messages.PLACE: place them in new racks
+    hand.show_tab(0)
+    hand.select_ids(servers, [], [])
+    hand.edits.choose_media()
+    assert all(doc.devices[d].rack in doc.racks and doc.devices[d].ru for d in servers + leaves)
+    assert all(link.cable is not None for link in doc.links.values())  # media chosen at once
+    servers_racks = {doc.devices[d].rack for d in servers}
+    assert not servers_racks & {doc.devices[d].rack for d in leaves}  # network racks apart
+    stack = hand.document.undo_stack
+    stack.undo()  # the media
+    assert all(link.cable is None for link in doc.links.values())
+    stack.undo()  # the placing
+    assert not doc.racks and all(doc.devices[d].rack is None for d in servers + leaves)

@@ -13,6 +13,8 @@ DISCARD = "discard"
 CANCEL = "cancel"
 RECOVER = "recover"
 LATER = "later"
+PLACE = "place"
+SHOW = "show"
 
 
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
@@ -60,3 +62,21 @@ def ask_update_catalog(parent: QWidget | None, changes: list[str]) -> bool:
         "checked against them, and Undo gives the old ones back.",
         buttons.Yes | buttons.No, buttons.Yes)
     return answer == buttons.Yes
+
+
+def ask_place_devices(parent: QWidget | None, text: str) -> str:
+    """No length is known (`text` says why): place the devices in new racks, show them on the
+    Floor (to drag them into racks), or leave it: PLACE, SHOW or CANCEL."""
+    box = QMessageBox(QMessageBox.Icon.Question, "No cable length known", text,
+                      QMessageBox.StandardButton.NoButton, parent)
+    place = box.addButton("Place in New Racks", QMessageBox.ButtonRole.AcceptRole)
+    show = box.addButton("Show on the Floor", QMessageBox.ButtonRole.ActionRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(place)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is place:
+        return PLACE
+    if clicked is show:
+        return SHOW
+    return CANCEL
