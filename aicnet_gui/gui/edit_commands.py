@@ -25,6 +25,7 @@ from ..editing.units import counted
 from ..repair.media_fix import names_of, unplaced_ends
 from .dialogs import messages
 from .dialogs.bulk_connect import FullMeshDialog, split_by_tier
+from .find_device import FindDevice
 
 PASTE_STEP = 40.0
 """How far each further paste of the same fragment lands from the one before (scene units)."""
@@ -37,6 +38,7 @@ class EditCommands:
         self.window = window
         self.editor = window.editor
         self.paste_count = 0
+        self.find_box: FindDevice | None = None
 
     @property
     def doc(self):  # noqa: ANN201
@@ -88,6 +90,13 @@ class EditCommands:
 
     def select_all(self) -> None:
         self.window.current_scene().select_all()
+
+    def find(self) -> FindDevice:
+        """Edit › Find Device: the box that goes to a device by name or id."""
+        if self.find_box is None:
+            self.find_box = FindDevice(self.window)
+        self.find_box.open_for_window()
+        return self.find_box
 
     # ---------------------------------------------------------------- connect
     def connect_next_free(self) -> None:

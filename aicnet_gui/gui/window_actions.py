@@ -67,6 +67,8 @@ EDIT_ACTIONS = (
                shortcut=(KEY.Delete, "Backspace"),
                tip="remove the selection", enabled_when=lambda c: c.anything),
     ActionSpec("select-all", "Select &All", "edits.select_all", shortcut=KEY.SelectAll),
+    ActionSpec("find", "&Find Device…", "edits.find", shortcut=KEY.Find, icon="search",
+               tip="go to a device by its name or id (completion as you type)"),
     ActionSpec("update-catalog", "Update Catalog &Entries…", "files.update_catalog_entries",
                tip="take newer data (prices, power, reach) for the parts this design uses from "
                "your catalog"),

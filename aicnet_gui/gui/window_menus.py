@@ -43,7 +43,7 @@ MENUS: tuple[tuple[str, tuple[Entry, ...]], ...] = (
     ("&File", ("new", "new-template", "open", Slot("recent"), SEP, "save", "save-as", "revert",
                SEP, "export-pdf", "compare", "verify-asbuilt", "import-devicetypes", SEP, "quit")),
     ("&Edit", ("undo", "redo", SEP, "cut", "copy", "paste", "duplicate", "delete", SEP,
-               "select-all", SEP, "fabric-settings", "update-catalog")),
+               "select-all", "find", SEP, "fabric-settings", "update-catalog")),
     ("&Connect", ("connect-next", "connect-mesh", "connect-rail", SEP, "choose-media")),
     ("&Arrange", ("auto-layout", SEP, *ALIGN_IDS[:6], SEP, *ALIGN_IDS[6:], SEP, "add-rack")),
     ("&View", ("view-topology", "view-floor", SEP, "zoom-in", "zoom-out", "fit", SEP, "snap-grid",

@@ -151,3 +151,37 @@ def test_choose_media_says_no_length_is_known_and_offers_to_place_the_devices(
     assert all(link.cable is None for link in doc.links.values())
     stack.undo()  # the placing
     assert not doc.racks and all(doc.devices[d].rack is None for d in servers + leaves)
+
+
+def test_ctrl_f_finds_a_device_by_name_or_id_with_completion_and_centres_it(hand, qtbot):
+    from PySide6.QtGui import QKeySequence
+
+    assert hand.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    doc = hand.document.fabric
+    action = hand.actions_by_name["find"]
+    assert QKeySequence("Ctrl+F") in action.shortcuts()
+    action.trigger()
+    box = hand.edits.find_box
+    assert box is not None and box.isVisible()
+    names = box.model.stringList()
+    assert len(set(names)) >= len(doc.devices)  # every name (ids that are not names follow)
+    box.line.setText("gpu-1")  # part of a name: the completer offers what contains it
+    box.completer.setCompletionPrefix("gpu-1")
+    offered = [box.completer.completionModel().index(r, 0).data()
+               for r in range(box.completer.completionModel().rowCount())]
+    assert offered and all("gpu-1" in name for name in offered)
+    target = doc.device_by_name("gpu-117")
+    box.line.setText("GPU-117")  # case aside
+    assert box.go()
+    view, scene = hand.topology_view, hand.topology
+    assert scene.selected_device_ids() == [target.id]
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.contains(scene.items_by_id[target.id].sceneBoundingRect().center())
+    assert not box.isVisible()
+    action.trigger()
+    box.line.setText(next(iter(doc.devices)))  # by id
+    assert box.go() and scene.selected_device_ids() == [next(iter(doc.devices))]
+    action.trigger()
+    box.line.setText("no such device")
+    assert not box.go() and "No device" in box.note.text() and box.isVisible()
+    box.close()
