@@ -34,8 +34,10 @@ from ..model.edits import (
     UpdateSettings,
     UpdateWorkload,
 )
-from ..model.fabric import CageConfig, Device, Endpoint, Workload, WorkloadKind
+from ..model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Workload, WorkloadKind
 from ..model.fit import rack_slot_problem, ru_overlap
+from ..model.network_defaults import network_defaults
+from . import theme
 from .canvas.geometry import device_geometry
 from .dialogs.settings_dialog import FabricSettingsDialog
 from .document import EditorDocument
@@ -44,6 +46,15 @@ INFO = 0
 REFUSED = 1
 KEEP: Any = object()
 """Marks an argument of `set_cages` that stays as it is."""
+
+
+def _setting_text(name: str, old: Any, new: Any) -> str:
+    """"MTU 4096 -> 9000", "PFC on", "ECMP policy 5-tuple hash"."""
+    if isinstance(new, bool):
+        return f"{name.upper()} {'on' if new else 'off'}"
+    if name == "mtu":
+        return f"MTU {old} → {new}"
+    return f"{name.replace('_', ' ').replace('ecmp', 'ECMP')} {new}"
 
 
 class Editor(QObject):
@@ -461,6 +472,26 @@ class Editor(QObject):
     def update_settings(self, changes: dict[str, Any], text: str) -> bool:
         diff = {k: v for k, v in changes.items() if getattr(self.doc.settings, k) != v}
         return self._run([UpdateSettings(diff)] if diff else [], text)
+
+    def set_technology(self, technology: FabricTechnology) -> bool:
+        """Change the fabric's technology and bring its network defaults with it (MTU, PFC,
+        ECN, DCB, ECMP: model/network_defaults.py) in the same undo step, and say what changed:
+        a design switched to RoCEv2 kept InfiniBand's MTU 4096 and was then flagged for it."""
+        settings = self.doc.settings
+        technology = FabricTechnology(technology)
+        if technology == settings.technology:
+            return False
+        wanted = {"technology": technology, **network_defaults(technology)}
+        changes = {k: v for k, v in wanted.items() if getattr(settings, k) != v}
+        title = theme.TECH_TITLES.get(technology.value, technology.value)
+        if not self._run([UpdateSettings(changes)], f"Set technology {title}"):
+            return False
+        brought = [_setting_text(k, getattr(settings, k), v) for k, v in changes.items()
+                   if k != "technology"]
+        if brought:
+            self.message.emit(f"Technology {title}, with its defaults: {', '.join(brought)} "
+                              "(Undo keeps the old settings)", INFO)
+        return True
 
     def update_metadata(self, changes: dict[str, Any], text: str) -> bool:
         diff = {k: v for k, v in changes.items() if getattr(self.doc.metadata, k) != v}

@@ -185,3 +185,39 @@ def test_ctrl_f_finds_a_device_by_name_or_id_with_completion_and_centres_it(hand
     box.line.setText("no such device")
     assert not box.go() and "No device" in box.note.text() and box.isVisible()
     box.close()
+
+
+def test_switching_to_rocev2_brings_its_defaults_undoably_and_says_so(hand, qtbot):
+    from aicnet_gui.model.fabric import FabricTechnology
+
+    _wired_without_racks(hand)
+    settings = lambda: hand.document.fabric.settings  # noqa: E731
+    assert (settings().technology, settings().mtu) == (FabricTechnology.INFINIBAND, 4096)
+    said: list[str] = []
+    hand.editor.message.connect(lambda text, _level: said.append(text))
+    hand.select_ids([], [], [])
+    page = hand.inspector.fabric_page
+    page.technology.setCurrentIndex(page.technology.findData("rocev2"))
+    page.technology.activated.emit(page.technology.currentIndex())  # as a user's choice
+    s = settings()
+    assert (s.technology, s.mtu, s.pfc, s.ecn, s.dcb) == (FabricTechnology.ROCEV2, 9000, True,
+                                                          True, True)
+    assert any("MTU 4096 → 9000" in text and "PFC on" in text for text in said)
+    report = _current_report(hand, qtbot)
+    assert not {"MTU-MISMATCH", "ROCE-NO-PFC-ECN"} & {f.code for f in report.findings}
+    hand.document.undo_stack.undo()  # one step: the technology and its defaults go back
+    s = settings()
+    assert (s.technology, s.mtu, s.pfc, s.ecn) == (FabricTechnology.INFINIBAND, 4096, False, False)
+
+
+def test_the_settings_dialog_fills_in_a_new_technologys_defaults(hand):
+    from aicnet_gui.model.edits import UpdateSettings
+
+    dialog = hand.editor.open_fabric_settings(hand)
+    form = dialog.network
+    form.set_values({"technology": "ethernet"})  # as the combo does, announcing the change
+    assert form.values()["mtu"] == 9000 and form.values()["ecmp_policy"] == "5-tuple hash"
+    assert not dialog.technology_note.isHidden() and "MTU 9000" in dialog.technology_note.text()
+    (op,) = dialog.operations()
+    assert isinstance(op, UpdateSettings) and op.changes["mtu"] == 9000
+    dialog.reject()
