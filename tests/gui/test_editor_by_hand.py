@@ -221,3 +221,44 @@ def test_the_settings_dialog_fills_in_a_new_technologys_defaults(hand):
     (op,) = dialog.operations()
     assert isinstance(op, UpdateSettings) and op.changes["mtu"] == 9000
     dialog.reject()
+
+
+def _cut_texts(tree) -> list[str]:  # noqa: ANN001
+    """The label and value texts of the metrics tree its columns cut (every row, opened)."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyle
+
+    from aicnet_gui.gui.panels.metrics import BAR_ROLE
+
+    tree.expandAll()
+    metrics = QFontMetrics(tree.font())
+    pad = 2 * (tree.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tree) + 1)
+    model, cut = tree.model(), []
+    stack = [tree.rootIndex()]
+    while stack:
+        parent = stack.pop()
+        for row in range(model.rowCount(parent)):
+            stack.append(model.index(row, 0, parent))
+            if tree.isFirstColumnSpanned(row, parent):
+                continue
+            for column in range(model.columnCount(parent)):
+                index = model.index(row, column, parent)
+                need = metrics.horizontalAdvance(index.data() or "") + pad
+                if any(index.siblingAtColumn(c).data(BAR_ROLE) for c in range(3)) and column:
+                    need += 10 + 8  # the narrowest bar beside the value
+                if need > tree.visualRect(index).width():
+                    cut.append(index.data())
+    return cut
+
+
+@pytest.mark.parametrize("name", ["superpod-1su", "superpod-4su", "roce-enterprise"])
+def test_metrics_labels_and_values_are_whole_at_the_default_width(hand, qtbot, name):
+    hand.metrics.raise_()
+    assert hand.open_path(EXAMPLES / f"{name}.fabric", ask=False)
+    qtbot.waitUntil(hand.validator.current, timeout=30_000)
+    qtbot.waitUntil(lambda: hand.validator.bom is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: hand.metrics.section("Bill of materials") is not None, timeout=30_000)
+    assert hand.metrics.width() <= 420  # the dock as the window opens it the first time
+    cut = _cut_texts(hand.metrics.tree)
+    long_lists = {hand.metrics.row_texts("Bill of materials").get("No power figure")}
+    assert [text for text in cut if text not in long_lists] == []
