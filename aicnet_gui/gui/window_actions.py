@@ -120,9 +120,10 @@ VIEW_ACTIONS = (
                tip="check the whole fabric again"),
     ActionSpec("compare", "Compare &With…", "change_tools.compare_dialog", icon="open",
                tip="select what differs from another revision of this design"),
-    ActionSpec("whatif", "Failure &What-If on Selection", "change_tools.whatif_selection",
+    ActionSpec("whatif", "Failure &What-If…", "change_tools.whatif_selection",
                shortcut="Ctrl+Shift+F", icon="severity-warning",
-               tip="what failing the selected devices and cables does to every workload"),
+               tip="what failing devices and cables (the selection, or chosen by name) does to "
+               "every workload"),
     ActionSpec("failure-mode", "&Failure Mode", "change_tools.set_failure_mode",
                icon="severity-warning", checkable=True, takes_checked=True, enabled=False,
                tip="grey out the devices and cables of the last failure what-if (the design is "

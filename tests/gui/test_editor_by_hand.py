@@ -262,3 +262,43 @@ def test_metrics_labels_and_values_are_whole_at_the_default_width(hand, qtbot, n
     cut = _cut_texts(hand.metrics.tree)
     long_lists = {hand.metrics.row_texts("Bill of materials").get("No power figure")}
     assert [text for text in cut if text not in long_lists] == []
+
+
+def test_the_whatif_is_a_table_and_what_fails_is_chosen_by_name(hand, qtbot):
+    from aicnet_gui.gui.whatif_dialog import WORKLOAD_COLUMNS
+
+    assert hand.open_path(EXAMPLES / "superpod-1su.fabric", ask=False)
+    hand.select_ids([], [], [])
+    tools = hand.change_tools
+    hand.actions_by_name["whatif"].trigger()  # nothing selected: the window waits for a choice
+    dialog = tools.whatif
+    assert dialog is not None and dialog.isVisible() and dialog.result is None
+    offered = dialog.tokens_model.stringList()
+    assert "spine-01" in offered and "rail:1" in offered
+    dialog.entry.setText("spine-01")
+    with qtbot.waitSignal(tools.failed_over, timeout=30_000) as blocker:
+        dialog.run()
+    result = blocker.args[0]
+    spine = hand.document.fabric.device_by_name("spine-01").id
+    assert result.failure.label == "spine-01"
+    assert result.links == len(hand.document.fabric.link_ids_of(spine))
+    table = dialog.workloads
+    assert table.rowCount() == len(result.workloads) >= 1
+    assert [table.horizontalHeaderItem(k).text() for k in range(table.columnCount())] == [
+        c.title for c in WORKLOAD_COLUMNS]
+    impact = result.workloads[0]
+    assert dialog.cell("Workload") == impact.name
+    assert dialog.cell("GPUs cut off") == str(len(impact.lost))
+    before, after = impact.before.bisection_gbps / 1000, impact.after.bisection_gbps / 1000
+    assert dialog.cell("Bisection (Tb/s)") == (f"{before:,.4g}" if before == after
+                                               else f"{before:,.4g} → {after:,.4g}")
+    # a whole rail, chosen from the list of names; a name that is nothing is refused in words
+    dialog.set_tokens(["rail:1"])
+    with qtbot.waitSignal(tools.failed_over, timeout=30_000) as blocker:
+        dialog.run()
+    assert blocker.args[0].links == len([lk for lk in hand.document.fabric.links.values()
+                                         if lk.rail == 1])
+    dialog.set_tokens(["no-such-switch"])
+    dialog.run()
+    assert "no-such-switch" in dialog.status.text() and "not a device" in dialog.status.text()
+    dialog.close()
