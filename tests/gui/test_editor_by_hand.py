@@ -302,3 +302,63 @@ def test_the_whatif_is_a_table_and_what_fails_is_chosen_by_name(hand, qtbot):
     dialog.run()
     assert "no-such-switch" in dialog.status.text() and "not a device" in dialog.status.text()
     dialog.close()
+
+
+def test_a_pod_caption_too_long_for_its_row_is_its_title_not_a_cut_text():
+    """Far out on a 400-SU design each pod's row is thin: `Pod 7: 256 serv…` was written;
+    the caption falls back to the title alone (the contents are in the tooltip)."""
+    from aicnet_gui.editing.overview import Block, BlockKey
+    from aicnet_gui.gui.canvas.overview_layer import _Label
+
+    block = Block(BlockKey("pod", "7"), "Pod 7", {"gpu_server": 256, "leaf": 64})
+    label = _Label(block, block.text, 2048, QRectF(0, 0, 90, 10), line=14.0)
+    width = 7.0  # px per character
+    assert label.text(400, lambda c: len(c) * width <= 400).startswith("Pod 7: 256 servers")
+    assert label.text(60, lambda c: len(c) * width <= 60) == "Pod 7"
+
+
+def _sixteen_sus(tmp_path: Path) -> Path:
+    from aicnet_gui.catalog.loader import builtin_catalog
+    from aicnet_gui.fileio import save_fabric
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(builtin_catalog())
+    generate(doc, RailOptimizedParams(sus=16, nodes_per_su=32))
+    path = tmp_path / "16su.fabric"
+    save_fabric(doc, path, keep_backup=False)
+    return path
+
+
+def test_close_up_on_a_big_design_the_trunks_to_far_spines_are_stubs(hand, tmp_path):
+    """Zoomed in on a server row of a big design, a leaf-spine cable whose spine is off screen is
+    drawn as a short stub from its leaf, not across the rows below; a click on a row where the
+    whole line would pass picks no cable."""
+    from aicnet_gui.gui.canvas import lod
+
+    assert hand.open_path(_sixteen_sus(tmp_path), ask=False)
+    doc, scene, view = hand.document.fabric, hand.topology, hand.topology_view
+    assert len(doc.links) > lod.SMALL_FABRIC_LINKS
+    leaf = doc.device_by_name("leaf-0001") or doc.device_by_name("leaf-001") \
+        or next(d for d in doc.devices.values() if doc.tier_of(d) == 1)
+    trunk = next(doc.links[i] for i in doc.link_ids_of(leaf.id)
+                 if doc.tier_of(doc.links[i].b.device if doc.links[i].a.device == leaf.id
+                                else doc.links[i].a.device) == 2)
+    view.set_zoom(1.0)
+    view.centerOn(scene.items_by_id[leaf.id].sceneBoundingRect().center())
+    view.viewport().repaint()
+    links = scene.links
+    ax, ay, bx, by = links.endpoints(trunk.id)
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.contains(ax, ay) != visible.contains(bx, by)  # one end on screen
+    near = (ax, ay) if visible.contains(ax, ay) else (bx, by)
+    far = (bx, by) if near == (ax, ay) else (ax, ay)
+    stub = 40.0 / view.scale_factor()  # lod.STUB_PX
+
+    def along(d: float) -> tuple[float, float]:
+        length = ((far[0] - near[0]) ** 2 + (far[1] - near[1]) ** 2) ** 0.5
+        return (near[0] + (far[0] - near[0]) * d / length, near[1] + (far[1] - near[1]) * d / length)
+
+    assert links.link_at(*along(stub / 2), 0.5) == trunk.id  # the stub is there
+    beyond = along(min(4 * stub, 0.9 * visible.height()))
+    assert links.link_at(*beyond, 0.5) != trunk.id  # the rest of the line is not drawn

@@ -21,6 +21,10 @@ GROUPS_MAX_SCALE = 0.16
 RACK_NAME_MIN_SCALE = 0.6
 """A Floor rack writes its 9 pt name in its header from here up (7 px high); below, the name is
 written in device pixels over the rack (rack_names.py)."""
+STUB_PX = 40.0
+"""Close up on a big fabric a cable whose other end is off screen is drawn this many pixels
+from its end on screen, towards the other end: its direction shows, and the long leaf-spine
+trunks do not bury the rows they pass over."""
 BUNDLE_LABEL_MIN_PX = 70.0
 MAX_BUNDLE_LABELS = 160
 MAX_AA_LINES = 1000

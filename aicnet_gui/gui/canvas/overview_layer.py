@@ -614,7 +614,8 @@ class _Label:
 
     def text(self, room: float, fits: Callable[[str], bool]) -> str:
         """The longest title that fits `room`: all, then the first count and the cables out,
-        then the first count (whole words before an ellipsis); two lines: the title alone."""
+        then the first count, then the title alone (`Pod 7`, never `Pod 7: 256 serv…`); two
+        lines: the title alone.  The contents are in the block's tooltip."""
         title = self.block.title
         if not self.one_line:
             return title
@@ -624,7 +625,8 @@ class _Label:
             choices.append(f"{title}: {self.first} · {self.out:,} out" if grow
                            else f"{title}: {self.first} ↑{self.out:,}")
         choices.append(f"{title}: {self.first}")
-        return next((c for c in choices if fits(c)), choices[0])
+        choices.append(title)
+        return next((c for c in choices if fits(c)), title)
 
 
 def _place_titles(painter: QPainter, labels: list[_Label], halve: bool
