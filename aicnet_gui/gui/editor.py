@@ -14,11 +14,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from ..analysis.lengths import rack_floor_xy
 from ..editing import bulk, fragments, layout, rack_fill
 from ..editing.compat import PortRef, connection_problem, port_title
 from ..editing.units import counted
-from ..generators.rechoose import choose_media
+from ..media import choose_media
 from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.document import FabricDocument
 from ..model.edits import (
@@ -36,6 +35,7 @@ from ..model.edits import (
 )
 from ..model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Workload, WorkloadKind
 from ..model.fit import rack_slot_problem, ru_overlap
+from ..model.floor import rack_floor_xy
 from ..model.network_defaults import network_defaults
 from . import theme
 from .canvas.geometry import device_geometry
@@ -446,7 +446,7 @@ class Editor(QObject):
     def choose_media(self, link_ids: list[str]) -> bool:
         """Optics at both ends and a cord that reach, for these cables (whole cage components:
         a twin-port optic serves both its links), chosen as the templates choose them
-        (generators.rechoose); one undo step.  Pinned cables keep their media."""
+        (`aicnet_gui.media.choose_media`); one undo step.  Pinned cables keep their media."""
         if not link_ids:
             return self.refuse("Select cables, or devices whose cables should get media")
         result = choose_media(self.doc, link_ids)

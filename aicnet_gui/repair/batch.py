@@ -7,8 +7,8 @@ tries:
 
 1. the rules' own fixes, merged (identical operations once: 32 SPEED-MISMATCH findings that
    share one cause share one operation);
-2. for link media findings, the generators' media choice for all their links at once (optics at
-   both ends and the cord together, `generators.rechoose.choose_media`) with the other findings'
+2. for link media findings, the media choice for all their links at once (optics at
+   both ends and the cord together, `aicnet_gui.media.choose_media`) with the other findings'
    own fixes;
 3. each finding's individually checked fix (at most `INDIVIDUAL_LIMIT` of them), merged.
 
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..analysis import Finding, Severity
-from ..generators.rechoose import choose_media
+from ..media import choose_media
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import Operation
 from ..model.wording import counted

@@ -1,6 +1,6 @@
 """A media fix for one link: optics at both ends and the cord re-chosen together.
 
-The generators' media choice (`generators.rechoose.choose_media`) picks, for the link's whole
+The media choice (`aicnet_gui.media.choose_media`) picks, for the link's whole
 component (a twin-port optic also serves the other link of its cage), the cheapest catalog media
 that reaches the run; this module turns its ops into a `Fix` with a description that names the
 parts, or into a fix in words when nothing in the catalog reaches.
@@ -12,12 +12,10 @@ from collections import Counter
 
 from ..analysis.findings import Fix
 from ..analysis.lengths import link_length
-from ..analysis.media import fmt_m
-from ..generators.media import stock_limit
-from ..generators.rechoose import choose_media, describe
+from ..media import choose_media, describe, stock_limit
 from ..model.document import FabricDocument
 from ..model.edits import UpdateDevice, UpdateLink
-from ..model.wording import counted
+from ..model.wording import counted, fmt_m
 
 
 def _run_m(doc: FabricDocument, link_id: str) -> float | None:

@@ -20,8 +20,8 @@ import os
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from ..analysis.lengths import rack_floor_xy
 from ..model.document import FabricDocument
+from ..model.floor import rack_floor_xy
 from .outfile import write_bytes
 from .topology import (
     OTHER_COLOUR,

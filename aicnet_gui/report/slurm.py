@@ -15,13 +15,18 @@ those leaves (`leaf-01-to-leaf-08`), since Slurm's tree wants one leaf switch pe
 that, each switch lists the lower-tier switches it is cabled to (a spine every leaf group it
 reaches, a core every spine).
 
-Blocks are NVLink domains: the trays of a model named NVLx (GB200 NVL72: 72 GPUs, 18 trays of 4)
-in one rack, in RU order, a block per domain's worth of trays.  `block_sizes` is the smallest
-block's node count (Slurm wants every block to hold at least the base size).
+Blocks are NVLink domains (model/nvlink_domains.py): one block per domain, the trays of an
+NVL72 rack (or of the racks sharing an `nvlink_domain` id), named by the domain's id, top RU
+first; NVIDIA's topograph writes one block per NVLink domain (per `ClusterUUID`) too.
+`block_sizes` follows topograph's rule (`pkg/translate/block.go`, `getBlockSize`, when no sizes
+are requested): the smallest block's node count as the base, then base x 2^i for i = 1 ..
+floor(log2(number of blocks)) -- each a power of two larger than the prior one, and every block
+holding at least the base, as topology.yaml(5) requires.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections import defaultdict
@@ -31,9 +36,9 @@ import yaml
 
 from ..model.document import FabricDocument
 from ..model.fabric import Device
+from ..model.nvlink_domains import nvlink_domains
 from .outfile import write_text
 
-_NVL = re.compile(r"nvl(\d+)", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
 MAX_SWITCH_NAME = 64
 
@@ -62,6 +67,17 @@ def hostlist(names: list[str]) -> str:
                 start = cur
         parts.append(f"{prefix}[{','.join(ranges)}]")
     return ",".join(parts)
+
+
+def block_sizes(block_nodes: list[int]) -> list[int]:
+    """topograph's block sizes for blocks of `block_nodes` nodes (NVIDIA/topograph
+    pkg/translate/block.go `getBlockSize` without requested sizes): the smallest block as the
+    base, then base x 2, x 4 ... up to base x 2^floor(log2(number of blocks))."""
+    if not block_nodes:
+        return []
+    base = min(block_nodes)
+    levels = int(math.log2(len(block_nodes)))
+    return [base * 2 ** i for i in range(levels + 1)]
 
 
 class SlurmTopology:
@@ -125,20 +141,8 @@ class SlurmTopology:
 
     def _blocks(self) -> None:
         doc = self.doc
-        per_rack: dict[tuple[str, int], list[Device]] = defaultdict(list)
-        for device in doc.devices.values():
-            model = doc.device_model(device)
-            match = _NVL.search(f"{model.id} {model.model}")
-            if match and model.gpus and doc.tier_of(device) == 0:
-                trays = max(int(match.group(1)) // model.gpus, 1)
-                per_rack[(device.rack or "", trays)].append(device)
-        for (rack_id, trays), devices in sorted(per_rack.items()):
-            devices.sort(key=lambda d: (-(d.ru or 0), d.name))
-            rack = doc.racks[rack_id].name if rack_id in doc.racks else "no-rack"
-            for start in range(0, len(devices), trays):
-                chunk = [d.name for d in devices[start:start + trays]]
-                suffix = f"-{start // trays + 1}" if len(devices) > trays else ""
-                self.blocks[f"nvl-{rack}{suffix}"] = chunk
+        for domain in nvlink_domains(doc):
+            self.blocks[domain.id] = [doc.devices[d].name for d in domain.devices]
 
     def conf(self) -> str:
         lines = [f"# Slurm topology.conf (topology/tree) for {self.doc.metadata.name}, "
@@ -162,7 +166,7 @@ class SlurmTopology:
             {"topology": "fabric", "cluster_default": True, "tree": {"switches": switches}}]
         if self.blocks:
             data.append({"topology": "nvlink", "cluster_default": False, "block": {
-                "block_sizes": [min(len(nodes) for nodes in self.blocks.values())],
+                "block_sizes": block_sizes([len(nodes) for nodes in self.blocks.values()]),
                 "blocks": [{"block": name, "nodes": hostlist(nodes)}
                            for name, nodes in self.blocks.items()]}})
         return data
@@ -171,7 +175,7 @@ class SlurmTopology:
         head = (f"# Slurm topology.yaml for {self.doc.metadata.name}, revision "
                 f"{self.doc.metadata.revision}: written by aicnet from its cabling.\n"
                 "# 'fabric': topology/tree from the links; 'nvlink' (if present): "
-                "topology/block, one block per NVL72 NVLink domain.\n")
+                "topology/block, one block per NVLink domain (an NVL72 rack).\n")
         head += "".join(f"# warning: {p}\n" for p in self.problems)
         return head + yaml.safe_dump(self.yaml_data(), sort_keys=False, width=100)
 

@@ -189,8 +189,8 @@ def _start(owner: str, window, gate: Gate, spy: Spy, monkeypatch, qtbot, example
         window.autosaver.saved.connect(spy.record("saved"))
         window.autosaver.save_now()
     elif owner == "export":
-        from aicnet_gui import report as exporters
         from aicnet_gui.gui.dialogs.export_dialog import start_export
+        from aicnet_gui.report import csv_exports as exporters
 
         monkeypatch.setattr(exporters, "export_csv", held(exporters.export_csv))
         shown = window.show_message

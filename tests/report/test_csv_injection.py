@@ -81,6 +81,7 @@ def test_every_netbox_csv_neutralises_names(hostile, tmp_path, layout):
         # 4.5: the device types' templates hold these ports, so no interface rows
         "interfaces.csv": (HOSTILE["leaf"], HOSTILE["dgx-b"]) if layout == "4.4" else (),
         "cables.csv": (HOSTILE["leaf"], HOSTILE["dgx-a"], HOSTILE["tray-b"]),
+        "sites.csv": ("+1A",),
         "manufacturers.csv": (),
         "device_roles.csv": (),
     }

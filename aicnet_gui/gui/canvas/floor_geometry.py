@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF
 
-from ...analysis.lengths import rack_floor_xy
 from ...model.document import FabricDocument
 from ...model.fabric import Rack
+from ...model.floor import rack_floor_xy
 from .floor_items import AISLE, FOOTER, HEADER, PITCH_X, RACK_W, RAIL, RU_PX
 
 
