@@ -91,12 +91,12 @@ def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
     technology = FabricTechnology(choice)
     if technology == FabricTechnology.INFINIBAND:
         return {"technology": technology, "mtu": 4096, "pfc": False, "ecn": False, "dcb": False,
-                "ecmp_policy": "adaptive routing"}
+                "ecmp_policy": "adaptive routing", "load_balancing": "adaptive"}
     if technology == FabricTechnology.ROCEV2:
         return {"technology": technology, "mtu": 9000, "pfc": True, "ecn": True, "dcb": True,
-                "ecmp_policy": "adaptive routing"}
+                "ecmp_policy": "adaptive routing", "load_balancing": "adaptive"}
     return {"technology": technology, "mtu": 9000, "pfc": False, "ecn": False, "dcb": False,
-            "ecmp_policy": "5-tuple hash"}
+            "ecmp_policy": "5-tuple hash", "load_balancing": "ecmp"}
 
 
 def _pfc_headroom(settings_changes: dict, lengths: np.ndarray, sized_m: float) -> list[str]:
