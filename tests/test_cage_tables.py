@@ -10,7 +10,7 @@ import pytest
 from aicnet_gui.fileio import FabricFileError
 from aicnet_gui.fileio.fabric_file import dumps_fabric, loads_fabric
 from aicnet_gui.model.cage_tables import CageConfig, expanded, runs
-from aicnet_gui.model.fabric import Device
+from aicnet_gui.model.fabric import SCHEMA_VERSION, Device
 
 SR4 = {"transceiver": "nvidia-mma4z00-ns"}
 DR4 = {"transceiver": "nvidia-mms4x00-ns"}
@@ -69,5 +69,5 @@ def test_a_version_2_file_with_a_cage_per_entry_opens_and_is_saved_in_runs(small
     opened = loads_fabric(json.dumps(data).encode(), catalog)
     assert sorted(opened.devices["leaf1"].cages) == list(range(1, 9))
     saved = json.loads(dumps_fabric(opened))
-    assert saved["schema_version"] == 3
+    assert saved["schema_version"] == SCHEMA_VERSION
     assert next(d for d in saved["devices"] if d["id"] == "leaf1")["cages"] == {"1-8": SR4}

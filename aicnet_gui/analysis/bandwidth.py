@@ -388,22 +388,13 @@ class WorkloadModel:
         ring_scattered = per_gpu("all-to-all")  # see `scattered` above
         bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        if self._nvlink is None:  # the members' servers and their models: kept until those change
-            self._nvlink = (nvlink_domains(state, members), nvswitch_members(state, members),
-                            *gpu_facts(state, members))
-        domains, nvswitch, arch, links = self._nvlink
         technology = state.settings.technology
-        family, sharp, fallback = usable_algorithm(workload.algorithm, technology, nvswitch, arch)
         rate = ring_scattered if scattered else ring
         slowest_row, slowest = _slowest_server(state, members, rate)
-        pace = slowest if slowest_row is not None else rate
-        system = NcclSystem(gpus, domains, max(round(nics / domains), 1) if domains else 0,
-                            nic_total / nics if nics else 0.0, arch, links, nvswitch, sharp)
-        # the fabric's share of what NCCL assumes each GPU's NICs send: its node's NICs at
-        # their line rate over its GPUs
-        line = system.nics_per_node * system.nic_gbps / system.ppn if system.ppn else 0.0
-        estimate = allreduce_estimate(system, message * 1e6, family,
-                                      pace / line if line > 0 else 0.0)
+        estimate, fallback, arch = self._allreduce(
+            state, members, (gpus, nics, nic_total), message * 1e6,
+            slowest if slowest_row is not None else rate)
+        domains = estimate.domains
         allreduce = estimate.time_ms
         servers = int(members.sum())
         linked = _linked_servers(state, members)
@@ -426,6 +417,27 @@ class WorkloadModel:
             estimate.protocol, estimate.nccl_ms,
         )
         return metrics, covered
+
+
+    def _allreduce(self, state: State, members: np.ndarray, counts: tuple[int, int, float],
+                   message_bytes: float, pace: float) -> tuple:
+        """(NCCL's all-reduce estimate, why the algorithm asked cannot run or None, the GPUs'
+        architecture) for members of (GPUs, NICs, NIC Gb/s) whose GPUs get `pace` Gb/s each
+        through the fabric."""
+        gpus, nics, nic_total = counts
+        if self._nvlink is None:  # the members' servers and their models: kept until those change
+            self._nvlink = (nvlink_domains(state, members), nvswitch_members(state, members),
+                            *gpu_facts(state, members))
+        domains, nvswitch, arch, links = self._nvlink
+        family, sharp, fallback = usable_algorithm(self.workload.algorithm,
+                                                   state.settings.technology, nvswitch, arch)
+        system = NcclSystem(gpus, domains, max(round(nics / domains), 1) if domains else 0,
+                            nic_total / nics if nics else 0.0, arch, links, nvswitch, sharp)
+        # the fabric's share of what NCCL assumes each GPU's NICs send: its node's NICs at
+        # their line rate over its GPUs
+        line = system.nics_per_node * system.nic_gbps / system.ppn if system.ppn else 0.0
+        return (allreduce_estimate(system, message_bytes, family, pace / line if line > 0 else 0.0),
+                fallback, arch)
 
 
 def _slowest_server(state: State, members: np.ndarray,

@@ -127,9 +127,9 @@ def acceptance_sheet(model: TrafficModel, workload_ids: Iterable[str] | None = N
         if cancel is not None and cancel():
             raise Cancelled
 
-        def step(fraction: float, text: str, i: int = i, name: str = name) -> None:
+        def step(fraction: float, text: str, i: int = i, label: str = f"{wl_id}, {name}") -> None:
             if progress is not None:
-                progress((i + fraction) / len(plans), f"{wl_id}, {name}: {text}")
+                progress((i + fraction) / len(plans), f"{label}: {text}")
 
         shares = _shares(model, job, mode, cancel, step)
         rows.extend(_rows(wl_id, name, job, shares, mode))

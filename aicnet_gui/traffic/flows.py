@@ -64,6 +64,17 @@ class Classes:
     def __len__(self) -> int:
         return len(self.src)
 
+    def take(self, keep: np.ndarray) -> Classes:
+        """The classes `keep` (indices), renumbered, with their own groups and NIC links."""
+        keep = np.asarray(keep, dtype=np.int64)
+        new = np.full(len(self.src), -1, dtype=np.int64)
+        new[keep] = np.arange(len(keep))
+        on = new[self.nic_class] >= 0
+        groups, group = np.unique(self.group[keep], return_inverse=True)
+        return Classes(self.src[keep], self.dst[keep], self.n[keep], group.reshape(-1),
+                       len(groups), new[self.nic_class[on]], self.nic_link[on],
+                       self.nic_flows[on])
+
 
 @dataclass(frozen=True)
 class Nodes:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from ..analysis.collectives import gpu_facts, nvlink_domains, nvswitch_members, usable_algorithm
 from ..analysis.fabric_paths import bisection_order
@@ -40,11 +41,11 @@ from ..model.document import FabricDocument
 from ..model.fabric import Workload
 from ..model.load_balancing import MODES as ALL_MODES
 from . import flows as flowsets
-from .fairness import first_level, incidence_matrix, max_min
+from .fairness import Allocation, first_level, incidence_matrix, max_min
 from .network import Network
 from .params import MODES, TrafficParams
 from .result import LinkLoad, ModeResult, WorkloadTraffic, histogram, percentile
-from .routing import MODE_CODE, Cancelled, route
+from .routing import MODE_CODE, Cancelled, Routed, route
 
 #: levels of the max-min filling beyond which the groups left keep the rate they reached
 MAX_LEVELS = 512
@@ -240,14 +241,8 @@ class TrafficModel:
         throughput in Gb/s, unrouted classes) of one draw.  Every flow carries the same bytes,
         so over the collective's duration each averages the pace (the slowest flow's rate): a
         link's mean load is its flows x the pace."""
-        net = self.network
-        routed = route(net, classes, per_row, rng, cancel)
+        allocation, routed, incidence = allocate(self.network, classes, per_row, rng, cancel)
         group = classes.group
-        rows = np.concatenate([group[routed.cls], group[classes.nic_class]])
-        cols = np.concatenate([routed.link, classes.nic_link])
-        vals = np.concatenate([routed.flows, classes.nic_flows])
-        incidence = incidence_matrix(rows, cols, vals, (classes.groups, net.n_links))
-        allocation = max_min(incidence, net.cap, MAX_LEVELS)
         flows = np.asarray(incidence.sum(axis=0)).ravel()
         lost = int(routed.unrouted.sum())
         share = 0.0 if lost or ideal <= 0 else min(allocation.pace / ideal, 1.0)
@@ -315,6 +310,20 @@ class TrafficModel:
         return tuple(out)
 
 
+def allocate(network: Network, classes: flowsets.Classes, per_row: np.ndarray,
+             rng: np.random.Generator, cancel: Cancel | None = None
+             ) -> tuple[Allocation, Routed, csr_matrix]:
+    """Route `classes` with the switches' mode codes `per_row` (routing.MODE_CODE) and share
+    the links by max-min fairness: (allocation, routes, group x link incidence)."""
+    routed = route(network, classes, per_row, rng, cancel)
+    group = classes.group
+    rows = np.concatenate([group[routed.cls], group[classes.nic_class]])
+    cols = np.concatenate([routed.link, classes.nic_link])
+    vals = np.concatenate([routed.flows, classes.nic_flows])
+    incidence = incidence_matrix(rows, cols, vals, (classes.groups, network.n_links))
+    return max_min(incidence, network.cap, MAX_LEVELS), routed, incidence
+
+
 def traffic_for(doc: FabricDocument, workload_id: str, mode: str,
                 params: TrafficParams | None = None, progress: Progress | None = None,
                 cancel: Cancel | None = None, failed: Iterable[str] = ()) -> ModeResult:
@@ -324,4 +333,5 @@ def traffic_for(doc: FabricDocument, workload_id: str, mode: str,
     return model.workload(workload_id, (mode,), progress, cancel).modes[mode]
 
 
-__all__ = ["Cancelled", "TrafficModel", "UnknownWorkload", "load_state", "traffic_for"]
+__all__ = ["Cancelled", "TrafficModel", "UnknownWorkload", "allocate", "load_state",
+           "traffic_for"]
