@@ -143,7 +143,9 @@ def switch_modes(state: State, asked: str | None = None) -> SwitchModes:
         else:
             code = "switch-model"
             listed = ", ".join(NAMES[m] for m in MODES if m in documented)
+            allowed = " (what the NICs allow)" if fabric_mode != asked else ""
             why = (f"{counted(len(rows), 'switch')} ({_names(state, rows)}) are {model.id}, "
-                   f"documented for {listed}, not {NAMES[fabric_mode]}: they run {NAMES[runs]}")
+                   f"documented for {listed}, not {NAMES[fabric_mode]}{allowed}: they run "
+                   f"{NAMES[runs]}")
         shortfalls.append(Shortfall(code, runs, why, tuple(rows)))
     return SwitchModes(asked, fabric_mode, per_row, tuple(shortfalls))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..analysis.collectives import NCCL_NAMES
 from ..analysis.load_balancing import NAMES
+from ..model.wording import counted
 from .acceptance import AcceptanceRow, size_label
 from .result import WorkloadTraffic
 
@@ -24,7 +25,8 @@ def render_workload(result: WorkloadTraffic) -> list[str]:
     for mode, r in result.modes.items():
         runs = ", ".join(NAMES[m] for m in r.runs)
         spread = (f" (5th-95th percentile {gbs(r.busbw_p5_gbps)} - {gbs(r.busbw_p95_gbps)}, "
-                  f"{r.seeds} draws)" if r.seeds > 1 else "")
+                  f"{r.seeds} draws)" if r.busbw_p95_gbps - r.busbw_p5_gbps > 0.4 else
+                  f" (every one of {r.seeds} draws)" if r.seeds > 1 else "")
         time = f"{r.time_ms:.3f} ms" if r.time_ms is not None else "cannot complete"
         lines.append(f"  {mode}: busBW {gbs(r.busbw_gbps)}{spread}, {time}, "
                      f"{r.ratio:.0%} of the ideal {gbs(r.ideal_busbw_gbps)}; the fabric delivers "
@@ -42,8 +44,8 @@ def render_acceptance(rows: list[AcceptanceRow]) -> list[str]:
     for row in rows:
         if (row.workload, row.job) != key:
             key = (row.workload, row.job)
-            lines += ["", f"{row.workload}, {row.job}: {row.servers} servers, {row.gpus} GPUs "
-                          f"({NAMES[row.mode]})",
+            lines += ["", f"{row.workload}, {row.job}: {counted(row.servers, 'server')}, "
+                          f"{row.gpus} GPUs ({NAMES[row.mode]})",
                       f"  {'size':>6}  {'all_reduce_perf busBW':>22}  {'algorithm':<16} "
                       f"{'alltoall_perf busBW':>20}"]
         ar = f"{row.allreduce_busbw:8.1f} GB/s" if row.allreduce_busbw is not None else "-"
