@@ -3,6 +3,7 @@
 Text the architect wrote comes from `Settings.notes` (Edit > Fabric Settings > Design notes);
 a section without a note shows its tables only, and the report says once where notes are
 written.  The tables are derived
+from ..analysis.load_balancing import NAMES as LOAD_BALANCING_NAMES
 from the document and the cable plan: optics and cables per tier, firmware versions per model,
 free switch ports per role, and the length-estimation assumptions the ordered lengths rest on.
 """
@@ -89,6 +90,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         ("ECN", _yes(s.ecn)),
         ("DCB", _yes(s.dcb)),
         ("ECMP / routing policy", s.ecmp_policy or "-"),
+        ("Load-balancing mode", LOAD_BALANCING_NAMES[s.load_balancing]),
         *([("ECMP notes", notes.ecmp)] if notes.ecmp else []),
     ])
 

@@ -21,11 +21,13 @@ out.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..analysis.nccl_tuning import Tuning, alltoall_bus_gbps, alltoall_time_us
+from ..fileio.atomic import write_atomic
 from ..model.catalog_entities import Technology
 from ..model.fabric import FabricTechnology
 from .model import Cancel, Progress, TrafficModel, _Job
@@ -168,12 +170,14 @@ def _rows(wl_id: str, name: str, job: _Job, shares: dict[str, tuple[float, float
 
 
 def write_acceptance_csv(rows: list[AcceptanceRow], path: str | Path) -> None:
-    """The sheet as CSV (one row per workload, job size and message size)."""
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(CSV_FIELDS)
-        for row in rows:
-            writer.writerow(row.csv_values())
+    """The sheet as CSV (one row per workload, job size and message size), written atomically
+    (the old file, or none, until the new one is whole)."""
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(CSV_FIELDS)
+    for row in rows:
+        writer.writerow(row.csv_values())
+    write_atomic(path, text.getvalue().encode("utf-8"), keep_backup=False)
 
 
 def size_label(size: int) -> str:
@@ -183,3 +187,12 @@ def size_label(size: int) -> str:
             return f"{size // scale}{unit}"
     return str(size)
 
+
+
+def export_acceptance_csv(doc, path: str | Path, progress: Progress | None = None,  # noqa: ANN001
+                          cancel: Cancel | None = None) -> int:
+    """Write the acceptance sheet of every workload of `doc` to `path`; the rows written.  The
+    one call an export registry needs (name "acceptance-csv", option `--acceptance-csv OUT.csv`)."""
+    rows = acceptance_sheet(TrafficModel(doc), None, progress, cancel)
+    write_acceptance_csv(rows, path)
+    return len(rows)

@@ -159,3 +159,14 @@ def test_the_one_call_api_gives_loads_by_link_id_progress_and_cancel(catalog):
     calls = []
     with pytest.raises(Cancelled):
         traffic_for(doc, "workload-1", "ecmp", cancel=lambda: calls.append(1) or len(calls) > 2)
+
+
+def test_the_acceptance_sheet_export_call(catalog, tmp_path):
+    """The writer an export registry calls (traffic/acceptance.export_acceptance_csv)."""
+    from aicnet_gui.fileio.fabric_file import load_fabric
+    from aicnet_gui.traffic.acceptance import export_acceptance_csv
+
+    doc = load_fabric(SUPERPOD, catalog)
+    out = tmp_path / "sheet.csv"
+    assert export_acceptance_csv(doc, out) == 28
+    assert out.read_text().splitlines()[0].startswith("workload,job,servers,gpus,bytes")
