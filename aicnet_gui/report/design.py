@@ -3,7 +3,6 @@
 Text the architect wrote comes from `Settings.notes` (Edit > Fabric Settings > Design notes);
 a section without a note shows its tables only, and the report says once where notes are
 written.  The tables are derived
-from ..analysis.load_balancing import NAMES as LOAD_BALANCING_NAMES
 from the document and the cable plan: optics and cables per tier, firmware versions per model,
 free switch ports per role, and the length-estimation assumptions the ordered lengths rest on.
 """
@@ -13,6 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from ..analysis.load_balancing import NAMES as LOAD_BALANCING_NAMES
 from ..model.document import FabricDocument
 from .analysis_data import AnalysisData
 from .cables import CablePlan
