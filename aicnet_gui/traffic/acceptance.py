@@ -30,6 +30,7 @@ from ..analysis.nccl_tuning import Tuning, alltoall_bus_gbps, alltoall_time_us
 from ..fileio.atomic import write_atomic
 from ..model.catalog_entities import Technology
 from ..model.fabric import FabricTechnology
+from .flows import TooLarge
 from .model import Cancel, Progress, TrafficModel, _Job
 from .routing import Cancelled
 
@@ -108,7 +109,11 @@ def _shares(model: TrafficModel, job: _Job, mode: str, cancel: Cancel | None,
         kind = "alltoall" if pattern == "alltoall" else "allreduce"
         sub = _Job(job.workload, job.servers, job.system, kind, job.family, job.message_bytes,
                    job.domain_servers)
-        result = model._mode(sub, tuning, None, pattern, mode, lambda f, t: None, cancel)
+        try:
+            result = model._mode(sub, tuning, None, pattern, mode, lambda f, t: None, cancel)
+        except TooLarge:  # an all-to-all beyond the model: its column stays empty
+            shares[pattern] = (0.0, 0.0)
+            continue
         shares[pattern] = (result.share, result.share_p5)
     return shares
 

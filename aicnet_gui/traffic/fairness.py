@@ -53,11 +53,15 @@ def max_min(incidence: csr_matrix, capacity: np.ndarray, max_levels: int = 100_0
         step = max(step, 0.0)
         rates[active] += step
         residual -= step * weight
-        full = using & (residual <= FULL * np.maximum(capacity, 1.0))
-        frozen = np.asarray(incidence[:, np.flatnonzero(full)].sum(axis=1)).ravel() > 0
+        full = np.flatnonzero(using & (residual <= FULL * np.maximum(capacity, 1.0)))
+        # the groups on a full link: the rows of the link-major matrix at those links
+        starts, ends = by_link.indptr[full], by_link.indptr[full + 1]
+        touched = np.repeat(starts, ends - starts) + (
+            np.arange(int((ends - starts).sum())) - np.repeat(np.cumsum(ends - starts)
+                                                              - (ends - starts), ends - starts))
         if level == 0:
             pace = step
-        active &= ~frozen
+        active[by_link.indices[touched]] = False
         level += 1
     load = np.asarray(by_link @ rates).ravel()
     return Allocation(rates, load, pace, level)

@@ -39,8 +39,10 @@ from scipy.sparse import csr_matrix
 from ..model import arrays
 from .network import Network
 
-#: pool pairs of an all-to-all the model builds (16 SUs with PXN: 2,048; without: 16,384)
-MAX_ALLTOALL_CLASSES = 400_000
+#: pool pairs of an all-to-all the model builds (16 SUs with PXN: 2,048; without: 16,384;
+#: about 50 SUs with PXN): each pair's flows spread over the paths between two leaves, and the
+#: router holds every (pair, switch) it reaches
+MAX_ALLTOALL_CLASSES = 20_000
 
 
 class TooLarge(ValueError):

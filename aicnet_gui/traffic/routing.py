@@ -24,10 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import arrays
-from .flows import Classes
+from .flows import Classes, TooLarge
 from .network import UNREACHABLE, Network
 
 ECMP, LEAST_LOADED, SPRAY = 0, 1, 2
+#: next-hop candidates one hop may hold (~1 GB of columns); beyond, the flows are too many
+MAX_CANDIDATES = 40_000_000
 MODE_CODE = {"ecmp": ECMP, "flowlet": LEAST_LOADED, "adaptive": LEAST_LOADED, "spray": SPRAY}
 MAX_HOPS = 32
 
@@ -97,11 +99,11 @@ class Candidates:
         return lo, hi - lo, net.pair_links
 
 
-def _expand(start: np.ndarray, count: np.ndarray, pool: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(state of each candidate, candidate link) for ranges into `pool`."""
+def _positions(start: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index of the range, position) of every element of the ranges [start, start + count)."""
     rep = np.repeat(np.arange(len(start)), count)
     offset = np.arange(len(rep)) - np.repeat(np.cumsum(count) - count, count)
-    return rep, pool[start[rep] + offset]
+    return rep, start[rep] + offset
 
 
 def _ecmp(state: np.ndarray, link: np.ndarray, count: np.ndarray, n: np.ndarray,
@@ -164,29 +166,50 @@ def _least_loaded(state: np.ndarray, link: np.ndarray, count: np.ndarray, n: np.
         rows = by_rank[lo:hi]
         if not len(rows):
             continue
-        rem = n[rows].copy()
-        while True:
-            live = rem > 0
-            if not live.any():
-                break
-            active = rows[live]
-            c_rows, c_pos = _expand(first[active], count[active], np.arange(len(link)))
-            cl = link[c_pos]
-            level = (load[cl] + per[active][c_rows]) / cap[cl] + jitter[c_pos]
-            starts = np.cumsum(count[active]) - count[active]
-            best = np.minimum.reduceat(level, starts)
-            # the first least-loaded candidate of each active state
-            at_best = np.flatnonzero(level <= best[c_rows])
-            pick_state, lowest = np.unique(c_rows[at_best], return_index=True)
-            pos = c_pos[at_best[lowest]]
-            chunk = np.maximum(1, rem[live][pick_state] // np.maximum(count[active][pick_state], 1))
-            assigned[pos] += chunk
-            np.add.at(load, link[pos], chunk * per[active][pick_state])
-            idx = np.flatnonzero(live)[pick_state]
-            rem[idx] -= chunk
+        c_rows, c_pos = _positions(first[rows], count[rows])
+        got = _water_fill(c_rows, load[link[c_pos]] / cap[link[c_pos]] + jitter[c_pos],
+                          cap[link[c_pos]] / per[rows][c_rows], n[rows])
+        assigned[c_pos] += got
+        np.add.at(load, link[c_pos], got * per[rows][c_rows])
     got = assigned > 0
     cand_state = np.repeat(np.arange(states), count)
     return (cand_state[got], link[got], assigned[got], assigned[got] * per[cand_state[got]])
+
+
+def _water_fill(segment: np.ndarray, level: np.ndarray, width: np.ndarray,
+                flows: np.ndarray) -> np.ndarray:
+    """Whole flows per candidate, each segment's `flows` poured where the level is lowest:
+    candidate j rises by 1 / width_j per flow (width: flows per unit of level, its capacity over
+    a flow's weight).  The continuous water level of each segment, floored, the flows left
+    over to the candidates closest to the next whole flow: what placing the flows one by one on
+    the least-loaded candidate gives, in one pass."""
+    order = np.lexsort((level, segment))
+    seg, lvl, wid = segment[order], level[order], width[order]
+    start = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    base = np.repeat(start, np.diff(np.r_[start, len(seg)]))
+    cum_w = np.cumsum(wid)
+    cum_wl = np.cumsum(wid * lvl)
+    before_w = np.r_[0.0, cum_w][base]
+    before_wl = np.r_[0.0, cum_wl][base]
+    w_in = cum_w - before_w  # width of this and the lower candidates of the segment
+    wl_in = cum_wl - before_wl
+    need = lvl * (w_in - wid) - (wl_in - wid * lvl)  # flows to raise the lower ones to this one
+    fits = need <= flows[seg]
+    last = np.maximum(np.bincount(seg, weights=fits, minlength=len(flows)).astype(np.int64), 1)
+    at = start + last - 1
+    water = (flows + (wl_in[at] if len(at) else 0)) / w_in[at]
+    share = np.where(np.arange(len(seg)) - base < last[seg], (water[seg] - lvl) * wid, 0.0)
+    share = np.maximum(share, 0.0)
+    whole = np.floor(share + 1e-9)
+    left = flows - np.bincount(seg, weights=whole, minlength=len(flows)).astype(np.int64)
+    # the leftover flows: to the candidates with the largest fractions, one each
+    frac_order = np.lexsort((-(share - whole), seg))
+    rank = np.empty(len(seg), dtype=np.int64)
+    rank[frac_order] = np.arange(len(seg)) - base  # segments keep their places in frac_order
+    whole = whole + (rank < left[seg])
+    out = np.empty(len(seg), dtype=np.int64)
+    out[order] = whole.astype(np.int64)
+    return out
 
 
 def _spray(state: np.ndarray, link: np.ndarray, count: np.ndarray, n: np.ndarray,
@@ -230,6 +253,9 @@ def route(network: Network, classes: Classes, switch_mode: np.ndarray,
         start[far], ncand[far] = s_far, c_far
         lo, c_near, pool_near = cands.direct(sw[near], d[near])
         start[near], ncand[near] = lo, c_near
+        if int(ncand.sum()) > MAX_CANDIDATES:
+            raise TooLarge(f"{len(cls):,} flow groups at one hop with {int(ncand.sum()):,} next "
+                           f"hops between them (the traffic model holds {MAX_CANDIDATES:,})")
         stuck = (ncand == 0) & ~lost
         unrouted[cls[stuck]] = True
         # one flat candidate list: the far states' from the cache, the near ones' from pairs
