@@ -215,10 +215,12 @@ class TrafficModel:
             if classes is None or not len(classes):
                 shares.append(1.0)
                 continue
-            share, load, rate, lost = self._share(classes, ideal, per_row, rng, cancel)
+            share, load, rate, lost = self._share(classes, ideal, per_row, rng, cancel,
+                                                  steady=seed == 0)
             shares.append(share)
             loads += load
-            throughput.append(rate)
+            if rate is not None:
+                throughput.append(rate)
             unrouted += lost
         loads /= seeds
         if unrouted:
@@ -235,19 +237,21 @@ class TrafficModel:
         return first_level(weight, self.network.cap)
 
     def _share(self, classes: flowsets.Classes, ideal: float, per_row: np.ndarray,
-               rng: np.random.Generator, cancel: Cancel | None
-               ) -> tuple[float, np.ndarray, float, int]:
+               rng: np.random.Generator, cancel: Cancel | None, steady: bool = True
+               ) -> tuple[float, np.ndarray, float | None, int]:
         """(fabric share, mean load per directed link over the collective in Gb/s, max-min
-        throughput in Gb/s, unrouted classes) of one draw.  Every flow carries the same bytes,
-        so over the collective's duration each averages the pace (the slowest flow's rate): a
-        link's mean load is its flows x the pace."""
-        allocation, routed, incidence = allocate(self.network, classes, per_row, rng, cancel)
+        throughput in Gb/s (None unless `steady`), unrouted classes) of one draw.  Every flow
+        carries the same bytes, so over the collective's duration each averages the pace (the
+        slowest flow's rate, the first level of the filling): a link's mean load is its flows x
+        the pace.  The later levels (the steady state's throughput) only when `steady`."""
+        allocation, routed, incidence = allocate(self.network, classes, per_row, rng, cancel,
+                                                 levels=MAX_LEVELS if steady else 1)
         group = classes.group
         flows = np.asarray(incidence.sum(axis=0)).ravel()
         lost = int(routed.unrouted.sum())
         share = 0.0 if lost or ideal <= 0 else min(allocation.pace / ideal, 1.0)
-        throughput = float(np.bincount(group, weights=classes.n, minlength=classes.groups)
-                           @ allocation.rates)
+        throughput = (float(np.bincount(group, weights=classes.n, minlength=classes.groups)
+                            @ allocation.rates) if steady else None)
         return share, flows * allocation.pace, throughput, lost
 
     # ------------------------------------------------------------------ the result
@@ -311,7 +315,7 @@ class TrafficModel:
 
 
 def allocate(network: Network, classes: flowsets.Classes, per_row: np.ndarray,
-             rng: np.random.Generator, cancel: Cancel | None = None
+             rng: np.random.Generator, cancel: Cancel | None = None, levels: int = MAX_LEVELS
              ) -> tuple[Allocation, Routed, csr_matrix]:
     """Route `classes` with the switches' mode codes `per_row` (routing.MODE_CODE) and share
     the links by max-min fairness: (allocation, routes, group x link incidence)."""
@@ -321,7 +325,7 @@ def allocate(network: Network, classes: flowsets.Classes, per_row: np.ndarray,
     cols = np.concatenate([routed.link, classes.nic_link])
     vals = np.concatenate([routed.flows, classes.nic_flows])
     incidence = incidence_matrix(rows, cols, vals, (classes.groups, network.n_links))
-    return max_min(incidence, network.cap, MAX_LEVELS), routed, incidence
+    return max_min(incidence, network.cap, levels), routed, incidence
 
 
 def traffic_for(doc: FabricDocument, workload_id: str, mode: str,

@@ -56,7 +56,8 @@ class ModeResult:
     link_load: dict[str, float]  # link id -> load (0-1), every fabric link of the network
     hottest: tuple[LinkLoad, ...]
     histogram: tuple[Bin, ...]
-    throughput_gbps: float = 0.0  # max-min fair steady state: every flow at its rate, summed
+    #: max-min fair steady state of the first draw: every flow at its fair rate, summed
+    throughput_gbps: float = 0.0
 
     @property
     def ratio(self) -> float:
