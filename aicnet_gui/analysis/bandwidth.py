@@ -1,7 +1,8 @@
 """Bandwidth per workload: what each GPU gets through each tier, the bottleneck, bisection
 bandwidth and the time of an all-reduce (formulas in docs/rules.md, "Bandwidth per workload").
-The bisection is the max-flow between two halves of the workload's servers on the fabric as
-drawn (fabric_paths.py), not a formula.
+The bisection is the max-flow across the cuts of the workload's GPUs that matter, on the fabric
+as drawn (fabric_paths.py), not a formula: the smaller of the rail-aligned cut (the servers in
+halves) and the cross-rail cut (every server's GPUs in halves by rail); both are kept.
 
 A fluid model of a Clos fabric with ECMP:
 
@@ -41,7 +42,7 @@ from .collectives import (
     nvswitch_members,
     usable_algorithm,
 )
-from .fabric_paths import bisection_gbps, islands, joined_through_servers
+from .fabric_paths import Bisection, bisection, islands, joined_through_servers
 from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
 from .workload_bounds import BoundsCache
@@ -94,6 +95,24 @@ class WorkloadMetrics:
     slowest_server: str | None = None  # its name (slowest_id: its device id)
     slowest_gbps_per_gpu: float | None = None
     slowest_id: str | None = None
+    #: the cuts behind `bisection_gbps` (their minimum): the rail-aligned and cross-rail ones
+    cuts: Bisection | None = None
+
+    @property
+    def bisection_rail_aligned_gbps(self) -> float:
+        """The max-flow between the two halves of the servers (rail-aligned traffic)."""
+        return self.cuts.rail_aligned_gbps if self.cuts is not None else self.bisection_gbps
+
+    @property
+    def bisection_cross_rail_gbps(self) -> float | None:
+        """The max-flow between each server's GPUs of the first half of its rails and those of
+        the second (traffic between rails); None without such a cut (declared rail planes)."""
+        return self.cuts.cross_rail_gbps if self.cuts is not None else None
+
+    @property
+    def bisection_cut(self) -> str:
+        """The cut `bisection_gbps` is measured on: "rail-aligned" or "cross-rail"."""
+        return self.cuts.worst_cut if self.cuts is not None else "rail-aligned"
 
     @property
     def plane_bisection_gbps(self) -> dict[str, float]:
@@ -118,6 +137,10 @@ class WorkloadMetrics:
             "all_to_all_gbps_per_gpu": self.alltoall_gbps_per_gpu,
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
+            "bisection": {"worst_cut": self.bisection_cut,
+                          "rail_aligned_gbps": self.bisection_rail_aligned_gbps,
+                          "cross_rail_gbps": self.bisection_cross_rail_gbps,
+                          "cross_rail_cut": self.cuts.cross_rail_cut if self.cuts else ""},
             "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
                           "algorithm": self.algorithm, "nvlink_domains": self.domains,
                           "bus_gbps": self.allreduce_bus_gbps,
@@ -386,7 +409,7 @@ class WorkloadModel:
 
         ring = per_gpu("ring-allreduce")
         ring_scattered = per_gpu("all-to-all")  # see `scattered` above
-        bisection = bisection_gbps(state, np.flatnonzero(members))
+        cuts = _rounded_cuts(state, members)
         message = workload.message_mb or state.settings.allreduce_message_mb
         if self._nvlink is None:  # the members' servers and their models: kept until those change
             self._nvlink = (nvlink_domains(state, members), nvswitch_members(state, members))
@@ -399,15 +422,14 @@ class WorkloadModel:
                                       slowest if slowest_row is not None else rate,
                                       message * 1e6, STEP_LATENCY_US[technology])
         allreduce = estimate.time_ms
-        servers = int(members.sum())
-        linked = _linked_servers(state, members)
+        servers, linked = int(members.sum()), _linked_servers(state, members)
         metrics = WorkloadMetrics(
             workload.id, workload.name, workload.kind.value, workload.pattern,
             servers, gpus, nics, servers - linked, _r(injection), tuple(tiers),
             per_gpu(pattern), ring, per_gpu("all-to-all"), worst_tier,
             state.dev_id(worst_row) if worst_row is not None else None,
             state.name(worst_row) if worst_row is not None else None,
-            _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
+            _r(cuts.worst_gbps), float(message), allreduce, workload.target_gbps_per_gpu,
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
             allreduce_assumptions(workload.placement, estimate, technology,
                                   STEP_LATENCY_US[technology], fallback)
@@ -418,8 +440,17 @@ class WorkloadModel:
             state.name(slowest_row) if slowest_row is not None else None,
             _r(slowest) if slowest_row is not None else None,
             state.dev_id(slowest_row) if slowest_row is not None else None,
+            cuts,
         )
         return metrics, covered
+
+
+def _rounded_cuts(state: State, members: np.ndarray) -> Bisection:
+    """The members' bisection cuts (fabric_paths.bisection), rounded as every result is."""
+    cuts = bisection(state, np.flatnonzero(members))
+    cross = cuts.cross_rail_gbps
+    return Bisection(_r(cuts.rail_aligned_gbps), None if cross is None else _r(cross),
+                     cuts.cross_rail_cut)
 
 
 def _slowest_server(state: State, members: np.ndarray,

@@ -310,7 +310,8 @@ class MetricsDock(QDockWidget):
             bar = (target / w.per_gpu_gbps, 1.0) if target and w.per_gpu_gbps > 0 else None
             item = self._row(section, w.name, f"{gbps(w.per_gpu_gbps)} per GPU", bar,
                              tip=f"{w.pattern}; bottleneck: {w.bottleneck_name or w.bottleneck_tier}")
-            self._row(item, "Bisection bandwidth", gbps(w.bisection_gbps))
+            self._row(item, "Bisection bandwidth", gbps(w.bisection_gbps),
+                      tip=w.cuts.cuts_text(gbps) if w.cuts is not None else "")
             for plane, value in w.plane_bisection:
                 self._row(item, f"Bisection, plane {plane}", gbps(value),
                           tip="each compute plane is its own fat tree")
