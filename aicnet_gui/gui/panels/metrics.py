@@ -376,6 +376,11 @@ class MetricsDock(QDockWidget):
         power = self._row(section, "Power", power_text(bom), tip=power_tip)
         if unknown:
             self._row(power, "No power figure", ", ".join(unknown), tip=power_tip)
+        for model, count, caveat in bom.power_caveats():  # typical or unverified figures
+            if bom.power_figures[model].figure != "none":
+                self._row(power, f"{model_name(doc, model)} x{count}", caveat,
+                          tip=bom.power_figures[model].source)
+        if bom.power_caveats():
             power.setExpanded(True)
         cost_tip = (f"no price for {counted(len(bom.unpriced), 'part')}: {', '.join(bom.unpriced[:6])}"
                     + ("…" if len(bom.unpriced) > 6 else "") if bom.unpriced else "list prices")
