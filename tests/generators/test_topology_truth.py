@@ -24,7 +24,7 @@ from aicnet_gui.model.document import FabricDocument
 DGX, HGX = "nvidia-dgx-h100", "generic-hgx-8-gpu-b3140h"
 QM9700, SN5600, Q3400 = "nvidia-qm9700", "nvidia-sn5600", "nvidia-q3400-ra"
 NICS = 8
-RANK = {"gpu_server": 0, "leaf": 1, "spine": 2, "core": 3}
+RANK = {"gpu_server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3}  # storage: UFM appliances
 
 GRID = [
     RailOptimizedParams(sus=1, server=DGX, leaf=QM9700),
