@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.rack_units import ru_text
 from .diff import FabricDiff
 from .sweep import Sweep
 from .whatif import WhatIfResult, WorkloadState
@@ -26,10 +27,11 @@ def render_diff(diff: FabricDiff, old: str, new: str) -> str:
     for device in diff.devices_removed:
         lines.append(f"  - device {device.name} ({device.model})")
     for device in diff.devices_added:
-        lines.append(f"  + device {device.name} ({device.model}) rack {device.rack} U{device.ru}")
+        lines.append(f"  + device {device.name} ({device.model}) rack {device.rack} "
+                     f"{ru_text(device.ru)}")
     for move in diff.devices_moved:
-        lines.append(f"  > device {move.name}: {move.rack_before} U{move.ru_before} -> "
-                     f"{move.rack_after} U{move.ru_after}")
+        lines.append(f"  > device {move.name}: {move.rack_before} {ru_text(move.ru_before)} -> "
+                     f"{move.rack_after} {ru_text(move.ru_after)}")
     for change in diff.device_changes:
         lines.append(f"  ~ device {change.what} {change.field}: {change.before} -> {change.after}")
     for cage in diff.cage_changes:

@@ -31,12 +31,13 @@ from pathlib import Path
 
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
+from ..model.rack_units import CSV_RU
 from .cables import CablePlan, CableRow, End, LabelEnd, build_plan
 
 SCHEDULE_HEADER: tuple[str, ...] = (
     "Cable", "Label text A", "Label text B", "Tier", "Rail", "Plane",
-    "A site", "A rack", "A RU", "A device", "A port", "A breakout leg", "A optic", "A connector",
-    "B site", "B rack", "B RU", "B device", "B port", "B breakout leg", "B optic", "B connector",
+    "A site", "A rack", f"A {CSV_RU}", "A device", "A port", "A breakout leg", "A optic", "A connector",
+    "B site", "B rack", f"B {CSV_RU}", "B device", "B port", "B breakout leg", "B optic", "B connector",
     "Media", "Speed Gb/s", "Cable part", "Cable type", "Fibre type", "Polarity",
     "Calculated length m", "Length source", "Ordered length m", "Colour", "Status", "Link id",
     "Assembly",
@@ -87,7 +88,7 @@ def _plan(doc: FabricDocument, plan: CablePlan | None, profile: str | None) -> C
 
 
 def _end_cells(site: str, end: End) -> list[object]:
-    return [site, end.rack, end.dev.top_ru if end.dev.top_ru is not None else "", end.device,
+    return [site, end.rack, end.dev.ru if end.dev.ru is not None else "", end.device,
             end.port, end.leg_text, end.optic, end.connector]
 
 
@@ -156,7 +157,7 @@ def export_p2p(doc: FabricDocument, out_path: str | os.PathLike[str],
     plan = _plan(doc, plan, profile)
     rows = (
         [r.a.device, _node_type(r.a), r.a.port, r.b.device, _node_type(r.b), r.b.port,
-         r.a.rack, r.a.dev.top_ru if r.a.dev.top_ru is not None else ""]
+         r.a.rack, r.a.dev.ru if r.a.dev.ru is not None else ""]
         for r in plan.rows
     )
     return write_csv(out_path, P2P_HEADER, rows)
