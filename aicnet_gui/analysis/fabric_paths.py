@@ -242,28 +242,34 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
     return _cached(state, "bisection", hash(members.tobytes()), lambda: _bisection(state, members))
 
 
-def _bisection(state: State, members: np.ndarray) -> float:
+def max_flow(n: int, a: np.ndarray, b: np.ndarray, gbps: np.ndarray, feeds: np.ndarray,
+             feed_gbps: np.ndarray, drains: np.ndarray, drain_gbps: np.ndarray) -> float:
+    """Max-flow (Gb/s) over the links (a, b, gbps: both directions) of `n` devices from a
+    source feeding the rows `feeds` to a sink the rows `drains` drain into (scipy, Dinic)."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import maximum_flow
 
+    source, sink = n, n + 1
+    src = np.concatenate([a, b, np.full(len(feeds), source), drains])
+    dst = np.concatenate([b, a, feeds, np.full(len(drains), sink)])
+    cap = np.concatenate([gbps, gbps, feed_gbps, drain_gbps])
+    graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
+    graph.sum_duplicates()
+    return float(maximum_flow(graph, source, sink).flow_value)
+
+
+def _bisection(state: State, members: np.ndarray) -> float:
     order = bisection_order(state, members)
     half = len(order) // 2
     first, second = order[:half], order[half:]
-    value = 0.0
-    if first and second:
-        n = state.store.n_devices
-        source, sink = n, n + 1
-        _rows, a, b, gbps = _fabric_rows(state)
-        att = attachments(state)
-        nic = np.bincount(att.server, weights=att.gbps, minlength=n).astype(np.int64)
-        first_a, second_a = np.array(first), np.array(second)
-        src = np.concatenate([a, b, np.full(len(first_a), source), second_a])
-        dst = np.concatenate([b, a, first_a, np.full(len(second_a), sink)])
-        cap = np.concatenate([gbps, gbps, nic[first_a], nic[second_a]])
-        graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
-        graph.sum_duplicates()
-        value = float(maximum_flow(graph, source, sink).flow_value)
-    return value
+    if not (first and second):
+        return 0.0
+    n = state.store.n_devices
+    _rows, a, b, gbps = _fabric_rows(state)
+    att = attachments(state)
+    nic = np.bincount(att.server, weights=att.gbps, minlength=n).astype(np.int64)
+    first_a, second_a = np.array(first), np.array(second)
+    return max_flow(n, a, b, gbps, first_a, nic[first_a], second_a, nic[second_a])
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,9 +366,6 @@ def cross_rail_halves(state: State, members: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _cross_rail(state: State, members: np.ndarray) -> tuple[float | None, str]:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import maximum_flow
-
     first, second = cross_rail_halves(state, members)
     if not len(first) or not len(second):
         return None, ""
@@ -373,20 +376,14 @@ def _cross_rail(state: State, members: np.ndarray) -> tuple[float | None, str]:
            if 0 not in rails_a + rails_b and not set(rails_a) & set(rails_b) else
            "each server's NICs in halves")
     n = state.store.n_devices
-    source, sink = n, n + 1
     rows, a, b, gbps = _fabric_rows(state)
     col = state.store.l
     between = (col["tier_a"][rows] >= 1) & (col["tier_b"][rows] >= 1)  # switch to switch
-    a, b, gbps = a[between], b[between], gbps[between]
     supply = np.bincount(att.switch[first], weights=att.gbps[first], minlength=n)
     demand = np.bincount(att.switch[second], weights=att.gbps[second], minlength=n)
     feeds, drains = np.flatnonzero(supply), np.flatnonzero(demand)
-    src = np.concatenate([a, b, np.full(len(feeds), source), drains])
-    dst = np.concatenate([b, a, feeds, np.full(len(drains), sink)])
-    cap = np.concatenate([gbps, gbps, supply[feeds], demand[drains]])
-    graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
-    graph.sum_duplicates()
-    return float(maximum_flow(graph, source, sink).flow_value), cut
+    return max_flow(n, a[between], b[between], gbps[between], feeds, supply[feeds], drains,
+                    demand[drains]), cut
 
 
 def worst_path(state: State) -> WorstPath | None:
