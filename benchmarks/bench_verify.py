@@ -3,7 +3,7 @@ design, at 128 to 4,096 8-GPU servers (the last ~98k links).
 
 The observation is what the tools would print for the design cabled with five faults (a swap,
 a shift, a missing cable, an extra cable, crossed rails), written once per size by
-`aicnet_gui.asbuilt.simulate`: an ibnetdiscover file (the whole fabric) and one lldpctl JSON
+`tests/asbuilt/captures.py`: an ibnetdiscover file (the whole fabric) and one lldpctl JSON
 file per switch.  Timed, as `aicnet verify` runs them: reading the input, comparing, and the
 re-work list (which builds the cabling plan for cable numbers and labels), with the garbage
 collector held as the command holds it.  Medians of --runs; wall clock and process CPU time
@@ -25,11 +25,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "asbuilt"))  # captures
 
+import captures as sim  # noqa: E402  (the tools' output layouts, test code)
 from bench_analysis import build  # noqa: E402
 
 from aicnet_gui.asbuilt import compare, read_ibnetdiscover, read_lldp, rework_list  # noqa: E402
-from aicnet_gui.asbuilt import simulate as sim  # noqa: E402
 from aicnet_gui.catalog.loader import builtin_catalog  # noqa: E402
 from aicnet_gui.gc_control import gc_held  # noqa: E402
 from aicnet_gui.model.catalog import Catalog  # noqa: E402

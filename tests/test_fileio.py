@@ -19,7 +19,7 @@ from aicnet_gui.fileio import (
 from aicnet_gui.fileio.migrations import MigrationError, migrate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateRack
-from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link
+from aicnet_gui.model.fabric import SCHEMA_VERSION, CageConfig, Device, Endpoint, Link
 
 
 def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
@@ -36,7 +36,7 @@ def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
 def test_file_is_versioned_json_with_embedded_catalog(small):
     data = json.loads(dumps_fabric(small))
     assert list(data)[:2] == ["format", "schema_version"]
-    assert data["format"] == "aicnet.fabric" and data["schema_version"] == 3
+    assert data["format"] == "aicnet.fabric" and data["schema_version"] == SCHEMA_VERSION == 4
     assert data["links"][0]["a"] == ["gpu1", "p1"]
     embedded = {e["id"] for section in data["catalog"].values() for e in section}
     assert embedded == {"nvidia-qm9700", "nvidia-dgx-h100", "nvidia-mma4z00-ns", "nvidia-mfp7e10"}

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..media.facts import COPPER_TYPES
 from ..model.catalog import Catalog
 from ..model.catalog_entities import (
     CableAssembly,
@@ -22,7 +23,6 @@ from ..model.catalog_entities import (
 )
 from ..model.memo import IdentityMemo
 from ..model.ports import LogicalPort
-from .media import COPPER_TYPES
 
 NONE = -1
 

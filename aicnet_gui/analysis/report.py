@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from ..media.facts import media_label
 from ..model.catalog_entities import CableAssembly
 from ..model.fabric import Device
 from ..model.memo import IdentityMemo
 from .bandwidth import WorkloadMetrics
 from .findings import Finding, Severity
 from .index import NONE, Endpoints
-from .media import media_label
 
 
 def _ratio(down: int, up: int) -> float | None:

@@ -42,10 +42,10 @@ from ..model.catalog_entities import CableAssembly, Transceiver
 from ..model.edits import UpdateLink
 from ..model.fabric import Link, LinkPatch
 from ..model.fit import ports_per_optical_port
+from ..model.wording import fmt_m
 from . import rules_fec
 from .findings import ERROR, INFO, WARNING, Finding, Fix
 from .index import NONE
-from .media import fmt_m
 from .state import Rule, State
 
 #: TIA-568.3-D: maximum insertion loss of a standard-grade mated connector pair (dB)

@@ -14,11 +14,12 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..media.facts import cable_media
 from ..model.memo import IdentityMemo
+from ..model.wording import fmt_m
 from .findings import ERROR, WARNING, Finding, Fix
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
-from .media import cable_media, fmt_m
 from .signatures import Issue
 from .state import Failure, Rule, State
 

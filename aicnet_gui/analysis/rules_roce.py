@@ -20,8 +20,8 @@ import numpy as np
 
 from ..model.edits import UpdateSettings
 from ..model.fabric import FabricTechnology, WorkloadKind
+from ..model.wording import fmt_m
 from .findings import ERROR, WARNING, Finding, Fix
-from .media import fmt_m
 from .state import Rule, State
 
 FIBRE_M_PER_S = 2.0e8  # light in glass and signals in twinax: about 5 ns per metre

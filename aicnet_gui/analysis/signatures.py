@@ -22,13 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..media.facts import optic_reach_m
 from ..model import arrays
 from ..model.catalog_entities import CableAssembly, CageGroup, DeviceModel, Technology, Transceiver
 from ..model.fit import link_family, link_technology_problem
 from ..model.ports import LogicalPort
 from .findings import Severity
 from .index import NONE, CatalogIndex, Endpoints, _grow
-from .media import optic_reach_m
 
 FixSpec = tuple  # ("mode", end, mode) | ("optic", end, optic id or None) | ("cable", cable id)
 

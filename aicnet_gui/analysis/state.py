@@ -24,10 +24,10 @@ import numpy as np
 from ..model.catalog_entities import Technology
 from ..model.document import FabricDocument
 from ..model.fabric import Link, Workload
+from ..model.fit import fabric_family
 from .delta import Delta
 from .findings import Finding
 from .index import CatalogIndex, Endpoints
-from .media import fabric_family
 from .signatures import Signatures
 from .store import Store
 from .topology import Topology

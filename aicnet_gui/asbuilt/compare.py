@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from ..model.document import FabricDocument
 from ..model.fabric import Link
 from ..model.port_names_os import PortNamer
-from .observed import Observation, ObservedLink
+from ..report.netbox_devicetypes import template_names
+from .observed import Observation, ObservedEnd, ObservedLink
 
 KIND_TITLES: dict[str, str] = {
     "missing": "missing cable",
@@ -105,6 +106,7 @@ class _Resolver:
         self._hosts: dict[str, str | None] = {}
         self._lower: dict[int, dict[str, str]] = {}
         self._tables: dict[str, dict[str, str]] = {}
+        self._cages: dict[str, dict[str, int]] = {}
 
     def host(self, name: str) -> str | None:
         if name in self._hosts:
@@ -130,6 +132,45 @@ class _Resolver:
                 lower = self._lower[id(table)] = {k.lower(): v for k, v in table.items()}
             port = lower.get(name.lower())
         return port
+
+    def cage_of(self, device_id: str, name: str) -> int | None:
+        """The cage whose unsplit interface is `name` (as a NetBox device type names it, with
+        the device's OS names or aicnet's), or None."""
+        model_id = self.doc.devices[device_id].model
+        table = self._cages.get(model_id)
+        if table is None:
+            model = self.doc.device_model(device_id)
+            table = {}
+            for naming in (template_names(model, self.namer), template_names(model)):
+                for cage, names in naming.items():
+                    if len(names) == 1:
+                        table.setdefault(names[0], cage)
+                        table.setdefault(names[0].lower(), cage)
+            self._cages[model_id] = table
+        return table.get(name, table.get(name.lower()))
+
+    def legs(self, device_id: str, cage: int) -> list[str]:
+        """The design ports of a cage, leg by leg."""
+        ports = [p for p in self.doc.ports(device_id).values() if p.cage == cage]
+        return [p.name for p in sorted(ports, key=lambda p: p.leg)]
+
+    def end(self, device_id: str, end: ObservedEnd, other: Port | None = None) -> str | None:
+        """The design port of an observed end: by name, or position N of an unsplit interface
+        (leg N of its cage; position 0: the leg planned to `other`, else the first)."""
+        if end.position is None:
+            return self.port(device_id, end.port)
+        cage = self.cage_of(device_id, end.port)
+        if cage is None:
+            return self.port(device_id, end.port)
+        legs = self.legs(device_id, cage)
+        if end.position == 0:
+            for leg in legs:
+                link = self.doc.link_at(device_id, leg)
+                if link is not None and other is not None and other in (tuple(link.a),
+                                                                        tuple(link.b)):
+                    return leg
+            return legs[0] if legs else None
+        return legs[end.position - 1] if end.position <= len(legs) else None
 
 
 @dataclass
@@ -179,6 +220,7 @@ def compare(doc: FabricDocument, observation: Observation, namer: PortNamer | No
     resolver = _Resolver(doc, namer, host_map or {}, observation.prefer)
     engine = _Engine(doc, namer)
     result = engine.result
+    result.notes.extend(observation.notes)
     unknown: dict[str, list[str]] = defaultdict(list)
     unknown_ports: dict[str, set[Port]] = defaultdict(set)
     seen: dict[frozenset, _Seen] = {}
@@ -201,7 +243,12 @@ def compare(doc: FabricDocument, observation: Observation, namer: PortNamer | No
                         if port is not None:
                             unknown_ports[end.host].add((odev, port))
             continue
-        pa, pb = resolver.port(da, obs.a.port), resolver.port(db, obs.b.port)
+        if obs.a.position == 0:
+            pb = resolver.end(db, obs.b)
+            pa = resolver.end(da, obs.a, (db, pb) if pb is not None else None)
+        else:
+            pa = resolver.end(da, obs.a)
+            pb = resolver.end(db, obs.b, (da, pa) if pa is not None else None)
         if pa is None and pb is None:
             engine.add(Difference(
                 "unexpected", (), f"cable {obs.a} - {obs.b}: neither port is a port of the design",

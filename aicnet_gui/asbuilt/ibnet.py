@@ -10,12 +10,27 @@ The topology file has one block per node: `key=value` lines (`vendid`, `devid`, 
     [1](e09d7303b4f1abf5)   "S-b8599f0300fc6de4"[1]   # lid 100 lmc 0 "MF0;leaf-01:MQM9700/U1" lid 13 4xNDR
 
 A switch's node description is `MF0;<host name>:<model>/U<asic>` on NVIDIA switches (else the
-whole description is the name); an HCA's is `<host name> <RDMA device>` (`gpu-001 mlx5_0`), so
-a server end is named by its RDMA device and a switch end by its port number.  The trailing
-`4xNDR` gives the link rate (width x lane rate).  Every link appears in both nodes' blocks and is
-kept once.  A line that is none of these raises `FabricFileError` with its line number.  The
-line grammar is checked by the regular expressions (a port line's numbers are digits, its GUIDs
-quoted); pydantic is not used per line: a 4,096-server fabric has 400k of them.
+whole description is the name); an HCA's is `<host name> <RDMA device>` (`gpu-001 mlx5_0`,
+rdma-ndd's default `%h %d`), so a server end is named by its RDMA device and a switch end by its
+port number.  The `4xNDR` after the far end's LID gives the link rate (width x lane rate).
+Every link appears in both nodes' blocks and is kept once.
+
+The layouts are those rdma-core's `infiniband-diags/ibnetdiscover.c` prints (`out_switch_port`,
+`out_ca_port`, `out_ids`, `out_chassis`; the format of `man/common/sec_topology-file.rst`):
+
+* `--full` (`-f`) appends ` s=<speed> w=<width> v=<vlcap>` to a port line, after the rate;
+* `--group` (`-g`) puts `Chassis N (guid 0x...)`, `Hostname: ...`, `Non-Chassis Nodes` and
+  `# Spine Nodes` ... headings between the blocks, `# Chassis N (name)` after a `sysimgguid`,
+  and `[ext N]` after a port number (a chassis' external port; the port number stays the one
+  read, as on the one-ASIC switches aicnet names);
+* a CA port line to another CA prints the far port's GUID after a space: `"H-..."[1] (guid)`;
+* routers are `Rt` nodes with `rtguid=`; Xsigo ports end in ` slot N` or ` (scp)`.
+
+A line that is none of these raises `FabricFileError` with its line number; so does a line
+longer than `limits.MAX_LINE_CHARS` or a file past `limits.MAX_CAPTURE_BYTES` or
+`MAX_CAPTURE_LINES`.  The line grammar is checked by the regular expressions (a port line's
+numbers are digits, its GUIDs quoted); pydantic is not used per line: a 4,096-server fabric has
+400k of them.
 """
 
 from __future__ import annotations
@@ -26,12 +41,16 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..fileio.errors import FabricFileError
+from .limits import MAX_CAPTURE_LINES, MAX_LINE_CHARS
 from .observed import Observation, ObservedEnd, ObservedLink, read_input_text
 
 _NODE = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([^"]+)"\s*(?:#\s*"([^"]*)"(.*))?$')
 _PORT = re.compile(
-    r'^\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s+"([^"]+)"\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s*(?:#(.*))?$')
+    r'^\[(\d+)\](?:\[ext \d+\])?(?:\(([0-9a-fA-F]+)\))?\s*"([^"]+)"\[(\d+)\](?:\[ext \d+\])?'
+    r'\s*(?:\(([0-9a-fA-F]+)\))?\s*(?:#(.*))?$')
 _KEYVAL = re.compile(r"^[a-z]+guid=|^vendid=|^devid=", re.IGNORECASE)
+_HEADING = re.compile(r"^(?:Non-Chassis Nodes|Chassis \d+(?: \(guid 0x[0-9a-fA-F]+\))?|Hostname: .*)$")
+"""What `ibnetdiscover -g` prints between node blocks (`out_chassis`, the Xsigo host name)."""
 _QUOTED = re.compile(r'"([^"]*)"')
 _RATE = re.compile(r"^(\d+)x([A-Z0-9]+)$")
 SHARP_NODE = "Aggregation Node"
@@ -99,6 +118,12 @@ def read_ibnetdiscover(path: str | Path) -> Observation:
     seen: set[tuple[str, int, str, int]] = set()
     node: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE_CHARS:
+            raise FabricFileError(file, f"a line of {len(raw):,} characters: at most "
+                                        f"{MAX_LINE_CHARS:,} are read", f"line {number}")
+        if number > MAX_CAPTURE_LINES:
+            raise FabricFileError(file, f"more than {MAX_CAPTURE_LINES:,} lines",
+                                  f"line {number}")
         line = raw.strip()
         if not line or line[0] == "#":
             continue
@@ -119,9 +144,9 @@ def read_ibnetdiscover(path: str | Path) -> Observation:
             comment = match.group(6) or ""
             quoted = _QUOTED.search(comment)
             tail = (comment[quoted.end():] if quoted else comment).split()
+            rate = next((r for token in tail if (r := _rate_of(token)) is not None), None)
             pending.append((node, _PortLine(local, remote, remote_port,
-                                            quoted.group(1) if quoted else None,
-                                            _rate_of(tail[-1]) if tail else None), number))
+                                            quoted.group(1) if quoted else None, rate), number))
             continue
         match = _NODE.match(line)
         if match:
@@ -129,7 +154,7 @@ def read_ibnetdiscover(path: str | Path) -> Observation:
             kinds[node] = match.group(1)
             descs[node] = match.group(4) if match.group(4) is not None else node
             continue
-        if not _KEYVAL.match(line):
+        if not _KEYVAL.match(line) and not _HEADING.match(line):
             raise FabricFileError(file, f"not an ibnetdiscover node, port or key=value line: "
                                         f"{line[:60]!r}", f"line {number}")
     if not kinds:

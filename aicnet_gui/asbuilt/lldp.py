@@ -9,7 +9,8 @@ the neighbour's chassis (keyed by its SysName, or only `id` when it sends none) 
 lldpctl does not print the local host name, so a single-device file is named after its device
 (`leaf-01.json`, `leaf-01.lldp.json`); a merged file is `{"leaf-01": {"lldp": ...}, ...}`.
 A folder is read file by file (`*.json`, sorted).  Bad input raises `FabricFileError` naming the
-file and the JSON path.
+file and the JSON path; so does input past the bounds of `limits.py` (file size, nesting depth,
+files, interfaces per device).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..fileio.errors import FabricFileError
-from .observed import Observation, ObservedEnd, ObservedLink
+from .limits import MAX_JSON_DEPTH, MAX_LLDP_FILES, MAX_NEIGHBOURS
+from .observed import Observation, ObservedEnd, ObservedLink, read_input_bytes
 
 _MAU_SPEED = re.compile(r"^(\d+(?:\.\d+)?)\s*(G|M)?(?:ig|b)?\s*base", re.IGNORECASE)
 
@@ -104,6 +106,9 @@ def _read_device(host: str, lldp: Any, file: str, base: str, out: Observation) -
         entries = [entries]
     elif not indexed:
         raise FabricFileError(file, "\"interface\" must be an object or a list", where)
+    if len(entries) > MAX_NEIGHBOURS:
+        raise FabricFileError(file, f"{len(entries):,} interfaces: at most {MAX_NEIGHBOURS:,} "
+                                    "are read", where)
     try:
         parsed = _ENTRIES.validate_python(entries)
     except ValidationError as exc:
@@ -153,7 +158,23 @@ def _files(paths: Iterable[str | Path]) -> list[Path]:
             found.append(path)
         else:
             raise FabricFileError(path, "no such file or folder")
+        if len(found) > MAX_LLDP_FILES:
+            raise FabricFileError(path, f"more than {MAX_LLDP_FILES:,} lldpctl files")
     return found
+
+
+def _depth_problem(data: Any) -> str | None:
+    """The JSON path where `data` nests deeper than MAX_JSON_DEPTH, or None (iterative)."""
+    stack: list[tuple[Any, str, int]] = [(data, "$", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return where
+        if isinstance(value, dict):
+            stack.extend((v, f"{where}.{k}", depth + 1) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value))
+    return None
 
 
 def read_lldp(paths: Iterable[str | Path]) -> Observation:
@@ -162,10 +183,7 @@ def read_lldp(paths: Iterable[str | Path]) -> Observation:
     for path in _files(paths):
         file = str(path)
         out.files.append(file)
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise FabricFileError(file, f"cannot read: {exc.strerror or exc}") from None
+        raw = read_input_bytes(path)
         if not raw.strip():
             raise FabricFileError(file, "the file is empty")
         try:
@@ -175,6 +193,10 @@ def read_lldp(paths: Iterable[str | Path]) -> Observation:
                 file, f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
         if not isinstance(data, dict):
             raise FabricFileError(file, "the top level must be a JSON object", "$")
+        deep = _depth_problem(data)
+        if deep is not None:
+            raise FabricFileError(file, f"nested more than {MAX_JSON_DEPTH} deep (lldpctl's "
+                                        "output is 7)", deep)
         if "lldp" in data:
             _read_device(host_of_file(path), data["lldp"], file, "$.lldp", out)
             continue

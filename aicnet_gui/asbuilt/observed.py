@@ -12,17 +12,25 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..fileio.errors import FabricFileError
+from .limits import MAX_CAPTURE_BYTES
 
 
 class ObservedEnd(NamedTuple):
     """One end of an observed link: a host name and a port name as the tool printed them.
-    (Named tuples: an ibnetdiscover file of a 4,096-server fabric holds 200k ends.)"""
+    (Named tuples: an ibnetdiscover file of a 4,096-server fabric holds 200k ends.)
+
+    `position`: the end is position N of an unsplit interface (a NetBox 4.5 cable profile:
+    position 2 of `swp9` is the cage's second breakout leg); 0 for some leg of that cage, not
+    known which (a breakout cable's common end in NetBox's own export)."""
 
     host: str
     port: str
+    position: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.host}:{self.port}"
+        if self.position is None:
+            return f"{self.host}:{self.port}"
+        return f"{self.host}:{self.port}[{self.position or '?'}]"
 
 
 class ObservedLink(NamedTuple):
@@ -51,16 +59,44 @@ class Observation:
     files: list[str] = field(default_factory=list)
     prefer: tuple[str, ...] = ()
     """Port namings to try first for this input (e.g. `ib-port`, `linux-rdma` for ibnetdiscover)."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader read differently from the plain case (statuses, formats), for the user."""
 
 
-def read_input_text(path: str | Path, encoding: str = "utf-8") -> str:
-    """The text of an observed-data file, or a FabricFileError naming the file and why."""
+def check_size(path: str | Path, limit: int = MAX_CAPTURE_BYTES) -> None:
+    """A FabricFileError when the file is larger than `limit` bytes (or cannot be looked at)."""
     file = str(path)
     try:
-        return Path(path).read_text(encoding=encoding)
+        size = Path(path).stat().st_size
     except FileNotFoundError:
         raise FabricFileError(file, "no such file") from None
-    except UnicodeDecodeError as exc:
-        raise FabricFileError(file, f"not UTF-8 text (offset {exc.start})") from None
     except OSError as exc:
         raise FabricFileError(file, f"cannot read: {exc.strerror or exc}") from None
+    if size > limit:
+        raise FabricFileError(file, f"{size / 2**20:,.0f} MiB: at most {limit / 2**20:,.0f} MiB "
+                                    "are read")
+
+
+def read_input_bytes(path: str | Path, limit: int = MAX_CAPTURE_BYTES) -> bytes:
+    """The bytes of an observed-data file of at most `limit` bytes, or a FabricFileError."""
+    file = str(path)
+    check_size(path, limit)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)  # a file that grew since stat() is still bounded
+    except OSError as exc:
+        raise FabricFileError(file, f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise FabricFileError(file, f"more than {limit / 2**20:,.0f} MiB: at most that is read")
+    return data
+
+
+def read_input_text(path: str | Path, encoding: str = "utf-8",
+                    limit: int = MAX_CAPTURE_BYTES) -> str:
+    """The text of an observed-data file, or a FabricFileError naming the file and why."""
+    file = str(path)
+    data = read_input_bytes(path, limit)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise FabricFileError(file, f"not UTF-8 text (offset {exc.start})") from None

@@ -31,10 +31,10 @@ from ..generators import (
     GeneratorError,
     RailOptimizedParams,
     TwoTierParams,
-    choose_media,
     generate,
     generated_metadata,
 )
+from ..media import choose_media
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import (
     AddDevice,

@@ -7,6 +7,8 @@
 - 2 -> 3: a run of cages with the same configuration may be one entry keyed `"first-last"`
   (model/cage_tables.py; a sixth smaller file).  A version-2 file is a valid version-3 file,
   so it is read as one (`READ_AS_CURRENT`).
+- 3 -> 4: a design may carry the requirement a study chose it for (`requirement`, written
+  only when there is one).  A version-3 file has none and is a valid version-4 file.
 """
 
 from __future__ import annotations
@@ -39,9 +41,9 @@ def _unchanged(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Migration] = {1: ends_as_pairs, 2: _unchanged}
+MIGRATIONS: dict[int, Migration] = {1: ends_as_pairs, 2: _unchanged, 3: _unchanged}
 #: versions whose files the current schema reads as they are
-READ_AS_CURRENT = frozenset({2, SCHEMA_VERSION})
+READ_AS_CURRENT = frozenset({2, 3, SCHEMA_VERSION})
 
 
 class MigrationError(ValueError):

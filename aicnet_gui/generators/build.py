@@ -1,22 +1,24 @@
 """Turn template parameters into model operations, and apply them as one edit.
 
-plan (template) -> names (Settings.naming) -> the links as columns (link_table.py) -> racks and
-RUs (placement) -> estimated lengths (the arithmetic of analysis.lengths) -> media, decided once
-per kind of component (media_bulk.py over media.py) -> placed again counting the optics when
-a rack cannot also power them (cage_optics.py) -> devices, links from values validated once each
-(construct.py) and the summary (tally.py) -> AddRack/AddDevice/AddLink/AddWorkload/
-UpdateSettings/UpdateMetadata ops.  `generate` applies them in ONE `doc.apply` call (one undo
-step in the GUI) with the garbage collector paused.
+plan (the template's planner, `template_registry.py`) -> names (Settings.naming) -> the links as
+columns (link_table.py) -> racks and RUs (placement) -> estimated lengths (the arithmetic of
+model/floor.py) -> media, decided once per kind of component (`media/bulk_choice.py` over
+`media/selector.py`) -> placed again counting the optics when a rack cannot also power them
+(cage_optics.py) -> devices, links from values validated once each (construct.py) and the
+summary (tally.py) -> AddRack/AddDevice/AddLink/AddWorkload/UpdateSettings/UpdateMetadata ops.
+`generate` applies them in ONE `doc.apply` call (one undo step in the GUI) with the garbage
+collector paused; `build_design` does it into a new document.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 
 from ..gc_control import gc_paused
+from ..media import MediaSelector, fabric_technology
+from ..media.bulk_choice import BulkSelection, select_bulk
 from ..model.catalog import Catalog
 from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.colours import rail_colour
@@ -42,41 +44,31 @@ from ..model.fabric import (
     WorkloadKind,
 )
 from ..model.limits import MAX_DEVICES, MAX_LINKS, MAX_RACKS
+from ..model.network_defaults import network_defaults
 from .cage_optics import DeviceOptics, power_notes, racks_over_budget, rule_draw
 from .construct import LinkColumns, build_links
 from .errors import GeneratorError
 from .layout import layout_devices, panel_size
-from .leaf_spine import plan_three_tier, plan_two_tier
 from .link_table import LinkTable, estimate_lengths, link_table
-from .media import MediaSelector, fabric_technology
-from .media_bulk import BulkSelection, select_bulk
 from .naming import names
-from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
+from .params import TemplateParams
 from .placement import Placement, place, power_of
 from .plan import FabricPlan, PlannedDevice
-from .rail_optimized import plan_rail_optimized, with_su_size
 from .result import GenerationResult
 from .tally import tally
+from .template_registry import template_named
 
 _PASSES = 4  # placement passes at most: no optics known, then the optics chosen (growing)
 
-PLANNERS: dict[type, Callable[[Catalog, TemplateParams], FabricPlan]] = {
-    TwoTierParams: plan_two_tier,  # type: ignore[dict-item]
-    RailOptimizedParams: plan_rail_optimized,  # type: ignore[dict-item]
-    ThreeTierParams: plan_three_tier,  # type: ignore[dict-item]
-}
-
-
 def plan(catalog: Catalog, params: TemplateParams) -> FabricPlan:
     """The topology of a template (devices, links, placement groups) without racks or media."""
-    return PLANNERS[type(params)](catalog, resolved(catalog, params))
+    return template_named(params.template).planner(catalog, resolved(catalog, params))
 
 
 def resolved(catalog: Catalog, params: TemplateParams) -> TemplateParams:
     """`params` with the defaults that depend on the catalog filled in (the SU size)."""
-    if isinstance(params, RailOptimizedParams):
-        return with_su_size(catalog, params)
-    return params
+    resolve = template_named(params.template).resolve
+    return params if resolve is None else resolve(catalog, params)
 
 
 def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
@@ -89,14 +81,7 @@ def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
     if choice in ("rocev2", "ethernet") and "ethernet" not in technologies:
         raise GeneratorError("the switches are InfiniBand switches; choose infiniband")
     technology = FabricTechnology(choice)
-    if technology == FabricTechnology.INFINIBAND:
-        return {"technology": technology, "mtu": 4096, "pfc": False, "ecn": False, "dcb": False,
-                "ecmp_policy": "adaptive routing"}
-    if technology == FabricTechnology.ROCEV2:
-        return {"technology": technology, "mtu": 9000, "pfc": True, "ecn": True, "dcb": True,
-                "ecmp_policy": "adaptive routing"}
-    return {"technology": technology, "mtu": 9000, "pfc": False, "ecn": False, "dcb": False,
-            "ecmp_policy": "5-tuple hash"}
+    return {"technology": technology, **network_defaults(technology)}
 
 
 def _pfc_headroom(settings_changes: dict, lengths: np.ndarray, sized_m: float) -> list[str]:
@@ -129,9 +114,7 @@ def _description(fabric: FabricPlan) -> str:
 
 def _default_name(params: TemplateParams, fabric: FabricPlan) -> str:
     server = fabric.devices[0].model.model if fabric.devices else "servers"
-    if isinstance(params, RailOptimizedParams):
-        return f"{server} rail-optimized, {params.sus} SU x {params.nodes_per_su}"
-    return f"{server} {params.template}, {params.servers} servers"
+    return template_named(params.template).default_name(params, server)
 
 
 def _assign_names(fabric: FabricPlan, naming: dict[str, str]) -> None:
@@ -363,3 +346,11 @@ def generate(doc: FabricDocument, params: TemplateParams, replace: bool = False,
         except ModelError as exc:
             raise GeneratorError(f"the document refused the generated fabric: {exc}") from None
     return result
+
+
+def build_design(catalog: Catalog, params: TemplateParams) -> tuple[FabricDocument, GenerationResult]:
+    """A new document holding the design `params` generate (their template is
+    `params.template`), and the run's summary; raises `GeneratorError` as `generate` does.
+    A study that compares designs builds each with this."""
+    doc = FabricDocument(catalog)
+    return doc, generate(doc, params)

@@ -1,7 +1,7 @@
 """The optics a generator run installs, per device: cage configs, power draw, racks over budget.
 
-The media choice gives an optic per cage (`media_bulk.BulkSelection`).  Devices come in few
-kinds (every DGX of a fabric gets the same optics in the same cages), so `DeviceOptics` groups
+The media choice gives an optic per cage (`media/bulk_choice.BulkSelection`).  Devices come in
+few kinds (every DGX of a fabric gets the same optics in the same cages), so `DeviceOptics` groups
 them by their list of (cage, optic) and works out cage configs and optic power once per list.
 Power is counted as the analysis counts it (`model/power.py`): a model's maximum power, else its
 typical, plus every optic in its cages.
@@ -13,12 +13,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..media.bulk_choice import BulkSelection
 from ..model.cage_tables import CageConfig, cage_table
 from ..model.catalog import Catalog
 from ..model.fabric import Rack
 from ..model.power import device_watts, optic_watts, optics_in_figure, rack_budget_kw
 from .link_table import LinkTable
-from .media_bulk import BulkSelection
 from .plan import FabricPlan
 
 _NO_OPTICS: tuple[tuple[int, str], ...] = ()

@@ -3,7 +3,7 @@
 `link_table(fabric)` resolves every planned link's port names once (through one port table per
 device model, breakout modes and side) into the cages and legs at both ends; `CageTable` lists
 the cages the links use, with their `CageSpec`.  `estimate_lengths` gives every link's estimated
-length with the arithmetic of `analysis.lengths.route_estimate_m` (the same float operations in
+length with the arithmetic of `model.floor.route_estimate_m` (the same float operations in
 the same order, as the analysis store does it), NaN where a device is not placed.
 """
 
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.lengths import rack_floor_xy
 from ..model import arrays
 from ..model.catalog_entities import SWITCH_ROLES
 from ..model.fabric import LengthEstimation, Rack
 from ..model.fit import CageSpec, cage_spec
+from ..model.floor import rack_floor_xy
 from ..model.ports import build_port_table, mode_overrides
 from .plan import FabricPlan
 
@@ -127,7 +127,7 @@ def estimate_lengths(
     if not floor:
         return np.full(len(table.a), np.nan)
     xy = np.array(floor, dtype=np.float64)
-    # analysis.lengths.device_height_m: the middle of the front panel
+    # model.floor.device_height_m: the middle of the front panel
     height = params.rack_base_m + (ru - 1 + height_ru / 2) * params.ru_height_m
     a, b = table.a, table.b
     rack_a, rack_b = rack[a], rack[b]

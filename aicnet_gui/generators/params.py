@@ -2,8 +2,9 @@
 
 Each template has its own model (`TwoTierParams`, `RailOptimizedParams`, `ThreeTierParams`); they
 share the hardware choice, the technology, the workload, the floor (`FloorParams`) and the media
-policy (`MediaParams`).  Every field has a description and bounds; `TemplateParams` is the tagged
-union of the three (`template` is the tag).
+policy (`MediaParams`, the media package's own, `media/policy.py`).  Every field has a
+description and bounds; `TemplateParams` is the tagged union of the three (`template` is the
+tag).  Which templates exist, with their planners, is `template_registry.py`'s list.
 """
 
 from __future__ import annotations
@@ -12,9 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MediaClass = Literal["dac", "acc", "aec", "aoc", "mmf", "smf"]
-TierPair = Literal["server-leaf", "leaf-spine", "spine-core"]
-MEDIA_CLASSES: tuple[str, ...] = ("dac", "acc", "aec", "aoc", "mmf", "smf")
+from ..media.policy import MediaParams
 
 
 class _Params(BaseModel):
@@ -47,21 +46,6 @@ class FloorParams(_Params):
     rack_depth_m: float = Field(default=1.2, gt=0, description="rack footprint depth (2 tiles)")
     cold_aisle_m: float = Field(default=1.2, gt=0, description="cold aisle width (2 tiles)")
     hot_aisle_m: float = Field(default=1.2, gt=0, description="hot aisle width (2 tiles)")
-
-
-class MediaParams(_Params):
-    """Which media the automatic choice may use, per tier; the cheapest one that reaches wins."""
-
-    allowed: dict[TierPair, list[MediaClass]] = Field(
-        default_factory=dict,
-        description="per tier pair, the media classes allowed (default: all)",
-    )
-    excluded_parts: list[str] = Field(
-        default_factory=list, description="catalog ids the choice must not use"
-    )
-    fibre_grade: Literal["OM3", "OM4", "OM5"] = Field(
-        default="OM4", description="multimode fibre grade of the patch cords"
-    )
 
 
 class _Common(_Params):
@@ -152,8 +136,3 @@ class ThreeTierParams(_Common):
 TemplateParams = Annotated[
     TwoTierParams | RailOptimizedParams | ThreeTierParams, Field(discriminator="template")
 ]
-TEMPLATES: dict[str, type[_Common]] = {
-    "two-tier": TwoTierParams,
-    "rail-optimized": RailOptimizedParams,
-    "three-tier": ThreeTierParams,
-}

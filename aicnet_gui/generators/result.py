@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .media import Unresolved
+from ..media import Unresolved
 
 
 @dataclass

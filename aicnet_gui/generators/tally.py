@@ -12,11 +12,11 @@ from collections import Counter
 
 import numpy as np
 
+from ..media.bulk_choice import BulkSelection
 from ..model import arrays
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from .link_table import LinkTable
-from .media_bulk import BulkSelection
 from .placement import Placement
 from .plan import FabricPlan
 from .result import GenerationResult

@@ -22,19 +22,16 @@ OS keeps its design name.  Qt-free; used by the exports, the inspector and `aicn
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from .fit import fabric_family, link_family
+from .os_naming import OS_PORT_FIELDS, OsName, OsPortNaming
 
-from . import limits as L
-from .limits import FreeText, NameText
-from .templates import check_template
+__all__ = ["OS_PORT_FIELDS", "OS_TITLES", "OsName", "OsPortNaming", "PortNamer", "default_os",
+           "name_for", "netdev_in_mode", "oses_of", "os_choices"]
 
-OsName = Literal[
-    "cumulus", "nvos", "mlnx-os", "ib-port", "sonic", "eos", "nxos", "junos",
-    "linux-rdma", "linux-netdev", "panel",
-]
 OS_TITLES: dict[str, str] = {
     "design": "aicnet design names",
     "cumulus": "NVIDIA Cumulus Linux",
@@ -58,40 +55,30 @@ VENDOR_OS: dict[str, str] = {
 }
 """Default OS by vendor (lower case) when a model names no `default_os`."""
 SERVER_OS = "linux-rdma"
-#: the placeholders of an OS port-name pattern: those of `CageGroup.port_name` and the lanes
-OS_PORT_FIELDS = frozenset({"cage", "leg", "leg0", "pos", "n", "lane0", "lane1"})
+NETDEV = "linux-netdev"
+_IB_NETDEV = re.compile(r"^ib(?P<path>(?:P\d+)?p\d+s\d+(?:f(?P<fn>\d+))?|s\d+(?:f(?P<sfn>\d+))?)$")
+_EN_NETDEV = re.compile(r"^en(?P<path>(?:P\d+)?p\d+s\d+(?:f\d+)?|s\d+(?:f\d+)?)np\d+$")
 
 
-class OsPortNaming(BaseModel):
-    """How one operating system names the ports of one cage group, and where that comes from."""
+def netdev_in_mode(name: str, technology: str) -> str:
+    """A ConnectX port's Linux netdev name in the mode the port runs.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    ports: dict[NameText, str] = Field(default_factory=dict, max_length=L.MAX_LEGS + 1,
-                                       description="pattern per number of legs, or '*' for any")
-    names: list[NameText] = Field(default_factory=list, max_length=L.MAX_CAGE * L.MAX_LEGS,
-                                  description="explicit names in the group's logical port order")
-    source: FreeText = Field(min_length=1)
-    verified: bool
-    notes: FreeText = ""
-
-    @field_validator("ports")
-    @classmethod
-    def _patterns(cls, patterns: dict[str, str]) -> dict[str, str]:
-        for legs, pattern in patterns.items():  # template.py: never str.format's whole language
-            try:
-                check_template(pattern, OS_PORT_FIELDS)
-            except ValueError as exc:
-                raise ValueError(f"ports[{legs!r}]: {exc}") from None
-        return patterns
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> OsPortNaming:
-        if bool(self.ports) == bool(self.names):
-            raise ValueError("give either ports (patterns) or names (an explicit list)")
-        return self
-
-
+    The catalog gives each NIC port one name, in the mode NVIDIA's guide lists (the DGX H100
+    compute ports: InfiniBand, `ibp220s0`).  systemd names the same PCI function `ib...` in
+    InfiniBand mode and `en...` with the port's `n<phys_port_name>` in Ethernet mode
+    (systemd.net-naming-scheme(7): `[P<domain>]p<bus>s<slot>[f<function>][n<phys_port_name>]`;
+    mlx5's phys_port_name is `p<N>`, N the PCI function), as the DGX H100 User Guide's Table 5
+    pairs them: `ibp170s0f0` / `enp170s0f0np0`, `enp170s0f1np1` / `ibp170s0f1`.  So
+    `ibp220s0` runs Ethernet as `enp220s0np0`.  Other names are returned as they are."""
+    if technology == "ethernet":
+        match = _IB_NETDEV.match(name)
+        if match:
+            return f"en{match.group('path')}np{match.group('fn') or match.group('sfn') or 0}"
+    elif technology == "infiniband":
+        match = _EN_NETDEV.match(name)
+        if match:
+            return f"ib{match.group('path')}"
+    return name
 # What this module reads of the catalog, the ports and the document.  Structural types, so the
 # naming entities (which catalog_entities.py imports) need not import their importers back.
 class CageGroup(Protocol):
@@ -140,6 +127,8 @@ class FabricDocument(Protocol):
     def devices(self) -> Mapping[str, Any]: ...
     def device_model(self, device: Any) -> DeviceModel: ...
     def ports(self, device_id: str) -> Mapping[str, LogicalPort]: ...
+    def port(self, device_id: str, port: str) -> LogicalPort | None: ...
+    def link_at(self, device_id: str, port: str) -> Any: ...
 
 
 def _values(group: CageGroup, port: LogicalPort) -> dict[str, int]:
@@ -220,22 +209,49 @@ class PortNamer:
                 return candidate.os_names
         return {}
 
+    def _technology(self, device_id: str, port: LogicalPort) -> str | None:
+        """What the link on a device's port runs (model/fit.py's `link_family`, as the analysis
+        and the generators decide it); None for a port without a link."""
+        link = self.doc.link_at(device_id, port.name)
+        if link is None:
+            return None
+        far = link.b if (link.a.device, link.a.port) == (device_id, port.name) else link.a
+        far_port = self.doc.port(far.device, far.port)
+        fabric = fabric_family(self.doc.settings.technology)
+        if far_port is None:
+            return str(fabric)
+        return str(link_family(port.group, self.doc.device_model(device_id),  # type: ignore[arg-type]
+                               far_port.group, self.doc.device_model(far.device), fabric))
+
+    def _os_name(self, model: DeviceModel, port: LogicalPort, os_name: str,
+                 device_id: str | None = None) -> str | None:
+        """The name `os_name` gives `port`; on a device, a netdev name in the mode its link
+        runs (a port without a link keeps the catalog's name, the mode NVIDIA's guide lists)."""
+        naming = self._namings(model, port.group).get(os_name)
+        if naming is None:
+            return None
+        os_port = name_for(naming, port.group, port)
+        if os_port is not None and os_name == NETDEV and device_id is not None:
+            technology = self._technology(device_id, port)
+            if technology is not None:
+                os_port = netdev_in_mode(os_port, technology)
+        return os_port
+
     def _table(self, device_id: str, os_name: str) -> dict[str, str]:
         """design port -> OS name for one device (ports without a naming are left out)."""
         device = self.doc.devices[device_id]
         model = self.doc.device_model(device)
         ports = self.doc.ports(device_id)
-        key = (f"{model.id}\x00{id(ports)}", os_name)
+        per_device = device_id if os_name == NETDEV else ""  # netdev names follow the links
+        key = (f"{model.id}\x00{id(ports)}\x00{per_device}", os_name)
         table = self._forward.get(key)
         if table is None:
             table = {}
             if os_name != DESIGN:
                 for name, port in ports.items():
-                    naming = self._namings(model, port.group).get(os_name)
-                    if naming is not None:
-                        os_port = name_for(naming, port.group, port)
-                        if os_port is not None:
-                            table[name] = os_port
+                    os_port = self._os_name(model, port, os_name, device_id)
+                    if os_port is not None:
+                        table[name] = os_port
             self._forward[key] = table
         return table
 
@@ -252,8 +268,7 @@ class PortNamer:
         """The name this document's OS for `model` gives `port` (any port of the model, not
         only a device's current ones); the design name when that OS has no naming for it."""
         os_name = self.os_of(model)
-        naming = self._namings(model, port.group).get(os_name) if os_name != DESIGN else None
-        name = name_for(naming, port.group, port) if naming is not None else None
+        name = self._os_name(model, port, os_name) if os_name != DESIGN else None
         return name or port.name
 
     def has_naming(self, device_id: str, os_name: str) -> bool:
@@ -274,7 +289,7 @@ class PortNamer:
         known = oses_of(model, self._fallback.get(model.id))
         order = list(dict.fromkeys([*prefer, self.os_of(model), DESIGN, *known]))
         ports = self.doc.ports(device_id)
-        key = (f"{model.id}\x00{id(ports)}", tuple(order))
+        key = (f"{model.id}\x00{id(ports)}\x00{device_id}", tuple(order))
         table = self._reverse.get(key)
         if table is None:
             table = {}

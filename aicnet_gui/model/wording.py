@@ -1,5 +1,6 @@
-"""Counted nouns for messages people read: `1 cable`, `3 leaves`, `2 switches` (pure Python,
-shared by the findings, the reports and the editor)."""
+"""Words for messages people read: counted nouns (`1 cable`, `3 leaves`, `2 switches`), rack
+units, NVLink domains, lengths in metres (`fmt_m`).  Pure Python, shared by the findings, the
+reports and the editor."""
 
 from __future__ import annotations
 
@@ -36,3 +37,10 @@ def ru_span(low: int, high: int) -> str:
 def nvlink_domain(gpus: int | None) -> str:
     """`one NVLink domain of 72 GPUs`, or "" when the size is not known."""
     return f"one NVLink domain of {gpus} GPUs" if gpus else ""
+
+
+def fmt_m(value: float | None) -> str:
+    """12.0 -> '12', 1.5 -> '1.5', None -> 'unknown'."""
+    if value is None:
+        return "unknown"
+    return f"{value:g}"

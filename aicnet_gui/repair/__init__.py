@@ -5,7 +5,7 @@ A finding's one-click fix (`analysis.findings.Fix`) is built by a rule from the 
 (`Analyzer.update`) and offers the ops only when they remove the finding and create no new
 error; otherwise the finding keeps a fix in words that says why.  For link media findings
 (reach, fibre kind, missing optic ...) it also proposes re-equipping the whole link - optics at
-both ends and the cord together - with the generators' media choice (`generators.rechoose`),
+both ends and the cord together - with the media choice (`aicnet_gui.media.choose_media`),
 checked the same way.
 
     checker = FixChecker(doc, analyzer, report)   # analyzer/report: the current analysis

@@ -1,6 +1,6 @@
 """A media fix for one link: optics at both ends and the cord re-chosen together.
 
-The generators' media choice (`generators.rechoose.choose_media`) picks, for the link's whole
+The media choice (`aicnet_gui.media.choose_media`) picks, for the link's whole
 component (a twin-port optic also serves the other link of its cage), the cheapest catalog media
 that reaches the run; this module turns its ops into a `Fix` with a description that names the
 parts, or into a fix in words when nothing in the catalog reaches.
@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections import Counter
 
 from ..analysis.findings import Fix
-from ..analysis.media import fmt_m
-from ..generators.media import stock_limit
-from ..generators.rechoose import choose_media, describe
+from ..analysis.lengths import link_length
+from ..media import choose_media, describe, stock_limit
 from ..model.document import FabricDocument
 from ..model.edits import UpdateDevice, UpdateLink
-from ..model.wording import counted
+from ..model.wording import counted, fmt_m
 
 
 def _run_m(doc: FabricDocument, link_id: str) -> float | None:
@@ -65,6 +64,31 @@ def media_fix(doc: FabricDocument, link_id: str) -> Fix | None:
     if not optics and not cables:
         return None
     return Fix(f"re-equip {where}{run} together: " + "; ".join(parts), tuple(result.ops))
+
+
+def unplaced_ends(doc: FabricDocument, link_ids: list[str]) -> tuple[list[str], int]:
+    """(the devices in no rack that leave cables of `link_ids` without a length, how many of
+    those cables): a cable's length comes from its two racks' places (or is typed), and media
+    are chosen by length, so no media can be chosen for these until the devices are placed."""
+    devices: set[str] = set()
+    cables = 0
+    for link_id in link_ids:
+        link = doc.links.get(link_id)
+        if link is None or link_length(doc, link).length_m is not None:
+            continue
+        cables += 1
+        for end in (link.a, link.b):
+            device = doc.devices[end.device]
+            if device.rack not in doc.racks or device.ru is None:
+                devices.add(device.id)
+    return sorted(devices, key=lambda d: _name(doc, d)), cables
+
+
+def names_of(doc: FabricDocument, device_ids: list[str], shown: int = 4) -> str:
+    """"gpu-001, gpu-002, leaf-01 and 13 more"."""
+    names = [_name(doc, d) for d in device_ids[:shown]]
+    more = len(device_ids) - len(names)
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
 
 
 def _places(places: list[str], shown: int = 3) -> str:

@@ -7,18 +7,17 @@
   and Dymo database merges (cabling.md §3.4, §7.8): cable number, this end, far end(s), the
   near/far label text, colour, media, length, the QR payload, and the rail and plane of the
   cable (blank when the legs of a splitter differ).  UTF-8 with BOM.
-* `export_p2p`: the NVIDIA UFM Cable Validation Tool P2P sheet with the columns
-  `A-Node Name, A-Type, A-Port, Z-Node Name, Z-Type, Z-Port, Rack, U` (types Host / Switch;
-  Rack and U are the A end's).  Plain UTF-8.
+* `export_p2p`: the NVIDIA UFM Cable Validation Tool 1.4-1.6 P2P file, made in cvt_p2p.py
+  (its columns and port conventions are documented there): Excel for `OUT.xlsx`, else CSV.
 
 Every function takes the document (or a prebuilt `CablePlan`) and returns the rows written.
 
-Cells are data, never formulas: a text cell that starts with `=`, `+`, `-`, `@`, a tab or a
-carriage return gets a leading `'` (OWASP, "CSV Injection"), so a device named
-`=HYPERLINK(...)` shows as that text in a spreadsheet instead of running.  Every CSV aicnet
-writes (these and the NetBox files) goes through `write_csv`, which does this and writes the
-file atomically (fileio/atomic.py: an exclusive temp file beside the target, removed on any
-failure).
+Cells are data, never formulas: a text cell a spreadsheet would read as a formula gets a
+leading `'` (model/text_safety.py `spreadsheet_cell`: OWASP's `=`, `+`, `-`, `@`, tab and carriage
+return, with line feed, NUL and the fullwidth forms), so a device named `=HYPERLINK(...)` shows
+as that text in a spreadsheet instead of running.  Every CSV aicnet writes (these and the NetBox
+files) goes through `write_csv`, which does this and writes the file atomically
+(fileio/atomic.py: an exclusive temp file beside the target, removed on any failure).
 """
 
 from __future__ import annotations
@@ -32,7 +31,10 @@ from pathlib import Path
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.rack_units import CSV_RU
+from ..model.text_safety import FORMULA_STARTS as FORMULA_STARTS  # re-exported, as before
+from ..model.text_safety import spreadsheet_cell
 from .cables import CablePlan, CableRow, End, LabelEnd, build_plan
+from .cvt_p2p import P2P_HEADER, export_p2p_xlsx, p2p_rows
 
 SCHEDULE_HEADER: tuple[str, ...] = (
     "Cable", "Label text A", "Label text B", "Tier", "Rail", "Plane",
@@ -46,23 +48,10 @@ LABEL_HEADER: tuple[str, ...] = (
     "cable", "this_end", "this_device_port", "to_end", "to_device_port", "label_text",
     "colour", "media", "length_m", "qr_payload", "rail", "plane",
 )
-P2P_HEADER: tuple[str, ...] = (
-    "A-Node Name", "A-Type", "A-Port", "Z-Node Name", "Z-Type", "Z-Port", "Rack", "U",
-)
 
 
-#: a text cell starting with one of these is a formula to a spreadsheet (OWASP CSV injection)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralised(value: object) -> object:
-    """A cell value as data: `None` -> empty, text that a spreadsheet would run as a formula
-    -> the same text after a `'`; numbers and other text unchanged."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+#: kept under its old name: other modules import the rule from here
+neutralised = spreadsheet_cell
 
 
 def write_csv(path: str | os.PathLike[str], header: Sequence[str], rows: Iterable[Sequence[object]],
@@ -75,7 +64,7 @@ def write_csv(path: str | os.PathLike[str], header: Sequence[str], rows: Iterabl
             writer = csv.writer(handle)
             writer.writerow(header)
             for row in rows:
-                writer.writerow([neutralised(v) for v in row])
+                writer.writerow([spreadsheet_cell(v) for v in row])
                 count += 1
             handle.flush()
         finally:
@@ -147,17 +136,10 @@ def _rail_plane_cells(label: LabelEnd, rows: list[CableRow]) -> list[str]:
     return [str(rail) if rail is not None else "", planes.pop() if len(planes) == 1 else ""]
 
 
-def _node_type(end: End) -> str:
-    return "Host" if end.dev.tier == 0 else "Switch"
-
-
 def export_p2p(doc: FabricDocument, out_path: str | os.PathLike[str],
                plan: CablePlan | None = None, profile: str | None = None) -> int:
-    """The NVIDIA Cable Validation Tool point-to-point sheet; returns the number of links."""
-    plan = _plan(doc, plan, profile)
-    rows = (
-        [r.a.device, _node_type(r.a), r.a.port, r.b.device, _node_type(r.b), r.b.port,
-         r.a.rack, r.a.dev.ru if r.a.dev.ru is not None else ""]
-        for r in plan.rows
-    )
-    return write_csv(out_path, P2P_HEADER, rows)
+    """The NVIDIA Cable Validation Tool 1.4-1.6 P2P file (cvt_p2p.py): the Excel file CVT
+    documents for `OUT.xlsx`, the same rows as CSV otherwise; returns the number of links."""
+    if Path(out_path).suffix.lower() == ".xlsx":
+        return export_p2p_xlsx(doc, out_path, plan, profile)
+    return write_csv(out_path, P2P_HEADER, p2p_rows(doc, _plan(doc, plan, profile)))

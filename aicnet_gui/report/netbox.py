@@ -32,6 +32,7 @@ from .cables import CablePlan, build_plan
 from .colours import colour_hex
 from .csv_exports import write_csv
 from .netbox_common import cable_comments, device_rows, write_common
+from .netbox_devicetypes import manufacturer
 
 CABLE_HEADER: tuple[str, ...] = (
     "side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
@@ -108,7 +109,7 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
         ])
     written["cables.csv"] = write_csv(folder / "cables.csv", CABLE_HEADER, cables)
 
-    needed = sorted({(m.vendor, m.model, m.id) for m in models.values()})
+    needed = sorted({(manufacturer(m.vendor), m.model, m.id) for m in models.values()})
     readme = [
         f"NetBox bulk import of {doc.metadata.name} (revision {doc.metadata.revision}), "
         "written by aicnet.",

@@ -17,8 +17,14 @@ form fields and choice values the tests check every written column and value aga
   profile; `README.txt` lists the assemblies with the profile to give them in NetBox's cable
   editor (or the REST API, whose `b_terminations` is a list) after merging the legs.
 * `device-types/<Vendor>/<Model>.yaml`: the devicetype-library format (`netbox_devicetypes.py`).
-* `interfaces.csv`: only the ports the device types do not create (breakout legs), each with its
-  unsplit port as `parent`; rows for ports a device type already has would be rejected.
+* `interfaces.csv`: only the breakout legs a cable of `cables.csv` ends on (the device types
+  create every unsplit port), each a physical interface of its own: NetBox 4.5's
+  `Interface.clean()` (`dcim/models/device_components.py`) refuses a `parent` on any interface
+  that is not virtual, and a virtual interface cannot take a cable; the description names the
+  unsplit port the leg splits.  A twin-port cable between two split cages needs no leg
+  interfaces: it is one cable between the unsplit ports, position p to position p.
+* `sites.csv`, `manufacturers.csv` (manufacturers spelled as the device-type library spells them:
+  `Nvidia`), `device_roles.csv`, `racks.csv`, `devices.csv`.
 """
 
 from __future__ import annotations
@@ -51,9 +57,7 @@ DEVICE_HEADER: tuple[str, ...] = (
 RACK_HEADER: tuple[str, ...] = (
     "site", "name", "facility_id", "status", "width", "u_height", "description",
 )
-INTERFACE_HEADER: tuple[str, ...] = (
-    "device", "name", "parent", "type", "speed", "enabled", "description",
-)
+INTERFACE_HEADER: tuple[str, ...] = ("device", "name", "type", "speed", "enabled", "description")
 BREAKOUT_PROFILES = {2: "breakout-1c2p-2c1p", 4: "breakout-1c4p-4c1p", 6: "breakout-1c6p-6c1p"}
 """NetBox 4.5 breakout profiles (1 connector of N positions : N connectors of 1 position)."""
 SINGLE_PROFILE = "single-1c1p"
@@ -80,15 +84,13 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
                                        device_rows(doc, models, airflow=True))
 
     templates = {mid: template_names(m, namer) for mid, m in models.items()}
-    written["interfaces.csv"] = write_csv(
-        folder / "interfaces.csv", INTERFACE_HEADER, _interfaces(doc, plan, templates))
-
     planes = plan.multi_plane
     by_cable: dict[str, list[CableRow]] = defaultdict(list)
     for row in plan.rows:
         by_cable[row.number].append(row)
     assemblies: dict[str, list[str]] = {}
     cables: list[list[object]] = []
+    legs: list[End] = []  # the cable ends on breakout legs: interfaces.csv creates them
     for number, rows in by_cable.items():
         ports = _whole_ports(doc, rows, templates)
         if ports is not None:  # one connector each end: one NetBox cable
@@ -96,6 +98,7 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
                                      f" ({len(rows)} links: " + "; ".join(
                                          f"{r.a.port}-{r.b.port}" for r in rows) + ")", planes))
             continue
+        legs.extend(end for row in rows for end in (row.a, row.b))
         if len(rows) == 1:
             cables.append(_cable_row(site, rows[0], None, SINGLE_PROFILE, "", planes))
             continue
@@ -104,6 +107,8 @@ def export_netbox_45(doc: FabricDocument, out_dir: str | os.PathLike[str], plan:
         for index, row in enumerate(rows, start=1):
             cables.append(_cable_row(site, row, None, "",
                                      f" (link {index} of {len(rows)} on this cable)", planes))
+    written["interfaces.csv"] = write_csv(
+        folder / "interfaces.csv", INTERFACE_HEADER, _interfaces(doc, legs, templates))
     written["cables.csv"] = write_csv(folder / "cables.csv", CABLE_HEADER, cables)
     write_text(folder / "README.txt", _readme(doc, models, assemblies))
     return written
@@ -122,8 +127,9 @@ def _whole_ports(doc: FabricDocument, rows: list[CableRow],
         return None
     first = rows[0]
     if any((r.a.dev.id, r.a.cage, r.b.dev.id, r.b.cage)
-           != (first.a.dev.id, first.a.cage, first.b.dev.id, first.b.cage) for r in rows):
-        return None
+           != (first.a.dev.id, first.a.cage, first.b.dev.id, first.b.cage)
+           or r.a.leg != r.b.leg for r in rows):
+        return None  # position p at one end is position p at the other (single-1cNp)
     names = []
     for end in (first.a, first.b):
         cage_names = templates[doc.devices[end.dev.id].model].get(end.cage, [])
@@ -169,20 +175,22 @@ def _cable_row(site: str, row: CableRow, ports: tuple[str, str] | None, profile:
     ]
 
 
-def _interfaces(doc: FabricDocument, plan: CablePlan,
+def _interfaces(doc: FabricDocument, legs: list[End],
                 templates: dict[str, dict[int, list[str]]]) -> list[list[object]]:
+    """interfaces.csv rows: every breakout leg a cable ends on that the device types do not
+    create, once, as a physical interface without `parent` (NetBox 4.5 takes a parent only on
+    a virtual interface, and a virtual interface cannot take a cable); the description names
+    the unsplit port it splits."""
     rows: list[list[object]] = []
     seen: set[tuple[str, str]] = set()
-    for row in plan.rows:
-        for end in (row.a, row.b):
-            if (end.device, end.port) in seen:
-                continue
-            seen.add((end.device, end.port))
-            device = doc.devices[end.dev.id]
-            cage_names = templates[device.model].get(end.cage, [])
-            if end.port in cage_names:
-                continue  # the device type creates it
-            rows.append(_interface_row(doc, end, cage_names))
+    for end in legs:
+        if (end.device, end.port) in seen:
+            continue
+        seen.add((end.device, end.port))
+        cage_names = templates[doc.devices[end.dev.id].model].get(end.cage, [])
+        if end.port in cage_names:
+            continue  # the device type creates it
+        rows.append(_interface_row(doc, end, cage_names))
     return rows
 
 
@@ -190,9 +198,9 @@ def _interface_row(doc: FabricDocument, end: End, cage_names: list[str]) -> list
     port = doc.port(end.dev.id, end.design_port or end.port)
     kind = port.group.interface_type if port else "other"
     speed = port.speed_gbps * 1_000_000 if port else ""  # NetBox speeds are in kb/s
-    parent = cage_names[0] if len(cage_names) == 1 else ""
-    leg = f" leg {end.leg}/{end.legs}" if end.legs > 1 else ""
-    return [end.device, end.port, parent, kind, speed, "true", f"cage {end.cage}{leg}"]
+    whole = f" of {cage_names[0]}" if len(cage_names) == 1 else ""
+    leg = f"breakout leg {end.leg}/{end.legs}{whole}, " if end.legs > 1 else ""
+    return [end.device, end.port, kind, speed, "true", f"{leg}cage {end.cage}"]
 
 
 def _readme(doc: FabricDocument, models: dict[str, DeviceModel],
@@ -203,8 +211,10 @@ def _readme(doc: FabricDocument, models: dict[str, DeviceModel],
         f"(revision {doc.metadata.revision}), written by aicnet.",
         "",
         "Import in this order:",
-        f"  0. Site: create the site '{site}' if it does not exist (Organization > Sites).",
-        "  1. manufacturers.csv   (Devices > Manufacturers > Import, CSV)",
+        f"  0. sites.csv          (Organization > Sites > Import): the site '{site}'; skip it",
+        "     if your NetBox has it.",
+        "  1. manufacturers.csv   (Devices > Manufacturers > Import, CSV): skip a manufacturer",
+        "     your NetBox has (one that loaded the device-type library has 'Nvidia').",
         "  2. device_roles.csv    (Devices > Device Roles > Import, CSV)",
         "  3. device-types/       (Devices > Device Types > Import, YAML: one file at a time,",
         "     or the community devicetype-library importer).  Skip a model your NetBox already",
@@ -213,8 +223,9 @@ def _readme(doc: FabricDocument, models: dict[str, DeviceModel],
           for m in sorted(models.values(), key=lambda m: m.id)],
         "  4. racks.csv           (Racks > Racks > Import)",
         "  5. devices.csv         (Devices > Devices > Import)",
-        "  6. interfaces.csv      (Devices > Interfaces > Import): breakout legs only, each with",
-        "     its unsplit port as parent; the device types create every other port.",
+        "  6. interfaces.csv      (Devices > Interfaces > Import): the breakout legs cables end",
+        "     on, as physical interfaces (NetBox 4.5 gives a parent only to virtual interfaces,",
+        "     which take no cable); the device types create every other port.",
         "  7. cables.csv          (Connections > Cables > Import)",
         "",
         "Everything is imported with status 'planned'.  Cable labels are aicnet's cable numbers",
@@ -227,9 +238,10 @@ def _readme(doc: FabricDocument, models: dict[str, DeviceModel],
             "",
             "Breakout assemblies (one cage to several): NetBox's CSV import",
             "takes one termination per cable side, so each link is one row of cables.csv with",
-            "the assembly's label.  To make one NetBox cable of an assembly, keep one of its",
-            "cables, add the other legs' terminations to it in the cable editor (or the REST",
-            "API) and set the profile below:",
+            "the assembly's label, from a leg interface.  To make one NetBox 4.5 cable of an",
+            "assembly, edit one of its cables (cable editor or REST API): A side the unsplit",
+            "interface below, B side every leg's far end, the profile below; then delete the",
+            "other leg cables and the leg interfaces.",
         ]
         for number, (profile, *links) in sorted(assemblies.items()):
             lines.append(f"  {number}: {profile}: " + "; ".join(links))

@@ -1,5 +1,6 @@
 """What every NetBox layout writes the same way (netbox.py for NetBox 4.4, netbox45.py for
-4.5+): the role names and colours, and manufacturers.csv, device_roles.csv and racks.csv."""
+4.5+): the role names and colours, and sites.csv, manufacturers.csv, device_roles.csv and
+racks.csv."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from ..model.document import FabricDocument
 from .cables import CableRow
 from .csv_exports import write_csv
 from .identifiers import rack_coordinate
-from .netbox_devicetypes import NETBOX_AIRFLOW, slug
+from .netbox_devicetypes import NETBOX_AIRFLOW, manufacturer, slug
 
 RACK_HEADER: tuple[str, ...] = (
     "site", "name", "facility_id", "status", "width", "u_height", "description",
 )
+SITE_HEADER: tuple[str, ...] = ("name", "slug", "status", "description")
 MANUFACTURER_HEADER: tuple[str, ...] = ("name", "slug")
 ROLE_HEADER: tuple[str, ...] = ("name", "slug", "color")
 
@@ -35,12 +37,16 @@ ROLE_COLOURS = {
 
 def write_common(doc: FabricDocument, folder: Path,
                  models: dict[str, DeviceModel]) -> dict[str, int]:
-    """manufacturers.csv, device_roles.csv and racks.csv: the same in every NetBox layout."""
+    """sites.csv, manufacturers.csv, device_roles.csv and racks.csv: the same in every NetBox
+    layout (`SiteImportForm` needs name, slug and status; v4.4.0 and v4.5.10 alike)."""
     site = doc.settings.site
-    vendors = sorted({m.vendor for m in models.values()})
+    vendors = sorted({manufacturer(m.vendor) for m in models.values()})
     roles = sorted({doc.role_of(d).value for d in doc.devices.values()})
     racks = sorted(doc.racks.values(), key=lambda r: (r.row, r.position, r.name))
     return {
+        "sites.csv": write_csv(
+            folder / "sites.csv", SITE_HEADER,
+            [[site, slug(site) or "site", "planned", f"written by aicnet for {doc.metadata.name}"]]),
         "manufacturers.csv": write_csv(
             folder / "manufacturers.csv", MANUFACTURER_HEADER, ([v, slug(v)] for v in vendors)),
         "device_roles.csv": write_csv(
@@ -64,7 +70,8 @@ def device_rows(doc: FabricDocument, models: dict[str, DeviceModel],
         model = models[d.model]
         placed = d.rack in doc.racks and d.ru is not None
         row: list[object] = [
-            d.name, ROLE_NAMES.get(doc.role_of(d).value, doc.role_of(d).value), model.vendor,
+            d.name, ROLE_NAMES.get(doc.role_of(d).value, doc.role_of(d).value),
+            manufacturer(model.vendor),
             model.model, "planned", site, doc.racks[d.rack].name if d.rack in doc.racks else "",
             d.ru if placed else "", "front" if placed else ""]
         if airflow:

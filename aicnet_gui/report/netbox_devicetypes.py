@@ -7,8 +7,10 @@ interfaces the cables name exist.
 
 A device type's interfaces are the cages' unsplit ports: each cage in its one-leg mode when it
 has one (the fastest), else in its default mode (a QM9700 twin-port cage is always two ports).
-Breakout legs (`swp3s0`) are not template interfaces: `interfaces.csv` adds them on the
-devices that use them, with the unsplit port as their `parent`.
+Breakout legs (`swp3s0`) are not template interfaces: `interfaces.csv` adds the ones a cable
+ends on, as physical interfaces of their own (NetBox 4.5 takes a `parent` only on a virtual
+interface, `Interface.clean()` in `dcim/models/device_components.py`, and a virtual interface
+cannot take a cable).
 
 What the catalog does not know is not invented: power ports and console ports are left out;
 `is_full_depth`, which the library's schema requires, is written as true (rack-mount switches
@@ -27,6 +29,17 @@ from ..model.ports import LogicalPort, build_port_table
 
 NETBOX_AIRFLOW = {"front-to-back": "front-to-rear", "back-to-front": "rear-to-front"}
 """aicnet's airflow directions in NetBox's words."""
+LIBRARY_MANUFACTURERS = {"nvidia": "Nvidia"}
+"""Vendor names as the device-type library spells its manufacturers (its folder and `manufacturer`
+keys: `device-types/Nvidia/SN5600.yaml` has `manufacturer: Nvidia`; Arista, Cisco and Juniper are
+spelled as aicnet spells them).  A NetBox that loaded the library has the manufacturer `Nvidia`
+(slug `nvidia`): an import that names `NVIDIA` would make a second manufacturer with the same
+slug, which NetBox refuses."""
+
+
+def manufacturer(vendor: str) -> str:
+    """The NetBox manufacturer name of a catalog vendor (the device-type library's spelling)."""
+    return LIBRARY_MANUFACTURERS.get(vendor.lower(), vendor)
 
 
 def slug(text: str) -> str:
@@ -56,7 +69,7 @@ def template_names(model: DeviceModel, namer: PortNamer | None = None) -> dict[i
 def device_type(model: DeviceModel, namer: PortNamer | None = None) -> dict[str, object]:
     """The device-type YAML of `model` as a mapping in the library's key order."""
     data: dict[str, object] = {
-        "manufacturer": model.vendor,
+        "manufacturer": manufacturer(model.vendor),
         "model": model.model,
         "slug": slug(f"{model.vendor}-{model.model}"),
     }
@@ -94,5 +107,5 @@ def device_type_yaml(model: DeviceModel, namer: PortNamer | None = None) -> str:
 def file_name(model: DeviceModel) -> str:
     """`device-types/<Vendor>/<Model>.yaml`, as the library lays its files out."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", model.model).strip("-") or model.id
-    vendor = re.sub(r"[^A-Za-z0-9._-]+", "-", model.vendor).strip("-") or "unknown"
+    vendor = re.sub(r"[^A-Za-z0-9._-]+", "-", manufacturer(model.vendor)).strip("-") or "unknown"
     return f"device-types/{vendor}/{safe}.yaml"

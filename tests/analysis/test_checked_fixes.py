@@ -14,8 +14,8 @@ from conftest import DAC800, HGX, MMF, NIC_OPTIC, SN5600, TWIN_SR4, Build
 
 from aicnet_gui.analysis import Analyzer, Severity, analyze
 from aicnet_gui.analysis.fixes import set_cage_mode, set_cage_optic
-from aicnet_gui.analysis.media import optic_reach_m
 from aicnet_gui.fileio import load_fabric
+from aicnet_gui.media.facts import optic_reach_m
 from aicnet_gui.model.catalog_entities import BreakoutMode, Role
 from aicnet_gui.model.edits import ChangeSet, UpdateLink
 from aicnet_gui.repair import FixChecker

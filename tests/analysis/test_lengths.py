@@ -5,7 +5,8 @@ from __future__ import annotations
 from conftest import DAC800, SN5600
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.analysis.lengths import estimate_route_m, link_length, rack_floor_xy
+from aicnet_gui.analysis.lengths import estimate_route_m, link_length
+from aicnet_gui.model.floor import rack_floor_xy
 
 
 def test_rack_position_from_row_and_position(build):

@@ -25,7 +25,7 @@ from aicnet_gui.editing.compat import (
     connection_problem,
 )
 from aicnet_gui.fileio import load_fabric
-from aicnet_gui.generators.rechoose import choose_media
+from aicnet_gui.media import choose_media
 from aicnet_gui.model.catalog_entities import Technology
 from aicnet_gui.model.edits import AddDevice, AddLink, UpdateDevice, UpdateLink
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link

@@ -1,9 +1,10 @@
-"""Seeded faults on a list of planned links (`simulate.SimLink`), as installers make them."""
+"""Seeded faults on a list of planned links (`captures.SimLink`), as installers make them."""
 
 from __future__ import annotations
 
-from aicnet_gui.asbuilt.simulate import SimLink
 from aicnet_gui.model.document import FabricDocument
+
+from .captures import SimLink
 
 
 def index_of(links: list[SimLink], link_id_end: tuple[str, str], doc: FabricDocument) -> int:

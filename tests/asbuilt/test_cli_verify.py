@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import json
 
-from aicnet_gui.asbuilt import simulate as sim
 from aicnet_gui.cli import main
 
+from . import captures as sim
 from .conftest import DATA, EXAMPLES, namer_for, open_example
 
 PLAN = str(EXAMPLES / "superpod-1su.fabric")
@@ -110,9 +110,10 @@ def test_export_with_os_port_names(capsys, tmp_path):
         ("gpu-001", "mlx5_0", "leaf-01", "1/1/1")  # p8 = OSFP4P2 = mlx5_0, GPU 0 (Table 6)
     assert first["Label text A"].endswith(":mlx5_0/1A.A06-46:1-1-1")
     with open(p2p, encoding="utf-8") as handle:
-        assert "gpu-001,Host,mlx5_0,leaf-01,Switch,1/1/1," in handle.read()
+        # CVT 1.4-1.6: an HCA port is its number in the default mapping (1 -> mlx5_0 P1)
+        assert "gpu-001,Host,1,leaf-01,Switch,1/1/1," in handle.read()
     # NetBox 4.5 layout: the QM9700 device type carries the OS port names the cables use
-    qm9700 = (netbox / "device-types" / "NVIDIA" / "QM9700.yaml").read_text(encoding="utf-8")
+    qm9700 = (netbox / "device-types" / "Nvidia" / "QM9700.yaml").read_text(encoding="utf-8")
     assert "- name: 1/1/1\n  type: infiniband-ndr\n" in qm9700
     with open(netbox / "cables.csv", encoding="utf-8") as handle:
         assert ",gpu-001,dcim.interface,mlx5_0,1A,leaf-01,dcim.interface,1/1/1," in handle.read()

@@ -49,12 +49,17 @@ def test_ibnetdiscover_links_once_with_rdma_devices_and_rates():
     ]
 
 
-def test_netbox_export_connected_cables_only_and_multi_terminations():
-    obs = read_netbox_cables(DATA / "netbox-cables.csv")
-    assert _pairs(obs) == {
+def test_netbox_export_planned_and_connected_cables_and_multi_terminations():
+    connected = {
         ("leaf-01:swp1s0", "gpu-001:p1", None), ("leaf-01:swp1s1", "gpu-002:p1", None),
         ("leaf-01:swp9s0", "spine-01:swp1s0", None), ("leaf-01:swp9s1", "spine-01:swp1s1", None),
     }
+    obs = read_netbox_cables(DATA / "netbox-cables.csv")
+    assert _pairs(obs) == connected | {("leaf-02:swp20s0", "gpu-004:p3", None)}
+    assert any("1 NetBox cables are 'planned'" in note for note in obs.notes)
+    only = read_netbox_cables(DATA / "netbox-cables.csv", connected_only=True)
+    assert _pairs(only) == connected
+    assert any("were not read (--connected-only)" in note for note in only.notes)
 
 
 def test_host_map():

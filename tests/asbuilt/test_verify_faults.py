@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from aicnet_gui.asbuilt import compare, read_ibnetdiscover, read_lldp, read_netbox_cables
-from aicnet_gui.asbuilt import simulate as sim
 
+from . import captures as sim
 from . import faults
 from .conftest import namer_for
 
@@ -22,7 +22,7 @@ def _observe(kind: str, doc, links, namer, tmp_path):
         return read_ibnetdiscover(path)
     if kind == "netbox":
         path = tmp_path / "cables.csv"
-        path.write_text(sim.netbox_cables_csv(doc, links, namer))
+        path.write_text(sim.netbox_table_csv(doc, links, namer))
         return read_netbox_cables(path)
     sim.write_lldp_files(sim.lldp_outputs(doc, links, namer), tmp_path / "lldp")
     return read_lldp([tmp_path / "lldp"])

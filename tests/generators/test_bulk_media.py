@@ -13,17 +13,17 @@ from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, TwoTierParams, plan
 from aicnet_gui.generators.build import _assign_names
 from aicnet_gui.generators.link_table import estimate_lengths, link_table
-from aicnet_gui.generators.media import (
+from aicnet_gui.generators.params import MediaParams
+from aicnet_gui.generators.placement import place
+from aicnet_gui.media.bulk_choice import select_bulk
+from aicnet_gui.media.rechoose import describe
+from aicnet_gui.media.selector import (
     AssemblyIds,
     Cage,
     MediaLink,
     MediaSelector,
     fabric_technology,
 )
-from aicnet_gui.generators.media_bulk import select_bulk
-from aicnet_gui.generators.params import MediaParams
-from aicnet_gui.generators.placement import place
-from aicnet_gui.generators.rechoose import describe
 from aicnet_gui.model.fabric import LengthEstimation
 
 HGX, QM9700, SN5600 = "generic-hgx-8-gpu-b3140h", "nvidia-qm9700", "nvidia-sn5600"

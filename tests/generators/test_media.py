@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from aicnet_gui.analysis.lengths import link_length
-from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, choose_media
+from aicnet_gui.generators import RailOptimizedParams, TwoTierParams
 from aicnet_gui.generators.params import MediaParams
+from aicnet_gui.media import choose_media
 from aicnet_gui.model.edits import UpdateLink, UpdateRack
 
 from .conftest import check_media

@@ -12,8 +12,9 @@ from collections import defaultdict
 import pytest
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.generators import GeneratorError, RailOptimizedParams, choose_media
-from aicnet_gui.generators.media import Cage, Candidate, MediaLink, _Option, wiring_fits
+from aicnet_gui.generators import GeneratorError, RailOptimizedParams
+from aicnet_gui.media import choose_media
+from aicnet_gui.media.selector import Cage, Candidate, MediaLink, _Option, wiring_fits
 from aicnet_gui.model.fit import CageSpec
 
 from .conftest import check_media

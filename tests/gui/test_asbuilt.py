@@ -3,8 +3,9 @@ overlay, and a row centres its objects; a bad file is one error dialog naming fi
 
 from __future__ import annotations
 
-from aicnet_gui.asbuilt import simulate as sim
 from aicnet_gui.model.port_names_os import PortNamer
+
+from ..asbuilt import captures as sim
 
 
 def _observe(window, tmp_path, seed=None):  # noqa: ANN001, ANN202

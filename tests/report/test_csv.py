@@ -59,10 +59,14 @@ def test_p2p_sheet_has_the_cable_validation_tool_columns(small, tmp_path):
     out = tmp_path / "p2p.csv"
     assert export_p2p(small, out) == 8
     rows = _read(out)
+    # NVIDIA UFM CVT 1.4-1.6, P2P File: the six named columns, then each end's rack and unit
     assert rows[0] == ["A-Node Name", "A-Type", "A-Port", "Z-Node Name", "Z-Type", "Z-Port",
-                       "Rack", "U"]
-    assert ["dgx-b", "Host", "p1", LEAF, "Switch", "2/1", "R2", "12"] in rows  # dgx-b: 8U in units 12-19
-    assert [LEAF, "Switch", "32/1", "spine-01", "Switch", "1/1", "R1", "40"] in rows
+                       "A-Rack", "A-U", "Z-Rack", "Z-U"]
+    assert [LEAF, "Switch", "32/1", "spine-01", "Switch", "1/1", "R1", "40", "R1", "42"] in rows
+    dgx = next(r for r in rows if r[0] == "dgx-b")
+    # CVT's default HCA mapping: port 1 -> mlx5_0 P1, 2 -> mlx5_1 P1 ...; a DGX H100's p1
+    # (OSFP1P1) is mlx5_11 (User Guide Table 6), so HCA port 12
+    assert dgx[1:3] == ["Host", "12"]
 
 
 def test_netbox_import_files_use_netbox_column_names(small, tmp_path):
@@ -84,11 +88,11 @@ def test_netbox_import_files_use_netbox_column_names(small, tmp_path):
     assert devices[0][:9] == ["name", "role", "manufacturer", "device_type", "status", "site",
                               "rack", "position", "face"]
     leaf = next(r for r in devices if r[0] == LEAF)
-    assert leaf[:9] == [LEAF, "Leaf switch", "NVIDIA", "QM9700", "planned", "1A", "R1", "40",
+    assert leaf[:9] == [LEAF, "Leaf switch", "Nvidia", "QM9700", "planned", "1A", "R1", "40",
                         "front"]
     racks = _read(folder / "racks.csv")
     assert racks[1][:3] == ["1A", "R1", "A01"]
     interfaces = _read(folder / "interfaces.csv")
     assert [LEAF, "3/1", "infiniband-ndr", "400000000", "true", "cage 3 leg 1/2"] in interfaces
     readme = (folder / "README.txt").read_text(encoding="utf-8")
-    assert "NVIDIA QM9700" in readme and "cables.csv" in readme
+    assert "Nvidia QM9700" in readme and "cables.csv" in readme

@@ -34,14 +34,18 @@ def test_superpod_workbook(tmp_path):
     assert links[0] == CVT_171_LINKS == LINKS_HEADER
     assert len(links) == 1 + 512
     # hand-checked: the first schedule row, a DGX H100 flat-top twin-port optic to a QM9700
-    # finned twin-port optic, on InfiniBand; p1 is OSFP1P1, GPU 7's NIC, so rail 8's leaf
-    assert links[1] == ("gpu-004", "p1", "leaf-08", "2/2", "ib", None, None, None, None, None,
-                        "MMA4Z00-NS-FLT", "MMA4Z00-NS", 2)
+    # finned twin-port optic, on InfiniBand; p1 is OSFP1P1, GPU 7's NIC, so rail 8's leaf.
+    # CVT 1.7.1: a host port is its NIC name as `ip address show` prints it: OSFP1P1 is
+    # ibp220s0 (DGX H100 User Guide, Table 6)
+    assert links[1] == ("gpu-004", "ibp220s0", "leaf-08", "2/2", "ib", None, None, None, None,
+                        None, "MMA4Z00-NS-FLT", "MMA4Z00-NS", 2)
     with open(schedule, encoding="utf-8-sig", newline="") as handle:
         lines = list(csv.reader(handle))
     for row in links[1:]:
         line = lines[row[12] - 1]  # Source-Ref: 1-based line of the schedule CSV
-        assert (line[9], line[10], line[17], line[18]) == row[:4]
+        assert (line[9], line[17]) == (row[0], row[2])
+        for design, cvt in ((line[10], row[1]), (line[18], row[3])):
+            assert cvt.startswith("ibp") if design.startswith("p") else cvt == design
     names = {n[0] for n in nodes[1:]}
     assert nodes[0] == ("Node", "Type", "Rack", "U", "Model")
     assert {r[0] for r in links[1:]} | {r[2] for r in links[1:]} == names
@@ -64,3 +68,22 @@ def test_unwritable_workbook_is_one_message(capsys, tmp_path):
                  str(tmp_path / "no" / "such" / "x.xlsx")])
     assert code == 2 and "cannot write" in capsys.readouterr().err
     assert not list(tmp_path.rglob("*.part*"))
+
+
+def test_host_ports_are_ethernet_netdev_names_on_a_rocev2_fabric(tmp_path):
+    """The same DGX H100 ports on a RoCEv2 fabric run Ethernet: Linux names OSFP1P1
+    enp220s0np0 (systemd's en<path>np<N>, the pairs of the User Guide's Table 5), which is what
+    CVT reads from `ip address show`."""
+    from aicnet_gui.catalog.loader import builtin_catalog
+    from aicnet_gui.fileio import load_fabric, save_fabric
+    from aicnet_gui.model.fabric import FabricTechnology
+
+    doc = load_fabric(ROOT / "examples" / "superpod-1su.fabric", builtin_catalog())
+    doc.settings.technology = FabricTechnology.ROCEV2
+    plan, out = tmp_path / "roce.fabric", tmp_path / "roce.xlsx"
+    save_fabric(doc, plan)
+    assert main(["export", str(plan), "--cvt", str(out)]) == 0
+    links = _sheets(out)["Links"]
+    first = links[1]
+    assert (first[0], first[1], first[4]) == ("gpu-004", "enp220s0np0", "ethernet")
+

@@ -97,7 +97,7 @@ def _import_check(folder: Path) -> dict[tuple[str, str], str]:
     for row in interfaces:
         key = (row["device"], row["name"])
         assert key not in made, f"{key} would be created twice"
-        assert not row["parent"] or made.get((row["device"], row["parent"])) == "device type"
+        assert not row.get("parent") or row["type"] == "virtual"  # Interface.clean(), 4.5
         made[key] = "interfaces.csv"
     used: Counter[tuple[str, str]] = Counter()
     for cable in cables:
@@ -151,7 +151,7 @@ def test_twin_port_dac_is_one_cable_between_the_unsplit_ports(tmp_path):
     assert (first["profile"], first["type"], first["label"], first["length"],
             first["length_unit"]) == ("single-1c2p", "dac-passive", "C000001", "2", "m")
     assert len({c["label"] for c in cables}) == len(cables)  # one row per physical cable
-    sn5600 = yaml.safe_load((folder / "device-types" / "NVIDIA" / "SN5600.yaml").read_text())
+    sn5600 = yaml.safe_load((folder / "device-types" / "Nvidia" / "SN5600.yaml").read_text())
     names = [i["name"] for i in sn5600["interfaces"]]
     assert names[:2] == ["swp1", "swp2"] and "swp64" in names and "swp1s0" not in names
     assert sn5600["u_height"] == 2 and sn5600["slug"] == "nvidia-sn5600"
@@ -160,8 +160,11 @@ def test_twin_port_dac_is_one_cable_between_the_unsplit_ports(tmp_path):
     bogus = sn5600 | {"interfaces": [{"name": "swp1", "type": "800g-osfp-bogus"}]}
     assert list(validator.iter_errors(bogus)) and list(validator.iter_errors(sn5600 | {"weight": 2}))
     _, interfaces = _csv(folder / "interfaces.csv")
-    leg = next(i for i in interfaces if (i["device"], i["name"]) == ("leaf-01", "swp9s0"))
-    assert (leg["parent"], leg["speed"]) == ("swp9", "400000000")
+    made = {(i["device"], i["name"]) for i in interfaces}
+    assert ("leaf-01", "swp9s0") not in made  # the twin-port cable ends on swp9, not on legs
+    leg = next(i for i in interfaces if (i["device"], i["name"]) == ("leaf-01", "swp3s0"))
+    assert "parent" not in leg and leg["speed"] == "400000000"
+    assert leg["description"] == "breakout leg 1/2 of swp3, cage 3"
 
 
 def test_breakout_legs_keep_one_label_and_readme_gives_the_profile(small, tmp_path):

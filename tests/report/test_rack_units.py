@@ -54,7 +54,7 @@ def test_every_writer_puts_a_dgx_at_its_lowest_unit(catalog, tmp_path):
     assert rows and {r["A RU (lowest)"] for r in rows} == {str(low)}
     export_p2p(doc, tmp_path / "p2p.csv")
     p2p = [r for r in _rows(tmp_path / "p2p.csv") if r["A-Node Name"] == dgx.name]
-    assert p2p and {r["U"] for r in p2p} == {str(low)}
+    assert p2p and {r["A-U"] for r in p2p} == {str(low)}
     # NetBox's position
     export_netbox(doc, tmp_path / "nb")
     (row,) = [r for r in _rows(tmp_path / "nb" / "devices.csv") if r["name"] == dgx.name]

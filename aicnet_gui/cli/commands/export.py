@@ -6,9 +6,11 @@ draw.io).
 `--port-names os` prints every port as its device's operating system names it (Cumulus `swp1s0`,
 SONiC `Ethernet8`, InfiniBand port numbers, `mlx5_N` on servers: `model/port_names_os.py`).
 
-Several outputs may be asked for at once; the cable plan is built once for all of them.
-Exit 0 when everything was written, 2 for bad input (unreadable fabric, unknown section, a label
-grid that does not fit its page, an output that cannot be written).
+The outputs are the export registry's formats (`report/export_registry.py`: one flag each, its
+help saying what it writes and for whom).  Several may be asked for at once; the cable plan is
+built once for all of them, and the PDF is written last.  Exit 0 when everything was written,
+2 for bad input (unreadable fabric, unknown section, a label grid that does not fit its page,
+an output that cannot be written).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 from ...fileio import load_fabric
+from ...model.text_safety import OutputRefused
+from ...report.export_registry import EXPORT_FORMATS, ExportFormat, write_export
 from ..common import EXIT_OK, CliError, catalog_with_warnings, price_list_for
 from ..progress_line import ProgressLine
 
@@ -42,11 +47,14 @@ def _offset(text: str) -> tuple[float, float]:
 
 
 def _write(target: str, export: Callable[[], T]) -> T:
-    """Run one export; an OS error becomes a one-line message naming the output."""
+    """Run one export; an OS error, or a text the output cannot hold safely, becomes a
+    one-line message naming the output."""
     try:
         return export()
     except OSError as exc:
         raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+    except OutputRefused as exc:
+        raise CliError(f"{target}: {exc}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,25 +72,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser._negative_number_matcher = NEGATIVE_VALUE
     parser.add_argument("file", help="a .fabric file")
     out = parser.add_argument_group("outputs (at least one)")
-    out.add_argument("--pdf", metavar="OUT.pdf",
-                     help="the cabling plan PDF, for the installers and the design review")
-    out.add_argument("--csv", metavar="OUT.csv",
-                     help="the cable schedule as CSV, for spreadsheets and cabling tools")
-    out.add_argument("--labels-csv", metavar="OUT.csv",
-                     help="one row per cable end for P-touch Editor, Brady or Dymo")
-    out.add_argument("--netbox", metavar="DIR",
-                     help="NetBox bulk import into DIR (CSVs + device-type YAML), for the team "
-                          "whose source of truth is NetBox or Nautobot")
-    out.add_argument("--cvt", metavar="OUT.xlsx",
-                     help="NVIDIA Cable Validation Tool 1.7+ workbook (Nodes and Links sheets, "
-                          "protocol, module part numbers), for the bring-up team")
-    out.add_argument("--p2p", metavar="OUT.csv",
-                     help="the older one-sheet CVT point-to-point CSV, for CVT before 1.7")
-    out.add_argument("--drawio", metavar="OUT.drawio",
-                     help="draw.io diagram (Topology and Floor pages), for architects' documents")
-    out.add_argument("--slurm", metavar="DIR",
-                     help="Slurm topology.conf (tree) and topology.yaml (tree, NVL72 blocks) "
-                          "into DIR, for the scheduler's administrators")
+    for fmt in EXPORT_FORMATS:
+        out.add_argument(fmt.flag, metavar=fmt.metavar, help=fmt.help)
     pdf = parser.add_argument_group("PDF options")
     pdf.add_argument("--paper", choices=["a4", "letter"], default="a4")
     pdf.add_argument("--sections", metavar="LIST",
@@ -106,9 +97,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                           "prices.csv next to the design or in the user catalog folder)")
     parser.add_argument("--profile", choices=["tia-606", "iso-14763"],
                         help="identifier profile (default: the project's label profile)")
-    parser.add_argument("--netbox-layout", choices=["4.5", "4.4"], default="4.5",
-                        help="4.5: NetBox 4.5+ columns (sites, cable profiles) and device-type "
-                             "YAML; 4.4: the older CSV layout for NetBox 4.4 and earlier")
+    for fmt in EXPORT_FORMATS:
+        for option in fmt.options:
+            parser.add_argument(option.flag, choices=list(option.choices), default=option.default,
+                                help=option.help)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress line on stderr (pages, ETA) while the PDF is written "
                              "(default: when stderr is a terminal)")
@@ -149,69 +141,44 @@ def _options(args: argparse.Namespace) -> ExportOptions:
     return options
 
 
+def _writing_order(asked: list[ExportFormat]) -> list[ExportFormat]:
+    """The formats asked for, in the registry's order, those that show a progress line (the
+    PDF) last: the quick files are written first."""
+    return sorted(asked, key=lambda fmt: "progress" in fmt.takes)
+
+
+def _progress_line(args: argparse.Namespace) -> ProgressLine | None:
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    return ProgressLine(sys.stderr) if show else None
+
+
 def run(args: argparse.Namespace) -> int:
-    if not any((args.pdf, args.csv, args.labels_csv, args.netbox, args.p2p, args.cvt,
-                args.slurm, args.drawio)):
-        raise CliError("nothing to export: give --pdf, --csv, --labels-csv, --netbox, --cvt, "
-                       "--p2p, --slurm or --drawio")
-    options = _options(args) if args.pdf else None
+    asked = [fmt for fmt in EXPORT_FORMATS if getattr(args, fmt.dest)]
+    if not asked:
+        flags = [fmt.flag for fmt in EXPORT_FORMATS]
+        raise CliError(f"nothing to export: give {', '.join(flags[:-1])} or {flags[-1]}")
+    options = _options(args) if any("options" in fmt.takes for fmt in asked) else None
     catalog = catalog_with_warnings()
     doc = load_fabric(args.file, catalog)
 
     from ...model.port_names_os import PortNamer
-    from ...report import (
-        build_plan,
-        export_csv,
-        export_labels_csv,
-        export_netbox,
-        export_p2p,
-        export_pdf,
-    )
+    from ...report import build_plan
 
     namer = PortNamer(doc, fallback=catalog.devices) if args.port_names == "os" else None
     plan = build_plan(doc, args.profile, port_names=namer)
     written: list[str] = []
-    if args.csv:
-        rows = _write(args.csv, lambda: export_csv(doc, args.csv, plan=plan))
-        written.append(f"{args.csv}: cable schedule, {rows} links")
-    if args.labels_csv:
-        rows = _write(args.labels_csv, lambda: export_labels_csv(doc, args.labels_csv, plan=plan))
-        written.append(f"{args.labels_csv}: {rows} labels")
-    if args.p2p:
-        rows = _write(args.p2p, lambda: export_p2p(doc, args.p2p, plan=plan))
-        written.append(f"{args.p2p}: P2P sheet, {rows} links")
-    if args.cvt:
-        from ...report.cvt_xlsx import export_cvt_xlsx
-
-        rows = _write(args.cvt, lambda: export_cvt_xlsx(doc, args.cvt, plan=plan))
-        written.append(f"{args.cvt}: CVT workbook, {rows} links")
-    if args.drawio:
-        from ...report.drawio import export_drawio
-
-        pages = _write(args.drawio, lambda: export_drawio(doc, args.drawio))
-        written.append(f"{args.drawio}: draw.io diagram, {pages} pages")
-    if args.slurm:
-        from ...report.slurm import export_slurm
-
-        counts = _write(args.slurm, lambda: export_slurm(doc, args.slurm))
-        written.append(f"{args.slurm}: Slurm topology.conf ({counts['topology.conf']} switches),"
-                       f" topology.yaml ({counts['topology.yaml blocks']} NVLink blocks)")
-    if args.netbox:
-        files = _write(args.netbox, lambda: export_netbox(
-            doc, args.netbox, plan=plan, layout=args.netbox_layout, port_names=namer))
-        written.append(f"{args.netbox}: NetBox import, "
-                       + ", ".join(f"{name} ({n})" for name, n in files.items()))
-    if args.pdf:
-        show = sys.stderr.isatty() if args.progress is None else args.progress
-        bar = ProgressLine(sys.stderr) if show else None
+    for fmt in _writing_order(asked):
+        target = getattr(args, fmt.dest)
+        bar = _progress_line(args) if "progress" in fmt.takes else None
+        values = {option.keyword: getattr(args, option.dest) for option in fmt.options}
         try:
-            result = _write(args.pdf, lambda: export_pdf(doc, args.pdf, options, progress=bar,
-                                                         plan=plan))
+            result = _write(target, partial(write_export, fmt, doc, target, plan=plan,
+                                            port_names=namer, options=options, progress=bar,
+                                            values=values))
         finally:
             if bar is not None:
                 bar.finish()  # ends the line when the export stopped before 100 %
-        written.append(f"{args.pdf}: {result.pages} pages ({result.links} links, "
-                       f"{result.cables} cables, {result.labels} labels)")
+        written.append(fmt.said(target, result))
     for line in written:
         print(f"wrote {line}")
     for problem in plan.problems:

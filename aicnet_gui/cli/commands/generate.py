@@ -12,24 +12,25 @@ from __future__ import annotations
 
 import argparse
 import re
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from ...fileio import save_fabric
-from ...generators import TEMPLATES, GeneratorError, generate
-from ...model.document import FabricDocument
+from ...generators import GENERATOR_TEMPLATES, GeneratorError, build_design, template_named
+from ...generators.template_registry import Flag
 from ..common import EXIT_OK, CliError, catalog_with_warnings, print_json
 
 _RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\d+(?:\.\d+)?))?\s*$")
 
-# CLI option -> parameter field (for messages about bad values)
+# parameter field -> CLI option (for messages about bad values): the templates' own flags, and
+# the options every template has
 _OPTION_OF = {
-    "servers": "--servers", "oversubscription": "--oversubscription", "attach": "--attach",
-    "sus": "--sus", "nodes_per_su": "--nodes-per-su", "core": "--core", "tiers": "--tiers",
-    "sus_per_pod": "--sus-per-pod", "rail_planes": "--rail-planes", "planes": "--planes",
-    "leaves_per_pod": "--leaves-per-pod", "server": "--server",
+    **{flag.field: flag.option for template in GENERATOR_TEMPLATES for flag in template.flags},
+    "server": "--server",
     "leaf": "--leaf", "spine": "--spine", "name": "--name", "technology": "--technology",
     "workload": "--workload", "speed_gbps": "--speed", "rack_power_kw": "--rack-kw",
     "server_power_kw": "--server-kw", "servers_per_rack": "--servers-per-rack",
@@ -77,49 +78,40 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
+def _flag_options(params: type[Any], flag: Flag) -> dict[str, Any]:
+    """argparse's keywords for `flag`: its type and choices from the parameter's annotation
+    (`int`, a `Literal` of choices, `bool` as a switch), a ratio parsed as one."""
+    options: dict[str, Any] = {"help": flag.help, "metavar": flag.metavar}
+    if flag.required:
+        options["required"] = True
+    annotation = params.model_fields[flag.field].annotation
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
+    if flag.ratio:
+        options["type"] = ratio
+    elif annotation is bool:
+        options.update(action="store_true", default=None)
+        del options["metavar"]
+    elif typing.get_origin(annotation) is typing.Literal:
+        choices = list(typing.get_args(annotation))
+        options["choices"] = choices
+        if all(isinstance(choice, int) for choice in choices):
+            options["type"] = int
+    elif annotation is int:
+        options["type"] = int
+    return options
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("generate", help="build a fabric from a template",
                             description=__doc__.split("\n\n")[1].replace("`", ""))
     templates = parser.add_subparsers(dest="template", metavar="TEMPLATE")
     templates.required = True
-
-    two = templates.add_parser("two-tier", help="leaf-spine for N servers")
-    two.add_argument("--servers", type=int, required=True, metavar="N")
-    two.add_argument("--oversubscription", type=ratio, metavar="R",
-                     help="leaf downlink:uplink, e.g. 1 or 3:1 (default 1:1)")
-    two.add_argument("--attach", choices=["rail", "tor"],
-                     help="rail: NIC i -> leaf i of a group (default); tor: one leaf per server")
-    _common(two)
-
-    rail = templates.add_parser("rail-optimized", help="DGX SuperPOD-style scalable units")
-    rail.add_argument("--sus", type=int, required=True, metavar="N", help="scalable units")
-    rail.add_argument("--nodes-per-su", type=int, metavar="M",
-                      help="servers per SU (default: the server model's reference SU, else 32)")
-    rail.add_argument("--core", metavar="ID", help="add a core tier of this switch model")
-    rail.add_argument("--tiers", choices=["auto", "2", "3"],
-                      help="auto (default): a core tier only when two tiers cannot hold the SUs")
-    rail.add_argument("--sus-per-pod", type=int, metavar="N",
-                      help="SUs sharing one spine block under the core (default: fewest switches)")
-    rail.add_argument("--rail-planes", action="store_true", default=None,
-                      help="rail-isolated planes: each rail gets its own spines and the rails "
-                      "are separate fabrics; GPUs on different rails then reach each other only "
-                      "through NVLink inside a server (default: one fat tree joining all rails, "
-                      "as NVIDIA's SuperPOD designs)")
-    rail.add_argument("--planes", type=int, choices=[1, 2, 4],
-                      help="multi-plane fabric as NVIDIA's B300/GB300 designs: each GPU's NIC "
-                      "splits into 2 or 4 ports, port k to plane k, each plane its own fat tree")
-    _common(rail)
-
-    three = templates.add_parser("three-tier", help="pod-based fat tree with a core tier")
-    three.add_argument("--servers", type=int, required=True, metavar="N")
-    three.add_argument("--core", metavar="ID", help="catalog id of the core switch (default: spine)")
-    three.add_argument("--oversubscription", type=ratio, metavar="R",
-                       help="leaf downlink:uplink, e.g. 1 or 3:1 (default 1:1)")
-    three.add_argument("--attach", choices=["rail", "tor"],
-                       help="rail: NIC i -> leaf i of a group (default); tor: one leaf per server")
-    three.add_argument("--leaves-per-pod", type=int, metavar="N",
-                       help="leaves per pod (default: the size with the fewest switches)")
-    _common(three)
+    for template in GENERATOR_TEMPLATES:
+        one = templates.add_parser(template.name, help=template.summary)
+        for flag in template.flags:
+            one.add_argument(flag.option, **_flag_options(template.params, flag))
+        _common(one)
 
 
 _FLOOR = {"rack_power_kw", "server_power_kw", "servers_per_rack", "rack_height_ru",
@@ -133,9 +125,8 @@ def params_from_args(args: argparse.Namespace) -> Any:
     floor = {k: values.pop(k) for k in list(values) if k in _FLOOR}
     if floor:
         values["floor"] = floor
-    model = TEMPLATES[args.template]
     try:
-        return model.model_validate(values)
+        return template_named(args.template).parse(values)
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False):
@@ -152,9 +143,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{output}: the output file must end in .fabric")
     if not output.parent.exists():
         raise CliError(f"{output}: the folder {output.parent} does not exist")
-    doc = FabricDocument(catalog_with_warnings())
     try:
-        result = generate(doc, params)
+        doc, result = build_design(catalog_with_warnings(), params)
     except GeneratorError as exc:
         raise CliError(f"{args.template}: {exc}") from None
     save_fabric(doc, output)

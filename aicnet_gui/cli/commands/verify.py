@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "merged {host: output} file, or folders of them")
     source.add_argument("--ibnetdiscover", metavar="FILE", help="ibnetdiscover text output")
     source.add_argument("--netbox-cables", metavar="FILE.csv", help="NetBox cable export CSV")
+    parser.add_argument("--connected-only", action="store_true",
+                        help="with --netbox-cables: read only cables whose status is connected "
+                             "(planned ones count as not cabled)")
     parser.add_argument("--map", metavar="HOSTMAP",
                         help="CSV of observed host name, design device name")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -59,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.ibnetdiscover:
             observation = read_ibnetdiscover(args.ibnetdiscover)
         else:
-            observation = read_netbox_cables(args.netbox_cables)
+            observation = read_netbox_cables(args.netbox_cables, args.connected_only)
         observed = f"{observation.kind} ({', '.join(observation.files)})"
         comparison = compare(doc, observation, PortNamer(doc, fallback=catalog.devices), host_map)
         items = rework_list(doc, comparison)

@@ -1,7 +1,10 @@
-"""File > Export: the cabling plan PDF (sections, paper, label stock) and the CSV / NetBox files.
+"""File > Export: the cabling plan PDF (sections, paper, label stock) and the files of the tools
+that take the design on.
 
-The dialog fills an `ExportOptions` (aicnet_gui.report) and a target path; `run_export` then
-writes it in a background thread behind a modal progress dialog that can cancel.
+The formats, their titles, default targets, writers and messages are the export registry's
+(`report/export_registry.py`); the dialog lists them, shows the PDF options for a format that
+takes them, and fills an `ExportOptions` (aicnet_gui.report) and a target path; `run_export`
+then writes it in a background thread behind a modal progress dialog that can cancel.
 """
 
 from __future__ import annotations
@@ -29,23 +32,14 @@ from PySide6.QtWidgets import (
 )
 
 from ... import report
-from ...editing.units import counted
+from ...report.export_registry import EXPORT_FORMATS, ExportFormat, write_export
 from ...report.options import SECTION_TITLES
 from .. import resources
 from ..window_api import AppWindow
 from ..workers.export_worker import ExportJob
 
-FORMATS: dict[str, tuple[str, str]] = {
-    "pdf": ("Cabling plan (PDF)", ".pdf"),
-    "csv": ("Cable schedule (CSV)", ".csv"),
-    "labels": ("Cable labels (CSV for label printers)", ".csv"),
-    "cvt": ("NVIDIA Cable Validation Tool 1.7+ workbook (XLSX)", ".xlsx"),
-    "p2p": ("NVIDIA Cable Validation Tool point-to-point, before 1.7 (CSV)", ".csv"),
-    "netbox": ("NetBox 4.5+ bulk import (folder of CSV and device-type YAML)", ""),
-    "slurm": ("Slurm topology.conf and topology.yaml (folder)", ""),
-    "drawio": ("draw.io diagram (topology and floor)", ".drawio"),
-}
-FOLDER_KINDS = ("netbox", "slurm")
+#: the registry's formats by key, in its order
+FORMATS: dict[str, ExportFormat] = {fmt.key: fmt for fmt in EXPORT_FORMATS}
 LABEL_STOCKS = {"": "to match the paper", "avery-l7651": "Avery L7651 (A4, 65 labels)",
                 "avery-5160": "Avery 5160 (Letter, 30 labels)", "none": "no label sheets"}
 
@@ -60,8 +54,8 @@ class ExportDialog(QDialog):
         layout = QVBoxLayout(self)
         top = QFormLayout()
         self.kind = QComboBox()
-        for key, (title, _suffix) in FORMATS.items():
-            self.kind.addItem(title, key)
+        for key, fmt in FORMATS.items():
+            self.kind.addItem(fmt.title, key)
         top.addRow("Export", self.kind)
         target_row = QHBoxLayout()
         self.target = QLineEdit()
@@ -110,26 +104,27 @@ class ExportDialog(QDialog):
     def kind_key(self) -> str:
         return self.kind.currentData()
 
+    def export_format(self) -> ExportFormat:
+        return FORMATS[self.kind_key()]
+
     def _default_target(self) -> str:
         doc_path = self.document_path
         base = doc_path.with_suffix("") if doc_path else Path.home() / "fabric"
-        key = self.kind_key()
-        suffix = FORMATS[key][1]
-        name = {"pdf": "", "csv": "-cables", "labels": "-labels", "p2p": "-p2p", "netbox": "-netbox",
-                "cvt": "-cvt", "slurm": "-slurm", "drawio": ""}[key]
-        return str(base.with_name(base.name + name + suffix))
+        fmt = self.export_format()
+        return str(base.with_name(base.name + fmt.stem + fmt.suffix))
 
     def _on_kind(self) -> None:
-        self.pdf_box.setVisible(self.kind_key() == "pdf")
+        self.pdf_box.setVisible("options" in self.export_format().takes)
         self.target.setText(self._default_target())
         self.adjustSize()
 
     def _browse(self) -> None:
-        if self.kind_key() in FOLDER_KINDS:
+        fmt = self.export_format()
+        if fmt.folder:
             path = QFileDialog.getExistingDirectory(self, "Export to folder", self.target.text())
         else:
-            suffix = FORMATS[self.kind_key()][1]
-            path, _f = QFileDialog.getSaveFileName(self, "Export to", self.target.text(), f"*{suffix}")
+            path, _f = QFileDialog.getSaveFileName(self, "Export to", self.target.text(),
+                                                   f"*{fmt.suffix}")
         if path:
             self.target.setText(path)
 
@@ -148,7 +143,7 @@ class ExportDialog(QDialog):
         if not self.target.text().strip():
             QMessageBox.warning(self, "Export", "Choose where to write the export.")
             return
-        if self.kind_key() == "pdf":
+        if "options" in self.export_format().takes:
             try:
                 self.options()
             except ValueError as exc:
@@ -159,42 +154,14 @@ class ExportDialog(QDialog):
 
 def export_job(kind: str, doc, target: str, options: Any):  # noqa: ANN001, ANN201
     """The function the worker runs for one export kind (progress, cancelled) -> summary text."""
+    fmt = FORMATS[kind]
+
     def run(progress, cancelled) -> str:  # noqa: ANN001
-        if kind == "pdf":
-            result = report.export_pdf(doc, target, options, progress=progress, cancelled=cancelled)
-            text = (f"Wrote {counted(result.pages, 'page')} ({counted(result.links, 'cable')}, "
-                    f"{counted(result.labels, 'label')}) to {target}")
-            if result.warnings:
-                text += "\n\n" + "\n".join(result.warnings[:10])
-            return text
-        progress(0.1, "building the cable plan")
-        if kind == "csv":
-            rows = report.export_csv(doc, target)
-            return f"Wrote {counted(rows, 'cable')} to {target}"
-        if kind == "labels":
-            rows = report.export_labels_csv(doc, target)
-            return f"Wrote {counted(rows, 'label')} to {target}"
-        if kind == "p2p":
-            rows = report.export_p2p(doc, target)
-            return f"Wrote {counted(rows, 'point-to-point row')} to {target}"
-        if kind == "cvt":
-            from ...report.cvt_xlsx import export_cvt_xlsx
-
-            rows = export_cvt_xlsx(doc, target)
-            return f"Wrote {counted(rows, 'link')} to the CVT workbook {target}"
-        if kind == "slurm":
-            from ...report.slurm import export_slurm
-
-            counts = export_slurm(doc, target)
-            return (f"Wrote topology.conf ({counted(counts['topology.conf'], 'switch')}) and "
-                    f"topology.yaml to {target}")
-        if kind == "drawio":
-            from ...report.drawio import export_drawio
-
-            pages = export_drawio(doc, target)
-            return f"Wrote {counted(pages, 'page')} to {target}"
-        files = report.export_netbox(doc, target)
-        return f"Wrote {counted(len(files), 'NetBox file')} to {target}"
+        if "progress" not in fmt.takes:
+            progress(0.1, "building the cable plan")
+        result = write_export(fmt, doc, target, options=options, progress=progress,
+                              cancelled=cancelled)
+        return fmt.told(target, result)
     return run
 
 
@@ -203,7 +170,7 @@ def run_export(window: AppWindow) -> None:
     if not dialog.exec():
         return
     kind = dialog.kind_key()
-    options = dialog.options() if kind == "pdf" else None
+    options = dialog.options() if "options" in dialog.export_format().takes else None
     target = dialog.target.text().strip()
     start_export(window, kind, target, options)
 

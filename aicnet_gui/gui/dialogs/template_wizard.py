@@ -1,6 +1,7 @@
 """New from template: pick a generator template, fill its parameters, preview, generate.
 
-The parameter form is rendered from the generator's pydantic model (`generators.TEMPLATES`).
+The templates and their titles are the generators' registry (`generators.GENERATOR_TEMPLATES`);
+each one's parameter form is rendered from its pydantic model.
 "Check" plans the fabric and shows what would be built, or the generator's reason why the
 parameters cannot work.  "Create" starts a new document and applies the generated operations as
 ONE undo step (undo gives back the empty fabric).  The generator already places the devices
@@ -34,12 +35,6 @@ from ...model.edits import Operation
 from .. import resources
 from ..window_api import AppWindow
 from .model_form import ModelForm
-
-TEMPLATE_TITLES = {
-    "two-tier": "Two-tier leaf-spine",
-    "rail-optimized": "Rail-optimized scalable units",
-    "three-tier": "Three-tier fat tree",
-}
 
 
 def params_error(exc: ValidationError) -> str:
@@ -90,13 +85,13 @@ class TemplateWizard(QDialog):
         self.check_button.clicked.connect(self.check)
         layout_.addWidget(self.buttons)
         self._forms: dict[str, ModelForm] = {}
-        for name, params in generators.TEMPLATES.items():
-            item = QListWidgetItem(resources.icon("new-template"), TEMPLATE_TITLES.get(name, name))
-            item.setData(Qt.ItemDataRole.UserRole, name)
+        for template in generators.GENERATOR_TEMPLATES:
+            item = QListWidgetItem(resources.icon("new-template"), template.title)
+            item.setData(Qt.ItemDataRole.UserRole, template.name)
             self.templates.addItem(item)
-            form = ModelForm(params, self.catalog, skip=("template",))
+            form = ModelForm(template.params, self.catalog, skip=("template",))
             form.changed.connect(self._invalidate)
-            self._forms[name] = form
+            self._forms[template.name] = form
             self.forms.addWidget(form)
         self.templates.currentRowChanged.connect(self._on_template)
         self.templates.setCurrentRow(1 if "rail-optimized" in generators.TEMPLATES else 0)
@@ -109,7 +104,7 @@ class TemplateWizard(QDialog):
 
     def _on_template(self, row: int) -> None:
         self.forms.setCurrentIndex(row)
-        params = generators.TEMPLATES[self.template()]
+        params = generators.template_named(self.template()).params
         self.description.setText((params.__doc__ or "").strip())
         self._invalidate()
 
@@ -121,7 +116,7 @@ class TemplateWizard(QDialog):
         """The validated parameters, or raises ValueError with a readable message."""
         values = {"template": self.template(), **self.form().values()}
         try:
-            return generators.TEMPLATES[self.template()].model_validate(values)
+            return generators.template_named(self.template()).parse(values)
         except ValidationError as exc:
             raise ValueError(params_error(exc)) from None
 
@@ -163,11 +158,11 @@ def run_template_wizard(window: AppWindow) -> bool:
 
 
 def apply_template(window: AppWindow, template: str, ops: list[Operation]) -> bool:
+    title = generators.template_named(template).title
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         window.document.new()
-        ok = window.editor.apply_generated(ops,
-                                           f"Generate {TEMPLATE_TITLES.get(template, template)}")
+        ok = window.editor.apply_generated(ops, f"Generate {title}")
     finally:
         QGuiApplication.restoreOverrideCursor()
     if ok:

@@ -1,14 +1,15 @@
 """Media choice for a whole generated fabric at once, with one decision per kind of component.
 
-The links come as numpy columns (`link_table.LinkTable`).  Components (cages joined by links,
-transitively) are found with scipy and ordered by their first link, links in order inside
-each, exactly as `media.components` orders them.  Every component gets a key: per link the
+The links come as numpy columns (`LinkColumns`: what it reads of the generators'
+`link_table.LinkTable`).  Components (cages joined by links, transitively) are found with
+scipy and ordered by their first link, links in order inside each, exactly as
+`selector.components` orders them.  Every component gets a key: per link the
 numbers of its two cages in order of first use inside the component, the legs, the cage
 specs and the tier pair; whether all its cages share a rack; its longest link.  That is all
 `MediaSelector.decide` looks at, so it runs once per distinct key, on the first component with
 that key, and its `Recipe` is copied to the others: a 4,096-server fabric has ~33k components
 but a few dozen keys.  Assembly ids `asm-N` are numbered in component order from 1 as
-`media.AssemblyIds` numbers them for an empty document.  Components with a link of unknown
+`selector.AssemblyIds` numbers them for an empty document.  Components with a link of unknown
 length, or that nothing fits, are decided one by one, for their own reasons.
 """
 
@@ -16,14 +17,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from ..model import arrays
-from .link_table import LinkTable
-from .media import Cage, Choices, MediaLink, MediaSelector, Recipe, Unresolved, recipe
+from ..model.fit import CageSpec
+from .selector import Cage, Choices, MediaLink, MediaSelector, Recipe, Unresolved, recipe
+
+
+class CageColumns(Protocol):
+    """The cages the links use: device index, cage number and spec (index into `specs`)."""
+
+    device: np.ndarray
+    number: np.ndarray
+    spec: np.ndarray
+    specs: list[CageSpec]
+
+
+class LinkColumns(Protocol):
+    """Per link: device index, cage index (into `cages`) and leg at each end, and its tier pair
+    (index into `tiers`); `generators.link_table.LinkTable` is one."""
+
+    a: np.ndarray
+    a_cage: np.ndarray
+    a_leg: np.ndarray
+    b_cage: np.ndarray
+    b_leg: np.ndarray
+    tier: np.ndarray
+    tiers: list[str]
+    cages: CageColumns
 
 
 @dataclass
@@ -63,7 +88,7 @@ class _Components:
 class _CageView(Sequence):
     """`Cage` objects on demand for the cages that `decide` looks at."""
 
-    def __init__(self, table: LinkTable, devices: list[str], racks: list[str | None]) -> None:
+    def __init__(self, table: LinkColumns, devices: list[str], racks: list[str | None]) -> None:
         self._cages, self._devices, self._racks = table.cages, devices, racks
 
     def __len__(self) -> int:
@@ -76,7 +101,7 @@ class _CageView(Sequence):
                     cages.specs[int(cages.spec[index])], self._racks[device])
 
 
-def _components(table: LinkTable) -> _Components:
+def _components(table: LinkColumns) -> _Components:
     count, cages = len(table.a), len(table.cages.device)
     graph = csr_matrix((np.ones(count, dtype=np.int8), (table.a_cage, table.b_cage)),
                        shape=(cages, cages))
@@ -116,7 +141,7 @@ def _dense_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return inverse.reshape(-1), first
 
 
-def _link_codes(table: LinkTable, comps: _Components) -> np.ndarray:
+def _link_codes(table: LinkColumns, comps: _Components) -> np.ndarray:
     """One code per sorted link for what `decide` sees of it."""
     order, spec = comps.order, table.cages.spec
     return _dense_codes([
@@ -161,7 +186,7 @@ class _Broadcast:
 
 def select_bulk(
     selector: MediaSelector,
-    table: LinkTable,
+    table: LinkColumns,
     lengths: np.ndarray,
     link_ids: list[str],
     devices: list[str],

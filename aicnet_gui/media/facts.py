@@ -1,8 +1,9 @@
-"""Physical-layer facts the rules share: which module fits which cage, what a cable is made of,
-the PMD family of an optic, the reach of an optic over a fibre grade.
+"""Facts about media the analysis rules and the media choice share: what a cable is made of,
+how it is labelled, the reach of an optic over a fibre grade, the port speeds and legs of an
+optical port.
 
-What fits where (module or cable end in a cage, optic in a cage's mode) is model/fit.py's job;
-this module re-exports its plug checks for the rules that import them from here.
+What fits where (a module or a cable end in a cage, an optic in a cage's mode, the PMDs of a
+link) is `model/fit.py`'s job; this module holds what is said of one part alone.
 """
 
 from __future__ import annotations
@@ -10,19 +11,6 @@ from __future__ import annotations
 import re
 
 from ..model.catalog_entities import CableAssembly, Transceiver
-
-# the plug facts live in model/fit.py; these names stay importable from here
-from ..model.fit import (  # noqa: F401
-    BREAKOUT_PMDS,
-    CAGE_ACCEPTS,
-    fabric_family,
-    fits,
-    pmd_family,
-    pmds_link,
-    top_problem,
-)
-from ..model.fit import cable_lane_gbps as lane_gbps_of_cable  # noqa: F401
-from ..model.fit import optic_lane_gbps as lane_gbps_of_optic  # noqa: F401
 
 COPPER_TYPES = frozenset({"DAC", "ACC", "AEC", "UTP"})
 
@@ -69,10 +57,3 @@ def optic_legs_per_port(optic: Transceiver, speed: int) -> int:
         if match and int(match.group(2)) == speed:
             legs = max(legs, int(match.group(1)))
     return legs
-
-
-def fmt_m(value: float | None) -> str:
-    """12.0 -> '12', 1.5 -> '1.5', None -> 'unknown'."""
-    if value is None:
-        return "unknown"
-    return f"{value:g}"

@@ -26,8 +26,8 @@ Parts are chosen in the technology the component's links run (`Cage.family`, fro
 in an InfiniBand design), else the fabric's.
 
 `MediaSelector.select` works on plain link descriptions with integer cage indices (the
-generators call it before anything is in the document); `rechoose.choose_media(doc, ...)` runs
-it over a document's links after racks moved.
+generators call it, through `bulk_choice.select_bulk`, before anything is in the document);
+`rechoose.choose_media(doc, ...)` runs it over a document's links after racks moved.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from ..model.fit import (
     optic_split,
     pmd_family,
 )
-from .params import MEDIA_CLASSES, MediaParams
+from .policy import MEDIA_CLASSES, MediaParams
 
 CLASS_RANK = {"dac": 0, "acc": 1, "aec": 2, "aoc": 3, "mmf": 4, "smf": 5}
 _CABLE_CLASS = {"DAC": "dac", "ACC": "acc", "AEC": "aec", "AOC": "aoc"}

@@ -13,14 +13,15 @@ import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..analysis.lengths import Placement, placement, route_estimate_m
 from ..model.catalog_entities import SWITCH_ROLES, Technology
 from ..model.document import FabricDocument
 from ..model.edits import Operation, UpdateDevice, UpdateLink
 from ..model.fabric import CageConfig
 from ..model.fit import cage_spec, fabric_family, link_family
+from ..model.floor import Placement, placement, route_estimate_m
 from ..model.summary import TIER_NAMES
-from .media import (
+from .policy import MediaParams
+from .selector import (
     AssemblyIds,
     Cage,
     MediaLink,
@@ -31,7 +32,6 @@ from .media import (
     fabric_technology,
     stock_limit,
 )
-from .params import MediaParams
 
 
 @dataclass
@@ -77,7 +77,7 @@ def _closure(doc: FabricDocument, link_ids: Iterable[str]) -> list[str]:
 
 def describe(doc: FabricDocument, link_ids: Iterable[str]) -> tuple[list[MediaLink], list[Cage]]:
     """MediaLinks and cages for the document's links: the manual length, else the estimate
-    (the same arithmetic as `analysis.lengths.link_length`)."""
+    (the floor's arithmetic, `model/floor.py`, as `analysis.lengths.link_length` has it)."""
     cages: list[Cage] = []
     index: dict[tuple[str, int], int] = {}
     links: list[MediaLink] = []
