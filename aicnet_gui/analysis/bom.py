@@ -84,6 +84,13 @@ class Bom:
                for model, basis in self.power_figures.items() if basis.caveat]
         return sorted(out, key=lambda x: (self.power_figures[x[0]].figure != "none", x[0]))
 
+    def power_unverified_w(self) -> float:
+        """The part of the devices' power counted at a figure no vendor document read states
+        (secondary or derived: `PowerBasis.verified` false), in W."""
+        return round(sum(b.watts * self.devices_by_model.get(m, 0)
+                         for m, b in self.power_figures.items()
+                         if b.watts is not None and not b.verified), 1)
+
     def power_basis_json(self) -> dict[str, Any]:
         """`aicnet bom --json`'s `power_basis`: per model the figure counted, and the models
         whose figure is typical, unverified or missing."""
@@ -97,6 +104,7 @@ class Bom:
             "unverified": sorted(m for m, b in figures.items()
                                  if b.figure != "none" and not b.verified),
             "no_figure": sorted(m for m, b in figures.items() if b.figure == "none"),
+            "unverified_w": self.power_unverified_w(),
         }
     #: field-replaceable parts per `MODEL:KIND` (bom_parts.py) and their spares
     parts: dict[str, int] = field(default_factory=dict)

@@ -103,6 +103,17 @@ class PowerBasis:
         return "" if self.verified else each + ", unverified"
 
 
+    @property
+    def short_caveat(self) -> str:
+        """`caveat` in a few words, for a narrow column: "1,720 W max, unverified"."""
+        if not self.caveat:
+            return ""
+        if self.figure == "none":
+            return "no figure, not counted"
+        what = {"maximum": "max", "typical": "typical", "rack share": "rack share"}[self.figure]
+        return f"{self.watts:,.0f} W {what}" + ("" if self.verified else ", unverified")
+
+
 def power_basis(model: DeviceModel) -> PowerBasis:
     """The figure `share_watts` counts for one device of `model`, and how sure it is."""
     source = model.power_source or model.source

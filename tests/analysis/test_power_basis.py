@@ -41,6 +41,7 @@ def test_a_1su_superpod_counts_its_switches_at_their_unverified_maximum(catalog)
     basis = bom.to_json()["power_basis"]
     assert basis["unverified"] == ["nvidia-qm9700"] and basis["typical"] == []
     assert basis["no_figure"] == []
+    assert basis["unverified_w"] == bom.power_unverified_w() == 12 * 1_720  # the compare's share
     qm = basis["models"]["nvidia-qm9700"]
     assert (qm["figure"], qm["watts_each"], qm["verified"], qm["optics_included"]) == (
         "maximum", 1720, False, True)

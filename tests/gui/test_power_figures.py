@@ -15,5 +15,5 @@ def test_metrics_dock_names_the_unverified_maximum_behind_the_power_total(window
     qtbot.waitUntil(lambda: window.validator.bom is not None, timeout=30000)
     qtbot.waitUntil(lambda: "NVIDIA QM9700 x12" in window.metrics.row_texts("Bill of materials"))
     rows = window.metrics.row_texts("Bill of materials")
-    assert rows["NVIDIA QM9700 x12"] == "1,720 W maximum, optics included, unverified"
+    assert rows["NVIDIA QM9700 x12"] == "1,720 W max, unverified"  # the whole caveat: its tooltip
     assert "NVIDIA DGX H100 x32" not in rows  # a verified maximum needs no word

@@ -462,9 +462,10 @@ class MetricsDock(QDockWidget):
         if unknown:
             self._row(power, "No power figure", ", ".join(unknown), tip=power_tip)
         for model, count, caveat in bom.power_caveats():  # typical or unverified figures
-            if bom.power_figures[model].figure != "none":
-                self._row(power, f"{model_name(doc, model)} x{count}", caveat,
-                          tip=bom.power_figures[model].source)
+            basis = bom.power_figures[model]
+            if basis.figure != "none":
+                self._row(power, f"{model_name(doc, model)} x{count}", basis.short_caveat,
+                          tip=f"{caveat}; {basis.source}")
         if bom.power_caveats():
             power.setExpanded(True)
         cost_tip = (f"no price for {counted(len(bom.unpriced), 'part')}: {', '.join(bom.unpriced[:6])}"
