@@ -6,12 +6,13 @@ import json
 
 import pytest
 
-from aicnet_gui.analysis.graph import bisection_maxflow
 from aicnet_gui.change.failures import FailureError, resolve
 from aicnet_gui.change.sweep import sweep
 from aicnet_gui.change.whatif import WhatIf, what_if
 from aicnet_gui.cli import main
 from aicnet_gui.model.edits import RemoveWorkload
+
+from ..graph_oracle import bisection_maxflow
 
 
 def test_leaf_failure_in_one_su_hand_checked(example):
