@@ -57,30 +57,61 @@ def plan_planes(catalog: Catalog, params: RailOptimizedParams, plan_one: PlanOne
     count = params.planes
     one = params.model_copy(update={"speed_gbps": plane_speed(catalog, params), "planes": 1})
     plans = [plan_one(catalog, one, (p, count)) for p in range(count)]
+    for p, plan in enumerate(plans):
+        for device in plan.devices:
+            if device.role != Role.GPU_SERVER:
+                device.tags["plane"] = str(p + 1)
     first = plans[0]
-    merged = FabricPlan(first.template, first.speed, first.tiers, pods=first.pods,
-                        rail_planes=first.rail_planes, planes=count)
-    # every plane has the same devices in the same order; switch k of each plane follows switch
-    # k of plane 1, so names interleave the planes (leaf-01 plane 1, leaf-02 plane 2 ...) and
-    # stay the same when the design grows by SUs (`aicnet grow` matches devices by name)
+    merged = merge_over_servers(plans, "plane", planes=count)
+    merged.sizing = [
+        f"{count} planes: each GPU's NIC runs {count} x {first.speed}G, port k to plane k; every "
+        "plane is its own fat tree (sizing of one plane below)",
+        *first.sizing,
+    ]
+    merged.notes = [*first.notes, f"multi-plane: a switch, optic or cable failure costs one of "
+                    f"{count} planes' bandwidth (1/{count}) instead of the job"]
+    return merged
+
+
+def merge_over_servers(plans: list[FabricPlan], label: str, planes: int = 1) -> FabricPlan:
+    """One plan of several that share their servers (planes of one fabric, or the rails of a
+    rail-only one): the servers of the first plan are the servers of all, every plan keeps its
+    own switches and links, blocks are named `<label> <k> <block>`.  Every plan has the same
+    servers in the same order (their servers and cells are the first plan's); switch k of each
+    plan follows switch k of the first, so names interleave the plans (leaf-01 of plan 1,
+    leaf-02 of plan 2 ...) and stay the same when the design grows by SUs (`aicnet grow`
+    matches devices by name).  A plan with fewer switches than the first leaves gaps."""
+    first = plans[0]
+    merged = FabricPlan(first.template, first.speed, max(p.tiers for p in plans),
+                        pods=first.pods, rail_planes=first.rail_planes, planes=planes)
     switches = [[i for i, d in enumerate(plan.devices) if d.role != Role.GPU_SERVER]
                 for plan in plans]
     index: list[dict[int, int]] = [{} for _ in plans]
+    servers = [i for i, d in enumerate(first.devices) if d.role == Role.GPU_SERVER]
+    for p, plan in enumerate(plans):
+        own = [i for i, d in enumerate(plan.devices) if d.role == Role.GPU_SERVER]
+        assert len(own) == len(servers), "plans over the same servers"
+        for mine, theirs in zip(own, servers, strict=True):
+            index[p][mine] = theirs  # fixed below, once the merged order is known
+    order: list[tuple[int, int]] = []  # (plan, device index) in merged order
     k = 0
     for i, device in enumerate(first.devices):
         if device.role == Role.GPU_SERVER:
-            for p in range(count):
-                index[p][i] = len(merged.devices)
-            merged.devices.append(device)
+            order.append((0, i))
             continue
-        for p, plan in enumerate(plans):
-            own = switches[p][k]
-            plan.devices[own].tags["plane"] = str(p + 1)
-            index[p][own] = len(merged.devices)
-            merged.devices.append(plan.devices[own])
+        for p in range(len(plans)):
+            if k < len(switches[p]):
+                order.append((p, switches[p][k]))
         k += 1
+    for p in range(len(plans)):  # switches past the first plan's count
+        order += [(p, i) for i in switches[p][k:]]
+    at_merged: dict[tuple[int, int], int] = {}
+    for p, i in order:
+        at_merged[(p, i)] = len(merged.devices)
+        merged.devices.append(plans[p].devices[i])
     for p, plan in enumerate(plans):
-        at = index[p]
+        at = {i: at_merged[(0, server)] for i, server in index[p].items()}
+        at.update({i: at_merged[(p, i)] for i in switches[p]})
         for link in plan.links:
             link.a, link.b = at[link.a], at[link.b]
             merged.links.append(link)
@@ -92,14 +123,6 @@ def plan_planes(catalog: Catalog, params: RailOptimizedParams, plan_one: PlanOne
             else:
                 merged.cells[c].leaves.extend(leaves)
         for block in plan.blocks:
-            merged.blocks.append(SwitchBlock(f"plane {p + 1} {block.label}",
+            merged.blocks.append(SwitchBlock(f"{label} {p + 1} {block.label}",
                                              [at[x] for x in block.switches], block.pod))
-    per = first.sizing
-    merged.sizing = [
-        f"{count} planes: each GPU's NIC runs {count} x {first.speed}G, port k to plane k; every "
-        "plane is its own fat tree (sizing of one plane below)",
-        *per,
-    ]
-    merged.notes = [*first.notes, f"multi-plane: a switch, optic or cable failure costs one of "
-                    f"{count} planes' bandwidth (1/{count}) instead of the job"]
     return merged

@@ -96,6 +96,8 @@ GENERATOR_TEMPLATES: tuple[GeneratorTemplate, ...] = (
             Flag("tiers", "auto (default): a core tier only when two tiers cannot hold the SUs"),
             Flag("sus_per_pod", "SUs sharing one spine block under the core (default: fewest "
                  "switches)", "N"),
+            Flag("sus_per_leaf", "SUs whose rail one leaf carries (default: as many as its "
+                 "ports hold at 1:1, so no leaf port stays idle)", "N"),
             Flag("rail_planes", "rail-isolated planes: each rail gets its own spines and the "
                  "rails are separate fabrics; GPUs on different rails then reach each other "
                  "only through NVLink inside a server (default: one fat tree joining all "
