@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
 from ..analysis.bom_parts import is_ordered_optic, part_name, part_of
+from ..analysis.bom_planes import PlaneBom
 from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
@@ -85,6 +86,8 @@ class BomTables:
     parts: list[BomLine] = field(default_factory=list)
     currency: str = "USD"
     price_list: str | None = None  # name, currency and date of the price list used
+    #: a multi-plane design's BOM per plane and the shared part (analysis/bom_planes.py)
+    planes: dict[str, PlaneBom] = field(default_factory=dict)
 
     def tiers(self) -> list[str]:
         return sorted({line.tier for line in self.cables + self.optics})
@@ -218,6 +221,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
     bom = bom or compute_bom(doc, prices)
     tables.order_cables, tables.order_optics = _order_lines(doc, bom, pricer)
     tables.parts = _part_lines(doc, bom, pricer)
+    tables.planes = bom.planes
 
     # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
     physical: dict[str, list] = {}
