@@ -224,7 +224,7 @@ def _refuse_too_big(first: int, second: int, first_name: str, second_name: str) 
 _LIMITS = {"devices": MAX_DEVICES, "links": MAX_LINKS, "racks": MAX_RACKS}
 
 
-def _refuse_unjoinable(selection: BulkSelection) -> None:
+def _refuse_unjoinable(selection: BulkSelection, hint: str = "") -> None:
     """Links that no media in the catalog joins at any length are hardware that cannot be
     cabled (a NIC and a switch whose optics do not talk, a NIC port split toward two planes
     that no cord regroups): refuse with the reason instead of writing a design without
@@ -235,8 +235,10 @@ def _refuse_unjoinable(selection: BulkSelection) -> None:
     if hardware:
         count = sum(len(u.links) for u in hardware)
         raise GeneratorError(
-            f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; choose "
-            "other hardware or speed, or generate the topology without media (--no-media)")
+            f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; "
+            + (f"{hint}; " if hint else "")
+            + "choose other hardware or speed, or generate the topology without media "
+            "(--no-media)")
 
 
 def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:
@@ -307,7 +309,7 @@ def build_ops(
         doc, fabric, table, link_ids, technology, params)
     _refuse_too_big(len(placement.racks), 0, "racks", "links")
     if not uncabled:
-        _refuse_unjoinable(selection)
+        _refuse_unjoinable(selection, fabric.media_hint)
     notes += _pfc_headroom(settings_changes, lengths, doc.settings.pfc_cable_length_m)
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)

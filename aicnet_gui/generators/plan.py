@@ -70,6 +70,8 @@ class FabricPlan:
     planes: int = 1  # independent compute planes (multi-plane designs); switches carry theirs
     sizing: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: why no catalog media may cable this design's links, said when the media choice finds none
+    media_hint: str = ""
 
     def add_device(
         self, role: Role, model: DeviceModel, tags: dict[str, str], cages: dict[int, CageConfig]

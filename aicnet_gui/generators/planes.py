@@ -70,7 +70,46 @@ def plan_planes(catalog: Catalog, params: RailOptimizedParams, plan_one: PlanOne
     ]
     merged.notes = [*first.notes, f"multi-plane: a switch, optic or cable failure costs one of "
                     f"{count} planes' bandwidth (1/{count}) instead of the job"]
+    notes, merged.media_hint = _design_notes(catalog, params)
+    merged.notes += notes
     return merged
+
+
+XDR_LIST = "docs.nvidia.com/networking/display/800g200gpam4list"
+
+
+def _design_notes(catalog: Catalog, params: RailOptimizedParams) -> tuple[list[str], str]:
+    """(notes, why no catalog cord cables the NIC ports) of a multi-plane design that is not
+    one of NVIDIA's published ones: on XDR InfiniBand (NVIDIA's DGX B300 XDR design is one plane
+    at 800G per GPU), or with four planes (NVIDIA documents Quad-Plane, but no count table or
+    part list was reachable: docs/sources-2026.md §7)."""
+    count = params.planes
+    leaf = lookup_model(catalog, params.leaf, "leaf")
+    notes: list[str] = []
+    hint = ""
+    if {t.value for t in leaf.technology} == {"infiniband"}:
+        notes.append(
+            f"{count} planes on XDR InfiniBand are aicnet's own sizing: NVIDIA's DGX B300 XDR "
+            "design is one plane at 800G per GPU (DGX SuperPOD B300 XDR RA, RA-11339-001, "
+            "Table 3: 8 leaves and 4 spines per 72-node SU; --planes 1)")
+        hint = (
+            f"a ConnectX-8 cage split toward {count} planes needs an XDR module with one optical "
+            f"port per plane, and NVIDIA's XDR part list ({XDR_LIST}) has none: the MMS4A20 has "
+            "one MPO, and a 1:2 splitter from it would land each plane's port on a switch "
+            "optical port that carries two; NVIDIA's XDR design is one plane at 800G per GPU "
+            "(RA-11339-001 Table 3: --planes 1)")
+    elif count == 4:
+        notes.append(
+            "4 planes are aicnet's own sizing: NVIDIA documents Quad-Plane for the B300 only "
+            "(Network Operator 26.4 Spectrum-X multiplane quick starts), and no count table or "
+            "part list for it was reachable (docs/sources-2026.md §7)")
+        hint = (
+            "4 planes put two 200G plane ports on each optical port of the NIC's twin-port module, "
+            "bound for two switches; a 1:2 splitter from the NIC needs switch optical ports that "
+            "carry one port each, and the switches' twin-port optics carry two at 200G: no "
+            "catalog cord regroups the fibres (a fibre shuffle or cross-connect would), and no "
+            "reachable NVIDIA document lists the Quad-Plane parts (docs/sources-2026.md §7)")
+    return notes, hint
 
 
 def merge_over_servers(plans: list[FabricPlan], label: str, planes: int = 1) -> FabricPlan:
