@@ -52,10 +52,23 @@ def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimized
     per rail holds them, else the most whole racks it holds, see `rack_system_su`), else 32."""
     if params.nodes_per_su is not None:
         return params
-    hw = resolve_hardware(
-        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
-    )
+    hw = _sizing_hardware(catalog, params)
     return params.model_copy(update={"nodes_per_su": reference_su_nodes(hw, params.technology)})
+
+
+def _sizing_hardware(catalog: Catalog, params: RailOptimizedParams) -> Hardware:
+    """The hardware an SU is sized on: at the plane ports' speed in a multi-plane fabric (a
+    GB300 tray at 2 x 400G holds three NVL72 racks per SN5610 leaf, not one at 800G)."""
+    if params.planes > 1:
+        from .planes import plane_speed
+
+        try:
+            return resolve_hardware(catalog, params.server, params.leaf, spine_of(params),
+                                    params.core, plane_speed(catalog, params))
+        except GeneratorError:
+            pass  # the planner refuses these planes with the reason; size the SU as unsplit
+    return resolve_hardware(catalog, params.server, params.leaf, spine_of(params), params.core,
+                            params.speed_gbps)
 
 
 def reference_su_nodes(hw: Hardware, technology: str) -> int:
@@ -95,9 +108,7 @@ def rack_system_su(hw: Hardware) -> tuple[int, str | None]:
 
 
 def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
-    hw = resolve_hardware(
-        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
-    )
+    hw = _sizing_hardware(catalog, params)
     note = _rack_system_su_note(hw, params)
     params = with_su_size(catalog, params)
     _check_whole_racks(hw, params)
