@@ -9,10 +9,14 @@ all-gather over NVLink.  Per GPU, for a message of S bytes:
 
     t_nvlink  = 2 (G - 1) / G x S / B_nvlink          (reduce-scatter + all-gather)
     t_network = 2 (M - 1) / M x (S / G) / B_network   (the shards' ring across domains)
-    t         = t_nvlink + t_network                  (the phases run one after the other)
+    t         = max(t_nvlink, t_network)              (the stages overlap: the slower one paces)
 
 with `B_nvlink` one GPU's NVLink bandwidth in one direction (the catalog's `nvlink_gbps`) and
-`B_network` what the fabric delivers to one GPU.  The network carries only 1/G of the message
+`B_network` what the fabric delivers to one GPU.  NCCL cuts a message into chunks and runs them
+through its stages one after another, so NVLink works on one chunk while the network carries
+the previous one: the time is the slower stage's (a DGX H100 SU: 4.8 ms network against 3.9 ms
+NVLink for 1 GB; nccl-tests' 384 GB/s bus bandwidth per node gives 5.2 ms, field-2026.md).
+The network carries only 1/G of the message
 per NIC and round, so a large domain moves the bottleneck onto NVLink: an NVL72 rack of GB300s
 (7,200 Gb/s NVLink, 800G NICs) spends 2 x 71/72 x S / 7,200 Gb/s inside the rack and 2 x S /
 (72 x 800 Gb/s) on the network: NVLink sets the pace, 8 x the network's part.  With one
@@ -57,7 +61,7 @@ class HierarchicalAllReduce:
     message_bytes: float
     nvlink_ms: float  # reduce-scatter and all-gather inside each domain
     network_ms: float  # the shards' all-reduce across domains
-    time_ms: float
+    time_ms: float  # the slower of the two (NCCL pipelines chunks through both)
 
     @property
     def bottleneck(self) -> str:
@@ -90,7 +94,7 @@ def hierarchical_allreduce(ranks: int, domain_gpus: int, nvlink_gbps: float,
     else:
         network_s = 0.0
     return HierarchicalAllReduce(ranks, domains, gpus, message_bytes, nvlink_s * 1000,
-                                 network_s * 1000, (nvlink_s + network_s) * 1000)
+                                 network_s * 1000, max(nvlink_s, network_s) * 1000)
 
 
 @dataclass(frozen=True)

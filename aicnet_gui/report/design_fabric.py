@@ -183,7 +183,7 @@ def _nvlink_domain(flow: Flow, doc: FabricDocument, analysis: AnalysisData | Non
     if rows:
         flow.table([Column("Workload", 0.3), Column("GPUs", 0.1, "right"),
                     Column("NVLink ms", 0.15, "right"), Column("Network ms", 0.15, "right"),
-                    Column("Total ms", 0.15, "right"), Column("Sets the pace", 0.15)], rows,
+                    Column("Time ms", 0.15, "right"), Column("Sets the pace", 0.15)], rows,
                    size=7.5)
         flow.para(f"Message {doc.settings.allreduce_message_mb:g} MB; bandwidth terms only "
                   "(no latency, no protocol efficiency).", size=8, rgb=(0.3, 0.3, 0.3))
