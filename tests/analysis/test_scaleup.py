@@ -19,13 +19,33 @@ PAPER = (0.082, 0.112)  # Wang et al. v5: all-to-all completion-time overhead of
 
 
 def _ring_bytes(gpus: int, message: float) -> float:
-    """Bytes one GPU sends in a ring reduce-scatter + all-gather, by running the schedule: the
-    message in `gpus` chunks; at step s GPU g sends chunk (g - s) mod G to g + 1."""
+    """Bytes one GPU sends in a ring reduce-scatter + all-gather, by running the schedule on
+    numbers: GPU g holds the vector v_g in `gpus` chunks; in reduce-scatter step s it sends
+    chunk (g - s) mod G to g + 1, which adds it to its own; after G - 1 steps GPU g holds the
+    sum of chunk (g + 1) mod G; the all-gather passes the sums round the ring the same way.
+    Every GPU must end with the whole sum."""
+    if gpus == 1:
+        return 0.0
+    rng = np.random.default_rng(gpus)
+    values = rng.integers(0, 100, size=(gpus, gpus)).astype(float)  # [gpu, chunk]
+    want = values.sum(axis=0)
+    held = values.copy()
     sent = np.zeros(gpus)
     chunk = message / gpus
-    for _phase, step in itertools.product(range(2), range(gpus - 1)):
-        for g in range(gpus):
-            sent[g] += chunk  # chunk (g - step) % gpus to (g + 1) % gpus
+    for step in range(gpus - 1):  # reduce-scatter
+        outgoing = [(g, (g - step) % gpus, held[g, (g - step) % gpus]) for g in range(gpus)]
+        for g, c, value in outgoing:
+            held[(g + 1) % gpus, c] += value
+            sent[g] += chunk
+    for g in range(gpus):
+        assert held[g, (g + 1) % gpus] == want[(g + 1) % gpus]
+    for step in range(gpus - 1):  # all-gather
+        outgoing = [(g, (g + 1 - step) % gpus, held[g, (g + 1 - step) % gpus])
+                    for g in range(gpus)]
+        for g, c, value in outgoing:
+            held[(g + 1) % gpus, c] = value
+            sent[g] += chunk
+    assert np.array_equal(held, np.tile(want, (gpus, 1)))
     assert np.allclose(sent, sent[0])
     return float(sent[0])
 
