@@ -175,8 +175,21 @@ def _media(
     if not params.choose_media:
         return BulkSelection.empty(len(link_ids), len(table.cages.device))
     selector = MediaSelector(catalog, technology, params.media)
-    return select_bulk(selector, table, lengths, link_ids, [d.id for d in fabric.devices],
-                       [d.rack for d in fabric.devices])
+    return select_bulk(selector, table, _alike(fabric, lengths), link_ids,
+                       [d.id for d in fabric.devices], [d.rack for d in fabric.devices])
+
+
+def _alike(fabric: FabricPlan, lengths: np.ndarray) -> np.ndarray:
+    """The lengths the media are chosen for: each link's own, or in a multi-plane design the
+    longest of its counterparts in every plane (the planes' switches sit in other racks), so
+    that every plane gets the same optics and cords (PLANE-UNBALANCED: parts and counts may not
+    differ); a link of unknown length stays unknown."""
+    if fabric.link_class is None:
+        return lengths
+    classes = np.asarray(fabric.link_class, dtype=np.int64)
+    longest = np.full(int(classes.max(initial=-1)) + 1, np.nan)
+    np.fmax.at(longest, classes, lengths)
+    return np.where(np.isnan(lengths), lengths, longest[classes])
 
 
 def _place_and_equip(

@@ -63,6 +63,9 @@ def plan_planes(catalog: Catalog, params: RailOptimizedParams, plan_one: PlanOne
                 device.tags["plane"] = str(p + 1)
     first = plans[0]
     merged = merge_over_servers(plans, "plane", planes=count)
+    if all(len(plan.links) == len(first.links) for plan in plans):
+        # link j of every plane is the same link of the same fat tree: one media choice for all
+        merged.link_class = list(range(len(first.links))) * count
     merged.sizing = [
         f"{count} planes: each GPU's NIC runs {count} x {first.speed}G, port k to plane k; every "
         "plane is its own fat tree (sizing of one plane below)",

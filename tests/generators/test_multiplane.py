@@ -219,3 +219,22 @@ def test_a_plane_failure_costs_exactly_its_share(catalog, planes):
     assert w.after.bisection_gbps == after == before * (planes - 1) / planes
     assert not w.lost and not result.partitioned
     assert (w.before.per_gpu_gbps, w.after.per_gpu_gbps) == (800, 800 * (planes - 1) / planes)
+
+
+def test_the_planes_get_the_same_parts_where_their_racks_differ(catalog):
+    """16 SUs of twin-plane B300 on SN5600: plane 2's switches sit in other racks than plane
+    1's, so some of its runs are longer; each link's media are chosen for the longest of its
+    counterparts in both planes, so both planes get the same optics and cords part for part
+    (before, plane 2 took single-mode where plane 1 had multimode: PLANE-UNBALANCED on the
+    generator's own design).  Lengths may differ; parts and counts may not."""
+    from aicnet_gui.analysis import analyze
+
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=16, server=B300, leaf=SN5600, planes=2,
+                                      technology="rocev2"))
+    assert not analyze(doc).by_code("PLANE-UNBALANCED")
+    bom = compute_bom(doc)
+    one, two = bom.planes["1"], bom.planes["2"]
+    assert one.transceivers == two.transceivers
+    assert one.cables_by_part() == two.cables_by_part()
+    assert one.cables != two.cables  # the lengths differ: the racks do
