@@ -16,8 +16,9 @@ the entry (number counted from 1, and id when it has one), the field path and py
 and every good entry, including the good entries of the same file, still loads.
 
 A catalog file is read as plain data: YAML aliases (`*name`) are refused (a dozen lines of
-nested aliases expand to gigabytes: "billion laughs"), a file over `MAX_CATALOG_BYTES` or with
-more than `MAX_CATALOG_ENTRIES` entries is refused with the limit, every value is bounded by its
+nested aliases expand to gigabytes: "billion laughs"), a file over `MAX_CATALOG_BYTES`, with
+more than `MAX_CATALOG_ENTRIES` entries, nested deeper than `MAX_YAML_DEPTH` or with a number
+longer than `MAX_NUMBER_CHARS` is refused with the limit and the place, every value is bounded by its
 model (model/limits.py), and a value quoted in a message is shortened (`shown`), never expanded.
 """
 
@@ -36,7 +37,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CatalogEntry
-from ..model.limits import MAX_CATALOG_BYTES, MAX_CATALOG_ENTRIES
+from ..model.limits import (
+    MAX_CATALOG_BYTES,
+    MAX_CATALOG_ENTRIES,
+    MAX_NUMBER_CHARS,
+    MAX_YAML_DEPTH,
+)
+from ..model.text_safety import error_message
 from ..paths import data_dir, user_catalog_dir
 
 CATALOG_FORMAT = "aicnet.catalog"
@@ -77,19 +84,59 @@ def _not_text(value: Any) -> bool:
     return False
 
 
-class AliasRefused(yaml.composer.ComposerError):
+class YamlRefused(yaml.composer.ComposerError):
+    """Something aicnet does not read in a catalog or device-type YAML file (`problem` says
+    what, `problem_mark` where)."""
+
+
+class AliasRefused(YamlRefused):
     """A YAML alias in a catalog file."""
 
 
+class YamlLimit(YamlRefused):
+    """A YAML file nested deeper (`MAX_YAML_DEPTH`) or with a longer number
+    (`MAX_NUMBER_CHARS`) than aicnet reads: Python's own limits would end such a read in a
+    RecursionError or a ValueError instead of a message."""
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+DEPTH_PROBLEM = f"nested deeper than {MAX_YAML_DEPTH} levels; aicnet reads no deeper"
+
+
+def _limit_problem(node: yaml.Node, depth: int) -> str | None:
+    if depth > MAX_YAML_DEPTH:
+        return DEPTH_PROBLEM
+    if isinstance(node, yaml.ScalarNode) and node.tag == _INT_TAG \
+            and len(node.value) > MAX_NUMBER_CHARS:
+        return (f"a number of {len(node.value):,} characters; aicnet reads numbers of at most "
+                f"{MAX_NUMBER_CHARS}")
+    return None
+
+
 class PlainLoader(yaml.SafeLoader):
-    """yaml's safe loader without aliases: a catalog is data written out, never references."""
+    """yaml's safe loader without aliases (a catalog is data written out, never references),
+    nesting and numbers bounded."""
+
+    _depth = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise AliasRefused(None, None, "YAML aliases (*name) are not allowed in a catalog "
                                "file; write the value out", event.start_mark)
-        return super().compose_node(parent, index)
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise YamlLimit(None, None, DEPTH_PROBLEM, self.peek_event().start_mark)
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        problem = _limit_problem(node, self._depth + 1)
+        if problem is not None:
+            raise YamlLimit(None, None, problem, node.start_mark)
+        return node
 
 
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
@@ -109,18 +156,21 @@ def _fast_yaml(text: str) -> Any:
         if node is None:
             return None
         seen: set[int] = set()
-        stack = [node]
+        stack = [(node, 1)]
         while stack:
-            item = stack.pop()
+            item, depth = stack.pop()
             if id(item) in seen:
                 raise _Shared
             seen.add(id(item))
+            problem = _limit_problem(item, depth)
+            if problem is not None:
+                raise YamlLimit(None, None, problem, item.start_mark)
             if isinstance(item, yaml.MappingNode):
                 for key, value in item.value:
-                    stack.append(key)
-                    stack.append(value)
+                    stack.append((key, depth + 1))
+                    stack.append((value, depth + 1))
             elif isinstance(item, yaml.SequenceNode):
-                stack.extend(item.value)
+                stack.extend((child, depth + 1) for child in item.value)
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -136,6 +186,8 @@ def read_yaml(text: str) -> Any:
     if _FAST_LOADER is not None:
         try:
             return _fast_yaml(text)
+        except YamlLimit:
+            raise  # said with its place; the careful reader would only hit Python's limits
         except Exception:  # noqa: BLE001, S110 - the careful reader below says what is wrong
             pass
     return yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader, no aliases
@@ -223,9 +275,7 @@ def _entry_problems(
             message += f"; expected one of {', '.join(_KINDS)}"
             problems.append(CatalogProblem(file, number, "kind", message, entry_id))
             continue
-        message = str(detail.get("msg", ""))
-        if error_type == "value_error":  # our validators' own words, without pydantic's
-            message = message.removeprefix("Value error, ")
+        message = error_message(detail)  # our validators' own words, without pydantic's
         problems.append(CatalogProblem(file, number, _field_path(loc), message, entry_id))
     return problems
 
@@ -291,7 +341,7 @@ def load_catalog_file(
         return whole_file(f"cannot read file: {error.strerror or error}")
     try:
         data = read_yaml(text)
-    except AliasRefused as error:
+    except YamlRefused as error:
         mark = error.problem_mark
         return whole_file(f"line {mark.line + 1}, column {mark.column + 1}: {error.problem}")
     except yaml.YAMLError as error:

@@ -52,6 +52,7 @@ from ..model.limits import (
 )
 from ..model.link_table import LinkColumns
 from ..model.memo import IdentityMemo
+from ..model.text_safety import CONTROL_ERROR, error_message
 from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache, cache_of, keep
@@ -89,8 +90,8 @@ _PLAIN_MESSAGES = {
 
 
 def _plain_message(error: Any) -> str:
-    if error.get("type") == "value_error":  # our validators' own words, without pydantic's
-        return str(error["msg"]).removeprefix("Value error, ")
+    if error.get("type") in ("value_error", CONTROL_ERROR):  # our own words, not pydantic's
+        return error_message(error)
     if error.get("type") == "tuple_type" and isinstance(error.get("input"), dict):
         return 'a link end is ["device id", "port name"] or {"device": ..., "port": ...} with both'
     return _PLAIN_MESSAGES.get(error.get("type", ""), error["msg"])

@@ -59,6 +59,7 @@ from .fabric import (
 from .link_table import LinkColumns, LinkTable
 from .memo import IdentityMemo
 from .ports import LogicalPort, PortConfigError, PortTables, check_cage_overrides
+from .text_safety import error_message
 
 Listener = Callable[[ChangeSet], None]
 
@@ -113,7 +114,7 @@ def _validated_copy(obj: BaseModel, changes: dict[str, Any], what: str) -> Any:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ModelError(f"{what}: {where}: {first['msg']}") from None
+        raise ModelError(f"{what}: {where}: {error_message(first)}") from None
     return new
 
 

@@ -34,6 +34,7 @@ from .os_naming import OsName
 from .polarity import Method as PolarityMethod
 from .polarity import Segment as PolaritySegment
 from .templates import check_template
+from .text_safety import NO_CONTROL
 from .values import Value, value_class
 
 SCHEMA_VERSION = 4
@@ -196,8 +197,8 @@ class Settings(_Data):
 
 @value_class
 class Rack(Value):
-    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
-    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME)]
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID), NO_CONTROL]
+    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME), NO_CONTROL]
     row: int = bounded_int(0, L.MAX_ROW, default=1)
     position: int = bounded_int(0, L.MAX_ROW, default=1)
     x_m: float | None = bounded_float(L.MAX_COORDINATE_M, -L.MAX_COORDINATE_M, default=None,
@@ -221,10 +222,10 @@ class Rack(Value):
 
 @value_class
 class Device(Value):
-    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
-    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME)]
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID), NO_CONTROL]
+    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME), NO_CONTROL]
     model: Annotated[str, Field(min_length=1, max_length=L.MAX_ID,
-                                description="catalog id of the device model")]
+                                description="catalog id of the device model"), NO_CONTROL]
     role: Role | None = Field(
         default=None, description="role in this fabric; None: the model's usual role"
     )
@@ -308,7 +309,7 @@ class LinkPatch(_Data):
 
 @value_class
 class Link(Value):
-    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID), NO_CONTROL]
     a: Endpoint
     b: Endpoint
     cable: IdText | None = Field(default=None, description="catalog id: DAC/ACC/AOC or fibre cord")
@@ -326,8 +327,8 @@ class Link(Value):
 
 @value_class
 class Workload(Value):
-    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID)]
-    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME)]
+    id: Annotated[str, Field(min_length=1, max_length=L.MAX_ID), NO_CONTROL]
+    name: Annotated[str, Field(min_length=1, max_length=L.MAX_NAME), NO_CONTROL]
     kind: WorkloadKind = WorkloadKind.TRAINING
     members: list[IdText] = Field(default_factory=list, max_length=L.MAX_DEVICES,
                                   description="device ids of its servers")

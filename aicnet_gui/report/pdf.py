@@ -147,6 +147,7 @@ def _write_sections(
         }[name])
         if name == "cover":
             draw_cover(writer, doc, plan, analysis, size, options.sections, len(labels))
+            writer.release()  # the cover is a page of its own (the text sections run on)
         elif name == "topology":
             draw_topology(writer, doc, size)
         elif name == "analysis":

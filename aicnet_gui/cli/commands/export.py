@@ -23,6 +23,7 @@ from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 from ...fileio import load_fabric
+from ...model.text_safety import OutputRefused
 from ...report.export_registry import EXPORT_FORMATS, ExportFormat, write_export
 from ..common import EXIT_OK, CliError, catalog_with_warnings, price_list_for
 from ..progress_line import ProgressLine
@@ -46,11 +47,14 @@ def _offset(text: str) -> tuple[float, float]:
 
 
 def _write(target: str, export: Callable[[], T]) -> T:
-    """Run one export; an OS error becomes a one-line message naming the output."""
+    """Run one export; an OS error, or a text the output cannot hold safely, becomes a
+    one-line message naming the output."""
     try:
         return export()
     except OSError as exc:
         raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+    except OutputRefused as exc:
+        raise CliError(f"{target}: {exc}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
