@@ -40,6 +40,6 @@ def rack_feeds(models: Iterable[DeviceModel]) -> list[PowerFeed] | None:
         return [common[0]]
     needed: list[PowerFeed] = []
     for feeds in stated:
-        if not any(feed in needed for feeds_ in [feeds] for feed in feeds_):
+        if not any(feed in needed for feed in feeds):
             needed.append(feeds[0])
     return needed
