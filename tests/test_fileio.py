@@ -322,3 +322,24 @@ def test_the_save_cache_belongs_to_its_document_only(small, catalog):
     del opened
     gc.collect()
     assert cache() is None  # held weakly by document: it goes when the document goes
+
+
+def test_a_version_3_file_gets_the_load_balancing_mode_its_ecmp_policy_names(small, catalog):
+    """Schema 4 made the load-balancing mode a setting (issue 35); a version-3 file said it only
+    in the free-text ECMP policy.  Both read paths (the fast one for files laid out as aicnet
+    writes them, the careful one for the rest) give it the mode its words name."""
+    data = json.loads(dumps_fabric(small))
+    data["schema_version"] = 3
+    del data["settings"]["load_balancing"]
+    for policy, mode in (("5-tuple hash", "ecmp"), ("adaptive routing", "adaptive"),
+                         ("adaptive routing with flowlet ECMP", "adaptive"),
+                         ("flowlet DLB", "flowlet"), ("packet spraying", "spray")):
+        data["settings"]["ecmp_policy"] = policy
+        fast = loads_fabric(json.dumps(data, indent=2).encode(), catalog)
+        # a link end spelled as an object fails the fast path: the careful one migrates
+        odd = json.loads(json.dumps(data))
+        end = odd["links"][0]["a"]
+        odd["links"][0]["a"] = {"device": end[0], "port": end[1]}
+        careful = loads_fabric(json.dumps(odd).encode(), catalog)
+        assert fast.settings.load_balancing == careful.settings.load_balancing == mode, policy
+        assert json.loads(dumps_fabric(fast))["schema_version"] == 4

@@ -21,8 +21,9 @@ per NIC and round, so a large domain moves the bottleneck onto NVLink: an NVL72 
 (7,200 Gb/s NVLink, 800G NICs) spends 2 x 71/72 x S / 7,200 Gb/s inside the rack and 2 x S /
 (72 x 800 Gb/s) on the network: NVLink sets the pace, 8 x the network's part.  With one
 domain (M = 1) the network carries nothing.  `hierarchical_allreduce` is the function a
-collective model calls with those figures (NCCL's own tuning model, analysis/nccl_tuning.py on
-the traffic work, treats an NVLink domain as one node and can take its intra-node term here).
+collective model can call with those figures; NCCL's own tuning model (nccl_tuning.py) treats
+an NVLink domain as one node and counts its NVLink by NCCL's per-link constants, where this
+counts the vendor's NVLink rate (the catalog's `nvlink_gbps`).
 
 **Rail-only all-to-all** (Wang, Ghobadi et al., "Rail-only", arXiv 2307.12169v5).  Without a
 spine joining the rails, a GPU's bytes for a GPU of another rail on another server first cross

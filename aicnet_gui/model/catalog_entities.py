@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from . import limits as L
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .load_balancing import LoadBalancing
 from .os_naming import OsName, OsPortNaming
 from .templates import check_template
 
@@ -404,6 +405,21 @@ class DeviceModel(Sourced):
     replaceable_parts: list[ReplaceablePart] = Field(
         default_factory=list, max_length=8,
         description="field-replaceable units the BOM lists with spares (laser source modules)")
+    load_balancing: list[LoadBalancing] | None = Field(
+        default=None, max_length=4,
+        description="switch: the load-balancing modes its vendor documents for it "
+                    "(model/load_balancing.py); None: not stated (static hashing assumed)")
+    nic_packet_reorder: bool | None = Field(
+        default=None,
+        description="GPU server: its compute NICs place the packets of one flow that arrive out "
+                    "of order on Ethernet, as per-packet adaptive routing and spraying need "
+                    "(NVIDIA: ConnectX-8 and BlueField-3 SuperNICs); None: not stated")
+    gpu_architecture: Literal["volta", "ampere", "hopper", "blackwell"] | None = Field(
+        default=None, description="GPU server: the GPUs' architecture (NCCL's tuning constants "
+                                  "and NVLink SHARP depend on it); None: not stated")
+    nvlink_links: int | None = bounded_int(
+        1, 64, default=None, description="GPU server: NVLink links per GPU (H100: 18); None: "
+                                         "not stated")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:
