@@ -111,8 +111,9 @@ class RailOptimizedParams(_Common):
     )
     rail_planes: bool = Field(
         default=False,
-        description="rail-isolated planes: each rail its own spines (traffic between rails "
-        "crosses NVLink inside the servers); default: one fat tree joining every rail",
+        description="rail-only (Wang et al.): each rail its own network, one switch where it "
+        "holds the rail, no spine joining two rails (traffic between rails crosses NVLink "
+        "inside the servers); default: one fat tree joining every rail",
     )
     planes: Literal[1, 2, 4] = Field(
         default=1,
