@@ -74,9 +74,10 @@ def _planes(flow: Flow, doc: FabricDocument, analysis: AnalysisData) -> None:
         "Parts: NVIDIA's multi-plane reference architectures list the NIC-to-leaf and "
         "leaf-to-spine cables and transceivers in sections that could not be reached "
         f"({SOURCES_2026} §1.1): the optics and cables of this design are the catalog's "
-        "automatic media choice (see the optics deployment plan), not NVIDIA's list; the "
-        "switch and link counts are checked against NVIDIA's count tables (RA-11337-001 "
-        "Table 3 for the twin-plane B300 Spectrum-X SU).", size=8.5, rgb=(0.3, 0.3, 0.3))
+        "automatic media choice (see the optics deployment plan), not NVIDIA's list. Counts: "
+        "NVIDIA's table for the twin-plane DGX B300 Spectrum-X SU is RA-11337-001 Table 3 (16 "
+        "leaves and 8 spines per 64-node SU); four planes and planes on XDR InfiniBand have no "
+        "NVIDIA count table and are aicnet's own sizing.", size=8.5, rgb=(0.3, 0.3, 0.3))
     rows = []
     for name, part in planes.items():
         devices = sum(part["devices"].values())
