@@ -46,6 +46,7 @@ from .collectives import (
 from .fabric_paths import Bisection, bisection, islands, joined_through_servers
 from .nccl_tuning import NcclSystem
 from .plane_paths import declared_planes, plane_bisection_gbps
+from .scaleup import rail_only_term
 from .state import State, WorkloadView
 from .workload_bounds import BoundsCache
 
@@ -531,7 +532,9 @@ def _unless_partitioned(state: State, model: WorkloadModel,
         return metrics
     if ((state.settings.rail_planes or declared_planes(state, found))
             and joined_through_servers(state, members)):
-        return metrics  # rail planes (rings cross rails over NVLink) or independent planes
+        if state.settings.rail_planes:  # all-to-all crosses rails by NVLink forwarding
+            return _rail_only_alltoall(state, members, metrics)
+        return metrics  # independent planes
     note = (f"the workload's GPUs sit on {len(found)} switch islands with no path between "
             "them (FABRIC-PARTITIONED): no collective over all of them can complete")
     return replace(
@@ -539,6 +542,21 @@ def _unless_partitioned(state: State, model: WorkloadModel,
         ring_gbps_per_gpu=0.0, alltoall_gbps_per_gpu=0.0, ring_scattered_gbps_per_gpu=0.0,
         bottleneck_tier="partitioned", bottleneck_switch=None, bottleneck_name=None,
         allreduce_ms=None, allreduce_bus_gbps=None, assumptions=(note, *metrics.assumptions))
+
+
+def _rail_only_alltoall(state: State, members: np.ndarray,
+                        metrics: WorkloadMetrics) -> WorkloadMetrics:
+    """A rail-only fabric's all-to-all with its NVLink forwarding term (scaleup.py)."""
+    term = rail_only_term(state, members, metrics.alltoall_gbps_per_gpu)
+    if isinstance(term, str):
+        note = f"rail-only all-to-all: the NVLink forwarding term is not counted ({term})"
+        return replace(metrics, assumptions=(*metrics.assumptions, note))
+    note = (f"rail-only all-to-all: bytes for another of the {term.rails} rails cross NVLink "
+            f"first (NCCL PXN): +{term.overhead:.1%} time, (R-1)/R x "
+            f"{term.network_gbps:g} / {term.nvlink_gbps:g} Gb/s NVLink (Wang et al. measure "
+            "8.2-11.2 %)")
+    return replace(metrics, alltoall_gbps_per_gpu=round(term.effective_gbps, 3),
+                   assumptions=(*metrics.assumptions, note))
 
 
 def analyze_workloads(state: State, touched: list[int] | None = None,

@@ -43,6 +43,7 @@ from ..model.document import FabricDocument
 from ..model.power import PowerBasis, counts_optics, power_basis, share_watts, system_racks
 from ..model.wording import fmt_m
 from .bom_parts import count_parts, is_ordered_optic, part_of
+from .bom_planes import PlaneBom, plane_boms
 from .index import NONE
 from .rules_device import unlinked_optic_cages
 from .state import State
@@ -109,6 +110,8 @@ class Bom:
     #: field-replaceable parts per `MODEL:KIND` (bom_parts.py) and their spares
     parts: dict[str, int] = field(default_factory=dict)
     part_spares: dict[str, int] = field(default_factory=dict)
+    #: a multi-plane design's BOM per plane, and what the planes share (bom_planes.py)
+    planes: dict[str, PlaneBom] = field(default_factory=dict)
 
     def part_orders(self) -> dict[str, OrderLine]:
         """Per replaceable part: quantity, spares, order."""
@@ -136,6 +139,8 @@ class Bom:
         }
         if self.parts:  # a design with field-replaceable parts (laser modules of CPO switches)
             data["replaceable_parts"] = self.parts
+        if self.planes:  # a multi-plane design: each plane's part, and the shared part
+            data["planes"] = {name: part.to_json() for name, part in self.planes.items()}
         if details:
             data["details"] = {
                 "spares_percent": self.spares_percent,
@@ -231,6 +236,7 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
         power_figures={m: power_basis(doc.catalog.device(m)) for m in sorted(models)},
         parts=dict(sorted(parts.items())),
         part_spares=dict(sorted(part_spares.items())),
+        planes=plane_boms(doc, state, rows, _count_cables, _links_by_tier, _part_then_length),
     )
 
 

@@ -37,6 +37,7 @@ from .errors import GeneratorError
 from .naming import rack_name
 from .params import FloorParams
 from .plan import FabricPlan, PlannedDevice
+from .rack_needs import rack_cooling, rack_feeds
 
 #: used when a model has no power figure: the DGX H100/H200 maximum, "10.2 kW max." (DGX H100/H200
 #: User Guide, Power Specifications, Table 3; hardware.md §2.2)
@@ -426,12 +427,14 @@ def place(
         for pos, spec in enumerate(row):
             name = rack_name(index + 1, pos + 1, len(sequence), longest)
             rack_id = "rack-" + name.lower()
+            held = [devices[key].model for key in (*spec.servers, *spec.switches)]
             racks.append(Rack(
                 id=rack_id, name=name, row=index + 1, position=pos + 1,
                 x_m=round(x0 + (pos + 0.5) * width, 3), y_m=round(y, 3),
                 height_ru=floor.rack_height_ru,
                 power_kw=system_kw if system is not None and spec.kind == "server"
                 else floor.rack_power_kw,
+                cooling=rack_cooling(held), power_feeds=rack_feeds(held),
             ))
             ru = 1
             for key in spec.servers:

@@ -374,6 +374,10 @@ class DeviceModel(Sourced):
         1, L.MAX_GPUS, default=None,
         description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
                     "NVL72 rack); None: the server's own GPUs")
+    nvlink_gbps: float | None = bounded_float(
+        L.MAX_SPEED_GBPS * 64, default=None, above=True,
+        description="GPU server: NVLink bandwidth of one GPU in one direction, Gb/s (H100: "
+                    "450 GB/s = 3,600 Gb/s; NVLink 5: 900 GB/s = 7,200 Gb/s); None: not stated")
     rack_servers: int | None = bounded_int(
         1, L.MAX_RACK_U, default=None,
         description="servers per rack in the vendor's reference design (DGX B300: 4); the "

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
 from ..analysis.bom_parts import is_ordered_optic, part_name, part_of
+from ..analysis.bom_planes import PlaneBom
 from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
@@ -96,6 +97,8 @@ class BomTables:
     parts: list[BomLine] = field(default_factory=list)
     currency: str = "USD"
     price_list: str | None = None  # name, currency and date of the price list used
+    #: a multi-plane design's BOM per plane and the shared part (analysis/bom_planes.py)
+    planes: dict[str, PlaneBom] = field(default_factory=dict)
 
     def tiers(self) -> list[str]:
         return sorted({line.tier for line in self.cables + self.optics})
@@ -233,6 +236,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
     tables.order_cables, tables.order_optics = _order_lines(doc, bom, pricer)
     tables.power_caveats = bom.power_caveats()
     tables.parts = _part_lines(doc, bom, pricer)
+    tables.planes = bom.planes
 
     # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
     physical: dict[str, list] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..analysis.bom_planes import PLANES_TITLE, plane_label
 from ..model.document import FabricDocument
 from ..model.wording import counted
 from .analysis_data import AnalysisData
@@ -182,6 +183,15 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         Column("W each", 50, "right"), Column("W total", 56, "right"),
         *money, Column("Note", 0.3 if priced else 0.30),
     ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
+
+    if tables.planes:
+        flow.heading("Per plane", 2)
+        flow.para(PLANES_TITLE + "; cables per part, every ordered length together.", size=8.2,
+                  rgb=(0.3, 0.3, 0.3))
+        flow.table([Column("Plane", 50), Column("Devices", 0.22), Column("Optics", 0.26),
+                    Column("Cables", 0.22), Column("Links", 0.3)],
+                   [[plane_label(name), *part.summary()] for name, part in tables.planes.items()],
+                   size=7.3)
 
     everything = tables.order_cables + tables.order_optics + tables.devices + tables.parts
     totals = [

@@ -1,4 +1,5 @@
-"""The design report: fabric settings, oversubscription, optics plan, NCCL, firmware, growth.
+"""The design report: fabric settings, oversubscription, optics plan, NCCL, the fabric's shape
+(compute planes, rail-only, NVLink domain: design_fabric.py), firmware, growth.
 
 Text the architect wrote comes from `Settings.notes` (Edit > Fabric Settings > Design notes);
 a section without a note shows its tables only, and the report says once where notes are
@@ -13,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from ..analysis.load_balancing import NAMES as LOAD_BALANCING_NAMES
+from ..catalog.prices import PriceList
 from ..model.document import FabricDocument
 from ..model.rack_units import CONVENTION
 from .analysis_data import AnalysisData
@@ -74,7 +76,8 @@ def free_port_rows(doc: FabricDocument) -> list[list[str]]:
 
 def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                 analysis: AnalysisData | None, size: tuple[float, float],
-                check: Callable[[], None] | None = None) -> None:
+                check: Callable[[], None] | None = None,
+                prices: PriceList | None = None) -> None:
     s = doc.settings
     notes = s.notes
     flow = Flow(writer, "Design report", size, check).start()
@@ -127,6 +130,10 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         flow.para(notes.nccl, size=9)
     flow.para(f"All-reduce message size used for time estimates: {s.allreduce_message_mb:g} MB.",
               size=8.5, rgb=(0.3, 0.3, 0.3))
+
+    from .design_fabric import draw_fabric_shape
+
+    draw_fabric_shape(flow, doc, analysis, prices)
 
     flow.heading("Firmware baseline", 2)
     if notes.firmware:

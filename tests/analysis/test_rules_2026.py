@@ -25,12 +25,13 @@ def _generated(catalog, **params) -> FabricDocument:
 
 
 def test_an_idle_leaf_design_yields_the_finding_and_the_saving(catalog):
-    """DGX H100 SuperPOD SUs on SN5600 leaves at 2 x 400G: each leaf carries 32 servers down and
+    """DGX H100 SuperPOD SUs on SN5600 leaves at 2 x 400G, one SU per leaf (`sus_per_leaf=1`,
+    what the generator built before it sized leaf groups): each leaf carries 32 servers down and
     32 spines up of its 128 ports, half idle (issue 36: a 400-SU design of this kind validated
     as "no problems").  The finding names the 32 leaves, the ports used and the saving: the
     leaves' 2,048 links fit on 2,048 / 128 = 16 leaves, 16 fewer.  Checked against the count
     the links really need, per leaf model."""
-    doc = _generated(catalog, sus=4, leaf="nvidia-sn5600")
+    doc = _generated(catalog, sus=4, leaf="nvidia-sn5600", sus_per_leaf=1)
     leaves = [d for d in doc.devices.values() if doc.role_of(d).value == "leaf"]
     used = sum(len(doc.link_ids_of(d.id)) for d in leaves)
     ports = sum(len([p for p in doc.ports(d.id).values() if p.group.fabric]) for d in leaves)
@@ -46,6 +47,25 @@ def test_an_idle_leaf_design_yields_the_finding_and_the_saving(catalog):
     assert not analyze(doc).by_code("PORTS-IDLE")
     update_settings(doc, idle_ports_percent=None)
     assert not analyze(doc).by_code("PORTS-IDLE")
+
+
+def test_the_generators_default_sizing_uses_the_leaves(catalog):
+    """The same 4 SUs with the generator's own sizing: each SN5600 leaf carries its rail of two
+    SUs (64 down, 64 up of 128), the 16 leaves the finding above says would do, and no
+    PORTS-IDLE; the servers keep their SUs (32 each) and the design validates as the 4 SUs it
+    is (`infer_params` reads 4 SUs of 32 back)."""
+    from aicnet_gui.change.template import infer_params
+
+    doc = _generated(catalog, sus=4, leaf="nvidia-sn5600")
+    leaves = [d for d in doc.devices.values() if doc.role_of(d).value == "leaf"]
+    assert len(leaves) == 16
+    assert {len(doc.link_ids_of(d.id)) for d in leaves} == {128}
+    report = analyze(doc)
+    assert not report.by_code("PORTS-IDLE")
+    assert not [f for f in report.findings if f.severity.value == "error"]
+    assert not report.by_code("RAIL-MISWIRED")
+    params = infer_params(doc)
+    assert (params.sus, params.nodes_per_su) == (4, 32)
 
 
 def test_leaves_that_use_their_ports_are_not_idle(catalog):

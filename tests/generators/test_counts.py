@@ -150,18 +150,6 @@ def test_rail_optimized_two_tiers_forced_is_refused_with_the_reason(catalog):
     assert "add a core tier" in message and "nvidia-q3400-ra" in message
 
 
-def test_rail_planes_are_the_old_rail_isolated_design_on_request(catalog):
-    """--rail-planes: 1 SU, two rails share a 64-port spine (32 + 32 ports): 4 spines, each
-    linked to the 2 leaves of its rail group with 32 links; recorded on the plan."""
-    fabric = plan(catalog, RailOptimizedParams(sus=1, server=DGX, leaf=QM9700, spine=QM9700,
-                                               rail_planes=True))
-    assert counts(fabric) == {"gpu_server": 32, "leaf": 8, "spine": 4, "core": 0,
-                              "server-leaf": 256, "leaf-spine": 256}
-    assert per_pair(fabric, "leaf-spine") == {32}
-    assert fabric.rail_planes
-    assert any("rail planes" in note for note in fabric.notes)
-
-
 def test_two_tier_hgx_on_sn5600(catalog):
     """64 HGX, SN5600 at 1:1: an SN5600 has 128 ports at 400G -> 64 down + 64 up, so one
     rail-aligned group of 8 leaves holds all 64 servers.  Uplinks 8 x 64 = 512 = 4 spines of

@@ -220,11 +220,13 @@ def test_2026_design_is_one_fat_tree_per_plane(params, catalog):
     assert all(len(p) == planes for p in legs_to.values())
     assert len(legs_to) == nics * len(servers)
 
-    # per tier as many links up as down, every one at the plane's speed: 1:1
+    # per tier at least as many links up as down, every one at the plane's speed: 1:1 or
+    # better (a leaf's uplinks are rounded up to a multiple of its spines for ECMP balance: 54
+    # GB300 trays per SU on SN5610 give 54 down and 56 up over 4 spines per plane)
     ports = nics * planes * len(servers)
     assert tier_links[("gpu_server", "leaf")] == ports
     for tier in (("leaf", "spine"), ("spine", "core")):
-        assert tier_links.get(tier, ports) == ports
+        assert ports <= tier_links.get(tier, ports) <= ports * 1.1
 
     for name in plane_names:
         own = {s for s in switches if _plane_of(doc, s) == name}
@@ -256,7 +258,7 @@ def test_2026_design_is_one_fat_tree_per_plane(params, catalog):
         (finding,) = partitioned
         assert finding.severity.value == "info" and f"spans {planes} compute planes" in finding.message
     assert report.metrics.oversubscription.effective == pytest.approx(1.0)
-    assert set(report.metrics.oversubscription.switches.values()) == {1.0}
+    assert max(report.metrics.oversubscription.switches.values()) <= 1.0  # none above 1:1
     (workload,) = report.metrics.workloads
     assert workload.bisection_rail_aligned_gbps == pytest.approx(_networkx_bisection(doc, servers))
     assert workload.bisection_gbps <= workload.bisection_rail_aligned_gbps
