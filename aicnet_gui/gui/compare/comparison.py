@@ -71,6 +71,8 @@ class Comparison(QObject):
         self._arrived: dict[int, Candidate] = {}
         self._requirement: Requirement | None = None  # the last one of this window
         self._job: BackgroundJob | None = None
+        #: worker processes of a study (None: the study's default; 0: one after the other)
+        self.workers: int | None = None
 
     # ---------------------------------------------------------------- the requirement
     def base_dir(self) -> Path | None:
@@ -124,6 +126,7 @@ class Comparison(QObject):
         except OSError as exc:
             raise StudyError(f"{out_dir}: cannot make the folder: {exc.strerror or exc}") from None
         self.study, self.result, self._arrived = study, None, {}
+        workers = self.workers if workers is None else workers
         run = StudyRun(study, out_dir, self) if workers is None else StudyRun(
             study, out_dir, self, workers=workers)
         run.arrived.connect(self._on_arrived)
