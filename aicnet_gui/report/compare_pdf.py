@@ -180,8 +180,8 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     plot.lines[1].symbol = makeMarker("FilledCircle", size=3.5, fillColor=DOMINATED)
     xs = [x for _c, x, _t in points]
     ts = [t for _c, _x, t in points]
-    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = _span(xs)
-    plot.yValueAxis.valueMin, plot.yValueAxis.valueMax = _span(ts)
+    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = span(xs)
+    plot.yValueAxis.valueMin, plot.yValueAxis.valueMax = span(ts)
     for axis in (plot.xValueAxis, plot.yValueAxis):
         axis.labels.fontName = fonts().regular
         axis.labels.fontSize = 6.5
@@ -215,7 +215,7 @@ def staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return steps
 
 
-def _span(values: list[float]) -> tuple[float, float]:
+def span(values: list[float]) -> tuple[float, float]:
     low, high = min(values), max(values)
     pad = (high - low) * 0.08 or abs(high) * 0.05 or 1.0
     return low - pad, high + pad

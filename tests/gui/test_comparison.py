@@ -253,3 +253,17 @@ def test_the_start_card_shows_on_an_empty_project_only(window, example_path):
     assert not panel.isVisible()
     window.files.new_document()
     assert panel.isVisible()
+
+
+def test_closing_the_window_cancels_its_study(window, qtbot, tmp_path):
+    comparison = window.comparison
+    requirement = small_requirement(leaves=["nvidia-qm9700", "nvidia-sn5600", "nvidia-sn5610",
+                                            "arista-7060x6-64pe"])
+    study = Study.prepare(requirement, window.catalog)
+    with qtbot.waitSignal(comparison.dock.model.rowsInserted, timeout=WAIT_MS):
+        run = comparison.start(study, tmp_path / "candidates", workers=2)
+    process = run._process._process
+    assert window.close()
+    qtbot.waitUntil(lambda: process.poll() is not None, timeout=WAIT_MS)
+    assert run.job.is_abandoned()
+    assert len(list((tmp_path / "candidates").glob("*.fabric"))) < 8

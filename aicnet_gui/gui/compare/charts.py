@@ -29,6 +29,7 @@ from ...report.compare_pdf import (
     powered,
     priced,
     servers_caption,
+    span,
     staircase,
 )
 from ...study.candidate import Candidate
@@ -127,7 +128,9 @@ class _Scatter:
                 plot.addItem(label)
         plot.addItem(self._ring)
         self._ring.setData([])
-        plot.enableAutoRange()
+        if drawn:  # the PDF's ranges: equal times (or costs) still give a readable axis
+            plot.setXRange(*span([x for _c, x, _t in drawn]), padding=0)  # type: ignore[misc]
+            plot.setYRange(*span([t for _c, _x, t in drawn]), padding=0)  # type: ignore[misc]
         return len(drawn)
 
     def highlight(self, candidate_index: int | None) -> None:

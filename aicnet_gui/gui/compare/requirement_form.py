@@ -303,10 +303,13 @@ class RequirementForm(QDialog):
         site = QGroupBox("Site limits")
         self.site = ModelForm(SiteLimits, self.catalog)
         self.site.changed.connect(self.changed)
+        for box in self.site.findChildren(QSpinBox):  # the one optional field: rows
+            if box.specialValueText():
+                box.setSpecialValueText("no limit")
         site_layout = QVBoxLayout(site)
         site_layout.addWidget(self.site)
-        site_layout.addWidget(_hint("Rows “auto”: the site has no limit on rows. A candidate that "
-                                    "needs more rows is built and listed as not fitting."))
+        site_layout.addWidget(_hint("A candidate that needs more rows than the site has is built "
+                                    "and listed as not fitting the site."))
         layout.addWidget(site)
         self.growth = QGroupBox("Growth target: the fabric must grow to")
         self.growth.setCheckable(True)
