@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from ...fileio import FabricFileError, load_fabric
@@ -39,6 +39,9 @@ from .view import ComparisonDock
 
 #: the share of the window's height the dock takes when a study starts
 DOCK_SHARE = 0.6
+#: candidates shown as each arrives; past that, the table and charts follow every REFRESH_MS
+SHOWN_AT_ONCE = 100
+REFRESH_MS = 500
 _windows: set[Any] = set()  # windows opened for a candidate (kept until they close)
 
 
@@ -71,6 +74,10 @@ class Comparison(QObject):
         self._arrived: dict[int, Candidate] = {}
         self._requirement: Requirement | None = None  # the last one of this window
         self._job: BackgroundJob | None = None
+        self._refresh = QTimer(self)
+        self._refresh.setSingleShot(True)
+        self._refresh.setInterval(REFRESH_MS)
+        self._refresh.timeout.connect(self._show_arrived)
         #: worker processes of a study (None: the study's default; 0: one after the other)
         self.workers: int | None = None
 
@@ -148,9 +155,18 @@ class Comparison(QObject):
 
     def _on_arrived(self, candidate: Candidate) -> None:
         self._arrived[candidate.index] = candidate
+        if len(self._arrived) <= SHOWN_AT_ONCE:
+            self._show_arrived()
+        elif not self._refresh.isActive():
+            self._refresh.start()
+
+    def _show_arrived(self) -> None:
+        """The candidates so far, with the Pareto marks among them (an n² pass: past a few
+        hundred candidates it runs once per REFRESH_MS, not once per candidate)."""
         self.dock.show_candidates(mark([self._arrived[i] for i in sorted(self._arrived)]))
 
     def _on_finished(self, result: StudyResult) -> None:
+        self._refresh.stop()
         self.result = result
         self.dock.show_result(result, self.notes(result))
         self.window.show_message(f"Comparison {result.name}: " + self.dock.status.text())
