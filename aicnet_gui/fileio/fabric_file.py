@@ -56,7 +56,7 @@ from ..model.text_safety import CONTROL_ERROR, error_message
 from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache, cache_of, keep
-from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate
+from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate, upgrade_validated
 from .pieces import TooMany, validate_in_pieces
 
 MAX_REPORTED_ERRORS = 5
@@ -221,7 +221,9 @@ def _fast_validate(raw: bytes) -> tuple[Fabric, LinkColumns | None] | None:
         return None
     except ValueError:
         return None
-    return (fabric, columns) if fabric.schema_version in READ_AS_CURRENT else None
+    if fabric.schema_version not in READ_AS_CURRENT:
+        return None
+    return upgrade_validated(fabric), columns
 
 
 def _raise_if_too_many(exc: ValidationError) -> None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from . import limits as L
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .load_balancing import LoadBalancing
 from .os_naming import OsName, OsPortNaming
 from .templates import check_template
 
@@ -353,6 +354,16 @@ class DeviceModel(Sourced):
     height_ru: int = bounded_int(0, L.MAX_RACK_U)
     power_typical_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
     power_max_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
+    power_max_includes_optics: bool = Field(
+        default=False, description="the maximum is the vendor's figure with active cables or "
+        "optics in the cages, so it includes what the cages hold: the optics are not added again")
+    power_verified: bool = Field(
+        default=False, description="true when a vendor document that was read states the power "
+        "figure counted (the maximum, else the typical, else the rack's); false: secondary or "
+        "unchecked, power_source says where it comes from")
+    power_source: FreeText = Field(
+        default="", description="where the power figures come from (document, page, quality), "
+        "when the entry's source does not say")
     gpus: int = bounded_int(0, L.MAX_GPUS, default=0)
     su_nodes: dict[Technology, Annotated[int, Field(gt=0, le=L.MAX_DEVICES)]] = Field(
         default_factory=dict,
@@ -400,6 +411,21 @@ class DeviceModel(Sourced):
     replaceable_parts: list[ReplaceablePart] = Field(
         default_factory=list, max_length=8,
         description="field-replaceable units the BOM lists with spares (laser source modules)")
+    load_balancing: list[LoadBalancing] | None = Field(
+        default=None, max_length=4,
+        description="switch: the load-balancing modes its vendor documents for it "
+                    "(model/load_balancing.py); None: not stated (static hashing assumed)")
+    nic_packet_reorder: bool | None = Field(
+        default=None,
+        description="GPU server: its compute NICs place the packets of one flow that arrive out "
+                    "of order on Ethernet, as per-packet adaptive routing and spraying need "
+                    "(NVIDIA: ConnectX-8 and BlueField-3 SuperNICs); None: not stated")
+    gpu_architecture: Literal["volta", "ampere", "hopper", "blackwell"] | None = Field(
+        default=None, description="GPU server: the GPUs' architecture (NCCL's tuning constants "
+                                  "and NVLink SHARP depend on it); None: not stated")
+    nvlink_links: int | None = bounded_int(
+        1, 64, default=None, description="GPU server: NVLink links per GPU (H100: 18); None: "
+                                         "not stated")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:

@@ -30,6 +30,7 @@ from .cage_tables import CageConfig as CageConfig  # re-exported: part of the fi
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, PowerFeed, Role, Transceiver
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .load_balancing import LoadBalancing
 from .os_naming import OsName
 from .polarity import Method as PolarityMethod
 from .polarity import Segment as PolaritySegment
@@ -136,6 +137,12 @@ class Settings(_Data):
         description="cable length the switches' PFC headroom is sized for (a longer link can "
                     "overflow it)")
     ecmp_policy: NameText = "adaptive routing"
+    load_balancing: LoadBalancing = Field(
+        default="adaptive",
+        description="how the switches spread traffic over equal-cost paths (model/"
+                    "load_balancing.py): ecmp (static hashing), flowlet, adaptive (per-packet "
+                    "adaptive routing), spray (per-packet spraying); a switch whose model does "
+                    "not run it hashes (LOAD-BALANCING)")
     weighted_ecmp: bool = Field(
         default=False,
         description="Ethernet: switches weight ECMP next hops by link bandwidth (e.g. BGP "
@@ -339,10 +346,11 @@ class Workload(Value):
                     "or scattered by the scheduler (ring neighbours anywhere in the fabric)")
     target_gbps_per_gpu: float | None = bounded_float(L.MAX_SPEED_GBPS, default=None, above=True)
     message_mb: float | None = bounded_float(L.MAX_MESSAGE_MB, default=None, above=True)
-    algorithm: Literal["ring", "tree", "collnet", "nvls"] = Field(
-        default="ring",
-        description="NCCL all-reduce algorithm of the estimate: ring, tree (double binary tree), "
-                    "collnet (IB SHARP), nvls (NVLink SHARP + IB SHARP); SHARP needs InfiniBand")
+    algorithm: Literal["auto", "ring", "tree", "collnet", "nvls"] = Field(
+        default="auto",
+        description="NCCL all-reduce algorithm of the estimate: auto (NCCL's own choice by its "
+                    "tuning model, NCCL_ALGO unset), ring, tree (double binary tree), collnet "
+                    "(IB SHARP), nvls (NVLink SHARP); SHARP needs InfiniBand")
 
 
 # ---------------------------------------------------------------- the requirement
@@ -394,8 +402,9 @@ class WorkloadNeed(_Requirement):
     pattern: Literal["ring-allreduce", "all-to-all"] | None = Field(
         default=None, description="traffic pattern; None: ring-allreduce for training, "
                                   "all-to-all for inference and storage")
-    algorithm: Literal["ring", "tree", "collnet", "nvls"] | None = Field(
-        default=None, description="NCCL all-reduce algorithm of the estimate; None: ring")
+    algorithm: Literal["auto", "ring", "tree", "collnet", "nvls"] | None = Field(
+        default=None, description="NCCL all-reduce algorithm of the estimate; None: auto "
+                                  "(NCCL's own choice by its tuning model)")
     message_mb: float | None = bounded_float(
         L.MAX_MESSAGE_MB, default=None, above=True,
         description="all-reduce message size; None: the project's (1024 MB)")

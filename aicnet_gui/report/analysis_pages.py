@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from ..analysis.fabric_paths import Bisection
 from ..model.document import FabricDocument
 from ..model.rounding import metres
 from ..model.wording import counted
@@ -68,8 +69,9 @@ def plane_ratio_text(over: dict[str, Any]) -> str:
 
 
 def _bisection_text(w: dict[str, Any]) -> str:
-    """The bisection bandwidth, and each plane's on a multi-plane fabric (its own fat tree)."""
-    text = _gbps(w.get("bisection_gbps"))
+    """The bisection bandwidth (the worst of its cuts, the other beside it), and each plane's on a
+    multi-plane fabric (its own fat tree)."""
+    text = Bisection.from_json(w).describe(_gbps)
     planes: dict[str, float] = w.get("plane_bisection_gbps", {})
     if planes:
         text += " (" + ", ".join(f"plane {p} {_gbps(v)}" for p, v in planes.items()) + ")"
@@ -193,7 +195,9 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
              + (f" ({bottleneck['switch']})" if bottleneck.get("switch") else "")),
             ("Bisection bandwidth", _bisection_text(w)),
             ("All-reduce estimate", f"{time_ms:g} ms for {allreduce.get('message_mb', 0):g} MB"
-             if time_ms is not None else "-"),
+             + (f" (NCCL {allreduce.get('algorithm')}/{allreduce.get('protocol')})"
+                if allreduce.get("algorithm") else "") if time_ms is not None else "-"),
+            *_traffic_rows(analysis, w["id"]),
         ])
         tiers = w.get("tiers", {})
         if tiers:
@@ -219,6 +223,17 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
                        f"({breakouts.get('free_switch_ports', 0)} on switches)"),
     ])
     flow.close()
+
+
+def _traffic_rows(analysis: AnalysisData, workload_id: str) -> list[tuple[str, str]]:
+    """The traffic model's busBW per load-balancing mode, when it ran (traffic_pages.py)."""
+    from .traffic_pages import traffic_line
+
+    traffic = analysis.traffic
+    if traffic is None or traffic.failure:
+        return []
+    found = [t for t in traffic.workloads if t.id == workload_id]
+    return [("Traffic by mode", traffic_line(found[0]))] if found else []
 
 
 def _object_names(doc: FabricDocument, ids: list[str]) -> str:

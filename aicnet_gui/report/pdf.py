@@ -26,7 +26,8 @@ from .options import SECTIONS, ExportOptions
 from .pdfpage import DocInfo, PdfWriter
 from .progress import ExportCancelled, Progress
 
-ANALYSIS_SECTIONS = {"cover", "analysis", "findings", "bom", "design"}
+ANALYSIS_SECTIONS = {"cover", "analysis", "findings", "bom", "design", "traffic"}
+TRAFFIC_SECTIONS = {"analysis", "traffic"}
 
 
 @dataclass
@@ -47,6 +48,8 @@ def _steps(doc: FabricDocument, options: ExportOptions, labels: bool) -> dict[st
     steps = {"plan": links * 0.3}
     if ANALYSIS_SECTIONS & set(options.sections):
         steps["validate"] = links * 0.05 + 1
+    if TRAFFIC_SECTIONS & set(options.sections):
+        steps["traffic-model"] = links * 0.1 + 2
     for name in (s for s in SECTIONS if s in options.sections):
         if name == "schedule":
             steps[name] = links * 1.0
@@ -86,6 +89,11 @@ def export_pdf(
     if ANALYSIS_SECTIONS & set(options.sections) and analysis is None:
         prog.step("validate", "validating the design")
         analysis = gather(doc, prices=options.prices)
+    if TRAFFIC_SECTIONS & set(options.sections) and analysis is not None and analysis.traffic is None:
+        from .traffic_pages import gather_traffic
+
+        prog.step("traffic-model", "modelling the traffic")
+        analysis.traffic = gather_traffic(doc, lambda f, t: prog.update(f, t), prog.check)
 
     generated = (options.generated or datetime.now(UTC)).strftime("%Y-%m-%d")
     info = DocInfo(doc.metadata.name, doc.metadata.revision, doc.metadata.author, generated,
@@ -142,6 +150,7 @@ def _write_sections(
         prog.step(name, {
             "cover": "cover page", "topology": "topology diagram",
             "analysis": "oversubscription and bandwidth", "findings": "findings",
+            "traffic": "traffic and acceptance sheet",
             "bom": "bill of materials", "design": "design report",
             "schedule": "cable schedule", "labels": "label sheets",
         }[name])
@@ -154,6 +163,11 @@ def _write_sections(
             draw_analysis(writer, doc, analysis, size, prog.check)
         elif name == "findings":
             draw_findings(writer, doc, analysis, size, prog.check)
+        elif name == "traffic":
+            from .traffic_pages import draw_traffic
+
+            draw_traffic(writer, doc, analysis.traffic if analysis is not None else None, size,
+                         prog.check)
         elif name == "bom":
             parts = analysis.parts if analysis is not None and analysis.ran else None
             tables = bom_tables(doc, plan, parts, options.prices)

@@ -49,5 +49,5 @@ def workloads_for(requirement: Requirement, servers: list[str],
         name = need.name or f"{need.kind.value} ({counted(gpus, 'GPU')})"
         out.append(Workload(id=need.id, name=name, kind=need.kind, members=members,
                             pattern=_pattern(need),  # type: ignore[arg-type]
-                            algorithm=need.algorithm or "ring", message_mb=need.message_mb))
+                            algorithm=need.algorithm or "auto", message_mb=need.message_mb))
     return out
