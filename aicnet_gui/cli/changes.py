@@ -4,11 +4,12 @@ with the reason, the planned design's validation, and the optional outputs (-o, 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ..analysis import analyze
-from ..change.growth import ChangePlan, GrowthError
-from ..fileio import save_fabric
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, print_json
+
+if TYPE_CHECKING:
+    from ..change.growth import ChangePlan
 
 
 def add_outputs(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +51,9 @@ def render(plan: ChangePlan, title: str, moves: int) -> list[str]:
 
 
 def finish(plan: ChangePlan, args: argparse.Namespace, title: str) -> int:
+    from ..analysis import analyze
+    from ..fileio import save_fabric
+
     report = analyze(plan.result)
     if args.output:
         try:
@@ -82,6 +86,8 @@ def finish(plan: ChangePlan, args: argparse.Namespace, title: str) -> int:
 
 
 def planned(make) -> ChangePlan:  # noqa: ANN001 - a zero-argument callable returning a plan
+    from ..change.growth import GrowthError
+
     try:
         return make()
     except GrowthError as exc:

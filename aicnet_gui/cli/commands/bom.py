@@ -12,15 +12,20 @@ columns part, unit_price, currency, date); aicnet invents no prices.  Exit 0, or
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ...analysis import Bom, compute_bom
-from ...analysis.bom import Pricer
 from ...model.wording import counted
 from ..common import EXIT_OK, open_document, price_list_for, print_json
 
+if TYPE_CHECKING:
+    from ...analysis import Bom
+    from ...analysis.bom import Pricer
+
+HELP = "bill of materials (devices, optics, cables, power, cost)"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("bom", help="bill of materials (devices, optics, cables, power, cost)")
+    parser = sub.add_parser("bom", help=HELP)
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--details", action="store_true",
@@ -142,6 +147,9 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...analysis import compute_bom
+    from ...analysis.bom import Pricer
+
     prices = price_list_for(args.prices, args.file)
     doc = open_document(args.file)
     bom = compute_bom(doc, prices)
