@@ -71,8 +71,9 @@ class PdfWriter:
         self._bookmarks = 0
         self._forms: dict[tuple, str] = {}
         self.page_size: tuple[float, float] = (0.0, 0.0)
-        #: finished pages go to a temporary file, not memory (page_spool.py)
-        self.spool = PageSpool()
+        #: finished pages go to a temporary file, not memory (page_spool.py), compressed by a
+        #: thread while the next pages are drawn
+        self.spool = PageSpool(threads=1)
 
     def text(self, font: str | None = None) -> FastText:
         """The fast text writer for `font` (default: the regular face)."""
@@ -162,6 +163,7 @@ class PdfWriter:
         if self._bookmarks:
             canvas.showOutline()
         try:
+            self.spool.flush()
             if isinstance(self.target, str):
                 with open(self.target, "wb") as out:
                     save_streaming(canvas, out)
