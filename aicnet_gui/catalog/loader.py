@@ -38,6 +38,7 @@ from ..model.catalog import Catalog
 from ..model.catalog_entities import CatalogEntry
 from ..model.limits import MAX_CATALOG_BYTES, MAX_CATALOG_ENTRIES
 from ..paths import data_dir, user_catalog_dir
+from .yaml_cache import YamlCache
 
 CATALOG_FORMAT = "aicnet.catalog"
 CATALOG_VERSION = 1
@@ -267,9 +268,12 @@ def parse_entries(
 
 
 def load_catalog_file(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str], cache: YamlCache | None = None,
 ) -> tuple[list[CatalogEntry], list[CatalogProblem]]:
-    """Read one catalog YAML file.  Never raises on bad input: problems are returned instead."""
+    """Read one catalog YAML file.  Never raises on bad input: problems are returned instead.
+
+    With a `cache` (the built-in catalog's, yaml_cache.py) the parsed YAML comes from it when
+    the file's bytes are the ones it was parsed from; what follows is the same either way."""
     path = Path(path)
     name = _display_name(path)
 
@@ -283,6 +287,15 @@ def load_catalog_file(
     if size > MAX_CATALOG_BYTES:
         return whole_file(f"the file has {size:,} bytes; a catalog file is at most "
                           f"{MAX_CATALOG_BYTES:,} bytes")
+    raw = None
+    if cache is not None:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            raw = None
+        data = cache.get(raw) if raw is not None else None
+        if data is not None:
+            return _entries_of(data, name)
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
@@ -303,6 +316,16 @@ def load_catalog_file(
         return whole_file("YAML nesting too deep")
     except Exception as error:  # e.g. ValueError for an impossible date such as 2020-02-30
         return whole_file(f"YAML value error: {shown(str(error))}")
+    if cache is not None and raw is not None:
+        cache.put(raw, data)
+    return _entries_of(data, name)
+
+
+def _entries_of(data: Any, name: str) -> tuple[list[CatalogEntry], list[CatalogProblem]]:
+    """A catalog file's entries and problems from its parsed YAML document."""
+
+    def whole_file(message: str, field_name: str = "") -> tuple[list, list[CatalogProblem]]:
+        return [], [CatalogProblem(name, None, field_name, message)]
 
     if data is None:
         return whole_file("file is empty; expected a mapping with format, version and entries")
@@ -380,13 +403,14 @@ def user_catalog_path() -> Path:
 _Loaded = tuple[tuple[tuple[CatalogEntry, str], ...], tuple[CatalogProblem, ...]]
 
 
-def _load_folder(folder: Path) -> tuple[list[tuple[CatalogEntry, str]], list[CatalogProblem]]:
+def _load_folder(folder: Path, cache: YamlCache | None = None
+                 ) -> tuple[list[tuple[CatalogEntry, str]], list[CatalogProblem]]:
     """Every entry of every file below `folder` with its origin; duplicate ids are problems."""
     loaded: list[tuple[CatalogEntry, str]] = []
     problems: list[CatalogProblem] = []
     seen: dict[str, str] = {}
     for path in catalog_files(folder):
-        entries, file_problems = load_catalog_file(path)
+        entries, file_problems = load_catalog_file(path, cache)
         problems.extend(file_problems)
         name = _display_name(path)
         for entry in entries:
@@ -408,7 +432,11 @@ def _load_folder(folder: Path) -> tuple[list[tuple[CatalogEntry, str]], list[Cat
 
 @functools.lru_cache(maxsize=4)
 def _load_builtin_cached(folder: str) -> _Loaded:
-    loaded, problems = _load_folder(Path(folder))
+    """The built-in catalog, once per process; its YAML parsed once per content (the cache in
+    the user's cache folder, yaml_cache.py)."""
+    cache = YamlCache.open()
+    loaded, problems = _load_folder(Path(folder), cache)
+    cache.save()
     return tuple(loaded), tuple(problems)
 
 
