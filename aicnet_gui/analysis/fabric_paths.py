@@ -1,10 +1,11 @@
-"""Graph facts of the fabric, read from the store's link columns with scipy.
+"""Graph facts of the fabric, read from the store's link columns (graph_kernels.py: scipy, or
+plain Python for a small design, which then never imports scipy).
 
 Three questions the formulas of a balanced Clos cannot answer for a fabric as drawn:
 - **islands**: which switches are joined by switch-to-switch links (connected components), so
   the GPUs of a workload that sit on different islands are found (FABRIC-PARTITIONED);
 - **bisection**: the max-flow (Gb/s) from one half of a set of servers to the other, over the
-  real links and their speeds (scipy's `maximum_flow`, Dinic);
+  real links and their speeds (Dinic's algorithm, as scipy's `maximum_flow`);
 - **worst path**: the largest oversubscription along any path from a leaf up to the top tier,
   the running product of the switches' down:up ratios, with the switches of that path.
 
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from ..model import arrays
+from .graph_kernels import components, max_flow
 
 if TYPE_CHECKING:
     from .state import State
@@ -105,18 +107,13 @@ def attachments(state: State) -> Attachments:
 
 
 def _attachments(state: State) -> Attachments:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
     store = state.store
     n = store.n_devices
     rows, a, b, _gbps = _fabric_rows(state)
     col = store.l
     ta, tb = col["tier_a"][rows], col["tier_b"][rows]
     between = (ta >= 1) & (tb >= 1)
-    graph = coo_matrix((np.ones(int(between.sum()), dtype=np.int8), (a[between], b[between])),
-                       shape=(n, n))
-    _count, labels = connected_components(graph, directed=False)
+    _count, labels = components(n, a[between], b[between])
     nics = store.nic_links()
     mgmt = store.d["mgmt"]
     keep = ~mgmt[nics.server] & ~mgmt[nics.switch]
@@ -161,9 +158,6 @@ def joined_through_servers(state: State, members: np.ndarray) -> bool:
 
 
 def _joined(state: State, members: np.ndarray) -> bool:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
     att = attachments(state)
     pick = members[att.server] if len(att.server) else np.zeros(0, dtype=bool)
     if not pick.any():
@@ -173,10 +167,7 @@ def _joined(state: State, members: np.ndarray) -> bool:
     labels, comp_index = arrays.unique(comp, return_inverse=True)
     servers, server_index = arrays.unique(server, return_inverse=True)
     k = len(labels)
-    size = k + len(servers)
-    graph = coo_matrix((np.ones(len(comp), dtype=np.int8), (comp_index, server_index + k)),
-                       shape=(size, size))
-    count, _labels = connected_components(graph, directed=False)
+    count, _labels = components(k + len(servers), comp_index, server_index + k)
     return count == 1
 
 
@@ -224,9 +215,6 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
 
 
 def _bisection(state: State, members: np.ndarray) -> float:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import maximum_flow
-
     order = bisection_order(state, members)
     half = len(order) // 2
     first, second = order[:half], order[half:]
@@ -241,9 +229,7 @@ def _bisection(state: State, members: np.ndarray) -> float:
         src = np.concatenate([a, b, np.full(len(first_a), source), second_a])
         dst = np.concatenate([b, a, first_a, np.full(len(second_a), sink)])
         cap = np.concatenate([gbps, gbps, nic[first_a], nic[second_a]])
-        graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
-        graph.sum_duplicates()
-        value = float(maximum_flow(graph, source, sink).flow_value)
+        value = float(max_flow(n + 2, src, dst, cap, source, sink))
     return value
 
 

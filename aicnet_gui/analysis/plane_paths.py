@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fabric_paths import DEFER_LINKS, Island, _fabric_rows, attachments, bisection_order
+from .graph_kernels import max_flow
 from .state import State
 
 
@@ -28,9 +29,6 @@ def plane_bisection_gbps(state: State, member_rows: np.ndarray) -> dict[str, flo
     if last is not None and state.run.get("defer_graph") and store.n_links > DEFER_LINKS:
         state.run["graph_pending"] = True  # as the whole-fabric bisection: the full run does it
         return last
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import maximum_flow
-
     order = bisection_order(state, members)
     half = len(order) // 2
     first, second = np.array(order[:half], dtype=np.int64), np.array(order[half:], dtype=np.int64)
@@ -49,9 +47,7 @@ def plane_bisection_gbps(state: State, member_rows: np.ndarray) -> dict[str, flo
             src = np.concatenate([a[keep], b[keep], np.full(len(first), source), second])
             dst = np.concatenate([b[keep], a[keep], first, np.full(len(second), sink)])
             cap = np.concatenate([gbps[keep], gbps[keep], nic[first], nic[second]])
-            graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
-            graph.sum_duplicates()
-            value = float(maximum_flow(graph, source, sink).flow_value)
+            value = float(max_flow(n + 2, src, dst, cap, source, sink))
         result[name] = value
     if len(memo) > 64:
         memo.clear()
