@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import orjson
 import pytest
 
-from aicnet_gui.catalog import loader
+from aicnet_gui.catalog import loader, yaml_read
 from aicnet_gui.catalog.yaml_cache import CACHE_ENV, CACHE_NAME, YamlCache
 from aicnet_gui.paths import data_dir
 
@@ -27,7 +29,7 @@ def _parsed_never(monkeypatch):
     def refuse(text: str):  # noqa: ARG001
         raise AssertionError("parsed although the cache has the file")
 
-    monkeypatch.setattr(loader, "read_yaml", refuse)
+    monkeypatch.setattr(yaml_read, "read_yaml", refuse)
 
 
 def _load(folder: Path) -> tuple[list, list]:
@@ -100,3 +102,14 @@ def test_a_cache_folder_that_cannot_be_written_is_no_error(tmp_path, monkeypatch
     folder = tmp_path / "catalogs"
     shutil.copytree(data_dir("catalogs"), folder)
     assert _load(folder)[0]
+
+
+def test_a_command_with_the_catalog_cached_loads_no_yaml_parser(cache_dir):
+    probe = ("import sys\n"
+             "from aicnet_gui.catalog.loader import load_catalog\n"
+             "load_catalog()\n"
+             "print('yaml' in sys.modules)\n")
+    env = dict(os.environ)
+    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           env=env, check=True).stdout.split() for _ in range(2)]
+    assert runs == [["True"], ["False"]]  # parsed and cached, then read from the cache

@@ -528,6 +528,18 @@ def _mixed_uplink_speeds(state: State) -> np.ndarray:
     return np.flatnonzero(np.abs(count * squares - total * total) > 0.5)
 
 
+def _row_keys(n: int) -> np.ndarray:
+    """A fixed pseudo-random key in [1, 2**62) per device row (splitmix64 of the row), so that
+    a sum of keys names a set of rows (numpy.random, which gave them before, costs ~10 ms of
+    every `aicnet` start to import)."""
+    with np.errstate(over="ignore"):
+        z = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    return (z >> np.uint64(2)).astype(np.int64) | 1
+
+
 def ecmp_candidates(state: State) -> Iterable[int]:
     """Switches with unequal bandwidth to their uppers, or under an upper switch whose lower
     switches (of one tier) do not all have the same set of uppers (an order-independent hash
@@ -542,8 +554,7 @@ def ecmp_candidates(state: State) -> Iterable[int]:
     dev, nbr, gbps = up.dev[keep], up.nbr[keep], up.gbps[keep]
     if not len(dev):
         return []
-    rng = np.random.default_rng(12345)
-    h = rng.integers(1, 2**62, size=store.n_devices, dtype=np.int64)
+    h = _row_keys(store.n_devices)
     starts = np.flatnonzero(np.r_[True, dev[1:] != dev[:-1]])
     owners = dev[starts]
     set_hash = np.zeros(store.n_devices, dtype=np.int64)

@@ -30,7 +30,8 @@ import yaml
 from pydantic import ValidationError
 
 from ..model.catalog_entities import CATALOG_ID_PATTERN, DeviceModel, Role
-from .loader import CATALOG_FORMAT, CATALOG_VERSION, AliasRefused, PlainLoader
+from .loader import CATALOG_FORMAT, CATALOG_VERSION
+from .yaml_read import AliasRefused, PlainLoader
 
 DEFAULTS_NAME = "aicnet netbox-import defaults v1"
 ID_PREFIX = "netbox-"

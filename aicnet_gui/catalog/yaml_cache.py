@@ -9,7 +9,7 @@ problems reported are the same either way.
 
 Why this form:
 - **invalidated by content**: a file whose bytes changed has another key and is parsed again;
-  the cache also names the aicnet and PyYAML versions it was made with, and a cache from
+  the cache also names the aicnet version and the PyYAML files it was made with, and a cache from
   others is ignored whole;
 - **JSON, not pickle**: the cache holds plain data (mappings, lists, strings, numbers), read
   with orjson, never code or objects of our classes, so a cache written by another version of
@@ -25,7 +25,9 @@ Why this form:
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import importlib.util
 import math
 import os
 import tempfile
@@ -35,7 +37,6 @@ from typing import Any
 
 import orjson
 import platformdirs
-import yaml
 
 from .. import __version__
 
@@ -51,8 +52,23 @@ def cache_folder() -> Path:
 
 
 def _stamp() -> dict[str, Any]:
-    return {"format": _FORMAT, "aicnet": __version__, "yaml": yaml.__version__,
-            "libyaml": bool(getattr(yaml, "__with_libyaml__", False))}
+    return {"format": _FORMAT, "aicnet": __version__, "yaml": _yaml_stamp()}
+
+
+@functools.lru_cache(maxsize=1)
+def _yaml_stamp() -> str:
+    """PyYAML as installed, without importing it (a cache hit never needs it): the digest of
+    its `__init__.py` (which states its version) and the names of its files (libyaml's
+    extension among them)."""
+    spec = importlib.util.find_spec("yaml")
+    if spec is None or spec.origin is None:
+        return ""
+    origin = Path(spec.origin)
+    try:
+        names = sorted(path.name for path in origin.parent.iterdir())
+        return hashlib.sha256(origin.read_bytes() + "\0".join(names).encode()).hexdigest()
+    except OSError:
+        return ""
 
 
 KeyPath = list[str | int]  # dict keys and list indices from the document's root
