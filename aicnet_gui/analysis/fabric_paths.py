@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from ..model import arrays
-from .graph_kernels import components, max_flow
+from .graph_kernels import components
+from .graph_kernels import max_flow as graph_max_flow
 
 if TYPE_CHECKING:
     from .state import State
@@ -214,23 +215,30 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
     return _cached(state, "bisection", hash(members.tobytes()), lambda: _bisection(state, members))
 
 
+def max_flow(n: int, a: np.ndarray, b: np.ndarray, gbps: np.ndarray, feeds: np.ndarray,
+             feed_gbps: np.ndarray, drains: np.ndarray, drain_gbps: np.ndarray) -> float:
+    """Max-flow (Gb/s) over the links (a, b, gbps: both directions) of `n` devices from a
+    source feeding the rows `feeds` to a sink the rows `drains` drain into (Dinic's algorithm,
+    graph_kernels.py)."""
+    source, sink = n, n + 1
+    src = np.concatenate([a, b, np.full(len(feeds), source), drains])
+    dst = np.concatenate([b, a, feeds, np.full(len(drains), sink)])
+    cap = np.concatenate([gbps, gbps, feed_gbps, drain_gbps])
+    return float(graph_max_flow(n + 2, src, dst, cap, source, sink))
+
+
 def _bisection(state: State, members: np.ndarray) -> float:
     order = bisection_order(state, members)
     half = len(order) // 2
     first, second = order[:half], order[half:]
-    value = 0.0
-    if first and second:
-        n = state.store.n_devices
-        source, sink = n, n + 1
-        _rows, a, b, gbps = _fabric_rows(state)
-        att = attachments(state)
-        nic = np.bincount(att.server, weights=att.gbps, minlength=n).astype(np.int64)
-        first_a, second_a = np.array(first), np.array(second)
-        src = np.concatenate([a, b, np.full(len(first_a), source), second_a])
-        dst = np.concatenate([b, a, first_a, np.full(len(second_a), sink)])
-        cap = np.concatenate([gbps, gbps, nic[first_a], nic[second_a]])
-        value = float(max_flow(n + 2, src, dst, cap, source, sink))
-    return value
+    if not (first and second):
+        return 0.0
+    n = state.store.n_devices
+    _rows, a, b, gbps = _fabric_rows(state)
+    att = attachments(state)
+    nic = np.bincount(att.server, weights=att.gbps, minlength=n).astype(np.int64)
+    first_a, second_a = np.array(first), np.array(second)
+    return max_flow(n, a, b, gbps, first_a, nic[first_a], second_a, nic[second_a])
 
 
 def worst_path(state: State) -> WorstPath | None:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fabric_paths import DEFER_LINKS, Island, _fabric_rows, attachments, bisection_order
-from .graph_kernels import max_flow
+from .fabric_paths import DEFER_LINKS, Island, _fabric_rows, attachments, bisection_order, max_flow
 from .state import State
 
 
@@ -33,7 +32,6 @@ def plane_bisection_gbps(state: State, member_rows: np.ndarray) -> dict[str, flo
     half = len(order) // 2
     first, second = np.array(order[:half], dtype=np.int64), np.array(order[half:], dtype=np.int64)
     n = store.n_devices
-    source, sink = n, n + 1
     _rows, a, b, gbps = _fabric_rows(state)
     att = attachments(state)
     plane = store.d["plane"][:n]
@@ -44,10 +42,8 @@ def plane_bisection_gbps(state: State, member_rows: np.ndarray) -> dict[str, flo
             keep = (plane[a] == index) | (plane[b] == index)
             on = plane[att.switch] == index
             nic = np.bincount(att.server[on], weights=att.gbps[on], minlength=n).astype(np.int64)
-            src = np.concatenate([a[keep], b[keep], np.full(len(first), source), second])
-            dst = np.concatenate([b[keep], a[keep], first, np.full(len(second), sink)])
-            cap = np.concatenate([gbps[keep], gbps[keep], nic[first], nic[second]])
-            value = float(max_flow(n + 2, src, dst, cap, source, sink))
+            value = max_flow(n, a[keep], b[keep], gbps[keep], first, nic[first], second,
+                             nic[second])
         result[name] = value
     if len(memo) > 64:
         memo.clear()
