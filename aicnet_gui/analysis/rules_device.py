@@ -686,7 +686,16 @@ def optic_unlinked_check(state: State, row: int) -> Iterable[Finding]:
 
 def optic_unlinked_candidates(state: State) -> Iterable[int]:
     """Devices with optics (a full run): their cages with an optic and no link are found here
-    for all of them at once, as (device row, cage) codes against the links' ends."""
+    for all of them at once (`unlinked_optic_cages_of_all`)."""
+    rows, found = unlinked_optic_cages_of_all(state)
+    state.run["optic-unlinked"] = found
+    return rows
+
+
+def unlinked_optic_cages_of_all(state: State) -> tuple[list[int], dict[int, list[int]]]:
+    """(the device rows with optics, row -> its cages with an optic and no link, sorted), as
+    `unlinked_optic_cages` gives them device by device, for every device at once: (device
+    row, cage) codes against the links' ends."""
     store = state.store
     rows = [r for r in store.device_rows().tolist() if store.dev_optics[r]]
     col = store.l
@@ -703,8 +712,7 @@ def optic_unlinked_candidates(state: State) -> Iterable[int]:
     found: dict[int, list[int]] = {}
     for r, c in zip(owner[alone].tolist(), cages[alone].tolist(), strict=True):
         found.setdefault(r, []).append(c)
-    state.run["optic-unlinked"] = {r: sorted(c) for r, c in found.items()}
-    return rows
+    return rows, {r: sorted(c) for r, c in found.items()}
 
 
 def length_unknown_check(state: State, row: int) -> Iterable[Finding]:
