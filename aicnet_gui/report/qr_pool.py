@@ -9,7 +9,7 @@ worker ahead of the page being drawn (finished chunks wait in memory: a bounded 
 whole plan).  Below that, each page's codes are encoded here as the page is drawn.  Either way
 a code is `qr.qr_rects` of its payload, so the pages are the same byte for byte.
 
-A worker is `python -m aicnet_gui.report.qr_pool`: a fresh interpreter (never a fork of the
+A worker is `python -m aicnet_gui.report.qr_worker`: a fresh interpreter (never a fork of the
 editor's threads) that reads chunks of payloads on stdin and writes their codes on stdout,
 `marshal`led (strings and numbers between two processes of the same interpreter) behind a
 length.  Unlike `multiprocessing`'s spawn it never re-runs the caller's main script, so a
@@ -39,6 +39,7 @@ PARALLEL_MIN = 4_000  # fewer codes are quicker here than starting the workers (
 CHUNK = 2_048  # codes per request: ~5 MB of result, ~0.25 s of work
 AHEAD = 2  # requests per worker being encoded or waiting
 _LENGTH = struct.Struct("<Q")
+WORKER_MODULE = "aicnet_gui.report.qr_worker"  # no module of the package imports it
 Codes = list[tuple[int, str]]
 
 
@@ -80,7 +81,7 @@ class _Worker:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH"))
                                             if p)
         self.process = subprocess.Popen(  # noqa: S603 - our own module, this interpreter
-            [sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             env=env)
         self.requests: queue.SimpleQueue[tuple[str, list[str]] | None] = queue.SimpleQueue()
         self.results: queue.SimpleQueue[Codes | None] = queue.SimpleQueue()
@@ -192,7 +193,7 @@ class LabelQr:
         self.close()
 
 
-def _serve_requests(source: BinaryIO, sink: BinaryIO) -> None:
+def serve_requests(source: BinaryIO, sink: BinaryIO) -> None:
     """The worker's loop: (level, payloads) in, their codes out, until the input ends."""
     while (request := _receive(source)) is not None:
         level, payloads = request  # type: ignore[misc]
@@ -200,10 +201,3 @@ def _serve_requests(source: BinaryIO, sink: BinaryIO) -> None:
             _send(sink, qr_rects(payloads, level))
         except Exception:  # noqa: BLE001 - the parent encodes this chunk and raises it there
             _send(sink, None)
-
-
-if __name__ == "__main__":
-    # the codes go out on a copy of stdout; anything printed (a warning) goes to stderr
-    _codes_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    _serve_requests(sys.stdin.buffer, _codes_out)

@@ -108,7 +108,8 @@ def _titles(outline: list) -> list[str]:
 
 
 def test_a_script_without_a_main_guard_exports_once(tmp_path):
-    """Workers are `python -m aicnet_gui.report.qr_pool`, never a re-run of the caller."""
+    """Workers are `python -m aicnet_gui.report.qr_worker`, never a re-run of the caller; they
+    print nothing (a module run twice would make Python warn on stderr)."""
     script = tmp_path / "export.py"
     script.write_text(
         "from aicnet_gui.catalog.loader import builtin_catalog\n"
@@ -120,4 +121,4 @@ def test_a_script_without_a_main_guard_exports_once(tmp_path):
         "print('exported')\n", encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           cwd=tmp_path, check=True)
-    assert done.stdout.split() == ["exported"]
+    assert done.stdout.split() == ["exported"] and not done.stderr
