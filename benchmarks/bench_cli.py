@@ -24,16 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bytecode import compile_sources
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _env(tree: Path) -> dict[str, str]:
-    """The environment that runs aicnet from `tree` (its package first on the path)."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH")) if p)
-    return env
+from trees import ROOT, trees
+from trees import env as _env
 
 
 def _once(argv: list[str], env: dict[str, str]) -> float:
@@ -49,18 +41,14 @@ def main() -> None:
     parser.add_argument("--before", type=Path, metavar="TREE",
                         help="another checkout to time in the same rounds (e.g. main)")
     args = parser.parse_args()
-    trees = [("after", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
-    for _name, tree in trees:
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "aicnet_gui")],
-                       check=True, stdout=subprocess.DEVNULL)
-    compile_sources()
+    compared = trees(args.before)
     python = sys.executable
     with tempfile.TemporaryDirectory() as folder:
         design = Path(folder) / "su1.fabric"
         subprocess.run([python, "-m", "aicnet_gui.cli", "generate", "rail-optimized", "--sus", "1",
                         "-o", str(design)], env=_env(ROOT), check=True, stdout=subprocess.DEVNULL)
         cases = [("python -c 'import numpy'", [python, "-c", "import numpy"], None)]
-        for name, tree in trees:
+        for name, tree in compared:
             aicnet = [python, "-m", "aicnet_gui.cli"]
             cases += [(f"{name}: aicnet --version", [*aicnet, "--version"], tree),
                       (f"{name}: aicnet --help", [*aicnet, "--help"], tree),

@@ -14,15 +14,14 @@ the script prints wall time and peak memory of each and whether both printed the
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from big_outputs import _RUN, ROOT, _design, _env, _timed
-from bytecode import compile_sources
+from big_outputs import _RUN, design, timed
+from trees import env, trees, work_folder
 
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.fileio import load_fabric, save_fabric
@@ -66,26 +65,20 @@ def main() -> None:
     parser.add_argument("--before", type=Path, metavar="TREE")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the designs here")
     args = parser.parse_args()
-    trees = [("after", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
-    for _name, tree in trees:
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "aicnet_gui")],
-                       check=True, stdout=subprocess.DEVNULL)
-    compile_sources()
-    temp = tempfile.TemporaryDirectory() if args.keep is None else None
-    folder = args.keep or Path(temp.name)  # type: ignore[union-attr]
-    folder.mkdir(parents=True, exist_ok=True)
+    compared = trees(args.before)
     differ = False
-    try:
-        base = _design("xdr", folder)
+    with work_folder(args.keep) as folder:
+        base = design("xdr", folder)
         for label, other in zip(("one edit", "10 % of the links"), revisions(base, folder),
                                 strict=True):
-            times: dict[str, list[float]] = {name: [] for name, _tree in trees}
-            digests: dict[str, set[str]] = {name: set() for name, _tree in trees}
+            load = os.getloadavg()
+            print(f"{label}: load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+            times: dict[str, list[float]] = {name: [] for name, _tree in compared}
+            digests: dict[str, set[str]] = {name: set() for name, _tree in compared}
             for _ in range(args.runs):
-                for name, tree in trees:
-                    wall, peak, digest = _timed([sys.executable, "-c", _RUN, "aicnet_gui.cli",
-                                                 "diff", "--json", str(base), str(other)],
-                                                _env(tree))
+                for name, tree in compared:
+                    wall, peak, digest = timed([sys.executable, "-c", _RUN, "aicnet_gui.cli",
+                                                "diff", "--json", str(base), str(other)], env(tree))
                     times[name].append(wall)
                     digests[name].add(digest)
                     print(f"  {label}: {name:<6} {wall:6.2f} s {peak:6d} MB  {digest}", flush=True)
@@ -94,9 +87,6 @@ def main() -> None:
             print(f"{label}: " + ", ".join(f"{name} median {statistics.median(t):.2f} s"
                                            for name, t in times.items())
                   + ("; the same JSON" if same else "; ** the JSON differs"), flush=True)
-    finally:
-        if temp is not None:
-            temp.cleanup()
     sys.exit(1 if differ else 0)
 
 

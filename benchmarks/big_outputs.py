@@ -31,10 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bytecode import compile_sources
 from child_peak import PEAK_KB_SOURCE
+from trees import ROOT, env, trees, work_folder
 
-ROOT = Path(__file__).resolve().parents[1]
 DESIGNS = {
     "xdr": ["--sus", "178", "--server", "nvidia-dgx-b300", "--leaf", "nvidia-q3400-ra",
             "--rack-kw", "61"],
@@ -63,16 +62,10 @@ print(f"peak_kb {peak_kb()}", file=sys.stderr)
 _RUN_TIME = re.compile(rb"\(\d+ ms\)")
 
 
-def _env(tree: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH")) if p)
-    return env
-
-
-def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, str]:
+def timed(argv: list[str], environment: dict[str, str]) -> tuple[float, int, str]:
     """(wall s, peak MB, SHA-256 of stdout without the printed run time)."""
     start = time.perf_counter()
-    done = subprocess.run(argv, env=env, cwd=tempfile.gettempdir(), capture_output=True,
+    done = subprocess.run(argv, env=environment, cwd=tempfile.gettempdir(), capture_output=True,
                           check=False)
     wall = time.perf_counter() - start
     tail = done.stderr.decode(errors="replace").strip().splitlines()
@@ -80,12 +73,12 @@ def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, str]:
     return wall, peak, hashlib.sha256(_RUN_TIME.sub(b"", done.stdout)).hexdigest()[:16]
 
 
-def _design(name: str, folder: Path) -> Path:
+def design(name: str, folder: Path) -> Path:
     path = folder / f"{name}.fabric"
     if not path.exists():
         start = time.perf_counter()
         subprocess.run([sys.executable, "-m", "aicnet_gui.cli", "generate", "rail-optimized",
-                        *DESIGNS[name], "-o", str(path)], env=_env(ROOT), check=True,
+                        *DESIGNS[name], "-o", str(path)], env=env(ROOT), check=True,
                        stdout=subprocess.DEVNULL)
         print(f"({name}: generated in {time.perf_counter() - start:.1f} s, "
               f"{path.stat().st_size / 1e6:.0f} MB)", flush=True)
@@ -99,18 +92,11 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the designs here")
     parser.add_argument("--runs", type=int, default=1)
     args = parser.parse_args()
-    trees = [("after", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
-    for _name, tree in trees:
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "aicnet_gui")],
-                       check=True, stdout=subprocess.DEVNULL)
-    compile_sources()
-    temp = tempfile.TemporaryDirectory() if args.keep is None else None
-    folder = args.keep or Path(temp.name)  # type: ignore[union-attr]
-    folder.mkdir(parents=True, exist_ok=True)
+    compared = trees(args.before)
     differ = False
-    try:
+    with work_folder(args.keep) as folder:
         for size in args.sizes:
-            path = _design(size, folder)
+            path = design(size, folder)
             load = os.getloadavg()
             print(f"{size}: {path.name}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
                   flush=True)
@@ -120,14 +106,13 @@ def main() -> None:
             validate_s: list[float] = []
             orjson_s: list[float] = []
             for _ in range(args.runs):
-                wall, peak, _digest = _timed([sys.executable, "-c", _ORJSON, str(path)],
-                                             _env(ROOT))
+                wall, peak, _digest = timed([sys.executable, "-c", _ORJSON, str(path)], env(ROOT))
                 orjson_s.append(wall)
                 print(f"  orjson parse (new process)          {wall:7.2f} s {peak:6d} MB", flush=True)
                 for label, argv in commands:
-                    for name, tree in trees:
-                        wall, peak, digest = _timed([sys.executable, "-c", _RUN, "aicnet_gui.cli",
-                                                     *argv, str(path)], _env(tree))
+                    for name, tree in compared:
+                        wall, peak, digest = timed([sys.executable, "-c", _RUN, "aicnet_gui.cli",
+                                                    *argv, str(path)], env(tree))
                         seen.setdefault(label, {})[name] = digest
                         if name == "after" and label == "validate":
                             validate_s.append(wall)
@@ -139,13 +124,10 @@ def main() -> None:
                     print(f"  ** {label}: the outputs differ")
             ratio = statistics.median(validate_s) / statistics.median(orjson_s)
             print(f"  aicnet validate / orjson parse: {ratio:.2f}x"
-                  + ("  (all outputs the same)" if len(trees) > 1 and not differ else ""),
+                  + ("  (all outputs the same)" if len(compared) > 1 and not differ else ""),
                   flush=True)
             load = os.getloadavg()
             print(f"  load average after {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
-    finally:
-        if temp is not None:
-            temp.cleanup()
     sys.exit(1 if differ else 0)
 
 

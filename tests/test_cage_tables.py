@@ -10,7 +10,7 @@ import pytest
 from aicnet_gui.fileio import FabricFileError
 from aicnet_gui.fileio.fabric_file import dumps_fabric, loads_fabric
 from aicnet_gui.model.cage_tables import CageConfig, expanded, runs
-from aicnet_gui.model.fabric import Device
+from aicnet_gui.model.fabric import SCHEMA_VERSION, Device
 
 SR4 = {"transceiver": "nvidia-mma4z00-ns"}
 DR4 = {"transceiver": "nvidia-mms4x00-ns"}
@@ -44,7 +44,7 @@ def _with_cages(small, cages) -> bytes:
     ({"1-4": SR4, "3": DR4}, "cage 3 is given twice: in '1-4' and in '3'"),
     ({"1-5000000": SR4}, "no device has more than 1024 cages"),
     ({"1-8": {"mode": 5}}, "cage range '1-8': mode: Input should be a valid string"),
-    ({"8-3": SR4}, "the first cage must be at least 1 and below the last"),
+    ({"8-3": SR4}, "the first cage must be below the last"),
     ({"1-x": SR4}, "write a run of cages as first-last"),
 ])
 def test_a_bad_run_names_the_device_in_the_file(small, catalog, cages, why):
@@ -69,5 +69,23 @@ def test_a_version_2_file_with_a_cage_per_entry_opens_and_is_saved_in_runs(small
     opened = loads_fabric(json.dumps(data).encode(), catalog)
     assert sorted(opened.devices["leaf1"].cages) == list(range(1, 9))
     saved = json.loads(dumps_fabric(opened))
-    assert saved["schema_version"] == 3
+    assert saved["schema_version"] == SCHEMA_VERSION
     assert next(d for d in saved["devices"] if d["id"] == "leaf1")["cages"] == {"1-8": SR4}
+
+
+def test_a_design_whose_switches_count_cages_from_0_opens_after_it_is_saved(catalog, tmp_path):
+    # the Juniper QFX5240-64OD numbers its cages 0-63 (et-0/0/0 ...): a generated design of
+    # it is written with runs from cage 0 ("0-7": the leaves' down ports), which the reader
+    # must take back
+    from aicnet_gui.fileio import load_fabric, save_fabric
+    from aicnet_gui.generators import TwoTierParams, generate
+    from aicnet_gui.model.document import FabricDocument
+
+    doc = FabricDocument(catalog)
+    generate(doc, TwoTierParams(servers=8, leaf="juniper-qfx5240-64od"))
+    path = tmp_path / "juniper.fabric"
+    save_fabric(doc, path)
+    assert b'"0-7"' in path.read_bytes()
+    opened = load_fabric(path, catalog)
+    assert {d.id: d.cages for d in opened.devices.values()} == \
+        {d.id: d.cages for d in doc.devices.values()}

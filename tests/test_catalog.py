@@ -134,7 +134,7 @@ def test_every_id_is_the_catalog_id_of_vendor_and_model(catalog: Catalog) -> Non
 def test_every_entry_names_its_source_and_flags_what_is_unverified(catalog: Catalog) -> None:
     for entry in catalog:
         assert entry.source.strip(), entry.id
-        assert re.search(r"\bR\d+\b|hardware\.md|cabling\.md", entry.source), entry.id
+        assert re.search(r"\bR\d+\b|hardware\.md|cabling\.md|sources-2026\.md", entry.source), entry.id
         if not entry.verified:
             assert entry.notes.strip(), f"{entry.id}: unverified entries must say why in notes"
         assert entry.price_usd is None, f"{entry.id}: no sourced prices"

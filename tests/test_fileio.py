@@ -19,7 +19,7 @@ from aicnet_gui.fileio import (
 from aicnet_gui.fileio.migrations import MigrationError, migrate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateRack
-from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link
+from aicnet_gui.model.fabric import SCHEMA_VERSION, CageConfig, Device, Endpoint, Link
 
 
 def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
@@ -36,7 +36,7 @@ def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
 def test_file_is_versioned_json_with_embedded_catalog(small):
     data = json.loads(dumps_fabric(small))
     assert list(data)[:2] == ["format", "schema_version"]
-    assert data["format"] == "aicnet.fabric" and data["schema_version"] == 3
+    assert data["format"] == "aicnet.fabric" and data["schema_version"] == SCHEMA_VERSION == 4
     assert data["links"][0]["a"] == ["gpu1", "p1"]
     embedded = {e["id"] for section in data["catalog"].values() for e in section}
     assert embedded == {"nvidia-qm9700", "nvidia-dgx-h100", "nvidia-mma4z00-ns", "nvidia-mfp7e10"}
@@ -322,3 +322,24 @@ def test_the_save_cache_belongs_to_its_document_only(small, catalog):
     del opened
     gc.collect()
     assert cache() is None  # held weakly by document: it goes when the document goes
+
+
+def test_a_version_3_file_gets_the_load_balancing_mode_its_ecmp_policy_names(small, catalog):
+    """Schema 4 made the load-balancing mode a setting (issue 35); a version-3 file said it only
+    in the free-text ECMP policy.  Both read paths (the fast one for files laid out as aicnet
+    writes them, the careful one for the rest) give it the mode its words name."""
+    data = json.loads(dumps_fabric(small))
+    data["schema_version"] = 3
+    del data["settings"]["load_balancing"]
+    for policy, mode in (("5-tuple hash", "ecmp"), ("adaptive routing", "adaptive"),
+                         ("adaptive routing with flowlet ECMP", "adaptive"),
+                         ("flowlet DLB", "flowlet"), ("packet spraying", "spray")):
+        data["settings"]["ecmp_policy"] = policy
+        fast = loads_fabric(json.dumps(data, indent=2).encode(), catalog)
+        # a link end spelled as an object fails the fast path: the careful one migrates
+        odd = json.loads(json.dumps(data))
+        end = odd["links"][0]["a"]
+        odd["links"][0]["a"] = {"device": end[0], "port": end[1]}
+        careful = loads_fabric(json.dumps(odd).encode(), catalog)
+        assert fast.settings.load_balancing == careful.settings.load_balancing == mode, policy
+        assert json.loads(dumps_fabric(fast))["schema_version"] == 4

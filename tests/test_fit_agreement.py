@@ -26,8 +26,11 @@ from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link
 from aicnet_gui.model.fit import (
     CageSpec,
+    cage_family,
     cage_spec,
+    integrated_cable_between,
     link_family,
+    mode_technology_problem,
     optic_in_cage,
     overlapping_racks,
     ru_overlap,
@@ -209,11 +212,16 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
     selector = MediaSelector(catalog, family.value)
     doc = _doc(catalog, family)
     cords = sorted((c for c in catalog.cables.values() if c.type == "fibre"), key=lambda c: c.id)
-    ends = []  # (spec, device, port, End, generator option or None) per cage kind x fitting optic
+    # (spec, device, port, End, generator option or None) per cage kind x fitting optic; a
+    # cage whose port runs another technology than the fabric's (an InfiniBand-only switch in
+    # an Ethernet walk) is equipped for its own (fit.cage_family), as a generator equips it
+    ends = []
     for spec, (model, group, mode, port) in _cage_kinds(catalog).items():
-        options = {o.optic.id: o for o in selector.options(spec)}
+        own = cage_family(group, model, family)
+        options = {o.optic.id: o for o in selector.for_family(own).options(spec)} \
+            if own == family else {}
         for optic in sorted(catalog.transceivers.values(), key=lambda t: t.id):
-            if optic_in_cage(spec, optic, family) is not None:
+            if optic_in_cage(spec, optic, own) is not None:
                 continue
             n = next(_seq)
             doc.add_device(Device(id=f"d{n}", name=f"d{n}", model=model.id, cages={
@@ -232,7 +240,7 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
             for cord in cords:
                 inspector = cable_fits(doc, link, cord)
                 ctx = _context(end_a, ctx_end_b, cord, family)
-                analysis = not fibre_cord(ctx) and family in cord.technology
+                analysis = not fibre_cord(ctx) and ctx.family in cord.technology
                 assert inspector == analysis, (cord.id, dev_a, end_a.optic.id, end_b.optic.id)
                 checked += 1
                 if inspector:
@@ -256,3 +264,59 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
                 split_both += opt_a.split > 1 and opt_b.split > 1
     assert checked > 1000 and 0 < offered < checked and generated > 10
     assert split_both > 0  # straight cords between split optical ports are generated too
+
+
+def test_a_224g_lane_optic_in_a_112g_cage_is_refused_with_the_reason(doc, catalog):
+    """A 1.6T DR8 (8 x 200G electrical lanes, 224G SerDes) does not go into an SN5600 cage (8 x
+    100G lanes, 112G SerDes): a module has no gearbox to slower lanes (NVIDIA's XDR part list:
+    "200G-PAM4-based transceivers cannot downshift").  The inspector, the analysis and the
+    generator refuse it alike, and the reason names both lane rates; the same module fits a
+    cage of 200G lanes, and a 100G-lane module still fits the 200G-lane cage's mode it serves."""
+    dr8 = catalog.transceivers["generic-1-6tbase-dr8-osfp"]
+    sn5600 = catalog.device("nvidia-sn5600").cages[0]
+    spec = cage_spec(sn5600, 2, 400, True)
+    reason = optic_in_cage(spec, dr8, Technology.ETHERNET)
+    assert reason is not None
+    assert "200G electrical lanes (224G SerDes)" in reason and "100G lanes (112G SerDes)" in reason
+    doc.update_settings(technology=FabricTechnology.ETHERNET)
+    leaf = _add(doc, "nvidia-sn5600", 1, "2x400G")
+    assert not transceiver_fits(doc, leaf, 1, dr8)
+    assert dr8.id not in {o.optic.id for o in MediaSelector(catalog, "ethernet").options(spec)}
+    # the same module in a cage of 8 x 200G lanes running 2 x 800G
+    fast = spec._replace(lane=200, legs=2, speed=800)
+    assert optic_in_cage(fast, dr8, Technology.ETHERNET) is None
+    # the analysis says the same, with the same reason, on a real link
+    doc.update_device(leaf, cages={1: CageConfig(mode="2x400G", transceiver=dr8.id)})
+    hgx = _add(doc, "generic-hgx-8-gpu-b3140h", 1, "1x400G")
+    doc.add_link(Link(id="l224", a=Endpoint(device=leaf, port="swp1s0"),
+                      b=Endpoint(device=hgx, port="p1"), cable="nvidia-mfp7e30"))
+    report = Analyzer(doc).full()
+    lane = [f for f in report.findings if f.code == "SPEED-MISMATCH" and "224G SerDes" in f.message]
+    assert lane and "112G SerDes" in lane[0].message
+
+
+def test_a_co_packaged_port_takes_only_its_engine_and_no_copper(catalog):
+    """A Quantum-X Photonics port is a fibre adapter in front of a built-in engine: only that
+    engine serves it, the engine fits no other cage, and no DAC/ACC plug goes in."""
+    q3450 = catalog.device("nvidia-q3450-ld")
+    group = q3450.cages[0]
+    spec = cage_spec(group, 1, 800, True)
+    engine = catalog.transceivers[group.optical_engine]
+    ib = Technology.INFINIBAND
+    assert engine.co_packaged and optic_in_cage(spec, engine, ib) is None
+    assert "co-packaged" in optic_in_cage(spec, catalog.transceivers["nvidia-mms4a20"], ib)
+    q3400 = cage_spec(catalog.device("nvidia-q3400-ra").cages[0], 2, 800, True)
+    assert "built into its switch" in optic_in_cage(q3400, engine, ib)
+    acc = catalog.cables["nvidia-mca4k50"]
+    assert "takes a fibre" in integrated_cable_between(acc, spec, q3400, ib)
+
+
+def test_connectx8_does_not_run_800gbe_on_one_port(catalog):
+    """ConnectX-8: "800Gb/s or XDR IB or 2 x 400GbE"; "800GbE link speed is not supported on a
+    single port" (firmware 40.44.0208 release notes): 1x800G is refused on Ethernet only."""
+    group = catalog.device("nvidia-dgx-b300").cages[0]
+    assert mode_technology_problem(group, 1, 800, Technology.INFINIBAND) is None
+    assert "do not run 1x800G on Ethernet" in mode_technology_problem(group, 1, 800, Technology.ETHERNET)
+    assert mode_technology_problem(group, 2, 400, Technology.ETHERNET) is None
+    gb300 = catalog.device("nvidia-gb300-nvl72-compute-tray").cages[0]
+    assert "4x200G" not in gb300.breakouts  # Quad-Plane is B300 only (Network Operator 26.4)

@@ -86,7 +86,7 @@ def test_bad_files_are_one_message(tmp_path):
     assert odd.model.cages[0].count == 2
     broken = tmp_path / "broken.yaml"
     broken.write_text("manufacturer: [\n")
-    with pytest.raises(NetBoxImportError, match=r"broken.yaml: line \d+: not valid YAML"):
+    with pytest.raises(NetBoxImportError, match=r"broken.yaml: line \d+, column \d+: not valid YAML"):
         import_device_type_file(broken)
 
 

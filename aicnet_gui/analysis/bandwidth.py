@@ -31,27 +31,23 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..model import arrays
-from ..model.fabric import FabricTechnology, Workload
+from ..model.fabric import Workload
 from .collectives import (
     allreduce as allreduce_estimate,
 )
 from .collectives import (
     allreduce_assumptions,
+    gpu_facts,
     nvlink_domains,
     nvswitch_members,
     usable_algorithm,
 )
 from .fabric_paths import bisection_gbps, islands, joined_through_servers
+from .nccl_tuning import NcclSystem
 from .plane_paths import declared_planes, plane_bisection_gbps
 from .state import State, WorkloadView
 from .workload_bounds import BoundsCache
 
-# per-step latency of one ring hop (NIC + switch hops + NCCL overhead), an assumption
-STEP_LATENCY_US = {
-    FabricTechnology.INFINIBAND: 5.0,
-    FabricTechnology.ROCEV2: 8.0,
-    FabricTechnology.ETHERNET: 15.0,
-}
 TIER_NAMES = {0: "server", 1: "leaf", 2: "spine", 3: "core"}
 
 
@@ -88,12 +84,15 @@ class WorkloadMetrics:
     assumptions: tuple[str, ...] = ()
     # multi-plane fabrics: the bisection inside each compute plane, (plane name, Gb/s) pairs
     plane_bisection: tuple[tuple[str, float], ...] = ()
-    algorithm: str = "ring"  # the all-reduce algorithm of allreduce_ms (after any fallback)
+    algorithm: str = "ring"  # NCCL's all-reduce algorithm of allreduce_ms (nccl_tuning names)
     # the member server whose GPUs get the least NIC bandwidth, when below the ring's rate
     # through the fabric: the all-reduce runs at its pace (a step waits for its slowest rank)
     slowest_server: str | None = None  # its name (slowest_id: its device id)
     slowest_gbps_per_gpu: float | None = None
     slowest_id: str | None = None
+    protocol: str = ""  # NCCL's protocol of allreduce_ms (LL, LL128, Simple)
+    #: NCCL's own prediction of allreduce_ms, on a fabric that delivers every NIC's rate
+    allreduce_nccl_ms: float | None = None
 
     @property
     def plane_bisection_gbps(self) -> dict[str, float]:
@@ -119,7 +118,8 @@ class WorkloadMetrics:
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
             "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
-                          "algorithm": self.algorithm, "nvlink_domains": self.domains,
+                          "algorithm": self.algorithm, "protocol": self.protocol,
+                          "nccl_ms": self.allreduce_nccl_ms, "nvlink_domains": self.domains,
                           "bus_gbps": self.allreduce_bus_gbps,
                           "paced_by": ({"server": self.slowest_server,
                                         "gbps_per_gpu": self.slowest_gbps_per_gpu}
@@ -388,16 +388,13 @@ class WorkloadModel:
         ring_scattered = per_gpu("all-to-all")  # see `scattered` above
         bisection = bisection_gbps(state, np.flatnonzero(members))
         message = workload.message_mb or state.settings.allreduce_message_mb
-        if self._nvlink is None:  # the members' servers and their models: kept until those change
-            self._nvlink = (nvlink_domains(state, members), nvswitch_members(state, members))
-        domains, nvswitch = self._nvlink
         technology = state.settings.technology
-        algorithm, fallback = usable_algorithm(workload.algorithm, technology, nvswitch)
         rate = ring_scattered if scattered else ring
         slowest_row, slowest = _slowest_server(state, members, rate)
-        estimate = allreduce_estimate(algorithm, gpus, domains,
-                                      slowest if slowest_row is not None else rate,
-                                      message * 1e6, STEP_LATENCY_US[technology])
+        estimate, fallback, arch = self._allreduce(
+            state, members, (gpus, nics, nic_total), message * 1e6,
+            slowest if slowest_row is not None else rate)
+        domains = estimate.domains
         allreduce = estimate.time_ms
         servers = int(members.sum())
         linked = _linked_servers(state, members)
@@ -409,8 +406,7 @@ class WorkloadModel:
             state.name(worst_row) if worst_row is not None else None,
             _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
-            allreduce_assumptions(workload.placement, estimate, technology,
-                                  STEP_LATENCY_US[technology], fallback)
+            allreduce_assumptions(workload.placement, estimate, technology, fallback, arch)
             + _paced_note(slowest_row, slowest, rate),
             tuple((k, _r(v)) for k, v in
                   plane_bisection_gbps(state, np.flatnonzero(members)).items()),
@@ -418,8 +414,30 @@ class WorkloadModel:
             state.name(slowest_row) if slowest_row is not None else None,
             _r(slowest) if slowest_row is not None else None,
             state.dev_id(slowest_row) if slowest_row is not None else None,
+            estimate.protocol, estimate.nccl_ms,
         )
         return metrics, covered
+
+
+    def _allreduce(self, state: State, members: np.ndarray, counts: tuple[int, int, float],
+                   message_bytes: float, pace: float) -> tuple:
+        """(NCCL's all-reduce estimate, why the algorithm asked cannot run or None, the GPUs'
+        architecture) for members of (GPUs, NICs, NIC Gb/s) whose GPUs get `pace` Gb/s each
+        through the fabric."""
+        gpus, nics, nic_total = counts
+        if self._nvlink is None:  # the members' servers and their models: kept until those change
+            self._nvlink = (nvlink_domains(state, members), nvswitch_members(state, members),
+                            *gpu_facts(state, members))
+        domains, nvswitch, arch, links = self._nvlink
+        family, sharp, fallback = usable_algorithm(self.workload.algorithm,
+                                                   state.settings.technology, nvswitch, arch)
+        system = NcclSystem(gpus, domains, max(round(nics / domains), 1) if domains else 0,
+                            nic_total / nics if nics else 0.0, arch, links, nvswitch, sharp)
+        # the fabric's share of what NCCL assumes each GPU's NICs send: its node's NICs at
+        # their line rate over its GPUs
+        line = system.nics_per_node * system.nic_gbps / system.ppn if system.ppn else 0.0
+        return (allreduce_estimate(system, message_bytes, family, pace / line if line > 0 else 0.0),
+                fallback, arch)
 
 
 def _slowest_server(state: State, members: np.ndarray,

@@ -7,6 +7,9 @@
   id (all legs of a splitter are one cable, ordered at the length of its longest leg), or per
   link without an assembly id.  A length that is unknown shows as `PART@unknown`; one longer
   than the part's longest stock length as `PART@>MAX`;
+- field-replaceable parts a device model lists (the laser source modules of a co-packaged
+  optics switch), per model and kind (`bom_parts.py`); a co-packaged optical engine is part of
+  its switch, never an optic to order;
 - spares: the project's spares percentage of every optic part and of every cable part x
   length, rounded up once per part (`order_quantities`: the one place order quantities are
   computed; the PDF's order list uses it through `compute_bom`);
@@ -37,6 +40,7 @@ from ..model.catalog_entities import CableAssembly
 from ..model.document import FabricDocument
 from ..model.power import counts_optics, share_watts, system_racks
 from ..model.wording import fmt_m
+from .bom_parts import count_parts, is_ordered_optic, part_of
 from .index import NONE
 from .rules_device import unlinked_optic_cages_of_all
 from .state import State
@@ -68,6 +72,13 @@ class Bom:
     price_list: str | None = None  # the price list's name, currency and date, when one was used
     #: per rack-scale system (an NVL72 rack) the racks its devices fill: the unit ordered
     rack_systems: dict[str, int] = field(default_factory=dict)
+    #: field-replaceable parts per `MODEL:KIND` (bom_parts.py) and their spares
+    parts: dict[str, int] = field(default_factory=dict)
+    part_spares: dict[str, int] = field(default_factory=dict)
+
+    def part_orders(self) -> dict[str, OrderLine]:
+        """Per replaceable part: quantity, spares, order."""
+        return order_quantities(self.parts, self.spares_percent)
 
     def transceiver_orders(self) -> dict[str, OrderLine]:
         """Per optic part: quantity, spares, order (as `aicnet bom` prints them)."""
@@ -88,6 +99,8 @@ class Bom:
             "power_w": self.power_w,
             "cost": self.cost_usd,
         }
+        if self.parts:  # a design with field-replaceable parts (laser modules of CPO switches)
+            data["replaceable_parts"] = self.parts
         if details:
             data["details"] = {
                 "spares_percent": self.spares_percent,
@@ -104,6 +117,8 @@ class Bom:
                     for link, dev, cage in self.missing_optics
                 ],
             }
+            if self.parts:
+                data["details"]["spares"]["replaceable_parts"] = self.part_spares
         return data
 
 
@@ -154,8 +169,11 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
     percent = doc.settings.spares_percent
     optic_spares = _spares(dict(optics), percent)
     cable_spares = _spares(dict(cables), percent)
-    known_cost, unpriced = _cost(Pricer(doc, prices), models, optics, optic_spares, cables,
-                                 cable_spares)
+    parts = count_parts(doc.catalog, models)
+    part_spares = _spares(dict(parts), percent)
+    pricer = Pricer(doc, prices)
+    known_cost, unpriced = _cost(pricer, models, optics, optic_spares, cables, cable_spares)
+    known_cost, unpriced = _parts_cost(pricer, parts, part_spares, known_cost, unpriced)
     return Bom(
         devices_by_role=dict(sorted(roles.items())),
         devices_by_model=dict(sorted(models.items())),
@@ -177,6 +195,8 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
         currency=prices.currency if prices is not None else "USD",
         price_list=prices.describe() if prices is not None else None,
         rack_systems=_rack_systems(doc, models),
+        parts=dict(sorted(parts.items())),
+        part_spares=dict(sorted(part_spares.items())),
     )
 
 
@@ -194,7 +214,7 @@ def _count_devices(
         models[device.model] += 1
         inside = not counts_optics(doc.device_model(device))
         for config in device.cages.values():
-            if config.transceiver:
+            if config.transceiver and is_ordered_optic(doc.catalog, config.transceiver):
                 optics[config.transceiver] += 1
                 if inside:
                     included[config.transceiver] += 1
@@ -327,6 +347,18 @@ def _cost(pricer: Pricer, models: Counter[str], optics: Counter[str], optic_spar
     return known, unpriced
 
 
+def _parts_cost(pricer: Pricer, parts: Counter[str], spares: dict[str, int], known: float,
+                unpriced: set[str]) -> tuple[float, set[str]]:
+    """`known` and `unpriced` with the replaceable parts added."""
+    for key, count in parts.items():
+        price = pricer.part(key)
+        if price is None:
+            unpriced.add(key)
+        else:
+            known += price * (count + spares[key])
+    return known, unpriced
+
+
 class Pricer:
     """Unit prices of the BOM's parts: from the price list when there is one, else the
     catalog's `price_usd`."""
@@ -346,6 +378,16 @@ class Pricer:
         if self.prices is None:
             return optic.price_usd
         return self.prices.price([optic_id, *optic.part_numbers, optic.model])
+
+    def part(self, key: str) -> float | None:
+        """A replaceable part (`MODEL:KIND`): the price list by part number or key, else the
+        catalog's `price_usd`."""
+        found = part_of(self.catalog, key)
+        if found is None:
+            return None
+        if self.prices is None:
+            return found[1].price_usd
+        return self.prices.price([*found[1].part_numbers, key])
 
     def cable(self, key: str) -> float | None:
         part_id, _, length_text = key.partition("@")

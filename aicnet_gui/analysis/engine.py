@@ -37,11 +37,15 @@ from . import (
     rules_device,
     rules_fabric,
     rules_groups,
+    rules_idle,
     rules_link,
+    rules_load_balancing,
     rules_multiplane,
     rules_oob,
+    rules_plane_balance,
     rules_planes,
     rules_power_feeds,
+    rules_rack_env,
     rules_roce,
     rules_scale,
     rules_subnet,
@@ -69,7 +73,8 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_link.RULES, *rules_device.RULES, *rules_cages.RULES, *rules_groups.RULES,
     *rules_fabric.RULES, *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES,
     *rules_airflow.RULES, *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
-    *rules_multiplane.RULES, *rules_cabling.RULES,
+    *rules_multiplane.RULES, *rules_cabling.RULES, *rules_rack_env.RULES,
+    *rules_plane_balance.RULES, *rules_idle.RULES, *rules_load_balancing.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns

@@ -29,12 +29,16 @@ from ..model.fit import (
     cage_spec,
     cord_connectors,
     end_technology_reason,
+    engine_problem,
     fits,
+    lane_problem,
     leg_rate_problem,
     link_technology_problem,
     mode_problem,
+    mode_technology_problem,
     optic_in_cage,
     optic_lane_gbps,
+    plug_problem,
     pmd_family,
     pmds_link,
     polarity_flips,
@@ -145,6 +149,12 @@ def optic_fit(ctx: SigContext) -> list[Issue]:
         if optic is None:
             continue
         group, port, where = end.group, end.port, f"{_lbl(end)} (cage {_cage(end)})"
+        problem = engine_problem(_spec(end), optic)
+        if problem:  # co-packaged optics: only the port's built-in engine serves it
+            fix, fix_text = (("optic", end.label, None), "remove the optic: the port's optics "
+                             "are built in") if group.optical_engine else (None, "remove it")
+            issues.append(Issue("FORM-FACTOR", ERROR, f"{where}: {problem}", fix, fix_text))
+            continue
         if not fits(group.form_factor, optic.form_factor):
             fix, fix_text = _optic_fix(ctx, end, f"fits a {group.form_factor} cage")
             issues.append(Issue(
@@ -159,6 +169,13 @@ def optic_fit(ctx: SigContext) -> list[Issue]:
                 "FORM-FACTOR", ERROR,
                 f"{where}: the {optic.model} is {optic.top}-top but the cage is {group.top}: "
                 f"{problem}", fix, fix_text))
+        problem = lane_problem(_spec(end), optic_lane_gbps(optic))
+        if problem:  # first: a module of faster lanes runs in no mode of the cage
+            fix, fix_text = _optic_fix(ctx, end, f"runs {group.lane_gbps}G lanes")
+            issues.append(Issue(
+                "SPEED-MISMATCH", ERROR, f"{where}: the {optic.model}: {problem}", fix,
+                fix_text if fix else "choose an optic of the cage's lane rate"))
+            continue
         speeds = optic_port_speeds(optic)
         if port.speed_gbps not in speeds:
             fix, fix_text = None, f"run the port at {optic.port_gbps}G or choose another optic"
@@ -182,12 +199,6 @@ def optic_fit(ctx: SigContext) -> list[Issue]:
         elif (problem := mode_problem(_spec(end), optic)) is not None:
             fix, fix_text = _optic_fix(ctx, end, f"serves a cage in {end.mode}")
             issues.append(Issue("SPEED-MISMATCH", ERROR, f"{where}: {problem}", fix, fix_text))
-        if optic_lane_gbps(optic) > group.lane_gbps:
-            issues.append(Issue(
-                "SPEED-MISMATCH", ERROR,
-                f"{where}: the {optic.model} needs {optic_lane_gbps(optic):g}G electrical "
-                f"lanes but the cage runs {group.lane_gbps}G lanes", None,
-                "choose an optic of the cage's lane rate"))
         problem = side_problem(optic, end.model.is_switch)
         if problem:
             side = "switch" if end.model.is_switch else "NIC"
@@ -230,6 +241,14 @@ def technology(ctx: SigContext) -> list[Issue]:
             f"{{a}} - {{b}}: the {cable.model} is "
             f"{'/'.join(TECH_NAMES[t] for t in cable.technology)} only; {_runs(ctx)}",
             fix, fix_text))
+    for end in ctx.ends:
+        problem = mode_technology_problem(end.group, end.port.legs, end.port.speed_gbps, family)
+        if problem:
+            issues.append(Issue(
+                "TECH-MISMATCH", ERROR, f"{_lbl(end)} (cage {_cage(end)}, {end.mode}): "
+                f"the {end.model.model}: {problem}", None,
+                f"set the cage to one of {', '.join(end.group.modes_for(family))} (and the far "
+                "end to match)"))
     a, b = ctx.a, ctx.b
     fabric = ctx.fabric_family
     if link_technology_problem(a.group, a.model, b.group, b.model, fabric):
@@ -284,6 +303,13 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
     sides = _cable_sides(ctx, cable)
     for end in ctx.ends:
         where = f"{_lbl(end)} (cage {_cage(end)})"
+        if end.group.optical_engine is not None:  # co-packaged optics: a fibre port
+            issues.append(Issue(
+                "FORM-FACTOR", ERROR,
+                f"{where}: the {cable.model} ({cable.type}) cannot go in: "
+                f"{plug_problem(_spec(end), 'OSFP', 'none')}", None,
+                "use a fibre cord to the port's built-in optics"))
+            continue
         if end.optic is not None:
             issues.append(Issue(
                 "PORT-DUPLICATE", ERROR,
@@ -331,12 +357,11 @@ def integrated_cable(ctx: SigContext) -> list[Issue]:
                     "SPEED-MISMATCH", ERROR,
                     f"{where}: the {cable.model} carries {want} at this end but the port runs "
                     f"{end.mode}", fix, fix_text))
-        lane = cable_lane_gbps(cable)
-        if lane is not None and lane > group.lane_gbps:
+        problem = lane_problem(_spec(end), cable_lane_gbps(cable))
+        if problem:
             issues.append(Issue(
-                "SPEED-MISMATCH", ERROR,
-                f"{where}: the {cable.model} needs {lane:g}G lanes but the cage runs "
-                f"{group.lane_gbps}G lanes", None, "choose a cable of the cage's lane rate"))
+                "SPEED-MISMATCH", ERROR, f"{where}: the {cable.model}: {problem}", None,
+                "choose a cable of the cage's lane rate"))
     return issues
 
 

@@ -653,9 +653,12 @@ def nic_candidates(state: State) -> Iterable[int]:
 
 
 def unlinked_optic_cages(doc: FabricDocument, device_id: str) -> list[int]:
-    """The cages of a device that hold an optic while none of their logical ports has a link."""
+    """The cages of a device that hold an optic while none of their logical ports has a link
+    (not a co-packaged optics port: its engine is built in, never ordered)."""
     device = doc.devices[device_id]
-    optic_cages = {cage for cage, config in device.cages.items() if config.transceiver}
+    built_in = doc.device_model(device).optical_engines
+    optic_cages = {cage for cage, config in device.cages.items()
+                   if config.transceiver and cage not in built_in}
     if not optic_cages:
         return []
     ports = doc.ports(device_id)
@@ -712,7 +715,11 @@ def unlinked_optic_cages_of_all(state: State) -> tuple[list[int], dict[int, list
     found: dict[int, list[int]] = {}
     for r, c in zip(owner[alone].tolist(), cages[alone].tolist(), strict=True):
         found.setdefault(r, []).append(c)
-    return rows, {r: sorted(c) for r, c in found.items()}
+    models = store.dev_models
+    for r in [r for r in found if models[r] is not None and models[r].optical_engines]:
+        built_in = models[r].optical_engines  # type: ignore[union-attr]
+        found[r] = [c for c in found[r] if c not in built_in]
+    return rows, {r: sorted(c) for r, c in found.items() if c}
 
 
 def length_unknown_check(state: State, row: int) -> Iterable[Finding]:

@@ -6,14 +6,14 @@
 - PFC-HEADROOM (link): a link longer than the cable length the switches' PFC headroom is sized
   for keeps receiving after it sends a pause; the frames in flight overflow the headroom and are
   dropped in the lossless class;
-- ECMP-POLICY (fabric): training on Ethernet / RoCEv2 with plain per-flow hashing: a few
-  elephant flows per link collide, so the fabric needs adaptive routing, flowlets or packet
-  spraying.
+- ECMP-POLICY (fabric): training on Ethernet / RoCEv2 with plain per-flow hashing
+  (`settings.load_balancing` ecmp): a few elephant flows per link collide, so the fabric needs
+  adaptive routing, flowlets or packet spraying (the fix sets the best one the switches and
+  NICs run, rules_load_balancing.best_mode).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -22,10 +22,11 @@ from ..model.edits import UpdateSettings
 from ..model.fabric import FabricTechnology, WorkloadKind
 from ..model.wording import fmt_m
 from .findings import ERROR, WARNING, Finding, Fix
+from .load_balancing import NAMES
+from .rules_load_balancing import best_mode
 from .state import Rule, State
 
 FIBRE_M_PER_S = 2.0e8  # light in glass and signals in twinax: about 5 ns per metre
-LOAD_BALANCING = re.compile(r"adaptive|\bar\b|flowlet|spray", re.IGNORECASE)
 
 
 def _lossless(state: State) -> bool:
@@ -104,7 +105,7 @@ def ecmp_policy_check(state: State, _key: None) -> Iterable[Finding]:
     settings = state.settings
     if settings.technology == FabricTechnology.INFINIBAND:
         return
-    if LOAD_BALANCING.search(settings.ecmp_policy or ""):
+    if settings.load_balancing != "ecmp":
         return
     training = sorted(w.name for w in state.doc.workloads.values() if w.kind == WorkloadKind.TRAINING)
     if not training:
@@ -112,12 +113,21 @@ def ecmp_policy_check(state: State, _key: None) -> Iterable[Finding]:
     shown = ", ".join(training[:3]) + (" ..." if len(training) > 3 else "")
     yield Finding(
         "ECMP-POLICY", WARNING,
-        f"training ({shown}) on {settings.technology.value} with ECMP policy "
-        f"{settings.ecmp_policy or 'unset'!r}: collectives send a few long, fat flows, and a "
-        "per-flow hash puts several on one link while others idle (a ring runs at its slowest "
-        "link); training fabrics use adaptive routing, flowlets or packet spraying",
-        (), Fix("use adaptive routing (e.g. Spectrum-X) or flowlet switching and say so in the ECMP "
-                "policy", (UpdateSettings({"ecmp_policy": "adaptive routing"}),)))
+        f"training ({shown}) on {settings.technology.value} with static ECMP hashing: "
+        "collectives send a few long, fat flows, and a per-flow hash puts several on one link "
+        "while others idle (a ring runs at its slowest link; `aicnet traffic` shows how much); "
+        "training fabrics use adaptive routing, flowlets or packet spraying",
+        (), _policy_fix(state))
+
+
+def _policy_fix(state: State) -> Fix:
+    mode = best_mode(state)
+    if mode is None:
+        return Fix("use switches and NICs that run adaptive routing (e.g. Spectrum-X with "
+                   "SuperNICs) or flowlet load balancing")
+    return Fix(f"use {NAMES[mode]}, which every switch and NIC of the fabric runs",
+               (UpdateSettings({"load_balancing": mode,
+                                "ecmp_policy": NAMES[mode]}),))
 
 
 RULES = [

@@ -197,6 +197,8 @@ class Store:
         tier = ROLE_TIER[role]
         pmap = self.ep.port_map(self.doc.ports(device.id), group)
         optics, optic_w = self._cage_optics(device.cages)
+        if model.optical_engines:  # co-packaged optics: the engines behind unconfigured cages
+            optics = self._with_engines(model, optics)
         if not counts_optics(model):  # an NVL72 tray: its rack's stated power includes them
             optic_w = 0.0
         summary = _table_summary(self.ep, pmap)
@@ -251,6 +253,15 @@ class Store:
         optics = {c: optic_idx[cfg.transceiver] for c, cfg in cages.items() if cfg.transceiver}
         watts = float(sum(map(self.cindex.o_power_list.__getitem__, optics.values()))) if optics else 0.0
         return self._optics_memo.put(cages, (optics, watts))
+
+    def _with_engines(self, model: DeviceModel, optics: dict[int, int]) -> dict[int, int]:
+        """`optics` (cage -> optic index) with the built-in optical engine of every co-packaged
+        optics cage that names no optic of its own (model/fit.py `installed_optic`); engines
+        add no watts (the switch's figure has them)."""
+        index = self.cindex.optic_idx
+        engines = {cage: index[engine] for cage, engine in model.optical_engines.items()
+                   if engine in index}
+        return {**engines, **optics}
 
     def plane_index(self, plane: str | None) -> int:
         """The number of a compute plane (1-based, in order of first use), 0 for none."""

@@ -16,8 +16,9 @@ the entry (number counted from 1, and id when it has one), the field path and py
 and every good entry, including the good entries of the same file, still loads.
 
 A catalog file is read as plain data: YAML aliases (`*name`) are refused (a dozen lines of
-nested aliases expand to gigabytes: "billion laughs"), a file over `MAX_CATALOG_BYTES` or with
-more than `MAX_CATALOG_ENTRIES` entries is refused with the limit, every value is bounded by its
+nested aliases expand to gigabytes: "billion laughs"), a file over `MAX_CATALOG_BYTES`, with
+more than `MAX_CATALOG_ENTRIES` entries, nested deeper than `MAX_YAML_DEPTH` or with a number
+longer than `MAX_NUMBER_CHARS` is refused with the limit and the place, every value is bounded by its
 model (model/limits.py), and a value quoted in a message is shortened (`shown`), never expanded.
 """
 
@@ -35,7 +36,11 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..model.catalog import Catalog
 from ..model.catalog_entities import CatalogEntry
-from ..model.limits import MAX_CATALOG_BYTES, MAX_CATALOG_ENTRIES
+from ..model.limits import (
+    MAX_CATALOG_BYTES,
+    MAX_CATALOG_ENTRIES,
+)
+from ..model.text_safety import error_message
 from ..paths import data_dir, user_catalog_dir
 from .yaml_cache import YamlCache
 
@@ -80,7 +85,8 @@ def _not_text(value: Any) -> bool:
 def __getattr__(name: str) -> Any:
     """The YAML reader's names (yaml_read.py), imported from here by older callers; the module
     is loaded only when a file is parsed (a cached built-in catalog never loads PyYAML)."""
-    if name in ("AliasRefused", "PlainLoader", "read_yaml"):
+    if name in ("YamlRefused", "AliasRefused", "YamlLimit", "PlainLoader", "read_yaml",
+                "DEPTH_PROBLEM"):
         from . import yaml_read
 
         return getattr(yaml_read, name)
@@ -169,9 +175,7 @@ def _entry_problems(
             message += f"; expected one of {', '.join(_KINDS)}"
             problems.append(CatalogProblem(file, number, "kind", message, entry_id))
             continue
-        message = str(detail.get("msg", ""))
-        if error_type == "value_error":  # our validators' own words, without pydantic's
-            message = message.removeprefix("Value error, ")
+        message = error_message(detail)  # our validators' own words, without pydantic's
         problems.append(CatalogProblem(file, number, _field_path(loc), message, entry_id))
     return problems
 
@@ -250,11 +254,11 @@ def load_catalog_file(
     import yaml
 
     from . import yaml_read
-    from .yaml_read import AliasRefused
+    from .yaml_read import YamlRefused
 
     try:
         data = yaml_read.read_yaml(text)
-    except AliasRefused as error:
+    except YamlRefused as error:
         mark = error.problem_mark
         return whole_file(f"line {mark.line + 1}, column {mark.column + 1}: {error.problem}")
     except yaml.YAMLError as error:

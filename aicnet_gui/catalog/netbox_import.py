@@ -30,8 +30,15 @@ import yaml
 from pydantic import ValidationError
 
 from ..model.catalog_entities import CATALOG_ID_PATTERN, DeviceModel, Role
-from .loader import CATALOG_FORMAT, CATALOG_VERSION
-from .yaml_read import AliasRefused, PlainLoader
+from ..model.limits import (
+    MAX_CAGE,
+    MAX_CATALOG_BYTES,
+    MAX_INTERFACE_NAME,
+    MAX_INTERFACES,
+    MAX_RACK_U,
+)
+from .loader import CATALOG_FORMAT, CATALOG_VERSION, shown
+from .yaml_read import YamlRefused, read_yaml
 
 DEFAULTS_NAME = "aicnet netbox-import defaults v1"
 ID_PREFIX = "netbox-"
@@ -116,6 +123,10 @@ def _runs(interfaces: list[dict[str, Any]], result: ImportResult) -> list[_Run]:
             result.skipped.append(f"interfaces[{index}]: not a mapping with name and type")
             continue
         name, kind = str(item.get("name", "")), str(item.get("type", ""))
+        if len(name) > MAX_INTERFACE_NAME:
+            result.skipped.append(f"interfaces[{index}]: a name of {len(name):,} characters "
+                                  f"(NetBox's are at most {MAX_INTERFACE_NAME})")
+            continue
         if item.get("mgmt_only"):
             result.skipped.append(f"{name}: management-only interface")
             continue
@@ -123,7 +134,13 @@ def _runs(interfaces: list[dict[str, Any]], result: ImportResult) -> list[_Run]:
             result.skipped.append(f"{name}: interface type {kind!r} has no aicnet cage default")
             continue
         multi, single = _MULTI.match(name), _SINGLE.match(name)
-        if multi:
+        numbers = (multi.group(2), multi.group(4)) if multi else (single.group(2),) if single \
+            else ("0",)
+        number = max(map(int, numbers))  # a cage, or a port that becomes one (slot/port names)
+        if number > MAX_CAGE:
+            result.skipped.append(f"{name} (interfaces[{index}]): port number {number} is above "
+                                  f"{MAX_CAGE} (no device has more cages)")
+        elif multi:
             prefix, cage, sep, leg = multi.groups()
             multis[(kind, prefix, sep)][int(cage)].append(int(leg))
         elif single:
@@ -223,6 +240,9 @@ def import_device_type(data: Any, file: str = "<memory>", role: str | None = Non
     interfaces = data.get("interfaces") or []
     if not isinstance(interfaces, list):
         raise NetBoxImportError(f"{file}: interfaces is not a list")
+    if len(interfaces) > MAX_INTERFACES:
+        raise NetBoxImportError(f"{file}: interfaces: {len(interfaces):,} interfaces; a device "
+                                f"type has at most {MAX_INTERFACES:,} (1,024 cages of 16 ports)")
     taken: set[int] = set()
     cages = [g for g in (_cage_group(r, taken, result) for r in _runs(interfaces, result)) if g]
     if not any(g["fabric"] for g in cages):
@@ -231,8 +251,12 @@ def import_device_type(data: Any, file: str = "<memory>", role: str | None = Non
             + ("; ".join(result.skipped[:3]) or "none listed") + ")")
     try:
         height = float(data["u_height"])
-    except (TypeError, ValueError):
-        raise NetBoxImportError(f"{file}: u_height {data['u_height']!r} is not a number") from None
+    except (TypeError, ValueError, OverflowError):
+        raise NetBoxImportError(f"{file}: u_height {shown(data['u_height'])} is not a "
+                                "number") from None
+    if not (0 < height <= MAX_RACK_U):  # NaN too
+        raise NetBoxImportError(f"{file}: u_height {shown(data['u_height'])}: a height of more "
+                                f"than 0 and at most {MAX_RACK_U} U")
     if height != int(height):
         result.assumed.append(f"height {height:g} U counted as {math.ceil(height)} RU")
     fabric_ports = sum(g["count"] for g in cages if g["fabric"])
@@ -296,24 +320,35 @@ def import_device_type(data: Any, file: str = "<memory>", role: str | None = Non
 
 
 def import_device_type_file(path: str | Path, role: str | None = None) -> ImportResult:
-    """Read and import one device-type YAML file (NetBoxImportError names the file)."""
+    """Read and import one device-type YAML file (NetBoxImportError names the file and the
+    place): at most `MAX_CATALOG_BYTES`, nesting and numbers bounded as in a catalog file
+    (loader.py `read_yaml`)."""
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_CATALOG_BYTES:
+            raise NetBoxImportError(f"{path}: the file has {size:,} bytes; a device-type file "
+                                    f"is at most {MAX_CATALOG_BYTES:,} bytes")
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise NetBoxImportError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise NetBoxImportError(f"{path}: not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        raise NetBoxImportError(f"{path}: not UTF-8 text (byte {exc.start + 1})") from None
     try:
-        data = yaml.load(text, Loader=PlainLoader)  # noqa: S506 - safe, and no aliases
-    except AliasRefused as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else "?"
-        raise NetBoxImportError(f"{path}: line {line}: {exc.problem}") from None
+        data = read_yaml(text)
+    except YamlRefused as exc:
+        raise NetBoxImportError(f"{path}: {_where(exc.problem_mark)}{exc.problem}") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise NetBoxImportError(f"{path}:{where}: not valid YAML") from None
+        problem = getattr(exc, "problem", None)
+        raise NetBoxImportError(f"{path}: {_where(getattr(exc, 'problem_mark', None))}not valid "
+                                f"YAML{f' ({problem})' if problem else ''}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. a date such as 2020-02-30
+        raise NetBoxImportError(f"{path}: a value YAML cannot read: {shown(str(exc))}") from None
     return import_device_type(data, str(path), role)
+
+
+def _where(mark: Any) -> str:  # noqa: ANN401 - yaml's Mark
+    return f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
 
 
 def catalog_yaml(models: list[DeviceModel]) -> str:

@@ -5,20 +5,26 @@ aicnet invents no prices and the built-in catalogs carry none.  A price list is 
 (`nvidia-qm9700`), a vendor part number (`MFP7E10-N003`, `MQM9700-NS2F`), or for a cable a
 catalog id at one stock length in metres (`nvidia-mfp7e10@3`, the key `aicnet bom` prints).  Every row
 uses one currency; `date` is the price's date (ISO `YYYY-MM-DD`), and the list's date is the
-latest one.  Where one is found: `--prices FILE`, else `<design>.prices.csv` or `prices.csv`
+latest one.  The file is read a line at a time (at most `MAX_PRICE_BYTES`, `MAX_PRICE_ROWS`
+rows, `MAX_PRICE_LINE` bytes a line); anything else is a message naming the file and the line.
+Where one is found: `--prices FILE`, else `<design>.prices.csv` or `prices.csv`
 next to the design, else `prices.csv` in the user catalog folder.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
+from typing import BinaryIO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..model.limits import MAX_PRICE_BYTES, MAX_PRICE_LINE, MAX_PRICE_ROWS
 from .loader import user_catalog_path
 
 PRICE_COLUMNS = ("part", "unit_price", "currency", "date")
@@ -66,14 +72,29 @@ class PriceList:
 
 
 def load_price_list(path: str | Path) -> PriceList:
-    """Read a price list CSV; raise `PriceListError` naming the file and line of a bad row."""
+    """Read a price list CSV a line at a time; raise `PriceListError` naming the file and the
+    line of a bad row, or the limit a file goes past (`MAX_PRICE_BYTES`, `MAX_PRICE_ROWS`,
+    `MAX_PRICE_LINE`)."""
     path = Path(path)
-    text = _read_text(path)
-    lines = text.splitlines()
-    first = lines[0] if lines else ""
+    try:
+        size = path.stat().st_size
+        if size > MAX_PRICE_BYTES:
+            raise PriceListError(f"{path}: the file has {size:,} bytes; a price list is at most "
+                                 f"{MAX_PRICE_BYTES:,} bytes")
+        with path.open("rb") as raw:
+            return _read_rows(path, _text_lines(path, raw))
+    except OSError as exc:
+        raise PriceListError(f"{path}: cannot read the price list: {exc.strerror or exc}") from None
+
+
+def _read_rows(path: Path, lines: Iterator[str]) -> PriceList:
+    first = next(lines, "")
     tabbed = "\t" in first and "," not in first  # Excel's "Unicode text" is tab-separated
-    reader = csv.DictReader(lines, dialect="excel-tab" if tabbed else "excel")
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    reader = csv.DictReader(chain([first], lines), dialect="excel-tab" if tabbed else "excel")
+    try:
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    except csv.Error as exc:
+        raise PriceListError(f"{path}: line 1: {exc}") from None
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:
         raise PriceListError(f"{path}: line 1: the header names {', '.join(twice)} twice; "
@@ -85,7 +106,18 @@ def load_price_list(path: str | Path) -> PriceList:
             f"missing {', '.join(missing)}"
         )
     rows: dict[str, PriceRow] = {}
-    for line, raw in enumerate(reader, start=2):
+    records = iter(reader)
+    for count in range(1, MAX_PRICE_ROWS + 2):
+        try:
+            raw = next(records, None)
+        except csv.Error as exc:  # a field the csv module will not hold, a quote left open
+            raise PriceListError(f"{path}: line {reader.line_num}: {exc}") from None
+        if raw is None:
+            break
+        line = reader.line_num
+        if count > MAX_PRICE_ROWS:
+            raise PriceListError(f"{path}: line {line}: a price list holds at most "
+                                 f"{MAX_PRICE_ROWS:,} rows")
         if None in raw:  # more values than the header has columns
             raise PriceListError(f"{path}: line {line}: {len(header) + len(raw[None])} values "
                                  f"under a header of {len(header)} columns (a comma in a "
@@ -96,9 +128,9 @@ def load_price_list(path: str | Path) -> PriceList:
         try:
             row = PriceRow.model_validate({c: values.get(c) for c in PRICE_COLUMNS})
         except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in first.get("loc", ()))
-            raise PriceListError(f"{path}: line {line}: {where}: {first.get('msg')}") from None
+            first_error = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in first_error.get("loc", ()))
+            raise PriceListError(f"{path}: line {line}: {where}: {first_error.get('msg')}") from None
         key = row.part.lower()
         if key in rows:
             raise PriceListError(f"{path}: line {line}: part {row.part!r} is listed twice")
@@ -113,21 +145,33 @@ def load_price_list(path: str | Path) -> PriceList:
     return PriceList(path.name, currencies[0], max(row.date for row in rows.values()), rows)
 
 
-def _read_text(path: Path) -> str:
-    """The file as text: UTF-8 (a BOM allowed), or UTF-16 with its BOM (Excel's "Unicode
-    text"); anything else is refused with the place of the first byte that is not UTF-8."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PriceListError(f"{path}: cannot read the price list: {exc.strerror or exc}") from None
-    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise PriceListError(
-            f"{path}: line {line}: not UTF-8 text (byte {exc.start + 1}); save the price list "
-            "as 'CSV UTF-8'") from None
+def _text_lines(path: Path, raw: BinaryIO) -> Iterator[str]:
+    """The file's lines as text, each read whole or refused: UTF-8 (a BOM allowed), or UTF-16
+    with its BOM (Excel's "Unicode text"); a byte that is not text is refused with its line."""
+    encoding = "utf-16" if raw.read(2) in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
+    raw.seek(0)
+    decoder = codecs.getincrementaldecoder(encoding)()
+    pending, number = "", 0
+    while True:
+        chunk = raw.readline(MAX_PRICE_LINE + 1)
+        if len(chunk) > MAX_PRICE_LINE:
+            raise PriceListError(f"{path}: line {number + 1}: a line of more than "
+                                 f"{MAX_PRICE_LINE:,} bytes; a row is a part, a price, a "
+                                 "currency and a date")
+        try:
+            pending += decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError:
+            raise PriceListError(
+                f"{path}: line {number + 1}: not {'UTF-16' if encoding == 'utf-16' else 'UTF-8'}"
+                " text; save the price list as 'CSV UTF-8'") from None
+        *whole, pending = pending.split("\n")  # UTF-16 ends a line a byte after UTF-8 would
+        for line in whole:
+            number += 1
+            yield line + "\n"
+        if not chunk:
+            break
+    if pending:
+        yield pending
 
 
 def find_price_list(design: str | Path | None) -> Path | None:

@@ -9,6 +9,10 @@ rather than leaving the job).  Accepted tokens (`aicnet whatif --fail TOKEN`):
   cable share an `assembly` id);
 - `optic:DEVICE:CAGE` - the optic in that cage: every link on the cage's ports (both links of a
   twin-port optic);
+- `laser:DEVICE:N` - external laser source module N (1-based) of a co-packaged optics switch:
+  every link on the cages it feeds light to, as the catalog's `replaceable_parts` map says
+  (refused, with the reason, for a model whose vendor publishes no such map: which ports one of
+  a Q3450-LD's 18 modules takes down is not in any document found);
 - `rail:N` - every link tagged with rail N (a whole rail);
 - `plane:NAME` - every link tagged with that plane, and every link of a device tagged with it.
 """
@@ -60,6 +64,8 @@ def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
             links.update(cable_of(doc, token))
         elif token.startswith("optic:"):
             links.update(_optic(doc, token))
+        elif token.startswith("laser:"):
+            links.update(_laser(doc, token))
         elif token.startswith("rail:"):
             try:
                 rail = int(token[5:])
@@ -79,8 +85,8 @@ def resolve(doc: FabricDocument, tokens: list[str]) -> Failure:
                 raise FailureError(f"{token!r}: nothing is tagged with plane {plane!r}")
             links.update(found)
         else:
-            raise FailureError(f"{token!r} is not a device, link, optic:DEVICE:CAGE, rail:N or "
-                               "plane:NAME of this design")
+            raise FailureError(f"{token!r} is not a device, link, optic:DEVICE:CAGE, "
+                               "laser:DEVICE:N, rail:N or plane:NAME of this design")
     return Failure(", ".join(tokens), frozenset(links), tuple(devices))
 
 
@@ -104,16 +110,43 @@ def cables(doc: FabricDocument) -> list[frozenset[str]]:
     return list(out.values())
 
 
-def _optic(doc: FabricDocument, token: str) -> set[str]:
+def _device_number(doc: FabricDocument, token: str, example: str) -> tuple[str, str, int]:
+    """(device id, its name as written, N) of a `KIND:DEVICE:N` token."""
     try:
-        _, name, cage_text = token.split(":")
-        cage = int(cage_text)
+        _, name, text = token.split(":")
+        number = int(text)
     except ValueError:
-        raise FailureError(f"{token!r}: write optic:DEVICE:CAGE, e.g. optic:leaf-01:5") from None
+        raise FailureError(f"{token!r}: write {example}") from None
     device = _device(doc, name)
     if device is None:
         raise FailureError(f"{token!r}: no device {name!r}")
-    ports = [p.name for p in doc.ports(device).values() if p.cage == cage]
-    if not ports:
-        raise FailureError(f"{token!r}: {name} has no cage {cage}")
+    return device, name, number
+
+
+def _links_on_cages(doc: FabricDocument, device: str, cages: set[int]) -> set[str]:
+    ports = [p.name for p in doc.ports(device).values() if p.cage in cages]
     return {lk.id for p in ports if (lk := doc.link_at(device, p)) is not None}
+
+
+def _optic(doc: FabricDocument, token: str) -> set[str]:
+    device, name, cage = _device_number(doc, token, "optic:DEVICE:CAGE, e.g. optic:leaf-01:5")
+    if not any(p.cage == cage for p in doc.ports(device).values()):
+        raise FailureError(f"{token!r}: {name} has no cage {cage}")
+    return _links_on_cages(doc, device, {cage})
+
+
+def _laser(doc: FabricDocument, token: str) -> set[str]:
+    """The links on the cages that laser source module N of a co-packaged optics switch feeds."""
+    device, _name, unit = _device_number(doc, token, "laser:DEVICE:N, e.g. laser:spine-01:3")
+    model = doc.device_model(device)
+    lasers = model.laser_sources()
+    if lasers is None:
+        raise FailureError(f"{token!r}: the {model.model} has no external laser source modules")
+    if not 1 <= unit <= lasers.count:
+        raise FailureError(f"{token!r}: the {model.model} has laser modules 1 to {lasers.count}")
+    if lasers.feeds is None:
+        raise FailureError(
+            f"{token!r}: which ports each of the {model.model}'s {lasers.count} laser modules "
+            "feeds is not published, so the ports a failed module takes down are unknown "
+            "(fail the ports' links or the switch instead)")
+    return _links_on_cages(doc, device, set(lasers.feeds.get(unit, ())))

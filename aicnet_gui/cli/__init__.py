@@ -2,7 +2,8 @@
 
 Each sub-command lives in its own module under `aicnet_gui/cli/commands/` and exposes
 `register(subparsers)`; they are discovered here, so adding a command touches no other file.
-Exit codes: 0 no errors, 1 errors found in the design, 2 bad input or usage, 3 internal error.
+Exit codes: 0 no errors, 1 errors found in the design, 2 bad input or usage, 3 internal error,
+128 + N when stopped by signal N (SIGTERM, SIGHUP: writes in progress are undone first).
 No Python traceback reaches the user.
 
 Start-up costs what the command needs, nothing more: `aicnet --version` and `aicnet --help`
@@ -18,8 +19,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from .. import __version__
 from . import commands
@@ -88,14 +92,52 @@ def _bad_input(exc: Exception) -> bool:
     return isinstance(exc, FabricFileError)
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: the command stops as at an interrupt."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
+
+
+@contextmanager
+def _stopped_cleanly() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP raise `Terminated` (a BaseException), so a
+    write in progress removes its temp file on the way out (fileio/atomic.py) instead of the
+    process vanishing mid-write; handlers set by someone else are left alone."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+                previous[number] = signal.signal(number, _terminated)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(argv, every=False)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # --help and --version end here, having written nothing
+    from ..fileio.atomic import remove_killed_writes
+
+    remove_killed_writes()  # what a killed aicnet left behind (fileio/atomic.py)
     try:
-        return int(args.func(args) or 0)
+        with _stopped_cleanly():
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("aicnet: interrupted", file=sys.stderr)
         return 130
+    except Terminated as exc:
+        print(f"aicnet: stopped by {signal.Signals(exc.signum).name}; nothing half-written "
+              "was left", file=sys.stderr)
+        return 128 + exc.signum
     except BrokenPipeError:
         return 0
     except Exception as exc:  # noqa: BLE001 - the user gets a message, never a traceback

@@ -15,7 +15,7 @@ from typing import get_args
 from ..model.document import FabricDocument
 from ..model.fabric import Device, FabricTechnology
 from ..model.fec import FEC_NAMES, Fec, Line, cable_line, optic_line
-from ..model.fit import ports_per_optical_port
+from ..model.fit import installed_optic, ports_per_optical_port
 from ..model.ports import LogicalPort
 
 #: the choices of `CageConfig.fec`, in the order the inspector offers them
@@ -48,8 +48,9 @@ def _cage_lines(doc: FabricDocument, device: Device, cages: Iterable[int]
     for cage in cages:
         ports = ports_of.get(cage, [])
         config = device.cages.get(cage)
-        optic = (doc.catalog.transceivers.get(config.transceiver)
-                 if config is not None and config.transceiver else None)
+        installed = installed_optic(doc.device_model(device), cage,
+                                    config.transceiver if config is not None else None)
+        optic = doc.catalog.transceivers.get(installed) if installed else None
         if optic is not None:
             legs = ports[0].legs if ports else 1
             lines[cage] = optic_line(optic, ports_per_optical_port(legs, optic)), False

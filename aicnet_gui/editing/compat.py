@@ -24,6 +24,7 @@ from ..model.fit import (
     cage_spec,
     end_technology_reason,
     fabric_family,
+    installed_optic,
     link_family,
     link_technology_problem,
     optic_in_cage,
@@ -120,10 +121,12 @@ def connection_problem(
 
 
 def cage_transceiver(doc: FabricDocument, device_id: str, cage: int) -> Transceiver | None:
-    config = doc.devices[device_id].cages.get(cage)
-    if config is None or not config.transceiver:
-        return None
-    return doc.catalog.transceivers.get(config.transceiver)
+    """The optic in a cage: the one installed, else a co-packaged port's built-in engine."""
+    device = doc.devices[device_id]
+    config = device.cages.get(cage)
+    optic = installed_optic(doc.device_model(device), cage,
+                            config.transceiver if config is not None else None)
+    return doc.catalog.transceivers.get(optic) if optic else None
 
 
 def _cage_spec(doc: FabricDocument, device_id: str, cage: int) -> CageSpec | None:

@@ -20,7 +20,7 @@ from ..model.fabric import Device
 
 __all__ = ["ALIGNMENTS", "align", "auto_layout", "canvas_size", "lay_out_if_unusable", "layout_devices",
            "move_ops", "needs_layout",
-           "overlap_fraction", "overlap_share", "tier_row_slot"]
+           "overlap_fraction", "overlap_share", "tier_row_slot", "tier_row_slots"]
 
 Size = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -101,6 +101,24 @@ def tier_row_slot(doc: FabricDocument, tier: int, size_of: Callable[[Device], Si
     ref_y = min(d.position[1] for d in others if doc.tier_of(d) == nearest)
     left = min(d.position[0] for d in others)
     return _snap(left), _snap(ref_y - (tier - nearest) * (TIER_GAP + 60))
+
+
+def tier_row_slots(doc: FabricDocument, new_tiers: dict[str, int],
+                   size_of: Callable[[Device], Size]) -> dict[str, tuple[float, float]]:
+    """Free spots for devices that change tier ("Used as" spine for two leaves): at the right end
+    of their new tier's row, one after the other in their present left-to-right order (a row
+    made for them sits above or below the nearest tier present, as `tier_row_slot` puts it)."""
+    moving = set(new_tiers)
+    slots: dict[str, tuple[float, float]] = {}
+    next_slot: dict[int, tuple[float, float]] = {}
+    for device_id in sorted(new_tiers, key=lambda d: tuple(doc.devices[d].position)):
+        device = doc.devices[device_id]
+        tier = new_tiers[device_id]
+        width = size_of(device)[0]
+        x, y = next_slot.get(tier) or tier_row_slot(doc, tier, size_of, width, exclude=moving)
+        slots[device_id] = (x, y)
+        next_slot[tier] = (_snap(x + width + H_GAP), y)
+    return slots
 
 
 def overlap_share(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray,

@@ -6,24 +6,35 @@ Every file aicnet writes (designs, recovery copies, CSV and NetBox exports) goes
 * the temp file is made by `tempfile.mkstemp` in the target's folder: an unpredictable name,
   created exclusively (`O_EXCL`), so a symlink planted at a guessable name is never followed;
   it is named `.<target name>.<random>.tmp`;
-* while it is written the writer holds an exclusive `flock` on it; a temp file that nobody
+* while it is written the writer holds an exclusive `flock` on it (a temp file another writer
+  deleted in the moment before the lock was taken is made again); a temp file that nobody
   holds is left over from a writer that was killed, and `remove_stale_temps` deletes those
-  (each save does, and opening a design does), never a temp that a live writer still holds;
+  (every write to the same place does, and opening a design does), never a temp that a live
+  writer still holds;
+* each write in progress is noted in the user's state folder (`writes/`), so the next start of
+  aicnet (`remove_killed_writes`: the command line, the editor) removes what a writer killed
+  with SIGKILL left anywhere; the command line turns SIGTERM and SIGHUP into an interrupt, so a
+  write in progress removes its own temp file on the way out;
 * on any failure (an exception, a full disk, an interrupt) the temp file is removed;
-* a target that is a symlink is written through: the link stays and the file it points to is
-  replaced (with its permissions), and the `.bak` copy of the previous version is made beside
-  that file, as a hard link to the old data or, where hard links are not possible, a copy.
+* a target that is a symlink of this user's (or of its folder's owner) is written through: the
+  link stays and the file it points to is replaced (with its permissions), and the `.bak` copy
+  of the previous version is made beside that file, as a hard link to the old data or, where
+  hard links are not possible, a copy; a link someone else planted at the target's name is
+  replaced by the new file, and what it pointed to is never touched.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from stat import S_ISREG
 from typing import BinaryIO
 
 try:  # POSIX: a killed writer's lock is released by the kernel
@@ -34,13 +45,35 @@ except ImportError:  # pragma: no cover - Windows
 TEMP_SUFFIX = ".tmp"
 #: without file locks (Windows) a temp file this old is taken as left over
 STALE_AGE_S = 3600.0
+NOTE_SUFFIX = ".write"
+#: symlinks followed in a chain before the write gives up (Linux's own limit is 40)
+MAX_LINK_HOPS = 40
+
+
+def _trusted_link(path: Path) -> bool:
+    """Whether the symlink `path` may be followed: it belongs to this user or to the owner of
+    its folder (the rule of Linux's fs.protected_symlinks for sticky folders such as /tmp), so a
+    link another user planted at an output's name is replaced, never written through."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # pragma: no cover - Windows: links need privileges to make
+        return True
+    try:
+        owner = os.lstat(path).st_uid
+        return owner == getuid() or owner == os.stat(path.parent).st_uid
+    except OSError:
+        return False
 
 
 def real_target(path: str | os.PathLike[str]) -> Path:
     """The file a write to `path` must replace: `path` itself, or the file its symlinks lead
-    to (a dangling link leads to the file it names, which the write creates)."""
+    to (a dangling link leads to the file it names, which the write creates) when the link is
+    trusted (`_trusted_link`); an untrusted link is itself replaced by the file."""
     path = Path(path)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    for _ in range(MAX_LINK_HOPS):  # each link of a chain is judged, as the kernel does
+        if not (path.is_symlink() and _trusted_link(path)):
+            return path
+        path = path.parent / os.readlink(path)  # an absolute link replaces the parent
+    raise OSError(errno.ELOOP, "Too many levels of symbolic links", str(path))
 
 
 def _temp_prefix(target: Path) -> str:
@@ -57,34 +90,113 @@ def _lock(fd: int, blocking: bool) -> bool:
     return True
 
 
+def _remove_if_stale(temp: Path) -> bool | None:
+    """Delete `temp` when no live writer holds it: True removed, False held (or not ours),
+    None already gone.  Never raises."""
+    try:
+        fd = os.open(temp, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return False  # a symlink, or not readable: not ours to touch
+    try:
+        stat = os.fstat(fd)
+        if not S_ISREG(stat.st_mode) or stat.st_uid != getattr(os, "getuid", lambda: stat.st_uid)():
+            return False
+        stale = _lock(fd, blocking=False) if fcntl is not None else \
+            time.time() - stat.st_mtime > STALE_AGE_S
+        if stale:
+            temp.unlink()
+        return stale
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def remove_stale_temps(path: str | os.PathLike[str]) -> int:
     """Delete the temp files of `path` (`.<name>.*.tmp` beside its real file) that no live
     writer holds; return how many were removed.  Never raises."""
     target = real_target(path)
     folder = target.parent
     prefix = _temp_prefix(target)
-    removed = 0
     try:
         names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(TEMP_SUFFIX)]
     except OSError:
         return 0
-    for name in names:
-        temp = folder / name
+    return sum(1 for name in names if _remove_if_stale(folder / name))
+
+
+def _journal() -> Path:
+    """The folder where each write in progress notes its temp file."""
+    # imported here, by its full name: this module imports nothing else of aicnet, and a test
+    # runs it alone in a child that starts in milliseconds (tests/test_save_safety.py)
+    from aicnet_gui.paths import user_state_dir
+
+    return user_state_dir() / "writes"
+
+
+def _note_write(temp: str) -> str | None:
+    """Note the temp file of a write in progress; the note's path, or None when the state
+    folder cannot take it (the write goes on: the note only helps a later start)."""
+    try:
+        folder = _journal()
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, note = tempfile.mkstemp(prefix=f"{os.getpid()}-", suffix=NOTE_SUFFIX, dir=folder)
+    except OSError:
+        return None
+    try:
+        os.write(fd, os.fsencode(os.path.abspath(temp)))
+    except OSError:
+        with suppress(OSError):
+            os.unlink(note)
+        return None
+    finally:
+        os.close(fd)
+    return note
+
+
+def remove_killed_writes() -> int:
+    """At a start of aicnet: remove the temp files that writers killed before they could
+    (their notes in the state folder), never one a live writer holds; return how many were
+    removed.  Never raises."""
+    try:
+        notes = [n for n in os.scandir(_journal()) if n.name.endswith(NOTE_SUFFIX)]
+    except OSError:
+        return 0
+    removed = 0
+    for note in notes:
         try:
-            fd = os.open(temp, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with open(note.path, "rb") as handle:
+                temp = Path(os.fsdecode(handle.read(4096)))
         except OSError:
-            continue  # gone, or a symlink: not ours to touch
-        try:
-            stale = _lock(fd, blocking=False) if fcntl is not None else \
-                time.time() - os.fstat(fd).st_mtime > STALE_AGE_S
-            if stale:
-                temp.unlink()
-                removed += 1
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+            continue
+        if not (temp.name.startswith(".") and temp.name.endswith(TEMP_SUFFIX)):
+            outcome: bool | None = None  # not a temp file of ours: the note alone goes
+        else:
+            outcome = _remove_if_stale(temp)
+        if outcome is not False:  # removed, or gone already: the note is done with
+            removed += bool(outcome)
+            with suppress(OSError):
+                os.unlink(note.path)
     return removed
+
+
+def _locked_temp(folder: Path, prefix: str) -> tuple[int, str]:
+    """A new temp file in `folder`, created exclusively (`mkstemp`) and locked: (fd, path).
+
+    Between the creation and the lock another writer's `remove_stale_temps` may find the file
+    unheld and delete it (it holds the lock while it does); the name is checked after the lock
+    is taken, and a file that lost its name is made again."""
+    while True:
+        fd, name = tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=folder)
+        _lock(fd, blocking=True)
+        try:
+            if os.stat(name).st_ino == os.fstat(fd).st_ino:
+                return fd, name
+        except FileNotFoundError:
+            pass
+        os.close(fd)
 
 
 def _file_mode(path: Path) -> int:
@@ -123,6 +235,26 @@ def _keep_backup(target: Path) -> None:
         shutil.copyfile(target, backup, follow_symlinks=False)
 
 
+#: the signals the command line turns into an exception (cli/__init__.py)
+_HELD = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGTERM, SIGHUP and SIGINT back in this thread while a temp file is made and
+    noted: their handler (an exception) then runs after the cleanup is in place, never between
+    the file's creation and the `try` that removes it."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # pragma: no cover - Windows
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> Iterator[BinaryIO]:
     """A binary handle whose bytes become `path` when the block ends without an exception
@@ -132,9 +264,10 @@ def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> It
     if target.is_dir():
         raise IsADirectoryError(21, "Is a directory", str(path))
     remove_stale_temps(target)
-    fd, temp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=TEMP_SUFFIX, dir=folder)
+    with _signals_held():  # a SIGTERM now is handled once the temp file is ours to remove
+        fd, temp_name = _locked_temp(folder, _temp_prefix(target))
+        note = _note_write(temp_name)
     try:
-        _lock(fd, blocking=True)
         os.fchmod(fd, _file_mode(target))
         with os.fdopen(fd, "wb", closefd=False) as handle:
             yield handle
@@ -150,6 +283,9 @@ def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> It
         raise
     finally:
         os.close(fd)
+        if note is not None:
+            with suppress(OSError):
+                os.unlink(note)
 
 
 def write_atomic(path: str | os.PathLike[str], payload: bytes | list[bytes],

@@ -38,6 +38,7 @@ from ..model.fabric import (
     Link,
     Metadata,
     Rack,
+    Requirement,
     Settings,
     Workload,
 )
@@ -51,10 +52,11 @@ from ..model.limits import (
 )
 from ..model.link_table import LinkColumns
 from ..model.memo import IdentityMemo
+from ..model.text_safety import CONTROL_ERROR, error_message
 from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache, cache_of, keep
-from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate
+from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate, upgrade_validated
 from .pieces import TooMany, validate_in_pieces
 
 MAX_REPORTED_ERRORS = 5
@@ -88,14 +90,15 @@ _PLAIN_MESSAGES = {
 
 
 def _plain_message(error: Any) -> str:
-    if error.get("type") == "value_error":  # our validators' own words, without pydantic's
-        return str(error["msg"]).removeprefix("Value error, ")
+    if error.get("type") in ("value_error", CONTROL_ERROR):  # our own words, not pydantic's
+        return error_message(error)
     if error.get("type") == "tuple_type" and isinstance(error.get("input"), dict):
         return 'a link end is ["device id", "port name"] or {"device": ..., "port": ...} with both'
     return _PLAIN_MESSAGES.get(error.get("type", ""), error["msg"])
 
 
-def _validation_message(file: str, exc: ValidationError) -> FabricFileError:
+def validation_error(file: str, exc: ValidationError) -> FabricFileError:
+    """pydantic's errors as one FabricFileError: the first at its JSON path, a few more after."""
     errors = exc.errors(include_url=False)
     first = errors[0]
     loc = tuple(first["loc"])
@@ -218,7 +221,9 @@ def _fast_validate(raw: bytes) -> tuple[Fabric, LinkColumns | None] | None:
         return None
     except ValueError:
         return None
-    return (fabric, columns) if fabric.schema_version in READ_AS_CURRENT else None
+    if fabric.schema_version not in READ_AS_CURRENT:
+        return None
+    return upgrade_validated(fabric), columns
 
 
 def _raise_if_too_many(exc: ValidationError) -> None:
@@ -239,21 +244,29 @@ def _careful_validate(raw: bytes, file: str) -> Fabric:
     try:
         return Fabric.model_validate(data)
     except ValidationError as exc:
-        raise _validation_message(file, exc) from None
+        raise validation_error(file, exc) from None
+
+
+def read_input(path: Path, error: type[FabricFileError] = FabricFileError,
+               check: Callable[[int], None] | None = None) -> bytes:
+    """The bytes of an input file; `check` sees its size first (it raises when too big);
+    a missing, unreadable or folder path is an `error` naming it."""
+    try:
+        if check is not None:
+            check(path.stat().st_size)
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise error(path, "no such file") from None
+    except IsADirectoryError:
+        raise error(path, "is a folder, not a file") from None
+    except OSError as exc:
+        raise error(path, f"cannot read: {exc.strerror}") from None
 
 
 def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
     """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place."""
     path = Path(path)
-    try:
-        _check_file_size(path.stat().st_size, path)
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FabricFileError(path, "no such file") from None
-    except IsADirectoryError:
-        raise FabricFileError(path, "is a folder, not a file") from None
-    except OSError as exc:
-        raise FabricFileError(path, f"cannot read: {exc.strerror}") from None
+    raw = read_input(path, check=lambda size: _check_file_size(size, path))
     remove_stale_temps(path)  # what a killed save of this design left behind
     return loads_fabric(raw, catalog, str(path))
 
@@ -327,12 +340,15 @@ def _file_sections(doc: FabricDocument) -> dict[str, Any]:
         "devices": list(doc.devices.values()),
         "links": doc.links.tokens(),
         "workloads": list(doc.workloads.values()),
-    })
+    }, doc.requirement)
 
 
 def _file_values(metadata: Metadata, settings: Settings, embedded: EmbeddedCatalog,
-                 sections: dict[str, list[Any]]) -> dict[str, Any]:
-    return {
+                 sections: dict[str, list[Any]],
+                 requirement: Requirement | None = None) -> dict[str, Any]:
+    """The top-level values in file order; the requirement (last) only when there is one, so
+    a design without one is written as before."""
+    values = {
         "format": FILE_FORMAT,
         "schema_version": SCHEMA_VERSION,
         "metadata": metadata.model_dump(mode="json"),
@@ -344,6 +360,9 @@ def _file_values(metadata: Metadata, settings: Settings, embedded: EmbeddedCatal
             "cables": [_entry_dump(e) for e in embedded.cables],
         },
     }
+    if requirement is not None:
+        values["requirement"] = requirement.model_dump(mode="json")
+    return values
 
 
 def _layout(values: dict[str, Any]) -> Layout:
@@ -357,7 +376,7 @@ def _layout(values: dict[str, Any]) -> Layout:
 def _loaded_layout(fabric: Fabric) -> Layout:
     """The layout aicnet would have written for `fabric` as read (before any edit)."""
     return _layout(_file_values(fabric.metadata, fabric.settings, fabric.catalog,
-                                {name: [] for name in OBJECT_SECTIONS}))
+                                {name: [] for name in OBJECT_SECTIONS}, fabric.requirement))
 
 
 def dumps_fabric(doc: FabricDocument) -> bytes:

@@ -7,6 +7,14 @@
 - 2 -> 3: a run of cages with the same configuration may be one entry keyed `"first-last"`
   (model/cage_tables.py; a sixth smaller file).  A version-2 file is a valid version-3 file,
   so it is read as one (`READ_AS_CURRENT`).
+- 3 -> 4: a design may carry the requirement a study chose it for (`requirement`, written
+  only when there is one), and the fabric's load-balancing mode is a setting
+  (`settings.load_balancing`: ecmp,
+  flowlet, adaptive, spray) instead of words in the free-text ECMP policy; a version-3 file gets
+  the mode its policy names (`model.load_balancing.mode_of_policy`: "adaptive routing" ->
+  adaptive, "5-tuple hash" -> ecmp).  A version-3 file is otherwise a valid version-4 file: it is
+  read as one and the mode set on the validated settings (`upgrade_validated`), so big files
+  keep the fast path.
 """
 
 from __future__ import annotations
@@ -14,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..model.fabric import SCHEMA_VERSION
+from ..model.fabric import SCHEMA_VERSION, Fabric
+from ..model.load_balancing import mode_of_policy
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -39,9 +48,29 @@ def _unchanged(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Migration] = {1: ends_as_pairs, 2: _unchanged}
-#: versions whose files the current schema reads as they are
-READ_AS_CURRENT = frozenset({2, SCHEMA_VERSION})
+def load_balancing_from_policy(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 -> 4: `settings.load_balancing` from the words of `settings.ecmp_policy`
+    (anything not a dict is left for validation to report)."""
+    settings = data.get("settings")
+    if isinstance(settings, dict) and "load_balancing" not in settings:
+        policy = settings.get("ecmp_policy", "adaptive routing")
+        settings["load_balancing"] = mode_of_policy(policy if isinstance(policy, str) else None)
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: ends_as_pairs, 2: _unchanged, 3: load_balancing_from_policy}
+#: versions whose files the current schema reads as they are (then `upgrade_validated`)
+READ_AS_CURRENT = frozenset({2, 3, SCHEMA_VERSION})
+
+
+def upgrade_validated(fabric: Fabric) -> Fabric:
+    """A fabric of a version in READ_AS_CURRENT, validated as the current schema, with what the
+    migrations since its version add (the file said nothing of them, so the model's defaults
+    stand in): before version 4, the load-balancing mode its ECMP policy names."""
+    if fabric.schema_version < 4 and "load_balancing" not in fabric.settings.model_fields_set:
+        mode = mode_of_policy(fabric.settings.ecmp_policy)
+        fabric.settings = fabric.settings.model_copy(update={"load_balancing": mode})
+    return fabric
 
 
 class MigrationError(ValueError):

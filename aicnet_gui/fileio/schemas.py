@@ -1,11 +1,15 @@
-"""JSON Schemas (draft 2020-12) of `.fabric` and catalog files, generated from the pydantic models.
+"""JSON Schemas (draft 2020-12) of `.fabric`, catalog and requirement files, generated from the
+pydantic models.
 
 The schemas are built at call time from the same classes that read the files (`Fabric` for a
 `.fabric`, `CatalogEntry` inside the `format / version / entries` mapping that
 `catalog.loader` reads), so they cannot drift from what aicnet accepts.  They describe the
 current schema version: an older `.fabric` is migrated on load and may not validate as it is.
 
-`aicnet schema fabric|catalog [-o FILE]` prints or writes them; other tools use them to validate
+A requirement file (`NAME.requirement.json` / `.yaml`, fileio/requirement_file.py: what a
+study compares candidate designs against) is described from `RequirementFile`.
+
+`aicnet schema fabric|catalog|requirement [-o FILE]` prints or writes them; other tools use them to validate
 or generate aicnet files (a catalog file is YAML: validate its parsed data).
 """
 
@@ -17,10 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..catalog.loader import CATALOG_FORMAT, CATALOG_VERSION
 from ..model.catalog_entities import CatalogEntry
-from ..model.fabric import SCHEMA_VERSION, Fabric
+from ..model.fabric import REQUIREMENT_VERSION, SCHEMA_VERSION, Fabric
+from .requirement_file import RequirementFile
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-SCHEMA_KINDS = ("fabric", "catalog")
+SCHEMA_KINDS = ("fabric", "catalog", "requirement")
 
 
 class CatalogFile(BaseModel):
@@ -57,6 +62,14 @@ def json_schema(kind: str) -> dict[str, Any]:
         schema["description"] = (
             f"An aicnet hardware catalog file ({CATALOG_FORMAT} version {CATALOG_VERSION}), "
             "written in YAML; validate its parsed data.")
+    elif kind == "requirement":
+        schema = RequirementFile.model_json_schema(mode="validation")
+        schema["title"] = "aicnet requirement file"
+        schema["description"] = (
+            f"What a study (aicnet compare) compares candidate fabrics against, version "
+            f"{REQUIREMENT_VERSION} (JSON or YAML; a .fabric file may carry one as "
+            "`requirement`).")
+        schema["required"] = sorted(set(schema.get("required", [])) | {"format", "version"})
     else:
         raise ValueError(f"unknown schema {kind!r}: choose one of {', '.join(SCHEMA_KINDS)}")
     _require_discriminators(schema)

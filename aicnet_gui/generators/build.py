@@ -44,6 +44,7 @@ from ..model.fabric import (
     WorkloadKind,
 )
 from ..model.limits import MAX_DEVICES, MAX_LINKS, MAX_RACKS
+from ..model.network_defaults import network_defaults
 from .cage_optics import DeviceOptics, power_notes, racks_over_budget, rule_draw
 from .construct import LinkColumns, build_links
 from .errors import GeneratorError
@@ -80,14 +81,7 @@ def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
     if choice in ("rocev2", "ethernet") and "ethernet" not in technologies:
         raise GeneratorError("the switches are InfiniBand switches; choose infiniband")
     technology = FabricTechnology(choice)
-    if technology == FabricTechnology.INFINIBAND:
-        return {"technology": technology, "mtu": 4096, "pfc": False, "ecn": False, "dcb": False,
-                "ecmp_policy": "adaptive routing"}
-    if technology == FabricTechnology.ROCEV2:
-        return {"technology": technology, "mtu": 9000, "pfc": True, "ecn": True, "dcb": True,
-                "ecmp_policy": "adaptive routing"}
-    return {"technology": technology, "mtu": 9000, "pfc": False, "ecn": False, "dcb": False,
-            "ecmp_policy": "5-tuple hash"}
+    return {"technology": technology, **network_defaults(technology)}
 
 
 def _pfc_headroom(settings_changes: dict, lengths: np.ndarray, sized_m: float) -> list[str]:

@@ -131,11 +131,10 @@ class AsBuiltView(QObject):
 
     def _topology_position(self, device_id: str) -> QPointF | None:
         """A device's centre on the Topology view; None when its plane filter hides it."""
-        scene = self.window.topology
-        item = scene.items_by_id.get(device_id)
-        if item is None or scene.plane_hidden([device_id], []):
+        if self.window.topology.plane_hidden([device_id], []):
             return None
-        return item.sceneBoundingRect().center()
+        rect = self.window.topology.mirror.device_rect(device_id)
+        return rect.center() if rect is not None else None
 
     def _redraw_topology(self) -> None:
         """The plane shown changed: nothing is drawn to or around a switch it hides."""
@@ -145,8 +144,8 @@ class AsBuiltView(QObject):
                                                   self._topology_position)
 
     def _floor_position(self, device_id: str) -> QPointF | None:
-        item = self.window.floor.items_by_id.get(device_id)
-        return item.sceneBoundingRect().center() if item is not None else None
+        rect = self.window.floor.mirror.device_rect(device_id)
+        return rect.center() if rect is not None else None
 
     def clear(self) -> None:
         if self.comparison is not None:

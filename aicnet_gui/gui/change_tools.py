@@ -5,9 +5,11 @@ the editor.
   (the other file is the old side) and selects on the canvas what is new or changed here: added
   and moved devices, devices with another model, optic or breakout, added, re-terminated and
   changed cables.  A window lists the whole diff, removals included (they are not on the canvas).
-- **Failure What-If** fails the selected devices and cables on a copy of the design and shows,
-  per workload, the GPUs that lose all paths, the GPUs slowed, the max-flow bisection and the
-  all-reduce estimate before and after (the text of `aicnet whatif`).  The design is not edited.
+- **Failure What-If** fails the chosen parts (the canvas selection, or names typed with
+  completion: whatif_dialog.py) on a copy of the design and shows, in tables per workload, the
+  GPUs that lose all paths, the GPUs slowed, the per-GPU bandwidth, the max-flow bisection and
+  the all-reduce estimate before and after (`change.whatif`'s result objects).  The design is
+  not edited.
 - **Failure Mode** (View menu, on after a what-if) greys out the failed devices and cables on
   both views (canvas/failure_overlay.py); toggling it off, or another file, clears it.
 
@@ -17,6 +19,8 @@ Both run in a background thread on a snapshot, so the window never blocks; `comp
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QLineF, QObject, QRectF, Signal
@@ -31,12 +35,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..change.diff import FabricDiff, diff_documents
-from ..change.failures import Failure
-from ..change.text import render_diff, render_result
+from ..change.failures import FailureError, resolve
+from ..change.text import render_diff
 from ..change.whatif import WhatIf, WhatIfResult
 from ..fileio import load_fabric
 from .canvas.failure_overlay import FailureOverlay, failed_geometry
 from .dialogs import messages
+from .whatif_dialog import WhatIfDialog
 from .workers.background import BackgroundJob
 
 
@@ -75,6 +80,7 @@ class ChangeTools(QObject):
         super().__init__(window)
         self.window = window
         self.report: ChangeReport | None = None
+        self.whatif: WhatIfDialog | None = None
         self._job: BackgroundJob | None = None
         #: (device ids, link ids) of the last what-if, shown greyed in Failure Mode
         self.failed: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -136,22 +142,50 @@ class ChangeTools(QObject):
         self.compared.emit(diff)
 
     # ---------------------------------------------------------------- what-if
+    def whatif_window(self) -> WhatIfDialog:
+        """The Failure What-If window (made once, shown again)."""
+        if self.whatif is None:
+            self.whatif = WhatIfDialog(self.window, lambda: self.window.document.fabric,
+                                       self._selection_tokens, self.run_whatif)
+        self.whatif.refresh_tokens()
+        self.whatif.show()
+        self.whatif.raise_()
+        return self.whatif
+
+    def _selection_tokens(self) -> list[str]:
+        """The selected devices (by name, by id where a name is not unique) and cables."""
+        devices, links, _racks = self.window.selection()
+        doc = self.window.document.fabric
+        names = Counter(d.name for d in doc.devices.values())
+        tokens = [doc.devices[d].name if names[doc.devices[d].name] == 1 else d
+                  for d in devices if d in doc.devices]
+        return tokens + sorted(links)
+
     def whatif_selection(self) -> None:
+        """View › Failure What-If: the window, with the canvas selection as what fails (run at
+        once); without a selection the window waits for the parts to be chosen."""
+        dialog = self.whatif_window()
+        tokens = self._selection_tokens()
+        if tokens:
+            dialog.set_tokens(tokens)
+            dialog.run()
+
+    def run_whatif(self, tokens: list[str]) -> None:
+        """Fail the parts `tokens` name (change.failures.resolve) on a snapshot, in the
+        background; `failed_over` follows."""
         if self._busy():
             return
-        devices, links, _racks = self.window.selection()
-        if not devices and not links:
-            self.window.show_message("Select the devices or cables that fail, then run the "
-                                     "what-if", 1)
-            return
         doc = self.window.document.fabric.snapshot()
-        failed = set(links)
-        for device in devices:
-            failed |= doc.link_ids_of(device)
-        names = [doc.devices[d].name for d in devices] + sorted(links)
-        label = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-        failure = Failure(label, frozenset(failed), tuple(devices))
-        self.failed = (tuple(devices), tuple(sorted(failed)))
+        try:
+            failure = resolve(doc, tokens)
+        except FailureError as exc:
+            if self.whatif is not None:
+                self.whatif.show_error(str(exc))
+            self.window.show_message(str(exc), 1)
+            return
+        label = ", ".join(tokens[:6]) + (f" and {len(tokens) - 6} more" if len(tokens) > 6 else "")
+        failure = replace(failure, label=label)
+        self.failed = (tuple(failure.devices), tuple(sorted(failure.links)))
         job = BackgroundJob(lambda: WhatIf(doc).run(failure), "aicnet-whatif", self)
         job.finished.connect(self._failed_over)
         job.failed.connect(lambda exc: messages.show_error(self.window, "Failure what-if", str(exc)))
@@ -160,7 +194,7 @@ class ChangeTools(QObject):
         job.start()
 
     def _failed_over(self, result: WhatIfResult) -> None:
-        self._show("Failure what-if", "\n".join(render_result(result, gpu_lines=64)))
+        self.whatif_window().show_result(result)
         self.window.show_message(f"What-if: {result.gpus_lost} GPU(s) lose all paths, "
                                  f"{result.gpus_reduced} slower"
                                  + ("; a workload is PARTITIONED" if result.partitioned else ""))
@@ -188,26 +222,15 @@ class ChangeTools(QObject):
         topology = self.window.topology
         for scene, overlay in ((topology, self.topology_overlay),
                                (self.window.floor, self.floor_overlay)):
-            items = scene.items_by_id
+            mirror = scene.mirror  # where the canvas draws a device or a cable (mirror.py)
             # the Topology's plane filter: nothing is drawn over a switch or cable it hides
             hidden = topology.plane_hidden if scene is topology else (lambda _d, _l: False)
 
-            def rect(device_id: str, items=items, hidden=hidden) -> QRectF | None:  # noqa: ANN001
-                item = items.get(device_id)
-                if item is None or hidden([device_id], []):
-                    return None
-                return item.sceneBoundingRect()
+            def rect(device_id: str, mirror=mirror, hidden=hidden) -> QRectF | None:  # noqa: ANN001
+                return None if hidden([device_id], []) else mirror.device_rect(device_id)
 
-            def line(link_id: str, scene=scene, rect=rect, hidden=hidden) -> QLineF | None:  # noqa: ANN001
-                if hidden([], [link_id]):
-                    return None
-                layer = getattr(scene, "links", None)
-                ends = layer.endpoints(link_id) if layer is not None else None
-                if ends is not None:
-                    return QLineF(*ends)
-                link = doc.links[link_id]
-                a, b = rect(link.a.device), rect(link.b.device)
-                return QLineF(a.center(), b.center()) if a is not None and b is not None else None
+            def line(link_id: str, mirror=mirror, hidden=hidden) -> QLineF | None:  # noqa: ANN001
+                return None if hidden([], [link_id]) else mirror.link_line(link_id)
 
             overlay.set_failed(*failed_geometry(devices, links, rect, line))
 

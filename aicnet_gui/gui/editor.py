@@ -14,11 +14,11 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from ..editing import bulk, fragments, layout
+from ..editing import bulk, fragments, layout, rack_fill
 from ..editing.compat import PortRef, connection_problem, port_title
 from ..editing.units import counted
 from ..media import choose_media
-from ..model.catalog_entities import Role
+from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.document import FabricDocument
 from ..model.edits import (
     AddDevice,
@@ -33,9 +33,11 @@ from ..model.edits import (
     UpdateSettings,
     UpdateWorkload,
 )
-from ..model.fabric import CageConfig, Device, Endpoint, Rack, Workload, WorkloadKind
+from ..model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Workload, WorkloadKind
 from ..model.fit import rack_slot_problem, ru_overlap
 from ..model.floor import rack_floor_xy
+from ..model.network_defaults import network_defaults
+from . import theme
 from .canvas.geometry import device_geometry
 from .dialogs.settings_dialog import FabricSettingsDialog
 from .document import EditorDocument
@@ -44,6 +46,15 @@ INFO = 0
 REFUSED = 1
 KEEP: Any = object()
 """Marks an argument of `set_cages` that stays as it is."""
+
+
+def _setting_text(name: str, old: Any, new: Any) -> str:
+    """"MTU 4096 -> 9000", "PFC on", "ECMP policy 5-tuple hash"."""
+    if isinstance(new, bool):
+        return f"{name.upper()} {'on' if new else 'off'}"
+    if name == "mtu":
+        return f"MTU {old} → {new}"
+    return f"{name.replace('_', ' ').replace('ecmp', 'ECMP')} {new}"
 
 
 class Editor(QObject):
@@ -120,15 +131,25 @@ class Editor(QObject):
         return self._run(ops, text)
 
     def set_role(self, device_ids: Iterable[str], role: str) -> bool:
-        """Use devices as another role (an SN5600 as a spine); the model's own role stores None."""
-        ops: list[Operation] = []
+        """Use devices as another role (an SN5600 as a spine); the model's own role stores None.
+        A device whose tier changes moves into its new tier's row (a free slot at its right
+        end), in the same undo step: a spine left in the leaf row would sit in the leaf band."""
+        doc = self.doc
+        new_role = Role(role)
+        updates: dict[str, dict[str, Any]] = {}
+        new_tiers: dict[str, int] = {}
         for device_id in device_ids:
-            device = self.doc.devices.get(device_id)
+            device = doc.devices.get(device_id)
             if device is None:
                 continue
-            new = None if role == self.doc.device_model(device).role.value else Role(role)
+            new = None if role == doc.device_model(device).role.value else new_role
             if device.role != new:
-                ops.append(UpdateDevice(device_id, {"role": new}))
+                updates[device_id] = {"role": new}
+                if ROLE_TIER[new_role] != doc.tier_of(device):
+                    new_tiers[device_id] = ROLE_TIER[new_role]
+        for device_id, position in layout.tier_row_slots(doc, new_tiers, self.size_of).items():
+            updates[device_id]["position"] = (float(position[0]), float(position[1]))
+        ops: list[Operation] = [UpdateDevice(d, changes) for d, changes in updates.items()]
         return self._run(ops, f"Use as {role.replace('_', ' ')}")
 
     def rename_device(self, device_id: str, name: str) -> bool:
@@ -224,21 +245,25 @@ class Editor(QObject):
         return self._run(ops, text)
 
     def add_rack(self, row: int | None = None, position: int | None = None, height_ru: int = 48) -> str | None:
-        doc = self.doc
         if row is None or position is None:
-            row = row or 1
-            taken = [r.position for r in doc.racks.values() if r.row == row]
-            position = max(taken, default=0) + 1
-        names = {r.name for r in doc.racks.values()}
-        n = len(doc.racks) + 1
-        while f"R{n:02d}" in names:
-            n += 1
-        rack_id = doc.new_id("rack")
-        rack = Rack(id=rack_id, name=f"R{n:02d}", row=row, position=position, height_ru=height_ru)
+            row, position = row or 1, None
+        rack = rack_fill.new_rack(self.doc, row, height_ru, position=position)
         if self._run([AddRack(rack)], f"Add rack {rack.name}"):
-            self.select_requested.emit([], [], [rack_id])
-            return rack_id
+            self.select_requested.emit([], [], [rack.id])
+            return rack.id
         return None
+
+    def place_in_new_racks(self, device_ids: Iterable[str]) -> bool:
+        """Put the devices that are in no rack into new racks, as the templates fill racks
+        (editing/rack_fill.py): their cables get lengths; one undo step."""
+        try:
+            fill = rack_fill.fill_new_racks(self.doc, device_ids)
+        except rack_fill.RackFillError as exc:
+            return self.refuse(str(exc))
+        if not fill.placed:
+            return self.refuse("The devices are in racks already")
+        return self._run(list(fill.ops), f"Place {counted(fill.placed, 'device')} in "
+                                         f"{counted(len(fill.racks), 'new rack')}")
 
     def update_racks(self, rack_ids: Iterable[str], changes: dict[str, Any], text: str) -> bool:
         ops: list[Operation] = []
@@ -426,8 +451,9 @@ class Editor(QObject):
             return self.refuse("Select cables, or devices whose cables should get media")
         result = choose_media(self.doc, link_ids)
         if result.unresolved and not result.ops:
-            return self.refuse(f"No media in the catalog reaches for "
-                               f"{counted(len(result.unresolved), 'cable')}")
+            cables = sum(len(u.links) for u in result.unresolved)
+            return self.refuse(f"No media chosen for {counted(cables, 'cable')}: "
+                               f"{result.unresolved[0].reason}")
         done = self._run(list(result.ops),
                          f"Choose media for {counted(len(link_ids), 'cable')}")
         if done and result.unresolved:
@@ -446,6 +472,26 @@ class Editor(QObject):
     def update_settings(self, changes: dict[str, Any], text: str) -> bool:
         diff = {k: v for k, v in changes.items() if getattr(self.doc.settings, k) != v}
         return self._run([UpdateSettings(diff)] if diff else [], text)
+
+    def set_technology(self, technology: FabricTechnology) -> bool:
+        """Change the fabric's technology and bring its network defaults with it (MTU, PFC,
+        ECN, DCB, ECMP: model/network_defaults.py) in the same undo step, and say what changed:
+        a design switched to RoCEv2 kept InfiniBand's MTU 4096 and was then flagged for it."""
+        settings = self.doc.settings
+        technology = FabricTechnology(technology)
+        if technology == settings.technology:
+            return False
+        wanted = {"technology": technology, **network_defaults(technology)}
+        changes = {k: v for k, v in wanted.items() if getattr(settings, k) != v}
+        title = theme.TECH_TITLES.get(technology.value, technology.value)
+        if not self._run([UpdateSettings(changes)], f"Set technology {title}"):
+            return False
+        brought = [_setting_text(k, getattr(settings, k), v) for k, v in changes.items()
+                   if k != "technology"]
+        if brought:
+            self.message.emit(f"Technology {title}, with its defaults: {', '.join(brought)} "
+                              "(Undo keeps the old settings)", INFO)
+        return True
 
     def update_metadata(self, changes: dict[str, Any], text: str) -> bool:
         diff = {k: v for k, v in changes.items() if getattr(self.doc.metadata, k) != v}

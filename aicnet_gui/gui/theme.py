@@ -65,6 +65,8 @@ ROLE_TITLES: dict[str, str] = {
     "core": "Core switches",
     "mgmt": "Management",
 }
+TECH_TITLES = {"infiniband": "InfiniBand", "rocev2": "RoCEv2", "ethernet": "Ethernet"}
+"""How the fabric technologies are written in the editor."""
 ROLE_SINGULAR: dict[str, str] = {
     "gpu_server": "GPU server",
     "storage": "storage node",

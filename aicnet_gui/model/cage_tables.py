@@ -66,8 +66,8 @@ def _run_cages(key: str) -> range:
         raise _range_error(repr(key), "write a run of cages as first-last, e.g. 1-24")
     if max(len(first), len(last)) > len(str(MAX_CAGE)) or int(last) > MAX_CAGE:
         raise _range_error(repr(key), f"no device has more than {MAX_CAGE} cages")
-    if not 1 <= int(first) < int(last):
-        raise _range_error(repr(key), "the first cage must be at least 1 and below the last")
+    if not int(first) < int(last):  # cages may count from 0 (CageGroup.first: Juniper's 0-63)
+        raise _range_error(repr(key), "the first cage must be below the last")
     return range(int(first), int(last) + 1)
 
 

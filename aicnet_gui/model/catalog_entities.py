@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from . import limits as L
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
+from .load_balancing import LoadBalancing
 from .os_naming import OsName, OsPortNaming
 from .templates import check_template
 
@@ -53,11 +54,20 @@ class Technology(StrEnum):
 
 
 FormFactor = Literal[
-    "OSFP", "QSFP112", "QSFP-DD", "QSFP-DD800", "QSFP56", "QSFP28", "SFP28", "SFP112", "RJ45"
+    "OSFP", "QSFP112", "QSFP-DD", "QSFP-DD800", "QSFP56", "QSFP28", "SFP28", "SFP112", "RJ45",
+    "CPO",
 ]
+"""`CPO`: a co-packaged optics port, a fibre adapter on the faceplate in front of an optical engine
+built into the switch package; it takes a fibre, not a pluggable module or a copper cable."""
 TopType = Literal["finned", "flat", "none"]
 FibreGrade = Literal["OM3", "OM4", "OM5", "OS2"]
 Media = Literal["MMF", "SMF", "copper"]
+Cooling = Literal["air", "liquid"]
+"""How a device is cooled: `liquid` needs a rack with a liquid loop (a CDU and couplings)."""
+PowerFeed = Literal["ac", "dc-busbar"]
+"""How a rack delivers power: `ac` (PDUs, C13/C19 inlets) or `dc-busbar` (a 48-54 V DC busbar fed
+by power shelves, ORv3 / NVIDIA MGX racks)."""
+RACK_COOLING = ("air", "liquid", "air+liquid")
 
 _MODE_RE = re.compile(r"^(\d{1,3})x(\d{1,5})G$")
 #: the placeholders of a `port_names` pattern (CageGroup)
@@ -163,6 +173,15 @@ class CageGroup(_Entity):
         "(model/fit.py end_technologies)")
     os_names: dict[OsName, OsPortNaming] = Field(
         default_factory=dict, description="port names per operating system (port_names_os.py)")
+    optical_engine: IdText | None = Field(
+        default=None,
+        description="co-packaged optics: the catalog id of the optical engine (a transceiver "
+                    "entry with co_packaged: true) built in behind every port of the group; the "
+                    "fibre plugs into the faceplate, no module is installed or ordered")
+    technology_modes: dict[Technology, list[Annotated[str, Field(max_length=16)]]] = Field(
+        default_factory=dict, max_length=2,
+        description="the breakout modes a technology allows when fewer than `breakouts` (a "
+                    "ConnectX-8 on Ethernet: 2x400G and 4x200G, no 800GbE on one port)")
 
     @field_validator("breakouts")
     @classmethod
@@ -203,6 +222,14 @@ class CageGroup(_Entity):
                 raise ValueError(f"blocking mode {mode!r} is not one of breakouts {self.breakouts}")
         if self.default_breakout in self.blocking_modes:
             raise ValueError(f"default_breakout {self.default_breakout!r} cannot be a blocking mode")
+        for tech, modes in self.technology_modes.items():
+            unknown = [m for m in modes if m not in self.breakouts]
+            if unknown:
+                raise ValueError(f"technology_modes[{tech.value}] names {unknown[0]!r}, which is "
+                                 f"not one of breakouts {self.breakouts}")
+        if (self.form_factor == "CPO") != (self.optical_engine is not None):
+            raise ValueError("a CPO (co-packaged optics) cage group names its optical_engine, and "
+                             "only a CPO group has one")
         if self.gpu_of_port is not None:
             ports = self.count * BreakoutMode.parse(self.default_breakout).legs
             if sorted(self.gpu_of_port) != list(range(ports)):
@@ -244,6 +271,10 @@ class CageGroup(_Entity):
     def native_gbps(self) -> int:
         return self.lanes * self.lane_gbps
 
+    def modes_for(self, technology: Technology) -> list[str]:
+        """The breakout modes a cage of the group may run in `technology`."""
+        return self.technology_modes.get(technology, self.breakouts)
+
 
 AIRFLOW_DIRECTIONS = {
     "front-to-back": "front-to-back", "front-to-rear": "front-to-back",
@@ -272,6 +303,43 @@ class RackSystem(_Entity):
         L.MAX_RACK_POWER_KW, default=None, above=True,
         description="the whole rack's power as the vendor states it (its switch trays and power "
                     "shelves included); None: no document states it")
+    switch_trays: int | None = bounded_int(
+        1, L.MAX_RACK_U, default=None,
+        description="NVLink switch trays in one rack (an NVL72 rack: 9); they join the rack's "
+                    "GPUs into one NVLink domain over the rack's copper NVLink spine, not over "
+                    "cables the design lays; None: not stated")
+    switch_tray_model: NameText | None = Field(
+        default=None, description="what the vendor calls the switch tray, e.g. NVLink Switch tray")
+    switch_chips_per_tray: int | None = bounded_int(
+        1, 64, default=None, description="NVLink switch chips in one switch tray (GB200: 2)")
+
+
+class ReplaceablePart(_Entity):
+    """A field-replaceable unit of a device the bill of materials lists (with spares), e.g. the
+    external laser source modules that feed a co-packaged optics switch's optical engines."""
+
+    kind: Literal["laser-source"] = Field(
+        description="laser-source: an external laser module feeding optical engines")
+    name: NameText = Field(description="what the vendor calls it, e.g. external laser source")
+    part_numbers: list[NameText] = Field(default_factory=list, max_length=L.MAX_LIST)
+    count: int = bounded_int(1, L.MAX_CAGE, description="units in one device")
+    feeds: dict[Annotated[int, Field(ge=1, le=L.MAX_CAGE)],
+                list[Annotated[int, Field(ge=0, le=L.MAX_CAGE)]]] | None = Field(
+        default=None, max_length=L.MAX_CAGE,
+        description="unit number (1-based) -> the cage numbers whose ports it feeds light to, "
+                    "when the vendor publishes it; None: not published (a failed unit's blast "
+                    "radius is then unknown)")
+    power_w: float | None = bounded_float(L.MAX_MODULE_POWER_W, default=None,
+                                          description="power of one unit when stated separately")
+    price_usd: float | None = bounded_float(L.MAX_PRICE_USD, default=None)
+
+    @model_validator(mode="after")
+    def _units(self) -> ReplaceablePart:
+        if self.feeds is not None:
+            outside = sorted(u for u in self.feeds if u > self.count)
+            if outside:
+                raise ValueError(f"feeds names unit {outside[0]}, but there are {self.count}")
+        return self
 
 
 class DeviceModel(Sourced):
@@ -324,6 +392,30 @@ class DeviceModel(Sourced):
                                   "both ways (set a device's airflow tag)")
     weight_kg: float | None = bounded_float(L.MAX_WEIGHT_KG, default=None, above=True,
                                             description="weight of the unit, kg")
+    cooling: Cooling | None = Field(
+        default=None, description="air or liquid (a liquid-cooled device needs a rack with a "
+                                  "liquid loop); None: not stated")
+    power_feeds: list[PowerFeed] = Field(
+        default_factory=list, max_length=2,
+        description="the rack power feeds the device can take (ac, dc-busbar); empty: not stated")
+    replaceable_parts: list[ReplaceablePart] = Field(
+        default_factory=list, max_length=8,
+        description="field-replaceable units the BOM lists with spares (laser source modules)")
+    load_balancing: list[LoadBalancing] | None = Field(
+        default=None, max_length=4,
+        description="switch: the load-balancing modes its vendor documents for it "
+                    "(model/load_balancing.py); None: not stated (static hashing assumed)")
+    nic_packet_reorder: bool | None = Field(
+        default=None,
+        description="GPU server: its compute NICs place the packets of one flow that arrive out "
+                    "of order on Ethernet, as per-packet adaptive routing and spraying need "
+                    "(NVIDIA: ConnectX-8 and BlueField-3 SuperNICs); None: not stated")
+    gpu_architecture: Literal["volta", "ampere", "hopper", "blackwell"] | None = Field(
+        default=None, description="GPU server: the GPUs' architecture (NCCL's tuning constants "
+                                  "and NVLink SHARP depend on it); None: not stated")
+    nvlink_links: int | None = bounded_int(
+        1, 64, default=None, description="GPU server: NVLink links per GPU (H100: 18); None: "
+                                         "not stated")
 
     @model_validator(mode="after")
     def _unique_cages(self) -> DeviceModel:
@@ -338,6 +430,16 @@ class DeviceModel(Sourced):
     @cached_property
     def cage_group_of(self) -> dict[int, CageGroup]:
         return {cage: group for group in self.cages for cage in group.cage_numbers}
+
+    @cached_property
+    def optical_engines(self) -> dict[int, str]:
+        """Cage -> the optical engine built in behind it (co-packaged optics), else nothing."""
+        return {cage: group.optical_engine for group in self.cages if group.optical_engine
+                for cage in group.cage_numbers}
+
+    def laser_sources(self) -> ReplaceablePart | None:
+        """The model's external laser source modules, if it has any."""
+        return next((p for p in self.replaceable_parts if p.kind == "laser-source"), None)
 
     @property
     def is_switch(self) -> bool:
@@ -394,6 +496,19 @@ class Transceiver(Sourced):
     technology: list[Technology] = Field(min_length=1, max_length=4)
     switch_side: bool | None = Field(default=None, description="true: switch only; false: NIC only")
     price_usd: float | None = bounded_float(L.MAX_PRICE_USD, default=None)
+    co_packaged: bool = Field(
+        default=False,
+        description="an optical engine built into a switch package (co-packaged optics), named by "
+                    "its cage group's optical_engine: not a pluggable part, never ordered; its "
+                    "power is in the switch's figure")
+
+    @model_validator(mode="after")
+    def _engine(self) -> Transceiver:
+        if self.co_packaged and self.form_factor != "CPO":
+            raise ValueError("a co-packaged optical engine has form_factor CPO")
+        if self.form_factor == "CPO" and not self.co_packaged:
+            raise ValueError("form_factor CPO is for co-packaged optical engines (co_packaged: true)")
+        return self
 
     @property
     def twin_port(self) -> bool:

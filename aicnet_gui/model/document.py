@@ -36,6 +36,7 @@ from .edits import (
     RemoveRack,
     RemoveWorkload,
     ReplaceCatalog,
+    SetRequirement,
     UpdateDevice,
     UpdateLink,
     UpdateMetadata,
@@ -51,12 +52,14 @@ from .fabric import (
     Link,
     Metadata,
     Rack,
+    Requirement,
     Settings,
     Workload,
 )
 from .link_table import LinkColumns, LinkTable
 from .memo import IdentityMemo
 from .ports import LogicalPort, PortConfigError, PortTables, check_cage_overrides
+from .text_safety import error_message
 
 Listener = Callable[[ChangeSet], None]
 
@@ -111,7 +114,7 @@ def _validated_copy(obj: BaseModel, changes: dict[str, Any], what: str) -> Any:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ModelError(f"{what}: {where}: {first['msg']}") from None
+        raise ModelError(f"{what}: {where}: {error_message(first)}") from None
     return new
 
 
@@ -125,6 +128,7 @@ class FabricDocument:
         self.catalog = catalog
         self.metadata: Metadata = Metadata()
         self.settings: Settings = Settings()
+        self.requirement: Requirement | None = None  # what a study chose the design for
         self.racks: dict[str, Rack] = {}
         self.devices: dict[str, Device] = {}
         self.links = LinkTable()
@@ -152,6 +156,7 @@ class FabricDocument:
     def _load(self, fabric: Fabric, link_columns: LinkColumns | None) -> None:
         self.metadata = fabric.metadata
         self.settings = fabric.settings
+        self.requirement = fabric.requirement
         self._load_section("racks", fabric.racks, AddRack)
         self._load_devices(fabric.devices)
         if link_columns is not None:
@@ -358,6 +363,7 @@ class FabricDocument:
         copy.catalog = self.catalog
         copy.metadata = self.metadata
         copy.settings = self.settings
+        copy.requirement = self.requirement
         copy.racks = dict(self.racks)
         copy.devices = dict(self.devices)
         copy.links = self.links.copy()
@@ -383,6 +389,7 @@ class FabricDocument:
             links=self.links.values(),
             workloads=list(self.workloads.values()),
             catalog=self.embedded_catalog(),
+            requirement=self.requirement,
         )
 
     def used_catalog_ids(self) -> set[str]:
@@ -392,6 +399,8 @@ class FabricDocument:
         tables = {id(t): t for t in map(attrgetter("cages"), self.devices.values())}  # shared
         configs = chain.from_iterable(map(dict.values, tables.values()))
         used.update(map(_TRANSCEIVER, configs))
+        models = {m for m in used if m in self.catalog.devices}  # co-packaged optical engines
+        used.update(e for m in models for e in self.catalog.devices[m].optical_engines.values())
         used.discard(None)
         return used
 
@@ -802,6 +811,12 @@ class FabricDocument:
         undo.append(UpdateMetadata({k: getattr(old, k) for k in op.changes}))
         changes.metadata = True
 
+    def _set_requirement(self, op: SetRequirement, undo: list[Operation],
+                         changes: ChangeSet) -> None:
+        undo.append(SetRequirement(self.requirement))
+        self.requirement = op.requirement
+        changes.requirement = True
+
     @staticmethod
     def _get(table: dict[str, Any], object_id: str, kind: str) -> Any:
         try:
@@ -877,6 +892,7 @@ class FabricDocument:
         UpdateWorkload: _update_workload,
         UpdateSettings: _update_settings,
         UpdateMetadata: _update_metadata,
+        SetRequirement: _set_requirement,
         ReplaceCatalog: _replace_catalog,
     }
 

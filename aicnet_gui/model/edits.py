@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalog import Catalog
-from .fabric import Device, Link, Rack, Workload
+from .fabric import Device, Link, Rack, Requirement, Workload
 
 
 @dataclass(slots=True)
@@ -96,6 +96,13 @@ class UpdateMetadata:
 
 
 @dataclass(slots=True)
+class SetRequirement:
+    """Sets (or with None, removes) the requirement the design was chosen for."""
+
+    requirement: Requirement | None
+
+
+@dataclass(slots=True)
 class ReplaceCatalog:
     """Puts another catalog under the document (e.g. with entries updated from the user's
     catalog); every device, optic and cable is checked against it."""
@@ -118,6 +125,7 @@ Operation = (
     | UpdateWorkload
     | UpdateSettings
     | UpdateMetadata
+    | SetRequirement
     | ReplaceCatalog
 )
 
@@ -132,6 +140,7 @@ class ChangeSet:
     workloads: set[str] = field(default_factory=set)
     settings: bool = False
     metadata: bool = False
+    requirement: bool = False
     reset: bool = False
     revision: int = 0
 
@@ -140,7 +149,7 @@ class ChangeSet:
         return self.devices | self.links | self.racks | self.workloads
 
     def __bool__(self) -> bool:
-        return bool(self.ids or self.settings or self.metadata or self.reset)
+        return bool(self.ids or self.settings or self.metadata or self.requirement or self.reset)
 
     def merge(self, other: ChangeSet) -> None:
         self.devices |= other.devices
@@ -149,6 +158,7 @@ class ChangeSet:
         self.workloads |= other.workloads
         self.settings |= other.settings
         self.metadata |= other.metadata
+        self.requirement |= other.requirement
         self.reset |= other.reset
         self.revision = max(self.revision, other.revision)
 

@@ -38,7 +38,8 @@ FEC_NAMES: dict[str, str] = {
     "baser": "BASE-R FEC (clause 74)",
     "off": "no FEC",
 }
-_FAMILY = re.compile(r"^(?:\d+X)?(?:\d+G(?:BASE)?-)?([A-Z]+)(\d+)?(?:\.(\d+))?(?:-\d+)?$")
+_FAMILY = re.compile(
+    r"^(?:\d+X)?(?:\d+(?:\.\d+)?[GT](?:BASE)?-)?([A-Z]+)(\d+)?(?:\.(\d+))?(?:-\d+)?$")
 
 
 class Line(NamedTuple):

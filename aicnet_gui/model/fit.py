@@ -11,6 +11,14 @@ Hardware facts (hardware.md §1.2, §2):
   switches), finned-top modules into air-cooled switch cages.
 - A module or copper cable has no gearbox towards the host: its electrical lane rate must not
   exceed the cage's.
+- Lane rates: a 112G SerDes carries 100G PAM4 lanes, a 224G SerDes 200G lanes (IEEE 802.3ck /
+  802.3dj).  "200G-PAM4-based transceivers cannot downshift to 100G-PAM4 or 50G-PAM4" (NVIDIA's
+  XDR part list): a 224G-lane module in a 112G cage is refused, at either end of a link.
+- Co-packaged optics (CPO): the port is a fibre adapter in front of an optical engine built
+  into the switch (`CageGroup.optical_engine`); only that engine serves it (`installed_optic`),
+  no pluggable or copper cable goes in, and the engine goes nowhere else.
+- A technology may allow fewer modes than the cage has (`CageGroup.technology_modes`: a
+  ConnectX-8 on Ethernet runs 2 x 400GbE, "800GbE link speed is not supported on a single port").
 - A cage runs one breakout mode (legs x speed); an optic serves it when its optical ports
   divide the legs and each optical port runs its share (`port_gbps`, or one of its published
   breakouts such as 2x200G, or a lower single rate such as 1x200G on a 400G NIC optic).
@@ -53,12 +61,13 @@ CAGE_ACCEPTS: dict[str, frozenset[str]] = {
     "SFP112": frozenset({"SFP112", "SFP28"}),
     "SFP28": frozenset({"SFP28"}),
     "RJ45": frozenset({"RJ45"}),
+    "CPO": frozenset({"CPO"}),
 }
 
 
 class CageSpec(NamedTuple):
     """What decides which modules fit a cage: form factor, top, mode (legs x speed), the
-    electrical lane rate, switch or NIC side."""
+    electrical lane rate, switch or NIC side, and (co-packaged optics) the built-in engine."""
 
     form_factor: str
     top: str
@@ -66,11 +75,26 @@ class CageSpec(NamedTuple):
     speed: int
     lane: int
     switch: bool
+    engine: str | None = None
 
 
 def cage_spec(group: CageGroup, legs: int, speed: int, switch: bool) -> CageSpec:
     """The spec of a cage of `group` running `legs` x `speed` G."""
-    return CageSpec(group.form_factor, group.top, legs, speed, group.lane_gbps, switch)
+    return CageSpec(group.form_factor, group.top, legs, speed, group.lane_gbps, switch,
+                    group.optical_engine)
+
+
+def installed_optic(model: DeviceModel, cage: int, configured: str | None) -> str | None:
+    """The catalog id of the optic a cage holds: the one configured, else (co-packaged optics)
+    the engine built in behind it; None for an empty cage."""
+    return configured or model.optical_engines.get(cage)
+
+
+def serdes_name(lane_gbps: float) -> str:
+    """The SerDes class of an electrical lane rate: 100G lanes run on 112G SerDes, 200G on 224G
+    (the PAM4 signalling rate with FEC overhead); other rates as they are."""
+    names = {200: "224G SerDes", 100: "112G SerDes", 50: "56G SerDes", 25: "28G SerDes"}
+    return names.get(int(lane_gbps), f"{lane_gbps:g}G lanes")
 
 
 def fabric_family(technology: FabricTechnology | str) -> Technology:
@@ -155,6 +179,11 @@ def top_problem(cage_form: str, cage_top: str, module_top: str) -> str | None:
 
 def plug_problem(spec: CageSpec, form_factor: str | None, top: str) -> str | None:
     """Why a module or cable plug (form factor, top) does not go into the cage, or None."""
+    if spec.form_factor == "CPO" and form_factor != "CPO":
+        return (f"a co-packaged optics port takes a fibre, not a {form_factor or 'fibre'} plug: "
+                "its optical engine is built in")
+    if form_factor == "CPO" and spec.form_factor != "CPO":
+        return f"a co-packaged optical engine is built into its switch, not plugged into a {spec.form_factor} cage"
     if not fits(spec.form_factor, form_factor):
         return f"a {form_factor or 'fibre'} plug does not go into a {spec.form_factor} cage"
     return top_problem(spec.form_factor, spec.top, top)
@@ -196,7 +225,31 @@ def lane_problem(spec: CageSpec, lane_gbps: float | None) -> str | None:
     """Why a part of `lane_gbps` electrical lanes cannot run in the cage (no gearbox), or None."""
     if lane_gbps is None or lane_gbps <= spec.lane:
         return None
-    return f"it needs {lane_gbps:g}G electrical lanes but the cage runs {spec.lane}G lanes"
+    return (f"it needs {lane_gbps:g}G electrical lanes ({serdes_name(lane_gbps)}) but the cage "
+            f"runs {spec.lane}G lanes ({serdes_name(spec.lane)}): a module has no gearbox "
+            "to slower lanes")
+
+
+def engine_problem(spec: CageSpec, optic: Transceiver) -> str | None:
+    """Why `optic` is not the optics of a co-packaged optics port (only its built-in engine
+    is), or why a built-in engine is offered for another cage; None when neither."""
+    if spec.engine is not None and optic.id != spec.engine:
+        return "the port's optics are co-packaged with the switch: no other optic goes in"
+    if optic.co_packaged and spec.engine != optic.id:
+        return f"the {optic.model} is built into its switch, not a pluggable module"
+    return None
+
+
+def mode_technology_problem(group: CageGroup, legs: int, speed: int,
+                            family: Technology) -> str | None:
+    """Why a cage of `group` cannot run `legs` x `speed` G in a link of `family` (a ConnectX-8
+    does not run 800GbE on one port), or None."""
+    modes = group.modes_for(family)
+    mode = f"{legs}x{speed}G"
+    if mode in modes or mode not in group.breakouts:
+        return None
+    return (f"its {group.name} ports do not run {mode} on {_TECH_NAME[family]} "
+            f"({', '.join(modes)} only)")
 
 
 def technology_problem(technology: Iterable[Technology], family: Technology) -> str | None:
@@ -207,7 +260,8 @@ def technology_problem(technology: Iterable[Technology], family: Technology) -> 
 
 def optic_in_cage(spec: CageSpec, optic: Transceiver, family: Technology) -> str | None:
     """Why `optic` cannot go into a cage of `spec` in a fabric of `family`, or None."""
-    return (plug_problem(spec, optic.form_factor, optic.top)
+    return (engine_problem(spec, optic)
+            or plug_problem(spec, optic.form_factor, optic.top)
             or side_problem(optic, spec.switch)
             or technology_problem(optic.technology, family)
             or lane_problem(spec, optic_lane_gbps(optic))

@@ -26,7 +26,8 @@ set well above the largest real value (hardware.md, with its source):
   ~40,000 devices and ~300,000 links; the largest designed today (issue 22: 200,000 GPUs) as the
   rail-optimized generator builds them: 600,192 links on XDR, 1,200,128 with two compute
   planes and 2,436,096 with four (390 SUs of 64 DGX B300 on SN5610, 13,900 racks, ~340 MB).
-* text: ids at most 128 characters, names and short fields 256, free text 64 KiB.
+* text: ids at most 128 characters, names and short fields 256, free text 64 KiB; ids, names
+  and short fields hold no control character (text_safety.py).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Annotated
 from pydantic import Field, StringConstraints
 
 from .cage_tables import MAX_CAGE as MAX_CAGE  # re-exported: the cage bound lives with the tables
+from .text_safety import NO_CONTROL
 
 MAX_LANES = 16
 MAX_LANE_GBPS = 400
@@ -80,11 +82,30 @@ MAX_PATTERN = 64
 
 #: the largest `.fabric` file read (a 2,436,096-link design is ~340 MB with its media)
 MAX_FABRIC_BYTES = 512 * 1024 * 1024
-#: the largest catalog YAML file read (the built-in files are a few kB to 60 kB)
+#: the largest catalog YAML file read (the built-in files are a few kB to 60 kB); a NetBox
+#: device-type file too (the library's largest are ~100 kB)
 MAX_CATALOG_BYTES = 4 * 1024 * 1024
+#: how deep a catalog or device-type YAML file may nest (a catalog entry's deepest value, an OS
+#: port pattern, is 7 levels down; a NetBox device type 3)
+MAX_YAML_DEPTH = 32
+#: the longest number (in characters) read from a YAML file: 2^64 has 20 digits, and every
+#: number a catalog holds is bounded far below that
+MAX_NUMBER_CHARS = 40
+#: interfaces of one NetBox device type: at most MAX_CAGE cages of MAX_LEGS ports each
+MAX_INTERFACES = 1_024 * MAX_LEGS
+#: an interface name in NetBox (dcim ComponentTemplateModel.name: max_length=64)
+MAX_INTERFACE_NAME = 64
+#: the largest price list read (a distributor's full sheet of ~50,000 parts is ~3 MB)
+MAX_PRICE_BYTES = 16 * 1024 * 1024
+#: rows of one price list (the catalogs hold ~1,000 parts; at most 5,000 entries a file, each
+#: priced at a handful of stock lengths)
+MAX_PRICE_ROWS = 50_000
+#: characters of one price-list line (a part key is at most MAX_NAME characters)
+MAX_PRICE_LINE = 4_096
 
-IdText = Annotated[str, StringConstraints(max_length=MAX_ID)]
-NameText = Annotated[str, StringConstraints(max_length=MAX_NAME)]
+#: ids and names are one line of printable text (text_safety.py); free text may hold line breaks
+IdText = Annotated[str, StringConstraints(max_length=MAX_ID), NO_CONTROL]
+NameText = Annotated[str, StringConstraints(max_length=MAX_NAME), NO_CONTROL]
 FreeText = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
 
 

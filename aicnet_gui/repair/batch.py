@@ -24,9 +24,11 @@ from dataclasses import dataclass
 
 from ..analysis import Finding, Severity
 from ..media import choose_media
-from ..model.document import ModelError
+from ..model.document import FabricDocument, ModelError
 from ..model.edits import Operation
+from ..model.wording import counted
 from .check import MEDIA_CODES, FixChecker, Key
+from .media_fix import names_of, unplaced_ends
 
 #: how many findings of a batch are checked one by one when the merged fixes fail
 INDIVIDUAL_LIMIT = 200
@@ -136,6 +138,33 @@ def batch_fix(checker: FixChecker, findings: Sequence[Finding], what: str = "") 
         reasons.append(why)
     reason = reasons[0] if reasons else "none of them has a one-click fix"
     return BatchFix((), len(findings), 0, f"no one-click fix for {label}", reason)
+
+
+def fix_blocker(doc: FabricDocument, findings: Sequence[Finding]) -> str | None:
+    """Why no one-click fix can clear any of `findings`, in words; None when one may (a finding
+    with ops of its own, or a media finding whose cable has a length: the media choice may
+    equip it).  Cheap: it stops at the first finding that may be fixed, and asks nothing of the
+    analyzer, so a "Fix all" button can say it before it is pressed."""
+    media: list[str] = []
+    words = None
+    for finding in findings:
+        if finding.fix is not None and finding.fix.ops:
+            return None
+        if finding.code in MEDIA_CODES and finding.objects and finding.objects[0] in doc.links:
+            media.append(finding.objects[0])
+        elif words is None and finding.fix is not None:
+            words = finding.fix.description
+    if media:
+        devices, cables = unplaced_ends(doc, media)
+        if cables < len(media):
+            return None  # some cables have a length: the media choice may reach
+        if devices:
+            return (f"no length is known for {counted(cables, 'cable')}: "
+                    f"{counted(len(devices), 'device')} at their ends "
+                    f"{'is' if len(devices) == 1 else 'are'} in no rack "
+                    f"({names_of(doc, devices)}); place them in racks, or type the lengths")
+    reason = "none of them has a one-click fix"
+    return f"{reason}: {words}" if words else reason
 
 
 def by_code(findings: Iterable[Finding], code: str) -> list[Finding]:

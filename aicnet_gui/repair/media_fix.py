@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..analysis.findings import Fix
+from ..analysis.lengths import link_length
 from ..media import choose_media, describe, stock_limit
 from ..model.document import FabricDocument
 from ..model.edits import UpdateDevice, UpdateLink
@@ -63,6 +64,31 @@ def media_fix(doc: FabricDocument, link_id: str) -> Fix | None:
     if not optics and not cables:
         return None
     return Fix(f"re-equip {where}{run} together: " + "; ".join(parts), tuple(result.ops))
+
+
+def unplaced_ends(doc: FabricDocument, link_ids: list[str]) -> tuple[list[str], int]:
+    """(the devices in no rack that leave cables of `link_ids` without a length, how many of
+    those cables): a cable's length comes from its two racks' places (or is typed), and media
+    are chosen by length, so no media can be chosen for these until the devices are placed."""
+    devices: set[str] = set()
+    cables = 0
+    for link_id in link_ids:
+        link = doc.links.get(link_id)
+        if link is None or link_length(doc, link).length_m is not None:
+            continue
+        cables += 1
+        for end in (link.a, link.b):
+            device = doc.devices[end.device]
+            if device.rack not in doc.racks or device.ru is None:
+                devices.add(device.id)
+    return sorted(devices, key=lambda d: _name(doc, d)), cables
+
+
+def names_of(doc: FabricDocument, device_ids: list[str], shown: int = 4) -> str:
+    """"gpu-001, gpu-002, leaf-01 and 13 more"."""
+    names = [_name(doc, d) for d in device_ids[:shown]]
+    more = len(device_ids) - len(names)
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
 
 
 def _places(places: list[str], shown: int = 3) -> str:

@@ -23,6 +23,8 @@ class AnalysisData:
     failure: str = ""
     #: the `Bom` whose JSON is `bom` (the PDF's order list is drawn from it)
     parts: Any = None
+    #: the traffic model's results (report/traffic_pages.TrafficData), when a section shows them
+    traffic: Any = None
 
     @property
     def ran(self) -> bool:

@@ -193,7 +193,9 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
              + (f" ({bottleneck['switch']})" if bottleneck.get("switch") else "")),
             ("Bisection bandwidth", _bisection_text(w)),
             ("All-reduce estimate", f"{time_ms:g} ms for {allreduce.get('message_mb', 0):g} MB"
-             if time_ms is not None else "-"),
+             + (f" (NCCL {allreduce.get('algorithm')}/{allreduce.get('protocol')})"
+                if allreduce.get("algorithm") else "") if time_ms is not None else "-"),
+            *_traffic_rows(analysis, w["id"]),
         ])
         tiers = w.get("tiers", {})
         if tiers:
@@ -219,6 +221,17 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
                        f"({breakouts.get('free_switch_ports', 0)} on switches)"),
     ])
     flow.close()
+
+
+def _traffic_rows(analysis: AnalysisData, workload_id: str) -> list[tuple[str, str]]:
+    """The traffic model's busBW per load-balancing mode, when it ran (traffic_pages.py)."""
+    from .traffic_pages import traffic_line
+
+    traffic = analysis.traffic
+    if traffic is None or traffic.failure:
+        return []
+    found = [t for t in traffic.workloads if t.id == workload_id]
+    return [("Traffic by mode", traffic_line(found[0]))] if found else []
 
 
 def _object_names(doc: FabricDocument, ids: list[str]) -> str:

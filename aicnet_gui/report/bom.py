@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
+from ..analysis.bom_parts import is_ordered_optic, part_name, part_of
 from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
@@ -80,6 +81,8 @@ class BomTables:
     spares_percent: float = 0.0
     order_cables: list[BomLine] = field(default_factory=list)
     order_optics: list[BomLine] = field(default_factory=list)
+    #: field-replaceable parts (laser source modules of co-packaged optics switches), with spares
+    parts: list[BomLine] = field(default_factory=list)
     currency: str = "USD"
     price_list: str | None = None  # name, currency and date of the price list used
 
@@ -184,6 +187,25 @@ def _order_lines(doc: FabricDocument, bom: Bom,
     return cables, optics
 
 
+def _part_lines(doc: FabricDocument, bom: Bom, pricer: Pricer) -> list[BomLine]:
+    """One order line per replaceable part (`MODEL:KIND`), spares included; its power is in
+    its device's figure."""
+    lines = []
+    for key, line in bom.part_orders().items():
+        found = part_of(doc.catalog, key)
+        model, part = found if found is not None else (None, None)
+        lines.append(BomLine(
+            kind="part", tier="replaceable part", part=part_name(doc.catalog, key),
+            vendor=model.vendor if model else "",
+            part_numbers=", ".join(part.part_numbers[:2]) if part else "",
+            length_m=None, quantity=line.quantity, spares=line.spares, unit_power_w=None,
+            unit_price=pricer.part(key),
+            note=(f"{part.count} per {model.model}; power in the device's figure"
+                  + ("" if part.part_numbers else "; no part number in the catalog"))
+            if part and model else "not in the catalog", key=key))
+    return lines
+
+
 def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
                prices: PriceList | None = None) -> BomTables:
     """The PDF's BOM; `bom` is `compute_bom(doc, prices)` when the caller has it already;
@@ -193,8 +215,9 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
     tables = BomTables(spares_percent=percent,
                        currency=prices.currency if prices is not None else "USD",
                        price_list=prices.describe() if prices is not None else None)
-    tables.order_cables, tables.order_optics = _order_lines(
-        doc, bom or compute_bom(doc, prices), pricer)
+    bom = bom or compute_bom(doc, prices)
+    tables.order_cables, tables.order_optics = _order_lines(doc, bom, pricer)
+    tables.parts = _part_lines(doc, bom, pricer)
 
     # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
     physical: dict[str, list] = {}
@@ -241,7 +264,7 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
     optics: dict[tuple[str, str], int] = defaultdict(int)
     for device in doc.devices.values():
         for cage, config in device.cages.items():
-            if config.transceiver:
+            if config.transceiver and is_ordered_optic(doc.catalog, config.transceiver):
                 tier = cage_tier.get((device.id, cage), UNLINKED)
                 optics[(tier, config.transceiver)] += 1
     for (tier, optic_id), quantity in sorted(optics.items()):

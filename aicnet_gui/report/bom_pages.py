@@ -127,7 +127,10 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         "table (no spares). Cables are counted per physical cable: the legs of a "
         "splitter and the two links of a twin-port DAC share one. Ordered lengths are the next "
         "stock length in each part's own ladder. Optics are counted per cage: a twin-port optic "
-        "serves two links and is one part. " + price_text(tables),
+        "serves two links and is one part. "
+        + ("Replaceable parts (the laser source modules of co-packaged optics switches) are "
+           "ordered with spares too; a co-packaged port's optics are part of its switch. "
+           if tables.parts else "") + price_text(tables),
         size=8.2, rgb=(0.3, 0.3, 0.3))
 
     flow.heading("Order list", 2)
@@ -139,7 +142,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
                    if line.kind == "cable" else "", str(line.quantity), str(line.spares),
                    str(line.order), *([_unit(line), _line_cost(line)] if priced else []),
                    line.note]
-                  for line in tables.order_cables + tables.order_optics]
+                  for line in tables.order_cables + tables.order_optics + tables.parts]
     if order_rows:
         flow.table([
             Column("Part", 0.2), Column("Part numbers", 0.32), Column("Length m", 44, "right"),
@@ -179,7 +182,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         *money, Column("Note", 0.3 if priced else 0.30),
     ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
 
-    everything = tables.order_cables + tables.order_optics + tables.devices
+    everything = tables.order_cables + tables.order_optics + tables.devices + tables.parts
     totals = [
         ("Cables to order", f"{sum(x.order for x in tables.order_cables)} "
                             f"({sum(x.quantity for x in tables.order_cables)} + "
@@ -187,6 +190,9 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         ("Optics to order", f"{sum(x.order for x in tables.order_optics)} "
                             f"({sum(x.quantity for x in tables.order_optics)} + "
                             f"{sum(x.spares for x in tables.order_optics)} spares)"),
+        *([("Replaceable parts to order",
+            f"{sum(x.order for x in tables.parts)} ({sum(x.quantity for x in tables.parts)} + "
+            f"{sum(x.spares for x in tables.parts)} spares)")] if tables.parts else []),
         ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
                                       f"{_optics_power(tables)}, cables {_power(tables.cables)}"),
         ("Cost", _money(everything, tables.currency)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from ..model.catalog_entities import CableAssembly, Transceiver
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
+from ..model.fit import installed_optic
 from ..model.floor import Placement, placement, route_estimate_m
 from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort
@@ -306,8 +307,10 @@ class _Builder:
         key = (device_id, cage, cabled)
         info = self._optics.get(key)
         if info is None:
-            config = self.doc.devices[device_id].cages.get(cage)
-            optic_id = config.transceiver if config else None
+            device = self.doc.devices[device_id]
+            config = device.cages.get(cage)
+            optic_id = installed_optic(self.doc.device_model(device), cage,
+                                       config.transceiver if config else None)
             optic = self.doc.catalog.transceivers.get(optic_id) if optic_id else None
             info = self._optics[key] = (
                 _optic_name(optic) if optic else ("none" if cabled else ""),

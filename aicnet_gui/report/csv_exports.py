@@ -12,12 +12,12 @@
 
 Every function takes the document (or a prebuilt `CablePlan`) and returns the rows written.
 
-Cells are data, never formulas: a text cell that starts with `=`, `+`, `-`, `@`, a tab or a
-carriage return gets a leading `'` (OWASP, "CSV Injection"), so a device named
-`=HYPERLINK(...)` shows as that text in a spreadsheet instead of running.  Every CSV aicnet
-writes (these and the NetBox files) goes through `write_csv`, which does this and writes the
-file atomically (fileio/atomic.py: an exclusive temp file beside the target, removed on any
-failure).
+Cells are data, never formulas: a text cell a spreadsheet would read as a formula gets a
+leading `'` (model/text_safety.py `spreadsheet_cell`: OWASP's `=`, `+`, `-`, `@`, tab and carriage
+return, with line feed, NUL and the fullwidth forms), so a device named `=HYPERLINK(...)` shows
+as that text in a spreadsheet instead of running.  Every CSV aicnet writes (these and the NetBox
+files) goes through `write_csv`, which does this and writes the file atomically
+(fileio/atomic.py: an exclusive temp file beside the target, removed on any failure).
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from pathlib import Path
 
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
+from ..model.text_safety import FORMULA_STARTS as FORMULA_STARTS  # re-exported, as before
+from ..model.text_safety import spreadsheet_cell
 from .cables import CablePlan, CableRow, End, LabelEnd, build_plan
 from .cvt_p2p import P2P_HEADER, export_p2p_xlsx, p2p_rows
 
@@ -47,18 +49,8 @@ LABEL_HEADER: tuple[str, ...] = (
 )
 
 
-#: a text cell starting with one of these is a formula to a spreadsheet (OWASP CSV injection)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralised(value: object) -> object:
-    """A cell value as data: `None` -> empty, text that a spreadsheet would run as a formula
-    -> the same text after a `'`; numbers and other text unchanged."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+#: kept under its old name: other modules import the rule from here
+neutralised = spreadsheet_cell
 
 
 def write_csv(path: str | os.PathLike[str], header: Sequence[str], rows: Iterable[Sequence[object]],
@@ -71,7 +63,7 @@ def write_csv(path: str | os.PathLike[str], header: Sequence[str], rows: Iterabl
             writer = csv.writer(handle)
             writer.writerow(header)
             for row in rows:
-                writer.writerow([neutralised(v) for v in row])
+                writer.writerow([spreadsheet_cell(v) for v in row])
                 count += 1
             handle.flush()
         finally:

@@ -23,7 +23,7 @@ keeps its design name.
 
 `export_p2p_xlsx` writes the Excel file the pages describe (one sheet, `P2P`); csv_exports'
 `export_p2p` writes it for `OUT.xlsx` and the same rows as CSV for any other name, as aicnet
-wrote it before.  Every workbook cell goes through cvt_xlsx.write_cell (a string, never a
+wrote it before.  Every workbook cell goes through xlsx_cells.CellWriter (a string, never a
 formula).
 """
 
@@ -39,7 +39,8 @@ from ..model.document import FabricDocument
 from ..model.fabric import FabricTechnology
 from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End, build_plan
-from .cvt_xlsx import node_type, save_workbook, write_cells
+from .cvt_xlsx import node_type, save_workbook
+from .xlsx_cells import CellWriter
 
 P2P_HEADER: tuple[str, ...] = (
     "A-Node Name", "A-Type", "A-Port", "Z-Node Name", "Z-Type", "Z-Port",
@@ -86,9 +87,10 @@ def export_p2p_xlsx(doc: FabricDocument, out_path: str | os.PathLike[str],
 
     def fill(workbook: xlsxwriter.Workbook) -> None:
         sheet = workbook.add_worksheet(SHEET)
-        write_cells(sheet, 0, P2P_HEADER, workbook.add_format({"bold": True}))
+        writer = CellWriter(workbook)
+        writer.write_cells(sheet, 0, P2P_HEADER, workbook.add_format({"bold": True}))
         for line, cells in enumerate(rows, start=1):
-            write_cells(sheet, line, cells)
+            writer.write_cells(sheet, line, cells)
         sheet.freeze_panes(1, 0)
 
     save_workbook(out_path, fill)

@@ -19,11 +19,10 @@ names are not in the CVT documentation aicnet's authors could read; aicnet write
 against your CVT version's sample workbook.  The P2P file of CVT 1.4-1.6 (`export_p2p`,
 cvt_p2p.py) stays available for older CVT.
 
-Every cell goes through `write_cell`: a text is a string cell (`write_string`), never a
-formula, so a device named `=cmd|' /C calc'!A0` is that text in the workbook, and CVT reads
-the exact node name (no `'` put in front, which would change the name it matches).
-
-Written with XlsxWriter: write-only, no dependencies, and `constant_memory` mode streams rows
+Every cell goes through `xlsx_cells.CellWriter`: a text is a string cell (`write_string`),
+never a formula, so a device named `=cmd|' /C calc'!A0` is that text in the workbook, and CVT
+reads the exact node name (Excel's quote-prefix style marks it as text; no `'` is put into the
+cell, which would change the name it matches).  Written with XlsxWriter: write-only, no dependencies, and `constant_memory` mode streams rows
 to disk, so a 100k-link workbook does not sit in memory; the tests read the workbook back with
 openpyxl, a separate implementation of the format.
 """
@@ -45,6 +44,7 @@ from ..model.fabric import FabricTechnology
 from ..model.port_names_os import PortNamer
 from .bom import cable_part_numbers
 from .cables import CablePlan, CableRow, End, build_plan
+from .xlsx_cells import CellWriter
 
 LINKS_HEADER: tuple[str, ...] = (
     "A-Node", "A-Port", "Z-Node", "Z-Port", "Protocol", "Shuffle-ID", "A-Connector",
@@ -68,25 +68,6 @@ def _module_pn(end: End, row: CableRow) -> str:
 def node_type(end: End) -> str:
     """CVT's node type: `Host` for a server, `Switch` for any switch."""
     return "Host" if end.dev.tier == 0 else "Switch"
-
-
-def write_cell(sheet: xlsxwriter.worksheet.Worksheet, row: int, column: int, value: object,
-               cell_format: xlsxwriter.format.Format | None = None) -> None:
-    """One cell of a CVT workbook: a number as a number, any other value as a string cell
-    (never a formula); None or "" leaves the cell empty.  Every cell of cvt_xlsx.py and
-    cvt_p2p.py is written here."""
-    if value is None or value == "":
-        return
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        sheet.write_number(row, column, value, cell_format)
-    else:
-        sheet.write_string(row, column, str(value), cell_format)
-
-
-def write_cells(sheet: xlsxwriter.worksheet.Worksheet, row: int, values: tuple | list,
-                cell_format: xlsxwriter.format.Format | None = None) -> None:
-    for column, value in enumerate(values):
-        write_cell(sheet, row, column, value, cell_format)
 
 
 def host_port(namer: PortNamer, end: End) -> str:
@@ -124,11 +105,13 @@ def save_workbook(out_path: str | os.PathLike[str],
 def _write_workbook(workbook: xlsxwriter.Workbook, doc: FabricDocument, plan: CablePlan,
                     protocol: str) -> None:
     bold = workbook.add_format({"bold": True})
+    cells = CellWriter(workbook)  # every text a string cell, never a formula (xlsx_cells.py)
     nodes_sheet = workbook.add_worksheet("Nodes")
     links_sheet = workbook.add_worksheet("Links")
-    write_cells(links_sheet, 0, LINKS_HEADER, bold)
+    cells.write_cells(links_sheet, 0, LINKS_HEADER, bold)
     nodes: dict[str, End] = {}
     namer = PortNamer(doc)
+    write_cell = cells.write_cell
     for line, row in enumerate(plan.rows, start=1):
         # the filled cells only (the shuffle columns stay empty)
         write_cell(links_sheet, line, 0, row.a.device)
@@ -141,10 +124,10 @@ def _write_workbook(workbook: xlsxwriter.Workbook, doc: FabricDocument, plan: Ca
         write_cell(links_sheet, line, 12, line + 1)
         for end in (row.a, row.b):
             nodes.setdefault(end.device, end)
-    write_cells(nodes_sheet, 0, NODES_HEADER, bold)
+    cells.write_cells(nodes_sheet, 0, NODES_HEADER, bold)
     for line, (name, end) in enumerate(sorted(nodes.items()), start=1):
         model = doc.device_model(end.dev.id)
-        write_cells(nodes_sheet, line, (
+        cells.write_cells(nodes_sheet, line, (
             name, node_type(end), end.rack, end.dev.top_ru if end.dev.top_ru else "",
             f"{model.vendor} {model.model}"))
     links_sheet.freeze_panes(1, 0)

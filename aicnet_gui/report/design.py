@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from ..analysis.load_balancing import NAMES as LOAD_BALANCING_NAMES
 from ..model.document import FabricDocument
 from .analysis_data import AnalysisData
 from .cables import CablePlan
@@ -89,6 +90,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         ("ECN", _yes(s.ecn)),
         ("DCB", _yes(s.dcb)),
         ("ECMP / routing policy", s.ecmp_policy or "-"),
+        ("Load-balancing mode", LOAD_BALANCING_NAMES[s.load_balancing]),
         *([("ECMP notes", notes.ecmp)] if notes.ecmp else []),
     ])
 

@@ -8,7 +8,8 @@ their documents: one page per view of aicnet.
 * **Floor**: the racks where the floor view puts them (row and position, or x/y in metres),
   each a container holding its devices at their rack units.
 
-The file is uncompressed `mxfile` XML (`<diagram><mxGraphModel><root><mxCell ...>`), which
+Texts go through ElementTree's escaping and `xml_text` (model/text_safety.py: what XML 1.0
+cannot hold at all is replaced).  The file is uncompressed `mxfile` XML (`<diagram><mxGraphModel><root><mxCell ...>`), which
 draw.io opens and saves as it is; cells are plain shapes with `value`, `style` and
 `mxGeometry`, edges name their `source` and `target` cells.
 """
@@ -22,6 +23,7 @@ from collections import defaultdict
 
 from ..model.document import FabricDocument
 from ..model.floor import rack_floor_xy
+from ..model.text_safety import xml_text
 from .outfile import write_bytes
 from .topology import (
     OTHER_COLOUR,
@@ -56,15 +58,16 @@ class _Page:
 
     def vertex(self, cell_id: str, value: str, style: str, x: float, y: float, w: float,
                h: float, parent: str = "1") -> str:
-        cell = ET.SubElement(self.root, "mxCell", id=f"{self.prefix}-{cell_id}", value=value,
-                             style=style, vertex="1", parent=parent)
+        cell = ET.SubElement(self.root, "mxCell", id=f"{self.prefix}-{cell_id}",
+                             value=xml_text(value), style=style, vertex="1", parent=parent)
         ET.SubElement(cell, "mxGeometry", {"x": f"{x:g}", "y": f"{y:g}", "width": f"{w:g}",
                                            "height": f"{h:g}", "as": "geometry"})
         return cell.get("id", "")
 
     def edge(self, cell_id: str, value: str, style: str, source: str, target: str) -> None:
-        cell = ET.SubElement(self.root, "mxCell", id=f"{self.prefix}-{cell_id}", value=value,
-                             style=style, edge="1", parent="1", source=source, target=target)
+        cell = ET.SubElement(self.root, "mxCell", id=f"{self.prefix}-{cell_id}",
+                             value=xml_text(value), style=style, edge="1", parent="1",
+                             source=source, target=target)
         ET.SubElement(cell, "mxGeometry", {"relative": "1", "as": "geometry"})
 
 

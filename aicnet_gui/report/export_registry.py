@@ -201,6 +201,16 @@ EXPORT_FORMATS: tuple[ExportFormat, ...] = (
         told=lambda target, pages: f"Wrote {counted(pages, 'page')} to {target}",
     ),
     ExportFormat(
+        key="acceptance", flag="--acceptance-csv", metavar="OUT.csv",
+        writes="the nccl-tests acceptance sheet (all_reduce_perf and alltoall_perf bus bandwidth "
+               "a correct cluster should measure, per workload, message size and job size)",
+        reader="the bring-up team",
+        title="nccl-tests acceptance sheet (CSV)", suffix=".csv", stem="-acceptance",
+        writer="acceptance.export_acceptance",
+        said=lambda target, rows: f"{target}: nccl-tests acceptance sheet, {rows} rows",
+        told=lambda target, rows: f"Wrote {counted(rows, 'acceptance row')} to {target}",
+    ),
+    ExportFormat(
         key="slurm", flag="--slurm", metavar="DIR",
         writes="Slurm topology.conf (tree) and topology.yaml (tree, NVL72 blocks) into DIR",
         reader="the scheduler's administrators",

@@ -3,6 +3,14 @@
 A `Flow` keeps a cursor on the current page of one section and breaks pages when the next item
 does not fit: headings, wrapped paragraphs, key/value lists and tables whose header row repeats
 on every page.  Tables wrap long cells; rows never split across pages.
+
+The text sections run on from one to the next: a section that ends with at least SHARE_ROOM of
+its last page free leaves the page open (`PdfWriter.hold`), and the next text section starts
+there under its heading, the page header naming both; a page of any other kind (the topology,
+the schedule, the labels) ends it first.  A short section no longer leaves half a page empty
+before the next one, and the end of a long one no longer gets a page of its own.  Within a
+section a heading keeps its first lines with it, and a paragraph leaves neither its first line
+alone at the foot of a page nor its last line alone at the top of the next.
 """
 
 from __future__ import annotations
@@ -19,6 +27,12 @@ MUTED = (0.3, 0.3, 0.3)
 HEAD_FILL = (0.85, 0.88, 0.92)
 ZEBRA = (0.95, 0.95, 0.95)
 LINE = (0.7, 0.7, 0.7)
+SHARE_ROOM = 0.25
+"""A section ending with at least this share of its page free leaves it to the next section."""
+KEEP_LINES = 2
+"""Body lines a heading keeps with it on its page."""
+BODY_LEADING = 9.0 * 1.3
+HEADING_SIZES = {1: 15.0, 2: 11.5, 3: 9.5}
 
 
 @dataclass
@@ -44,6 +58,8 @@ class Flow:
         self.box: Box | None = None
         self.y = 0.0
         self.fonts = writer.fonts
+        #: a heading waiting for what follows it: (text, level, bookmark)
+        self._pending: tuple[str, int, bool] | None = None
 
     # ------------------------------------------------------------------ pages
     def new_page(self) -> None:
@@ -55,12 +71,28 @@ class Flow:
         self.y = self.box.top
 
     def start(self) -> Flow:
+        """Begin the section: on the page the previous text section left open, when it has
+        room, else on a new page."""
+        held = self.w.take_held(self.size)
+        if held is not None:
+            box, y = held
+            if y - box.bottom >= SHARE_ROOM * box.height:
+                if self.check is not None:
+                    self.check()
+                self.box, self.y = box, y
+                self.w.add_section(self.section)
+                return self
+            self.w.hold(box, y)
+            self.w.release()
         self.new_page()
         return self
 
     def close(self) -> None:
+        """End the section; its last page stays open for the next text section (any other
+        page, or the end of the file, ends it)."""
         if self.box is not None:
-            self.w.end_page()
+            self._flush()
+            self.w.hold(self.box, self.y)
             self.box = None
 
     def ensure(self, height: float) -> None:
@@ -69,14 +101,30 @@ class Flow:
             self.new_page()
 
     def space(self, points: float) -> None:
+        self._flush()
         self.y -= points
 
     # ------------------------------------------------------------------ text
     def heading(self, text: str, level: int = 1, bookmark: bool = False) -> None:
-        size = {1: 15.0, 2: 11.5, 3: 9.5}[level]
-        self.ensure(size * 2.6)
-        if level > 1 and self.box is not None and self.y < self.box.top - 1:
-            self.y -= size * 0.6
+        """A heading; it is drawn with what follows it (the next paragraph's first lines, the
+        next table's header and first row), on the next page when they do not fit here."""
+        self._flush()
+        self._pending = (text, level, bookmark)
+
+    def _flush(self, needed: float = 0.0) -> None:
+        """Draw the pending heading where the `needed` points of what follows fit under it."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        assert self.box is not None
+        text, level, bookmark = pending
+        size = HEADING_SIZES[level]
+        gap = size * (1.2 if level == 1 else 0.6) if self.y < self.box.top - 1 else 0.0
+        needed = min(max(needed, KEEP_LINES * BODY_LEADING), self.box.height / 2)
+        if self.y - (gap + size * 1.55 + needed) < self.box.bottom:
+            self.new_page()
+            gap = 0.0
+        self.y -= gap  # (a section run on, or a subsection: room above)
         if bookmark:
             self.w.bookmark(text, level=1)
         self.y -= size
@@ -98,12 +146,30 @@ class Flow:
         leading = size * 1.3
         for paragraph in text.split("\n"):
             lines = simpleSplit(paragraph, font, size, width) or [""]
-            for line in lines:
+            self._flush(leading * min(len(lines), KEEP_LINES))
+            cut = self._cut(len(lines), leading)
+            for k, line in enumerate(lines):
+                if k == cut:
+                    self.new_page()
                 self.ensure(leading)
                 self.y -= leading
                 self.w.text(font).text(self.box.left + indent, self.y + size * 0.25, line, size,
                                        width=width, rgb=rgb)
         self.y -= gap
+
+    def _cut(self, count: int, leading: float) -> int | None:
+        """Where a paragraph of `count` lines breaks to the next page (None: it fits, or
+        breaks where it must): never after its first line alone (orphan), never before its
+        last line alone (widow)."""
+        assert self.box is not None
+        room = int((self.y - self.box.bottom) // leading)
+        if room >= count or count < 2:
+            return None
+        if room <= 1:
+            return 0
+        if count - room == 1 and room >= 3:
+            return room - 1
+        return room
 
     def key_values(self, items: Sequence[tuple[str, str]], size: float = 9.0,
                    key_width: float = 150.0) -> None:
@@ -114,6 +180,7 @@ class Flow:
             lines = []
             for paragraph in (value or "-").split("\n"):
                 lines.extend(simpleSplit(paragraph, self.fonts.regular, size, value_width) or [""])
+            self._flush(leading * len(lines))
             self.ensure(leading * len(lines))
             self.y -= leading
             self.w.text(self.fonts.bold).text(self.box.left, self.y + size * 0.25, key, size,
@@ -177,7 +244,11 @@ class Flow:
                                              width=width - 2 * pad)
             self.y -= header_h
 
-        self.ensure(header_h + leading + 2 * pad)
+        first = (max(len(x) for x in wrapped(rows[0], bold if 0 in (bold_rows or set())
+                                             else regular)) * leading + 2 * pad
+                 if rows else leading + 2 * pad)
+        self._flush(header_h + first)
+        self.ensure(header_h + first)  # the header never alone at a page's foot
         draw_header()
         bold_rows = bold_rows or set()
         for index, row in enumerate(rows):

@@ -17,13 +17,14 @@ from ..model.fabric import LabelProfile
 from .label_layout import AVERY_5160, AVERY_L7651, MM, STOCKS, LabelStock
 
 SECTIONS: tuple[str, ...] = (
-    "cover", "topology", "analysis", "findings", "bom", "design", "schedule", "labels",
+    "cover", "topology", "analysis", "findings", "traffic", "bom", "design", "schedule", "labels",
 )
 SECTION_TITLES = {
     "cover": "Cover",
     "topology": "Topology",
     "analysis": "Oversubscription and workload bandwidth",
     "findings": "Findings",
+    "traffic": "Traffic and acceptance sheet",
     "schedule": "Cable schedule",
     "labels": "Label sheets",
     "bom": "Bill of materials",

@@ -27,7 +27,8 @@ from .options import SECTIONS, ExportOptions
 from .pdfpage import DocInfo, PdfWriter
 from .progress import ExportCancelled, Progress
 
-ANALYSIS_SECTIONS = {"cover", "analysis", "findings", "bom", "design"}
+ANALYSIS_SECTIONS = {"cover", "analysis", "findings", "bom", "design", "traffic"}
+TRAFFIC_SECTIONS = {"analysis", "traffic"}
 
 
 @dataclass
@@ -49,6 +50,7 @@ class ExportResult:
 # per link, or per label.  A label's QR code (qr_pool.py) is encoded by the worker processes
 # and its page compressed by a thread: that part is shared by the cores, the rest is one.
 US_PLAN, US_VALIDATE, US_DESIGN, US_SCHEDULE, US_BOM, US_SMALL = 19.0, 21.0, 52.0, 40.0, 3.0, 1.5
+US_TRAFFIC = 4.0
 US_LABEL_SERIAL, US_LABEL_SHARED, US_QR = 67.0, 30.0, 117.0
 
 
@@ -68,6 +70,10 @@ def _steps(doc: FabricDocument, options: ExportOptions, labels: int | None) -> d
     steps = {"plan": links * US_PLAN * 1e-6}
     if ANALYSIS_SECTIONS & set(options.sections):
         steps["validate"] = links * US_VALIDATE * 1e-6 + 0.05
+    if TRAFFIC_SECTIONS & set(options.sections):
+        # the traffic model's share: the old weight (0.1 schedule rows per link) in seconds;
+        # not measured at 4,096 servers here
+        steps["traffic-model"] = links * US_TRAFFIC * 1e-6 + 0.1
     for name in (s for s in SECTIONS if s in options.sections):
         if name == "schedule":
             steps[name] = links * US_SCHEDULE * 1e-6
@@ -113,6 +119,11 @@ def export_pdf(
     if ANALYSIS_SECTIONS & set(options.sections) and analysis is None:
         prog.step("validate", "validating the design")
         analysis = gather(doc, prices=options.prices)
+    if TRAFFIC_SECTIONS & set(options.sections) and analysis is not None and analysis.traffic is None:
+        from .traffic_pages import gather_traffic
+
+        prog.step("traffic-model", "modelling the traffic")
+        analysis.traffic = gather_traffic(doc, lambda f, t: prog.update(f, t), prog.check)
 
     generated = (options.generated or datetime.now(UTC)).strftime("%Y-%m-%d")
     info = DocInfo(doc.metadata.name, doc.metadata.revision, doc.metadata.author, generated,
@@ -169,17 +180,24 @@ def _write_sections(
         prog.step(name, {
             "cover": "cover page", "topology": "topology diagram",
             "analysis": "oversubscription and bandwidth", "findings": "findings",
+            "traffic": "traffic and acceptance sheet",
             "bom": "bill of materials", "design": "design report",
             "schedule": "cable schedule", "labels": "label sheets",
         }[name])
         if name == "cover":
             draw_cover(writer, doc, plan, analysis, size, options.sections, len(labels))
+            writer.release()  # the cover is a page of its own (the text sections run on)
         elif name == "topology":
             draw_topology(writer, doc, size)
         elif name == "analysis":
             draw_analysis(writer, doc, analysis, size, prog.check)
         elif name == "findings":
             draw_findings(writer, doc, analysis, size, prog.check)
+        elif name == "traffic":
+            from .traffic_pages import draw_traffic
+
+            draw_traffic(writer, doc, analysis.traffic if analysis is not None else None, size,
+                         prog.check)
         elif name == "bom":
             parts = analysis.parts if analysis is not None and analysis.ran else None
             tables = bom_tables(doc, plan, parts, options.prices)

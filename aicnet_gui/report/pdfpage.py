@@ -74,6 +74,12 @@ class PdfWriter:
         #: finished pages go to a temporary file, not memory (page_spool.py), compressed by a
         #: thread while the next pages are drawn
         self.spool = PageSpool(threads=1)
+        #: the header of the page being drawn: its size and the sections on it (drawn when the
+        #: page ends, so a section that starts in the middle of the page is named too)
+        self._frame: tuple[tuple[float, float], list[str]] | None = None
+        #: a page a text section left with room below it: (its box, the height reached, its
+        #: size); the next text section goes on there (flow.py), anything else ends it first
+        self._held: tuple[Box, float, tuple[float, float]] | None = None
 
     def text(self, font: str | None = None) -> FastText:
         """The fast text writer for `font` (default: the regular face)."""
@@ -90,13 +96,14 @@ class PdfWriter:
         so they are drawn once into a form XObject and reused (a 5,000-page schedule stays fast
         and small).
         """
+        self.release()
         canvas = self.canvas
         canvas.setPageSize(size)
         self.page_size = size
         width, height = size
         if not frame:
             return Box(0.0, 0.0, width, height)
-        canvas.doForm(self.form(("frame", size, section), lambda: self._frame(size, section)))
+        self._frame = (size, [section])
         regular = self.text()
         bottom = MARGIN
         page_text = f"page {self.pages + 1} of "
@@ -120,7 +127,7 @@ class PdfWriter:
             self.canvas.endForm()
         return name
 
-    def _frame(self, size: tuple[float, float], section: str) -> None:
+    def _draw_frame(self, size: tuple[float, float], section: str) -> None:
         canvas = self.canvas
         width, height = size
         top = height - MARGIN
@@ -142,7 +149,39 @@ class PdfWriter:
         )
         regular.text(MARGIN, bottom + 4, footer, 7, width=width * 0.6, rgb=GREY)
 
+    def add_section(self, section: str) -> None:
+        """A section starts on the page being drawn: the header names it too."""
+        if self._frame is not None and section not in self._frame[1]:
+            self._frame[1].append(section)
+
+    def hold(self, box: Box, y: float) -> None:
+        """Keep the page open: a text section ended at height `y` of `box`."""
+        self._held = (box, y, self.page_size)
+
+    def take_held(self, size: tuple[float, float]) -> tuple[Box, float] | None:
+        """The page a text section left open, if it has `size` (it is no longer held)."""
+        held, self._held = self._held, None
+        if held is None:
+            return None
+        if held[2] != size:
+            self._held = held
+            self.release()
+            return None
+        return held[0], held[1]
+
+    def release(self) -> None:
+        """End the page a text section left open, if any."""
+        if self._held is not None:
+            self._held = None
+            self.end_page()
+
     def end_page(self) -> None:
+        if self._frame is not None:
+            size, sections = self._frame
+            self._frame = None
+            title = " · ".join(sections)
+            self.canvas.doForm(self.form(("frame", size, title),
+                                         lambda: self._draw_frame(size, title)))
         self.canvas.showPage()
         self.spool.take(self.canvas)
         self.pages += 1
@@ -156,6 +195,7 @@ class PdfWriter:
 
     def finish(self) -> None:
         """Define the page-count form and write the file."""
+        self.release()
         canvas = self.canvas
         canvas.beginForm("total", 0, -3, 60, 12)
         self.text().text(0, 0, str(self.pages), 8)

@@ -15,13 +15,25 @@ those leaves (`leaf-01-to-leaf-08`), since Slurm's tree wants one leaf switch pe
 that, each switch lists the lower-tier switches it is cabled to (a spine every leaf group it
 reaches, a core every spine).
 
-Blocks are NVLink domains: the trays of a model named NVLx (GB200 NVL72: 72 GPUs, 18 trays of 4)
-in one rack, in RU order, a block per domain's worth of trays.  `block_sizes` is the smallest
-block's node count (Slurm wants every block to hold at least the base size).
+Blocks are NVLink domains (model/nvlink_domains.py): one block per domain, the trays of an
+NVL72 rack (or of the racks sharing an `nvlink_domain` id), named by the domain's id, top RU
+first; NVIDIA's topograph writes one block per NVLink domain (per `ClusterUUID`) too.
+`block_sizes` follows topograph's rule (`pkg/translate/block.go`, `getBlockSize`, when no sizes
+are requested): the smallest block's node count as the base, then base x 2^i for i = 1 ..
+floor(log2(number of blocks)) -- each a power of two larger than the prior one, and every block
+holding at least the base, as topology.yaml(5) requires.
+
+slurmctld reads these files as root, so nothing in them may read as more than the one value it
+is: a node or switch name Slurm's parser would read otherwise (a space, `#`, a backslash, a
+comma, a bracket, a line break, over 64 bytes: model/text_safety.py `slurm_name_problem`)
+refuses the export with the name and the reason (`OutputRefused`); a name aicnet makes up (a
+leaf group, an NVLink block after its rack) falls back to a plain numbered one; the design's
+name and every warning stay on their comment line (`config_comment`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections import defaultdict
@@ -29,13 +41,15 @@ from pathlib import Path
 
 import yaml
 
+from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.fabric import Device
-from .outfile import write_text
+from ..model.nvlink_domains import nvlink_domains
+from ..model.text_safety import OutputRefused, config_comment, slurm_name_problem
 
-_NVL = re.compile(r"nvl(\d+)", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
-MAX_SWITCH_NAME = 64
+#: the unsafe names an `OutputRefused` message lists
+SHOWN_NAMES = 5
 
 
 def hostlist(names: list[str]) -> str:
@@ -64,6 +78,17 @@ def hostlist(names: list[str]) -> str:
     return ",".join(parts)
 
 
+def block_sizes(block_nodes: list[int]) -> list[int]:
+    """topograph's block sizes for blocks of `block_nodes` nodes (NVIDIA/topograph
+    pkg/translate/block.go `getBlockSize` without requested sizes): the smallest block as the
+    base, then base x 2, x 4 ... up to base x 2^floor(log2(number of blocks))."""
+    if not block_nodes:
+        return []
+    base = min(block_nodes)
+    levels = int(math.log2(len(block_nodes)))
+    return [base * 2 ** i for i in range(levels + 1)]
+
+
 class SlurmTopology:
     """The tree (switch -> child switches, leaf switch -> nodes) and the NVLink blocks."""
 
@@ -86,10 +111,6 @@ class SlurmTopology:
     def _tree(self) -> None:
         doc = self.doc
         names = {d.id: d.name for d in doc.devices.values()}
-        for name in names.values():
-            if re.search(r"[\s,\[\]]", name):
-                self.problems.append(f"device name {name!r} has a space, comma or bracket, which "
-                                     "Slurm's hostlist syntax cannot hold")
         servers = sorted((d for d in doc.devices.values() if doc.tier_of(d) == 0),
                          key=lambda d: d.name)
         group_of_leaf: dict[str, list[str]] = defaultdict(list)  # leaf id -> slurm leaf names
@@ -104,9 +125,13 @@ class SlurmTopology:
             by_leaves[leaves].append(server.name)
         taken: set[str] = set()
         for leaves, nodes in sorted(by_leaves.items(), key=lambda kv: [names[i] for i in kv[0]]):
-            name = names[leaves[0]] if len(leaves) == 1 \
-                else f"{names[leaves[0]]}-to-{names[leaves[-1]]}"
-            if len(name) > MAX_SWITCH_NAME or name in taken:
+            if len(leaves) == 1:
+                name = names[leaves[0]]
+            else:  # a name of aicnet's: a plain numbered one when the leaves' names do not fit
+                name = f"{names[leaves[0]]}-to-{names[leaves[-1]]}"
+                if slurm_name_problem(name) is not None:
+                    name = f"leafgroup-{len(taken) + 1}"
+            if name in taken:
                 name = f"leafgroup-{len(taken) + 1}"
             taken.add(name)
             self.switch_nodes[name] = nodes
@@ -122,30 +147,24 @@ class SlurmTopology:
                     children.update(group_of_leaf[other] if tier == 2 else [names[other]])
             if children:
                 self.switch_children[switch.name] = sorted(children)
+        _refuse_unsafe([*self.switch_nodes, *self.switch_children,
+                        *(n for nodes in self.switch_nodes.values() for n in nodes),
+                        *(n for names in self.switch_children.values() for n in names)])
 
     def _blocks(self) -> None:
         doc = self.doc
-        per_rack: dict[tuple[str, int], list[Device]] = defaultdict(list)
-        for device in doc.devices.values():
-            model = doc.device_model(device)
-            match = _NVL.search(f"{model.id} {model.model}")
-            if match and model.gpus and doc.tier_of(device) == 0:
-                trays = max(int(match.group(1)) // model.gpus, 1)
-                per_rack[(device.rack or "", trays)].append(device)
-        for (rack_id, trays), devices in sorted(per_rack.items()):
-            devices.sort(key=lambda d: (-(d.ru or 0), d.name))
-            rack = doc.racks[rack_id].name if rack_id in doc.racks else "no-rack"
-            for start in range(0, len(devices), trays):
-                chunk = [d.name for d in devices[start:start + trays]]
-                suffix = f"-{start // trays + 1}" if len(devices) > trays else ""
-                self.blocks[f"nvl-{rack}{suffix}"] = chunk
+        for domain in nvlink_domains(doc):
+            name = domain.id
+            if slurm_name_problem(name) is not None or name in self.blocks:
+                name = f"nvl-block-{len(self.blocks) + 1}"  # the domain's id does not fit
+            self.blocks[name] = [doc.devices[d].name for d in domain.devices]
 
     def conf(self) -> str:
-        lines = [f"# Slurm topology.conf (topology/tree) for {self.doc.metadata.name}, "
-                 f"revision {self.doc.metadata.revision}: written by aicnet from its cabling.",
+        lines = [f"# Slurm topology.conf (topology/tree) for {self._design()}: written by "
+                 "aicnet from its cabling.",
                  "# TopologyPlugin=topology/tree in slurm.conf.  Leaf switches list nodes,",
                  "# the switches above list the switches they are cabled to."]
-        lines += [f"# warning: {p}" for p in self.problems]
+        lines += [f"# warning: {config_comment(p)}" for p in self.problems]
         for name, nodes in self.switch_nodes.items():
             lines.append(f"SwitchName={name} Nodes={hostlist(nodes)}")
         for name, children in self.switch_children.items():
@@ -162,26 +181,49 @@ class SlurmTopology:
             {"topology": "fabric", "cluster_default": True, "tree": {"switches": switches}}]
         if self.blocks:
             data.append({"topology": "nvlink", "cluster_default": False, "block": {
-                "block_sizes": [min(len(nodes) for nodes in self.blocks.values())],
+                "block_sizes": block_sizes([len(nodes) for nodes in self.blocks.values()]),
                 "blocks": [{"block": name, "nodes": hostlist(nodes)}
                            for name, nodes in self.blocks.items()]}})
         return data
 
     def yaml(self) -> str:
-        head = (f"# Slurm topology.yaml for {self.doc.metadata.name}, revision "
-                f"{self.doc.metadata.revision}: written by aicnet from its cabling.\n"
+        head = (f"# Slurm topology.yaml for {self._design()}: written by aicnet from its "
+                "cabling.\n"
                 "# 'fabric': topology/tree from the links; 'nvlink' (if present): "
-                "topology/block, one block per NVL72 NVLink domain.\n")
-        head += "".join(f"# warning: {p}\n" for p in self.problems)
+                "topology/block, one block per NVLink domain (an NVL72 rack).\n")
+        head += "".join(f"# warning: {config_comment(p)}\n" for p in self.problems)
         return head + yaml.safe_dump(self.yaml_data(), sort_keys=False, width=100)
+
+    def _design(self) -> str:
+        """`NAME, revision R` for a comment line (the name cannot end the comment)."""
+        metadata = self.doc.metadata
+        return config_comment(f"{metadata.name}, revision {metadata.revision}")
+
+
+def _refuse_unsafe(names: list[str]) -> None:
+    """Raise `OutputRefused` naming the first names Slurm would not read as one name."""
+    unsafe = [(name, problem) for name in dict.fromkeys(names)
+              if (problem := slurm_name_problem(name)) is not None]
+    if not unsafe:
+        return
+    shown = "; ".join(f"{name!r}: {problem}" for name, problem in unsafe[:SHOWN_NAMES])
+    more = f"; and {len(unsafe) - SHOWN_NAMES} more" if len(unsafe) > SHOWN_NAMES else ""
+    raise OutputRefused(f"Slurm topology not written: {len(unsafe)} device name"
+                        f"{'s' if len(unsafe) > 1 else ''} Slurm cannot read as one name "
+                        f"({shown}{more}); rename the device{'s' if len(unsafe) > 1 else ''}")
 
 
 def export_slurm(doc: FabricDocument, out_dir: str | os.PathLike[str]) -> dict[str, int]:
     """Write `topology.conf` and `topology.yaml` into `out_dir`; return entries per file."""
+    topology = SlurmTopology(doc)  # refuses unsafe names before anything is written
+    conf, yaml_text = topology.conf().encode("utf-8"), topology.yaml().encode("utf-8")
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    topology = SlurmTopology(doc)
-    write_text(folder / "topology.conf", topology.conf())
-    write_text(folder / "topology.yaml", topology.yaml())
+    # both files are written whole before either replaces the old one: a full disk or an
+    # error leaves the old pair, never a new topology.conf beside an old topology.yaml
+    with atomic_output(folder / "topology.conf") as conf_out, \
+            atomic_output(folder / "topology.yaml") as yaml_out:
+        conf_out.write(conf)
+        yaml_out.write(yaml_text)
     return {"topology.conf": len(topology.switch_nodes) + len(topology.switch_children),
             "topology.yaml blocks": len(topology.blocks)}

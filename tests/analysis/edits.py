@@ -33,6 +33,9 @@ KINDS = (
 )
 #: ... and the kinds added since, with their own seeds: a new device, wired in the same edit
 MORE_KINDS = (*KINDS, "add-device")
+#: ... and the 2026 rules' inputs: a rack's cooling and power feeds, a switch's plane, the
+#: idle-port threshold
+KINDS_2026 = (*MORE_KINDS, "rack-env", "plane", "idle-setting")
 
 
 def random_edit(doc: FabricDocument, rng: random.Random,
@@ -93,6 +96,13 @@ def random_edit(doc: FabricDocument, rng: random.Random,
     if kind == "settings":
         return [UpdateSettings(rng.choice([{"mtu": rng.choice([4096, 9000])}, {"pfc": rng.random() < 0.5},
                                            {"spares_percent": 10.0}]))]
+    if kind == "idle-setting":
+        return [UpdateSettings({"idle_ports_percent": rng.choice([None, 10.0, 25.0, 60.0])})]
+    if kind == "rack-env" and doc.racks:
+        rack = rng.choice(sorted(doc.racks))
+        return [UpdateRack(rack, rng.choice([
+            {"cooling": rng.choice([None, "air", "liquid", "air+liquid"])},
+            {"power_feeds": rng.choice([None, ["ac"], ["dc-busbar"], ["ac", "dc-busbar"]])}]))]
     if kind == "rename-workload" and doc.workloads:
         return [UpdateWorkload(rng.choice(sorted(doc.workloads)), {"name": f"job-{rng.randint(1, 999)}"})]
     if not devices:
@@ -103,6 +113,8 @@ def random_edit(doc: FabricDocument, rng: random.Random,
     if kind == "rename":
         return [UpdateDevice(dev_id, {"name": f"n-{rng.randint(1, 99999)}"})]
     device = doc.devices[dev_id]
+    if kind == "plane":
+        return [UpdateDevice(dev_id, {"plane": rng.choice([None, "1", "2"])})]
     if kind == "firmware":
         return [UpdateDevice(dev_id, {"firmware": rng.choice(["", "fw-1", "fw-2", "fw-10"])})]
     if kind == "airflow":

@@ -9,40 +9,90 @@ import pytest
 from conftest import DAC800, HGX, MMF, NIC_OPTIC, SN5600, TWIN_SR4
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.analysis.collectives import bus_bandwidth, domain_count, ring_allreduce
+from aicnet_gui.analysis.collectives import domain_count
 from aicnet_gui.fileio.fabric_file import load_fabric
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def test_superpod_1su_allreduce_is_about_5_ms_and_its_bus_bandwidth_is_the_node_nic_total(catalog):
+# NCCL's tuning model (NVIDIA/nccl src/graph/tuning.cc) by hand.  Constants quoted from
+# ncclTunerConstantsDefaults: baseLatencies (us) Tree (6.8, 14, 8.4), Ring (6.6, 14, 8.4) for
+# LL / LL128 / Simple; hwLatencies NVLINK Tree (0.6, 1.25, 4.0), Ring (0.6, 1.9, 3.4), NVLSTree
+# Simple 25; NET Tree (5.0, 8.5, 14), Ring (2.7, 4.0, 14), NVLSTree Simple 20.9; Hopper
+# perChMaxTreeBw (38.7, 41.4, 36.0), perChMaxNVLSTreeBw (0, 57.7, 45.5); nvlsEfficiency
+# Hopper 0.85.  search.cc sm90SpeedArrayInter starts at 48 GB/s: an NDR NIC (400000 Mb/s /
+# 8000 = 50 GB/s) carries one 48 GB/s channel, so a DGX H100 has 8 ring channels of 48 GB/s.
+S_1G = 1.024e9  # the default 1024 MB message
+
+
+def _nvls_tree_us(ranks: int, nodes: int, nbytes: float, share: float = 1.0) -> float:
+    """NVLS tree on DGX H100 + NDR: 8 channels, bw min(48 x .85 x 7/8 x 2, 48, 45.5) = 45.5 per
+    channel, bus 364 GB/s x ranks / (2 (ranks - 1)); latency NVLINK 25 + 2 log2(nodes) x 20.9."""
+    algbw = 8 * min(48 * 0.85 * 7 / 8 * 2, 48, 45.5) * ranks / (2 * (ranks - 1))
+    return 25 + 2 * (nodes.bit_length() - 1) * 20.9 + nbytes / (1000 * algbw * share)
+
+
+def _busbw_gbps(nbytes: float, us: float, ranks: int) -> float:
+    return nbytes * 8 / (us * 1e-6) / 1e9 * 2 * (ranks - 1) / ranks
+
+
+def test_superpod_1su_all_reduce_is_what_nccl_picks_nvls_tree_not_the_ring(catalog):
     doc = load_fabric(EXAMPLES / "superpod-1su.fabric", catalog)
     (w,) = analyze(doc).metrics.workloads
-    # 32 DGX H100 = N = 256 ranks in M = 32 NVLink domains of G = 8; 8 x 400G NICs per node,
-    # 1:1 fabric: B_domain = 8 x 400 Gb/s = 3200 Gb/s = 400e9 B/s.  S = 1024 MB = 1.024e9 B.
-    #   bandwidth: 2 (N-1)/N x S / B_domain = 2 x 255/256 x 1.024e9 / 400e9 s = 5.1000 ms
-    #   latency (NCCL ring, tuning.cc): 2 (M-1) = 62 network steps x 5 us (InfiniBand)
-    #            + (2 (N-1) - 62) = 448 NVLink steps x 0.6 us = 0.3100 + 0.2688 ms
-    #   T = 5.6788 ms  (the per-GPU-over-the-network model said 43.35 ms)
-    assert (w.gpus, w.domains) == (256, 32)
-    assert w.allreduce_ms == pytest.approx(5.1 + 0.31 + 0.2688, abs=1e-4)
-    # nccl-tests: algBW = S / T, busBW = algBW x 2 (n-1)/n
-    alg_gbps = 1.024e9 * 8 / (w.allreduce_ms * 1e-3) / 1e9
-    assert w.allreduce_bus_gbps == pytest.approx(alg_gbps * 2 * 255 / 256, abs=1e-3)
-    # without the latency term busBW is exactly the node's NIC total, 8 x 400 Gb/s
-    bandwidth_only = ring_allreduce(256, 32, 400.0, 1.024e9, net_step_us=0.0)
-    transfer_ms = 2 * 255 / 256 * 1.024e9 / 400e9 * 1e3
-    assert bandwidth_only.time_ms == pytest.approx(transfer_ms + 448 * 0.6e-3, abs=1e-4)
-    assert bus_bandwidth(1.024e9 * 8 / (transfer_ms * 1e-3) / 1e9, 256) == pytest.approx(3200)
+    # 32 DGX H100 = N = 256 ranks in M = 32 NVLink domains (NCCL nodes) of 8.  NCCL's table:
+    #   ring/Simple: bus 8 x 48 = 384 GB/s -> algBW 384 x 256/510; latency 8.4 + (510 - 62) x
+    #     3.4 + 62 x 14 = 2399.6 us, x 1.4 ("plateau effect of ring") -> 8.67 ms in all
+    #   tree/Simple: bus min(384 x .92, 8 x 36.0) = 288, algBW x .5 = 144; latency
+    #     8.4 + 2 (7 x 4.0 + log2(32) x 14) = 204.4 us -> 7.32 ms
+    #   NVLS tree/Simple (NVSwitch, Hopper): 5.84 ms, the fastest
+    ring = 3359.44 + S_1G / (1000 * 384 * 256 / 510)
+    tree = 204.4 + S_1G / (1000 * 144)
+    nvls_tree = _nvls_tree_us(256, 32, S_1G)
+    assert nvls_tree < tree < ring
+    assert (w.gpus, w.domains, w.algorithm, w.protocol) == (256, 32, "nvls_tree", "Simple")
+    assert w.allreduce_ms == pytest.approx(nvls_tree / 1000, abs=1e-4)
+    assert w.allreduce_nccl_ms == w.allreduce_ms  # a 1:1 fabric delivers every NIC's rate
+    assert w.allreduce_bus_gbps == pytest.approx(_busbw_gbps(S_1G, nvls_tree, 256), abs=1e-2)
+    assert w.to_json()["allreduce"]["algorithm"] == "nvls_tree"
+    assert any("NCCL NVLSTree/Simple over 32 NVLink domain(s) of 8 GPUs" in a
+               for a in w.assumptions)
 
 
-def test_small_hgx_example_allreduce_counts_only_the_inter_node_steps_as_network(catalog):
+def test_4096_gpus_run_nvls_tree_in_6_ms_where_the_ring_takes_60(catalog):
+    """Issue 35: at 4,096 GPUs the ring's 2 (N-1) steps cost more than its bandwidth saves.
+    (The issue quoted the ring at 14.5 ms and the tree at ~5 ms from aicnet's old formulas;
+    NCCL's own model says: the ring 24.7 ms at its best protocol, LL128 (59.5 ms with Simple),
+    the NVLS tree 6.03 ms.)"""
+    from aicnet_gui.analysis.collectives import allreduce
+    from aicnet_gui.analysis.nccl_tuning import NcclSystem
+
+    system = NcclSystem(4096, 512, 8, 400, "hopper", 18, nvswitch=True)
+    est = allreduce(system, S_1G)
+    # ring: 8.4 + (8190 - 1022) x 3.4 + 1022 x 14 = 38,688 us x 1.4 + 1.024e9 / (1000 x 192.05)
+    ring_us = (8.4 + 7168 * 3.4 + 1022 * 14) * 1.4 + S_1G / (1000 * 384 * 4096 / 8190)
+    assert ring_us / 1000 == pytest.approx(59.5, abs=0.5)
+    assert est.algorithm == "nvls_tree"
+    assert est.time_ms == pytest.approx(_nvls_tree_us(4096, 512, S_1G) / 1000, abs=1e-4)
+    ringed = allreduce(system, S_1G, "ring")
+    assert (ringed.algorithm, ringed.protocol) == ("ring", "LL128")
+    assert ringed.time_ms == pytest.approx(24.7, abs=0.05) and ringed.time_ms > 4 * est.time_ms
+
+
+def test_small_hgx_example_runs_the_ring_on_four_nodes(catalog):
     doc = load_fabric(EXAMPLES / "small-hgx.fabric", catalog)
     (w,) = analyze(doc).metrics.workloads
     assert (w.gpus, w.domains) == (32, 4)
-    # RoCEv2 (8 us): 2 x 31/32 x 1.024e9 / 400e9 = 4.96 ms; 6 x 8 us + 56 x 0.6 us = 0.0816 ms
-    assert w.allreduce_ms == pytest.approx(4.96 + 0.0816, abs=1e-4)
-    assert any("NCCL ring over 4 NVLink domain(s) of 8 GPUs" in a for a in w.assumptions)
+    # GPU architecture not in the catalog (a generic HGX): NCCL's generic arrays and Ampere
+    # constants; 8 channels of 48 GB/s doubled to 16 of 24 (ncclTopoDupChannels), bus 384 GB/s.
+    #   ring/Simple: algBW 384 x 32/62; latency (8.4 + 56 x 3.4 + 6 x 14) x 1.4 = 395.92 us
+    #   tree/Simple: bus min(384 x .92, 16 x 17.8) = 284.8, /2; 8.4 + 2 (7 x 4 + 2 x 14) us
+    ring = (8.4 + 56 * 3.4 + 6 * 14) * 1.4 + S_1G / (1000 * 384 * 32 / 62)
+    tree = 8.4 + 2 * (7 * 4 + 2 * 14) + S_1G / (1000 * 284.8 / 2)
+    assert ring < tree
+    assert (w.algorithm, w.protocol) == ("ring", "Simple")
+    assert w.allreduce_ms == pytest.approx(ring / 1000, abs=1e-4)
+    assert any("NCCL Ring/Simple over 4 NVLink domain(s) of 8 GPUs" in a for a in w.assumptions)
+    assert any("GPU architecture not in the catalog" in a for a in w.assumptions)
 
 
 def test_nvlink_domains_come_from_the_catalog():
@@ -117,10 +167,16 @@ def test_a_workload_that_says_its_ranks_are_scattered_gets_the_oversubscribed_fi
     (w,) = report.metrics.workloads
     assert w.per_gpu_gbps == 175 and w.ring_gbps_per_gpu == 400
     assert (w.bottleneck_tier, w.bottleneck_name) == ("leaf", "leaf-1")
-    # 8 domains of 8 GPUs at 175 Gb/s each: B_domain = 1400 Gb/s = 175e9 B/s
-    transfer_ms = 2 * 63 / 64 * 1.024e9 / 175e9 * 1e3
-    latency_ms = (14 * 8 + (126 - 14) * 0.6) * 1e-3  # RoCEv2: 8 us per network step
-    assert w.allreduce_ms == pytest.approx(transfer_ms + latency_ms, abs=1e-4)
+    # NCCL picks the ring on its own table (it does not know the fabric): 8 nodes x 8 GPUs,
+    # generic arrays, 16 channels x 24 GB/s = 384 GB/s bus; latency (8.4 + 112 x 3.4 + 14 x 14)
+    # x 1.4 us.  The network part then runs at the fabric's 175 / 400 of the NICs' rate.
+    algbw = 384 * 64 / 126
+    nccl_us = (8.4 + 112 * 3.4 + 14 * 14) * 1.4 + 1.024e9 / (1000 * algbw)
+    actual_us = (8.4 + 112 * 3.4 + 14 * 14) * 1.4 + 1.024e9 / (1000 * algbw * 175 / 400)
+    assert (w.algorithm, w.protocol) == ("ring", "Simple")
+    assert w.allreduce_nccl_ms == pytest.approx(nccl_us / 1000, abs=1e-4)
+    assert w.allreduce_ms == pytest.approx(actual_us / 1000, abs=1e-4)
+    assert any("network part at 44% of the NICs' rate" in a for a in w.assumptions)
     (finding,) = report.by_code("WORKLOAD-BANDWIDTH")
     assert "175 Gb/s" in finding.message
     assert any("scattered" in a for a in w.assumptions)
@@ -136,50 +192,52 @@ def _with_algorithm(name: str, algorithm: str, catalog):
     return w
 
 
-def test_ib_sharp_sends_each_byte_once_up_the_tree_instead_of_the_rings_2_n_1_over_n(catalog):
+def test_ib_sharp_runs_collnet_chain_on_the_superpod(catalog):
     w = _with_algorithm("superpod-1su.fabric", "collnet", catalog)
-    # N = 256, M = 32, G = 8, B_domain = 8 x 400 Gb/s = 400e9 B/s, S = 1.024e9 B (InfiniBand)
-    #   bandwidth: each domain's NICs send S once up the SHARP tree, receive the result once:
-    #              S / B_domain = 1.024e9 / 400e9 s = 2.5600 ms   (ring: 2 x 255/256 x ... = 5.1 ms)
-    #   latency (NCCL tuning.cc, CollNet Direct): 2 (min(1, G-1) x 0.6 + (G-1) x 0.4) + 5 us
-    #            = 2 (0.6 + 2.8) + 5 = 11.8 us
-    #   T = 2.5718 ms against the ring's 5.6788 ms
-    assert (w.gpus, w.domains, w.algorithm) == (256, 32, "collnet")
-    assert w.allreduce_ms == pytest.approx(2.56 + 0.0118, abs=1e-4)
-    # nccl-tests' busBW = algBW x 2(n-1)/n: about twice the node's 3200 Gb/s NIC total
-    alg_gbps = 1.024e9 * 8 / (w.allreduce_ms * 1e-3) / 1e9
-    assert w.allreduce_bus_gbps == pytest.approx(alg_gbps * 2 * 255 / 256, abs=1e-3)
-    assert 6300 < w.allreduce_bus_gbps < 6400
-    assert any("IB SHARP (NCCL CollNet)" in a for a in w.assumptions)
-    assert w.to_json()["allreduce"]["algorithm"] == "collnet"
+    # CollNet (IB SHARP: InfiniBand, NVSwitch): Chain: bus 8 x 48 = 384 GB/s x .5 = 192;
+    # latency 2 x (8 - 1) x 2.8 (NVLINK CollNetChain) + 30 (NET) = 69.2 us -> 5.4025 ms.
+    # Direct: 384 x .85 x .5 = 163.2 GB/s, 2 (3.7 + 7 x 0.4) + 31 = 44 us -> 6.318 ms: slower.
+    chain = 69.2 + 1.024e9 / (1000 * 192)
+    direct = 44 + 1.024e9 / (1000 * 163.2)
+    assert chain < direct
+    assert (w.gpus, w.domains, w.algorithm) == (256, 32, "collnet_chain")
+    assert w.allreduce_ms == pytest.approx(chain / 1000, abs=1e-4)
+    # nccl-tests' busBW = algBW x 2(n-1)/n: above the node's 3200 Gb/s NIC total with SHARP
+    assert w.allreduce_bus_gbps == pytest.approx(_busbw_gbps(1.024e9, chain, 256), abs=1e-2)
+    assert 3000 < w.allreduce_bus_gbps < 3100
+    assert w.to_json()["allreduce"]["algorithm"] == "collnet_chain"
 
 
-def test_nvls_and_tree_on_the_superpod(catalog):
+def test_nvls_tree_and_ring_forced_on_the_superpod(catalog):
     nvls = _with_algorithm("superpod-1su.fabric", "nvls", catalog)
-    # NVLS + IB SHARP: the same S / B_domain = 2.56 ms; latency 0.6 us (NVLink) + 5 us (one
-    # network step)
-    assert nvls.allreduce_ms == pytest.approx(2.56 + 0.0056, abs=1e-4)
+    # NVLS + IB SHARP across nodes: bw min(48 x .85 x 7/8 x 2, 48) = 48 per channel, bus 384 x
+    # 256/510; latency 25 (NVLINK NVLS) + 18 (NET NVLS) = 43 us
+    assert nvls.algorithm == "nvls"
+    assert nvls.allreduce_ms == pytest.approx((43 + 1.024e9 / (1000 * 384 * 256 / 510)) / 1000,
+                                              abs=1e-4)
     tree = _with_algorithm("superpod-1su.fabric", "tree", catalog)
-    # double binary tree: NCCL rates it at half its bus bandwidth: 2 S / B_domain = 5.12 ms;
-    # latency 2 ((G-1) x 0.6 + log2(32) x 5) = 2 (4.2 + 25) = 58.4 us: T = 5.1784 ms, no
-    # bandwidth gain over the ring (5.1 ms of transfer), only fewer network steps
-    assert tree.allreduce_ms == pytest.approx(5.12 + 0.0584, abs=1e-4)
     assert tree.algorithm == "tree"
+    assert tree.allreduce_ms == pytest.approx((204.4 + 1.024e9 / (1000 * 144)) / 1000, abs=1e-4)
+    ring = _with_algorithm("superpod-1su.fabric", "ring", catalog)
+    # NCCL_ALGO=RING: LL128 beats Simple at 1 GB: bus min(384 x .92, 8 x 36.7) x 256/510;
+    # latency 14 + 448 x 1.9 + 62 x 4.0 = 1113.2 us (no plateau factor: Simple only)
+    assert (ring.algorithm, ring.protocol) == ("ring", "LL128")
+    assert ring.allreduce_ms == pytest.approx(
+        (1113.2 + 1.024e9 / (1000 * 293.6 * 256 / 510)) / 1000, abs=1e-4)
 
 
-def test_sharp_on_a_rocev2_fabric_falls_back_to_the_ring_and_says_why(catalog):
+def test_sharp_on_a_rocev2_fabric_falls_back_to_nccls_choice_and_says_why(catalog):
     w = _with_algorithm("small-hgx.fabric", "collnet", catalog)
-    assert w.algorithm == "ring"
-    assert w.allreduce_ms == pytest.approx(4.96 + 0.0816, abs=1e-4)  # the ring figure above
+    auto = _with_algorithm("small-hgx.fabric", "auto", catalog)
+    assert w.algorithm == auto.algorithm == "ring"
+    assert w.allreduce_ms == auto.allreduce_ms
     assert any("IB SHARP needs an InfiniBand fabric" in a and "rocev2" in a for a in w.assumptions)
 
 
 def test_the_all_reduce_waits_for_the_server_with_the_least_nic_bandwidth(catalog):
-    """superpod-1su with one NIC cable of gpu-001 unplugged: the mean injection is
-    (255 x 400) / 256 = 398.4 Gb/s per GPU, but every ring step waits for gpu-001, whose 8 GPUs
-    share 7 x 400 Gb/s = 350 Gb/s each: the estimate is the one of 350 Gb/s per GPU,
-    2 x 255/256 x 1.024e9 B / (8 x 350e9 / 8 B/s) = 5.8286 ms + 0.31 + 0.2688 ms = 6.4074 ms
-    (the mean's 398.4 Gb/s gave 5.69 ms), and the assumptions say who paces it."""
+    """superpod-1su with one NIC cable of gpu-001 unplugged: gpu-001's 8 GPUs share
+    7 x 400 Gb/s = 350 Gb/s each, and every step of the collective waits for it: NCCL still
+    picks the NVLS tree (it does not see the cable), whose network part runs at 350 / 400."""
     from aicnet_gui.model.edits import RemoveLink
 
     doc = load_fabric(EXAMPLES / "superpod-1su.fabric", catalog)
@@ -188,7 +246,8 @@ def test_the_all_reduce_waits_for_the_server_with_the_least_nic_bandwidth(catalo
     (w,) = analyze(doc).metrics.workloads
     assert w.injection_gbps_per_gpu == pytest.approx(398.4375, abs=1e-3)
     assert (w.slowest_server, w.slowest_gbps_per_gpu) == ("gpu-001", 350.0)
-    assert w.allreduce_ms == pytest.approx(2 * 255 / 256 * 1.024e9 / 350e9 * 1e3 + 0.31 + 0.2688,
+    assert w.algorithm == "nvls_tree"
+    assert w.allreduce_ms == pytest.approx(_nvls_tree_us(256, 32, 1.024e9, 350 / 400) / 1000,
                                            abs=1e-4)
     assert any("paced by the slowest member server (350 Gb/s per GPU, below the ring's 398.4"
                in a for a in w.assumptions)
@@ -215,6 +274,5 @@ def test_a_server_short_of_a_nic_does_not_pace_a_ring_the_fabric_holds_slower(bu
     assert w.injection_gbps_per_gpu == pytest.approx(393.75)
     assert w.ring_scattered_gbps_per_gpu == pytest.approx(175, abs=1.0)
     assert w.slowest_server is None
-    transfer_ms = 2 * 63 / 64 * 1.024e9 / (w.ring_scattered_gbps_per_gpu * 1e9 / 8) / 8 * 1e3
-    assert w.allreduce_ms == pytest.approx(transfer_ms + (14 * 8 + 112 * 0.6) * 1e-3, abs=1e-3)
-    assert before.allreduce_ms <= w.allreduce_ms
+    # the pace stays the fabric's 175 of NCCL's 400 per GPU: the same time as before
+    assert w.allreduce_ms == pytest.approx(before.allreduce_ms, abs=1e-4)

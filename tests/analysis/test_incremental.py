@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import two_leaf_fabric
-from edits import KINDS, MORE_KINDS, apply_random
+from edits import KINDS, KINDS_2026, MORE_KINDS, apply_random
 
 from aicnet_gui.analysis import Analyzer, Rule, analyze
 from aicnet_gui.analysis.engine import DEFAULT_RULES, SIGNATURE_RULES
@@ -107,6 +107,28 @@ def test_incremental_equals_full_on_merged_edits_of_a_rail_optimized_fabric(cata
 
     doc = build_rail_optimized(catalog, 128)
     assert run_random_edits(doc, 41, 30, kinds=MORE_KINDS, batch=3) > 20
+
+
+@pytest.mark.parametrize("seed", [51, 52, 53])
+def test_incremental_equals_full_on_a_two_plane_fabric_with_cpo_and_liquid_racks(catalog, seed):
+    """The 2026 rules (PLANE-UNBALANCED, PORTS-IDLE, RACK-COOLING, RACK-POWER-FEED) after random
+    edits of a two-plane B300 fabric with a Quantum-X Photonics switch and NVL72 trays in its
+    racks, racks stating cooling and feeds: incremental == full."""
+    from aicnet_gui.generators import RailOptimizedParams, generate
+    from aicnet_gui.model.document import FabricDocument
+    from aicnet_gui.model.edits import UpdateRack
+    from aicnet_gui.model.fabric import Device
+
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=1, nodes_per_su=8, server="nvidia-dgx-b300",
+                                      leaf="nvidia-sn5610", planes=2))
+    racks = sorted(doc.racks)
+    doc.add_device(Device(id="cpo", name="cpo-1", model="nvidia-q3450-ld", rack=racks[0], ru=1))
+    doc.add_device(Device(id="tray", name="tray-1", model="nvidia-gb300-nvl72-compute-tray",
+                          rack=racks[-1], ru=1))
+    doc.apply([UpdateRack(racks[0], {"cooling": "air", "power_feeds": ["ac"]}),
+               UpdateRack(racks[-1], {"cooling": "liquid", "power_feeds": ["dc-busbar"]})])
+    assert run_random_edits(doc, seed, 60, kinds=KINDS_2026) > 40
 
 
 def test_update_reads_a_snapshot_and_never_writes_the_document(build):

@@ -37,4 +37,5 @@ def test_polarity_fec_and_algorithm_round_trip(build, catalog):
         workload.pop("algorithm", None)
     old = loads_fabric(json.dumps(data).encode(), catalog)
     assert old.links["u1"].patch == LinkPatch(mated_pairs=2)
-    assert old.workloads["w"].algorithm == "ring"
+    # no algorithm in the file: NCCL's own choice (NCCL_ALGO unset), the default since issue 35
+    assert old.workloads["w"].algorithm == "auto"

@@ -105,10 +105,11 @@ def test_workload_bandwidth_by_pattern_bottleneck_bisection_and_allreduce(build)
     assert (w.bottleneck_tier, w.bottleneck_name) == ("leaf", "leaf-1")
     # per rail min(1600/2, 2 leaves x 3200 x 1/8 / 2) = 400, x 8 rails
     assert w.bisection_gbps == 3200
-    # NCCL ring over 4 NVLink domains of 8 GPUs, each domain's 8 NICs in parallel (ring 400 Gb/s
-    # per GPU -> B_domain = 3200 Gb/s = 400e9 B/s): 2 x 31/32 x 1.024e9 / 400e9 = 4.96 ms, plus
-    # 2 x (4-1) = 6 network steps x 8 us (RoCEv2) and 62 - 6 = 56 NVLink steps x 0.6 us
-    assert w.allreduce_ms == pytest.approx(4.96 + 0.048 + 0.0336, abs=1e-4)
+    # NCCL's choice (tuning.cc) over 4 NVLink domains of 8 GPUs: the ring, 16 channels x 24 GB/s
+    # (generic HGX: NCCL's generic arrays), algBW 384 x 32/62 GB/s; latency (8.4 + 56 x 3.4 +
+    # 6 x 14) x 1.4 us; the ring gets 400 Gb/s per GPU through the fabric, every NIC's rate
+    ring_us = (8.4 + 56 * 3.4 + 6 * 14) * 1.4 + 1.024e9 / (1000 * 384 * 32 / 62)
+    assert (w.algorithm, w.allreduce_ms) == ("ring", pytest.approx(ring_us / 1000, abs=1e-4))
     (finding,) = report.by_code("WORKLOAD-BANDWIDTH")
     assert "300 Gb/s" in finding.message and "leaf tier at leaf-1" in finding.message
     assert finding.objects == ("train", "leaf-1")

@@ -310,17 +310,21 @@ def test_a_link_longer_than_the_pfc_headroom_is_sized_for_warns(build):
 def test_training_on_ethernet_with_plain_hashing_warns(build):
     two_leaf_fabric(build)
     doc = build.doc
-    doc.update_settings(ecmp_policy="5-tuple hash")
+    # the mode is the load_balancing setting (issue 35), no longer words in the ECMP policy
+    doc.update_settings(load_balancing="ecmp", ecmp_policy="5-tuple hash")
     assert not analyze(doc).by_code("ECMP-POLICY")  # no training workload
     build.workload("train", ["gpu-1", "gpu-2"])
     (finding,) = analyze(doc).by_code("ECMP-POLICY")
+    # the fix: the best mode every switch (SN5600: Spectrum-4 adaptive routing) and NIC (B3140H
+    # SuperNIC: reorders) runs
+    assert dict(finding.fix.ops[0].changes)["load_balancing"] == "adaptive"
     doc.apply(list(finding.fix.ops))
     assert not analyze(doc).by_code("ECMP-POLICY")
-    for policy in ("flowlet switching", "packet spraying", "AR + flowlets"):
-        doc.update_settings(ecmp_policy=policy)
+    for mode in ("flowlet", "spray", "adaptive"):
+        doc.update_settings(load_balancing=mode)
         assert not analyze(doc).by_code("ECMP-POLICY")
     ib(build)
-    doc.update_settings(ecmp_policy="5-tuple hash")
+    doc.update_settings(load_balancing="ecmp")
     assert not analyze(doc).by_code("ECMP-POLICY")  # InfiniBand routing is the SM's
 
 

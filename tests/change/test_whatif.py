@@ -25,10 +25,10 @@ def test_leaf_failure_in_one_su_hand_checked(example):
     Per-GPU injection of the workload = 224 NICs x 400 / 256 GPUs = 350 Gb/s (was 400).
     Max-flow bisection: 16 servers per half, each now with 7 x 400 = 2,800 Gb/s of NICs:
     16 x 2,800 = 44,800 Gb/s (was 16 x 3,200 = 51,200).
-    All-reduce (NCCL ring over M = 32 NVLink domains of G = 8 GPUs, docs/rules.md): transfer
-    2(N-1)/N x S / (G x B) = 510/256 x 8,192 Mb / (8 x 350 Gb/s) = 5.83 ms, plus 2(M-1) = 62
-    network steps x 5 us = 0.31 ms and 510 - 62 = 448 NVLink steps x 0.6 us = 0.27 ms: 6.41 ms
-    (was 510/256 x 8,192 / 3,200 = 5.10 + 0.31 + 0.27 = 5.68 ms).  The servers still reach each
+    All-reduce: NCCL's choice, the NVLS tree over M = 32 NVLink domains (nccl_tuning.py,
+    tuning.cc): one channel per NIC at min(48 x .85 x 7/8 x 2, 48, 45.5) = 45.5 GB/s, algBW
+    channels x 45.5 x 256/510, latency 25 + 2 log2(32) x 20.9 = 234 us: with 8 NICs 5.84 ms,
+    with the 7 left 6.64 ms.  The servers still reach each
     other through their other 7 NICs: no partition.
     """
     doc = example("superpod-1su")
@@ -43,8 +43,10 @@ def test_leaf_failure_in_one_su_hand_checked(example):
     assert w.reduced == ()
     assert (w.before.per_gpu_gbps, w.after.per_gpu_gbps) == (400, 350)
     assert (w.before.bisection_gbps, w.after.bisection_gbps) == (51200, 44800)
-    assert w.before.allreduce_ms == pytest.approx(5.68, abs=0.01)
-    assert w.after.allreduce_ms == pytest.approx(6.41, abs=0.01)
+    assert w.before.allreduce_ms == pytest.approx(
+        (234 + 1.024e9 / (1000 * 8 * 45.5 * 256 / 510)) / 1000, abs=1e-4)
+    assert w.after.allreduce_ms == pytest.approx(
+        (234 + 1.024e9 / (1000 * 7 * 45.5 * 256 / 510)) / 1000, abs=1e-4)
     assert not w.partitioned and not result.partitioned
 
 
@@ -171,15 +173,16 @@ def test_the_all_reduce_runs_at_the_pace_of_the_slowest_server(example):
     """superpod-1su, one NIC cable of gpu-001 fails.  The mean per-GPU bandwidth hardly moves:
     (255 x 400) / 256 = 398.4 Gb/s.  But a ring all-reduce moves in lock step, every step
     waiting for its slowest rank: gpu-001's 8 GPUs now share 7 x 400 Gb/s = 350 Gb/s each, so
-    the ring runs as when every server had lost a NIC (leaf-03 above): 6.4074 ms, not the
-    5.69 ms of the mean."""
+    the collective runs as when every server had lost a NIC (leaf-03 above): 6.639 ms (NCCL's
+    NVLS tree at 350 / 400 of its modelled rate), not the 5.84 ms of the intact design."""
     doc = example("superpod-1su")
     (cable,) = [i for i, lk in doc.links.items() if ("gpu-001", "p8") in (lk.a, lk.b)]
     (w,) = what_if(doc, resolve(doc, [cable])).workloads
     assert w.after.per_gpu_gbps == pytest.approx(398.4375, abs=1e-3)
     assert (w.after.slowest_server, w.after.slowest_gbps) == ("gpu-001", 350.0)
-    assert w.after.allreduce_ms == pytest.approx(6.4074, abs=1e-4)
-    assert w.before.allreduce_ms == pytest.approx(5.6788, abs=1e-4)  # intact: the analysis' own
+    assert w.after.allreduce_ms == pytest.approx(
+        (234 + 1.024e9 / (1000 * 8 * 45.5 * 256 / 510 * 350 / 400)) / 1000, abs=1e-4)
+    assert w.before.allreduce_ms == pytest.approx(5.8384, abs=1e-4)  # intact: the analysis' own
     whole_rail = what_if(doc, resolve(doc, ["leaf-03"])).workloads[0]
     assert whole_rail.after.allreduce_ms == w.after.allreduce_ms
 

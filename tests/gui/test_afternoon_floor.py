@@ -274,10 +274,10 @@ def test_a_selected_rack_is_outlined_far_out(window):
 @pytest.fixture
 def small_slices(monkeypatch):
     """The 4-SU SuperPOD (176 devices) built as a big hall is: racked device items in slices."""
-    from aicnet_gui.gui.canvas import floor_scene
+    from aicnet_gui.gui.canvas import floor_mirror, floor_scene
 
     monkeypatch.setattr(floor_scene, "LAZY_FLOOR_DEVICES", 50)
-    monkeypatch.setattr(floor_scene, "ITEM_SLICE", 40)
+    monkeypatch.setattr(floor_mirror, "ITEM_SLICE", 40)
 
 
 def _open_big_hall(window):  # noqa: ANN001, ANN202

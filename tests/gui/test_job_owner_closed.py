@@ -116,7 +116,7 @@ def own_window(catalog, tmp_path, dialogs):  # noqa: ANN001, ANN201
 def _start(owner: str, window, gate: Gate, spy: Spy, monkeypatch, qtbot, example_path: Path,  # noqa: ANN001, C901, PLR0913
            tmp_path: Path) -> None:
     """Start the `owner` job of `window`, held by `gate`; spy on the slots that take its result."""
-    from aicnet_gui.gui import asbuilt_view, autosave, change_tools, main_window, validation
+    from aicnet_gui.gui import asbuilt_view, autosave, change_tools, file_commands, validation
     from aicnet_gui.gui.panels import metrics
 
     def held(fn):  # noqa: ANN001, ANN202
@@ -129,8 +129,8 @@ def _start(owner: str, window, gate: Gate, spy: Spy, monkeypatch, qtbot, example
         assert window.open_path(example_path, ask=False)
         qtbot.waitUntil(window.validator.current, timeout=30_000)
     if owner == "open":
-        monkeypatch.setattr(main_window, "load_for_editor", held(main_window.load_for_editor))
-        spy.wrap(window, "_on_loaded", "_on_load_failed")
+        monkeypatch.setattr(file_commands, "load_for_editor", held(file_commands.load_for_editor))
+        spy.wrap(window.files, "_on_loaded", "_on_load_failed")
         window.opened.connect(spy.record("opened"))
         window.open_failed.connect(spy.record("open_failed"))
         assert window.open_in_background(example_path, ask=False)

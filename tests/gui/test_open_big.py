@@ -168,7 +168,7 @@ def test_a_window_that_never_paints_still_gets_its_items_and_validation(make_win
 
 def test_the_status_bar_says_the_devices_are_being_prepared_until_every_item_exists(
         window, qtbot, lazy):  # noqa: ANN001
-    from aicnet_gui.gui.main_window import PREPARING
+    from aicnet_gui.gui.file_commands import PREPARING
 
     opened = open_big(window, qtbot, lambda w: w.message_label.text())
     assert opened["building"]

@@ -1,5 +1,5 @@
-"""Fixtures of the hostile-input tests: `aicnet(*argv)` in a bounded child (bounded.py) and a
-user catalog file."""
+"""Fixtures of the hostile-input tests: `aicnet(*argv)` in a bounded child (bounded.py), a user
+catalog file, and Slurm's own topology.conf reader where libslurm is here (slurm_conf.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.append(str(Path(__file__).parent / "helpers"))  # bounded.py, minimal.py
+sys.path.append(str(Path(__file__).parent / "helpers"))  # bounded.py, minimal.py ...
+sys.path.append(str(Path(__file__).resolve().parents[2] / "benchmarks"))  # near_limit_fabric.py
 
 from bounded import Runner, run_bounded  # noqa: E402
 
@@ -54,3 +55,15 @@ def user_catalog(monkeypatch, tmp_path):  # noqa: ANN001, ANN201
         return path
 
     return write
+
+
+@pytest.fixture(scope="session")
+def slurm_reader(tmp_path_factory):  # noqa: ANN001, ANN201
+    """`read(path) -> (clean, [(switch, nodes, switches)])`: topology.conf as libslurm reads it
+    when libslurm and a C compiler are here, else as slurm_conf.py's port of its parser."""
+    from slurm_conf import libslurm_reader, switches_read_by_port, switches_read_by_slurm
+
+    binary = libslurm_reader(tmp_path_factory.mktemp("slurm"))
+    if binary is None:
+        return switches_read_by_port
+    return lambda path: switches_read_by_slurm(binary, path)

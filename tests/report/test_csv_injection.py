@@ -18,10 +18,12 @@ HOSTILE = {
     "dgx-a": "+cmd|' /C calc'!A0",
     "dgx-b": "@SUM(1+1)",
     "spine": "-2+3",
-    "tray-a": "\tleading-tab",
-    "tray-b": "\rleading-cr",
+    "tray-a": "\uff1dHYPERLINK(\"http://x\")",  # fullwidth ＝, folded into = by some programs
+    "tray-b": "\uff20SUM(1+1)",
 }
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: cell starts no name can hold (names are one line of printable text) but other text can
+CONTROL_STARTS = ["\tleading-tab", "\rleading-cr", "\nleading-lf", "\x00nul"]
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\x00", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 @pytest.fixture
@@ -46,7 +48,7 @@ def _check(path: Path, expect: tuple[str, ...]) -> None:
 
 
 def test_a_formula_cell_gets_a_leading_quote_and_other_cells_stay_as_they_are():
-    for text in HOSTILE.values():
+    for text in [*HOSTILE.values(), *CONTROL_STARTS, "\uff0b1", "\uff0d1"]:
         assert neutralised(text) == "'" + text
     assert neutralised("leaf-01") == "leaf-01"
     assert neutralised(-3) == -3  # a number is a number

@@ -79,3 +79,14 @@ def test_write_export_passes_format_options_or_their_defaults(tmp_path):
     old = write_export(netbox, doc, str(tmp_path / "old"), values={"layout": "4.4"})
     assert "device-types/" in new and "device-types/" not in old
     assert (tmp_path / "new" / "device-types").is_dir()
+
+
+def test_the_acceptance_sheet_is_an_export_with_the_traffic_commands_rows(tmp_path, capsys):
+    """`aicnet export --acceptance-csv` writes what `aicnet traffic --acceptance-csv` writes."""
+    design = Path(__file__).parents[2] / "examples" / "superpod-1su.fabric"
+    exported, traffic = tmp_path / "export.csv", tmp_path / "traffic.csv"
+    assert main(["export", str(design), "--acceptance-csv", str(exported)]) == 0
+    assert "nccl-tests acceptance sheet" in capsys.readouterr().out
+    assert main(["traffic", str(design), "--acceptance-csv", str(traffic)]) == 0
+    assert exported.read_bytes() == traffic.read_bytes()
+    assert len(exported.read_text().splitlines()) > 1

@@ -19,8 +19,8 @@ def test_every_step_weighs_what_it_costs_at_4096_servers(monkeypatch):
     sheets several times the schedule even on two cores."""
     monkeypatch.setattr(qr_pool, "worker_count", lambda: 2)
     steps = pdf._steps(_doc(98_304), ExportOptions(), 196_608)
-    assert list(steps) == ["plan", "validate", "cover", "topology", "analysis", "findings", "bom",
-                           "design", "schedule", "labels"]
+    assert list(steps)[:2] == ["plan", "validate"] and list(steps)[-2:] == ["schedule", "labels"]
+    assert {"design", "bom"} <= steps.keys()
     assert 1.0 <= steps["design"] / steps["schedule"] <= 1.6
     assert 4.0 <= steps["labels"] / steps["schedule"] <= 7.0
     assert 0.4 <= steps["plan"] / steps["schedule"] <= 0.6

@@ -74,6 +74,7 @@ def _price_lines(bom: Bom, pricer: Pricer) -> list[str]:
     rows += [(m, n, pricer.device(m)) for m, n in bom.devices_by_model.items()]
     rows += [(p, n.order, pricer.optic(p)) for p, n in bom.transceiver_orders().items()]
     rows += [(k, n.order, pricer.cable(k)) for k, n in bom.cable_orders().items()]
+    rows += [(k, n.order, pricer.part(k)) for k, n in bom.part_orders().items()]
     width = max(len("part"), *(len(r[0]) for r in rows)) if rows else 4
     lines = [f"Prices ({bom.currency}; order = quantity + spares)",
              f"  {'part':<{width}}  {'order':>8}  {'unit':>14}  {'cost':>16}"]
@@ -99,6 +100,12 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
         [(p, str(n), str(bom.transceiver_spares.get(p, 0))) for p, n in bom.transceivers.items()],
         ("part", "qty", "spares"))
     lines.append("")
+    if bom.parts:
+        lines += _table(
+            "Replaceable parts (field-replaceable units of the devices above, e.g. laser modules)",
+            [(k, str(n), str(bom.part_spares.get(k, 0))) for k, n in bom.parts.items()],
+            ("part", "qty", "spares"))
+        lines.append("")
     lines += _table(
         "Cables (part @ ordered length in m; one per physical cable: a splitter or a twin "
         "cable that carries two links counts once)",

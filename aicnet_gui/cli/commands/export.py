@@ -47,11 +47,16 @@ def _offset(text: str) -> tuple[float, float]:
 
 
 def _write(target: str, export: Callable[[], T]) -> T:
-    """Run one export; an OS error becomes a one-line message naming the output."""
+    """Run one export; an OS error, or a text the output cannot hold safely, becomes a
+    one-line message naming the output."""
+    from ...model.text_safety import OutputRefused
+
     try:
         return export()
     except OSError as exc:
         raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+    except OutputRefused as exc:
+        raise CliError(f"{target}: {exc}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:

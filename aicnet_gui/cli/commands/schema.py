@@ -1,4 +1,5 @@
-"""`aicnet schema fabric|catalog [-o FILE]`: the JSON Schema of a `.fabric` or catalog file.
+"""`aicnet schema fabric|catalog|requirement [-o FILE]`: the JSON Schema of a `.fabric`, catalog or
+requirement file.
 
 Generated from the pydantic models that read those files (`fileio/schemas.py`), so it always
 matches this aicnet.  Other tools use it to validate or generate aicnet files.
@@ -12,7 +13,7 @@ import sys
 
 from ..common import EXIT_OK, CliError
 
-HELP = "print the JSON Schema of .fabric or catalog files"
+HELP = "print the JSON Schema of .fabric, catalog or requirement files"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,8 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     parser = sub.add_parser(
         "schema", help=HELP,
-        description="Print (or write) the JSON Schema, draft 2020-12, of a .fabric file or a "
-                    "catalog file, generated from the models aicnet reads them with.")
+        description="Print (or write) the JSON Schema, draft 2020-12, of a .fabric file, a "
+                    "catalog file or a requirement file (aicnet compare), generated from the "
+                    "models aicnet reads them with.")
     parser.add_argument("kind", choices=SCHEMA_KINDS, help="which file format")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     parser.set_defaults(func=run)

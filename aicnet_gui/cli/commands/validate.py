@@ -44,6 +44,7 @@ def _ratio(value: float | None) -> str:
 def render(report: AnalysisReport, source: str, show_all: bool = False,
            checker: FixChecker | None = None) -> str:
     from ...analysis import Finding, Severity
+    from ...analysis.collectives import NCCL_NAMES
     from ...model.rounding import metres
     from ...model.wording import counted
     from ...repair import CHECK_LIMIT
@@ -97,6 +98,8 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
                  f"({total['free_switch_ports']} on switches)")
     for w in metrics.workloads:
         time_ms = "-" if w.allreduce_ms is None else f"{w.allreduce_ms:g} ms"
+        if w.allreduce_ms is not None and w.algorithm:
+            time_ms += f" (NCCL {NCCL_NAMES.get(w.algorithm, w.algorithm)}/{w.protocol})"
         if w.slowest_server and w.allreduce_ms is not None:
             time_ms += f" (paced by {w.slowest_server}: {w.slowest_gbps_per_gpu:g} Gb/s per GPU)"
         where = f" at {w.bottleneck_name}" if w.bottleneck_name else ""

@@ -1,7 +1,8 @@
 """`aicnet whatif FILE --fail ID... [--each leaf|spine|core|cable] [--exact] [--top N] [--json]`:
 what failed devices, cables, optics or a rail do to every workload (aicnet_gui/change/whatif.py).
 
---fail takes a device id or name, a link id, optic:DEVICE:CAGE, rail:N or plane:NAME, and may be
+--fail takes a device id or name, a link id, optic:DEVICE:CAGE, laser:DEVICE:N, rail:N or
+plane:NAME, and may be
 repeated (all fail together).  --each runs every single failure of one kind and ranks them worst
 first; identical failures of one structural class are evaluated once unless --exact.  The
 design file is never changed.  Exit 0, 2 on bad input.
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                         "every workload; --each ranks single failures.")
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--fail", action="append", default=[], metavar="ID",
-                        help="device, link, optic:DEVICE:CAGE, rail:N or plane:NAME (repeatable)")
+                        help="device, link, optic:DEVICE:CAGE, laser:DEVICE:N, rail:N or plane:NAME (repeatable)")
     parser.add_argument("--each", choices=KINDS, help="every single failure of this kind, ranked")
     parser.add_argument("--exact", action="store_true",
                         help="with --each: evaluate every failure (no structural classes)")

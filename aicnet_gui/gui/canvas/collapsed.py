@@ -19,13 +19,13 @@ from ...editing.units import natural_key
 from . import groups
 from .box_layout import place_boxes
 from .groups import GroupItem, GroupKey
-from .mirror import SceneMirror
+from .topology_mirror import TopologyMirror
 
 
 class CollapsedGroups:
     """Group key -> box of one scene; the scene's `collapsed` is this `boxes` dict."""
 
-    def __init__(self, scene: QGraphicsScene, mirror: SceneMirror) -> None:
+    def __init__(self, scene: QGraphicsScene, mirror: TopologyMirror) -> None:
         self.scene = scene
         self.mirror = mirror
         #: collapsed groups (view state, not in the model); never replaced, only changed

@@ -17,10 +17,6 @@ class FabricScene(QGraphicsScene):
         """What "fit to view" shows."""
         return self.itemsBoundingRect()
 
-    def fit_min_scale(self) -> float:
-        """The least scale "fit to view" picks (0: the view's own minimum)."""
-        return 0.0
-
     def empty_hint(self) -> str:
         """Text written over an empty canvas ("" for none)."""
         return ""

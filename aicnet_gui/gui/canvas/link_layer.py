@@ -57,6 +57,37 @@ def _visible_area(widget: QWidget | None) -> QRectF | None:
     return view.mapToScene(widget.rect()).boundingRect()
 
 
+def _inside(x: np.ndarray, y: np.ndarray, view: tuple[float, ...]) -> np.ndarray:
+    left, right, top, bottom = view[:4]
+    return (x >= left) & (x <= right) & (y >= top) & (y <= bottom)
+
+
+def _stubs(ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray, a_in: np.ndarray,
+           b_in: np.ndarray, stub: float, whole: set[int]) -> tuple[np.ndarray, ...]:
+    """The cable ends as drawn close up: a cable with one end in view ends `stub` scene units
+    from it, towards its other end (the rows in `whole` and the cables with both ends in view
+    keep their ends)."""
+    one = np.flatnonzero(a_in ^ b_in)
+    if whole and len(one):
+        one = one[~np.isin(one, np.fromiter(whole, dtype=np.int64))]
+    if not len(one):
+        return ax, ay, bx, by
+    dx, dy = bx[one] - ax[one], by[one] - ay[one]
+    length = np.hypot(dx, dy)
+    t = np.minimum(1.0, stub / np.where(length > 0, length, 1.0))
+    from_a = a_in[one]
+    ax, ay, bx, by = ax.copy(), ay.copy(), bx.copy(), by.copy()
+    near = one[from_a]  # a in view: b comes in to the stub's end
+    ta = t[from_a]
+    bx[near] = ax[near] + dx[from_a] * ta
+    by[near] = ay[near] + dy[from_a] * ta
+    far = one[~from_a]  # b in view: a comes in
+    tb = t[~from_a]
+    ax[far] = bx[far] - dx[~from_a] * tb
+    ay[far] = by[far] - dy[~from_a] * tb
+    return ax, ay, bx, by
+
+
 class Bundles:
     """Cables merged by end node: `a`, `b` node ids, `counts`, the first cable row of each
     bundle (for its colour), and for every merged cable row its bundle (`inverse`)."""
@@ -115,6 +146,9 @@ class LinkLayer(QGraphicsItem):
         self._shown_cache: np.ndarray | None = None
         self._groups: dict[str, int] = {}
         self._collapsed: list[tuple[float, float]] = []  # centre of each collapsed group
+        #: the view of the last close-up frame of a big fabric (left, right, top, bottom, stub
+        #: length): a click picks what it drew (stubs, no passing trunks); None: every line
+        self._stub_view: tuple[float, float, float, float, float] | None = None
         self._bundle_cache: dict[str, Bundles] = {}
         self._marked = False
         self.mode = "cable"
@@ -667,8 +701,14 @@ class LinkLayer(QGraphicsItem):
         if not n:
             return None
         ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
+        alive = self._pickable()
+        view = self._stub_view
+        if view is not None:  # what the last close-up frame drew: stubs, no passing trunks
+            a_in, b_in = _inside(ax, ay, view), _inside(bx, by, view)
+            alive = alive & (a_in | b_in)
+            ax, ay, bx, by = _stubs(ax, ay, bx, by, a_in, b_in, view[4], self._selected)
         near = (
-            self._pickable()
+            alive
             & (np.minimum(ax, bx) - tolerance <= x) & (np.maximum(ax, bx) + tolerance >= x)
             & (np.minimum(ay, by) - tolerance <= y) & (np.maximum(ay, by) + tolerance >= y)
         )
@@ -760,14 +800,18 @@ class LinkLayer(QGraphicsItem):
         n = self._n
         ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
         alive = self._pickable()
+        self._stub_view = None
         if area is not None and n > lod.SMALL_FABRIC_LINKS:
-            # a big fabric close up: only cables with an end on screen; the thousands of long
-            # trunks that merely pass through would bury the devices being worked on
+            # a big fabric close up: only cables with an end on screen, and a cable whose other
+            # end is off screen as a stub from its end on screen towards it: the thousands of
+            # long leaf-spine trunks that pass through the view would bury the server rows
             margin = 60.0 / max(scale, 1e-6)
-            left, right = area.left() - margin, area.right() + margin
-            top, bottom = area.top() - margin, area.bottom() + margin
-            alive = alive & (((ax >= left) & (ax <= right) & (ay >= top) & (ay <= bottom))
-                             | ((bx >= left) & (bx <= right) & (by >= top) & (by <= bottom)))
+            view = (area.left() - margin, area.right() + margin,
+                    area.top() - margin, area.bottom() + margin, lod.STUB_PX / max(scale, 1e-6))
+            a_in, b_in = _inside(ax, ay, view), _inside(bx, by, view)
+            alive = alive & (a_in | b_in)
+            ax, ay, bx, by = _stubs(ax, ay, bx, by, a_in, b_in, view[4], self._selected)
+            self._stub_view = view  # (the selected cables stay whole)
         idx = self._visible(ax, ay, bx, by, exposed, alive)
         if len(idx) > lod.MAX_AA_LINES:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)

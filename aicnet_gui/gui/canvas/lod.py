@@ -21,12 +21,10 @@ GROUPS_MAX_SCALE = 0.16
 RACK_NAME_MIN_SCALE = 0.6
 """A Floor rack writes its 9 pt name in its header from here up (7 px high); below, the name is
 written in device pixels over the rack (rack_names.py)."""
-READABLE_SCALE = 0.7
-"""Fit never zooms a small design (at most READABLE_FIT_DEVICES devices) out beyond this: device
-names (9 pt bold, 12 px at 100 %) are about 8 px high here, 4 px at the 32 % fit used to pick.  The user can still zoom out further."""
-READABLE_FIT_DEVICES = 16
-"""A design of a few racks' worth of devices; a larger one (the 44-device SU) is fitted whole, so
-its structure shows at once."""
+STUB_PX = 40.0
+"""Close up on a big fabric a cable whose other end is off screen is drawn this many pixels
+from its end on screen, towards the other end: its direction shows, and the long leaf-spine
+trunks do not bury the rows they pass over."""
 BUNDLE_LABEL_MIN_PX = 70.0
 MAX_BUNDLE_LABELS = 160
 MAX_AA_LINES = 1000

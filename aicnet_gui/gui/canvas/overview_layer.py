@@ -34,7 +34,7 @@ from ...model.edits import ChangeSet
 from .. import theme
 from .device_layer import DeviceLayer
 from .link_layer import LinkLayer
-from .scene_data import PreparedOverview
+from .scene_data import PreparedOverview, TopologyData
 from .view import FabricView
 
 
@@ -131,6 +131,16 @@ class OverviewLayer(QGraphicsItem):
             self._fine_bundles, self._coarse_bundles = made.fine_bundles, made.coarse_bundles
             self._devices_dirty = self._links_dirty = False
         self._sync_bounds()
+
+    # the canvas-layer contract (mirror.MirrorLayer): the Topology mirror tells these
+    def mirror_reset(self, data: TopologyData) -> None:
+        self.reset(data.overview)
+
+    def mirror_changed(self, changes: ChangeSet) -> None:
+        self.changed(changes)
+
+    def mirror_scale(self, scale: float) -> None:
+        self.set_scale(scale)
 
     def _sync_bounds(self) -> None:
         """The item covers what the device layer covers (no block reaches beyond its devices)."""
@@ -604,7 +614,8 @@ class _Label:
 
     def text(self, room: float, fits: Callable[[str], bool]) -> str:
         """The longest title that fits `room`: all, then the first count and the cables out,
-        then the first count (whole words before an ellipsis); two lines: the title alone."""
+        then the first count, then the title alone (`Pod 7`, never `Pod 7: 256 serv…`); two
+        lines: the title alone.  The contents are in the block's tooltip."""
         title = self.block.title
         if not self.one_line:
             return title
@@ -614,7 +625,8 @@ class _Label:
             choices.append(f"{title}: {self.first} · {self.out:,} out" if grow
                            else f"{title}: {self.first} ↑{self.out:,}")
         choices.append(f"{title}: {self.first}")
-        return next((c for c in choices if fits(c)), choices[0])
+        choices.append(title)
+        return next((c for c in choices if fits(c)), title)
 
 
 def _place_titles(painter: QPainter, labels: list[_Label], halve: bool

@@ -15,6 +15,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from ...model.edits import ChangeSet
 from .. import theme
 
 #: scene units above an SU's leaves that the caption may take (the layout's gap between tiers)
@@ -52,6 +53,17 @@ class SuCaptions(QGraphicsItem):
             self._bounds = bounds
         self._blocks = None
         self.update()
+
+    # the canvas-layer contract (mirror.MirrorLayer): the Topology mirror tells these
+    def mirror_reset(self, _data: object) -> None:
+        self.changed()
+
+    def mirror_changed(self, changes: ChangeSet) -> None:
+        if changes.devices:
+            self.changed()
+
+    def mirror_scale(self, scale: float) -> None:
+        """Nothing to do: the scene hides the captions while the overview is drawn."""
 
     def blocks(self) -> Blocks:
         """(title, where the SU's devices are) per SU, read from the overview when needed."""

@@ -2,9 +2,11 @@
 
 The scene shows the model and never holds the truth.  Helpers do the work:
 
-- `SceneMirror` (`mirror.py`) owns the id -> item map and the batched device and link layers:
-  it rebuilds on `reset`, applies each `ChangeSet` to the touched ids only, and tells the items
-  what they show (badges, colours, highlights, level of detail, the cable being drawn);
+- `TopologyMirror` (`topology_mirror.py`, the Topology's `SceneMirror`: mirror.py) owns the
+  id -> item map and the batched device and link layers: it rebuilds on `reset`, applies each
+  `ChangeSet` to the touched ids only, tells the items what they show (badges, colours,
+  highlights, level of detail, the cable being drawn), and tells the canvas layers registered
+  with it (the overview, the SU captions) each rebuild, edit and zoom after it;
 - interactions (`interactions/`): the scene holds at most one active gesture (drawing a cable,
   moving devices) and hands it the mouse and key events; `PickInteraction` picks cables;
 - `CollapsedGroups` (`collapsed.py`) keeps the boxes of collapsed groups;
@@ -14,7 +16,8 @@ The scene shows the model and never holds the truth.  Helpers do the work:
 - the tier bands, selection and the scene's timers stay here:
   a big document opened zoomed far out gets its device items after the first frame, a slice per
   event-loop turn; meanwhile a click or a frame zoomed in creates the items it reaches at once
-  (`SceneMirror.ensure_items_in`), and whatever needs every item gets them all (`ensure_items`).
+  (`TopologyMirror.ensure_items_in`), and whatever needs every item gets them all
+  (`ensure_items`).
 
 Gestures become requests to the `Editor` (a drop, a wire, a finished drag); the model's change
 event then moves the items.  The item index is a BSP tree of depth 6 (never Qt's default depth
@@ -53,11 +56,11 @@ from .interactions.pick import PickInteraction
 from .interactions.wire import WireInteraction
 from .items import BAND_PAD, TITLE_MARGIN, DeviceItem, TierBands
 from .link_layer import LinkLayer
-from .mirror import SceneMirror, link_colour
 from .overview_layer import OverviewLayer
-from .scene_data import TopologyData, topology_data
+from .scene_data import topology_data
 from .su_captions import SuCaptions
 from .tooltips import tooltip
+from .topology_mirror import TopologyMirror, link_colour
 from .view import FabricView
 from .wire_preview import WirePreview
 from .wire_state import WireState
@@ -136,7 +139,7 @@ class TopologyScene(FabricScene):
         self.setBackgroundBrush(theme.CANVAS_BG)
         QPixmapCache.setCacheLimit(max(QPixmapCache.cacheLimit(), PIXMAP_CACHE_KB))
         self.snap = True
-        self.mirror = SceneMirror(self, lambda: self.editor.doc)
+        self.mirror = TopologyMirror(self, lambda: self.editor.doc)
         self.links: LinkLayer = self.mirror.links
         self.device_layer = self.mirror.device_layer
         self._awaiting_frame = False
@@ -156,10 +159,10 @@ class TopologyScene(FabricScene):
         self.group_boxes = CollapsedGroups(self, self.mirror)
         # overview hook (#22): blocks per SU / pod / tier drawn instead of the devices far out
         self.overview = OverviewLayer(self)
-        self.addItem(self.overview)
+        self.mirror.add_layer(self.overview)
         self.su_captions = SuCaptions(self.overview.su_blocks,  # `SU 3` closer in
                                       self.device_layer.boundingRect)
-        self.addItem(self.su_captions)
+        self.mirror.add_layer(self.su_captions)
         #: collapsed groups (view state, not in the model)
         self.collapsed: dict[GroupKey, GroupItem] = self.group_boxes.boxes
         self.colour_mode = "cable"
@@ -209,32 +212,19 @@ class TopologyScene(FabricScene):
             self.interaction.cancel()
         self._build_timer.stop()
         self.blockSignals(True)
-        self.mirror.clear()
         self.group_boxes.clear()
         self.blockSignals(False)
         doc = self.doc
         data = self.editor.document.take_scene_data()
         if data is None or data.revision != doc.revision or len(data) != len(doc.devices):
             data = topology_data(doc)
-        self._update_detail_scale()  # before the items: each is created with it
-        self._build(data)
-        self.overview.reset(data.overview)  # overview hook (#22): the loader's, if it made it
-        self.su_captions.changed()
-        if not len(data):
-            self.bands.set_bands([])
-        self._update_scene_rect()
-        self._planes = self._find_planes()
-        self.selection_changed_ids.emit()
-        self.planes_changed.emit()
-
-    def _build(self, data: TopologyData) -> None:
-        """One bulk load of the layers; the device items now, or after the first frame when
-        the batched layer draws the devices (`_lazy`)."""
         n = len(data)
         if n:
             self._expect_fit(float(data.x.min()), float(data.y.min()),
                              float((data.x + data.w).max()), float((data.y + data.h).max()))
-        self.mirror.build(data, items_now=not self._lazy(n))
+        # the device items now, or after the first frame when the batched layer draws the
+        # devices (`_lazy`); the overview and the SU captions are told by the mirror
+        self.mirror.rebuild(data, items_now=not self._lazy(n))
         self._device_index_built = False
         self._building = True
         if n:
@@ -242,6 +232,12 @@ class TopologyScene(FabricScene):
         # `built` follows the first frame (or FIRST_FRAME_WAIT_MS when no view paints)
         self._awaiting_frame = True
         self._build_timer.start(FIRST_FRAME_WAIT_MS)
+        if not n:
+            self.bands.set_bands([])
+        self._update_scene_rect()
+        self._planes = self._find_planes()
+        self.selection_changed_ids.emit()
+        self.planes_changed.emit()
 
     def _lazy(self, devices: int) -> bool:
         """Build the device items after the first frame?  Only when the device layer draws the
@@ -293,7 +289,7 @@ class TopologyScene(FabricScene):
 
     def items_pending(self) -> bool:
         """True while device items of a new document are still to be created."""
-        return self.mirror.pending is not None
+        return self.mirror.items_pending()
 
     def ensure_items(self) -> None:
         """Create every pending device item now (something needs them all: an edit, a selection
@@ -306,12 +302,9 @@ class TopologyScene(FabricScene):
 
     def apply_changes(self, changes: ChangeSet) -> None:
         """Follow one applied edit: update only the touched devices and cables."""
-        update = self.mirror.apply_changes(changes)
-        self.overview.changed(changes)  # overview hook (#22)
-        if changes.devices:
-            self.su_captions.changed()
+        update = self.mirror.apply_changes(changes)  # then the overview and the SU captions
         self._update_detail_scale()
-        if update.bands:
+        if update.moved:
             self._band_timer.start()
         if changes.devices:
             self._planes_after_edit()
@@ -428,20 +421,18 @@ class TopologyScene(FabricScene):
         scale = min(viewport.width() / max(width, 1), viewport.height() / max(height, 1))
         self.mirror.far = scale * 0.97 < lod.FAR_SCALE
         self.device_layer.setVisible(self.mirror.far)
-        self.overview.set_scale(scale * 0.97)  # overview hook (#22)
+        self.mirror.scale_layers(scale * 0.97)  # the overview (#22)
         self.group_boxes.set_shown(not self.overview.active)
         self.su_captions.setVisible(not self.overview.active)
 
     def set_view_scale(self, scale: float) -> None:
         """The view zoomed: below lod.FAR_SCALE the batched layer draws the devices."""
-        self.mirror.set_far(scale < lod.FAR_SCALE)
-        self.overview.set_scale(scale)  # overview hook (#22): may hide the device and link layers
+        self.mirror.set_view_scale(scale)  # the overview (#22) may hide the device and link layers
         self.group_boxes.set_shown(not self.overview.active)
         self.su_captions.setVisible(not self.overview.active)
 
     def _update_detail_scale(self) -> None:
-        small = len(self.doc.links) < lod.SMALL_FABRIC_LINKS
-        if self.mirror.set_detail_scale(lod.SMALL_PORTS_MIN_SCALE if small else lod.PORTS_MIN_SCALE):
+        if self.mirror.update_detail_scale():
             self.update()
 
     # ---------------------------------------------------------------- collapsed groups
@@ -520,12 +511,6 @@ class TopologyScene(FabricScene):
         if rect.isNull():
             rect = QRectF(-400, -300, 800, 600)
         return rect
-
-    def fit_min_scale(self) -> float:
-        """The least scale "fit to view" picks: readable names on a small design, else none."""
-        if 0 < len(self.doc.devices) <= lod.READABLE_FIT_DEVICES:
-            return lod.READABLE_SCALE
-        return 0.0
 
     def empty_hint(self) -> str:
         if self.mirror.items or self.mirror.pending is not None:

@@ -103,9 +103,9 @@ class FabricView(QGraphicsView):
         self.zoom_changed.emit(self.scale_factor())
 
     def fit_all(self) -> None:
-        """Fit the scene's content; a scene may ask for a readable minimum (`fit_min_scale`)."""
-        scene = self._scene
-        self.fit_rect(scene.content_rect(), min_scale=scene.fit_min_scale())
+        """Fit the scene's content: all of it, small or big (below FAR_SCALE the batched layers
+        draw it, names where they fit; the user zooms in from there)."""
+        self.fit_rect(self._scene.content_rect())
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         delta = event.angleDelta()

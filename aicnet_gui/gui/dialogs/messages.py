@@ -13,6 +13,8 @@ DISCARD = "discard"
 CANCEL = "cancel"
 RECOVER = "recover"
 LATER = "later"
+PLACE = "place"
+SHOW = "show"
 
 
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
@@ -29,24 +31,31 @@ def ask_save_changes(parent: QWidget | None, name: str) -> str:
     return {buttons.Save: SAVE, buttons.Discard: DISCARD}.get(answer, CANCEL)
 
 
+def _choose(parent: QWidget | None, title: str, text: str,
+            choices: list[tuple[str, QMessageBox.ButtonRole, str]], otherwise: str,
+            cancel: bool = False) -> str:
+    """A question whose answers are buttons: `choices` (label, role, answer), the first the
+    default; `otherwise` when none is clicked (or Cancel, with `cancel`)."""
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton,
+                      parent)
+    buttons = {box.addButton(label, role): answer for label, role, answer in choices}
+    if cancel:
+        box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(next(iter(buttons)))
+    box.exec()
+    return buttons.get(box.clickedButton(), otherwise)
+
+
 def ask_recover(parent: QWidget | None, recovery: Recovery) -> str:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(recovery.saved_at))
     what = recovery.original or "an untitled fabric"
-    buttons = QMessageBox.StandardButton
-    box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved work",
-                      f"aicnet did not close cleanly last time.\n\nUnsaved changes to {what} "
-                      f"were autosaved at {when}. Recover them?", buttons.NoButton, parent)
-    recover = box.addButton("Recover", QMessageBox.ButtonRole.AcceptRole)
-    discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
-    box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
-    box.setDefaultButton(recover)
-    box.exec()
-    clicked = box.clickedButton()
-    if clicked is recover:
-        return RECOVER
-    if clicked is discard:
-        return DISCARD
-    return LATER
+    role = QMessageBox.ButtonRole
+    return _choose(parent, "Recover unsaved work",
+                   f"aicnet did not close cleanly last time.\n\nUnsaved changes to {what} "
+                   f"were autosaved at {when}. Recover them?",
+                   [("Recover", role.AcceptRole, RECOVER),
+                    ("Discard", role.DestructiveRole, DISCARD),
+                    ("Not now", role.RejectRole, LATER)], LATER)
 
 
 def ask_update_catalog(parent: QWidget | None, changes: list[str]) -> bool:
@@ -60,3 +69,12 @@ def ask_update_catalog(parent: QWidget | None, changes: list[str]) -> bool:
         "checked against them, and Undo gives the old ones back.",
         buttons.Yes | buttons.No, buttons.Yes)
     return answer == buttons.Yes
+
+
+def ask_place_devices(parent: QWidget | None, text: str) -> str:
+    """No length is known (`text` says why): place the devices in new racks, show them on the
+    Floor (to drag them into racks), or leave it: PLACE, SHOW or CANCEL."""
+    role = QMessageBox.ButtonRole
+    return _choose(parent, "No cable length known", text,
+                   [("Place in New Racks", role.AcceptRole, PLACE),
+                    ("Show on the Floor", role.ActionRole, SHOW)], CANCEL, cancel=True)

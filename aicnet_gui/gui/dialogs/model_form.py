@@ -36,15 +36,12 @@ from PySide6.QtWidgets import (
 )
 
 from ...model.catalog import Catalog
-from .. import resources
+from .. import resources, theme
 
 AUTO = "auto"
 
 #: how enum values read in a combo box
-ENUM_TITLES = {
-    "infiniband": "InfiniBand", "rocev2": "RoCEv2", "ethernet": "Ethernet",
-    "tia-606": "ANSI/TIA-606", "iso-14763": "ISO/IEC 14763",
-}
+ENUM_TITLES = {**theme.TECH_TITLES, "tia-606": "ANSI/TIA-606", "iso-14763": "ISO/IEC 14763"}
 
 
 def decimals_for(value: float) -> int:

@@ -34,6 +34,8 @@ from ...generators.naming import names
 from ...model.catalog import Catalog
 from ...model.edits import Operation, UpdateMetadata, UpdateSettings
 from ...model.fabric import LengthEstimation, Metadata, Notes, OversubscriptionTargets, Settings
+from ...model.network_defaults import network_defaults
+from .. import theme
 from .model_form import ModelForm
 from .port_os_form import PortOsForm
 from .services_form import ServicesForm
@@ -198,9 +200,16 @@ class FabricSettingsDialog(QDialog):
 
         self.network = ModelForm(Settings, catalog, skip=_OWN_TABS)
         self.network.set_values(settings.model_dump())
+        self._technology = settings.technology
+        self.network.changed.connect(self._on_network_changed)
+        self.technology_note = QLabel()
+        self.technology_note.setWordWrap(True)
+        self.technology_note.setStyleSheet("color: #1864ab;")
+        self.technology_note.hide()
         self.services = ServicesForm(doc)
         network = QWidget()
         network_layout = QVBoxLayout(network)
+        network_layout.addWidget(self.technology_note)
         network_layout.addWidget(self.network)
         network_layout.addWidget(self.services)
         self.tabs.addTab(_scrolled(network), "Network")
@@ -240,6 +249,25 @@ class FabricSettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def _on_network_changed(self) -> None:
+        """Another technology chosen: its network defaults fill MTU, PFC, ECN, DCB and ECMP
+        (model/network_defaults.py), and a note says so; the user may change them before OK."""
+        technology = self.network.values().get("technology")
+        if technology is None or technology == self._technology:
+            return
+        self._technology = technology
+        defaults = network_defaults(technology)
+        self.network.blockSignals(True)
+        self.network.set_values(defaults)
+        self.network.blockSignals(False)
+        title = theme.TECH_TITLES.get(technology.value, technology.value)
+        lossless = [name.upper() for name in ("pfc", "ecn", "dcb") if defaults[name]]
+        self.technology_note.setText(
+            f"{title}'s defaults are filled in: MTU {defaults['mtu']}, "
+            + (", ".join(lossless) + " on" if lossless else "no PFC, ECN or DCB")
+            + f", ECMP {defaults['ecmp_policy']}. Change them here if your fabric differs.")
+        self.technology_note.show()
 
     # ---------------------------------------------------------------- result
     def wanted_settings(self) -> dict[str, Any]:

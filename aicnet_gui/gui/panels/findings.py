@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 
 from ...analysis import AnalysisReport, Finding, Fix, Severity
 from ...editing.units import counted
-from ...repair.batch import by_code, same_fix
+from ...repair.batch import by_code, fix_blocker, same_fix
 from .. import resources
 from .findings_model import (
     FINDING_ROLE,
@@ -172,6 +172,8 @@ class FindingsDock(QDockWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.clicked.connect(lambda index: self._on_current(index, QModelIndex()))
         self.rules = RulesPane()
+        self.rules.blocker = self._fix_blocker
+        self._blocked: tuple[int, str, str | None] | None = None  # (report, code, reason)
         self.rules.code_chosen.connect(self._on_rule_chosen)
         self.rules.fix_all.connect(self._fix_all_of)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -197,8 +199,8 @@ class FindingsDock(QDockWidget):
         top = self._top_finding()
         self.report = report
         self.fixable = current
-        self.rules.set_fixable(current)
         change = self.model.set_findings(report.findings)
+        self.rules.set_fixable(current)
         if change.reset or change.removed or change.added:
             self._refill_codes()
         self._update_counts()
@@ -255,6 +257,13 @@ class FindingsDock(QDockWidget):
     def _on_rule_chosen(self, code: str | None) -> None:
         """A line of the rules list chosen: the table shows that rule's findings."""
         self.code.setCurrentIndex(max(self.code.findData(code), 0) if code else 0)
+
+    def _fix_blocker(self, code: str) -> str | None:
+        """Why "Fix all" can fix no finding of `code` (None: it may), once per report and rule."""
+        if self._blocked is None or self._blocked[:2] != (id(self.report), code):
+            reason = fix_blocker(self._doc(), by_code(self.model.all_findings(), code))
+            self._blocked = (id(self.report), code, reason)
+        return self._blocked[2]
 
     def _fix_all_of(self, code: str) -> None:
         if self.fixable:

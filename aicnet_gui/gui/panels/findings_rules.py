@@ -9,6 +9,7 @@ model's counts per (code, severity), so a report costs the number of codes, not 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import (
@@ -40,6 +41,10 @@ def rules_of(counts: Counter[tuple[str, Severity]]) -> list[tuple[str, Severity,
     return sorted(((c, worst[c], totals[c]) for c in totals), key=lambda r: (r[1].rank, r[0]))
 
 
+FIX_ALL_TIP = ("Apply the fixes of every finding of the chosen rule together (checked on a copy "
+               "first; one undo step)")
+
+
 class RulesPane(QWidget):
     """The rules found, with counts; choose one to filter the table, fix all of one."""
 
@@ -67,13 +72,15 @@ class RulesPane(QWidget):
         self.tree.currentItemChanged.connect(self._on_current)
         layout.addWidget(self.tree, 1)
         self.fix_button = QPushButton(resources.icon("fix"), "Fix all")
-        self.fix_button.setToolTip("Apply the fixes of every finding of the chosen rule together "
-                                   "(checked on a copy first; one undo step)")
+        self.fix_button.setToolTip(FIX_ALL_TIP)
         self.fix_button.setEnabled(False)
         self.fix_button.clicked.connect(self._fix_all)
         layout.addWidget(self.fix_button)
         self.rules: list[tuple[str, Severity, int]] = []
         self.fixable = False
+        #: why the findings of a rule cannot be fixed in one click (None: they may be); the
+        #: dock sets it (repair.batch.fix_blocker over the rule's findings)
+        self.blocker: Callable[[str], str | None] = lambda _code: None
 
     def set_rules(self, rules: list[tuple[str, Severity, int]], chosen: str | None) -> None:
         """Show `rules` (rules_of); keep `chosen` current."""
@@ -123,7 +130,9 @@ class RulesPane(QWidget):
             self.fix_button.setEnabled(False)
             return
         self.fix_button.setText(f"Fix all {self.count_of(code):,} {code}")
-        self.fix_button.setEnabled(self.fixable)
+        reason = self.blocker(code) if self.fixable else None
+        self.fix_button.setEnabled(self.fixable and reason is None)
+        self.fix_button.setToolTip(f"Nothing to fix in one click: {reason}" if reason else FIX_ALL_TIP)
 
     def _on_current(self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None) -> None:
         self.update_fix()
@@ -141,6 +150,10 @@ class RulesPane(QWidget):
             return
         menu = QMenu(self.tree)
         act = menu.addAction(f"Fix all {self.count_of(code):,} {code}")
-        act.setEnabled(self.fixable)
+        reason = self.blocker(code) if self.fixable else None
+        act.setEnabled(self.fixable and reason is None)
+        if reason:
+            act.setToolTip(reason)
+            menu.setToolTipsVisible(True)
         act.triggered.connect(lambda: self.fix_all.emit(code))
         menu.exec(self.tree.viewport().mapToGlobal(pos))

@@ -46,7 +46,7 @@ from .forms import (
 )
 from .link_page import LinkPage
 
-TECH_TITLES = {"infiniband": "InfiniBand", "rocev2": "RoCEv2", "ethernet": "Ethernet"}
+TECH_TITLES = theme.TECH_TITLES
 
 
 class RackPage(Page):
@@ -181,9 +181,8 @@ class FabricPage(Page):
         on_commit(self.name, lambda t: editor.update_metadata({"name": t.strip() or "Untitled fabric"}, "Rename fabric"))
         on_commit(self.author, lambda t: editor.update_metadata({"author": t.strip()}, "Set author"))
         on_commit(self.description, lambda t: editor.update_metadata({"description": t}, "Set description"))
-        self.technology.activated.connect(
-            lambda _i: editor.update_settings({"technology": FabricTechnology(combo_value(self.technology))},
-                                              "Set technology"))
+        self.technology.activated.connect(  # brings the technology's MTU, PFC, ECN ... with it
+            lambda _i: editor.set_technology(FabricTechnology(combo_value(self.technology))))
         self.mtu.valueChanged.connect(lambda v: editor.update_settings({"mtu": v}, "Set MTU"))
         self.pfc.toggled.connect(lambda v: editor.update_settings({"pfc": v}, "Set PFC"))
         self.ecn.toggled.connect(lambda v: editor.update_settings({"ecn": v}, "Set ECN"))

@@ -1,8 +1,9 @@
 """The metrics dock: oversubscription, workloads, breakouts, cable lengths and the bill of
 materials of the open fabric, as the live validation last computed them.
 
-Oversubscription rows carry a bar against the target: the marker in the middle is the target,
-green within it, amber up to 1.5 times it, red beyond.  The target is the strictest of the
+Oversubscription rows carry a bar against the target, left of the value: the marker in the
+middle is the target, green within it, amber up to 1.5 times it, red beyond.  Two columns (the
+labels, the values with their bars) so that the labels are whole at the dock's default width.  The target is the strictest of the
 settings' targets for the kinds of workload the fabric carries (training 1:1 by default).
 Clicking a switch selects it on the canvas.  Cost shows "unknown" while any part has no price.
 """
@@ -11,12 +12,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QHeaderView,
     QLabel,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeWidget,
@@ -35,6 +47,15 @@ from .forms import on_screen
 
 BAR_ROLE = Qt.ItemDataRole.UserRole + 10
 ID_ROLE = Qt.ItemDataRole.UserRole + 11
+BAR_W = 56.0
+"""How wide a ratio's bar against its target is drawn, left of its value (BAR_MIN when the
+dock is narrow: the bar gives way before a text is cut)."""
+BAR_MIN = 24.0
+BAR_FLOOR = 10.0
+"""The narrowest a bar is ever drawn (a dock narrower than the columns want)."""
+BAR_GAP = 8
+VALUE_SHARE = 0.4
+"""The least part of the width the values keep when labels and values do not both fit."""
 MAX_SWITCHES = 120
 MAX_PARTS = 12
 SYNC_LINKS = 5000
@@ -74,8 +95,16 @@ def gbps(value: float) -> str:
     return f"{value:,.0f} Gb/s"
 
 
+def cell_pad(widget: QWidget | None) -> int:
+    """Room an item's text needs beyond its advance: the style's text margin on both sides."""
+    style = widget.style() if widget is not None else QApplication.style()
+    return 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1) + 2
+
+
 class BarDelegate(QStyledItemDelegate):
-    """Paints (ratio, target) as a bar with the target marked in the middle."""
+    """The Value column: the value, and for a ratio against its target a bar at the cell's
+    left with the target marked in the middle (one column for both: the rows without a bar,
+    most of them, leave no empty column, and the labels get the width)."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
@@ -84,7 +113,10 @@ class BarDelegate(QStyledItemDelegate):
             super().paint(painter, option, index)
             return
         ratio, target = value
-        rect = QRectF(option.rect).adjusted(4, 5, -6, -5)
+        cell = QRectF(option.rect)
+        text_w = option.fontMetrics.horizontalAdvance(index.data() or "") + cell_pad(option.widget)
+        bar_w = min(max(cell.width() - text_w - BAR_GAP - 4, BAR_FLOOR), BAR_W)  # gives way first
+        rect = QRectF(cell.left() + 4, cell.top() + 5, bar_w, max(cell.height() - 10, 4))
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(Qt.PenStyle.NoPen)
@@ -101,9 +133,15 @@ class BarDelegate(QStyledItemDelegate):
         painter.setPen(QPen(QColor("#343a40"), 1.4))
         painter.drawLine(int(marker), int(rect.top()) - 2, int(marker), int(rect.bottom()) + 2)
         painter.restore()
+        text = QStyleOptionViewItem(option)
+        text.rect = option.rect.adjusted(int(bar_w) + BAR_GAP + 4, 0, 0, 0)
+        super().paint(painter, text, index)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
-        return QSize(120, 20)
+        size = super().sizeHint(option, index)
+        if index.data(BAR_ROLE):
+            size.setWidth(size.width() + int(BAR_W) + BAR_GAP)
+        return QSize(size.width(), max(size.height(), 20))
 
 
 class MetricsDock(QDockWidget):
@@ -123,19 +161,21 @@ class MetricsDock(QDockWidget):
         self.status.setStyleSheet("color: #616e7c;")
         layout.addWidget(self.status)
         self.tree = QTreeWidget()
-        self.tree.setColumnCount(3)
-        self.tree.setHeaderLabels(["", "Value", "Against target"])
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["", "Value"])
+        self.tree.headerItem().setToolTip(1, "a ratio's bar: green within its target (the "
+                                          "marker), amber up to 1.5 times it, red beyond")
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
-        self.tree.setItemDelegateForColumn(2, BarDelegate(self.tree))
+        self.tree.setItemDelegateForColumn(1, BarDelegate(self.tree))
         header = self.tree.header()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(2, 96)
-        self.tree.setIndentation(14)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # (a cut value keeps both ends)
+        self.tree.viewport().installEventFilter(self)  # its width changes: the columns follow
+        self.tree.setIndentation(12)
         self.tree.itemClicked.connect(self._on_click)
         self.visibilityChanged.connect(self._on_visibility)
         layout.addWidget(self.tree, 1)
@@ -227,12 +267,54 @@ class MetricsDock(QDockWidget):
         self._bill(doc)
         for title, item in self._sections.items():
             item.setExpanded(self._expanded.get(title, False))
+        self._fit_columns()
         self.tree.setUpdatesEnabled(True)
         self.tree.verticalScrollBar().setValue(scroll)
 
+    # ---------------------------------------------------------------- column widths
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return super().eventFilter(watched, event)
+
+    def _needed(self) -> tuple[int, int, int]:
+        """(the width the longest label needs with its indentation, the widest value with its
+        bar at full width, and with its bar at its narrowest), over every row, folded or not
+        (the columns do not jump as rows open)."""
+        metrics = QFontMetrics(self.tree.font())
+        indent = self.tree.indentation()
+        label = full = least = 0
+        stack = [(self.tree.topLevelItem(i), 1) for i in range(self.tree.topLevelItemCount())]
+        while stack:
+            item, depth = stack.pop()
+            for k in range(item.childCount()):
+                child = item.child(k)
+                label = max(label, indent * (depth + 1) + metrics.horizontalAdvance(child.text(0)))
+                text = metrics.horizontalAdvance(child.text(1))
+                bar = child.data(1, BAR_ROLE) is not None
+                full = max(full, text + (int(BAR_W) + BAR_GAP + 4 if bar else 0))
+                least = max(least, text + (int(BAR_MIN) + BAR_GAP + 4 if bar else 0))
+                stack.append((child, depth + 1))
+        pad = cell_pad(self.tree)
+        return label + pad, full + pad, least + pad
+
+    def _fit_columns(self) -> None:
+        """The labels and values whole where the dock allows it: the bars give way first
+        (down to BAR_MIN), then the values (down to VALUE_SHARE of the width, cut in the
+        middle with the whole text in their tooltip), the labels last."""
+        width = self.tree.viewport().width()
+        if width <= 0:
+            return
+        label, full, least = self._needed()
+        room = width - label
+        value = full if room >= full else max(room, min(least, int(width * VALUE_SHARE)))
+        header = self.tree.header()
+        header.resizeSection(1, value)
+        header.resizeSection(0, max(width - value, 40))
+
     def _add_section(self, title: str, value: str = "") -> QTreeWidgetItem:
         """A top-level row spanning the columns: "Title · summary"."""
-        item = QTreeWidgetItem([f"{title}  ·  {value}" if value else title, "", ""])
+        item = QTreeWidgetItem([f"{title}  ·  {value}" if value else title, ""])
         font = QFont(item.font(0))
         font.setBold(True)
         item.setFont(0, font)
@@ -248,10 +330,10 @@ class MetricsDock(QDockWidget):
 
     def _row(self, parent: QTreeWidgetItem, label: str, value: str, bar: Any = None,
              object_id: str | None = None, tip: str = "") -> QTreeWidgetItem:
-        item = QTreeWidgetItem(parent, [label, value, ""])
+        item = QTreeWidgetItem(parent, [label, value])
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if bar is not None:
-            item.setData(2, BAR_ROLE, bar)
+            item.setData(1, BAR_ROLE, bar)
             cls = theme.oversub_class(bar[0], bar[1])
             item.setForeground(1, QBrush(QColor(theme.OVERSUB_CLASSES[cls][1])))
         if object_id:
@@ -259,6 +341,9 @@ class MetricsDock(QDockWidget):
         if tip:
             item.setToolTip(0, tip)
             item.setToolTip(1, tip)
+        else:  # the whole texts, should the dock be too narrow for them
+            item.setToolTip(0, label)
+            item.setToolTip(1, value)
         return item
 
     def _oversubscription(self, doc: FabricDocument, report: AnalysisReport) -> None:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...analysis import AnalysisReport
+from ...analysis.collectives import NCCL_NAMES
 from ...editing import workload_rules
 from ...editing.units import counted, natural_key
 from ...model.fabric import WorkloadKind
@@ -47,9 +48,12 @@ KIND_TITLES = {"training": "Training", "inference": "Inference", "storage": "Sto
 PATTERNS = {"ring-allreduce": "Ring all-reduce", "all-to-all": "All-to-all"}
 PLACEMENTS = {"topology-aware": "Ranks in topology order", "scattered": "Ranks scattered"}
 #: NCCL all-reduce algorithms of the estimate (`Workload.algorithm`, analysis/collectives.py)
-ALGORITHMS = {"ring": "Ring (NCCL default)", "tree": "Tree (double binary tree)",
+ALGORITHMS = {"auto": "NCCL's choice (its tuning model)", "ring": "Ring",
+              "tree": "Tree (double binary tree)",
               "collnet": "CollNet: InfiniBand SHARP", "nvls": "NVLS: NVLink SHARP + IB SHARP"}
 ALGORITHM_TIPS = {
+    "auto": "what NCCL runs with NCCL_ALGO unset: the fastest algorithm of its tuning model for "
+            "the message and job size (ring, tree, NVLS tree; SHARP only when chosen)",
     "ring": "NCCL's ring: what nccl-tests measures a network with",
     "tree": "NCCL's double binary tree: fewer network steps, no faster for large messages",
     "collnet": "IB SHARP through the NCCL-SHARP plugin: each byte goes up the switches' "
@@ -72,8 +76,9 @@ def allreduce_text(metrics) -> str:  # noqa: ANN001
     """The all-reduce estimate in words: time, message, algorithm and nccl-tests' busBW."""
     if metrics.allreduce_ms is None:
         return "not applicable"
+    name = NCCL_NAMES.get(metrics.algorithm, metrics.algorithm)
     text = (f"{metrics.allreduce_ms:.2f} ms for {metrics.message_mb:g} MB "
-            f"({ALGORITHMS.get(metrics.algorithm, metrics.algorithm).split(' ')[0].rstrip(':')})")
+            f"(NCCL {name}{'/' + metrics.protocol if metrics.protocol else ''})")
     if metrics.allreduce_bus_gbps is not None:
         text += (f"<br>bus bandwidth {metrics.allreduce_bus_gbps / 8:,.0f} GB/s "
                  "(nccl-tests' busBW)")
@@ -83,10 +88,7 @@ def allreduce_text(metrics) -> str:  # noqa: ANN001
 def fallback_reason(wanted: str, metrics) -> str | None:  # noqa: ANN001
     """Why the estimate of `metrics` runs another algorithm than the workload's `wanted` one
     (the analysis's assumption line), or None when it runs the one chosen."""
-    if metrics.algorithm == wanted:
-        return None
-    said = next((a for a in metrics.assumptions if a.startswith(f"{wanted} asked")), None)
-    return said or f"{wanted} cannot run on this fabric: {metrics.algorithm} assumed"
+    return next((a for a in metrics.assumptions if a.startswith(f"{wanted} asked")), None)
 
 
 class WorkloadsDock(QDockWidget):

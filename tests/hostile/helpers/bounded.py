@@ -39,7 +39,8 @@ def _vm_size() -> int:
     return 0
 
 
-def _child(argv: list[str], env: dict[str, str], out_fd: int, err_fd: int) -> None:
+def _child(argv: list[str], env: dict[str, str], out_fd: int, err_fd: int,
+           fsize: int | None) -> None:
     """In the forked child: bound it, run the command, exit with its code (never returns)."""
     code = 99
     try:
@@ -47,6 +48,9 @@ def _child(argv: list[str], env: dict[str, str], out_fd: int, err_fd: int) -> No
         if size:
             resource.setrlimit(resource.RLIMIT_AS, (size + HEADROOM, size + HEADROOM))
         resource.setrlimit(resource.RLIMIT_CPU, (CPU_S, CPU_S + 5))
+        if fsize is not None:  # a "full disk": writes past `fsize` bytes fail with EFBIG
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
         os.environ.update(env)
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
@@ -64,15 +68,20 @@ def _child(argv: list[str], env: dict[str, str], out_fd: int, err_fd: int) -> No
             os._exit(code if isinstance(code, int) else 98)
 
 
-def run_bounded(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    """`aicnet argv` in a bounded child: (exit code, stdout, stderr).  A child ended by a
-    signal (CPU limit) gives exit code -signal and says so in stderr."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+class Running:
+    """`aicnet` started in a bounded child; `wait()` gives (exit code, stdout, stderr)."""
+
+    def __init__(self, argv: list[str], env: dict[str, str] | None, fsize: int | None) -> None:
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by wait()
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115
         sys.stdout.flush()
         sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:
-            _child(argv, env or {}, out.fileno(), err.fileno())
+        self.pid = os.fork()
+        if self.pid == 0:
+            _child(argv, env or {}, self._out.fileno(), self._err.fileno(), fsize)
+
+    def wait(self) -> tuple[int, str, str]:
+        pid = self.pid
 
         def expire(_signum: int, _frame: object) -> None:
             os.kill(pid, signal.SIGKILL)
@@ -84,13 +93,26 @@ def run_bounded(argv: list[str], env: dict[str, str] | None = None) -> tuple[int
         finally:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, previous)
-        out.seek(0)
-        err.seek(0)
-        stdout = out.read().decode("utf-8", "replace")
-        stderr = err.read().decode("utf-8", "replace")
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        return -sig, stdout, stderr + f"\n[killed by {signal.Signals(sig).name}: a limit was hit]"
-    return os.WEXITSTATUS(status), stdout, stderr
+        with self._out as out, self._err as err:
+            out.seek(0)
+            err.seek(0)
+            stdout = out.read().decode("utf-8", "replace")
+            stderr = err.read().decode("utf-8", "replace")
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            return -sig, stdout, stderr + f"\n[killed by {signal.Signals(sig).name}: a limit was hit]"
+        return os.WEXITSTATUS(status), stdout, stderr
 
 
+def start_bounded(argv: list[str], env: dict[str, str] | None = None,
+                  fsize: int | None = None) -> Running:
+    """`aicnet argv` started in a bounded child (several may run at once); `fsize` bounds
+    the size of every file it writes."""
+    return Running(argv, env, fsize)
+
+
+def run_bounded(argv: list[str], env: dict[str, str] | None = None,
+                fsize: int | None = None) -> tuple[int, str, str]:
+    """`aicnet argv` in a bounded child: (exit code, stdout, stderr).  A child ended by a
+    signal (CPU limit) gives exit code -signal and says so in stderr."""
+    return start_bounded(argv, env, fsize).wait()

@@ -12,7 +12,7 @@ from ....model.document import FabricDocument
 from ...editor import Editor
 from ..groups import GroupItem, GroupKey
 from ..items import DeviceItem
-from ..mirror import SceneMirror
+from ..topology_mirror import TopologyMirror
 from ..wire_preview import WirePreview
 
 
@@ -20,7 +20,7 @@ class CanvasHost(Protocol):
     """The Topology scene as its interactions see it."""
 
     editor: Editor
-    mirror: SceneMirror
+    mirror: TopologyMirror
     preview: WirePreview
     snap: bool
     collapsed: dict[GroupKey, GroupItem]

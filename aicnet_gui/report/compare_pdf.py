@@ -1,0 +1,430 @@
+"""The comparison report of a study (`aicnet compare --pdf`), drawn with reportlab.
+
+Page by page: the requirement and one row per built candidate (counts, power, cost, collective
+time, bisection, the worst switch failure, growth, findings, Pareto marks), the candidates that
+cannot be built with their reasons; cost against collective time with the Pareto frontier (and
+power against time); cost and power stacked by part class; counts per candidate.  Every number
+is the candidate's own (study/candidate.py); the charts draw the same values the table prints.
+Fonts are aicnet's embedded DejaVu (report/fonts.py), so any name prints.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, Group, String
+from reportlab.graphics.widgets.markers import makeMarker
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    KeepTogether,
+    LongTable,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    TableStyle,
+)
+
+from ..model.catalog import Catalog
+from ..model.fabric import Requirement
+from ..study.candidate import Candidate, StudyResult
+from ..study.text import money, ms, pareto_text
+from .fonts import fonts
+from .outfile import write_bytes
+
+PAGE = landscape(A4)
+MARGIN = 12 * mm
+CLASS_COLOURS = {"servers": colors.HexColor("#4c72b0"), "switches": colors.HexColor("#dd8452"),
+                 "optics": colors.HexColor("#55a868"), "cables": colors.HexColor("#8172b3")}
+FRONTIER = colors.HexColor("#c44e52")
+POINT = colors.HexColor("#4c72b0")
+DOMINATED = colors.HexColor("#9a9a9a")
+MAX_LABELLED = 40  # more candidates than this: charts label them by number
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    f = fonts()
+    return {
+        "title": ParagraphStyle("title", fontName=f.bold, fontSize=16, leading=20),
+        "h2": ParagraphStyle("h2", fontName=f.bold, fontSize=11, leading=14, spaceBefore=6),
+        "body": ParagraphStyle("body", fontName=f.regular, fontSize=8.5, leading=11),
+        "cell": ParagraphStyle("cell", fontName=f.cond, fontSize=7, leading=8.5),
+        "head": ParagraphStyle("head", fontName=f.cond_bold, fontSize=7, leading=8.5),
+    }
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _requirement_lines(requirement: Requirement, result: StudyResult,
+                       catalog: Catalog) -> list[str]:
+    model = catalog.devices.get(requirement.server)
+    server = model.model if model is not None else requirement.server
+    size = (f"{requirement.servers} x {server}" if requirement.servers is not None
+            else f"{requirement.gpus} GPUs on {server}")
+    lines = [f"Cluster: {size}."]
+    if requirement.workloads:
+        lines.append("Workloads: " + "; ".join(
+            f"{w.id} ({w.kind.value}, "
+            + (f"{w.gpus} GPUs" if w.gpus else f"{w.servers} servers" if w.servers else
+               "every server") + ")" for w in requirement.workloads) + ".")
+    site = requirement.site
+    lines.append(f"Site: {site.rack_power_kw:g} kW per rack, {site.rack_height_ru} RU, "
+                 f"{site.racks_per_row} racks per row"
+                 + (f", {site.rows} rows" if site.rows else "") + ".")
+    if requirement.growth is not None:
+        g = requirement.growth
+        target = (f"{g.sus} SUs" if g.sus else f"{g.gpus} GPUs" if g.gpus else f"{g.servers} "
+                  "servers")
+        lines.append(f"Growth: to {target}" + (" within the same spines" if g.same_spines
+                                                else "") + ".")
+    lines.append(f"Prices: {result.price_list or 'no price list (aicnet ships no prices)'}.")
+    lines.append(f"{len(result.candidates)} candidates, built in worker processes in "
+                 f"{result.seconds:.1f} s" + (" (cancelled: "
+                                              f"{len(result.not_run)} not run)"
+                                              if result.cancelled else "") + ".")
+    return lines + list(result.notes)
+
+
+TABLE_HEAD = ("#", "Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
+              "Racks", "kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
+              "failure", "Growth", "Findings", "Pareto")
+
+
+def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object]:
+    m = c.metrics
+    assert m is not None
+    cell = styles["cell"]
+    primary = next((w for w in m.workloads if w.id == m.primary), None)
+    bus = primary.bus_gbps / 8 if primary is not None and primary.bus_gbps else None
+    growth = (m.growth.verdict if m.growth is not None else "-")
+    name = c.name + ("" if c.feasible else f" (does not fit: {c.reason})")
+    switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
+    return [str(n), Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
+            f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}", str(m.racks),
+            f"{m.power_kw:,.1f}", Paragraph(_esc(money(m.cost, m.currency)), cell),
+            ms(m.collective_ms), "-" if bus is None else f"{bus:,.0f}",
+            f"{m.bisection_gbps / 1000:g} Tb/s",
+            Paragraph(_esc(m.failure.words() if m.failure else "-"), cell),
+            Paragraph(_esc(growth), cell),
+            f"{m.findings['error']} E, {m.findings['warning']} W", pareto_text(c)]
+
+
+_GRID = TableStyle([
+    ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#bbbbbb")),
+    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
+    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    ("FONTSIZE", (0, 0), (-1, -1), 7),
+    ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+])
+
+
+def _table(rows: list[list[object]], widths: Sequence[float], font: str) -> LongTable:
+    table = LongTable(rows, colWidths=list(widths), repeatRows=1)
+    style = TableStyle(_GRID.getCommands() + [("FONTNAME", (0, 0), (-1, -1), font)])
+    table.setStyle(style)
+    return table
+
+
+def _candidate_table(built: list[Candidate], styles: dict[str, ParagraphStyle]) -> LongTable:
+    head = [Paragraph(_esc(h), styles["head"]) for h in TABLE_HEAD]
+    widths = [6, 27, 16, 17, 12, 12, 10, 9, 12, 22, 15, 12, 16, 28, 27, 13, 14]
+    rows = [_row(n, c, styles) for n, c in enumerate(built, start=1)]
+    return _table([head, *rows], [w * mm for w in widths],
+                  fonts().cond)
+
+
+def _axis_label(drawing: Drawing, text: str, x: float, y: float, vertical: bool = False) -> None:
+    """`text` centred at (x, y); `vertical`: turned a quarter left, reading upwards."""
+    if not vertical:
+        drawing.add(String(x, y, text, fontName=fonts().regular, fontSize=7,
+                           textAnchor="middle"))
+        return
+    group = Group(String(y, -x, text, fontName=fonts().regular, fontSize=7,
+                         textAnchor="middle"))
+    group.rotate(90)  # (u, v) -> (-v, u): the string's (y, -x) lands on (x, y)
+    drawing.add(group)
+
+
+def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | None],
+             on_frontier: Callable[[Candidate], bool | None], x_title: str,
+             title: str) -> Drawing | None:
+    """Collective time against `value`, the frontier joined in a line, each point named."""
+    points = [(c, value(c), c.metrics.collective_ms) for c in candidates
+              if c.metrics is not None and c.feasible and value(c) is not None
+              and c.metrics.collective_ms is not None]
+    if not points:
+        return None
+    width, height = 125 * mm, 95 * mm
+    drawing = Drawing(width, height)
+    plot = LinePlot()
+    plot.x, plot.y, plot.width, plot.height = 18 * mm, 14 * mm, width - 26 * mm, height - 26 * mm
+    front = _staircase(sorted((x, t) for c, x, t in points if on_frontier(c)))
+    rest = [(x, t) for c, x, t in points if not on_frontier(c)]
+    series = [front or [(points[0][1], points[0][2])], rest or [front[0]]]
+    plot.data = series
+    plot.lines[0].strokeColor = FRONTIER
+    plot.lines[0].strokeWidth = 1
+    plot.lines[0].symbol = makeMarker("FilledCircle", size=4, fillColor=FRONTIER)
+    plot.lines[1].strokeColor = None
+    plot.lines[1].strokeWidth = 0
+    plot.lines[1].symbol = makeMarker("FilledCircle", size=3.5, fillColor=DOMINATED)
+    xs = [x for _c, x, _t in points]
+    ts = [t for _c, _x, t in points]
+    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = _span(xs)
+    plot.yValueAxis.valueMin, plot.yValueAxis.valueMax = _span(ts)
+    for axis in (plot.xValueAxis, plot.yValueAxis):
+        axis.labels.fontName = fonts().regular
+        axis.labels.fontSize = 6.5
+    plot.xValueAxis.labelTextFormat = _compact
+    plot.yValueAxis.labelTextFormat = "%.2f"
+    drawing.add(plot)
+    number = {c.index: n for n, c in enumerate(candidates, start=1)}
+    for c, x, t in points:
+        px = plot.x + (x - plot.xValueAxis.valueMin) / (
+            plot.xValueAxis.valueMax - plot.xValueAxis.valueMin) * plot.width
+        py = plot.y + (t - plot.yValueAxis.valueMin) / (
+            plot.yValueAxis.valueMax - plot.yValueAxis.valueMin) * plot.height
+        drawing.add(String(px + 3, py + 2, str(number[c.index]),
+                           fontName=fonts().cond, fontSize=5.5,
+                           fillColor=FRONTIER if on_frontier(c) else colors.black))
+    drawing.add(String(width / 2, height - 6 * mm, title, fontName=fonts().bold, fontSize=8.5,
+                       textAnchor="middle"))
+    _axis_label(drawing, x_title, plot.x + plot.width / 2, 3 * mm)
+    _axis_label(drawing, "all-reduce, ms", 5 * mm, plot.y + plot.height / 2, vertical=True)
+    return drawing
+
+
+def _staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The frontier as steps: from each point across to the next one's cost, then down (the
+    edge of what the frontier dominates)."""
+    steps: list[tuple[float, float]] = []
+    for point in front:
+        if steps:
+            steps.append((point[0], steps[-1][1]))
+        steps.append(point)
+    return steps
+
+
+def _span(values: list[float]) -> tuple[float, float]:
+    low, high = min(values), max(values)
+    pad = (high - low) * 0.08 or abs(high) * 0.05 or 1.0
+    return low - pad, high + pad
+
+
+def _compact(value: float) -> str:
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def _bar_chart(names: list[str], data: list[list[float]], width: float, height: float,
+               title: str, colours: list[object], legend: list[str] | None = None,
+               stacked: bool = False) -> Drawing:
+    """Bars per candidate (several series side by side, or stacked), named below."""
+    drawing = Drawing(width, height)
+    chart = VerticalBarChart()
+    right = 38 * mm if legend else 6 * mm
+    chart.x, chart.y = 16 * mm, 20 * mm
+    chart.width, chart.height = width - chart.x - right, height - 30 * mm
+    chart.data = data
+    if stacked:
+        chart.categoryAxis.style = "stacked"
+    many = len(names) > MAX_LABELLED
+    chart.categoryAxis.categoryNames = [str(i) if many else n for i, n in enumerate(names, 1)]
+    chart.categoryAxis.labels.angle = 30
+    chart.categoryAxis.labels.boxAnchor = "ne"
+    chart.categoryAxis.labels.fontName = fonts().cond
+    chart.categoryAxis.labels.fontSize = 5.5
+    chart.valueAxis.labels.fontName = fonts().regular
+    chart.valueAxis.labels.fontSize = 6.5
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.labelTextFormat = _compact
+    for i, colour in enumerate(colours):
+        chart.bars[i].fillColor = colour
+        chart.bars[i].strokeColor = None
+    drawing.add(chart)
+    if legend:
+        box = Legend()
+        box.x, box.y = width - 34 * mm, height - 14 * mm
+        box.fontName, box.fontSize, box.columnMaximum = fonts().regular, 7, len(legend)
+        box.colorNamePairs = list(zip(colours, legend, strict=True))
+        drawing.add(box)
+    drawing.add(String(width / 2, height - 6 * mm, title, fontName=fonts().bold, fontSize=8.5,
+                       textAnchor="middle"))
+    return drawing
+
+
+NETWORK = ("switches", "optics", "cables")
+
+
+def _priced(c: Candidate) -> dict[str, float] | None:
+    return c.metrics.cost_by_class if c.metrics is not None else None
+
+
+def _powered(c: Candidate) -> dict[str, float] | None:
+    return c.metrics.power_by_class if c.metrics is not None else None
+
+
+def _stacked(candidates: list[Candidate], split: Callable[[Candidate], dict[str, float] | None],
+             scale: float, title: str) -> Drawing | None:
+    """The network's part classes stacked per candidate (the servers, the same hardware in
+    every candidate, would flatten the differences: the caption gives them)."""
+    shown = [c for c in candidates if split(c)]
+    if not shown:
+        return None
+    data = [[split(c)[k] / scale for c in shown] for k in NETWORK]  # type: ignore[index]
+    return _bar_chart([c.name for c in shown], data, 260 * mm, 78 * mm, title,
+                      [CLASS_COLOURS[k] for k in NETWORK], list(NETWORK), stacked=True)
+
+
+def _servers_caption(candidates: list[Candidate],
+                     split: Callable[[Candidate], dict[str, float] | None], scale: float,
+                     unit: str) -> str:
+    values = sorted({round(split(c)["servers"] / scale, 1)  # type: ignore[index]
+                     for c in candidates if split(c)})
+    if not values:
+        return ""
+    if len(values) == 1:
+        return f"Servers, left out of the bars: {values[0]:,.1f} {unit} in every candidate."
+    return (f"Servers, left out of the bars: {values[0]:,.1f} to {values[-1]:,.1f} {unit} "
+            "(see the table).")
+
+
+COUNTS: tuple[tuple[str, Callable[[Candidate], float]], ...] = (
+    ("Switches", lambda c: sum(sum(v.values()) for v in c.metrics.switches.values())),  # type: ignore[union-attr]
+    ("Optics", lambda c: sum(c.metrics.optics.values())),  # type: ignore[union-attr]
+    ("Cables", lambda c: sum(c.metrics.cables.values())),  # type: ignore[union-attr]
+    ("Racks", lambda c: c.metrics.racks),  # type: ignore[union-attr]
+)
+
+
+def _counts(candidates: list[Candidate]) -> Drawing:
+    """One small bar chart per count, each on its own scale."""
+    names = [c.name for c in candidates]
+    width, height = 130 * mm, 78 * mm
+    grid = Drawing(2 * width, 2 * height)
+    palette = [CLASS_COLOURS["switches"], CLASS_COLOURS["optics"], CLASS_COLOURS["cables"],
+               CLASS_COLOURS["servers"]]
+    for n, ((title, value), colour) in enumerate(zip(COUNTS, palette, strict=True)):
+        chart = _bar_chart(names, [[value(c) for c in candidates]], width, height, title,
+                           [colour])
+        group = Group(*chart.contents)
+        group.translate((n % 2) * width, (1 - n // 2) * height)
+        grid.add(group)
+    return grid
+
+
+def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[object]:
+    built = [c for c in result.candidates if c.metrics is not None]
+    story: list[object] = [PageBreak(), Paragraph("Cost, power and collective time", styles["h2"])]
+    first = built[0].metrics if built else None
+    time_of = f"the all-reduce of workload {first.primary}" if first and first.primary else ""
+    story.append(Paragraph(_esc(
+        f"Time is {time_of} (the analysis' collective model). Red points are on the Pareto "
+        "frontier (no other candidate is both cheaper or cooler and faster), grey ones are "
+        "dominated; candidates that do not fit the site are left out."), styles["body"]))
+    currency = next((c.metrics.currency for c in built if c.metrics and c.metrics.currency), "")
+    cost = _scatter(built, lambda c: c.metrics.cost,  # type: ignore[union-attr]
+                    lambda c: bool(c.pareto and c.pareto.cost_time),
+                    f"cost ({currency})", "Cost against collective time")
+    power = _scatter(built, lambda c: c.metrics.power_kw,  # type: ignore[union-attr]
+                     lambda c: bool(c.pareto and c.pareto.power_time),
+                     "power, kW (the BOM's total)", "Power against collective time")
+    pair = [d for d in (cost, power) if d is not None]
+    if cost is None:
+        story.append(Paragraph("No candidate has a complete cost (no price list, or a part "
+                               "without price): the cost chart is left out.", styles["body"]))
+    if pair:
+        story.append(_side_by_side(pair))
+        story.append(Paragraph(_esc("Points are numbered as the table's rows: " + "; ".join(
+            f"{n} {c.name}" for n, c in enumerate(built, start=1)) + "."), styles["body"]))
+    story.append(PageBreak())
+    story.append(Paragraph("Cost and power of the network by part class", styles["h2"]))
+    cost_bars = _stacked(built, _priced, 1.0,
+                         f"Priced cost by part class, spares included ({currency or '-'})")
+    if cost_bars is None:
+        story.append(Paragraph("No part has a price: no cost bars.", styles["body"]))
+    else:
+        story += [cost_bars, Paragraph(_esc(_servers_caption(built, _priced, 1.0, currency)),
+                                       styles["body"])]
+    power_bars = _stacked(built, _powered, 1000.0, "Power by part class (kW)")
+    if power_bars is None:
+        story.append(Paragraph("The power split does not add up to the BOM's total: no power "
+                               "bars.", styles["body"]))
+    else:
+        story += [power_bars, Paragraph(_esc(_servers_caption(built, _powered, 1000.0, "kW")),
+                                        styles["body"])]
+    story += [PageBreak(), Paragraph("Counts per candidate", styles["h2"]), _counts(built)]
+    return story
+
+
+def _side_by_side(drawings: list[Drawing]) -> Drawing:
+    width = sum(d.width for d in drawings) + 8 * mm * (len(drawings) - 1)
+    height = max(d.height for d in drawings)
+    joined = Drawing(width, height)
+    x = 0.0
+    for d in drawings:
+        for item in d.contents:
+            group = Group(item)
+            group.translate(x, 0)
+            joined.add(group)
+        x += d.width + 8 * mm
+    return joined
+
+
+def comparison_pdf(result: StudyResult, requirement: Requirement, catalog: Catalog) -> bytes:
+    """The comparison report as PDF bytes."""
+    import io
+
+    styles = _styles()
+    buffer = io.BytesIO()
+    document = SimpleDocTemplate(buffer, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN,
+                                 topMargin=MARGIN, bottomMargin=MARGIN,
+                                 title=f"{result.name} - fabric comparison", author="aicnet",
+                                 creator="aicnet", subject="Candidate fabrics side by side")
+    built = [c for c in result.candidates if c.metrics is not None]
+    refused = [c for c in result.candidates if c.metrics is None]
+    story: list[object] = [
+        Paragraph(_esc(f"Which fabric: {result.name}"), styles["title"]),
+        Paragraph(_esc(f"aicnet compare, {dt.date.today().isoformat()}"), styles["body"]),
+        Spacer(1, 3 * mm)]
+    story += [Paragraph(_esc(line), styles["body"])
+              for line in _requirement_lines(requirement, result, catalog)]
+    if built:
+        story += [Paragraph("Candidates", styles["h2"]), _candidate_table(built, styles)]
+        notes = [built[0].metrics.power_basis, built[0].metrics.cost_note]  # type: ignore[union-attr]
+        story.append(Paragraph(_esc("Power: " + notes[0] + ". Cost: " + notes[1] + "."),
+                               styles["body"]))
+    if refused:
+        head = [Paragraph("Candidate", styles["head"]), Paragraph("Why it cannot be built",
+                                                                  styles["head"])]
+        rows = [[Paragraph(_esc(c.name), styles["cell"]), Paragraph(_esc(c.reason or ""),
+                                                                    styles["cell"])]
+                for c in refused]
+        story.append(KeepTogether([Paragraph("Cannot be built", styles["h2"])]))
+        story.append(_table([head, *rows], [50 * mm, PAGE[0] - 2 * MARGIN - 50 * mm],
+                            fonts().cond))
+    if result.price_problems:
+        story.append(Paragraph("Price list problems (cost shown as incomplete)", styles["h2"]))
+        story += [Paragraph(_esc(p), styles["body"]) for p in result.price_problems]
+    if built:
+        story += _charts(result, styles)
+    document.build(story)
+    return buffer.getvalue()
+
+
+def write_comparison(result: StudyResult, requirement: Requirement, catalog: Catalog,
+                     path: str | Path) -> None:
+    """Write the comparison report to `path` (atomically)."""
+    write_bytes(path, comparison_pdf(result, requirement, catalog))

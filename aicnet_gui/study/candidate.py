@@ -1,0 +1,273 @@
+"""What a study gives back: one plain result object per candidate (picklable, so a worker
+process returns it), the metrics read from its design, and the study's result as a whole.
+
+`Candidate.to_json` is the `aicnet compare --json` entry; the keys scripts rely on are
+`name, file, feasible, reason, metrics: {switches (leaf, spine, core), optics, cables, power_kw,
+cost, cost_incomplete, unpriced, bisection_gbps, allreduce_ms: {workload id: ms}, pareto}`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .axes import Combination
+
+
+@dataclass(frozen=True)
+class CollectiveEstimate:
+    """One model's all-reduce estimate for a workload.  Today the analysis' collective model
+    (a fluid model of the fabric under ECMP, NCCL's ring / tree / SHARP algorithms); the
+    traffic package's load-balancing modes add one entry each."""
+
+    model: str
+    allreduce_ms: float | None
+    bus_gbps: float | None
+
+
+@dataclass(frozen=True)
+class WorkloadResult:
+    id: str
+    name: str
+    kind: str
+    pattern: str
+    servers: int
+    gpus: int
+    per_gpu_gbps: float
+    bisection_gbps: float
+    allreduce_ms: float | None
+    bus_gbps: float | None
+    algorithm: str
+    bottleneck: str
+    estimates: tuple[CollectiveEstimate, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "kind": self.kind, "pattern": self.pattern,
+                "servers": self.servers, "gpus": self.gpus, "per_gpu_gbps": self.per_gpu_gbps,
+                "bisection_gbps": self.bisection_gbps, "allreduce_ms": self.allreduce_ms,
+                "bus_gbps": self.bus_gbps, "algorithm": self.algorithm,
+                "bottleneck": self.bottleneck,
+                "estimates": [{"model": e.model, "allreduce_ms": e.allreduce_ms,
+                               "bus_gbps": e.bus_gbps} for e in self.estimates]}
+
+
+@dataclass(frozen=True)
+class FailureResult:
+    """The worst single-switch failure (`aicnet whatif --each leaf|spine|core`)."""
+
+    kind: str  # leaf | spine | core
+    failed: str  # the switch's name
+    links_down: int
+    partitioned: bool
+    gpus_lost: int  # GPUs with no path left
+    gpus_reduced: int  # GPUs with less bandwidth
+    worst_drop: float  # the largest share of a workload's per-GPU bandwidth lost (0..1)
+    allreduce_before_ms: float | None  # of the study's primary workload
+    allreduce_after_ms: float | None
+    evaluated: str  # how many failures, in how many structural classes
+
+    def words(self) -> str:
+        if self.partitioned:
+            effect = "partitions a workload"
+        elif self.gpus_lost:
+            effect = f"cuts {self.gpus_lost} GPUs off"
+        elif self.gpus_reduced:
+            effect = f"slows {self.gpus_reduced} GPUs (-{self.worst_drop:.0%} per GPU)"
+        else:
+            effect = "costs no GPU bandwidth"
+        return f"{self.kind} {self.failed}: {effect}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "failed": self.failed, "links_down": self.links_down,
+                "partitioned": self.partitioned, "gpus_lost_all_paths": self.gpus_lost,
+                "gpus_bandwidth_reduced": self.gpus_reduced, "worst_drop": self.worst_drop,
+                "allreduce_ms": {"before": self.allreduce_before_ms,
+                                 "after": self.allreduce_after_ms},
+                "evaluated": self.evaluated, "words": self.words()}
+
+
+@dataclass(frozen=True)
+class GrowthResult:
+    """How far the requirement's growth target fits (change/growth.py's plan)."""
+
+    target: str  # in words
+    target_servers: int
+    planned: bool  # False: the growth could not be planned (reason in verdict)
+    fits: bool
+    verdict: str
+    headroom_servers: int | None  # servers that fit before re-cabling, a new spine or tier
+    spines_added: int = 0
+    cores_added: int = 0
+    new_tier: bool = False
+    cables_moved: int = 0
+    cables_removed: int = 0
+    devices_added: int = 0
+    top_free_ports: int = 0  # free ports on the top tier's switches today
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "target_servers": self.target_servers,
+                "planned": self.planned, "fits": self.fits, "verdict": self.verdict,
+                "headroom_servers": self.headroom_servers, "spines_added": self.spines_added,
+                "cores_added": self.cores_added, "new_tier": self.new_tier,
+                "cables_moved": self.cables_moved, "cables_removed": self.cables_removed,
+                "devices_added": self.devices_added, "top_free_ports": self.top_free_ports}
+
+
+@dataclass(frozen=True)
+class CandidateMetrics:
+    """Every number of one candidate, read from its own design: the BOM (`aicnet bom`), the
+    analysis (`aicnet validate`), the failure sweep (`aicnet whatif --each`) and the growth
+    plan (`aicnet grow`)."""
+
+    template: str
+    technology: str
+    tiers: int
+    speed_gbps: int | None
+    servers: int
+    gpus: int
+    switches: dict[str, dict[str, int]]  # role (leaf, spine, core) -> model -> count
+    devices: dict[str, int]  # every device model -> count (the BOM's)
+    optics: dict[str, int]  # optic part -> count (one per cage)
+    cables: dict[str, int]  # PART@LENGTH -> count (one per physical cable)
+    cables_by_type: dict[str, int]  # DAC / ACC / AOC / fibre ... -> count
+    fibre_m: float  # ordered length of every fibre cord
+    links: int
+    racks: int
+    rows: int
+    rack_units: int
+    power_w: float  # the BOM's total: devices at maximum, else typical; optics; active cables
+    power_basis: str  # what the total counts (the BOM's words)
+    power_unknown: tuple[str, ...]  # models with no power figure (not counted)
+    #: typical draw and the part of the total on unverified figures, when the BOM gives them
+    power_typical_w: float | None
+    power_unverified_w: float | None
+    power_by_class: dict[str, float] | None  # servers, switches, optics, cables (W)
+    cost: float | None  # None: incomplete (a part without price, or a price list with problems)
+    cost_known: float  # the priced parts (spares included)
+    currency: str | None
+    cost_incomplete: bool
+    cost_note: str
+    unpriced: tuple[str, ...]
+    cost_by_class: dict[str, float] | None
+    bisection_gbps: float
+    bisection_workload: str
+    oversubscription: float | None  # the worst leaf-to-top path
+    oversubscription_path: tuple[str, ...]
+    oversubscription_tiers: dict[str, float]
+    workloads: tuple[WorkloadResult, ...]
+    primary: str | None  # the workload whose all-reduce time the Pareto marks use
+    findings: dict[str, int]  # severity -> count
+    finding_codes: dict[str, dict[str, int]]  # severity -> code -> count
+    failure: FailureResult | None = None
+    growth: GrowthResult | None = None
+
+    @property
+    def power_kw(self) -> float:
+        return self.power_w / 1000
+
+    @property
+    def allreduce_ms(self) -> dict[str, float | None]:
+        return {w.id: w.allreduce_ms for w in self.workloads}
+
+    @property
+    def collective_ms(self) -> float | None:
+        """The primary workload's all-reduce time (the Pareto marks' time axis)."""
+        for w in self.workloads:
+            if w.id == self.primary:
+                return w.allreduce_ms
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "template": self.template, "technology": self.technology, "tiers": self.tiers,
+            "speed_gbps": self.speed_gbps, "servers": self.servers, "gpus": self.gpus,
+            "switches": self.switches, "devices": self.devices, "optics": self.optics,
+            "cables": self.cables, "cables_by_type": self.cables_by_type,
+            "fibre_m": self.fibre_m, "links": self.links, "racks": self.racks,
+            "rows": self.rows, "rack_units": self.rack_units,
+            "power_kw": self.power_kw, "power_w": self.power_w,
+            "power_basis": self.power_basis, "power_unknown": list(self.power_unknown),
+            "power_typical_kw": None if self.power_typical_w is None
+            else self.power_typical_w / 1000,
+            "power_unverified_kw": None if self.power_unverified_w is None
+            else self.power_unverified_w / 1000,
+            "power_by_class_w": self.power_by_class,
+            "cost": self.cost, "cost_known": self.cost_known, "currency": self.currency,
+            "cost_incomplete": self.cost_incomplete, "cost_note": self.cost_note,
+            "unpriced": list(self.unpriced), "cost_by_class": self.cost_by_class,
+            "bisection_gbps": self.bisection_gbps, "bisection_workload": self.bisection_workload,
+            "oversubscription": {"effective": self.oversubscription,
+                                 "path": list(self.oversubscription_path),
+                                 "tiers": self.oversubscription_tiers},
+            "allreduce_ms": self.allreduce_ms, "primary_workload": self.primary,
+            "workloads": [w.to_json() for w in self.workloads],
+            "worst_failure": self.failure.to_json() if self.failure else None,
+            "growth": self.growth.to_json() if self.growth else None,
+            "findings": self.findings, "finding_codes": self.finding_codes,
+        }
+
+
+@dataclass(frozen=True)
+class ParetoMark:
+    """Per pair of axes: True on the frontier, False dominated, None not compared (the
+    candidate was not built, or has no cost or no collective time)."""
+
+    cost_time: bool | None
+    power_time: bool | None
+    dominated_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cost_time": self.cost_time, "power_time": self.power_time,
+                "dominated_by": {k: list(v) for k, v in self.dominated_by.items()}}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One combination of the study: built (its metrics and its `.fabric`) or not (why)."""
+
+    index: int
+    name: str
+    combination: Combination
+    description: str
+    feasible: bool
+    reason: str | None
+    file: str | None
+    metrics: CandidateMetrics | None
+    notes: tuple[str, ...] = ()
+    seconds: float = 0.0
+    pareto: ParetoMark | None = None
+
+    @property
+    def built(self) -> bool:
+        return self.metrics is not None
+
+    def to_json(self) -> dict[str, Any]:
+        metrics = self.metrics.to_json() if self.metrics is not None else None
+        if metrics is not None:
+            metrics["pareto"] = self.pareto.to_json() if self.pareto else None
+        return {"name": self.name, "file": self.file, "feasible": self.feasible,
+                "reason": self.reason, "description": self.description,
+                "combination": self.combination.axes(), "metrics": metrics,
+                "notes": list(self.notes), "seconds": round(self.seconds, 3)}
+
+
+@dataclass(frozen=True)
+class StudyResult:
+    """The candidates that finished (in combination order), and how the study went."""
+
+    name: str
+    candidates: tuple[Candidate, ...]
+    cancelled: bool
+    not_run: tuple[str, ...]  # names of the candidates a cancel left out
+    price_list: str | None
+    price_problems: tuple[str, ...]
+    notes: tuple[str, ...]
+    seconds: float
+    workers: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"study": self.name, "candidates": [c.to_json() for c in self.candidates],
+                "cancelled": self.cancelled, "not_run": list(self.not_run),
+                "price_list": self.price_list, "price_problems": list(self.price_problems),
+                "notes": list(self.notes), "seconds": round(self.seconds, 3),
+                "workers": self.workers}

@@ -1,0 +1,92 @@
+"""The comparison as text for the terminal: one row per built candidate, then the candidates
+that cannot be built with their reasons, then what the cost and the marks rest on."""
+
+from __future__ import annotations
+
+from ..model.catalog import Catalog
+from ..model.wording import counted
+from .candidate import Candidate, StudyResult
+
+HEADER = ("candidate", "leaf/spine/core", "optics", "cables", "racks", "kW", "cost",
+          "all-reduce", "bisection", "findings", "worst switch failure", "pareto")
+
+
+def _switches(c: Candidate) -> str:
+    assert c.metrics is not None
+    return "/".join(str(sum(c.metrics.switches[r].values())) for r in ("leaf", "spine", "core"))
+
+
+def money(value: float | None, currency: str | None) -> str:
+    if value is None:
+        return "incomplete" if currency else "no prices"
+    return f"{value:,.0f} {currency or ''}".strip()
+
+
+def ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} ms"
+
+
+def pareto_text(c: Candidate) -> str:
+    """`cost+power` on both frontiers, `power` on one, `dominated`, `-` not compared."""
+    mark = c.pareto
+    if mark is None:
+        return "-"
+    on = [name for name, value in (("cost", mark.cost_time), ("power", mark.power_time)) if value]
+    compared = [v for v in (mark.cost_time, mark.power_time) if v is not None]
+    if on:
+        return "+".join(on)
+    return "dominated" if compared else "-"
+
+
+def row(c: Candidate) -> tuple[str, ...]:
+    m = c.metrics
+    assert m is not None
+    failure = m.failure.words() if m.failure else "-"
+    found = m.findings
+    return (c.name + ("" if c.feasible else " (!)"), _switches(c), f"{sum(m.optics.values()):,}",
+            f"{sum(m.cables.values()):,}", str(m.racks), f"{m.power_kw:,.1f}",
+            money(m.cost, m.currency), ms(m.collective_ms), f"{m.bisection_gbps / 1000:g} Tb/s",
+            f"{found['error']}E {found['warning']}W", failure, pareto_text(c))
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
+            for r in rows]
+
+
+def render(result: StudyResult, catalog: Catalog) -> list[str]:
+    built = [c for c in result.candidates if c.metrics is not None]
+    refused = [c for c in result.candidates if c.metrics is None]
+    lines = [f"{result.name}: {counted(len(result.candidates), 'candidate')} in "
+             f"{result.seconds:.1f} s ({len(built)} built, "
+             f"{len(refused)} cannot be built)"]
+    lines += [f"  {note}" for note in result.notes]
+    if built:
+        lines.append("")
+        lines += _table([HEADER, *(row(c) for c in built)])
+    first = built[0].metrics if built else None
+    if first is not None and first.primary:
+        lines.append(f"all-reduce: workload {first.primary} (the Pareto marks' time); "
+                     "pareto: on the (cost, time) and/or (power, time) frontier")
+    for c in built:
+        if not c.feasible:
+            lines.append(f"(!) {c.name}: {c.reason}")
+    if refused:
+        lines.append("")
+        lines.append("Cannot be built:")
+        lines += [f"  {c.name}: {c.reason}" for c in refused]
+    if built and all(c.metrics.cost is None for c in built):  # type: ignore[union-attr]
+        lines.append("")
+        lines.append(f"Cost: {built[0].metrics.cost_note}")  # type: ignore[union-attr]
+    if result.price_problems:
+        lines.append("")
+        lines.append(f"Price list {result.price_list}: "
+                     f"{counted(len(result.price_problems), 'problem')} (cost shown as "
+                     "incomplete):")
+        lines += [f"  {p}" for p in result.price_problems]
+    if result.cancelled:
+        lines.append("")
+        lines.append(f"Cancelled: {counted(len(result.not_run), 'candidate')} not run: "
+                     + ", ".join(result.not_run))
+    return lines

@@ -1,0 +1,71 @@
+"""The Pareto marks agree with a brute-force dominance check written here: a candidate is on a
+frontier exactly when no other compared candidate is at most as costly (or as power-hungry)
+and at most as slow, and strictly better in one of the two."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from aicnet_gui.study.pareto import mark
+
+
+def _brute(points: dict[str, tuple[float, float]]) -> dict[str, bool]:
+    frontier = {}
+    for name, (x, t) in points.items():
+        beaten = False
+        for other, (ox, ot) in points.items():
+            if other == name:
+                continue
+            if (ox < x and ot <= t) or (ox <= x and ot < t):
+                beaten = True
+        frontier[name] = not beaten
+    return frontier
+
+
+def test_the_small_study_is_marked_as_brute_force_says(small_study):
+    _study, result, _out = small_study
+    built = [c for c in result.candidates if c.metrics is not None and c.feasible]
+    assert len(built) == 4
+    for axis, value in (("cost_time", lambda m: m.cost), ("power_time", lambda m: m.power_w)):
+        points = {c.name: (value(c.metrics), c.metrics.collective_ms) for c in built}
+        expected = _brute(points)
+        assert {c.name: getattr(c.pareto, axis) for c in built} == expected
+        assert any(expected.values())
+    for c in result.candidates:
+        if c.metrics is None:
+            assert c.pareto is None
+
+
+def test_random_points_with_ties_are_marked_as_brute_force_says(small_study):
+    _study, result, _out = small_study
+    template = next(c for c in result.candidates if c.metrics is not None)
+    rng = random.Random(37)
+    for _ in range(30):
+        candidates, points = [], {}
+        for i in range(rng.randint(1, 12)):
+            cost = float(rng.choice([10, 20, 30, 40]))  # small sets: ties on purpose
+            power = float(rng.choice([1, 2, 3]))
+            time = float(rng.choice([1.0, 1.5, 2.0]))
+            metrics = replace(template.metrics, cost=cost, power_w=power,
+                              workloads=tuple(replace(w, allreduce_ms=time)
+                                              for w in template.metrics.workloads))
+            candidates.append(replace(template, index=i, name=f"c{i}", metrics=metrics,
+                                      pareto=None))
+            points[f"c{i}"] = (cost, power, time)
+        marked = {c.name: c.pareto for c in mark(candidates)}
+        cost_front = _brute({n: (p[0], p[2]) for n, p in points.items()})
+        power_front = _brute({n: (p[1], p[2]) for n, p in points.items()})
+        assert {n: m.cost_time for n, m in marked.items()} == cost_front
+        assert {n: m.power_time for n, m in marked.items()} == power_front
+        for name, m in marked.items():  # the dominating candidates are named
+            assert bool(m.dominated_by.get("cost_time")) == (not cost_front[name])
+
+
+def test_a_candidate_without_cost_is_not_compared_on_cost(small_study):
+    _study, result, _out = small_study
+    built = [c for c in result.candidates if c.metrics is not None]
+    unpriced = replace(built[0], metrics=replace(built[0].metrics, cost=None), pareto=None)
+    marked = mark([unpriced, *[replace(c, pareto=None) for c in built[1:]]])
+    assert marked[0].pareto.cost_time is None
+    assert marked[0].pareto.power_time is not None
