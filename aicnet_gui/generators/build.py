@@ -118,12 +118,12 @@ def _default_name(params: TemplateParams, fabric: FabricPlan) -> str:
 
 
 def _assign_names(fabric: FabricPlan, naming: dict[str, str]) -> None:
-    by_role: dict[Role, list[int]] = {}
-    for index, device in enumerate(fabric.devices):
-        by_role.setdefault(device.role, []).append(index)
+    by_role: dict[str, list[int]] = {}
+    for index, device in enumerate(fabric.devices):  # a "function" tag names its own kind (ufm)
+        by_role.setdefault(device.tags.get("function") or device.role.value, []).append(index)
     taken: set[str] = set()
     for role, indices in by_role.items():
-        pattern = naming.get(role.value, role.value + "-{n:02d}")
+        pattern = naming.get(role, role + "-{n:02d}")
         for index, name in zip(indices, names(pattern, len(indices)), strict=True):
             if name in taken:
                 raise GeneratorError(f"naming patterns give two devices the name {name!r}")

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from ..model.catalog_entities import DeviceModel, RackSystem
 from ..model.fabric import LengthEstimation, Rack
-from ..model.power import device_watts, rack_budget_kw
+from ..model.power import device_watts, optics_in_figure, rack_budget_kw
 from ..model.wording import counted, nvlink_domain
 from .errors import GeneratorError
 from .naming import rack_name
@@ -122,7 +122,8 @@ def power_of(
                     unknown.add(model.model)
                 base = known or 0.0
             cache[model.id] = base
-        watts.append(base + (optic_w[index] if optic_w is not None else 0.0))
+        optics = optic_w[index] if optic_w is not None and not optics_in_figure(model) else 0.0
+        watts.append(base + optics)
     if unknown:
         notes.append(f"the catalog has no power figure for {', '.join(sorted(unknown))}; "
                      "network racks are filled by height and their optics only")

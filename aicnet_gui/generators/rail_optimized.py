@@ -9,6 +9,12 @@ leaves, 4 spines and 8 links per leaf-spine pair); when one SLG cannot hold all 
 spine's radix, SUs are grouped into SLGs (pods) and core group j links spine j of every SLG
 (16 SUs of DGX H100 on QM9700: 128 leaves, 128 spines, 64 cores, as NVIDIA's table).
 
+A DGX SuperPOD on InfiniBand also gets the four UFM appliances NVIDIA's H100 reference
+architecture lists (Table 7), each with one link into the compute fabric (Table 4 counts 8 x
+nodes + 4 "compute and UFM" cables): on the leaf ports a removed DGX leaves free (rails 1-4 of SU
+1, `--nodes-per-su 31` as the RA's 31-node SU), placed with the spines; a fabric whose leaves
+have no free port (32 nodes per SU) gets a note instead (`_add_ufm`).
+
 `--rail-planes` builds the other, explicitly named design: each rail (group) has its own spines
 and cores and the rails are separate fabrics ("rail-only"); traffic between rails must cross
 NVLink inside a server.  The choice is recorded in the file (`settings.rail_planes`) so the
@@ -26,7 +32,7 @@ from ..model.wording import counted
 from .clos import divisors_desc, larger_switches, or_use, spine_block
 from .common import PLANE, Hardware, half_capacity, pod_option, resolve_hardware, spine_of
 from .errors import GeneratorError
-from .hardware import PortBlock, lookup_model, switch_profile
+from .hardware import PortBlock, lookup_model, server_block, switch_profile
 from .leaf_spine import (
     LeafPlan,
     choose_pod_or_explain,
@@ -39,6 +45,10 @@ from .plan import ComputeCell, FabricPlan, SwitchBlock
 
 DEFAULT_SU_NODES = 32
 """Servers per SU when neither the user nor the server model's reference design gives one."""
+
+UFM = "nvidia-ufm-enterprise-appliance"
+UFM_APPLIANCES = 4
+"""UFM appliances of a DGX SuperPOD (H100 RA, Table 7), one compute-fabric link each (Table 4)."""
 
 
 def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimizedParams:
@@ -105,7 +115,54 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
         plan = plan_one_plane(catalog, params, None)
     if note:
         plan.notes.insert(0, note)
+    if params.planes == 1 and not params.rail_planes:
+        _add_ufm(catalog, plan, hw)
     return plan
+
+
+def _add_ufm(catalog: Catalog, plan: FabricPlan, hw: Hardware) -> None:
+    """The UFM appliances of a DGX SuperPOD (an InfiniBand fabric of a server whose reference
+    design is an InfiniBand SU), placed with the spines, each linked to a free leaf port of SU 1
+    (one leaf each, in rail order, the link on that leaf's rail); none, and a note, when SU 1's
+    leaves have no free port."""
+    if ("infiniband" not in hw.technologies or "infiniband" not in hw.server.su_nodes
+            or UFM not in catalog.devices or not plan.cells):
+        return
+    model = catalog.device(UFM)
+    try:
+        port = server_block(model, hw.speed).ports[0]
+    except GeneratorError:
+        plan.notes.append(f"the SuperPOD's UFM appliances are not added: the catalog's {model.model} "
+                          f"runs NDR 400G, not this fabric's {hw.speed}G")
+        return
+    used = {(link.a, link.a_port) for link in plan.links} | {(link.b, link.b_port)
+                                                             for link in plan.links}
+    free = [(leaf, name) for leaf in plan.cells[0].leaves
+            for name in hw.leaf.block.ports if (leaf, name) not in used]
+    if not free:
+        plan.notes.append(
+            f"no UFM appliance added: every leaf port is taken; NVIDIA's SuperPOD RA removes one "
+            f"DGX of the fabric for UFM connectivity (31, 63, 95, 127 nodes for 1-4 SUs) and "
+            f"cables {UFM_APPLIANCES} UFM appliances there: --nodes-per-su 31 adds them")
+        return
+    tags = {"pod": "1", "plane": PLANE, "function": "ufm"}
+    appliances = [plan.add_device(Role.STORAGE, model, dict(tags), {})
+                  for _ in range(UFM_APPLIANCES)]
+    free_by_leaf: dict[int, str] = {}
+    for leaf, name in free:
+        free_by_leaf.setdefault(leaf, name)
+    targets = list(free_by_leaf.items())[:UFM_APPLIANCES]
+    for appliance, (leaf, name) in zip(appliances, targets, strict=False):
+        rail = plan.devices[leaf].tags.get("rail")  # the link is on its leaf's rail
+        plan.connect(appliance, port, leaf, name, "server-leaf", int(rail) if rail else None)
+    plan.blocks.append(SwitchBlock("UFM appliances", appliances, 0))
+    linked = len(targets)
+    plan.sizing.append(f"UFM: {UFM_APPLIANCES} {model.model}s (NVIDIA's SuperPOD RA), "
+                       f"{linked} linked to the compute leaves")
+    if linked < UFM_APPLIANCES:
+        plan.notes.append(
+            f"{UFM_APPLIANCES - linked} of the {UFM_APPLIANCES} UFM appliances have no "
+            "compute-fabric link: SU 1's leaves have no more free ports; wire them by hand")
 
 
 def _check_whole_racks(hw: Hardware, params: RailOptimizedParams) -> None:

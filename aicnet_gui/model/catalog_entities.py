@@ -354,6 +354,16 @@ class DeviceModel(Sourced):
     height_ru: int = bounded_int(0, L.MAX_RACK_U)
     power_typical_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
     power_max_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
+    power_max_includes_optics: bool = Field(
+        default=False, description="the maximum is the vendor's figure with active cables or "
+        "optics in the cages, so it includes what the cages hold: the optics are not added again")
+    power_verified: bool = Field(
+        default=False, description="true when a vendor document that was read states the power "
+        "figure counted (the maximum, else the typical, else the rack's); false: secondary or "
+        "unchecked, power_source says where it comes from")
+    power_source: FreeText = Field(
+        default="", description="where the power figures come from (document, page, quality), "
+        "when the entry's source does not say")
     gpus: int = bounded_int(0, L.MAX_GPUS, default=0)
     su_nodes: dict[Technology, Annotated[int, Field(gt=0, le=L.MAX_DEVICES)]] = Field(
         default_factory=dict,

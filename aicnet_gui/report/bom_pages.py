@@ -89,7 +89,8 @@ def _optics_power(tables: BomTables) -> str:
         return _power(tables.optics)
     total = sum(p for p in known if p is not None)
     return (f"{total - tables.included_optic_w:,.0f} W (another {tables.included_optic_w:,.0f} W "
-            "sit in NVL72 trays: their racks' stated power includes them)")
+            "sit in devices whose power figure includes them: NVL72 trays' rack power, "
+            "switch maximums stated with active cables)")
 
 
 def _tiered(flow: Flow, lines: list[BomLine], columns: list[Column],
@@ -195,6 +196,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
             f"{sum(x.spares for x in tables.parts)} spares)")] if tables.parts else []),
         ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
                                       f"{_optics_power(tables)}, cables {_power(tables.cables)}"),
+        *_power_caveat_rows(tables),
         ("Cost", _money(everything, tables.currency)
          + (f" (price list {tables.price_list})" if tables.price_list else "")),
     ]
@@ -207,6 +209,15 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow.heading("Totals", 2)
     flow.key_values(totals)
     flow.close()
+
+
+def _power_caveat_rows(tables: BomTables) -> list[tuple[str, str]]:
+    """The power figures every total above is built on when they are not verified maxima:
+    typical, unverified or missing, per model (`Bom.power_caveats`)."""
+    if not tables.power_caveats:
+        return []
+    return [("Power figures", "; ".join(f"{model} x{n}: {caveat}"
+                                        for model, n, caveat in tables.power_caveats))]
 
 
 def _device_cells(line: BomLine, priced: bool) -> list[str]:

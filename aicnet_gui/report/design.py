@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from ..analysis.load_balancing import NAMES as LOAD_BALANCING_NAMES
 from ..model.document import FabricDocument
+from ..model.rack_units import CONVENTION
 from .analysis_data import AnalysisData
 from .cables import CablePlan
 from .flow import Column, Flow
@@ -160,8 +161,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         ("Ordered length", "the next stock length in each part's own ladder (catalog)"),
         ("Spares", f"{s.spares_percent:g} % of each line of the BOM order list (an optic "
                    "part; a cable part at one ordered length), rounded up once per line"),
-        ("Label profile", f"{plan.profile}, site {s.site}; RU counted from the bottom, "
-                          "top RU of each device"),
+        ("Label profile", f"{plan.profile}, site {s.site}; {CONVENTION}"),
     ])
     if notes.general:
         flow.heading("General notes", 2)

@@ -72,7 +72,8 @@ def test_bom_table_and_json(capsys):
     code, out, _ = run(capsys, "bom", str(EXAMPLE), "--json")
     data = json.loads(out)
     assert code == 0
-    assert set(data) == {"devices", "links", "transceivers", "cables", "power_w", "cost"}
+    assert set(data) == {"devices", "links", "transceivers", "cables", "power_w", "power_basis",
+                         "cost"}
     assert data["links"]["by_tier"] == {"server-leaf": 32, "leaf-spine": 32}
     assert data["transceivers"] == {"nvidia-mma1z00-ns400": 32, "nvidia-mma4z00-ns": 16}
     code, out, _ = run(capsys, "bom", str(EXAMPLE), "--json", "--details")

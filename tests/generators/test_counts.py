@@ -85,12 +85,14 @@ def test_superpod_31_nodes_rounds_uplinks_for_ecmp(catalog):
     reach every spine with the same number of links: S spines need u = a multiple of S >= 31
     uplinks per leaf and 24 x u / S <= 64 ports per spine.  S = 12..15 need u = 36..45 > the
     leaf's 33 free ports; S = 16 gives u = 32 (2 per pair), 24 x 2 = 48 ports per spine.  16
-    spines, as the H100 RA's count table (3 SUs: 16 spines).  Links: 93 x 8 = 744 server-leaf,
-    24 x 32 = 768 leaf-spine."""
+    spines, as the H100 RA's count table (3 SUs: 16 spines).  Links: 93 x 8 = 744 server-leaf
+    and the 4 UFM appliances' links on the ports SU 1's leaves leave free (the RA's "compute and
+    UFM" cables are 8 x nodes + 4), 24 x 32 = 768 leaf-spine."""
     fabric = plan(catalog, RailOptimizedParams(sus=3, nodes_per_su=31, server=DGX, leaf=QM9700,
                                                spine=QM9700))
     assert counts(fabric) == {"gpu_server": 93, "leaf": 24, "spine": 16, "core": 0,
-                              "server-leaf": 744, "leaf-spine": 768}
+                              "server-leaf": 744 + 4, "leaf-spine": 768}
+    assert fabric.count(Role.STORAGE) == 4  # the UFM appliances
     assert per_pair(fabric, "leaf-spine") == {2}
 
 

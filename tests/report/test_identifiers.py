@@ -23,20 +23,21 @@ def test_rack_coordinate_is_row_letters_and_two_digit_position():
     assert rack_coordinate(Rack(id="r", name="x", row=28, position=12)) == "AB12"
 
 
-def test_tia_port_id_uses_site_grid_and_top_ru(small):
+def test_tia_port_id_uses_site_grid_and_the_lowest_ru(small):
     ids = Identifiers(small, "tia-606")
     # leaf: QM9700 (1U) at RU 40 in R1 (row 1, position 1); the "/" of "1/2" becomes "-"
     assert ids.port_id("leaf", "1/2") == "1A.A01-40:1-2"
-    # DGX H100 is 8U at RU 2: top RU 9
-    assert ids.port_id("dgx-a", "p1") == "1A.A02-09:p1"
+    # DGX H100 is 8U in units 2-9: its position is its lowest unit, 2 (NetBox's, as every
+    # other place that writes a position: model/rack_units.py)
+    assert ids.port_id("dgx-a", "p1") == "1A.A02-02:p1"
     assert ids.cable_id(ids.port_id("dgx-a", "p1"), ids.port_id("leaf", "1/1")) == (
-        "1A.A02-09:p1/1A.A01-40:1-1")
+        "1A.A02-02:p1/1A.A01-40:1-1")
     assert ids.problems == []
 
 
 def test_iso_profile_uses_plus_dot_and_colon(small):
     ids = Identifiers(small, "iso-14763")
-    assert ids.port_id("dgx-b", "p2") == "+1A.A02.U19:p2"
+    assert ids.port_id("dgx-b", "p2") == "+1A.A02.U12:p2"
     assert ids.profile_name == "ISO/IEC 14763-2"
 
 

@@ -2,9 +2,11 @@
 
 Devices by role and model, transceivers per part (one per installed cage: a twin-port optic is
 one module for two links), cable assemblies per part and ordered stock length (a splitter once
-for all its legs), spares, power and cost.  --json prints exactly
-`{"devices", "links", "transceivers", "cables", "power_w", "cost"}`; --details adds spares,
-unknown power and unpriced parts.  Cost comes from the user's price list (`--prices FILE`, else
+for all its legs), spares, power and cost; every device model counted at a typical, missing or unverified power
+figure is listed under the power total.  --json prints exactly
+`{"devices", "links", "transceivers", "cables", "power_w", "power_basis", "cost"}`
+(`power_basis`: per model the figure counted, and the models on a typical, unverified or no
+figure); --details adds spares, unknown power and unpriced parts.  Cost comes from the user's price list (`--prices FILE`, else
 `<design>.prices.csv` or `prices.csv` next to the design or in the user catalog folder; CSV
 columns part, unit_price, currency, date); aicnet invents no prices.  Exit 0, or 2 on bad input.
 """
@@ -135,6 +137,7 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
     if bom.power_unknown:
         power += f"; no power figure for {', '.join(bom.power_unknown)}"
     lines.append(power)
+    lines += [f"  {model} x{n}: {caveat}" for model, n, caveat in bom.power_caveats()]
     source = (f"price list {bom.price_list}" if bom.price_list is not None
               else "no price list; catalog prices")
     if bom.cost_usd is None:

@@ -20,6 +20,7 @@ from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
 
 if TYPE_CHECKING:
     from ...analysis import AnalysisReport
+    from ...analysis.bandwidth import WorkloadMetrics
     from ...repair import FixChecker
 
 HELP = "check a fabric (exit 0 clean, 1 errors, 2 bad input)"
@@ -35,6 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--all", action="store_true",
                         help=f"list every finding (default: at most {MAX_PER_CODE} per code)")
     parser.set_defaults(func=run)
+
+
+def _bisection(w: WorkloadMetrics) -> str:
+    return (w.cuts.describe(lambda gbps: f"{gbps / 1000:g} Tb/s") if w.cuts is not None
+            else f"{w.bisection_gbps / 1000:g} Tb/s")
 
 
 def _ratio(value: float | None) -> str:
@@ -106,7 +112,7 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
         lines.append(
             f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
             f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
-            f"bisection {w.bisection_gbps / 1000:g} Tb/s (max-flow); all-reduce of {w.message_mb:g} MB "
+            f"bisection {_bisection(w)} by max-flow; all-reduce of {w.message_mb:g} MB "
             f"{time_ms}")
         if w.pattern == "ring-allreduce":
             lines.append(f"    ring per GPU: {w.ring_gbps_per_gpu:g} Gb/s with ranks in topology "
