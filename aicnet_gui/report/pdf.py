@@ -45,13 +45,17 @@ class ExportResult:
 
 
 # Seconds per unit of each step (the progress line's ETA divides the time so far by the
-# fraction these give, so its first estimate counts every step, labels included): CPU seconds
-# of the 4,096-server plan (98,304 links, 196,608 labels, benchmarks/bench_report.py --phases)
-# per link, or per label.  A label's QR code (qr_pool.py) is encoded by the worker processes
-# and its page compressed by a thread: that part is shared by the cores, the rest is one.
-US_PLAN, US_VALIDATE, US_DESIGN, US_SCHEDULE, US_BOM, US_SMALL = 19.0, 21.0, 52.0, 40.0, 3.0, 1.5
-US_TRAFFIC = 4.0
-US_LABEL_SERIAL, US_LABEL_SHARED, US_QR = 67.0, 30.0, 117.0
+# fraction these give, so its first estimate counts every step, labels included): the
+# 4,096-server plan (98,304 links, 196,608 labels, benchmarks/bench_report.py --phases, 2 cores)
+# per link, or per label.  A label's QR code (qr_pool.py: 100 us of a worker's CPU) and the
+# compression of its page (a thread, 26 us) are shared by the cores, the rest (60 us) is one
+# core's; on 2 cores the label sheets ran at 168 us a label, not the 93 us a perfect share of
+# those would give (the workers, the zlib thread and the page writer wait on each other), so
+# the shared part is divided by `LABEL_OVERLAP` x the cores.
+US_PLAN, US_VALIDATE, US_TRAFFIC, US_DESIGN, US_SCHEDULE = 20.0, 6.0, 23.0, 45.0, 37.0
+US_BOM, US_SMALL = 4.7, 1.0
+US_LABEL_SERIAL, US_LABEL_SHARED, US_QR = 60.0, 26.0, 100.0
+LABEL_OVERLAP = 0.55
 
 
 def _label_us(count: int, qr: bool) -> float:
@@ -61,7 +65,7 @@ def _label_us(count: int, qr: bool) -> float:
     workers = qr and count >= qr_pool.PARALLEL_MIN and cores > 1
     serial = US_LABEL_SERIAL + (US_QR if qr and not workers else 0.0)
     shared = US_LABEL_SHARED + (US_QR if workers else 0.0)
-    return max(serial, (serial + shared) / cores)
+    return max(serial, (serial + shared) / (max(cores * LABEL_OVERLAP, 1.0)))
 
 
 def _steps(doc: FabricDocument, options: ExportOptions, labels: int | None) -> dict[str, float]:
@@ -71,8 +75,6 @@ def _steps(doc: FabricDocument, options: ExportOptions, labels: int | None) -> d
     if ANALYSIS_SECTIONS & set(options.sections):
         steps["validate"] = links * US_VALIDATE * 1e-6 + 0.05
     if TRAFFIC_SECTIONS & set(options.sections):
-        # the traffic model's share: the old weight (0.1 schedule rows per link) in seconds;
-        # not measured at 4,096 servers here
         steps["traffic-model"] = links * US_TRAFFIC * 1e-6 + 0.1
     for name in (s for s in SECTIONS if s in options.sections):
         if name == "schedule":

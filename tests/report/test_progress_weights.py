@@ -16,13 +16,13 @@ def _doc(links: int) -> SimpleNamespace:
 def test_every_step_weighs_what_it_costs_at_4096_servers(monkeypatch):
     """Measured at 4,096 servers (98,304 links, 196,608 labels, bench_report.py --phases):
     the design report's what-if sweep costs about as much as the schedule, and the label
-    sheets several times the schedule even on two cores."""
+    sheets about nine times the schedule even on two cores."""
     monkeypatch.setattr(qr_pool, "worker_count", lambda: 2)
     steps = pdf._steps(_doc(98_304), ExportOptions(), 196_608)
     assert list(steps)[:2] == ["plan", "validate"] and list(steps)[-2:] == ["schedule", "labels"]
     assert {"design", "bom"} <= steps.keys()
     assert 1.0 <= steps["design"] / steps["schedule"] <= 1.6
-    assert 4.0 <= steps["labels"] / steps["schedule"] <= 7.0
+    assert 6.0 <= steps["labels"] / steps["schedule"] <= 12.0  # measured 33.1 s / 3.6 s
     assert 0.4 <= steps["plan"] / steps["schedule"] <= 0.6
 
 
