@@ -23,7 +23,7 @@ Each result is memoised on the topology's version (bumped whenever a device's li
 speeds change), so an edit that does not rewire anything reuses them.  On a fabric of more than
 `DEFER_LINKS` links the live validator's incremental runs keep the last results after a rewiring
 edit (the report says `graph_pending`) and its background full run recomputes them: ~30 ms at
-98k links, too much for the GUI thread on every edit.  `graph.py` answers the
+98k links, too much for the GUI thread on every edit.  `tests/graph_oracle.py` answers the
 same questions from the document with networkx; the tests hold the two against each other.
 """
 
@@ -194,7 +194,7 @@ def _joined(state: State, members: np.ndarray) -> bool:
 
 def bisection_order(state: State, member_rows: np.ndarray) -> list[int]:
     """Member server rows ordered along the fabric: by the ids of the switches their NICs land
-    on (so a half is whole leaves / SUs where possible), then by id (as `graph.bisection_halves`).
+    on (so a half is whole leaves / SUs where possible), then by id (as `tests/graph_oracle.py`).
 
     The key of a server is the sorted tuple of its switches' ids; as numbers: each switch its
     rank among the ids, each server a row of its sorted ranks padded with -1 (a tuple that is

@@ -116,10 +116,6 @@ class CableRow:
     assembly: str | None
 
     @property
-    def label_a(self) -> str:
-        return self.cable_id
-
-    @property
     def length_text(self) -> str:
         """The calculated length, to 0.1 m unless that rounding would hide why the ordered
         cord is the next stock length up (15.01 m shown as "15" beside a 20 m order)."""

@@ -34,6 +34,7 @@ from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, generate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import AddDevice, UpdateLink
 from aicnet_gui.model.fabric import Endpoint
+from tests.doc_edits import remove_link
 
 
 def _speed(doc: FabricDocument, end) -> int:  # noqa: ANN001
@@ -133,7 +134,7 @@ def _rail_design(catalog, spines: int = 2) -> FabricDocument:
 def _failed(doc: FabricDocument, tokens: list[str]) -> FabricDocument:
     copy = doc.snapshot()
     for link_id in resolve(doc, tokens).links:
-        copy.remove_link(link_id)
+        remove_link(copy, link_id)
     return copy
 
 

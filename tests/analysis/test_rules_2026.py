@@ -15,6 +15,7 @@ from aicnet_gui.analysis import analyze, compute_bom
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateRack
+from tests.doc_edits import remove_device, update_settings
 
 
 def _generated(catalog, **params) -> FabricDocument:
@@ -41,9 +42,9 @@ def test_an_idle_leaf_design_yields_the_finding_and_the_saving(catalog):
     assert f"{needed} switches of 128 ports would carry these links, {len(leaves) - needed} " \
            "switches (and their optics) fewer" in finding.message
     # the threshold is the project's: above the idle share, or unset, nothing is said
-    doc.update_settings(idle_ports_percent=60.0)
+    update_settings(doc, idle_ports_percent=60.0)
     assert not analyze(doc).by_code("PORTS-IDLE")
-    doc.update_settings(idle_ports_percent=None)
+    update_settings(doc, idle_ports_percent=None)
     assert not analyze(doc).by_code("PORTS-IDLE")
 
 
@@ -62,7 +63,7 @@ def test_plane_unbalanced_on_an_unbalanced_two_plane_design(catalog):
     assert sum(r == "leaf" for r in roles.values()) == 16 and sum(r == "spine" for r in roles.values()) == 8
     assert not analyze(doc).by_code("PLANE-UNBALANCED")
     spine = sorted(d for d, r in roles.items() if r == "spine" and doc.devices[d].plane == "2")[0]
-    doc.remove_device(spine)
+    remove_device(doc, spine)
     (finding,) = analyze(doc).by_code("PLANE-UNBALANCED")
     assert "planes 1 and 2 are not built alike" in finding.message
     assert "SN5610 spine: 4 vs 3" in finding.message and "400G: 1024 vs 896" in finding.message

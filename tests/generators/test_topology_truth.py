@@ -17,9 +17,9 @@ import networkx as nx
 import pytest
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.analysis.graph import bisection_halves, fabric_graph
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, TwoTierParams, generate
 from aicnet_gui.model.document import FabricDocument
+from tests.graph_oracle import bisection_halves, fabric_graph
 
 DGX, HGX = "nvidia-dgx-h100", "generic-hgx-8-gpu-b3140h"
 QM9700, SN5600, Q3400 = "nvidia-qm9700", "nvidia-sn5600", "nvidia-q3400-ra"

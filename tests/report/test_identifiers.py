@@ -11,6 +11,7 @@ from aicnet_gui.report.identifiers import (
     rack_coordinate,
     row_letters,
 )
+from tests.doc_edits import add_device, add_rack, update_settings
 
 
 def test_row_letters_like_spreadsheet_columns():
@@ -42,19 +43,19 @@ def test_iso_profile_uses_plus_dot_and_colon(small):
 
 
 def test_profile_follows_project_settings_and_site(small):
-    small.update_settings(label_profile="iso-14763", site="DC3")
+    update_settings(small, label_profile="iso-14763", site="DC3")
     assert Identifiers(small).port_id("spine", "1/1") == "+DC3.A01.U42:1-1"
 
 
 def test_unplaced_device_is_named_and_reported(small):
-    small.add_device(Device(id="loose", name="gpu-loose", model="nvidia-dgx-h100"))
+    add_device(small, Device(id="loose", name="gpu-loose", model="nvidia-dgx-h100"))
     ids = Identifiers(small, "tia-606")
     assert ids.port_id("loose", "p1") == "1A.gpu-loose:p1"
     assert any("gpu-loose" in p and "no rack" in p for p in ids.problems)
 
 
 def test_two_racks_on_one_grid_position_are_reported(small):
-    small.add_rack(Rack(id="r3", name="R3", row=1, position=2))
+    add_rack(small, Rack(id="r3", name="R3", row=1, position=2))
     problems = Identifiers(small, "tia-606").problems
     assert any("R2" in p and "R3" in p and "A02" in p for p in problems)
 
