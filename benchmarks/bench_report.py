@@ -8,12 +8,21 @@
 3. 1,000 QR cable labels                                                            (< 15 s)
 plus the CSV exports of the big fabric.  Fabrics come from examples/ and the rail-optimized
 generator (one `doc.apply`).  Prints one line per measurement; no assertions.
+
+`--phases`: instead, the whole plan PDF of the 4,096-server fabric (every section, QR labels:
+8,154 pages; issue 38: under 60 s on 2 cores) with the wall and CPU seconds of each step per
+link and per label (the weights of report/pdf.py's progress come from these), the peak memory
+of this process, and the progress line's ETA against the time that was really left, so an ETA
+that misses a step shows.  The load average is printed before and after.
+
+    .venv/bin/python benchmarks/bench_report.py --phases
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import os
 import sys
 import tempfile
@@ -100,11 +109,64 @@ def big_fabric(catalog, out: Path) -> None:  # noqa: ANN001
     line("  NetBox CSVs", time.perf_counter() - start)
 
 
+def phases(catalog, out: Path) -> None:  # noqa: ANN001
+    """The whole plan at 4,096 servers, step by step, and how good its ETA was."""
+    import resource
+
+    from aicnet_gui.report import progress
+
+    doc = FabricDocument(catalog)
+    generate(doc, RailOptimizedParams(sus=128))
+    gc.collect()
+    marks: list[tuple[str, float, float]] = []
+    step = progress.Progress.step
+
+    def timed_step(self, name: str, message: str) -> None:  # noqa: ANN001
+        marks.append((name, time.perf_counter(), time.process_time()))
+        step(self, name, message)
+
+    progress.Progress.step = timed_step  # type: ignore[method-assign]
+    trace: list[tuple[float, float]] = []
+    start = time.perf_counter()
+    try:
+        result = export_pdf(doc, out / "plan.pdf", ExportOptions(),
+                            progress=lambda done, _m: trace.append((time.perf_counter() - start,
+                                                                     done)))
+    finally:
+        progress.Progress.step = step  # type: ignore[method-assign]
+    marks.append(("end", time.perf_counter(), time.process_time()))
+    total = marks[-1][1] - start
+    links, labels = len(doc.links), result.labels
+    for (name, wall, cpu), (_next, wall2, cpu2) in itertools.pairwise(marks):
+        per = labels if name == "labels" else links
+        print(f"  {name:<10} {wall2 - wall:7.2f} s wall {cpu2 - cpu:7.2f} s CPU (this process)  "
+              f"{1e6 * (wall2 - wall) / max(per, 1):7.1f} us wall per "
+              f"{'label' if name == 'labels' else 'link'}", flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    line(f"4,096 servers: whole plan, {result.pages} pages, {labels} labels", total, 60.0,
+         f"peak RSS {peak:.0f} MB (this process)")
+    for share in (0.03, 0.1, 0.25, 0.5, 0.75):
+        at, done = next((t, f) for t, f in trace if t >= share * total and f > 0)
+        print(f"  ETA at {at:6.1f} s ({100 * done:4.1f} % done): {at * (1 - done) / done:6.1f} s, "
+              f"really {total - at:6.1f} s", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-big", action="store_true", help="skip the 4,096-server fabric")
+    parser.add_argument("--phases", action="store_true",
+                        help="only the whole 4,096-server plan, step by step, with its ETA")
     args = parser.parse_args()
     catalog = builtin_catalog()
+    if args.phases:
+        load = os.getloadavg()
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+              f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+        with tempfile.TemporaryDirectory() as folder:
+            phases(catalog, Path(folder))
+        load = os.getloadavg()
+        print(f"load average after {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        return
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     start = time.perf_counter()

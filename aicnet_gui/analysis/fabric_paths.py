@@ -1,10 +1,12 @@
-"""Graph facts of the fabric, read from the store's link columns with scipy.
+"""Graph facts of the fabric, read from the store's link columns (graph_kernels.py: scipy, or
+plain Python for a small design, which then never imports scipy).
 
 Three questions the formulas of a balanced Clos cannot answer for a fabric as drawn:
 - **islands**: which switches are joined by switch-to-switch links (connected components), so
   the GPUs of a workload that sit on different islands are found (FABRIC-PARTITIONED);
 - **bisection**: the max-flow (Gb/s) across two cuts of a workload's GPUs, over the real links
-  and their speeds (scipy's `maximum_flow`, Dinic), and the smaller of the two:
+  and their speeds (Dinic's algorithm, as scipy's `maximum_flow`: graph_kernels.py), and
+  the smaller of the two:
   the *rail-aligned* cut splits the servers in halves along the fabric (whole leaves or SUs
   where possible), so that rail-aligned traffic can stay on its leaf; the *cross-rail* cut
   splits every server's GPUs in halves by rail (rails 1-4 against 5-8), so that every byte
@@ -34,6 +36,8 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from ..model import arrays
+from .graph_kernels import components
+from .graph_kernels import max_flow as graph_max_flow
 
 if TYPE_CHECKING:
     from .state import State
@@ -124,18 +128,13 @@ def attachments(state: State) -> Attachments:
 
 
 def _attachments(state: State) -> Attachments:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
     store = state.store
     n = store.n_devices
     rows, a, b, _gbps = _fabric_rows(state)
     col = store.l
     ta, tb = col["tier_a"][rows], col["tier_b"][rows]
     between = (ta >= 1) & (tb >= 1)
-    graph = coo_matrix((np.ones(int(between.sum()), dtype=np.int8), (a[between], b[between])),
-                       shape=(n, n))
-    _count, labels = connected_components(graph, directed=False)
+    _count, labels = components(n, a[between], b[between])
     nics = store.nic_links()
     mgmt = store.d["mgmt"]
     keep = ~mgmt[nics.server] & ~mgmt[nics.switch]
@@ -180,9 +179,6 @@ def joined_through_servers(state: State, members: np.ndarray) -> bool:
 
 
 def _joined(state: State, members: np.ndarray) -> bool:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
     att = attachments(state)
     pick = members[att.server] if len(att.server) else np.zeros(0, dtype=bool)
     if not pick.any():
@@ -192,10 +188,7 @@ def _joined(state: State, members: np.ndarray) -> bool:
     labels, comp_index = arrays.unique(comp, return_inverse=True)
     servers, server_index = arrays.unique(server, return_inverse=True)
     k = len(labels)
-    size = k + len(servers)
-    graph = coo_matrix((np.ones(len(comp), dtype=np.int8), (comp_index, server_index + k)),
-                       shape=(size, size))
-    count, _labels = connected_components(graph, directed=False)
+    count, _labels = components(k + len(servers), comp_index, server_index + k)
     return count == 1
 
 
@@ -245,17 +238,13 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
 def max_flow(n: int, a: np.ndarray, b: np.ndarray, gbps: np.ndarray, feeds: np.ndarray,
              feed_gbps: np.ndarray, drains: np.ndarray, drain_gbps: np.ndarray) -> float:
     """Max-flow (Gb/s) over the links (a, b, gbps: both directions) of `n` devices from a
-    source feeding the rows `feeds` to a sink the rows `drains` drain into (scipy, Dinic)."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import maximum_flow
-
+    source feeding the rows `feeds` to a sink the rows `drains` drain into (Dinic's algorithm,
+    graph_kernels.py)."""
     source, sink = n, n + 1
     src = np.concatenate([a, b, np.full(len(feeds), source), drains])
     dst = np.concatenate([b, a, feeds, np.full(len(drains), sink)])
     cap = np.concatenate([gbps, gbps, feed_gbps, drain_gbps])
-    graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
-    graph.sum_duplicates()
-    return float(maximum_flow(graph, source, sink).flow_value)
+    return float(graph_max_flow(n + 2, src, dst, cap, source, sink))
 
 
 def _bisection(state: State, members: np.ndarray) -> float:

@@ -585,6 +585,18 @@ def _mixed_uplink_speeds(state: State) -> np.ndarray:
     return np.flatnonzero(np.abs(count * squares - total * total) > 0.5)
 
 
+def _row_keys(n: int) -> np.ndarray:
+    """A fixed pseudo-random key in [1, 2**62) per device row (splitmix64 of the row), so that
+    a sum of keys names a set of rows (numpy.random, which gave them before, costs ~10 ms of
+    every `aicnet` start to import)."""
+    with np.errstate(over="ignore"):
+        z = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    return (z >> np.uint64(2)).astype(np.int64) | 1
+
+
 def ecmp_candidates(state: State) -> Iterable[int]:
     """Switches with unequal bandwidth to their uppers, or under an upper switch whose lower
     switches (of one tier) do not all have the same set of uppers (an order-independent hash
@@ -599,8 +611,7 @@ def ecmp_candidates(state: State) -> Iterable[int]:
     dev, nbr, gbps = up.dev[keep], up.nbr[keep], up.gbps[keep]
     if not len(dev):
         return []
-    rng = np.random.default_rng(12345)
-    h = rng.integers(1, 2**62, size=store.n_devices, dtype=np.int64)
+    h = _row_keys(store.n_devices)
     starts = np.flatnonzero(np.r_[True, dev[1:] != dev[:-1]])
     owners = dev[starts]
     set_hash = np.zeros(store.n_devices, dtype=np.int64)
@@ -735,7 +746,16 @@ def optic_unlinked_check(state: State, row: int) -> Iterable[Finding]:
 
 def optic_unlinked_candidates(state: State) -> Iterable[int]:
     """Devices with optics (a full run): their cages with an optic and no link are found here
-    for all of them at once, as (device row, cage) codes against the links' ends."""
+    for all of them at once (`unlinked_optic_cages_of_all`)."""
+    rows, found = unlinked_optic_cages_of_all(state)
+    state.run["optic-unlinked"] = found
+    return rows
+
+
+def unlinked_optic_cages_of_all(state: State) -> tuple[list[int], dict[int, list[int]]]:
+    """(the device rows with optics, row -> its cages with an optic and no link, sorted), as
+    `unlinked_optic_cages` gives them device by device, for every device at once: (device
+    row, cage) codes against the links' ends."""
     store = state.store
     rows = [r for r in store.device_rows().tolist() if store.dev_optics[r]]
     col = store.l
@@ -756,8 +776,7 @@ def optic_unlinked_candidates(state: State) -> Iterable[int]:
     for r in [r for r in found if models[r] is not None and models[r].optical_engines]:
         built_in = models[r].optical_engines  # type: ignore[union-attr]
         found[r] = [c for c in found[r] if c not in built_in]
-    state.run["optic-unlinked"] = {r: sorted(c) for r, c in found.items() if c}
-    return rows
+    return rows, {r: sorted(c) for r, c in found.items() if c}
 
 
 def length_unknown_check(state: State, row: int) -> Iterable[Finding]:

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from ..model.catalog import Catalog
@@ -40,11 +39,10 @@ from ..model.catalog_entities import CatalogEntry
 from ..model.limits import (
     MAX_CATALOG_BYTES,
     MAX_CATALOG_ENTRIES,
-    MAX_NUMBER_CHARS,
-    MAX_YAML_DEPTH,
 )
 from ..model.text_safety import error_message
 from ..paths import data_dir, user_catalog_dir
+from .yaml_cache import YamlCache
 
 CATALOG_FORMAT = "aicnet.catalog"
 CATALOG_VERSION = 1
@@ -84,113 +82,15 @@ def _not_text(value: Any) -> bool:
     return False
 
 
-class YamlRefused(yaml.composer.ComposerError):
-    """Something aicnet does not read in a catalog or device-type YAML file (`problem` says
-    what, `problem_mark` where)."""
+def __getattr__(name: str) -> Any:
+    """The YAML reader's names (yaml_read.py), imported from here by older callers; the module
+    is loaded only when a file is parsed (a cached built-in catalog never loads PyYAML)."""
+    if name in ("YamlRefused", "AliasRefused", "YamlLimit", "PlainLoader", "read_yaml",
+                "DEPTH_PROBLEM"):
+        from . import yaml_read
 
-
-class AliasRefused(YamlRefused):
-    """A YAML alias in a catalog file."""
-
-
-class YamlLimit(YamlRefused):
-    """A YAML file nested deeper (`MAX_YAML_DEPTH`) or with a longer number
-    (`MAX_NUMBER_CHARS`) than aicnet reads: Python's own limits would end such a read in a
-    RecursionError or a ValueError instead of a message."""
-
-
-_INT_TAG = "tag:yaml.org,2002:int"
-
-
-DEPTH_PROBLEM = f"nested deeper than {MAX_YAML_DEPTH} levels; aicnet reads no deeper"
-
-
-def _limit_problem(node: yaml.Node, depth: int) -> str | None:
-    if depth > MAX_YAML_DEPTH:
-        return DEPTH_PROBLEM
-    if isinstance(node, yaml.ScalarNode) and node.tag == _INT_TAG \
-            and len(node.value) > MAX_NUMBER_CHARS:
-        return (f"a number of {len(node.value):,} characters; aicnet reads numbers of at most "
-                f"{MAX_NUMBER_CHARS}")
-    return None
-
-
-class PlainLoader(yaml.SafeLoader):
-    """yaml's safe loader without aliases (a catalog is data written out, never references),
-    nesting and numbers bounded."""
-
-    _depth = 0
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise AliasRefused(None, None, "YAML aliases (*name) are not allowed in a catalog "
-                               "file; write the value out", event.start_mark)
-        self._depth += 1
-        try:
-            if self._depth > MAX_YAML_DEPTH:
-                raise YamlLimit(None, None, DEPTH_PROBLEM, self.peek_event().start_mark)
-            node = super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-        problem = _limit_problem(node, self._depth + 1)
-        if problem is not None:
-            raise YamlLimit(None, None, problem, node.start_mark)
-        return node
-
-
-_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
-
-
-class _Shared(Exception):
-    """A node reached twice: the document uses an alias."""
-
-
-def _fast_yaml(text: str) -> Any:
-    """The document read by libyaml's safe loader (same resolver and constructor as
-    `PlainLoader`); raises `_Shared` when a node is reached twice, i.e. an alias, before any
-    value is built (so a "billion laughs" file never expands)."""
-    loader = _FAST_LOADER(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        seen: set[int] = set()
-        stack = [(node, 1)]
-        while stack:
-            item, depth = stack.pop()
-            if id(item) in seen:
-                raise _Shared
-            seen.add(id(item))
-            problem = _limit_problem(item, depth)
-            if problem is not None:
-                raise YamlLimit(None, None, problem, item.start_mark)
-            if isinstance(item, yaml.MappingNode):
-                for key, value in item.value:
-                    stack.append((key, depth + 1))
-                    stack.append((value, depth + 1))
-            elif isinstance(item, yaml.SequenceNode):
-                stack.extend((child, depth + 1) for child in item.value)
-        return loader.construct_document(node)
-    finally:
-        loader.dispose()
-
-
-def read_yaml(text: str) -> Any:
-    """The YAML document in `text`, read as `PlainLoader` reads it: safe, no aliases.
-
-    libyaml parses and composes it first (~10x faster: the built-in catalog cost ~0.4 s of every
-    `aicnet` command); a document with an alias, or one libyaml refuses, is read again by
-    `PlainLoader`, which raises the error whose message the problems quote.
-    """
-    if _FAST_LOADER is not None:
-        try:
-            return _fast_yaml(text)
-        except YamlLimit:
-            raise  # said with its place; the careful reader would only hit Python's limits
-        except Exception:  # noqa: BLE001, S110 - the careful reader below says what is wrong
-            pass
-    return yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader, no aliases
+        return getattr(yaml_read, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -317,9 +217,12 @@ def parse_entries(
 
 
 def load_catalog_file(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str], cache: YamlCache | None = None,
 ) -> tuple[list[CatalogEntry], list[CatalogProblem]]:
-    """Read one catalog YAML file.  Never raises on bad input: problems are returned instead."""
+    """Read one catalog YAML file.  Never raises on bad input: problems are returned instead.
+
+    With a `cache` (the built-in catalog's, yaml_cache.py) the parsed YAML comes from it when
+    the file's bytes are the ones it was parsed from; what follows is the same either way."""
     path = Path(path)
     name = _display_name(path)
 
@@ -333,14 +236,28 @@ def load_catalog_file(
     if size > MAX_CATALOG_BYTES:
         return whole_file(f"the file has {size:,} bytes; a catalog file is at most "
                           f"{MAX_CATALOG_BYTES:,} bytes")
+    raw = None
+    if cache is not None:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            raw = None
+        data = cache.get(raw) if raw is not None else None
+        if data is not None:
+            return _entries_of(data, name)
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         return whole_file(f"not UTF-8 text ({error.reason} at byte {error.start})")
     except OSError as error:
         return whole_file(f"cannot read file: {error.strerror or error}")
+    import yaml
+
+    from . import yaml_read
+    from .yaml_read import YamlRefused
+
     try:
-        data = read_yaml(text)
+        data = yaml_read.read_yaml(text)
     except YamlRefused as error:
         mark = error.problem_mark
         return whole_file(f"line {mark.line + 1}, column {mark.column + 1}: {error.problem}")
@@ -353,6 +270,16 @@ def load_catalog_file(
         return whole_file("YAML nesting too deep")
     except Exception as error:  # e.g. ValueError for an impossible date such as 2020-02-30
         return whole_file(f"YAML value error: {shown(str(error))}")
+    if cache is not None and raw is not None:
+        cache.put(raw, data)
+    return _entries_of(data, name)
+
+
+def _entries_of(data: Any, name: str) -> tuple[list[CatalogEntry], list[CatalogProblem]]:
+    """A catalog file's entries and problems from its parsed YAML document."""
+
+    def whole_file(message: str, field_name: str = "") -> tuple[list, list[CatalogProblem]]:
+        return [], [CatalogProblem(name, None, field_name, message)]
 
     if data is None:
         return whole_file("file is empty; expected a mapping with format, version and entries")
@@ -430,13 +357,14 @@ def user_catalog_path() -> Path:
 _Loaded = tuple[tuple[tuple[CatalogEntry, str], ...], tuple[CatalogProblem, ...]]
 
 
-def _load_folder(folder: Path) -> tuple[list[tuple[CatalogEntry, str]], list[CatalogProblem]]:
+def _load_folder(folder: Path, cache: YamlCache | None = None
+                 ) -> tuple[list[tuple[CatalogEntry, str]], list[CatalogProblem]]:
     """Every entry of every file below `folder` with its origin; duplicate ids are problems."""
     loaded: list[tuple[CatalogEntry, str]] = []
     problems: list[CatalogProblem] = []
     seen: dict[str, str] = {}
     for path in catalog_files(folder):
-        entries, file_problems = load_catalog_file(path)
+        entries, file_problems = load_catalog_file(path, cache)
         problems.extend(file_problems)
         name = _display_name(path)
         for entry in entries:
@@ -458,7 +386,11 @@ def _load_folder(folder: Path) -> tuple[list[tuple[CatalogEntry, str]], list[Cat
 
 @functools.lru_cache(maxsize=4)
 def _load_builtin_cached(folder: str) -> _Loaded:
-    loaded, problems = _load_folder(Path(folder))
+    """The built-in catalog, once per process; its YAML parsed once per content (the cache in
+    the user's cache folder, yaml_cache.py)."""
+    cache = YamlCache.open()
+    loaded, problems = _load_folder(Path(folder), cache)
+    cache.save()
     return tuple(loaded), tuple(problems)
 
 

@@ -37,7 +37,8 @@ from ..model.limits import (
     MAX_INTERFACES,
     MAX_RACK_U,
 )
-from .loader import CATALOG_FORMAT, CATALOG_VERSION, YamlRefused, read_yaml, shown
+from .loader import CATALOG_FORMAT, CATALOG_VERSION, shown
+from .yaml_read import YamlRefused, read_yaml
 
 DEFAULTS_NAME = "aicnet netbox-import defaults v1"
 ID_PREFIX = "netbox-"

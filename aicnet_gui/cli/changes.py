@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from ..analysis import analyze
-from ..analysis.report import AnalysisReport
-from ..change.growth import ChangePlan, GrowthError
-from ..fileio import save_fabric
 from ..model.wording import counted
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, print_json
+
+if TYPE_CHECKING:
+    from ..analysis.report import AnalysisReport
+    from ..change.growth import ChangePlan
 
 
 def add_outputs(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +72,9 @@ def closing_line(report: AnalysisReport) -> str:
 
 
 def finish(plan: ChangePlan, args: argparse.Namespace, title: str) -> int:
+    from ..analysis import analyze
+    from ..fileio import save_fabric
+
     report = analyze(plan.result)
     if args.output:
         try:
@@ -103,6 +107,8 @@ def finish(plan: ChangePlan, args: argparse.Namespace, title: str) -> int:
 
 
 def planned(make) -> ChangePlan:  # noqa: ANN001 - a zero-argument callable returning a plan
+    from ..change.growth import GrowthError
+
     try:
         return make()
     except GrowthError as exc:

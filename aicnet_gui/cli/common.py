@@ -1,17 +1,18 @@
-"""Helpers shared by the `aicnet` sub-commands: exit codes, loading a document, printing."""
+"""Helpers shared by the `aicnet` sub-commands: exit codes, loading a document, printing.
+
+Imported by every command at start-up, so it imports the catalog, the file reader and orjson
+only where they are used (cli/__init__.py says why).
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
-
-from ..catalog.loader import load_catalog
-from ..fileio import load_fabric
-from ..model.catalog import Catalog
-from ..model.document import FabricDocument
+if TYPE_CHECKING:
+    from ..model.catalog import Catalog
+    from ..model.document import FabricDocument
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -25,6 +26,8 @@ class CliError(Exception):
 
 def catalog_with_warnings() -> Catalog:
     """The built-in and user catalogs; problems in catalog files are printed, not fatal."""
+    from ..catalog.loader import load_catalog
+
     result = load_catalog()
     for problem in result.problems:
         print(f"aicnet: warning: {problem}", file=sys.stderr)
@@ -32,12 +35,16 @@ def catalog_with_warnings() -> Catalog:
 
 
 def open_document(path: str | Path) -> FabricDocument:
+    from ..fileio import load_fabric
+
     return load_fabric(path, catalog_with_warnings())
 
 
 def print_json(data: Any) -> None:
     """`data` as indented JSON on stdout; the UTF-8 bytes go straight to the binary stream when
     there is one (`validate --json` of 300k links is ~100 MB: no second copy as a str)."""
+    import orjson
+
     raw = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:

@@ -177,9 +177,10 @@ def assembly_groups(doc: FabricDocument) -> dict[str, frozenset[str]]:
     if cached is not None and cached[0] == doc.revision:
         return cached[1]
     groups: dict[str, set[str]] = {}
-    for link in doc.links.values():
-        if link.assembly is not None:
-            groups.setdefault(link.assembly, set()).add(link.id)
+    ids, assemblies = doc.links.columns("id", "assembly")  # no Link made (2.4M links: ~1 GB)
+    for link_id, assembly in zip(ids, assemblies, strict=True):
+        if assembly is not None:
+            groups.setdefault(assembly, set()).add(link_id)
     frozen = {assembly: frozenset(ids) for assembly, ids in groups.items()}
     _GROUPS[doc] = (doc.revision, frozen)
     return frozen

@@ -21,7 +21,8 @@ from .cables import LabelEnd
 from .colours import colour_rgb
 from .label_layout import MM, LabelStock, PlacedLabel, label_rects
 from .pdfpage import PdfWriter
-from .qr import encode, qr_path_ops
+from .qr import place_qr
+from .qr_pool import LabelQr
 
 MUTED = (0.25, 0.25, 0.25)
 
@@ -111,25 +112,32 @@ class LabelSheets:
         by_page: dict[int, list[PlacedLabel]] = defaultdict(list)
         for item in placed:
             by_page[item.page].append(item)
+        pages = sorted(by_page)
+        payloads = [labels[p.index].qr_payload for page in pages for p in by_page[page]] \
+            if self.qr else []
         done = 0
-        for page in sorted(by_page):
-            self.w.begin_page((self.stock.page_w, self.stock.page_h), "Labels", frame=False)
-            if page == 0:
-                self.w.bookmark(f"Label sheets ({self.stock.title})", 0)
-            self._page([(p, labels[p.index]) for p in by_page[page]])
-            self.w.end_page()
-            done += len(by_page[page])
-            if tick is not None:
-                tick(done)
+        with LabelQr(payloads) as codes:  # the QR codes, in the order the pages draw them
+            for page in pages:
+                on_page = by_page[page]
+                self.w.begin_page((self.stock.page_w, self.stock.page_h), "Labels", frame=False)
+                if page == 0:
+                    self.w.bookmark(f"Label sheets ({self.stock.title})", 0)
+                self._page([(p, labels[p.index]) for p in on_page],
+                           codes.take(len(on_page)) if self.qr else [])
+                self.w.end_page()
+                done += len(on_page)
+                if tick is not None:
+                    tick(done)
 
-    def _page(self, items: list[tuple[PlacedLabel, LabelEnd]]) -> None:
+    def _page(self, items: list[tuple[PlacedLabel, LabelEnd]],
+              codes: list[tuple[int, str]]) -> None:
         style = self.style
         fonts = self.w.fonts
         texts: dict[tuple[str, float, bool], list[tuple[float, float, str]]] = defaultdict(list)
         ops: list[str] = []
         bars: dict[tuple[float, float, float], list[str]] = defaultdict(list)
         qr = style.qr
-        for placed, label in items:
+        for number, (placed, label) in enumerate(items):
             x0 = placed.x + style.pad + style.bar + 2.0
             nx, ny = number_origin(placed, style)
             texts[(fonts.cond_bold, style.number, False)].append((nx, ny, label.number))
@@ -144,9 +152,9 @@ class LabelSheets:
                    f"{placed.h - 2 * style.pad:.2f} re")
             bars[rgb or (1.0, 1.0, 1.0)].append(bar)
             if qr:
-                payload = encode(label.qr_payload)
-                ops.append(qr_path_ops(payload, placed.x + placed.w - style.pad - qr,
-                                       placed.y + (placed.h - qr) / 2, qr))
+                modules, rects = codes[number]
+                ops.append(place_qr(modules, rects, placed.x + placed.w - style.pad - qr,
+                                    placed.y + (placed.h - qr) / 2, qr))
         outline = ["q 0.3 w 0 G"]
         for rgb, rects in bars.items():
             ops.append(f"q {rgb[0]:.3f} {rgb[1]:.3f} {rgb[2]:.3f} rg " + " ".join(rects) + " f Q")

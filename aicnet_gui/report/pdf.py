@@ -18,6 +18,7 @@ from pathlib import Path
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
+from . import qr_pool
 from .analysis_data import AnalysisData, gather
 from .cables import CablePlan, build_plan
 from .fonts import fonts
@@ -43,21 +44,50 @@ class ExportResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def _steps(doc: FabricDocument, options: ExportOptions, labels: bool) -> dict[str, float]:
+# Seconds per unit of each step (the progress line's ETA divides the time so far by the
+# fraction these give, so its first estimate counts every step, labels included): the
+# 4,096-server plan (98,304 links, 196,608 labels, benchmarks/bench_report.py --phases, 2 cores)
+# per link, or per label.  A label's QR code (qr_pool.py: 100 us of a worker's CPU) and the
+# compression of its page (a thread, 26 us) are shared by the cores, the rest (60 us) is one
+# core's; on 2 cores the label sheets ran at 168 us a label, not the 93 us a perfect share of
+# those would give (the workers, the zlib thread and the page writer wait on each other), so
+# the shared part is divided by `LABEL_OVERLAP` x the cores.
+US_PLAN, US_VALIDATE, US_TRAFFIC, US_DESIGN, US_SCHEDULE = 20.0, 6.0, 23.0, 45.0, 37.0
+US_BOM, US_SMALL = 4.7, 1.0
+US_LABEL_SERIAL, US_LABEL_SHARED, US_QR = 60.0, 26.0, 100.0
+LABEL_OVERLAP = 0.55
+
+
+def _label_us(count: int, qr: bool) -> float:
+    """Expected wall microseconds per label on this machine's cores (the QR codes in workers
+    as qr_pool.LabelQr decides it, else here)."""
+    cores = max(qr_pool.worker_count(), 1)
+    workers = qr and count >= qr_pool.PARALLEL_MIN and cores > 1
+    serial = US_LABEL_SERIAL + (US_QR if qr and not workers else 0.0)
+    shared = US_LABEL_SHARED + (US_QR if workers else 0.0)
+    return max(serial, (serial + shared) / (max(cores * LABEL_OVERLAP, 1.0)))
+
+
+def _steps(doc: FabricDocument, options: ExportOptions, labels: int | None) -> dict[str, float]:
+    """Expected seconds of each step (`labels`: how many labels, None without label sheets)."""
     links = max(len(doc.links), 1)
-    steps = {"plan": links * 0.3}
+    steps = {"plan": links * US_PLAN * 1e-6}
     if ANALYSIS_SECTIONS & set(options.sections):
-        steps["validate"] = links * 0.05 + 1
+        steps["validate"] = links * US_VALIDATE * 1e-6 + 0.05
     if TRAFFIC_SECTIONS & set(options.sections):
-        steps["traffic-model"] = links * 0.1 + 2
+        steps["traffic-model"] = links * US_TRAFFIC * 1e-6 + 0.1
     for name in (s for s in SECTIONS if s in options.sections):
         if name == "schedule":
-            steps[name] = links * 1.0
+            steps[name] = links * US_SCHEDULE * 1e-6
         elif name == "labels":
-            if labels:
-                steps[name] = links * (4.0 if options.label_qr else 1.0)
+            if labels is not None:
+                steps[name] = max(labels, 1) * _label_us(labels, options.label_qr) * 1e-6
+        elif name == "design":
+            steps[name] = links * US_DESIGN * 1e-6 + 0.05
+        elif name == "bom":
+            steps[name] = links * US_BOM * 1e-6 + 0.05
         else:
-            steps[name] = links * 0.02 + 5
+            steps[name] = links * US_SMALL * 1e-6 + 0.02
     return steps
 
 
@@ -79,7 +109,9 @@ def export_pdf(
     options = options or ExportOptions()
     options.validate()
     stock = options.label_stock() if "labels" in options.sections and doc.links else None
-    prog = Progress(_steps(doc, options, stock is not None), progress, cancelled)
+    # the labels: the plan's, or about two per link when the plan is still to be built
+    labels = None if stock is None else len(plan.labels) if plan is not None else 2 * len(doc.links)
+    prog = Progress(_steps(doc, options, labels), progress, cancelled)
     font_set = fonts()
 
     prog.step("plan", "building the cable plan")

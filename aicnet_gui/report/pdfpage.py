@@ -71,8 +71,9 @@ class PdfWriter:
         self._bookmarks = 0
         self._forms: dict[tuple, str] = {}
         self.page_size: tuple[float, float] = (0.0, 0.0)
-        #: finished pages go to a temporary file, not memory (page_spool.py)
-        self.spool = PageSpool()
+        #: finished pages go to a temporary file, not memory (page_spool.py), compressed by a
+        #: thread while the next pages are drawn
+        self.spool = PageSpool(threads=1)
         #: the header of the page being drawn: its size and the sections on it (drawn when the
         #: page ends, so a section that starts in the middle of the page is named too)
         self._frame: tuple[tuple[float, float], list[str]] | None = None
@@ -202,6 +203,7 @@ class PdfWriter:
         if self._bookmarks:
             canvas.showOutline()
         try:
+            self.spool.flush()
             if isinstance(self.target, str):
                 with open(self.target, "wb") as out:
                     save_streaming(canvas, out)

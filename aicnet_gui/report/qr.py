@@ -7,10 +7,22 @@ undoes the mask on the data modules and scores all eight masks with numpy, using
 reportlab's scoring rules, so it gives the same symbol as `make()` (the tests check this).
 `qr_path_ops()` turns the module matrix into PDF operators: one rectangle per run of dark
 modules in a row, all filled by one `f`, in integer module coordinates scaled by one `cm`.
+
+A label sheet has tens of thousands of codes: `qr_rects(payloads)` encodes many at once.  Only
+the codewords are made code by code; placing the bits, scoring the eight masks of every code,
+writing the format information and finding the runs of dark modules are each one numpy pass
+over a stack of codes of one version (numpy's cost per call, not per module, was most of the
+0.5 ms a code took), and a run's `re` operator is looked up, not formatted.  `encode()` is
+`qr_rects`' matrix of one code, so the test against reportlab's `make()` holds both.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import zip_longest
 
 import numpy as np
@@ -48,16 +60,14 @@ def _masks(n: int) -> np.ndarray:
 def _rule1(m: np.ndarray) -> np.ndarray:
     """Runs of 5+ equal modules down each column score run length - 2 (reportlab's rule 1).
 
-    `m` has shape (masks, n, n); the result is one score per mask.
+    `m` has shape (masks, n, n); the result is one score per mask.  A run of length L >= 5
+    holds L - 4 uniform windows of five modules, one of them at the run's start, so its
+    L - 2 is the count of uniform windows plus 2 for each uniform window that starts a run.
     """
-    k, n, cols = m.shape
-    change = np.ones((k, n, cols), dtype=np.int64)
-    change[:, 1:] = m[:, 1:] != m[:, :-1]
-    run_ids = np.cumsum(change, axis=1)  # 1..n within each column
-    offsets = (np.arange(k)[:, None, None] * cols + np.arange(cols)[None, None, :]) * (n + 1)
-    lengths = np.bincount((run_ids + offsets).ravel(), minlength=k * cols * (n + 1))
-    lengths = lengths.reshape(k, cols * (n + 1))
-    return np.where(lengths >= 5, lengths - 2, 0).sum(axis=1)
+    same = m[:, 1:, :] == m[:, :-1, :]  # row i equals row i + 1
+    uniform = same[:, :-3] & same[:, 1:-2] & same[:, 2:-1] & same[:, 3:]  # rows i..i+4 equal
+    starting = uniform[:, 0].sum(axis=1) + (uniform[:, 1:] & ~same[:, :-4]).sum(axis=(1, 2))
+    return uniform.sum(axis=(1, 2)) + 2 * starting
 
 
 def _rule2(m: np.ndarray) -> np.ndarray:
@@ -67,14 +77,19 @@ def _rule2(m: np.ndarray) -> np.ndarray:
 
 
 def _rule3(m: np.ndarray) -> np.ndarray:
-    """Finder-like 1011101 0000 patterns along rows (reportlab scores rows only), 40 each."""
+    """Finder-like 1011101 0000 patterns along rows (reportlab scores rows only: its column
+    pass compares tuples with a list), 40 each; the pattern cannot overlap itself, so
+    reportlab's skip past a match changes no count."""
     n = m.shape[2]
     width = len(_RULE3)
     starts = n - width  # reportlab's loop stops before the last start position
     if starts <= 0:
         return np.zeros(m.shape[0], dtype=np.int64)
-    windows = np.lib.stride_tricks.sliding_window_view(m, width, axis=2)[:, :, :starts]
-    return 40 * np.all(windows == _RULE3, axis=3).sum(axis=(1, 2))
+    found = np.ones((m.shape[0], m.shape[1], starts), dtype=bool)
+    for offset, dark in enumerate(_RULE3.tolist()):
+        window = m[:, :, offset:offset + starts]
+        found &= window if dark else ~window
+    return 40 * found.sum(axis=(1, 2))
 
 
 def _rule4(m: np.ndarray) -> np.ndarray:
@@ -91,7 +106,7 @@ def _lost_points(m: np.ndarray) -> np.ndarray:
 _EXP = qrencoder.EXP_TABLE
 _LOG = qrencoder.LOG_TABLE
 _ECC_TABLES: dict[int, list[int]] = {}
-_TEMPLATES: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+_TEMPLATES: dict[tuple[int, int], _Version] = {}
 
 
 class _Bits:
@@ -171,67 +186,160 @@ def _codewords(version: int, level: int, data_list: list) -> list[int]:
             for d in column if d is not None]
 
 
-class _Code(qrencoder.QRCode):
-    """reportlab's QR encoder, fast: the function patterns and data positions of a version are
-    built once; each code only places its bits and scores the eight masks with numpy."""
+@dataclass(frozen=True, slots=True)
+class _Version:
+    """What every symbol of one version and level shares: the function patterns (format and
+    version information blank, as reportlab scores the masks), where the data bits go in
+    order, and per mask the format (and version) information modules `make()` writes."""
 
-    def _template(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        cached = _TEMPLATES.get(self.version)
-        if cached is None:
-            n = self.version * 4 + 17
-            probe = qrencoder.QRCode(self.version, self.errorCorrectLevel)
-            probe.addData("0")
-            probe.makeImpl(True, 0)  # function patterns; type info blank in test mode
-            positions = probe.dataPosIterator()
-            rows = np.array([row for _, row in positions], dtype=np.intp)
-            cols = np.array([col for col, _ in positions], dtype=np.intp)
-            data = np.zeros((n, n), dtype=bool)
-            data[rows, cols] = True
-            base = np.array(probe.modules, dtype=bool) & ~data
-            cached = _TEMPLATES[self.version] = (base, data, rows, cols)
-        return cached
+    base: np.ndarray  # (n, n) function patterns, data positions False
+    data: np.ndarray  # (n, n) True where data bits go
+    rows: np.ndarray  # data positions in placement order
+    cols: np.ndarray
+    info_rows: np.ndarray  # the modules setupTypeInfo / setupTypeNumber write
+    info_cols: np.ndarray
+    info: np.ndarray  # (8, len(info_rows)) their values per mask
 
-    def make(self) -> None:
-        if self.version is None:
-            self.version = self.calculate_version()
-        codewords = _codewords(self.version, self.errorCorrectLevel, self.dataList)
-        base, data, rows, cols = self._template()
-        bits = np.unpackbits(np.array(codewords, dtype=np.uint8)).astype(bool)
-        unmasked = base.copy()
-        count = min(len(bits), len(rows))
-        unmasked[rows[:count], cols[:count]] = bits[:count]
-        masks = _masks(base.shape[0])
-        best = int(np.argmin(_lost_points(unmasked[None, :, :] ^ (masks & data[None, :, :]))))
-        self.dataCache = codewords
-        self.moduleCount = base.shape[0]
-        self.modules = (unmasked ^ (masks[best] & data)).tolist()
-        self.setupTypeInfo(False, best)
-        if self.version >= 7:
-            self.setupTypeNumber(False)
+
+def _written(write: Callable[[qrencoder.QRCode], None], n: int, version: int,
+             level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, cols, values) of the modules `write(code)` sets: run on an all-dark and an
+    all-light matrix, a module it sets is equal in both afterwards."""
+    results = []
+    for fill in (False, True):
+        probe = qrencoder.QRCode(version, level)
+        probe.moduleCount = n
+        probe.modules = [[fill] * n for _ in range(n)]
+        write(probe)
+        results.append(np.array(probe.modules, dtype=bool))
+    rows, cols = np.nonzero(results[0] == results[1])
+    return rows, cols, results[0][rows, cols]
+
+
+def _version(version: int, level: int) -> _Version:
+    cached = _TEMPLATES.get((version, level))
+    if cached is None:
+        n = version * 4 + 17
+        probe = qrencoder.QRCode(version, level)
+        probe.addData("0")
+        probe.makeImpl(True, 0)  # function patterns; type info blank in test mode
+        positions = probe.dataPosIterator()
+        rows = np.array([row for _, row in positions], dtype=np.intp)
+        cols = np.array([col for col, _ in positions], dtype=np.intp)
+        data = np.zeros((n, n), dtype=bool)
+        data[rows, cols] = True
+        base = np.array(probe.modules, dtype=bool) & ~data
+        per_mask = []
+        for mask in range(8):
+            def write(code: qrencoder.QRCode, mask: int = mask) -> None:
+                code.setupTypeInfo(False, mask)
+                if version >= 7:
+                    code.setupTypeNumber(False)
+            per_mask.append(_written(write, n, version, level))
+        info_rows, info_cols, _values = per_mask[0]
+        if any(not (np.array_equal(r, info_rows) and np.array_equal(c, info_cols))
+               for r, c, _v in per_mask):
+            raise ValueError("QR format information moves with the mask")
+        cached = _TEMPLATES[(version, level)] = _Version(
+            base, data, rows, cols, info_rows, info_cols, np.stack([v for _r, _c, v in per_mask]))
+    return cached
+
+
+def _symbols(version: int, level: int, codewords: list[list[int]]) -> np.ndarray:
+    """The finished symbols (k, n, n) of codes of one version: data placed, the mask with
+    the fewest lost points (the first on a tie, as reportlab) applied, format info written."""
+    shape = _version(version, level)
+    bits = np.unpackbits(np.array(codewords, dtype=np.uint8), axis=1).astype(bool)
+    count = min(bits.shape[1], len(shape.rows))
+    unmasked = np.repeat(shape.base[None, :, :], len(codewords), axis=0)
+    unmasked[:, shape.rows[:count], shape.cols[:count]] = bits[:, :count]
+    n = shape.base.shape[0]
+    masks_on = _masks(n) & shape.data[None, :, :]
+    best = np.empty(len(codewords), dtype=np.intp)
+    for start in range(0, len(codewords), _SCORED_AT_ONCE):
+        part = unmasked[start:start + _SCORED_AT_ONCE]
+        masked = (part[:, None, :, :] ^ masks_on[None, :, :, :]).reshape(-1, n, n)
+        best[start:start + len(part)] = np.argmin(_lost_points(masked).reshape(len(part), 8),
+                                                  axis=1)
+    symbols = unmasked ^ masks_on[best]
+    symbols[:, shape.info_rows, shape.info_cols] = shape.info[best]
+    return symbols
+
+
+_SCORED_AT_ONCE = 256  # codes whose eight masks are scored in one pass (~20 MB of work arrays)
+
+
+def encode_many(payloads: Sequence[str], level: str = "M") -> list[np.ndarray]:
+    """The module matrices [row, col] (True = dark) of the QR symbols of `payloads`, in order:
+    what reportlab's `make()` builds for each."""
+    ecl = _LEVELS[level]
+    by_version: dict[int, list[int]] = defaultdict(list)
+    words: list[list[int]] = []
+    for index, payload in enumerate(payloads):
+        code = qrencoder.QRCode(None, ecl)
+        code.addData(payload)
+        version = code.calculate_version()
+        by_version[version].append(index)
+        words.append(_codewords(version, ecl, code.dataList))
+    out: list[np.ndarray] = [np.zeros((0, 0), dtype=bool)] * len(payloads)
+    for version, indices in by_version.items():
+        for index, symbol in zip(indices, _symbols(version, ecl, [words[i] for i in indices]),
+                                 strict=True):
+            out[index] = symbol
+    return out
 
 
 def encode(payload: str, level: str = "M") -> list[list[bool]]:
     """The module matrix [row][col] of the QR symbol for `payload` (True = dark)."""
-    code = _Code(None, _LEVELS[level])
-    code.addData(payload)
-    code.make()
-    return code.modules
+    return encode_many([payload], level)[0].tolist()
+
+
+@lru_cache(maxsize=16)
+def _rect_table(n: int, quiet: int) -> np.ndarray:
+    """`re` operators of every run a row of an n-module symbol can hold, indexed by
+    (row * n + first column) * (n + 1) + width."""
+    return np.array([f"{c + quiet} {n - 1 - r + quiet} {w} 1 re"
+                     for r in range(n) for c in range(n) for w in range(n + 1)], dtype=object)
+
+
+def _runs(symbols: np.ndarray, quiet: int) -> list[str]:
+    """Per symbol of the stack (k, n, n): its dark runs as `re` operators joined by spaces."""
+    k, n, _ = symbols.shape
+    padded = np.zeros((k, n, n + 2), dtype=np.int8)
+    padded[:, :, 1:-1] = symbols
+    edges = np.diff(padded, axis=2)
+    which, rows, starts = np.nonzero(edges == 1)
+    ends = np.nonzero(edges == -1)[2]
+    table = _rect_table(n, quiet)[(rows * n + starts) * (n + 1) + (ends - starts)]
+    bounds = np.searchsorted(which, np.arange(k + 1)).tolist()
+    return [" ".join(table[a:b].tolist()) for a, b in itertools.pairwise(bounds)]
+
+
+def qr_rects(payloads: Sequence[str], level: str = "M", quiet: int = 0) -> list[tuple[int, str]]:
+    """(modules per side, the dark runs as `re` operators in module units) of each payload's
+    QR symbol, in order; `place_qr` puts one on a page."""
+    symbols = encode_many(payloads, level)
+    out: list[tuple[int, str]] = [(0, "")] * len(payloads)
+    by_size: dict[int, list[int]] = defaultdict(list)
+    for index, symbol in enumerate(symbols):
+        by_size[symbol.shape[0]].append(index)
+    for n, indices in by_size.items():
+        for index, rects in zip(indices, _runs(np.stack([symbols[i] for i in indices]), quiet),
+                                strict=True):
+            out[index] = (n, rects)
+    return out
+
+
+def place_qr(modules: int, rects: str, x: float, y: float, size: float, quiet: int = 0) -> str:
+    """PDF operators filling a symbol's dark runs (`qr_rects`) inside the square (x, y, size):
+    its module grid scaled by one `cm`, one `f`."""
+    scale = size / (modules + 2 * quiet)
+    return f"q 0 g {scale:.4f} 0 0 {scale:.4f} {x:.2f} {y:.2f} cm {rects} f Q"
 
 
 def qr_path_ops(modules: list[list[bool]], x: float, y: float, size: float,
                 quiet: int = 0) -> str:
     """PDF operators filling the QR's dark modules inside the square (x, y, size): one
     rectangle per run of dark modules in a row, integer module coordinates, one `f`."""
-    grid = np.asarray(modules, dtype=np.int8)
-    n = grid.shape[0]
-    scale = size / (n + 2 * quiet)
-    padded = np.zeros((n, n + 2), dtype=np.int8)
-    padded[:, 1:-1] = grid
-    edges = np.diff(padded, axis=1)
-    start_rows, start_cols = np.nonzero(edges == 1)
-    _, end_cols = np.nonzero(edges == -1)
-    tops = (n - 1 - start_rows + quiet).tolist()
-    lefts = (start_cols + quiet).tolist()
-    widths = (end_cols - start_cols).tolist()
-    rects = " ".join(f"{c} {t} {w} 1 re" for c, t, w in zip(lefts, tops, widths, strict=True))
-    return f"q 0 g {scale:.4f} 0 0 {scale:.4f} {x:.2f} {y:.2f} cm {rects} f Q"
+    grid = np.asarray(modules, dtype=bool)
+    return place_qr(grid.shape[0], _runs(grid[None, :, :], quiet)[0], x, y, size, quiet)

@@ -10,7 +10,7 @@ from aicnet_gui.analysis import compute_bom
 from aicnet_gui.change import diff_documents
 from aicnet_gui.cli import main
 from aicnet_gui.fileio import save_fabric
-from aicnet_gui.model.edits import AddLink, RemoveLink
+from aicnet_gui.model.edits import AddDevice, AddLink, RemoveLink
 from aicnet_gui.model.fabric import CageConfig, Endpoint
 from aicnet_gui.report.workorder import build_work_order, write_work_order
 from tests.doc_edits import remove_link, update_device, update_link, update_settings
@@ -124,3 +124,57 @@ def test_cli_diff_bad_file_names_it(tmp_path, capsys):
     assert main(["diff", str(bad), str(bad)]) == 2
     err = capsys.readouterr().err
     assert "bad.fabric" in err and "Traceback" not in err
+
+
+def _mixed_revision(doc, seed: int):  # noqa: ANN001, ANN202
+    """A revision with every kind of cable change: lengths, colours, swapped ends, removed,
+    re-added under a new id, a renamed device (matched by name), links in another order."""
+    import random
+
+    from aicnet_gui.model.edits import RemoveDevice, UpdateLink
+
+    rng = random.Random(seed)
+    ids = list(doc.links)
+    pick = rng.sample(ids, len(ids) // 3)
+    ops = [UpdateLink(i, {"length_m": float(rng.randint(2, 20))}) for i in pick[:5]]
+    ops += [UpdateLink(i, {"colour": "red"}) for i in pick[5:9]]
+    for x, y in zip(pick[9:13:2], pick[10:14:2], strict=True):
+        a, b = doc.links[x], doc.links[y]
+        ops += [RemoveLink(x), RemoveLink(y), AddLink(a.model_copy(update={"b": b.b})),
+                AddLink(b.model_copy(update={"b": a.b}))]
+    ops += [RemoveLink(i) for i in pick[13:16]]
+    for i in pick[16:]:  # removed and put back last: another order, some under a new id
+        link = doc.links[i]
+        ops += [RemoveLink(i), AddLink(link.model_copy(update={"id": i + "-r"} if rng.random()
+                                                       < 0.5 else {}))]
+    doc.apply(ops)
+    device = next(d for d in doc.devices.values() if doc.tier_of(d) == 0)
+    moved = [doc.links[i] for i in list(doc.links) if device.id in (doc.links[i].a.device,
+                                                                   doc.links[i].b.device)]
+    renamed = device.model_copy(update={"id": device.id + "-new"})
+
+    def end(e):  # noqa: ANN001, ANN202
+        return Endpoint(renamed.id, e.port) if e.device == device.id else e
+
+    doc.apply([RemoveLink(lk.id) for lk in moved] + [RemoveDevice(device.id), AddDevice(renamed)]
+              + [AddLink(lk.model_copy(update={"a": end(lk.a), "b": end(lk.b)})) for lk in moved])
+    return doc
+
+
+def test_links_the_same_in_both_revisions_are_matched_as_one_by_one(example):
+    """The column pass (`same_links`) changes no match: the matching with it gives what the
+    object-by-object matching of every link gives, in the same order."""
+    from aicnet_gui.change.diff import match_devices, match_links, same_links
+
+    for seed in range(4):
+        old = example("superpod-1su")
+        new = _mixed_revision(example("superpod-1su"), seed)
+        device_map = match_devices(old, new)
+        assert any(k != v for k, v in device_map.items())
+        same = same_links(old, new, device_map)
+        assert 0 < len(same) < len(old.links)
+        fast = match_links(old, new, device_map, same)
+        slow = match_links(old, new, device_map, set())
+        assert list(fast[0].items()) == list(slow[0].items())
+        assert [(r.old.id, r.new.id, r.moved) for r in fast[1]] == \
+            [(r.old.id, r.new.id, r.moved) for r in slow[1]]

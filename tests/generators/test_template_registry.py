@@ -8,6 +8,7 @@ import argparse
 import pytest
 from pydantic import ValidationError
 
+from aicnet_gui import generators
 from aicnet_gui.cli import build_parser
 from aicnet_gui.cli.commands import generate as generate_command
 from aicnet_gui.generators import (
@@ -67,7 +68,8 @@ def test_a_registered_template_is_a_cli_subcommand(monkeypatch):
     extra = GeneratorTemplate("tiny", "Tiny", "a tiny test fabric", RailOptimizedParams,
                               plan_two_tier, lambda params, server: server,
                               flags=(Flag("sus", "scalable units", "N", required=True),))
-    monkeypatch.setattr(generate_command, "GENERATOR_TEMPLATES", (*GENERATOR_TEMPLATES, extra))
+    # the command reads the registry when it registers (its module imports no generator)
+    monkeypatch.setattr(generators, "GENERATOR_TEMPLATES", (*GENERATOR_TEMPLATES, extra))
     commands = _subcommands(build_parser(["generate"]))
     assert "tiny" in commands
     assert "--sus" in {o for a in commands["tiny"]._actions for o in a.option_strings}

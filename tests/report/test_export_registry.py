@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from aicnet_gui.cli import build_parser, main
-from aicnet_gui.cli.commands import export as export_command
+from aicnet_gui.report import export_registry
 from aicnet_gui.report.export_registry import (
     EXPORT_FORMATS,
     SHARED_INPUTS,
@@ -57,7 +57,8 @@ def test_a_registered_format_is_written_by_the_cli(monkeypatch, capsys, tmp_path
     schedule = export_format("csv")
     extra = dataclasses.replace(schedule, key="schedule-copy", flag="--schedule-copy",
                                 said=lambda target, rows: f"{target}: copy, {rows} rows")
-    monkeypatch.setattr(export_command, "EXPORT_FORMATS", (*EXPORT_FORMATS, extra))
+    # the command reads the registry when it runs (its module imports no report)
+    monkeypatch.setattr(export_registry, "EXPORT_FORMATS", (*EXPORT_FORMATS, extra))
     copy, pdf = tmp_path / "copy.csv", tmp_path / "plan.pdf"
     code = main(["export", str(EXAMPLE), "--pdf", str(pdf), "--labels", "none",
                  "--sections", "cover", "--schedule-copy", str(copy)])

@@ -14,16 +14,20 @@ columns part, unit_price, currency, date); aicnet invents no prices.  Exit 0, or
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ...analysis import Bom, compute_bom
-from ...analysis.bom import Pricer
-from ...analysis.bom_planes import PLANES_TITLE, plane_label
 from ...model.wording import counted
 from ..common import EXIT_OK, open_document, price_list_for, print_json
 
+if TYPE_CHECKING:
+    from ...analysis import Bom
+    from ...analysis.bom import Pricer
+
+HELP = "bill of materials (devices, optics, cables, power, cost)"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("bom", help="bill of materials (devices, optics, cables, power, cost)")
+    parser = sub.add_parser("bom", help=HELP)
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--details", action="store_true",
@@ -86,6 +90,8 @@ def _price_lines(bom: Bom, pricer: Pricer) -> list[str]:
 def plane_lines(bom: Bom) -> list[str]:
     """A multi-plane design's BOM per plane (cables per part, all lengths; `--json` has each
     length) and the part the planes share."""
+    from ...analysis.bom_planes import PLANES_TITLE, plane_label
+
     lines = [PLANES_TITLE]
     for name, part in bom.planes.items():
         devices, optics, cables, links = part.summary()
@@ -167,6 +173,9 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...analysis import compute_bom
+    from ...analysis.bom import Pricer
+
     prices = price_list_for(args.prices, args.file)
     doc = open_document(args.file)
     bom = compute_bom(doc, prices)

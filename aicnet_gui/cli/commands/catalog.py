@@ -7,21 +7,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...catalog.loader import load_catalog, user_catalog_path
-from ...catalog.netbox_import import NetBoxImportError, catalog_yaml, import_device_type_file
-from ...catalog.updates import entry_updates, updated_catalog
-from ...fileio import load_fabric, save_fabric
-from ...model.catalog_entities import Role
-from ...model.document import ModelError
-from ...model.edits import ReplaceCatalog
 from ...model.wording import counted
-from ...report.outfile import write_text
 from ..common import EXIT_BAD_INPUT, EXIT_OK, CliError, catalog_with_warnings, print_json
 from ..entry_sheet import entry_sheet
 
+HELP = "list or show hardware catalog entries"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("catalog", help="list or show hardware catalog entries")
+    from ...model.catalog_entities import Role
+
+    parser = sub.add_parser("catalog", help=HELP)
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     listing = actions.add_parser("list", help="list catalog entries")
@@ -53,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _loaded():
+    from ...catalog.loader import load_catalog
+
     result = load_catalog()
     return result.catalog, result.problems
 
@@ -120,6 +118,11 @@ def _unstated(entry) -> list[str]:  # noqa: ANN001
 
 
 def run_refresh(args: argparse.Namespace) -> int:
+    from ...catalog.updates import entry_updates, updated_catalog
+    from ...fileio import load_fabric, save_fabric
+    from ...model.document import ModelError
+    from ...model.edits import ReplaceCatalog
+
     local = catalog_with_warnings()
     doc = load_fabric(args.file, local)
     updates = entry_updates(doc, local)
@@ -142,6 +145,10 @@ def run_refresh(args: argparse.Namespace) -> int:
 
 
 def run_import_netbox(args: argparse.Namespace) -> int:
+    from ...catalog.loader import user_catalog_path
+    from ...catalog.netbox_import import NetBoxImportError, catalog_yaml, import_device_type_file
+    from ...report.outfile import write_text
+
     folder = Path(args.out) if args.out else user_catalog_path()
     failed = 0
     for file in args.files:

@@ -21,28 +21,27 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
-from pydantic import ValidationError
-
-from ...fileio.requirement_file import load_requirement, save_requirement
-from ...model.fabric import LAYOUTS, Requirement, WorkloadKind
-from ...study import Study, StudyError, StudyProgress, StudyResult, run_study
-from ...study.run import DEFAULT_WORKERS
-from ...study.text import render
 from ..common import EXIT_OK, CliError, catalog_with_warnings, print_json
 from ..progress_line import ProgressLine
 from .generate import ratio
 
+if TYPE_CHECKING:  # imported where used: `aicnet --help` imports this module (cli/__init__.py)
+    from ...model.fabric import Requirement
+    from ...study import Study, StudyProgress, StudyResult
+
+HELP = "candidate fabrics side by side: cost, power, performance, resilience, growth"
 EXIT_CANCELLED = 130
 _SIZE = re.compile(r"^\s*(\d+)\s*(su|sus|gpu|gpus|servers?)?\s*$", re.IGNORECASE)
 _WORKLOAD = re.compile(r"^\s*([a-z-]+)\s*[:=]\s*(\d+)\s*(gpus?|servers?)?\s*$", re.IGNORECASE)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("compare", help="candidate fabrics side by side: cost, power, "
-                                            "performance, resilience, growth",
+    from ...model.fabric import LAYOUTS, WorkloadKind
+    from ...study.run import DEFAULT_WORKERS
+
+    parser = sub.add_parser("compare", help=HELP,
                             description=__doc__.split("\n\n")[0].replace("`", ""))
     given = parser.add_argument_group("the requirement")
     given.add_argument("--requirement", metavar="FILE",
@@ -105,6 +104,8 @@ def _size(text: str, option: str) -> dict[str, int]:
 
 
 def _workloads(texts: list[str]) -> list[dict[str, Any]]:
+    from ...model.fabric import WorkloadKind
+
     out: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for text in texts:
@@ -162,6 +163,11 @@ def _merged(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 def requirement_from(args: argparse.Namespace) -> tuple[Requirement, Path | None]:
     """The requirement the command compares against, and the folder its price list is
     relative to."""
+    from pydantic import ValidationError
+
+    from ...fileio.requirement_file import load_requirement
+    from ...model.fabric import Requirement
+
     base: dict[str, Any] = {}
     folder = None
     if args.requirement:
@@ -206,6 +212,8 @@ def _progress(quiet: bool):  # noqa: ANN202 - a StudyProgress callback, or None
 
 def _run(study: Study, out_dir: Path, workers: int, quiet: bool) -> StudyResult:
     """The study with Ctrl-C as its cancel (a second Ctrl-C stops at once)."""
+    from ...study import run_study
+
     stop = threading.Event()
 
     def on_interrupt(_signum: int, _frame: Any) -> None:
@@ -224,6 +232,11 @@ def _run(study: Study, out_dir: Path, workers: int, quiet: bool) -> StudyResult:
 
 
 def run(args: argparse.Namespace) -> int:
+    import orjson
+
+    from ...fileio.requirement_file import save_requirement
+    from ...study import Study, StudyError
+
     requirement, folder = requirement_from(args)
     if args.save_requirement:
         save_requirement(args.save_requirement, requirement)
@@ -249,6 +262,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _finish(result: StudyResult, study: Study, args: argparse.Namespace,
             scratch: bool = False) -> int:
+    from ...study.text import render
+
     if scratch:  # the files were only read back: none is kept
         from dataclasses import replace
 

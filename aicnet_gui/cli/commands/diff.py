@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 
-from ...change.diff import diff_documents
-from ...change.text import render_diff
 from ..common import EXIT_OK, CliError, open_document, print_json
+
+HELP = "what changed between two revisions (and a work order)"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("diff", help="what changed between two revisions (and a work order)",
+    parser = sub.add_parser("diff", help=HELP,
                             description="Semantic difference between two .fabric revisions.")
     parser.add_argument("old", help="the earlier .fabric file")
     parser.add_argument("new", help="the later .fabric file")
@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...change.diff import diff_documents
+    from ...change.text import render_diff
+
     old = open_document(args.old)
     new = open_document(args.new)
     diff = diff_documents(old, new)

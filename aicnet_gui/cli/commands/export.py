@@ -22,14 +22,14 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
-from ...fileio import load_fabric
-from ...model.text_safety import OutputRefused
-from ...report.export_registry import EXPORT_FORMATS, ExportFormat, write_export
 from ..common import EXIT_OK, CliError, catalog_with_warnings, price_list_for
 from ..progress_line import ProgressLine
 
 if TYPE_CHECKING:
+    from ...report.export_registry import ExportFormat
     from ...report.options import ExportOptions
+
+HELP = "write the cabling plan PDF, CSVs, NetBox, CVT, Slurm and draw.io files"
 
 T = TypeVar("T")
 #: argument strings that are values although they start with "-": -2, -0.5, -1.5,0.5
@@ -49,6 +49,8 @@ def _offset(text: str) -> tuple[float, float]:
 def _write(target: str, export: Callable[[], T]) -> T:
     """Run one export; an OS error, or a text the output cannot hold safely, becomes a
     one-line message naming the output."""
+    from ...model.text_safety import OutputRefused
+
     try:
         return export()
     except OSError as exc:
@@ -58,9 +60,11 @@ def _write(target: str, export: Callable[[], T]) -> T:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from ...report.export_registry import EXPORT_FORMATS
+
     parser = sub.add_parser(
         "export",
-        help="write the cabling plan PDF, CSVs, NetBox, CVT, Slurm and draw.io files",
+        help=HELP,
         description="Write the cabling plan (PDF: cover, topology, analysis, findings, BOM, "
                     "design report, cable schedule, label sheets) and the files of the tools "
                     "that take the design on: NetBox, NVIDIA CVT, Slurm, draw.io. Each output "
@@ -153,6 +157,11 @@ def _progress_line(args: argparse.Namespace) -> ProgressLine | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...fileio import load_fabric
+    from ...model.port_names_os import PortNamer
+    from ...report import build_plan
+    from ...report.export_registry import EXPORT_FORMATS, write_export
+
     asked = [fmt for fmt in EXPORT_FORMATS if getattr(args, fmt.dest)]
     if not asked:
         flags = [fmt.flag for fmt in EXPORT_FORMATS]
@@ -160,10 +169,6 @@ def run(args: argparse.Namespace) -> int:
     options = _options(args) if any("options" in fmt.takes for fmt in asked) else None
     catalog = catalog_with_warnings()
     doc = load_fabric(args.file, catalog)
-
-    from ...model.port_names_os import PortNamer
-    from ...report import build_plan
-
     namer = PortNamer(doc, fallback=catalog.devices) if args.port_names == "os" else None
     plan = build_plan(doc, args.profile, port_names=namer)
     written: list[str] = []

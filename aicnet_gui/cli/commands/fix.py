@@ -14,15 +14,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ...analysis import Analyzer
-from ...fileio import save_fabric
-from ...repair import FixChecker
-from ...repair.batch import batch_fix, by_code
 from ..common import EXIT_FINDINGS, EXIT_OK, CliError, open_document, print_json
+
+HELP = "apply the checked one-click fixes of whole rules"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("fix", help="apply the checked one-click fixes of whole rules",
+    parser = sub.add_parser("fix", help=HELP,
                             description=__doc__.split("\n\n")[0].replace("`", ""))
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--code", action="append", required=True, metavar="CODE",
@@ -35,6 +33,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...analysis import Analyzer
+    from ...fileio import save_fabric
+    from ...repair import FixChecker
+    from ...repair.batch import batch_fix, by_code
+
     output = Path(args.output) if args.output else Path(args.file)
     if output.suffix != ".fabric":
         raise CliError(f"{output}: the output file must end in .fabric")

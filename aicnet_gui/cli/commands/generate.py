@@ -15,27 +15,33 @@ import re
 import types
 import typing
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from ...fileio import save_fabric
-from ...generators import GENERATOR_TEMPLATES, GeneratorError, build_design, template_named
-from ...generators.template_registry import Flag
 from ..common import EXIT_OK, CliError, catalog_with_warnings, print_json
 
+if TYPE_CHECKING:
+    from ...generators.template_registry import Flag
+
+HELP = "build a fabric from a template"
 _RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\d+(?:\.\d+)?))?\s*$")
 
-# parameter field -> CLI option (for messages about bad values): the templates' own flags, and
-# the options every template has
-_OPTION_OF = {
-    **{flag.field: flag.option for template in GENERATOR_TEMPLATES for flag in template.flags},
+# parameter field -> CLI option (for messages about bad values), besides the templates' own
+# flags: the options every template has
+_COMMON_OPTION_OF = {
     "server": "--server",
     "leaf": "--leaf", "spine": "--spine", "name": "--name", "technology": "--technology",
     "workload": "--workload", "speed_gbps": "--speed", "rack_power_kw": "--rack-kw",
     "server_power_kw": "--server-kw", "servers_per_rack": "--servers-per-rack",
     "rack_height_ru": "--rack-height", "racks_per_row": "--racks-per-row",
 }
+
+
+def _option_of(field: str) -> str:
+    """The CLI option of a parameter field (for messages about bad values)."""
+    from ...generators import GENERATOR_TEMPLATES
+
+    flags = {flag.field: flag.option for template in GENERATOR_TEMPLATES for flag in template.flags}
+    return {**flags, **_COMMON_OPTION_OF}.get(field, field)
 
 
 def ratio(text: str) -> float:
@@ -103,7 +109,9 @@ def _flag_options(params: type[Any], flag: Flag) -> dict[str, Any]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("generate", help="build a fabric from a template",
+    from ...generators import GENERATOR_TEMPLATES
+
+    parser = sub.add_parser("generate", help=HELP,
                             description=__doc__.split("\n\n")[1].replace("`", ""))
     templates = parser.add_subparsers(dest="template", metavar="TEMPLATE")
     templates.required = True
@@ -121,6 +129,10 @@ _NOT_PARAMS = {"output", "json", "func", "command", "template"}
 
 def params_from_args(args: argparse.Namespace) -> Any:
     """Template parameters from the parsed options (unset options keep the defaults)."""
+    from pydantic import ValidationError
+
+    from ...generators import template_named
+
     values = {k: v for k, v in vars(args).items() if v is not None and k not in _NOT_PARAMS}
     floor = {k: values.pop(k) for k in list(values) if k in _FLOOR}
     if floor:
@@ -131,12 +143,15 @@ def params_from_args(args: argparse.Namespace) -> Any:
         problems = []
         for error in exc.errors(include_url=False):
             field = str(error["loc"][-1]) if error["loc"] else ""
-            option = _OPTION_OF.get(field, field)
+            option = _option_of(field)
             problems.append(f"{option}: {error['msg'].lower()}")
         raise CliError("bad parameters: " + "; ".join(problems)) from None
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...fileio import save_fabric
+    from ...generators import GeneratorError, build_design
+
     params = params_from_args(args)
     output = Path(args.output)
     if output.suffix != ".fabric":

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 
-from ...change.growth import grow
 from ..changes import add_outputs, finish, planned
 from ..common import CliError, open_document
 
+HELP = "plan growth by SUs or servers: the bill of change"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("grow", help="plan growth by SUs or servers: the bill of change",
+    parser = sub.add_parser("grow", help=HELP,
                             description="Grow a generated design; keep every cable that can stay.")
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--add-sus", type=int, default=0, metavar="N",
@@ -29,6 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...change.growth import grow
+
     if args.add_sus <= 0 and args.add_servers <= 0:
         raise CliError("grow needs --add-sus N or --add-servers N (N >= 1)")
     doc = open_document(args.file)

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import argparse
 
-from ...model.summary import summarize
 from ..common import EXIT_OK, open_document, print_json
+
+HELP = "counts of devices by role, links by tier, racks"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("info", help="counts of devices by role, links by tier, racks")
+    parser = sub.add_parser("info", help=HELP)
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...model.summary import summarize
+
     doc = open_document(args.file)
     summary = summarize(doc)
     if args.json:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 
-from ...change.growth import migrate
 from ..changes import add_outputs, finish, planned
 from ..common import CliError, open_document
 
+HELP = "plan a switch model or speed migration"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("migrate", help="plan a switch model or speed migration",
+    parser = sub.add_parser("migrate", help=HELP,
                             description="Swap switch models or the fabric speed of a design.")
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--leaf", metavar="MODEL", help="catalog id of the new leaf switch")
@@ -30,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...change.growth import migrate
+
     if not (args.leaf or args.spine or args.speed):
         raise CliError("migrate needs --leaf, --spine or --speed")
     doc = open_document(args.file)

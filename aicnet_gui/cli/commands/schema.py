@@ -11,14 +11,16 @@ import argparse
 import json
 import sys
 
-from ...fileio.schemas import SCHEMA_KINDS, json_schema
-from ...report.outfile import write_text
 from ..common import EXIT_OK, CliError
+
+HELP = "print the JSON Schema of .fabric, catalog or requirement files"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from ...fileio.schemas import SCHEMA_KINDS
+
     parser = sub.add_parser(
-        "schema", help="print the JSON Schema of .fabric, catalog or requirement files",
+        "schema", help=HELP,
         description="Print (or write) the JSON Schema, draft 2020-12, of a .fabric file, a "
                     "catalog file or a requirement file (aicnet compare), generated from the "
                     "models aicnet reads them with.")
@@ -28,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...fileio.schemas import json_schema
+    from ...report.outfile import write_text
+
     text = json.dumps(json_schema(args.kind), indent=2, ensure_ascii=False) + "\n"
     if args.output:
         try:

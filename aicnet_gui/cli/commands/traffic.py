@@ -14,16 +14,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...traffic import MODES, TrafficModel, TrafficParams, acceptance_sheet, write_acceptance_csv
-from ...traffic.flows import TooLarge
-from ...traffic.text import render_acceptance, render_workload
 from ..common import EXIT_OK, CliError, open_document, print_json
 from ..progress_line import ProgressLine
 
+HELP = "traffic on the fabric: busBW per load-balancing mode, hottest links"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from ...traffic import MODES  # here: `aicnet --help` imports this module (cli/__init__.py)
+
     parser = sub.add_parser(
-        "traffic", help="traffic on the fabric: busBW per load-balancing mode, hottest links",
+        "traffic", help=HELP,
         description="Each workload's collective as NCCL runs it on the drawn fabric, routed by "
                     "static ECMP, adaptive routing or packet spraying; nccl-tests' bus "
                     "bandwidth and the hottest links.")
@@ -78,6 +79,16 @@ def _failed(doc, tokens: list[str], file: str) -> frozenset[str]:  # noqa: ANN00
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...traffic import (
+        MODES,
+        TrafficModel,
+        TrafficParams,
+        acceptance_sheet,
+        write_acceptance_csv,
+    )
+    from ...traffic.flows import TooLarge
+    from ...traffic.text import render_acceptance, render_workload
+
     if args.seeds < 1 or args.qps < 1 or (args.channels is not None and not 1 <= args.channels <= 64):
         raise CliError("--seeds and --qps take 1 or more, --channels 1 to 64")
     doc = open_document(args.file)

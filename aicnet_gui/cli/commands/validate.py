@@ -14,21 +14,23 @@ words).
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ...analysis import AnalysisReport, Analyzer, Finding, Severity
-from ...analysis.bandwidth import WorkloadMetrics
-from ...analysis.collectives import NCCL_NAMES
-from ...model.rounding import metres
-from ...model.wording import counted
-from ...repair import CHECK_LIMIT, FixChecker
 from ..common import EXIT_FINDINGS, EXIT_OK, open_document, print_json
 
-TITLES = {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Notes"}
+if TYPE_CHECKING:
+    from ...analysis import AnalysisReport
+    from ...analysis.bandwidth import WorkloadMetrics
+    from ...repair import FixChecker
+
+HELP = "check a fabric (exit 0 clean, 1 errors, 2 bad input)"
+#: the section titles, by severity value
+TITLES = {"error": "Errors", "warning": "Warnings", "info": "Notes"}
 MAX_PER_CODE = 20
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("validate", help="check a fabric (exit 0 clean, 1 errors, 2 bad input)")
+    parser = sub.add_parser("validate", help=HELP)
     parser.add_argument("file", help="a .fabric file")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--all", action="store_true",
@@ -47,6 +49,12 @@ def _ratio(value: float | None) -> str:
 
 def render(report: AnalysisReport, source: str, show_all: bool = False,
            checker: FixChecker | None = None) -> str:
+    from ...analysis import Finding, Severity
+    from ...analysis.collectives import NCCL_NAMES
+    from ...model.rounding import metres
+    from ...model.wording import counted
+    from ...repair import CHECK_LIMIT
+
     lines = [f"{source}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}, "
              f"{counted(report.infos, 'note')}  ({report.duration_ms:.0f} ms)"]
     for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
@@ -54,7 +62,7 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
         if not found:
             continue
         lines.append("")
-        lines.append(f"{TITLES[severity]} ({len(found)})")
+        lines.append(f"{TITLES[severity.value]} ({len(found)})")
         shown: dict[str, int] = {}
         listed: list[Finding] = []
         for finding in found:
@@ -118,6 +126,9 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...analysis import Analyzer
+    from ...repair import CHECK_LIMIT, FixChecker
+
     doc = open_document(args.file)
     analyzer = Analyzer(doc)
     report = analyzer.full()

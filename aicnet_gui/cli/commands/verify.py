@@ -13,10 +13,12 @@ import argparse
 
 from ..common import EXIT_FINDINGS, EXIT_OK, CliError, catalog_with_warnings, print_json
 
+HELP = "compare the installed cabling with the design (exit 0 same, 1 differs)"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "verify", help="compare the installed cabling with the design (exit 0 same, 1 differs)",
+        "verify", help=HELP,
         description="Compare what LLDP, ibnetdiscover or NetBox saw with the design and list "
                     "the cables to fix, rack by rack.")
     parser.add_argument("file", help="the .fabric design")

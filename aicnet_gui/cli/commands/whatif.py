@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import argparse
 
-from ...change.failures import FailureError, resolve
-from ...change.sweep import KINDS, sweep
-from ...change.text import render_result, render_sweep
-from ...change.whatif import WhatIf
 from ..common import EXIT_OK, CliError, open_document, print_json
+
+HELP = "failure what-if: blast radius of failed parts, sweeps"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("whatif", help="failure what-if: blast radius of failed parts, sweeps",
+    from ...change.sweep import KINDS
+
+    parser = sub.add_parser("whatif", help=HELP,
                             description="What failed devices, cables, optics or rails do to "
                                         "every workload; --each ranks single failures.")
     parser.add_argument("file", help="a .fabric file")
@@ -36,6 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...change.failures import FailureError, resolve
+    from ...change.sweep import sweep
+    from ...change.text import render_result, render_sweep
+    from ...change.whatif import WhatIf
+
     if not args.fail and not args.each:
         raise CliError("whatif needs --fail ID (repeatable) or --each leaf|spine|core|cable")
     if args.fail and args.each:
