@@ -23,24 +23,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_canvas import QM9700_MAX_SUS, BusyProbe, generate, wait_for
+from bench_canvas import QM9700_MAX_SUS, BusyProbe, generate, new_window, wait_for
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def bench(path: Path) -> dict[str, float]:
-    from PySide6.QtCore import QCoreApplication, QSettings
-    from PySide6.QtWidgets import QApplication
-
-    QCoreApplication.setOrganizationName("aicnet-bench")
-    app = QApplication.instance() or QApplication([])
-    from aicnet_gui.gui.main_window import MainWindow
-
-    settings = QSettings(str(path.with_suffix(".ini")), QSettings.Format.IniFormat)
-    window = MainWindow(interactive=False, settings=settings)
-    window.resize(1600, 1000)
-    window.show()
-    app.processEvents()
+    app, window = new_window(path)
     window.open_in_background(path, ask=False)
     wait_for(app, lambda: not window.loading(), 300)
     wait_for(app, lambda: not window.topology.building(), 300)

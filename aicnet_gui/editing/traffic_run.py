@@ -20,10 +20,11 @@ makes everything they show in one go, in a worker thread on a document snapshot:
   the histogram show it by default, the mean on request;
 - **per link loads as columns** (`ModeLoads`: ids and loads in the model's order, for the canvas
   to take in bulk), which links set the pace (`pace_setters`: the links within 0.5 % of the
-  hottest, by tier pair), and the hottest links by name.  When many NIC links set the pace
-  together (a non-blocking fabric: every NIC at 100 %) the NICs are the limit and ranking
-  hundreds of equal NIC links says nothing, so the list is of the hottest switch-to-switch
-  links instead (`LoadPicture.switch_links`).
+  hottest, by tier pair), and the hottest links by name.  When the fabric delivers the NICs'
+  full rate (its share is 1: a non-blocking fabric, every NIC at 100 %) the NICs are the limit
+  and ranking thousands of equal NIC links says nothing, so the list is of the hottest
+  switch-to-switch links instead (`LoadPicture.nic_paced`), and no link is marked as setting
+  the pace; otherwise the links that set it are marked on the canvas when they are few.
 
 `progress(fraction, text)` and `cancel()` are the traffic model's (`Cancelled` ends the run);
 an all-to-all too large for the model raises `TooLarge` (its message says why).
@@ -100,14 +101,20 @@ class LoadPicture:
     loads: ModeLoads
     hottest: tuple[HotLink, ...]
     pace: PaceSetters | None
-    #: the hottest list leaves the NIC links out (they all set the pace together)
-    switch_links: bool = False
+    #: the fabric delivers the NICs' full rate: the NICs set the pace, and the hottest list
+    #: leaves the NIC links out
+    nic_paced: bool = False
+    #: the first `ranked` of `hottest` are hotter than every link not listed (the canvas
+    #: numbers those: a rank among equals means nothing); `tied`: links not listed as hot as
+    #: the last one listed
+    ranked: int = 0
+    tied: int = 0
 
     def marked_pace(self) -> list[str]:
-        """The ids of the links that set the pace, when they are few enough to mark (at most
-        MARKED_PACE), else none."""
+        """The ids of the links that set the pace, when the fabric does and they are few enough
+        to mark (at most MARKED_PACE), else none."""
         pace = self.pace
-        if pace is None or pace.count > MARKED_PACE:
+        if pace is None or self.nic_paced or pace.count > MARKED_PACE:
             return []
         loads = self.loads.loads
         hot = np.flatnonzero(loads >= pace.load * (1 - PACE_TOLERANCE))
@@ -304,22 +311,28 @@ def picture(result: ModeResult, links: LinkFacts) -> LoadPicture:
     if ids != links.ids:  # the model's own order: a guard, never expected to differ
         raise ValueError("traffic result links out of the model's order")
     pace = pace_setters(loads, links.tiers)
-    switch_links = (pace is not None and pace.count > MARKED_PACE
-                    and all(pair.startswith("server-") for pair, _n in pace.by_tier))
-    return LoadPicture(result, ModeLoads(ids, loads),
-                       hottest_links(loads, links, switch_links), pace, switch_links)
+    nic_paced = pace is not None and result.share >= 1 - 1e-9
+    hottest, ranked, tied = hottest_links(loads, links, nic_paced)
+    return LoadPicture(result, ModeLoads(ids, loads), hottest, pace, nic_paced, ranked, tied)
 
 
-def hottest_links(loads: np.ndarray, links: LinkFacts, switch_links: bool = False
-                  ) -> tuple[HotLink, ...]:
-    """The HOTTEST most loaded links (only switch-to-switch ones with `switch_links`), hottest
-    first, in the model's order among equals."""
+def hottest_links(loads: np.ndarray, links: LinkFacts, switch_only: bool = False
+                  ) -> tuple[tuple[HotLink, ...], int, int]:
+    """The HOTTEST most loaded links (only switch-to-switch ones with `switch_only`), hottest
+    first, in the model's order among equals; how many of them are hotter than every link
+    left out; how many left out are as hot as the last one listed."""
     order = np.argsort(-loads, kind="stable")
-    if switch_links:
+    if switch_only:
         order = order[links.tiers[order, 0] >= 1]
-    order = order[loads[order] > 0][:HOTTEST]
-    return tuple(HotLink(links.ids[k], links.name(k), round(float(loads[k]), 4),
-                         float(links.gbps[k])) for k in order.tolist())
+    order = order[loads[order] > 0]
+    top, rest = order[:HOTTEST], order[HOTTEST:]
+    ranked, tied = len(top), 0
+    if len(rest):
+        ranked = int((loads[top] > loads[rest[0]]).sum())
+        tied = int((loads[rest] == loads[top[-1]]).sum())
+    hottest = tuple(HotLink(links.ids[k], links.name(k), round(float(loads[k]), 4),
+                            float(links.gbps[k])) for k in top.tolist())
+    return hottest, ranked, tied
 
 
 def pace_setters(loads: np.ndarray, tiers: np.ndarray) -> PaceSetters | None:
@@ -339,5 +352,5 @@ def pace_setters(loads: np.ndarray, tiers: np.ndarray) -> PaceSetters | None:
     return PaceSetters(top, len(hot), tuple(by_tier))
 
 
-__all__ = ["HOTTEST", "MARKED_PACE", "laid_out", "HotLink", "LoadPicture", "ModeLoads", "ModeShown", "PaceSetters", "SameAs",
-           "TrafficRun", "distinct_modes", "fabric_mode", "median_draw", "run_traffic"]
+__all__ = ["HOTTEST", "MARKED_PACE", "HotLink", "LoadPicture", "ModeLoads", "ModeShown", "PaceSetters", "SameAs",
+           "TrafficRun", "distinct_modes", "fabric_mode", "laid_out", "median_draw", "run_traffic"]

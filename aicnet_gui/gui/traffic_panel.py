@@ -11,6 +11,9 @@ dropped) and connects it to what shows its result:
 - the Topology canvas in the "traffic" colour mode (View › Colour Cables › By traffic load,
   View › Traffic Load, the toolbar's Colour box, the section's check box): the loads go to its
   traffic layer (canvas/traffic_layer.py), the legend says what is drawn;
+- the Floor's cable runs (of the selected devices) in the same colours, while the Topology is
+  coloured by load (the runs are the Floor scene's own overlay, not a mirror layer: they take
+  their colour through `FloorScene.run_colour`);
 - Failure Mode: while the canvas greys out a what-if's failures, the model runs with those
   cables down.
 
@@ -27,7 +30,7 @@ from PySide6.QtCore import QObject, QSignalBlocker
 from ..editing.traffic_run import TrafficRun
 from ..editing.units import counted
 from ..model.edits import ChangeSet
-from . import colouring
+from . import colouring, load_ramp
 from .canvas.legend import LegendSpec
 from .panels.forms import on_screen
 from .panels.traffic_section import TrafficSection
@@ -99,6 +102,9 @@ class TrafficPanel(QObject):
         if mode != "traffic":
             self._previous_mode = mode
             self.layer.clear()
+        floor = self.window.floor
+        floor.run_colour = self._run_colour if mode == "traffic" else None
+        floor.update_routes()
         self.section.set_on_canvas(mode == "traffic")
         action = getattr(self.window, "actions_by_name", {}).get("traffic-layer")
         if action is not None:
@@ -106,6 +112,7 @@ class TrafficPanel(QObject):
                 action.setChecked(mode == "traffic")
         self._update_active()
         if mode == "traffic":
+            self.window.legend.reveal()  # the colours mean nothing without it
             self._draw()
 
     # ---------------------------------------------------------------- the runner
@@ -153,9 +160,17 @@ class TrafficPanel(QObject):
         else:
             column = picture.loads.column
             self.layer.set_picture(picture.loads.ids, picture.loads.loads,
-                                   [hot.link_id for hot in picture.hottest], picture.marked_pace(),
+                                   [hot.link_id for hot in picture.hottest[:picture.ranked]],
+                                   picture.marked_pace(),
                                    (self.section.run.layout, column) if column is not None else None)
+        self.window.floor.update_routes()  # the selection's runs, in the new colours
         self._refresh_legend()
+
+    def _run_colour(self, link_id: str) -> str | None:
+        """A Floor run's colour: its cable's load as the Topology draws it."""
+        if not self.layer.has_result:
+            return None
+        return load_ramp.colour_of(self.window.topology.links.load_of(link_id))
 
     def _refresh_legend(self) -> None:
         if self.shown_on_canvas:

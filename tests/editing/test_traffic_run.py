@@ -91,6 +91,12 @@ def test_the_picture_of_ecmp_is_its_median_draw_repeated_with_its_own_seed(tor, 
     assert tor_run.modes["spray"].draw is None  # spraying draws nothing at random
 
 
+def switch_links(doc: FabricDocument) -> set[str]:
+    tier = {d.id: doc.tier_of(d) for d in doc.devices.values()}
+    return {link.id for link in doc.links.values()
+            if min(tier[link.a.device], tier[link.b.device]) >= 1}
+
+
 def test_hottest_links_and_pace_setters_against_brute_force(tor, tor_run):
     for shown in tor_run.modes.values():
         picture = shown.picture()
@@ -107,15 +113,22 @@ def test_hottest_links_and_pace_setters_against_brute_force(tor, tor_run):
             link = tor.links[hot.link_id]
             ends = {tor.devices[link.a.device].name, tor.devices[link.b.device].name}
             assert all(name in hot.name for name in ends)
-        if not picture.switch_links:
+        if not picture.nic_paced:
             assert hottest[0].load == pytest.approx(top, abs=1e-4)
+        listed = {h.link_id for h in hottest}
+        left_out = [load for link, load in loads.items() if link not in listed and load > 0
+                    and (not picture.nic_paced or link in switch_links(tor))]
+        if left_out:  # numbered: hotter than every link left out; tied: as hot as the last
+            assert all(h.load > max(left_out) + 1e-6 for h in hottest[:picture.ranked])
+            assert picture.tied == sum(1 for load in left_out
+                                       if abs(load - hottest[-1].load) < 1e-6)
 
 
-def test_when_every_nic_link_sets_the_pace_the_hottest_are_switch_links(catalog):
+def test_when_every_nic_link_sets_the_pace_the_hottest_are_nic_paced(catalog):
     doc = load_fabric(EXAMPLES / "superpod-4su.fabric", catalog)
     (workload_id,) = doc.workloads
     picture = run_traffic(doc, workload_id, seeds=2).modes["adaptive"].picture()
-    assert picture.switch_links and picture.pace.by_tier[0][0] == "server-leaf"
+    assert picture.nic_paced and picture.pace.by_tier[0][0] == "server-leaf"
     switch = {link_id: load for link_id, load in picture.loads.by_id().items()
               if min(doc.tier_of(doc.devices[doc.links[link_id].a.device]),
                      doc.tier_of(doc.devices[doc.links[link_id].b.device])) >= 1}
@@ -129,4 +142,4 @@ def test_a_collective_that_stays_on_the_rail_leaves_has_no_hot_switch_link(catal
     doc = load_fabric(EXAMPLES / "superpod-1su.fabric", catalog)
     (workload_id,) = doc.workloads
     picture = run_traffic(doc, workload_id, seeds=2).modes["adaptive"].picture()
-    assert picture.switch_links and picture.hottest == ()
+    assert picture.nic_paced and picture.hottest == ()

@@ -63,6 +63,16 @@ def make() -> tuple[TrafficSchedule, FakeWork, FakeSink, ManualClock]:
     return TrafficSchedule(work, sink, clock.timer), work, sink, clock
 
 
+def running() -> tuple[TrafficSchedule, FakeWork, FakeSink, ManualClock]:
+    """A schedule looked at, for KEY, its first run started."""
+    schedule, work, sink, clock = make()
+    schedule.set_active(True)
+    schedule.want(KEY)
+    clock.advance(0)
+    assert len(work.started) == 1
+    return schedule, work, sink, clock
+
+
 def finish(schedule: TrafficSchedule, work: FakeWork, index: int = -1) -> Outcome:
     """The run started `index`-th ends with a result."""
     key, revision, generation = work.started[index]
@@ -87,19 +97,13 @@ def test_nothing_runs_until_someone_looks():
 
 
 def test_a_result_for_the_current_revision_is_shown():
-    schedule, work, sink, clock = make()
-    schedule.set_active(True)
-    schedule.want(KEY)
-    clock.advance(0)
+    schedule, work, sink, clock = running()
     outcome = finish(schedule, work)
     assert sink.published == [outcome] and schedule.current()
 
 
 def test_an_edit_stops_the_run_drops_its_late_result_and_runs_again_once_the_edits_settle():
-    schedule, work, sink, clock = make()
-    schedule.set_active(True)
-    schedule.want(KEY)
-    clock.advance(0)
+    schedule, work, sink, clock = running()
     edit(schedule, work)
     assert work.stops == 1  # the run in flight could only describe the old design
     clock.advance(DEBOUNCE_MS // 2)
@@ -115,10 +119,7 @@ def test_an_edit_stops_the_run_drops_its_late_result_and_runs_again_once_the_edi
 
 
 def test_one_run_at_a_time_the_next_starts_when_the_stopped_one_ends():
-    schedule, work, _sink, clock = make()
-    schedule.set_active(True)
-    schedule.want(KEY)
-    clock.advance(0)
+    schedule, work, _sink, clock = running()
     edit(schedule, work)
     clock.advance(DEBOUNCE_MS)  # due, but the first run has not stopped yet
     assert len(work.started) == 1
@@ -127,10 +128,7 @@ def test_one_run_at_a_time_the_next_starts_when_the_stopped_one_ends():
 
 
 def test_cancel_stops_the_run_and_pauses_until_run_now():
-    schedule, work, sink, clock = make()
-    schedule.set_active(True)
-    schedule.want(KEY)
-    clock.advance(0)
+    schedule, work, sink, clock = running()
     schedule.cancel()
     assert work.stops == 1
     schedule.failed(None)
@@ -144,11 +142,8 @@ def test_cancel_stops_the_run_and_pauses_until_run_now():
 
 
 def test_a_kept_result_is_shown_again_at_once():
-    schedule, work, sink, clock = make()
+    schedule, work, sink, clock = running()
     other = TrafficKey("w2", 20)
-    schedule.set_active(True)
-    schedule.want(KEY)
-    clock.advance(0)
     first = finish(schedule, work)
     schedule.want(other)
     clock.advance(0)
@@ -158,10 +153,7 @@ def test_a_kept_result_is_shown_again_at_once():
 
 
 def test_a_new_document_drops_what_the_old_one_computed():
-    schedule, work, sink, clock = make()
-    schedule.set_active(True)
-    schedule.want(KEY)
-    clock.advance(0)
+    schedule, work, sink, clock = running()
     schedule.reset()
     finish(schedule, work, 0)  # generation 0: the old document's
     assert sink.published == [] and sink.dropped_revisions == [0]
@@ -170,10 +162,7 @@ def test_a_new_document_drops_what_the_old_one_computed():
 
 
 def test_a_failed_run_says_why_and_is_tried_again_after_the_next_edit():
-    schedule, work, sink, clock = make()
-    schedule.set_active(True)
-    schedule.want(KEY)
-    clock.advance(0)
+    schedule, work, sink, clock = running()
     schedule.failed("traffic model: too many flows")
     assert sink.messages == ["traffic model: too many flows"]
     clock.advance(10 * DEBOUNCE_MS)

@@ -53,6 +53,16 @@ def show_on_canvas(qtbot, window, seeds: int):  # noqa: ANN001, ANN201
     return panel.runner.result
 
 
+def in_dock(qtbot, window, seeds: int):  # noqa: ANN001, ANN201
+    """The Workloads dock in front with `seeds` ECMP draws; its traffic section, once current."""
+    window.workloads.show()
+    window.workloads.raise_()
+    panel = window.traffic
+    panel.section.seeds.setValue(seeds)
+    qtbot.waitUntil(panel.runner.current, timeout=WAIT_MS)
+    return panel.section
+
+
 def test_the_canvas_colours_each_cable_by_the_load_traffic_for_gives(qtbot, tor_window):
     window = tor_window
     run = show_on_canvas(qtbot, window, seeds=1)
@@ -72,19 +82,21 @@ def test_the_canvas_colours_each_cable_by_the_load_traffic_for_gives(qtbot, tor_
     assert load_ramp.colour_of(loads[hot]) in links.bundle_colours()
     assert window.legend.title().startswith("Traffic load · ECMP")
     section = window.traffic.section
-    ranks = [rank for _link, rank in window.topology.traffic.marked() if rank]
-    assert ranks == list(range(1, len(section.picture().hottest) + 1))
+    picture = section.picture()
+    marked = window.topology.traffic.marked()
+    ranked = [link for link, rank in marked if rank]
+    # the canvas numbers the hottest links that are hotter than every link left out, as the
+    # dock lists them
+    assert 0 < picture.ranked <= len(picture.hottest)
+    assert ranked == [hot.link_id for hot in picture.hottest[:picture.ranked]]
+    assert [rank for _link, rank in marked if rank] == list(range(1, picture.ranked + 1))
 
 
 def test_the_dock_shows_the_numbers_traffic_for_gives(qtbot, tor_window):
     window = tor_window
-    window.workloads.show()
-    window.workloads.raise_()
-    panel = window.traffic
-    panel.section.seeds.setValue(4)
-    qtbot.waitUntil(panel.runner.current, timeout=WAIT_MS)
+    section = in_dock(qtbot, window, seeds=4)
     doc = window.document.fabric
-    rows = panel.section._mode_rows  # noqa: SLF001 - the table's cells by mode
+    rows = section._mode_rows  # noqa: SLF001 - the table's cells by mode
     assert set(rows) == {"ecmp", "adaptive", "spray"}
     for mode, cells in rows.items():
         expected = traffic_for(doc, workload_id(window), mode, TrafficParams(seeds=4))
@@ -96,18 +108,13 @@ def test_the_dock_shows_the_numbers_traffic_for_gives(qtbot, tor_window):
             spread = cells[4].text()
             assert f"{gbs(expected.busbw_p5_gbps)} – {gbs(expected.busbw_p95_gbps)}" in spread
             assert "over 4 draws" in spread
-    counts = panel.section.histogram.counts()
-    assert counts == [b.links for b in panel.section.picture().result.histogram]
+    counts = section.histogram.counts()
+    assert counts == [b.links for b in section.picture().result.histogram]
 
 
 def test_a_hottest_link_clicked_in_the_dock_is_selected_and_centred(qtbot, tor_window):
     window = tor_window
-    window.workloads.show()
-    window.workloads.raise_()
-    panel = window.traffic
-    panel.section.seeds.setValue(1)
-    qtbot.waitUntil(panel.runner.current, timeout=WAIT_MS)
-    hottest = panel.section.hottest
+    hottest = in_dock(qtbot, window, seeds=1).hottest
     item = hottest.item(0)
     link_id = item.data(Qt.ItemDataRole.UserRole)
     window.topology_view.set_zoom(2.0)

@@ -30,9 +30,12 @@ from ...model.edits import ChangeSet
 from .. import load_ramp, theme
 from .link_layer import LinkLayer
 
-#: the halo under a marked hot link (device pixels)
-HALO = QColor(255, 135, 135, 150)
-HALO_PX = 9.0
+#: the halo of a link that sets the pace (device pixels): teal, the hue the inferno ramp of the
+#: loads does not have (blue against its yellow-red-purple reads for every colour vision),
+#: edged white so that it stands off the cables around it
+HALO = QColor("#0c8599")
+HALO_PX = 7.0
+EDGE_PX = 10.0
 BADGE_PX = 15.0
 
 
@@ -99,7 +102,7 @@ class TrafficLayer(QGraphicsItem):
         bounds = QRectF()
         for mark in lines:
             bounds = bounds.united(QRectF(mark.line.p1(), mark.line.p2()).normalized())
-        margin = max(HALO_PX, BADGE_PX) / max(self._scale, 1e-6)  # the marks are device pixels
+        margin = max(EDGE_PX, BADGE_PX) / max(self._scale, 1e-6)  # the marks are device pixels
         bounds = bounds.adjusted(-margin, -margin, margin, margin) if not bounds.isNull() else bounds
         if bounds != self._bounds:
             self.prepareGeometryChange()
@@ -152,19 +155,40 @@ class TrafficLayer(QGraphicsItem):
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         on_screen = [mark._replace(line=transform.map(mark.line)) for mark in lines]
+        edge = QPen(QColor("#ffffff"), EDGE_PX)
         halo = QPen(HALO, HALO_PX)
-        halo.setCapStyle(Qt.PenCapStyle.RoundCap)
+        for pen in (edge, halo):
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         for mark in on_screen:
             if mark.halo:  # a link that sets the pace: a halo under its own colour again
-                painter.setPen(halo)
-                painter.drawLine(mark.line)
-                painter.setPen(QPen(QColor(load_ramp.colour_of(mark.load)), 2.6))
-                painter.drawLine(mark.line)
+                for pen in (edge, halo, QPen(QColor(load_ramp.colour_of(mark.load)), 2.6)):
+                    painter.setPen(pen)
+                    painter.drawLine(mark.line)
         painter.setFont(theme.font(7.5, True))
-        for mark in on_screen:
+        placed: list[QPointF] = []
+        for mark in sorted(on_screen, key=lambda m: m.rank):
             if mark.rank:
-                self._badge(painter, mark.line.center(), mark.rank, mark.load)
+                at = self._free_spot(mark.line, placed)
+                placed.append(at)
+                self._badge(painter, at, mark.rank, mark.load)
         painter.restore()
+
+    @staticmethod
+    def _free_spot(line: QLineF, placed: list[QPointF]) -> QPointF:
+        """Where a badge goes on `line` (device pixels): its middle, else the first point along
+        it, stepping out from the middle, that no badge placed before covers (parallel cables
+        between the same switches share their middle far out)."""
+        length = max(line.length(), 1.0)
+        step = (BADGE_PX + 2) / length
+        for k in range(12):
+            t = 0.5 + (k + 1) // 2 * step * (1 if k % 2 else -1)
+            if not 0.05 <= t <= 0.95:
+                continue
+            at = line.pointAt(t)
+            if all(abs(at.x() - p.x()) > BADGE_PX or abs(at.y() - p.y()) > BADGE_PX
+                   for p in placed):
+                return at
+        return line.center()
 
     @staticmethod
     def _badge(painter: QPainter, at: QPointF, rank: int, load: float) -> None:

@@ -56,7 +56,8 @@ class LoadHistogram(QWidget):
         width = plot.width() / len(self._bins)
         out = []
         for k, b in enumerate(self._bins):
-            height = plot.height() * b.links / top
+            # a bin with links is at least 2 px high: a handful among hundreds still shows
+            height = max(plot.height() * b.links / top, 2.0 if b.links else 0.0)
             out.append(QRectF(plot.left() + k * width + 1, plot.bottom() - height,
                               max(width - 2, 1), height))
         return out

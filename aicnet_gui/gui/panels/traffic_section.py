@@ -58,9 +58,20 @@ def gbs(gbps: float) -> str:
 
 
 def hot_text(rank: int, name: str, load: float) -> str:
-    """`1.  100 %  leaf-02:swp58s1 → spine-03:swp11s1` (the load first: a narrow dock elides
-    the port names, not the number)."""
-    return f"{rank}.  {load:.0%}  {name}"
+    """`1.  100 %  leaf-02:swp58s1` over `spine-03:swp11s1`: the load first, each end on a line
+    of its own (port names are long; the dock is narrow)."""
+    first, _dash, second = name.partition(" – ")
+    indent = " " * (len(f"{rank}.  {load:.0%}") + 2)
+    return f"{rank}.  {load:.0%}  {first}" + (f"\n{indent}– {second}" if second else "")
+
+
+def note(style: str = "") -> QLabel:
+    """A word-wrapped label of the section in `style` (GREY, NOTE, or none)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    if style:
+        label.setStyleSheet(style)
+    return label
 
 
 def swatch(colour: str) -> QIcon:
@@ -110,9 +121,7 @@ class TrafficSection(QWidget):
         controls.addWidget(self.cancel_button)
         controls.addWidget(self.progress, 1)
         layout.addLayout(controls)
-        self.status = QLabel()
-        self.status.setStyleSheet(GREY)
-        self.status.setWordWrap(True)
+        self.status = note(GREY)
         layout.addWidget(self.status)
         options = QHBoxLayout()
         options.addWidget(QLabel("ECMP draws"))
@@ -130,8 +139,7 @@ class TrafficSection(QWidget):
         self.on_canvas.toggled.connect(self.canvas_toggled)
         options.addWidget(self.on_canvas)
         layout.addLayout(options)
-        self.job = QLabel()
-        self.job.setWordWrap(True)
+        self.job = note()
         layout.addWidget(self.job)
 
         self.table = QGridLayout()
@@ -141,13 +149,9 @@ class TrafficSection(QWidget):
         self.modes = QButtonGroup(self)
         self.modes.idToggled.connect(self._on_mode_toggled)
         self._mode_rows: dict[str, list[QWidget]] = {}
-        self.ideal = QLabel()
-        self.ideal.setStyleSheet(GREY)
-        self.ideal.setWordWrap(True)
+        self.ideal = note(GREY)
         layout.addWidget(self.ideal)
-        self.same = QLabel()
-        self.same.setStyleSheet(NOTE)
-        self.same.setWordWrap(True)
+        self.same = note(NOTE)
         layout.addWidget(self.same)
 
         draw_row = QHBoxLayout()
@@ -163,23 +167,20 @@ class TrafficSection(QWidget):
         self.draw_box.setLayout(draw_row)
         draw_row.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.draw_box)
-        self.pace = QLabel()
-        self.pace.setWordWrap(True)
+        self.pace = note()
         layout.addWidget(self.pace)
-        self.hot_title = hot_title = QLabel()
-        hot_title.setStyleSheet(GREY)
-        hot_title.setWordWrap(True)
+        self.hot_title = hot_title = note(GREY)
         layout.addWidget(hot_title)
         self.hottest = QListWidget()
-        self.hottest.setMaximumHeight(150)
+        self.hottest.setMaximumHeight(190)
+        self.hottest.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.hottest.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.hottest.itemClicked.connect(self._on_hot_clicked)
         self.hottest.itemActivated.connect(self._on_hot_clicked)
         layout.addWidget(self.hottest)
         self.histogram = LoadHistogram()
         layout.addWidget(self.histogram)
-        self.notes = QLabel()
-        self.notes.setStyleSheet(GREY)
-        self.notes.setWordWrap(True)
+        self.notes = note(GREY)
         layout.addWidget(self.notes)
         self._results: list[QWidget] = [self.job, self.ideal, self.same, self.draw_box, self.pace,
                                         hot_title, self.hottest, self.histogram, self.notes]
@@ -304,12 +305,11 @@ class TrafficSection(QWidget):
             self._mode_rows[mode] = cells
             row += 1
             if result.seeds > 1:
-                spread = QLabel(f"5th–95th percentile {gbs(result.busbw_p5_gbps)} – "
-                                f"{gbs(result.busbw_p95_gbps)} over {result.seeds} draws"
-                                + (f"; median draw {gbs(result.draw_busbw_gbps[shown.draw_index])}"
-                                   if shown.draw_index is not None else ""))
-                spread.setStyleSheet(GREY)
-                spread.setWordWrap(True)
+                spread = note(GREY)
+                spread.setText(f"5th–95th percentile {gbs(result.busbw_p5_gbps)} – "
+                               f"{gbs(result.busbw_p95_gbps)} over {result.seeds} draws"
+                               + (f"; median draw {gbs(result.draw_busbw_gbps[shown.draw_index])}"
+                                  if shown.draw_index is not None else ""))
                 self.table.addWidget(spread, row, 0, 1, 4)
                 self._mode_rows[mode].append(spread)
                 row += 1
@@ -347,17 +347,18 @@ class TrafficSection(QWidget):
             self.pace.setText("No link carries traffic of this workload.")
         else:
             tiers = ", ".join(f"{n:,} {pair}" for pair, n in pace.by_tier)
-            if pace.count <= MARKED_PACE:
-                self.pace.setText(f"<b>{counted(pace.count, 'link')} at {pace.load:.0%}</b> "
-                                  f"({tiers}) set the pace: marked on the canvas")
+            at = f"{pace.count:,} link{'s' if pace.count != 1 else ''} at {pace.load:.0%} ({tiers})"
+            if picture.nic_paced:
+                self.pace.setText(f"The fabric delivers the NICs' full rate: the NICs set the "
+                                  f"pace ({at}).")
+            elif pace.count <= MARKED_PACE:
+                self.pace.setText(f"<b>{at}</b> set the pace: marked on the canvas.")
             else:
-                nics = all(pair.startswith("server-") for pair, _n in pace.by_tier)
-                who = "the servers' NICs set the pace" if nics else "no single link is to blame"
-                self.pace.setText(f"{pace.count:,} links at {pace.load:.0%} ({tiers}): {who}")
-        if picture.switch_links and not picture.hottest:
+                self.pace.setText(f"{at} set the pace together.")
+        if picture.nic_paced and not picture.hottest:
             self.hot_title.setText("No switch-to-switch link carries any of it.")
         else:
-            self.hot_title.setText(f"Hottest {'switch-to-switch ' if picture.switch_links else ''}"
+            self.hot_title.setText(f"Hottest {'switch-to-switch ' if picture.nic_paced else ''}"
                                    "links (numbered on the canvas; click: select and centre)")
         self.hottest.setVisible(bool(picture.hottest))
         self.hottest.clear()
@@ -366,9 +367,18 @@ class TrafficSection(QWidget):
                                    hot_text(rank, hot.name, hot.load))
             item.setData(Qt.ItemDataRole.UserRole, hot.link_id)
             item.setToolTip(f"{hot.name}: {hot.load:.1%} of {hot.capacity_gbps:g} Gb/s over the "
-                            "collective; click to select it on the canvas")
+                            "collective; click to select it on the canvas"
+                            + ("" if rank <= picture.ranked else
+                               " (not numbered on the canvas: others are as hot)"))
             self.hottest.addItem(item)
+        if picture.tied and picture.hottest:
+            more = QListWidgetItem(f"… and {picture.tied:,} more at "
+                                   f"{picture.hottest[-1].load:.0%}")
+            more.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.hottest.addItem(more)
         self.histogram.set_bins(picture.result.histogram, picture.idle())
 
     def _on_hot_clicked(self, item: QListWidgetItem) -> None:
-        self.link_activated.emit(item.data(Qt.ItemDataRole.UserRole))
+        link_id = item.data(Qt.ItemDataRole.UserRole)
+        if link_id:
+            self.link_activated.emit(link_id)
