@@ -43,6 +43,7 @@ from aicnet_gui.fileio.line_cache import forget
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.model.edits import UpdateLink
 
 SIZES = [(128, 4), (512, 16), (1024, 32), (4096, 128)]
 
@@ -65,7 +66,7 @@ def _cold_save(doc: FabricDocument, path: Path) -> None:
 
 def _save_after_edit(doc: FabricDocument, path: Path) -> None:
     link = next(iter(doc.links.values()))
-    doc.update_link(link.id, length_m=(link.length_m or 10.0) + 0.5)
+    doc.apply([UpdateLink(link.id, {"length_m": (link.length_m or 10.0) + 0.5})])
     save_fabric(doc, path, keep_backup=False)
 
 
@@ -74,7 +75,7 @@ def _save_after_open(path: Path, catalog, runs: int) -> float:  # noqa: ANN001
     for _ in range(runs):
         doc = load_fabric(path, catalog)
         link = next(iter(doc.links.values()))
-        doc.update_link(link.id, length_m=(link.length_m or 10.0) + 0.5)
+        doc.apply([UpdateLink(link.id, {"length_m": (link.length_m or 10.0) + 0.5})])
         gc.collect()
         start = time.perf_counter()
         save_fabric(doc, path.with_suffix(".saved"), keep_backup=False)

@@ -7,7 +7,8 @@ model's validation and indexing), wall-clock, plus the process CPU time (steadie
 machine).  Budget (DESIGN.md §7): 4,096 servers in < 2 s.  `--large` adds 12,800 servers
 (400 SUs, 102,400 GPUs): DGX H100 on SN5600 leaves, spines and cores, RoCEv2 (a 3-tier fat
 tree of 64-port QM9700s holds at most 65,536 NIC ports, and NDR optics cannot join Q3400-RA's
-XDR cages; issue 22 target: < 4 s), the two-plane DGX B300 on SN5600 at 200 SUs (the same 102,400 GPUs)
+XDR cages; issue 22 target: < 4 s), the two-plane DGX B300 on SN5600 at 100 SUs (307,200 links:
+the single-plane case's link count, issue 36) and at 200 SUs (the same 102,400 GPUs, 614,400 links)
 and the DGX B300 XDR SuperPOD shape, 72-node SUs on Q3400-RA leaves, spines and cores (178 SUs,
 102,528 GPUs, media on every link).  The B300 designs use NVIDIA's four per rack (B300 XDR RA):
 a 61 kW rack budget, what four at the User Guide's 15 kW maximum and their optics take.
@@ -45,6 +46,9 @@ CASES = [
 LARGE = [
     ("rail-optimized, 400 SU on SN5600", 12800,
      RailOptimizedParams(sus=400, leaf="nvidia-sn5600", technology="rocev2")),
+    ("B300, 2 planes, 100 SU on SN5600", 6400,
+     RailOptimizedParams(sus=100, planes=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
+                         technology="rocev2", floor=B300_RACKS)),
     ("B300, 2 planes, 200 SU on SN5600", 12800,
      RailOptimizedParams(sus=200, planes=2, server="nvidia-dgx-b300", leaf="nvidia-sn5600",
                          technology="rocev2", floor=B300_RACKS)),

@@ -20,6 +20,7 @@ from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.fileio import save_fabric
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.model.edits import AddDevice, AddLink
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link
 
 MODEL = "nvidia-sn5600"
@@ -37,8 +38,9 @@ def _template(catalog: Catalog) -> str:
     doc = FabricDocument(catalog)
     cages = {cage: CageConfig(mode=f"{LEGS}x100G") for cage in range(1, CAGES + 1)}
     for number in (1, 2):
-        doc.add_device(Device(id=f"d{number}", name=f"sw-{number}", model=MODEL, cages=cages))
-    doc.add_link(Link(id="l1", a=Endpoint("d1", _port(0)), b=Endpoint("d2", _port(0))))
+        doc.apply([AddDevice(Device(id=f"d{number}", name=f"sw-{number}", model=MODEL,
+                                    cages=cages))])
+    doc.apply([AddLink(Link(id="l1", a=Endpoint("d1", _port(0)), b=Endpoint("d2", _port(0))))])
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "template.fabric"
         save_fabric(doc, path, keep_backup=False)

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from tests.doc_edits import add_device, add_link, add_rack, add_workload, update_settings
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -38,15 +40,15 @@ def small(doc):
     """A rack, a QM9700 leaf with one optic, a DGX H100, one link and one workload."""
     from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload
 
-    doc.update_settings(mtu=4096)
-    doc.add_rack(Rack(id="r1", name="R01", row=1, position=1))
-    doc.add_device(Device(id="leaf1", name="leaf-01", model="nvidia-qm9700", rack="r1", ru=40,
-                          cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
-    doc.add_device(Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100", rack="r1", ru=2,
-                          position=(10.0, 200.0)))
-    doc.add_link(Link(id="l1", a=Endpoint(device="gpu1", port="p1"), b=Endpoint(device="leaf1", port="5/1"),
-                      cable="nvidia-mfp7e10", length_m=17.4, rail=1))
-    doc.add_workload(Workload(id="w1", name="train", members=["gpu1"]))
+    update_settings(doc, mtu=4096)
+    add_rack(doc, Rack(id="r1", name="R01", row=1, position=1))
+    add_device(doc, Device(id="leaf1", name="leaf-01", model="nvidia-qm9700", rack="r1", ru=40,
+                           cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
+    add_device(doc, Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100", rack="r1", ru=2,
+                           position=(10.0, 200.0)))
+    add_link(doc, Link(id="l1", a=Endpoint(device="gpu1", port="p1"), b=Endpoint(device="leaf1", port="5/1"),
+                       cable="nvidia-mfp7e10", length_m=17.4, rail=1))
+    add_workload(doc, Workload(id="w1", name="train", members=["gpu1"]))
     return doc
 
 

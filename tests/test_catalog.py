@@ -298,7 +298,8 @@ def test_dgx_h100_and_h200_non_compute_ports_follow_the_user_guide_and_the_ras(
         assert inband.os_names["linux-netdev"].names == ["enp170s0f1np1", "enp41s0f1np1"]
         assert storage.fabric and not inband.fabric and not sysmgmt.fabric
         assert set(inband.technology or ()) == {"infiniband", "ethernet"}  # VPI ConnectX-7
-        assert inband.default_breakout == "1x100G"  # SuperPOD: in-band links at 100 Gbps
+        # the card's speed, 400G (User Guide Table 1, BasePOD RA); the SuperPOD RA runs it at 100
+        assert inband.default_breakout == "1x400G" and "1x100G" in inband.breakouts
         assert sysmgmt.technology == ["ethernet"] and sysmgmt.count == 2
         assert sysmgmt.os_names["panel"].names == ["Slot3 P1", "Slot3 P2"]
 

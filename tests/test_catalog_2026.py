@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from aicnet_gui.fileio import load_fabric, save_fabric
 from aicnet_gui.model.catalog_entities import CageGroup, DeviceModel, Technology, Transceiver
 from aicnet_gui.model.fabric import Rack
+from tests.doc_edits import add_device, add_rack, update_settings
 
 
 def test_every_cpo_port_names_an_existing_co_packaged_engine(catalog):
@@ -83,9 +84,9 @@ def test_the_schema_refuses_inconsistent_cpo_and_mode_entries():
 
 
 def test_rack_cooling_feeds_and_domain_survive_a_save(doc, tmp_path):
-    doc.add_rack(Rack(id="r1", name="R1", cooling="air+liquid", power_feeds=["ac", "dc-busbar"],
-                      nvlink_domain="clique-7"))
-    doc.update_settings(idle_ports_percent=40.0)
+    add_rack(doc, Rack(id="r1", name="R1", cooling="air+liquid", power_feeds=["ac", "dc-busbar"],
+                       nvlink_domain="clique-7"))
+    update_settings(doc, idle_ports_percent=40.0)
     path = tmp_path / "d.fabric"
     save_fabric(doc, path)
     opened = load_fabric(path, doc.catalog)
@@ -101,7 +102,7 @@ def test_a_saved_cpo_design_embeds_the_switchs_engine(doc, tmp_path):
     from aicnet_gui.model.catalog import Catalog
     from aicnet_gui.model.fabric import Device
 
-    doc.add_device(Device(id="cpo", name="cpo-1", model="nvidia-q3450-ld"))
+    add_device(doc, Device(id="cpo", name="cpo-1", model="nvidia-q3450-ld"))
     path = tmp_path / "cpo.fabric"
     save_fabric(doc, path)
     opened = load_fabric(path, Catalog())

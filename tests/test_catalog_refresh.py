@@ -12,17 +12,18 @@ from aicnet_gui.fileio import load_fabric, save_fabric
 from aicnet_gui.model.document import FabricDocument, ModelError
 from aicnet_gui.model.edits import ReplaceCatalog
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link
+from tests.doc_edits import add_device, add_link
 
 CORD = "nvidia-mfp7e10"
 
 
 @pytest.fixture
 def design(doc: FabricDocument) -> FabricDocument:
-    doc.add_device(Device(id="leaf1", name="leaf-01", model="nvidia-qm9700",
-                          cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
-    doc.add_device(Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100"))
-    doc.add_link(Link(id="l1", a=Endpoint(device="gpu1", port="p1"),
-                      b=Endpoint(device="leaf1", port="5/1"), cable=CORD))
+    add_device(doc, Device(id="leaf1", name="leaf-01", model="nvidia-qm9700",
+                           cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
+    add_device(doc, Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100"))
+    add_link(doc, Link(id="l1", a=Endpoint(device="gpu1", port="p1"),
+                       b=Endpoint(device="leaf1", port="5/1"), cable=CORD))
     return doc
 
 
@@ -77,9 +78,9 @@ def test_an_update_that_moves_a_linked_port_to_another_cage_is_refused_with_wher
     the slot-1 ConnectX-7 (cage 7): a design wired to the old inband1 would silently have its
     link on another card, its optic left in a cage with no link.  Here the update swaps the
     inband and sysmgmt cage groups back: refused, naming the port and where to move its link."""
-    design.add_device(Device(id="mgmt", name="mgmt-01", model="nvidia-sn2201"))
-    design.add_link(Link(id="l2", a=Endpoint(device="gpu1", port="inband1"),
-                         b=Endpoint(device="mgmt", port="swp49"), cable=None))
+    add_device(design, Device(id="mgmt", name="mgmt-01", model="nvidia-sn2201"))
+    add_link(design, Link(id="l2", a=Endpoint(device="gpu1", port="inband1"),
+                          b=Endpoint(device="mgmt", port="swp49"), cable=None))
     h100 = design.catalog.device("nvidia-dgx-h100")
     groups = {g.name: g for g in h100.cages}
     swapped = [g.model_copy(update={"first": groups["sysmgmt"].first}) if g.name == "inband"

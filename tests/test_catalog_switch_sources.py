@@ -46,16 +46,22 @@ def test_a_switch_no_primary_document_gives_power_for_stays_unverified_and_says_
     assert "Unchecked, and why (2026-12-01)" in model.notes
 
 
-@pytest.mark.parametrize("model_id", ["nvidia-qm9700", "nvidia-qm9790", "nvidia-q3400-ra"])
-def test_a_maximum_with_active_cables_is_not_stored_as_the_switch_maximum(
-        catalog: Catalog, model_id: str) -> None:
-    """The QM97xx 1,720 W and Q3400 7 kW maxima are with active cables, so they include the
-    optics the bill of materials adds per module (and are secondary): power_max_w stays null
-    and the typical figure is what the rack and BOM totals count."""
+@pytest.mark.parametrize(("model_id", "maximum"), [
+    ("nvidia-qm9700", 1720), ("nvidia-qm9790", 1720), ("nvidia-q3400-ra", 7000)])
+def test_a_maximum_with_active_cables_is_stored_unverified_with_its_optics_included(
+        catalog: Catalog, model_id: str, maximum: int) -> None:
+    """The QM97xx 1,720 W and Q3400 7 kW maxima are with active cables (secondary sources
+    quoting NVIDIA's specifications; no stored NVIDIA page states them): stored as the maximum,
+    so that "devices at maximum" is true, marked as including the modules in the cages (the BOM
+    and the rack rules do not add those optics again) and as unverified, with the source."""
+    from aicnet_gui.model.power import counts_optics, power_basis
+
     model = catalog.device(model_id)
-    assert model.power_max_w is None
-    assert model.power_typical_w is not None
+    assert model.power_max_w == maximum and model.power_typical_w is not None
+    assert model.power_max_includes_optics and not counts_optics(model)
+    assert model.power_verified is False and model.power_source.startswith("secondary")
     assert "active cables" in model.notes
+    assert power_basis(model).caveat.endswith("optics included, unverified")
 
 
 def test_sn5400_and_sn5600_are_the_2u_models_of_the_sn5000_2u_manual(catalog: Catalog) -> None:

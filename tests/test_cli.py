@@ -37,8 +37,10 @@ def test_catalog_show_says_what_no_public_document_states(capsys):
     assert code == 0 and entry["not_stated_in_a_public_document"] == [
         "power_typical_w", "cages[0].power_class_w (compute)"]
     code, out, _ = run(capsys, "catalog", "show", "nvidia-qm9700", "--json")
-    assert json.loads(out)["power_typical_w"] == 747  # with passive cables (hardware.md, S)
-    assert "power_typical_w" not in json.loads(out)["not_stated_in_a_public_document"]
+    qm9700 = json.loads(out)
+    assert qm9700["power_typical_w"] == 747  # with passive cables (hardware.md, S)
+    assert qm9700["power_max_w"] == 1720  # with active cables (S), optics included
+    assert "not_stated_in_a_public_document" not in qm9700  # both figures stated (secondary)
 
 
 def test_catalog_show_reads_as_a_data_sheet(capsys):

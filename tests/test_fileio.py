@@ -20,6 +20,14 @@ from aicnet_gui.fileio.migrations import MigrationError, migrate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateRack
 from aicnet_gui.model.fabric import SCHEMA_VERSION, CageConfig, Device, Endpoint, Link
+from tests.doc_edits import (
+    add_device,
+    add_link,
+    remove_link,
+    update_device,
+    update_link,
+    update_settings,
+)
 
 
 def test_save_load_save_is_byte_stable(small, catalog, tmp_path):
@@ -53,7 +61,7 @@ def test_save_keeps_previous_version_as_bak(small, tmp_path):
     target = tmp_path / "f.fabric"
     save_fabric(small, target)
     old = target.read_bytes()
-    small.update_link("l1", length_m=20.0)
+    update_link(small, "l1", length_m=20.0)
     save_fabric(small, target)
     assert (tmp_path / "f.fabric.bak").read_bytes() == old
     assert target.read_bytes() != old
@@ -63,7 +71,7 @@ def test_interrupted_save_leaves_the_old_file_intact(small, tmp_path, monkeypatc
     target = tmp_path / "f.fabric"
     save_fabric(small, target)
     old = target.read_bytes()
-    small.update_link("l1", length_m=25.0)
+    update_link(small, "l1", length_m=25.0)
 
     def crash(fd):
         raise OSError(28, "No space left on device")
@@ -202,8 +210,8 @@ def _umask() -> int:
 
 def test_a_save_after_edits_reuses_lines_but_writes_the_same_bytes(small, catalog):
     first = dumps_fabric(small)
-    small.update_link("l1", length_m=21.5)
-    small.add_device(Device(id="leaf2", name="leaf-02", model="nvidia-qm9700"))
+    update_link(small, "l1", length_m=21.5)
+    add_device(small, Device(id="leaf2", name="leaf-02", model="nvidia-qm9700"))
     warm = dumps_fabric(small)
     cold = dumps_fabric(loads_fabric(warm, catalog))
     assert warm == cold != first
@@ -212,8 +220,8 @@ def test_a_save_after_edits_reuses_lines_but_writes_the_same_bytes(small, catalo
 
 def _three_links(small: FabricDocument) -> FabricDocument:
     for number, port in ((2, "5/2"), (3, "6/1")):
-        small.add_link(Link(id=f"l{number}", a=Endpoint(device="gpu1", port=f"p{number}"),
-                            b=Endpoint(device="leaf1", port=port), rail=number))
+        add_link(small, Link(id=f"l{number}", a=Endpoint(device="gpu1", port=f"p{number}"),
+                             b=Endpoint(device="leaf1", port=port), rail=number))
     return small
 
 
@@ -222,8 +230,8 @@ def test_first_save_after_opening_keeps_the_lines_of_unchanged_objects(small, ca
     canonical = json.dumps(json.loads(_line_of(raw, b'"id":"l1"')), separators=(",", ":")).encode()
     by_hand = _line_of(raw, b'"id":"l1"').replace(b'","', b'", "')  # same object, spaced out
     opened = loads_fabric(raw.replace(_line_of(raw, b'"id":"l1"'), by_hand), catalog)
-    opened.update_link("l2", length_m=9.5)
-    opened.remove_link("l3")
+    update_link(opened, "l2", length_m=9.5)
+    remove_link(opened, "l3")
     saved = dumps_fabric(opened)
     assert by_hand in saved and canonical not in saved  # the unchanged link is written as read
     assert b'"length_m":9.5' in saved and b'"id":"l3"' not in saved
@@ -263,7 +271,7 @@ def test_a_file_not_laid_out_as_aicnet_writes_it_saves_what_the_document_holds(l
     if layout == "key twice":
         raw = raw.replace(b'  "format"', b'  "racks": [\n    {"id": "r0", "name": "old"}\n  ],\n  "format"')
     opened = loads_fabric(raw, catalog)
-    opened.update_settings(mtu=9000)
+    update_settings(opened, mtu=9000)
     opened.apply([UpdateRack("r1", {"name": "RACK-A"})])
     saved = loads_fabric(dumps_fabric(opened), catalog)
     assert (saved.settings.mtu, saved.racks["r1"].name, list(saved.racks)) == (9000, "RACK-A", ["r1"])
@@ -271,12 +279,12 @@ def test_a_file_not_laid_out_as_aicnet_writes_it_saves_what_the_document_holds(l
 
 
 def test_devices_read_with_the_same_cage_table_share_it_and_an_edit_touches_one(small, catalog):
-    small.add_device(Device(id="leaf2", name="leaf-02", model="nvidia-qm9700",
-                            cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
+    add_device(small, Device(id="leaf2", name="leaf-02", model="nvidia-qm9700",
+                             cages={5: CageConfig(transceiver="nvidia-mma4z00-ns")}))
     opened = loads_fabric(dumps_fabric(small), catalog)
     first, second = opened.devices["leaf1"], opened.devices["leaf2"]
     assert first.cages is second.cages  # validated once
-    opened.update_device("leaf2", cages={5: CageConfig(mode="4x200G")})
+    update_device(opened, "leaf2", cages={5: CageConfig(mode="4x200G")})
     assert opened.devices["leaf1"].cages[5].transceiver == "nvidia-mma4z00-ns"
     assert opened.devices["leaf2"].cages[5].mode == "4x200G"
     bad = dumps_fabric(small).replace(b'"transceiver":"nvidia-mma4z00-ns"}}', b'"transceiver":7}}', 1)

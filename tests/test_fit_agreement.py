@@ -36,6 +36,7 @@ from aicnet_gui.model.fit import (
     ru_overlap,
 )
 from aicnet_gui.model.ports import build_port_table
+from tests.doc_edits import add_device, add_link, update_device, update_settings
 
 FAMILIES = {Technology.INFINIBAND: FabricTechnology.INFINIBAND,
             Technology.ETHERNET: FabricTechnology.ETHERNET}
@@ -59,7 +60,7 @@ def _cage_kinds(catalog):
 
 def _doc(catalog, family: Technology) -> FabricDocument:
     doc = FabricDocument(catalog)
-    doc.update_settings(technology=FAMILIES[family])
+    update_settings(doc, technology=FAMILIES[family])
     return doc
 
 
@@ -105,7 +106,7 @@ _seq = iter(range(10**6))
 
 def _add(doc: FabricDocument, model: str, cage: int, mode: str) -> str:
     n = next(_seq)
-    doc.add_device(Device(id=f"d{n}", name=f"d{n}", model=model, cages={cage: CageConfig(mode=mode)}))
+    add_device(doc, Device(id=f"d{n}", name=f"d{n}", model=model, cages={cage: CageConfig(mode=mode)}))
     return f"d{n}"
 
 
@@ -140,7 +141,7 @@ def test_integrated_cable_between_cages_inspector_analysis_and_generator_agree(c
             db = _add(doc, model_b.id, group_b.first, mode_b)
             link = Link(id=f"l-{da}-{db}", a=Endpoint(device=da, port=port_a.name),
                         b=Endpoint(device=db, port=port_b.name))
-            doc.add_link(link)
+            add_link(doc, link)
             end_a = End("a", port_a, group_a, model_a, None)
             end_b = End("b", port_b, group_b, model_b, None)
             shape = _generator_shape(a, b)
@@ -201,7 +202,7 @@ def test_a_qsfp28_module_fits_a_qsfp112_cage_at_its_own_rate(catalog):
 
 def test_a_nic_optic_runs_its_published_lower_rate(doc, catalog):
     # the MMA1Z00-NS400 lists 1x200G: the inspector used to refuse it in a 1x200G NIC cage
-    doc.update_settings(technology=FabricTechnology.INFINIBAND)
+    update_settings(doc, technology=FabricTechnology.INFINIBAND)
     hgx = _add(doc, "generic-hgx-8-gpu-b3140h", 1, "1x200G")
     assert transceiver_fits(doc, hgx, 1, catalog.transceivers["nvidia-mma1z00-ns400"])
     assert not transceiver_fits(doc, hgx, 1, catalog.transceivers["generic-400gbase-dr4-qsfp112"])
@@ -224,7 +225,7 @@ def test_fibre_cord_between_optics_inspector_analysis_and_generator_agree(catalo
             if optic_in_cage(spec, optic, own) is not None:
                 continue
             n = next(_seq)
-            doc.add_device(Device(id=f"d{n}", name=f"d{n}", model=model.id, cages={
+            add_device(doc, Device(id=f"d{n}", name=f"d{n}", model=model.id, cages={
                 group.first: CageConfig(mode=mode, transceiver=optic.id)}))
             ends.append((spec, f"d{n}", port, End("a", port, group, model, optic),
                          options.get(optic.id)))
@@ -278,7 +279,7 @@ def test_a_224g_lane_optic_in_a_112g_cage_is_refused_with_the_reason(doc, catalo
     reason = optic_in_cage(spec, dr8, Technology.ETHERNET)
     assert reason is not None
     assert "200G electrical lanes (224G SerDes)" in reason and "100G lanes (112G SerDes)" in reason
-    doc.update_settings(technology=FabricTechnology.ETHERNET)
+    update_settings(doc, technology=FabricTechnology.ETHERNET)
     leaf = _add(doc, "nvidia-sn5600", 1, "2x400G")
     assert not transceiver_fits(doc, leaf, 1, dr8)
     assert dr8.id not in {o.optic.id for o in MediaSelector(catalog, "ethernet").options(spec)}
@@ -286,10 +287,10 @@ def test_a_224g_lane_optic_in_a_112g_cage_is_refused_with_the_reason(doc, catalo
     fast = spec._replace(lane=200, legs=2, speed=800)
     assert optic_in_cage(fast, dr8, Technology.ETHERNET) is None
     # the analysis says the same, with the same reason, on a real link
-    doc.update_device(leaf, cages={1: CageConfig(mode="2x400G", transceiver=dr8.id)})
+    update_device(doc, leaf, cages={1: CageConfig(mode="2x400G", transceiver=dr8.id)})
     hgx = _add(doc, "generic-hgx-8-gpu-b3140h", 1, "1x400G")
-    doc.add_link(Link(id="l224", a=Endpoint(device=leaf, port="swp1s0"),
-                      b=Endpoint(device=hgx, port="p1"), cable="nvidia-mfp7e30"))
+    add_link(doc, Link(id="l224", a=Endpoint(device=leaf, port="swp1s0"),
+                       b=Endpoint(device=hgx, port="p1"), cable="nvidia-mfp7e30"))
     report = Analyzer(doc).full()
     lane = [f for f in report.findings if f.code == "SPEED-MISMATCH" and "224G SerDes" in f.message]
     assert lane and "112G SerDes" in lane[0].message

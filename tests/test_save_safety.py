@@ -18,6 +18,7 @@ from pathlib import Path
 
 from aicnet_gui.fileio import atomic, dumps_fabric, load_fabric, save_fabric
 from aicnet_gui.fileio.atomic import atomic_output, remove_stale_temps, write_atomic
+from tests.doc_edits import update_link
 
 
 def _temps(folder: Path) -> list[str]:
@@ -31,7 +32,7 @@ def test_saving_through_a_symlink_writes_its_target_and_keeps_the_link(small, tm
     old = real.read_bytes()
     link = tmp_path / "pod-link.fabric"
     link.symlink_to(real)
-    small.update_link("l1", length_m=30.0)
+    update_link(small, "l1", length_m=30.0)
     save_fabric(small, link)
     assert link.is_symlink() and link.resolve() == real
     assert real.read_bytes() == dumps_fabric(small) != old
@@ -48,7 +49,7 @@ def test_a_backup_is_data_even_when_the_old_bak_was_a_symlink(small, tmp_path):
     elsewhere = tmp_path / "elsewhere.txt"
     elsewhere.write_text("not a design")
     (tmp_path / "pod.fabric.bak").symlink_to(elsewhere)
-    small.update_link("l1", length_m=31.0)
+    update_link(small, "l1", length_m=31.0)
     save_fabric(small, target)
     backup = tmp_path / "pod.fabric.bak"
     assert not backup.is_symlink() and backup.read_bytes() == old

@@ -20,10 +20,10 @@ from aicnet_gui.editing.schedule import (
     RESET_DELAY_MS,
     RESET_MAX_DELAY_MS,
     ImmediateTimer,
-    ManualClock,
     ValidationSchedule,
 )
 from aicnet_gui.model.edits import ChangeSet
+from tests.manual_clock import ManualClock
 
 
 @dataclass

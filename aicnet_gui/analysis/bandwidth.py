@@ -1,7 +1,8 @@
 """Bandwidth per workload: what each GPU gets through each tier, the bottleneck, bisection
 bandwidth and the time of an all-reduce (formulas in docs/rules.md, "Bandwidth per workload").
-The bisection is the max-flow between two halves of the workload's servers on the fabric as
-drawn (fabric_paths.py), not a formula.
+The bisection is the max-flow across the cuts of the workload's GPUs that matter, on the fabric
+as drawn (fabric_paths.py), not a formula: the smaller of the rail-aligned cut (the servers in
+halves) and the cross-rail cut (every server's GPUs in halves by rail); both are kept.
 
 A fluid model of a Clos fabric with ECMP:
 
@@ -42,9 +43,10 @@ from .collectives import (
     nvswitch_members,
     usable_algorithm,
 )
-from .fabric_paths import bisection_gbps, islands, joined_through_servers
+from .fabric_paths import Bisection, bisection, islands, joined_through_servers
 from .nccl_tuning import NcclSystem
 from .plane_paths import declared_planes, plane_bisection_gbps
+from .scaleup import rail_only_term
 from .state import State, WorkloadView
 from .workload_bounds import BoundsCache
 
@@ -93,6 +95,24 @@ class WorkloadMetrics:
     protocol: str = ""  # NCCL's protocol of allreduce_ms (LL, LL128, Simple)
     #: NCCL's own prediction of allreduce_ms, on a fabric that delivers every NIC's rate
     allreduce_nccl_ms: float | None = None
+    #: the cuts behind `bisection_gbps` (their minimum): the rail-aligned and cross-rail ones
+    cuts: Bisection | None = None
+
+    @property
+    def bisection_rail_aligned_gbps(self) -> float:
+        """The max-flow between the two halves of the servers (rail-aligned traffic)."""
+        return self.cuts.rail_aligned_gbps if self.cuts is not None else self.bisection_gbps
+
+    @property
+    def bisection_cross_rail_gbps(self) -> float | None:
+        """The max-flow between each server's GPUs of the first half of its rails and those of
+        the second (traffic between rails); None without such a cut (declared rail planes)."""
+        return self.cuts.cross_rail_gbps if self.cuts is not None else None
+
+    @property
+    def bisection_cut(self) -> str:
+        """The cut `bisection_gbps` is measured on: "rail-aligned" or "cross-rail"."""
+        return self.cuts.worst_cut if self.cuts is not None else "rail-aligned"
 
     @property
     def plane_bisection_gbps(self) -> dict[str, float]:
@@ -117,6 +137,10 @@ class WorkloadMetrics:
             "all_to_all_gbps_per_gpu": self.alltoall_gbps_per_gpu,
             "bottleneck": {"tier": self.bottleneck_tier, "switch": self.bottleneck_name},
             "bisection_gbps": self.bisection_gbps,
+            "bisection": {"worst_cut": self.bisection_cut,
+                          "rail_aligned_gbps": self.bisection_rail_aligned_gbps,
+                          "cross_rail_gbps": self.bisection_cross_rail_gbps,
+                          "cross_rail_cut": self.cuts.cross_rail_cut if self.cuts else ""},
             "allreduce": {"message_mb": self.message_mb, "time_ms": self.allreduce_ms,
                           "algorithm": self.algorithm, "protocol": self.protocol,
                           "nccl_ms": self.allreduce_nccl_ms, "nvlink_domains": self.domains,
@@ -386,7 +410,7 @@ class WorkloadModel:
 
         ring = per_gpu("ring-allreduce")
         ring_scattered = per_gpu("all-to-all")  # see `scattered` above
-        bisection = bisection_gbps(state, np.flatnonzero(members))
+        cuts = _rounded_cuts(state, members)
         message = workload.message_mb or state.settings.allreduce_message_mb
         technology = state.settings.technology
         rate = ring_scattered if scattered else ring
@@ -396,15 +420,14 @@ class WorkloadModel:
             slowest if slowest_row is not None else rate)
         domains = estimate.domains
         allreduce = estimate.time_ms
-        servers = int(members.sum())
-        linked = _linked_servers(state, members)
+        servers, linked = int(members.sum()), _linked_servers(state, members)
         metrics = WorkloadMetrics(
             workload.id, workload.name, workload.kind.value, workload.pattern,
             servers, gpus, nics, servers - linked, _r(injection), tuple(tiers),
             per_gpu(pattern), ring, per_gpu("all-to-all"), worst_tier,
             state.dev_id(worst_row) if worst_row is not None else None,
             state.name(worst_row) if worst_row is not None else None,
-            _r(bisection), float(message), allreduce, workload.target_gbps_per_gpu,
+            _r(cuts.worst_gbps), float(message), allreduce, workload.target_gbps_per_gpu,
             workload.placement, ring_scattered, domains, estimate.bus_gbps,
             allreduce_assumptions(workload.placement, estimate, technology, fallback, arch)
             + _paced_note(slowest_row, slowest, rate),
@@ -414,7 +437,7 @@ class WorkloadModel:
             state.name(slowest_row) if slowest_row is not None else None,
             _r(slowest) if slowest_row is not None else None,
             state.dev_id(slowest_row) if slowest_row is not None else None,
-            estimate.protocol, estimate.nccl_ms,
+            estimate.protocol, estimate.nccl_ms, cuts,
         )
         return metrics, covered
 
@@ -438,6 +461,14 @@ class WorkloadModel:
         line = system.nics_per_node * system.nic_gbps / system.ppn if system.ppn else 0.0
         return (allreduce_estimate(system, message_bytes, family, pace / line if line > 0 else 0.0),
                 fallback, arch)
+
+
+def _rounded_cuts(state: State, members: np.ndarray) -> Bisection:
+    """The members' bisection cuts (fabric_paths.bisection), rounded as every result is."""
+    cuts = bisection(state, np.flatnonzero(members))
+    cross = cuts.cross_rail_gbps
+    return Bisection(_r(cuts.rail_aligned_gbps), None if cross is None else _r(cross),
+                     cuts.cross_rail_cut)
 
 
 def _slowest_server(state: State, members: np.ndarray,
@@ -501,7 +532,9 @@ def _unless_partitioned(state: State, model: WorkloadModel,
         return metrics
     if ((state.settings.rail_planes or declared_planes(state, found))
             and joined_through_servers(state, members)):
-        return metrics  # rail planes (rings cross rails over NVLink) or independent planes
+        if state.settings.rail_planes:  # all-to-all crosses rails by NVLink forwarding
+            return _rail_only_alltoall(state, members, metrics)
+        return metrics  # independent planes
     note = (f"the workload's GPUs sit on {len(found)} switch islands with no path between "
             "them (FABRIC-PARTITIONED): no collective over all of them can complete")
     return replace(
@@ -509,6 +542,21 @@ def _unless_partitioned(state: State, model: WorkloadModel,
         ring_gbps_per_gpu=0.0, alltoall_gbps_per_gpu=0.0, ring_scattered_gbps_per_gpu=0.0,
         bottleneck_tier="partitioned", bottleneck_switch=None, bottleneck_name=None,
         allreduce_ms=None, allreduce_bus_gbps=None, assumptions=(note, *metrics.assumptions))
+
+
+def _rail_only_alltoall(state: State, members: np.ndarray,
+                        metrics: WorkloadMetrics) -> WorkloadMetrics:
+    """A rail-only fabric's all-to-all with its NVLink forwarding term (scaleup.py)."""
+    term = rail_only_term(state, members, metrics.alltoall_gbps_per_gpu)
+    if isinstance(term, str):
+        note = f"rail-only all-to-all: the NVLink forwarding term is not counted ({term})"
+        return replace(metrics, assumptions=(*metrics.assumptions, note))
+    note = (f"rail-only all-to-all: bytes for another of the {term.rails} rails cross NVLink "
+            f"first (NCCL PXN): +{term.overhead:.1%} time, (R-1)/R x "
+            f"{term.network_gbps:g} / {term.nvlink_gbps:g} Gb/s NVLink (Wang et al. measure "
+            "8.2-11.2 %)")
+    return replace(metrics, alltoall_gbps_per_gpu=round(term.effective_gbps, 3),
+                   assumptions=(*metrics.assumptions, note))
 
 
 def analyze_workloads(state: State, touched: list[int] | None = None,

@@ -15,8 +15,11 @@
   computed; the PDF's order list uses it through `compute_bom`);
 - power: devices at their maximum (typical when only that is known) plus optics and active
   cables; NVL72 compute trays with no figure of their own at their share of their rack's stated
-  power, which includes their optics (`model/power.py`); the racks such devices fill are
-  listed as what is ordered; devices without a power figure are listed, not guessed;
+  power, which includes their optics, and a maximum stated with active cables without its
+  optics added again (`model/power.py`); the racks such devices fill are listed as what is
+  ordered; devices without a power figure are listed, not guessed.  Per model the figure
+  counted and how sure it is (`power_figures`, `power_caveats`): every total built on a typical,
+  missing or unverified figure says which;
 - cost: the sum of prices, spares included, or None with the parts that have no price.  The
   built-in catalogs carry no prices; a user's price list (catalog/prices.py) gives them: a
   device or optic by catalog id or part number, a cable at its ordered length by its per-length
@@ -37,9 +40,10 @@ import numpy as np
 from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly
 from ..model.document import FabricDocument
-from ..model.power import counts_optics, share_watts, system_racks
+from ..model.power import PowerBasis, counts_optics, power_basis, share_watts, system_racks
 from ..model.wording import fmt_m
 from .bom_parts import count_parts, is_ordered_optic, part_of
+from .bom_planes import PlaneBom, plane_boms
 from .index import NONE
 from .rules_device import unlinked_optic_cages
 from .state import State
@@ -71,9 +75,43 @@ class Bom:
     price_list: str | None = None  # the price list's name, currency and date, when one was used
     #: per rack-scale system (an NVL72 rack) the racks its devices fill: the unit ordered
     rack_systems: dict[str, int] = field(default_factory=dict)
+    #: per device model of the design: the power figure one device counts for, and how sure
+    power_figures: dict[str, PowerBasis] = field(default_factory=dict)
+
+    def power_caveats(self) -> list[tuple[str, int, str]]:
+        """(model id, devices, what the power total must say of it) for every model counted
+        at a typical, missing or unverified figure, the uncounted first."""
+        out = [(model, self.devices_by_model.get(model, 0), basis.caveat)
+               for model, basis in self.power_figures.items() if basis.caveat]
+        return sorted(out, key=lambda x: (self.power_figures[x[0]].figure != "none", x[0]))
+
+    def power_unverified_w(self) -> float:
+        """The part of the devices' power counted at a figure no vendor document read states
+        (secondary or derived: `PowerBasis.verified` false), in W."""
+        return round(sum(b.watts * self.devices_by_model.get(m, 0)
+                         for m, b in self.power_figures.items()
+                         if b.watts is not None and not b.verified), 1)
+
+    def power_basis_json(self) -> dict[str, Any]:
+        """`aicnet bom --json`'s `power_basis`: per model the figure counted, and the models
+        whose figure is typical, unverified or missing."""
+        figures = self.power_figures
+        return {
+            "models": {m: {"devices": self.devices_by_model.get(m, 0), "watts_each": b.watts,
+                           "figure": b.figure, "verified": b.verified,
+                           "optics_included": b.includes_optics, "source": b.source}
+                       for m, b in figures.items()},
+            "typical": sorted(m for m, b in figures.items() if b.figure == "typical"),
+            "unverified": sorted(m for m, b in figures.items()
+                                 if b.figure != "none" and not b.verified),
+            "no_figure": sorted(m for m, b in figures.items() if b.figure == "none"),
+            "unverified_w": self.power_unverified_w(),
+        }
     #: field-replaceable parts per `MODEL:KIND` (bom_parts.py) and their spares
     parts: dict[str, int] = field(default_factory=dict)
     part_spares: dict[str, int] = field(default_factory=dict)
+    #: a multi-plane design's BOM per plane, and what the planes share (bom_planes.py)
+    planes: dict[str, PlaneBom] = field(default_factory=dict)
 
     def part_orders(self) -> dict[str, OrderLine]:
         """Per replaceable part: quantity, spares, order."""
@@ -96,10 +134,13 @@ class Bom:
             "transceivers": self.transceivers,
             "cables": self.cables,
             "power_w": self.power_w,
+            "power_basis": self.power_basis_json(),
             "cost": self.cost_usd,
         }
         if self.parts:  # a design with field-replaceable parts (laser modules of CPO switches)
             data["replaceable_parts"] = self.parts
+        if self.planes:  # a multi-plane design: each plane's part, and the shared part
+            data["planes"] = {name: part.to_json() for name, part in self.planes.items()}
         if details:
             data["details"] = {
                 "spares_percent": self.spares_percent,
@@ -192,8 +233,10 @@ def compute_bom(doc: FabricDocument, prices: PriceList | None = None) -> Bom:
         currency=prices.currency if prices is not None else "USD",
         price_list=prices.describe() if prices is not None else None,
         rack_systems=_rack_systems(doc, models),
+        power_figures={m: power_basis(doc.catalog.device(m)) for m in sorted(models)},
         parts=dict(sorted(parts.items())),
         part_spares=dict(sorted(part_spares.items())),
+        planes=plane_boms(doc, state, rows, _count_cables, _links_by_tier, _part_then_length),
     )
 
 

@@ -35,6 +35,7 @@ from . import (
     rules_cages,
     rules_compat,
     rules_device,
+    rules_export_names,
     rules_fabric,
     rules_groups,
     rules_idle,
@@ -74,7 +75,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     *rules_fabric.RULES, *rules_subnet.RULES, *rules_roce.RULES, *rules_power_feeds.RULES,
     *rules_airflow.RULES, *rules_planes.RULES, *rules_scale.RULES, *rules_oob.RULES,
     *rules_multiplane.RULES, *rules_cabling.RULES, *rules_rack_env.RULES,
-    *rules_plane_balance.RULES, *rules_idle.RULES, *rules_load_balancing.RULES,
+    *rules_plane_balance.RULES, *rules_idle.RULES, *rules_load_balancing.RULES, *rules_export_names.RULES,
 )
 SIGNATURE_RULES: tuple[tuple[str, SigRule], ...] = tuple(rules_compat.RULES)
 REBASE_AFTER = 4096  # links changed since the last copy of the link columns

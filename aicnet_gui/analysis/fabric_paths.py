@@ -3,8 +3,17 @@
 Three questions the formulas of a balanced Clos cannot answer for a fabric as drawn:
 - **islands**: which switches are joined by switch-to-switch links (connected components), so
   the GPUs of a workload that sit on different islands are found (FABRIC-PARTITIONED);
-- **bisection**: the max-flow (Gb/s) from one half of a set of servers to the other, over the
-  real links and their speeds (scipy's `maximum_flow`, Dinic);
+- **bisection**: the max-flow (Gb/s) across two cuts of a workload's GPUs, over the real links
+  and their speeds (scipy's `maximum_flow`, Dinic), and the smaller of the two:
+  the *rail-aligned* cut splits the servers in halves along the fabric (whole leaves or SUs
+  where possible), so that rail-aligned traffic can stay on its leaf; the *cross-rail* cut
+  splits every server's GPUs in halves by rail (rails 1-4 against 5-8), so that every byte
+  crosses the tier above the rail leaves.  On a rail-optimized fabric these are the two
+  extremes (a cut's flow depends on how one-sided it leaves each first-hop switch): a spine lost
+  costs the cross-rail cut its share while the rail-aligned cut of one SU does not notice it.
+  GPUs are the endpoints: a GPU sends and receives through its own NIC link, and nothing is
+  forwarded through a server (NVLink is not the fabric's); a design of declared rail planes
+  (rails as separate fabrics, joined by NVLink) has no cross-rail cut to measure;
 - **worst path**: the largest oversubscription along any path from a leaf up to the top tier,
   the running product of the switches' down:up ratios, with the switches of that path.
 
@@ -12,7 +21,7 @@ Each result is memoised on the topology's version (bumped whenever a device's li
 speeds change), so an edit that does not rewire anything reuses them.  On a fabric of more than
 `DEFER_LINKS` links the live validator's incremental runs keep the last results after a rewiring
 edit (the report says `graph_pending`) and its background full run recomputes them: ~30 ms at
-98k links, too much for the GUI thread on every edit.  `graph.py` answers the
+98k links, too much for the GUI thread on every edit.  `tests/graph_oracle.py` answers the
 same questions from the document with networkx; the tests hold the two against each other.
 """
 
@@ -64,7 +73,17 @@ class WorstPath:
 
 
 def _fabric_rows(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rows of live fabric links between non-management devices: (rows, a, b, gbps)."""
+    """Rows of live fabric links between non-management devices: (rows, a, b, gbps), kept for
+    the topology version (the islands, both bisection cuts and the planes read them)."""
+    memo = state.memo.get("fabric_rows")
+    if memo is not None and memo[0] == state.topo.version:
+        return memo[1]
+    value = _read_fabric_rows(state)
+    state.memo["fabric_rows"] = (state.topo.version, value)
+    return value
+
+
+def _read_fabric_rows(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     store = state.store
     col = store.l
     rows = store.link_rows()
@@ -182,7 +201,7 @@ def _joined(state: State, members: np.ndarray) -> bool:
 
 def bisection_order(state: State, member_rows: np.ndarray) -> list[int]:
     """Member server rows ordered along the fabric: by the ids of the switches their NICs land
-    on (so a half is whole leaves / SUs where possible), then by id (as `graph.bisection_halves`).
+    on (so a half is whole leaves / SUs where possible), then by id (as `tests/graph_oracle.py`).
 
     The key of a server is the sorted tuple of its switches' ids; as numbers: each switch its
     rank among the ids, each server a row of its sorted ranks padded with -1 (a tuple that is
@@ -223,28 +242,148 @@ def bisection_gbps(state: State, member_rows: np.ndarray) -> float:
     return _cached(state, "bisection", hash(members.tobytes()), lambda: _bisection(state, members))
 
 
-def _bisection(state: State, members: np.ndarray) -> float:
+def max_flow(n: int, a: np.ndarray, b: np.ndarray, gbps: np.ndarray, feeds: np.ndarray,
+             feed_gbps: np.ndarray, drains: np.ndarray, drain_gbps: np.ndarray) -> float:
+    """Max-flow (Gb/s) over the links (a, b, gbps: both directions) of `n` devices from a
+    source feeding the rows `feeds` to a sink the rows `drains` drain into (scipy, Dinic)."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import maximum_flow
 
+    source, sink = n, n + 1
+    src = np.concatenate([a, b, np.full(len(feeds), source), drains])
+    dst = np.concatenate([b, a, feeds, np.full(len(drains), sink)])
+    cap = np.concatenate([gbps, gbps, feed_gbps, drain_gbps])
+    graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
+    graph.sum_duplicates()
+    return float(maximum_flow(graph, source, sink).flow_value)
+
+
+def _bisection(state: State, members: np.ndarray) -> float:
     order = bisection_order(state, members)
     half = len(order) // 2
     first, second = order[:half], order[half:]
-    value = 0.0
-    if first and second:
-        n = state.store.n_devices
-        source, sink = n, n + 1
-        _rows, a, b, gbps = _fabric_rows(state)
-        att = attachments(state)
-        nic = np.bincount(att.server, weights=att.gbps, minlength=n).astype(np.int64)
-        first_a, second_a = np.array(first), np.array(second)
-        src = np.concatenate([a, b, np.full(len(first_a), source), second_a])
-        dst = np.concatenate([b, a, first_a, np.full(len(second_a), sink)])
-        cap = np.concatenate([gbps, gbps, nic[first_a], nic[second_a]])
-        graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
-        graph.sum_duplicates()
-        value = float(maximum_flow(graph, source, sink).flow_value)
-    return value
+    if not (first and second):
+        return 0.0
+    n = state.store.n_devices
+    _rows, a, b, gbps = _fabric_rows(state)
+    att = attachments(state)
+    nic = np.bincount(att.server, weights=att.gbps, minlength=n).astype(np.int64)
+    first_a, second_a = np.array(first), np.array(second)
+    return max_flow(n, a, b, gbps, first_a, nic[first_a], second_a, nic[second_a])
+
+
+@dataclass(frozen=True, slots=True)
+class Bisection:
+    """The max-flow across the cuts of a workload's GPUs that matter, and the smallest."""
+
+    rail_aligned_gbps: float  # the servers in halves along the fabric
+    cross_rail_gbps: float | None  # each server's GPUs in halves by rail; None: no such cut
+    cross_rail_cut: str = ""  # which rails are on each side, e.g. "rails 1-4 | 5-8"
+
+    @property
+    def worst_gbps(self) -> float:
+        """The minimum over the cuts: what the fabric guarantees between any such halves."""
+        if self.cross_rail_gbps is None:
+            return self.rail_aligned_gbps
+        return min(self.rail_aligned_gbps, self.cross_rail_gbps)
+
+    @property
+    def worst_cut(self) -> str:
+        """"cross-rail" when that cut carries less than the rail-aligned one, else "rail-aligned"."""
+        if self.cross_rail_gbps is not None and self.cross_rail_gbps < self.rail_aligned_gbps:
+            return "cross-rail"
+        return "rail-aligned"
+
+    def describe(self, fmt: Callable[[float], str]) -> str:
+        """The bisection in words, each value written by `fmt` (the CLI, the PDF and the
+        editor say the same): "38.4 Tb/s (worst cut: cross-rail, rails 1-4 | 5-8;
+        rail-aligned 51.2 Tb/s)"."""
+        return f"{fmt(self.worst_gbps)} ({self.cuts_text(fmt)})"
+
+    def cuts_text(self, fmt: Callable[[float], str]) -> str:
+        """Which cut the bisection is measured on and the other one's value."""
+        if self.cross_rail_gbps is None:
+            return "rail-aligned cut"
+        if self.cross_rail_gbps == self.rail_aligned_gbps:
+            return "rail-aligned and cross-rail cuts alike"
+        if self.worst_cut == "cross-rail":
+            return (f"worst cut: cross-rail, {self.cross_rail_cut}; rail-aligned "
+                    f"{fmt(self.rail_aligned_gbps)}")
+        return f"worst cut: rail-aligned; cross-rail {fmt(self.cross_rail_gbps)}"
+
+    @classmethod
+    def from_json(cls, workload: dict) -> Bisection:
+        """The cuts of a workload's `--json` metrics (`WorkloadMetrics.to_json`)."""
+        cuts = workload.get("bisection") or {}
+        aligned = cuts.get("rail_aligned_gbps", workload.get("bisection_gbps") or 0.0)
+        return cls(float(aligned), cuts.get("cross_rail_gbps"), cuts.get("cross_rail_cut", ""))
+
+
+def bisection(state: State, member_rows: np.ndarray) -> Bisection:
+    """The rail-aligned and cross-rail cuts of the member servers' GPUs (memoised per topology
+    version); the cross-rail cut is None on a design of declared rail planes."""
+    members = np.asarray(member_rows, dtype=np.int64)
+    aligned = bisection_gbps(state, members)
+    if state.settings.rail_planes:
+        return Bisection(aligned, None)
+    flow, cut = _cached(state, "cross-rail", hash(members.tobytes()),
+                        lambda: _cross_rail(state, members))
+    return Bisection(aligned, flow, cut)
+
+
+def _rails_text(rails: list[int]) -> str:
+    """"1-4" for consecutive rails, else "1, 3, 5"."""
+    if rails and rails == list(range(rails[0], rails[-1] + 1)) and len(rails) > 1:
+        return f"{rails[0]}-{rails[-1]}"
+    return ", ".join(map(str, rails))
+
+
+def cross_rail_halves(state: State, members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(indices into `attachments` of the member NIC links of the first half, of the second):
+    each member server's NIC links in rail order (an untagged link by its switch's id), the
+    first half of them on one side, the rest on the other."""
+    att = attachments(state)
+    if not len(att.server) or not len(members):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    pick = np.flatnonzero(arrays.isin(att.server, members))
+    ids = state.store.dev_ids
+    switches = arrays.unique(att.switch[pick])
+    names = [ids[r] for r in switches.tolist()]
+    rank_of = np.empty(len(switches), dtype=np.int64)
+    rank_of[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    rank = rank_of[np.searchsorted(switches, att.switch[pick])]
+    server = att.server[pick]
+    rail = att.rail[pick].astype(np.int64)
+    width = len(switches) + 1
+    key = (server * (int(rail.max(initial=0)) + 1) + rail) * width + rank  # stable: ties by link
+    order = np.argsort(key, kind="stable")
+    pick, server = pick[order], server[order]
+    starts = np.flatnonzero(np.r_[True, server[1:] != server[:-1]])
+    counts = np.diff(np.r_[starts, len(server)])
+    position = np.arange(len(server)) - np.repeat(starts, counts)
+    first = position < np.repeat(counts // 2, counts)
+    return pick[first], pick[~first]
+
+
+def _cross_rail(state: State, members: np.ndarray) -> tuple[float | None, str]:
+    first, second = cross_rail_halves(state, members)
+    if not len(first) or not len(second):
+        return None, ""
+    att = attachments(state)
+    rails_a = arrays.unique(att.rail[first]).tolist()
+    rails_b = arrays.unique(att.rail[second]).tolist()
+    cut = (f"rails {_rails_text(rails_a)} | {_rails_text(rails_b)}"
+           if 0 not in rails_a + rails_b and not set(rails_a) & set(rails_b) else
+           "each server's NICs in halves")
+    n = state.store.n_devices
+    rows, a, b, gbps = _fabric_rows(state)
+    col = state.store.l
+    between = (col["tier_a"][rows] >= 1) & (col["tier_b"][rows] >= 1)  # switch to switch
+    supply = np.bincount(att.switch[first], weights=att.gbps[first], minlength=n)
+    demand = np.bincount(att.switch[second], weights=att.gbps[second], minlength=n)
+    feeds, drains = np.flatnonzero(supply), np.flatnonzero(demand)
+    return max_flow(n, a[between], b[between], gbps[between], feeds, supply[feeds], drains,
+                    demand[drains]), cut
 
 
 def worst_path(state: State) -> WorstPath | None:

@@ -83,9 +83,6 @@ class CatalogIndex:
             raise KeyError(group.name)
         return index
 
-    def model_of(self, model_id: str) -> DeviceModel:
-        return self.models[self.model_idx[model_id]]
-
 
 class Endpoints:
     """Endpoint classes: one per (port table, logical port); a port table is shared by every

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fabric_paths import DEFER_LINKS, Island, _fabric_rows, attachments, bisection_order
+from .fabric_paths import DEFER_LINKS, Island, _fabric_rows, attachments, bisection_order, max_flow
 from .state import State
 
 
@@ -28,14 +28,10 @@ def plane_bisection_gbps(state: State, member_rows: np.ndarray) -> dict[str, flo
     if last is not None and state.run.get("defer_graph") and store.n_links > DEFER_LINKS:
         state.run["graph_pending"] = True  # as the whole-fabric bisection: the full run does it
         return last
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import maximum_flow
-
     order = bisection_order(state, members)
     half = len(order) // 2
     first, second = np.array(order[:half], dtype=np.int64), np.array(order[half:], dtype=np.int64)
     n = store.n_devices
-    source, sink = n, n + 1
     _rows, a, b, gbps = _fabric_rows(state)
     att = attachments(state)
     plane = store.d["plane"][:n]
@@ -46,12 +42,8 @@ def plane_bisection_gbps(state: State, member_rows: np.ndarray) -> dict[str, flo
             keep = (plane[a] == index) | (plane[b] == index)
             on = plane[att.switch] == index
             nic = np.bincount(att.server[on], weights=att.gbps[on], minlength=n).astype(np.int64)
-            src = np.concatenate([a[keep], b[keep], np.full(len(first), source), second])
-            dst = np.concatenate([b[keep], a[keep], first, np.full(len(second), sink)])
-            cap = np.concatenate([gbps[keep], gbps[keep], nic[first], nic[second]])
-            graph = coo_matrix((cap.astype(np.int32), (src, dst)), shape=(n + 2, n + 2)).tocsr()
-            graph.sum_duplicates()
-            value = float(maximum_flow(graph, source, sink).flow_value)
+            value = max_flow(n, a[keep], b[keep], gbps[keep], first, nic[first], second,
+                             nic[second])
         result[name] = value
     if len(memo) > 64:
         memo.clear()

@@ -16,11 +16,13 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
 
 from ..model import arrays
+from ..model.catalog_entities import Transceiver
 from ..model.document import FabricDocument
 from ..model.edits import UpdateDevice
 from ..model.fabric import FabricTechnology
@@ -218,71 +220,126 @@ def _cage_ends(state: State, row: int) -> dict[int, list[tuple[int, int, int, in
     return ends
 
 
+_End = tuple[int, int, int, int]  # (leg, legs of its mode, link row, cable index)
+
+
+@dataclass(frozen=True)
+class _CageEnds:
+    """The link ends on one cage of a device, as the cage rules read them."""
+
+    state: State
+    row: int
+    name: str
+    cage: int
+    ends: list[_End]  # sorted
+    keys: dict[int, str]  # link row -> its cable: the assembly id, else the link id
+    link_ids: tuple[str, ...]
+
+    def cables(self, ends: Iterable[_End]) -> int:
+        """How many distinct cables land on `ends`."""
+        return len({self.keys[e[2]] for e in ends})
+
+
 def cage_check(state: State, row: int) -> Iterable[Finding]:
-    store = state.store
-    cindex = state.cindex
-    optics = store.dev_optics[row] or {}
+    optics = state.store.dev_optics[row] or {}
     name = state.name(row)
     for cage, ends in sorted(_cage_ends(state, row).items()):
         if len(ends) < 2:
             continue
         ends.sort()
-        keys = {}
-        for _leg, _legs, lrow, _cable in ends:
-            keys[lrow] = store.assembly[lrow] or state.link_id(lrow)
-        integrated = [e for e in ends if e[3] != NONE and not cindex.c_fibre[e[3]]]
-        link_ids = tuple(sorted(state.link_id(e[2]) for e in ends))
-        if integrated and len({keys[e[2]] for e in ends}) > 1:
-            cable = cindex.cables[integrated[0][3]]
-            yield Finding(
-                "PORT-DUPLICATE", ERROR,
-                f"{name} cage {cage}: the {cable.model} ({cable.type}) plug takes the whole cage, "
-                f"yet {len(ends)} links of different cables land on it "
-                f"({', '.join(link_ids)})",
-                (state.dev_id(row), *link_ids),
-                Fix("give the links of one cable the same assembly id, or move the other links "
-                    "to another cage"))
+        keys = {lrow: state.store.assembly[lrow] or state.link_id(lrow)
+                for _leg, _legs, lrow, _cable in ends}
+        at = _CageEnds(state, row, name, cage, ends, keys,
+                       tuple(sorted(state.link_id(e[2]) for e in ends)))
+        plug = _whole_cage_plug(at)
+        if plug is not None:
+            yield plug
             continue
         optic_i = optics.get(cage)
         if optic_i is None:
             continue
-        optic = cindex.optics[optic_i]
-        by_port: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
-        for end in ends:
-            leg, legs = end[0], end[1]
-            per_port = ports_per_optical_port(legs, optic)
-            by_port[(leg - 1) // per_port].append(end)
-        for optical, group in sorted(by_port.items()):
-            if len({keys[e[2]] for e in group}) > 1:
-                ids = sorted(state.link_id(e[2]) for e in group)
-                cables = {e[3] for e in group}
-                splitter = all(c != NONE and cindex.c_legs[c] > 1 for c in cables) and len(cables) == 1
-                fix = Fix("one MPO port takes one cord: use a single 1:2 splitter cord for these legs")
-                if splitter:
-                    asm = next((store.assembly[e[2]] for e in group if store.assembly[e[2]]), None)
-                    asm = asm or f"asm-{ids[0]}"
-                    fix = Fix(f"mark them as the legs of one splitter (assembly {asm})",
-                              tuple(set_assembly(ids, asm)))
-                yield Finding(
-                    "PORT-DUPLICATE", ERROR,
-                    f"{name} cage {cage}: optical port {optical + 1} of the {optic.model} carries "
-                    f"{len(group)} separate cords ({', '.join(ids)}); one port takes one cord",
-                    (state.dev_id(row), *ids), fix)
-        if optic.optical_ports == 2 and len(by_port) == 2:
-            kinds = {}
-            for optical, group in by_port.items():
-                fibres = [cindex.cables[e[3]] for e in group if e[3] != NONE and cindex.c_fibre[e[3]]]
-                if fibres:
-                    kinds[optical] = "splitter" if fibres[0].legs > 1 else "straight"
-            if len(set(kinds.values())) > 1:
-                yield Finding(
-                    "TWIN-PORT-MIXED-FIBRE", ERROR,
-                    f"{name} cage {cage}: the twin-port {optic.model} has a straight cord on one "
-                    "optical port and a splitter cord on the other; NVIDIA requires both fibres of "
-                    "one twin-port optic to be the same type",
-                    (state.dev_id(row), *link_ids),
-                    Fix("use straight cords on both ports (2 x 400G) or splitter cords on both "
-                        "(4 x 200G)"))
+        optic = state.cindex.optics[optic_i]
+        by_port = _by_optical_port(ends, optic)
+        yield from _shared_optical_ports(at, optic, by_port)
+        mixed = _twin_port_mixed(at, optic, by_port)
+        if mixed is not None:
+            yield mixed
+
+
+def _whole_cage_plug(at: _CageEnds) -> Finding | None:
+    """PORT-DUPLICATE: an integrated cable's plug takes the whole cage, yet the ends of more
+    than one cable land on it."""
+    cindex = at.state.cindex
+    integrated = [e for e in at.ends if e[3] != NONE and not cindex.c_fibre[e[3]]]
+    if not integrated or at.cables(at.ends) <= 1:
+        return None
+    cable = cindex.cables[integrated[0][3]]
+    return Finding(
+        "PORT-DUPLICATE", ERROR,
+        f"{at.name} cage {at.cage}: the {cable.model} ({cable.type}) plug takes the whole cage, "
+        f"yet {len(at.ends)} links of different cables land on it "
+        f"({', '.join(at.link_ids)})",
+        (at.state.dev_id(at.row), *at.link_ids),
+        Fix("give the links of one cable the same assembly id, or move the other links "
+            "to another cage"))
+
+
+def _by_optical_port(ends: list[_End], optic: Transceiver) -> dict[int, list[_End]]:
+    """The ends grouped by the optical port of `optic` their leg goes through (0-based)."""
+    by_port: dict[int, list[_End]] = defaultdict(list)
+    for end in ends:
+        leg, legs = end[0], end[1]
+        per_port = ports_per_optical_port(legs, optic)
+        by_port[(leg - 1) // per_port].append(end)
+    return by_port
+
+
+def _shared_optical_ports(at: _CageEnds, optic: Transceiver,
+                          by_port: dict[int, list[_End]]) -> Iterable[Finding]:
+    """PORT-DUPLICATE: an optical port carrying more than one cord (the fix: mark them as the
+    legs of one splitter where they are one splitter part)."""
+    state, cindex, store = at.state, at.state.cindex, at.state.store
+    for optical, group in sorted(by_port.items()):
+        if at.cables(group) <= 1:
+            continue
+        ids = sorted(state.link_id(e[2]) for e in group)
+        cables = {e[3] for e in group}
+        splitter = all(c != NONE and cindex.c_legs[c] > 1 for c in cables) and len(cables) == 1
+        fix = Fix("one MPO port takes one cord: use a single 1:2 splitter cord for these legs")
+        if splitter:
+            asm = next((store.assembly[e[2]] for e in group if store.assembly[e[2]]), None)
+            asm = asm or f"asm-{ids[0]}"
+            fix = Fix(f"mark them as the legs of one splitter (assembly {asm})",
+                      tuple(set_assembly(ids, asm)))
+        yield Finding(
+            "PORT-DUPLICATE", ERROR,
+            f"{at.name} cage {at.cage}: optical port {optical + 1} of the {optic.model} carries "
+            f"{len(group)} separate cords ({', '.join(ids)}); one port takes one cord",
+            (state.dev_id(at.row), *ids), fix)
+
+
+def _twin_port_mixed(at: _CageEnds, optic: Transceiver,
+                     by_port: dict[int, list[_End]]) -> Finding | None:
+    """TWIN-PORT-MIXED-FIBRE: a straight cord on one port of a twin-port optic and a splitter
+    cord on the other."""
+    if optic.optical_ports != 2 or len(by_port) != 2:
+        return None
+    cindex = at.state.cindex
+    kinds = {}
+    for optical, group in by_port.items():
+        fibres = [cindex.cables[e[3]] for e in group if e[3] != NONE and cindex.c_fibre[e[3]]]
+        if fibres:
+            kinds[optical] = "splitter" if fibres[0].legs > 1 else "straight"
+    if len(set(kinds.values())) <= 1:
+        return None
+    return Finding(
+        "TWIN-PORT-MIXED-FIBRE", ERROR,
+        f"{at.name} cage {at.cage}: the twin-port {optic.model} has a straight cord on one "
+        "optical port and a splitter cord on the other; NVIDIA requires both fibres of "
+        "one twin-port optic to be the same type",
+        (at.state.dev_id(at.row), *at.link_ids),
+        Fix("use straight cords on both ports (2 x 400G) or splitter cords on both "
+            "(4 x 200G)"))
 
 
 def _split_groups(group: np.ndarray, key: np.ndarray) -> np.ndarray:

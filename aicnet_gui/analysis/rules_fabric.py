@@ -81,7 +81,8 @@ def leaf_uplink_check(state: State, _key: None) -> Iterable[Finding]:
                 f"{state.name(row)} has {int(d['down'][row])} Gb/s of downlinks but no uplink to "
                 "a spine: its servers cannot reach the rest of the fabric",
                 (state.dev_id(row),), Fix(f"connect {state.name(row)} to the spines"))
-    elif int(leaves.sum()) > 1:
+    elif int(leaves.sum()) > 1 and not state.settings.rail_planes:
+        # rail planes: a rail on one switch is an island by design (FABRIC-PARTITIONED says so)
         for row in sorted(lonely.tolist(), key=state.dev_id):
             if d["peer"][row] > 0:
                 continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -179,55 +180,97 @@ def version_key(version: str) -> tuple[tuple[int, int | str], ...]:
                  for part in re.split(r"(\d+)", version.strip()) if part and part not in ".-_ ")
 
 
+@dataclass(frozen=True)
+class _Drift:
+    """A firmware line whose devices do not all run its baseline."""
+
+    line: str
+    versions: dict[str, str]  # device id -> version ("" unknown)
+    counts: Counter[str]  # version -> devices running it
+    chosen: str  # the project's baseline, "" when none is set
+    baseline: str
+    older: list[str]  # devices below the baseline
+    newer: list[str]  # devices off the baseline and not below it
+
+    @property
+    def off(self) -> list[str]:
+        return sorted(self.older + self.newer)
+
+
 def firmware_check(state: State, line: str) -> Iterable[Finding]:
     """`line` is a firmware line: a model's firmware_family (QM9700 and QM9790 share quantum-2)
     or its model id.  The baseline is the project setting for the line, else the newest version
     seen; devices below it get an upgrade fix, devices above a set baseline only a message (a fix
     never downgrades)."""
+    drift = _firmware_drift(state, line)
+    if drift is None:
+        return
+    yield Finding("FIRMWARE-DRIFT", WARNING, _drift_message(state, drift), tuple(drift.off),
+                  _drift_fix(state, drift))
+
+
+def _firmware_drift(state: State, line: str) -> _Drift | None:
+    """The devices of `line` off its baseline, or None when all run it (or one version is seen
+    and no baseline is set)."""
     versions = state.firmware.get(line)
     if not versions:
-        return
+        return None
     counts = Counter(v for v in versions.values() if v)
     chosen = state.settings.firmware_baselines.get(line, "").strip()
     if not counts or (not chosen and len(counts) < 2):
-        return
+        return None
     baseline = chosen or max(counts, key=version_key)
     off = sorted(d for d, v in versions.items() if v and v != baseline)
     if not off:
-        return
+        return None
     base_key = version_key(baseline)
     below = {v for v in counts if version_key(v) < base_key}
-    older = [d for d in off if versions[d] in below]
-    newer = [d for d in off if versions[d] not in below]
+    return _Drift(line, versions, counts, chosen, baseline,
+                  [d for d in off if versions[d] in below],
+                  [d for d in off if versions[d] not in below])
+
+
+def _line_label(state: State, line: str) -> str:
+    """A firmware line in words: its model, or the family with the models that share it."""
     idx = state.cindex.model_idx.get(line)
+    if idx is not None:
+        return state.cindex.models[idx].model
     family = sorted(m.model for m in state.cindex.models if m.firmware_family == line)
-    label = state.cindex.models[idx].model if idx is not None else f"{line} ({', '.join(family)})"
-    listing = ", ".join(f"{v} ({n})" for v, n in sorted(counts.items(), key=lambda kv: version_key(kv[0])))
-    source = "the project's baseline" if chosen else "the baseline (newest seen)"
+    return f"{line} ({', '.join(family)})"
 
-    def names(ids: list[str]) -> str:
-        shown = [state.doc.devices[d].name for d in ids]
-        return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
 
+def _device_names(state: State, ids: list[str]) -> str:
+    """The first five devices' names, then "..."."""
+    shown = [state.doc.devices[d].name for d in ids]
+    return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
+
+
+def _drift_message(state: State, drift: _Drift) -> str:
+    counts, baseline = drift.counts, drift.baseline
+    listing = ", ".join(f"{v} ({n})" for v, n in sorted(counts.items(),
+                                                         key=lambda kv: version_key(kv[0])))
+    source = "the project's baseline" if drift.chosen else "the baseline (newest seen)"
     parts = []
+    for ids, side in ((drift.older, "older"), (drift.newer, "newer")):
+        if ids:
+            parts.append(f"{_device_names(state, ids)} {'runs' if len(ids) == 1 else 'run'} "
+                         f"{side} firmware than {source} {baseline}")
+    return (f"{_line_label(state, drift.line)}: {len(counts)} firmware "
+            f"version{'s' if len(counts) > 1 else ''} in use ({listing}); {'; '.join(parts)}: "
+            "mixed versions behave differently under congestion, adaptive routing and failover")
+
+
+def _drift_fix(state: State, drift: _Drift) -> Fix:
+    """Upgrade the older devices to the baseline; newer ones are never downgraded, their
+    version is to be qualified and made the baseline."""
+    older, newer = drift.older, drift.newer
     if older:
-        parts.append(f"{names(older)} {'runs' if len(older) == 1 else 'run'} older firmware than "
-                     f"{source} {baseline}")
-    if newer:
-        parts.append(f"{names(newer)} {'runs' if len(newer) == 1 else 'run'} newer firmware than "
-                     f"{source} {baseline}")
-    message = (f"{label}: {len(counts)} firmware version{'s' if len(counts) > 1 else ''} in use "
-               f"({listing}); {'; '.join(parts)}: mixed versions behave differently under "
-               "congestion, adaptive routing and failover")
-    if older:
-        fix = Fix(f"upgrade {names(older)} to {baseline}"
-                  + (f"; for {names(newer)}, qualify their version and make it the baseline in "
-                     "the project settings" if newer else ""),
-                  tuple(UpdateDevice(d, {"firmware": baseline}) for d in older))
-    else:
-        fix = Fix(f"qualify {versions[newer[0]]} and make it the baseline of {line} in the project "
-                  "settings (firmware is never downgraded by a fix)")
-    yield Finding("FIRMWARE-DRIFT", WARNING, message, tuple(off), fix)
+        return Fix(f"upgrade {_device_names(state, older)} to {drift.baseline}"
+                   + (f"; for {_device_names(state, newer)}, qualify their version and make it "
+                      "the baseline in the project settings" if newer else ""),
+                   tuple(UpdateDevice(d, {"firmware": drift.baseline}) for d in older))
+    return Fix(f"qualify {drift.versions[newer[0]]} and make it the baseline of {drift.line} in "
+               "the project settings (firmware is never downgraded by a fix)")
 
 
 def firmware_candidates(state: State) -> Iterable[str]:

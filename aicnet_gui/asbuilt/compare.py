@@ -219,105 +219,182 @@ def compare(doc: FabricDocument, observation: Observation, namer: PortNamer | No
     namer = namer or PortNamer(doc)
     resolver = _Resolver(doc, namer, host_map or {}, observation.prefer)
     engine = _Engine(doc, namer)
-    result = engine.result
-    result.notes.extend(observation.notes)
-    unknown: dict[str, list[str]] = defaultdict(list)
-    unknown_ports: dict[str, set[Port]] = defaultdict(set)
-    seen: dict[frozenset, _Seen] = {}
-    by_device_only = 0
-
-    management = 0
-    for obs in observation.links:
-        da, db = resolver.host(obs.a.host), resolver.host(obs.b.host)
-        if any(dev is not None and MANAGEMENT_PORT.match(end.port)
-               and resolver.port(dev, end.port) is None
-               for dev, end in ((da, obs.a), (db, obs.b))):
-            management += 1
-            continue
-        if da is None or db is None:
-            for end, dev, other, odev in ((obs.a, da, obs.b, db), (obs.b, db, obs.a, da)):
-                if dev is None:
-                    unknown[end.host].append(f"{end.port} to {other}")
-                    if odev is not None:
-                        port = resolver.port(odev, other.port)
-                        if port is not None:
-                            unknown_ports[end.host].add((odev, port))
-            continue
-        if obs.a.position == 0:
-            pb = resolver.end(db, obs.b)
-            pa = resolver.end(da, obs.a, (db, pb) if pb is not None else None)
-        else:
-            pa = resolver.end(da, obs.a)
-            pb = resolver.end(db, obs.b, (da, pa) if pa is not None else None)
-        if pa is None and pb is None:
-            engine.add(Difference(
-                "unexpected", (), f"cable {obs.a} - {obs.b}: neither port is a port of the design",
-                "identify the ports; remove the cable if it does not belong", (da, db), (),
-                (str(obs.a), str(obs.b)), obs.where))
-            continue
-        if pa is None:
-            x, y, xt, yt = (db, pb), (da, None), str(obs.b), str(obs.a)
-        else:
-            x, y, xt, yt = (da, pa), (db, pb), str(obs.a), str(obs.b)
-        if x == y:
-            continue
-        key = frozenset((x, y))
-        if key in seen:
-            if seen[key].link.speed_gbps is None and obs.speed_gbps is not None:
-                seen[key].link = obs
-            continue
-        seen[key] = _Seen(x, y, obs, xt, yt)
-
+    engine.result.notes.extend(observation.notes)
+    gathered = _gather(engine, resolver, observation)
     covered = {resolver.host(h) for h in observation.hosts} - {None}
-    unmatched: list[_Seen] = []
-    matched: set[str] = set()
-    for item in seen.values():
-        link = doc.link_at(*item.x)
-        if link is not None and link.id not in matched:
-            want = _other(link, item.x)
-            if want == item.y or (item.y[1] is None and want[0] == item.y[0]):
-                matched.add(link.id)
-                by_device_only += item.y[1] is None
-                _check_speed(engine, link, item)
-                continue
-        unmatched.append(item)
-    engine.used_links.update(matched)
+    matched, by_device_only, unmatched = _match_planned(engine, gathered.seen)
     _swaps(engine, unmatched)
     _singles(engine, unmatched)
+    _unknown_devices(engine, gathered, observation.kind)
+    _missing(engine, observation, covered)
+    engine.result.matched = matched
+    _add_notes(engine.result, gathered.management, by_device_only)
+    return engine.result
 
-    for host, ports in sorted(unknown.items()):
-        ends = sorted(unknown_ports.get(host, ()))
-        links = tuple(dict.fromkeys(
-            link.id for end in ends
-            if (link := doc.link_at(*end)) is not None and link.id not in engine.used_links))
-        shown = "; ".join(ports[:4]) + (f"; and {len(ports) - 4} more" if len(ports) > 4 else "")
-        planned = ""
-        if links:
-            devices = sorted({doc.devices[e[0]].name for link_id in links
-                              for e in (doc.links[link_id].a, doc.links[link_id].b)
-                              if e not in ends})
-            planned = f"; its cables are planned for {', '.join(devices)}"
+
+@dataclass
+class _Gathered:
+    """The observation read against the design: each cable seen (once, by its two ends), the
+    observed hosts that are no device, and how many management links were left out."""
+
+    seen: dict[frozenset, _Seen] = field(default_factory=dict)
+    unknown: defaultdict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    """Host -> what was seen on it ("port to other end")."""
+    unknown_ports: defaultdict[str, set[Port]] = field(default_factory=lambda: defaultdict(set))
+    """Host -> the design ports its cables land on."""
+    management: int = 0
+
+
+def _gather(engine: _Engine, resolver: _Resolver, observation: Observation) -> _Gathered:
+    """Every observed link sorted into management, unknown host or seen between design ports
+    (a link neither of whose ports is a design port is an `unexpected` difference at once)."""
+    gathered = _Gathered()
+    for obs in observation.links:
+        da, db = resolver.host(obs.a.host), resolver.host(obs.b.host)
+        if _on_management_port(resolver, obs, da, db):
+            gathered.management += 1
+        elif da is None or db is None:
+            _note_unknown_hosts(resolver, gathered, obs, da, db)
+        else:
+            _add_seen(engine, resolver, gathered.seen, obs, da, db)
+    return gathered
+
+
+def _on_management_port(resolver: _Resolver, obs: ObservedLink, da: str | None,
+                        db: str | None) -> bool:
+    """Whether an end of `obs` on a design device is a management interface the design does
+    not model."""
+    return any(dev is not None and MANAGEMENT_PORT.match(end.port)
+               and resolver.port(dev, end.port) is None
+               for dev, end in ((da, obs.a), (db, obs.b)))
+
+
+def _note_unknown_hosts(resolver: _Resolver, gathered: _Gathered, obs: ObservedLink,
+                        da: str | None, db: str | None) -> None:
+    """Record what was seen on an end whose host is no device, and the design port at the
+    other end when there is one."""
+    for end, dev, other, odev in ((obs.a, da, obs.b, db), (obs.b, db, obs.a, da)):
+        if dev is not None:
+            continue
+        gathered.unknown[end.host].append(f"{end.port} to {other}")
+        if odev is not None:
+            port = resolver.port(odev, other.port)
+            if port is not None:
+                gathered.unknown_ports[end.host].add((odev, port))
+
+
+def _design_ports(resolver: _Resolver, obs: ObservedLink, da: str,
+                  db: str) -> tuple[str | None, str | None]:
+    """The design ports of both ends of `obs`; an end at position 0 of an unsplit interface is
+    resolved after the other, so that it takes the leg planned to that end."""
+    if obs.a.position == 0:
+        pb = resolver.end(db, obs.b)
+        pa = resolver.end(da, obs.a, (db, pb) if pb is not None else None)
+    else:
+        pa = resolver.end(da, obs.a)
+        pb = resolver.end(db, obs.b, (da, pa) if pa is not None else None)
+    return pa, pb
+
+
+def _add_seen(engine: _Engine, resolver: _Resolver, seen: dict[frozenset, _Seen],
+              obs: ObservedLink, da: str, db: str) -> None:
+    """Add `obs` to `seen` by its design ends (a port, or only the device where the port has
+    no design name); a cable seen twice keeps the observation that reports a speed."""
+    pa, pb = _design_ports(resolver, obs, da, db)
+    if pa is None and pb is None:
         engine.add(Difference(
-            "unknown_device", links,
-            f"{host} is not a device of the design (seen: {shown}){planned}",
-            f"check the host name of {host}, or name its design device with --map",
-            tuple(sorted({end[0] for end in ends})), tuple(ends), (host,), observation.kind))
+            "unexpected", (), f"cable {obs.a} - {obs.b}: neither port is a port of the design",
+            "identify the ports; remove the cable if it does not belong", (da, db), (),
+            (str(obs.a), str(obs.b)), obs.where))
+        return
+    if pa is None:
+        x, y, xt, yt = (db, pb), (da, None), str(obs.b), str(obs.a)
+    else:
+        x, y, xt, yt = (da, pa), (db, pb), str(obs.a), str(obs.b)
+    if x == y:
+        return
+    key = frozenset((x, y))
+    known = seen.get(key)
+    if known is None:
+        seen[key] = _Seen(x, y, obs, xt, yt)
+    elif known.link.speed_gbps is None and obs.speed_gbps is not None:
+        known.link = obs
 
-    checked = 0
-    for link in doc.links.values():
+
+def _explains(link: Link, item: _Seen) -> bool:
+    """Whether the planned `link` at `item`'s first end is what was seen (its far end the
+    seen one, or on the seen device where the seen port has no design name)."""
+    want = _other(link, item.x)
+    return want == item.y or (item.y[1] is None and want[0] == item.y[0])
+
+
+def _match_planned(engine: _Engine, seen: dict[frozenset, _Seen]) -> tuple[int, int, list[_Seen]]:
+    """Match each seen cable with the planned link it is (checking its speed); return the
+    number matched, how many of them by device only, and the cables left unexplained."""
+    unmatched: list[_Seen] = []
+    matched: set[str] = set()
+    by_device_only = 0
+    for item in seen.values():
+        link = engine.doc.link_at(*item.x)
+        if link is not None and link.id not in matched and _explains(link, item):
+            matched.add(link.id)
+            by_device_only += item.y[1] is None
+            _check_speed(engine, link, item)
+        else:
+            unmatched.append(item)
+    engine.used_links.update(matched)
+    return len(matched), by_device_only, unmatched
+
+
+def _unknown_devices(engine: _Engine, gathered: _Gathered, where: str) -> None:
+    """One `unknown_device` difference per observed host that is no device of the design,
+    with the planned links its cables took (those no other difference explains)."""
+    for host, ports in sorted(gathered.unknown.items()):
+        engine.add(_unknown_device(engine, host, ports,
+                                   sorted(gathered.unknown_ports.get(host, ())), where))
+
+
+def _unknown_device(engine: _Engine, host: str, ports: list[str], ends: list[Port],
+                    where: str) -> Difference:
+    doc = engine.doc
+    links = tuple(dict.fromkeys(
+        link.id for end in ends
+        if (link := doc.link_at(*end)) is not None and link.id not in engine.used_links))
+    shown = "; ".join(ports[:4]) + (f"; and {len(ports) - 4} more" if len(ports) > 4 else "")
+    planned = ""
+    if links:
+        devices = sorted({doc.devices[e[0]].name for link_id in links
+                          for e in (doc.links[link_id].a, doc.links[link_id].b)
+                          if e not in ends})
+        planned = f"; its cables are planned for {', '.join(devices)}"
+    return Difference(
+        "unknown_device", links,
+        f"{host} is not a device of the design (seen: {shown}){planned}",
+        f"check the host name of {host}, or name its design device with --map",
+        tuple(sorted({end[0] for end in ends})), tuple(ends), (host,), where)
+
+
+def _missing(engine: _Engine, observation: Observation, covered: set[str | None]) -> None:
+    """A `missing` difference for every planned link that could be checked (the input is
+    complete, or shows one of its devices) and that no difference explains; count the
+    checked and unchecked links."""
+    result = engine.result
+    for link in engine.doc.links.values():
         if not observation.complete and link.a.device not in covered \
                 and link.b.device not in covered:
             result.unchecked += 1
             continue
-        checked += 1
+        result.checked += 1
         if link.id in engine.used_links:
             continue
         engine.add(Difference(
             "missing", (link.id,), f"{engine.link_text(link)} is not cabled (not seen)",
             f"install the cable {engine.link_text(link)}",
             (link.a.device, link.b.device), (tuple(link.a), tuple(link.b))))
-    result.checked = checked
-    result.matched = len(matched)
+
+
+def _add_notes(result: Comparison, management: int, by_device_only: int) -> None:
+    """What the comparison left out or matched loosely, in words."""
     if management:
         result.notes.append(f"{management} observed links on management ports (eth0, mgmt0 ...) "
                             "that the design does not model were left out")
@@ -329,7 +406,6 @@ def compare(doc: FabricDocument, observation: Observation, namer: PortNamer | No
         result.notes.append(
             f"{result.unchecked} planned links were not checked: neither of their devices was "
             "observed (give an lldpctl file for one of them)")
-    return result
 
 
 def _check_speed(engine: _Engine, link: Link, item: _Seen) -> None:
@@ -350,87 +426,133 @@ def _check_speed(engine: _Engine, link: Link, item: _Seen) -> None:
 
 
 def _swaps(engine: _Engine, unmatched: list[_Seen]) -> None:
-    doc = engine.doc
+    """Two unexplained cables that are two planned links with their far ends exchanged: one
+    `swapped` (or `wrong_rail`) difference; both leave `unmatched`."""
     pairs = {frozenset((s.x, s.y)): i for i, s in enumerate(unmatched) if s.y[1] is not None}
     done: set[int] = set()
     for i, item in enumerate(unmatched):
         if i in done or item.y[1] is None:
             continue
-        x, y = item.x, (item.y[0], item.y[1])
-        lx, ly = doc.link_at(*x), doc.link_at(*y)
-        if lx is None or ly is None or lx.id == ly.id or lx.id in engine.used_links \
-                or ly.id in engine.used_links:
+        found = _swap_partner(engine, item, pairs)
+        if found is None or found[0] == i or found[0] in done:
             continue
-        xb, yb = _other(lx, x), _other(ly, y)
-        j = pairs.get(frozenset((xb, yb)))
-        if j is None or j == i or j in done:
-            continue
+        j, lx, ly = found
         done.update((i, j))
-        if x[0] == yb[0]:
-            at, p, q = x[0], x[1], yb[1]
-        elif xb[0] == y[0]:
-            at, p, q = y[0], xb[1], y[1]
-        else:
-            at, p, q = "", engine.name(x), engine.name(yb)
-        where = f"at {doc.devices[at].name}, ports {p} and {q}" if at else f"at {p} and {q}"
-        rails = (lx.rail, ly.rail)
-        crossed = None not in rails and rails[0] != rails[1]
-        kind = "wrong_rail" if crossed else "swapped"
-        detail = f" (rails {rails[0]} and {rails[1]} crossed)" if crossed else ""
-        engine.add(Difference(
-            kind, (lx.id, ly.id),
-            f"{engine.link_text(lx)} and {engine.link_text(ly)} are swapped {where}{detail}",
-            f"exchange the two cables {where}",
-            tuple(dict.fromkeys((x[0], xb[0], y[0], yb[0]))), (x, y, xb, yb),
-            (item.x_text, item.y_text, unmatched[j].x_text, unmatched[j].y_text),
-            item.link.where))
+        engine.add(_swap_difference(engine, item, unmatched[j], lx, ly))
     unmatched[:] = [s for k, s in enumerate(unmatched) if k not in done]
 
 
+def _swap_partner(engine: _Engine, item: _Seen,
+                  pairs: dict[frozenset, int]) -> tuple[int, Link, Link] | None:
+    """The index of the seen cable between the far ends of the two planned links at `item`'s
+    ends, with those links (neither explained yet), or None."""
+    x, y = item.x, (item.y[0], item.y[1])
+    lx, ly = engine.doc.link_at(*x), engine.doc.link_at(*y)
+    if lx is None or ly is None or lx.id == ly.id or lx.id in engine.used_links \
+            or ly.id in engine.used_links:
+        return None
+    j = pairs.get(frozenset((_other(lx, x), _other(ly, y))))
+    return None if j is None else (j, lx, ly)
+
+
+def _swap_place(engine: _Engine, x: Port, y: Port, xb: Port, yb: Port) -> str:
+    """Where the two crossed cables are to be exchanged: at the device they share, else at
+    the two ports."""
+    if x[0] == yb[0]:
+        at, p, q = x[0], x[1], yb[1]
+    elif xb[0] == y[0]:
+        at, p, q = y[0], xb[1], y[1]
+    else:
+        at, p, q = "", engine.name(x), engine.name(yb)
+    return f"at {engine.doc.devices[at].name}, ports {p} and {q}" if at else f"at {p} and {q}"
+
+
+def _swap_difference(engine: _Engine, item: _Seen, partner: _Seen, lx: Link,
+                     ly: Link) -> Difference:
+    x, y = item.x, (item.y[0], item.y[1])
+    xb, yb = _other(lx, x), _other(ly, y)
+    where = _swap_place(engine, x, y, xb, yb)
+    rails = (lx.rail, ly.rail)
+    crossed = None not in rails and rails[0] != rails[1]
+    kind = "wrong_rail" if crossed else "swapped"
+    detail = f" (rails {rails[0]} and {rails[1]} crossed)" if crossed else ""
+    return Difference(
+        kind, (lx.id, ly.id),
+        f"{engine.link_text(lx)} and {engine.link_text(ly)} are swapped {where}{detail}",
+        f"exchange the two cables {where}",
+        tuple(dict.fromkeys((x[0], xb[0], y[0], yb[0]))), (x, y, xb, yb),
+        (item.x_text, item.y_text, partner.x_text, partner.y_text),
+        item.link.where)
+
+
+@dataclass(frozen=True)
+class _Anchored:
+    """An unexplained cable read as a planned link with one end in the wrong place."""
+
+    kind: str  # wrong_port (the far end on the planned device) or wrong_device
+    link: Link
+    anchor: Port  # the end that is where the plan has it
+    far: tuple[str, str | None]  # where the other end is
+    far_text: str
+    want: Port  # where the plan has the other end
+
+
 def _singles(engine: _Engine, unmatched: list[_Seen]) -> None:
-    doc = engine.doc
+    """Each cable still unexplained: a planned link with one end misplaced (`wrong_port`,
+    `wrong_device`, `wrong_rail`), else `unexpected`."""
     for item in unmatched:
-        ends = [(item.x, item.y, item.y_text)]
-        if item.y[1] is not None:
-            ends.append(((item.y[0], item.y[1]), item.x, item.x_text))
-        chosen = None
-        for anchor, far, far_text in ends:
-            link = doc.link_at(*anchor)
-            if link is None or link.id in engine.used_links:
-                continue
-            want = _other(link, anchor)
-            if want[0] == far[0]:
-                chosen = ("wrong_port", link, anchor, far, far_text, want)
-                break
-            if chosen is None:
-                chosen = ("wrong_device", link, anchor, far, far_text, want)
-        observed = (item.x_text, item.y_text)
-        if chosen is None:
+        anchored = _anchored(engine, item)
+        if anchored is None:
             engine.add(Difference(
                 "unexpected", (),
                 f"cable {engine.name(item.x)} - {engine.name(item.y)} is not in the plan",
                 "remove the cable, or add the link to the design",
                 (item.x[0], item.y[0]), tuple(e for e in (item.x, item.y) if e[1] is not None),
-                observed, item.link.where))
-            continue
-        kind, link, anchor, far, far_text, want = chosen
-        far_name = engine.name(far) if far[1] is not None else f"{far_text}"
-        if kind == "wrong_port":
-            message = (f"{engine.link_text(link)} ends at {far_name} instead of "
-                       f"{engine.name(want)}")
-            action = f"move the end at {doc.devices[want[0]].name} from {far[1] or far_text} " \
-                     f"to {want[1]}"
+                (item.x_text, item.y_text), item.link.where))
         else:
-            rails = engine.rails_of(far[0])
-            if link.rail is not None and rails and link.rail not in rails:
-                kind = "wrong_rail"
-            served = ", ".join(str(r) for r in sorted(rails))
-            suffix = (f" (a device of rail {served}; the link is rail {link.rail})"
-                      if kind == "wrong_rail" else "")
-            message = (f"{engine.link_text(link)} ends at {far_name} instead of "
-                       f"{engine.name(want)}{suffix}")
-            action = f"move the end from {far_name} to {engine.name(want)}"
-        ports = tuple(p for p in (anchor, want, far) if p[1] is not None)
-        engine.add(Difference(kind, (link.id,), message, action,
-                              tuple(dict.fromkeys((anchor[0], want[0], far[0]))),
-                              ports, observed, item.link.where))  # type: ignore[arg-type]
+            engine.add(_misplaced_end(engine, item, anchored))
+
+
+def _anchored(engine: _Engine, item: _Seen) -> _Anchored | None:
+    """The planned link not yet explained at one of `item`'s ends, preferring one whose far
+    end is on the right device (the first end first), or None."""
+    ends = [(item.x, item.y, item.y_text)]
+    if item.y[1] is not None:
+        ends.append(((item.y[0], item.y[1]), item.x, item.x_text))
+    chosen = None
+    for anchor, far, far_text in ends:
+        link = engine.doc.link_at(*anchor)
+        if link is None or link.id in engine.used_links:
+            continue
+        want = _other(link, anchor)
+        if want[0] == far[0]:
+            return _Anchored("wrong_port", link, anchor, far, far_text, want)
+        if chosen is None:
+            chosen = _Anchored("wrong_device", link, anchor, far, far_text, want)
+    return chosen
+
+
+def _misplaced_end(engine: _Engine, item: _Seen, anchored: _Anchored) -> Difference:
+    kind, link, anchor, far, far_text, want = (
+        anchored.kind, anchored.link, anchored.anchor, anchored.far, anchored.far_text,
+        anchored.want)
+    far_name = engine.name(far) if far[1] is not None else f"{far_text}"
+    if kind == "wrong_port":
+        message = (f"{engine.link_text(link)} ends at {far_name} instead of "
+                   f"{engine.name(want)}")
+        action = f"move the end at {engine.doc.devices[want[0]].name} from " \
+                 f"{far[1] or far_text} to {want[1]}"
+    else:
+        rails = engine.rails_of(far[0])
+        if link.rail is not None and rails and link.rail not in rails:
+            kind = "wrong_rail"
+        served = ", ".join(str(r) for r in sorted(rails))
+        suffix = (f" (a device of rail {served}; the link is rail {link.rail})"
+                  if kind == "wrong_rail" else "")
+        message = (f"{engine.link_text(link)} ends at {far_name} instead of "
+                   f"{engine.name(want)}{suffix}")
+        action = f"move the end from {far_name} to {engine.name(want)}"
+    ports = tuple(p for p in (anchor, want, far) if p[1] is not None)
+    return Difference(kind, (link.id,), message, action,
+                      tuple(dict.fromkeys((anchor[0], want[0], far[0]))),
+                      ports, (item.x_text, item.y_text), item.link.where)  # type: ignore[arg-type]

@@ -114,38 +114,63 @@ _SINGLE = re.compile(r"^(.*?)(\d+)$")
 _MULTI = re.compile(r"^(.*?)(\d+)([./:])(\d+)$")
 
 
+_Singles = defaultdict[tuple[str, str], dict[int, list[int]]]
+_Multis = defaultdict[tuple[str, str, str], defaultdict[int, list[int]]]
+
+
 def _runs(interfaces: list[dict[str, Any]], result: ImportResult) -> list[_Run]:
-    singles: dict[tuple[str, str], dict[int, list[int]]] = defaultdict(dict)
-    multis: dict[tuple[str, str, str], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    singles: _Singles = defaultdict(dict)
+    multis: _Multis = defaultdict(lambda: defaultdict(list))
     for index, item in enumerate(interfaces):
-        if not isinstance(item, dict):
-            result.skipped.append(f"interfaces[{index}]: not a mapping with name and type")
-            continue
-        name, kind = str(item.get("name", "")), str(item.get("type", ""))
-        if len(name) > MAX_INTERFACE_NAME:
-            result.skipped.append(f"interfaces[{index}]: a name of {len(name):,} characters "
-                                  f"(NetBox's are at most {MAX_INTERFACE_NAME})")
-            continue
-        if item.get("mgmt_only"):
-            result.skipped.append(f"{name}: management-only interface")
-            continue
-        if kind not in INTERFACE_TYPES:
-            result.skipped.append(f"{name}: interface type {kind!r} has no aicnet cage default")
-            continue
-        multi, single = _MULTI.match(name), _SINGLE.match(name)
-        numbers = (multi.group(2), multi.group(4)) if multi else (single.group(2),) if single \
-            else ("0",)
-        number = max(map(int, numbers))  # a cage, or a port that becomes one (slot/port names)
-        if number > MAX_CAGE:
-            result.skipped.append(f"{name} (interfaces[{index}]): port number {number} is above "
-                                  f"{MAX_CAGE} (no device has more cages)")
-        elif multi:
-            prefix, cage, sep, leg = multi.groups()
-            multis[(kind, prefix, sep)][int(cage)].append(int(leg))
-        elif single:
-            singles[(kind, single.group(1))][int(single.group(2))] = [1]
-        else:
-            result.skipped.append(f"{name} (interfaces[{index}]): no port number in the name")
+        _sort_interface(index, item, result, singles, multis)
+    runs = _multi_port_runs(multis, singles)
+    runs.extend(_Run(kind, prefix, None, cages) for (kind, prefix), cages in singles.items())
+    return sorted(runs, key=lambda r: (min(r.legs), r.prefix))
+
+
+def _skip_reason(index: int, item: Any) -> str | None:
+    """Why an interface is left out before its name is read for numbers, or None."""
+    if not isinstance(item, dict):
+        return f"interfaces[{index}]: not a mapping with name and type"
+    name, kind = str(item.get("name", "")), str(item.get("type", ""))
+    if len(name) > MAX_INTERFACE_NAME:
+        return (f"interfaces[{index}]: a name of {len(name):,} characters "
+                f"(NetBox's are at most {MAX_INTERFACE_NAME})")
+    if item.get("mgmt_only"):
+        return f"{name}: management-only interface"
+    if kind not in INTERFACE_TYPES:
+        return f"{name}: interface type {kind!r} has no aicnet cage default"
+    return None
+
+
+def _sort_interface(index: int, item: Any, result: ImportResult, singles: _Singles,
+                    multis: _Multis) -> None:
+    """Put one interface into its run by the pattern of its name, or list it as skipped."""
+    reason = _skip_reason(index, item)
+    if reason is not None:
+        result.skipped.append(reason)
+        return
+    name, kind = str(item.get("name", "")), str(item.get("type", ""))
+    multi, single = _MULTI.match(name), _SINGLE.match(name)
+    numbers = (multi.group(2), multi.group(4)) if multi else (single.group(2),) if single \
+        else ("0",)
+    number = max(map(int, numbers))  # a cage, or a port that becomes one (slot/port names)
+    if number > MAX_CAGE:
+        result.skipped.append(f"{name} (interfaces[{index}]): port number {number} is above "
+                              f"{MAX_CAGE} (no device has more cages)")
+    elif multi:
+        prefix, cage, sep, leg = multi.groups()
+        multis[(kind, prefix, sep)][int(cage)].append(int(leg))
+    elif single:
+        singles[(kind, single.group(1))][int(single.group(2))] = [1]
+    else:
+        result.skipped.append(f"{name} (interfaces[{index}]): no port number in the name")
+
+
+def _multi_port_runs(multis: _Multis, singles: _Singles) -> list[_Run]:
+    """Runs of multi-port cages (`P0.0`, `P0.1` ...: two or more cages of at most 8 ports);
+    the other `<prefix><n><sep><m>` names are slot/port names, one port per cage, and join
+    `singles`."""
     runs = []
     for (kind, prefix, sep), cages in multis.items():
         counts = Counter(len(legs) for legs in cages.values())
@@ -155,11 +180,11 @@ def _runs(interfaces: list[dict[str, Any]], result: ImportResult) -> list[_Run]:
             for cage, legs in cages.items():
                 for leg in legs:
                     singles[(kind, f"{prefix}{cage}{sep}")][leg] = [1]
-    runs.extend(_Run(kind, prefix, None, cages) for (kind, prefix), cages in singles.items())
-    return sorted(runs, key=lambda r: (min(r.legs), r.prefix))
+    return runs
 
 
 def _cage_group(run: _Run, taken: set[int], result: ImportResult) -> dict[str, Any] | None:
+    """The catalog cage group of a run (None when its cage numbers are taken by another)."""
     spec = INTERFACE_TYPES[run.kind]
     first, last = min(run.legs), max(run.legs)
     numbers = set(range(first, last + 1))
@@ -177,21 +202,33 @@ def _cage_group(run: _Run, taken: set[int], result: ImportResult) -> dict[str, A
         "interface_type": run.kind, "fabric": spec.fabric,
     }
     if run.sep is None:
-        if spec.assumed:
-            result.assumed.append(f"{run.kind}: {spec.assumed}")
-        lane_gbps = max(spec.port_gbps // spec.lanes, 1)
-        split = f"{run.prefix}{{cage}}/{{leg}}" if run.prefix.endswith("/") \
-            else f"{run.prefix}{{cage}}s{{leg0}}"
-        modes = list(spec.breakouts)
-        group |= {"lanes": spec.lanes, "lane_gbps": lane_gbps, "breakouts": modes,
-                  "default_breakout": modes[0],
-                  "port_names": {"1": f"{run.prefix}{{cage}}"} | (
-                      {"*": split} if len(modes) > 1 else {})}
-        if len(modes) > 1:
-            result.assumed.append(
-                f"{run.prefix}{first}..{last}: breakout modes {', '.join(modes[1:])} and leg "
-                f"names {split.replace('{cage}', str(first))} ({DEFAULTS_NAME})")
-        return group
+        return group | _single_port_cages(run, spec, result)
+    return group | _multi_port_cages(run, spec, numbers, result)
+
+
+def _single_port_cages(run: _Run, spec: TypeDefault, result: ImportResult) -> dict[str, Any]:
+    """Lanes, breakouts and port names of a run of one-port cages: the type's default modes,
+    their legs named by the named defaults."""
+    first, last = min(run.legs), max(run.legs)
+    if spec.assumed:
+        result.assumed.append(f"{run.kind}: {spec.assumed}")
+    lane_gbps = max(spec.port_gbps // spec.lanes, 1)
+    split = f"{run.prefix}{{cage}}/{{leg}}" if run.prefix.endswith("/") \
+        else f"{run.prefix}{{cage}}s{{leg0}}"
+    modes = list(spec.breakouts)
+    if len(modes) > 1:
+        result.assumed.append(
+            f"{run.prefix}{first}..{last}: breakout modes {', '.join(modes[1:])} and leg "
+            f"names {split.replace('{cage}', str(first))} ({DEFAULTS_NAME})")
+    return {"lanes": spec.lanes, "lane_gbps": lane_gbps, "breakouts": modes,
+            "default_breakout": modes[0],
+            "port_names": {"1": f"{run.prefix}{{cage}}"} | ({"*": split} if len(modes) > 1 else {})}
+
+
+def _multi_port_cages(run: _Run, spec: TypeDefault, numbers: set[int],
+                      result: ImportResult) -> dict[str, Any]:
+    """Lanes, the one breakout mode and port names of a run of multi-port cages (the ports
+    the file lists; a missing one is listed, not invented)."""
     legs = Counter(len(v) for v in run.legs.values()).most_common(1)[0][0]
     base = min(min(v) for v in run.legs.values())
     for cage, present in sorted(run.legs.items()):
@@ -209,12 +246,11 @@ def _cage_group(run: _Run, taken: set[int], result: ImportResult) -> dict[str, A
         result.assumed.append(f"{run.kind}: {legs} ports per cage, so {port_lanes} x "
                               f"{lane_gbps}G lanes per port")
     mode = f"{legs}x{spec.port_gbps}G"
-    group |= {"lanes": port_lanes * legs, "lane_gbps": lane_gbps, "breakouts": [mode],
-              "default_breakout": mode,
-              "port_names": {str(legs): f"{run.prefix}{{cage}}{run.sep}{leg_key}"}}
     result.assumed.append(f"{run.prefix}N{run.sep}M: cages of {legs} ports run only {mode} "
                           f"(other modes and their port names are not in the file)")
-    return group
+    return {"lanes": port_lanes * legs, "lane_gbps": lane_gbps, "breakouts": [mode],
+            "default_breakout": mode,
+            "port_names": {str(legs): f"{run.prefix}{{cage}}{run.sep}{leg_key}"}}
 
 
 def _catalog_id(data: dict[str, Any], vendor: str, model: str) -> str:
@@ -228,44 +264,13 @@ def _catalog_id(data: dict[str, Any], vendor: str, model: str) -> str:
 
 def import_device_type(data: Any, file: str = "<memory>", role: str | None = None) -> ImportResult:
     """One parsed device-type mapping -> a catalog DeviceModel and what was assumed/missing."""
-    if not isinstance(data, dict):
-        raise NetBoxImportError(f"{file}: top level is a {type(data).__name__}, not a mapping")
-    for key in ("manufacturer", "model", "u_height"):
-        if key not in data:
-            raise NetBoxImportError(f"{file}: no {key!r}")
+    _check_top_level(data, file)
     vendor, model = str(data["manufacturer"]), str(data["model"])
-    placeholder = DeviceModel.model_construct()
-    result = ImportResult(file=file, model=placeholder)
-    interfaces = data.get("interfaces") or []
-    if not isinstance(interfaces, list):
-        raise NetBoxImportError(f"{file}: interfaces is not a list")
-    if len(interfaces) > MAX_INTERFACES:
-        raise NetBoxImportError(f"{file}: interfaces: {len(interfaces):,} interfaces; a device "
-                                f"type has at most {MAX_INTERFACES:,} (1,024 cages of 16 ports)")
-    taken: set[int] = set()
-    cages = [g for g in (_cage_group(r, taken, result) for r in _runs(interfaces, result)) if g]
-    if not any(g["fabric"] for g in cages):
-        raise NetBoxImportError(
-            f"{file}: no data interface aicnet can map to a cage ({len(interfaces)} interfaces; "
-            + ("; ".join(result.skipped[:3]) or "none listed") + ")")
-    try:
-        height = float(data["u_height"])
-    except (TypeError, ValueError, OverflowError):
-        raise NetBoxImportError(f"{file}: u_height {shown(data['u_height'])} is not a "
-                                "number") from None
-    if not (0 < height <= MAX_RACK_U):  # NaN too
-        raise NetBoxImportError(f"{file}: u_height {shown(data['u_height'])}: a height of more "
-                                f"than 0 and at most {MAX_RACK_U} U")
-    if height != int(height):
-        result.assumed.append(f"height {height:g} U counted as {math.ceil(height)} RU")
-    fabric_ports = sum(g["count"] for g in cages if g["fabric"])
-    other_ports = sum(g["count"] for g in cages if not g["fabric"])
+    result = ImportResult(file=file, model=DeviceModel.model_construct())
+    cages = _cage_groups(_interfaces(data, file), result, file)
+    height = _height(data, file, result)
     if role is None:
-        role = (Role.LEAF if fabric_ports >= 16 else Role.MGMT if other_ports >= 16
-                else Role.GPU_SERVER).value
-        result.assumed.append(f"role {role} ({DEFAULTS_NAME}: 16 or more fabric ports is a "
-                              "leaf, 16 or more copper ports a management switch, else a server;"
-                              " set it with --role)")
+        role = _assumed_role(cages, result)
     technology = sorted({INTERFACE_TYPES[g["interface_type"]].technology for g in cages
                          if g["fabric"]})
     entry: dict[str, Any] = {
@@ -276,46 +281,127 @@ def import_device_type(data: Any, file: str = "<memory>", role: str | None = Non
         "source": f"NetBox device-type library YAML {Path(file).name} (imported by aicnet)",
         "verified": False,
     }
+    _airflow(data, entry, result)
+    _weight(data, entry, result)
+    _power(data, result)
+    if result.missing or result.assumed:
+        entry["notes"] = _notes(result)
+    result.model = _validated(entry, file)
+    return result
+
+
+def _check_top_level(data: Any, file: str) -> None:
+    """A mapping with the three keys every device type has."""
+    if not isinstance(data, dict):
+        raise NetBoxImportError(f"{file}: top level is a {type(data).__name__}, not a mapping")
+    for key in ("manufacturer", "model", "u_height"):
+        if key not in data:
+            raise NetBoxImportError(f"{file}: no {key!r}")
+
+
+def _interfaces(data: dict[str, Any], file: str) -> list[Any]:
+    """The file's interface list, at most `MAX_INTERFACES` long."""
+    interfaces = data.get("interfaces") or []
+    if not isinstance(interfaces, list):
+        raise NetBoxImportError(f"{file}: interfaces is not a list")
+    if len(interfaces) > MAX_INTERFACES:
+        raise NetBoxImportError(f"{file}: interfaces: {len(interfaces):,} interfaces; a device "
+                                f"type has at most {MAX_INTERFACES:,} (1,024 cages of 16 ports)")
+    return interfaces
+
+
+def _cage_groups(interfaces: list[Any], result: ImportResult, file: str) -> list[dict[str, Any]]:
+    """The catalog cage groups of the interfaces' runs; at least one must be a data port."""
+    taken: set[int] = set()
+    cages = [g for g in (_cage_group(r, taken, result) for r in _runs(interfaces, result)) if g]
+    if not any(g["fabric"] for g in cages):
+        raise NetBoxImportError(
+            f"{file}: no data interface aicnet can map to a cage ({len(interfaces)} interfaces; "
+            + ("; ".join(result.skipped[:3]) or "none listed") + ")")
+    return cages
+
+
+def _height(data: dict[str, Any], file: str, result: ImportResult) -> float:
+    """`u_height` as a number of more than 0 and at most `MAX_RACK_U` (a fraction of a unit
+    is counted as a whole rack unit, and said so)."""
+    try:
+        height = float(data["u_height"])
+    except (TypeError, ValueError, OverflowError):
+        raise NetBoxImportError(f"{file}: u_height {shown(data['u_height'])} is not a "
+                                "number") from None
+    if not (0 < height <= MAX_RACK_U):  # NaN too
+        raise NetBoxImportError(f"{file}: u_height {shown(data['u_height'])}: a height of more "
+                                f"than 0 and at most {MAX_RACK_U} U")
+    if height != int(height):
+        result.assumed.append(f"height {height:g} U counted as {math.ceil(height)} RU")
+    return height
+
+
+def _assumed_role(cages: list[dict[str, Any]], result: ImportResult) -> str:
+    """The role by the named defaults, from the number of fabric and other ports."""
+    fabric_ports = sum(g["count"] for g in cages if g["fabric"])
+    other_ports = sum(g["count"] for g in cages if not g["fabric"])
+    role = (Role.LEAF if fabric_ports >= 16 else Role.MGMT if other_ports >= 16
+            else Role.GPU_SERVER).value
+    result.assumed.append(f"role {role} ({DEFAULTS_NAME}: 16 or more fabric ports is a "
+                          "leaf, 16 or more copper ports a management switch, else a server;"
+                          " set it with --role)")
+    return role
+
+
+def _airflow(data: dict[str, Any], entry: dict[str, Any], result: ImportResult) -> None:
     if data.get("airflow"):
         entry["airflow"] = str(data["airflow"])
     else:
         result.missing.append("airflow: not in the file")
-    if data.get("weight") is not None:
-        unit = str(data.get("weight_unit", "kg"))
-        try:
-            weight = float(data["weight"])
-        except (TypeError, ValueError):
-            weight = None
-        if weight is None or weight <= 0:
-            result.missing.append(f"weight: {data['weight']!r} is not a weight; not imported")
-        elif unit in _WEIGHT_KG:
-            entry["weight_kg"] = round(weight * _WEIGHT_KG[unit], 3)
-        else:
-            result.missing.append(f"weight: unit {unit!r} is not one of "
-                                  f"{', '.join(_WEIGHT_KG)}; not imported")
-    else:
+
+
+def _weight(data: dict[str, Any], entry: dict[str, Any], result: ImportResult) -> None:
+    """The weight in kg when the file gives a positive number in a known unit."""
+    if data.get("weight") is None:
         result.missing.append("weight: not in the file")
-    power = data.get("power-ports") or []
-    draws = [p.get("maximum_draw") for p in power if isinstance(p, dict)]
-    if power:
-        kinds = ", ".join(sorted({str(p.get("type")) for p in power if isinstance(p, dict)}))
-        note = f"{len(power)} power ports ({kinds})" + (
-            f", maximum_draw {'/'.join(str(d) for d in draws)} W each" if all(draws) else "")
-        result.missing.append(f"power: {note}; the unit's typical and maximum draw are not in "
-                              "the file (redundant supplies do not add up)")
-    else:
-        result.missing.append("power: no power ports in the file")
-    if result.missing or result.assumed:
-        entry["notes"] = "; ".join(
-            [f"assumed ({DEFAULTS_NAME}): {a}" for a in result.assumed]
-            + [f"missing: {m}" for m in result.missing])[:4000]
+        return
+    unit = str(data.get("weight_unit", "kg"))
     try:
-        result.model = DeviceModel.model_validate(entry)
+        weight = float(data["weight"])
+    except (TypeError, ValueError):
+        weight = None
+    if weight is None or weight <= 0:
+        result.missing.append(f"weight: {data['weight']!r} is not a weight; not imported")
+    elif unit in _WEIGHT_KG:
+        entry["weight_kg"] = round(weight * _WEIGHT_KG[unit], 3)
+    else:
+        result.missing.append(f"weight: unit {unit!r} is not one of "
+                              f"{', '.join(_WEIGHT_KG)}; not imported")
+
+
+def _power(data: dict[str, Any], result: ImportResult) -> None:
+    """What the power ports say, as missing: never the unit's draw."""
+    power = data.get("power-ports") or []
+    if not power:
+        result.missing.append("power: no power ports in the file")
+        return
+    draws = [p.get("maximum_draw") for p in power if isinstance(p, dict)]
+    kinds = ", ".join(sorted({str(p.get("type")) for p in power if isinstance(p, dict)}))
+    note = f"{len(power)} power ports ({kinds})" + (
+        f", maximum_draw {'/'.join(str(d) for d in draws)} W each" if all(draws) else "")
+    result.missing.append(f"power: {note}; the unit's typical and maximum draw are not in "
+                          "the file (redundant supplies do not add up)")
+
+
+def _notes(result: ImportResult) -> str:
+    """The entry's notes: every assumption and every missing fact, at most 4,000 characters."""
+    return "; ".join([f"assumed ({DEFAULTS_NAME}): {a}" for a in result.assumed]
+                     + [f"missing: {m}" for m in result.missing])[:4000]
+
+
+def _validated(entry: dict[str, Any], file: str) -> DeviceModel:
+    try:
+        return DeviceModel.model_validate(entry)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise NetBoxImportError(f"{file}: {where}: {first['msg']}") from None
-    return result
 
 
 def import_device_type_file(path: str | Path, role: str | None = None) -> ImportResult:

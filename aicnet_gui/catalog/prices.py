@@ -17,10 +17,11 @@ import codecs
 import csv
 import datetime as dt
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -71,23 +72,71 @@ class PriceList:
         return f"{self.name} ({self.currency}, {self.date.isoformat()})"
 
 
+@dataclass(frozen=True)
+class PriceRecord:
+    """One non-blank row of a price list file as read: the line it ends on, its part as
+    written, and the validated row, or why the row is not one."""
+
+    line: int
+    part: str
+    row: PriceRow | None
+    problem: str = ""
+    """Why `row` is None: a value the row model refuses (`unit_price: ...`), or more values
+    than the header has columns."""
+    extra_values: int = 0
+    """Values beyond the header's columns (then `row` is None)."""
+
+
 def load_price_list(path: str | Path) -> PriceList:
     """Read a price list CSV a line at a time; raise `PriceListError` naming the file and the
     line of a bad row, or the limit a file goes past (`MAX_PRICE_BYTES`, `MAX_PRICE_ROWS`,
     `MAX_PRICE_LINE`)."""
     path = Path(path)
+    rows: dict[str, PriceRow] = {}
+    with closing(read_price_records(path)) as records:
+        for record in records:
+            if record.row is None:
+                raise PriceListError(f"{path}: line {record.line}: {record.problem}")
+            key = record.row.part.lower()
+            if key in rows:
+                raise PriceListError(f"{path}: line {record.line}: part {record.row.part!r} is "
+                                     "listed twice")
+            rows[key] = record.row
+    return price_list(path, rows)
+
+
+def price_list(path: Path, rows: dict[str, PriceRow]) -> PriceList:
+    """The list of `rows` (by lower-case part): one currency, dated by its latest row."""
+    if not rows:
+        raise PriceListError(f"{path}: the price list has no rows")
+    currencies = sorted({row.currency for row in rows.values()})
+    if len(currencies) > 1:
+        raise PriceListError(
+            f"{path}: the rows mix currencies ({', '.join(currencies)}); one list, one currency"
+        )
+    return PriceList(path.name, currencies[0], max(row.date for row in rows.values()), rows)
+
+
+def read_price_records(path: Path) -> Iterator[PriceRecord]:
+    """The rows of the price list at `path`, one by one with their lines, each validated on
+    its own; a file that is no price list or goes past a limit (`MAX_PRICE_BYTES`,
+    `MAX_PRICE_ROWS`, `MAX_PRICE_LINE`) raises `PriceListError` naming the file and the
+    line.  The one reader of price list files: `load_price_list` stops at the first bad row,
+    the study's check (study/prices.py) reports each."""
     try:
         size = path.stat().st_size
         if size > MAX_PRICE_BYTES:
             raise PriceListError(f"{path}: the file has {size:,} bytes; a price list is at most "
                                  f"{MAX_PRICE_BYTES:,} bytes")
         with path.open("rb") as raw:
-            return _read_rows(path, _text_lines(path, raw))
+            yield from _records(path, _text_lines(path, raw))
     except OSError as exc:
         raise PriceListError(f"{path}: cannot read the price list: {exc.strerror or exc}") from None
 
 
-def _read_rows(path: Path, lines: Iterator[str]) -> PriceList:
+def _price_reader(path: Path, lines: Iterator[str]) -> tuple[csv.DictReader, list[str]]:
+    """A CSV reader of `lines` (comma or, for Excel's "Unicode text", tab separated) and its
+    header, lower case; a header that is no price list's raises."""
     first = next(lines, "")
     tabbed = "\t" in first and "," not in first  # Excel's "Unicode text" is tab-separated
     reader = csv.DictReader(chain([first], lines), dialect="excel-tab" if tabbed else "excel")
@@ -105,7 +154,11 @@ def _read_rows(path: Path, lines: Iterator[str]) -> PriceList:
             f"{path}: line 1: the header needs the columns {', '.join(PRICE_COLUMNS)}; "
             f"missing {', '.join(missing)}"
         )
-    rows: dict[str, PriceRow] = {}
+    return reader, header
+
+
+def _records(path: Path, lines: Iterator[str]) -> Iterator[PriceRecord]:
+    reader, header = _price_reader(path, lines)
     records = iter(reader)
     for count in range(1, MAX_PRICE_ROWS + 2):
         try:
@@ -113,36 +166,33 @@ def _read_rows(path: Path, lines: Iterator[str]) -> PriceList:
         except csv.Error as exc:  # a field the csv module will not hold, a quote left open
             raise PriceListError(f"{path}: line {reader.line_num}: {exc}") from None
         if raw is None:
-            break
+            return
         line = reader.line_num
         if count > MAX_PRICE_ROWS:
             raise PriceListError(f"{path}: line {line}: a price list holds at most "
                                  f"{MAX_PRICE_ROWS:,} rows")
-        if None in raw:  # more values than the header has columns
-            raise PriceListError(f"{path}: line {line}: {len(header) + len(raw[None])} values "
-                                 f"under a header of {len(header)} columns (a comma in a "
-                                 "price or part? quote it)")
-        values = {(k or "").strip().lower(): v for k, v in raw.items()}
-        if not any((values.get(c) or "").strip() for c in PRICE_COLUMNS):
-            continue
-        try:
-            row = PriceRow.model_validate({c: values.get(c) for c in PRICE_COLUMNS})
-        except ValidationError as exc:
-            first_error = exc.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in first_error.get("loc", ()))
-            raise PriceListError(f"{path}: line {line}: {where}: {first_error.get('msg')}") from None
-        key = row.part.lower()
-        if key in rows:
-            raise PriceListError(f"{path}: line {line}: part {row.part!r} is listed twice")
-        rows[key] = row
-    if not rows:
-        raise PriceListError(f"{path}: the price list has no rows")
-    currencies = sorted({row.currency for row in rows.values()})
-    if len(currencies) > 1:
-        raise PriceListError(
-            f"{path}: the rows mix currencies ({', '.join(currencies)}); one list, one currency"
-        )
-    return PriceList(path.name, currencies[0], max(row.date for row in rows.values()), rows)
+        record = _record(line, raw, len(header))
+        if record is not None:
+            yield record
+
+
+def _record(line: int, raw: dict[str | None, Any], columns: int) -> PriceRecord | None:
+    """One CSV row as a price record; None for a blank row."""
+    values = {(k or "").strip().lower(): v for k, v in raw.items() if k is not None}
+    part = (values.get("part") or "").strip()
+    if None in raw:  # more values than the header has columns
+        extra = len(raw[None])
+        return PriceRecord(line, part, None, f"{columns + extra} values under a header of "
+                           f"{columns} columns (a comma in a price or part? quote it)", extra)
+    if not any((values.get(c) or "").strip() for c in PRICE_COLUMNS):
+        return None
+    try:
+        return PriceRecord(line, part, PriceRow.model_validate(
+            {c: values.get(c) for c in PRICE_COLUMNS}))
+    except ValidationError as exc:
+        first_error = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first_error.get("loc", ()))
+        return PriceRecord(line, part, None, f"{where}: {first_error.get('msg')}")
 
 
 def _text_lines(path: Path, raw: BinaryIO) -> Iterator[str]:

@@ -13,7 +13,9 @@ so that every existing device stays where it is and every cable that can stay, s
    free, else they go into new racks in a new row behind the existing floor; cables keep their
    ids, re-terminated ones get their new ends, new ones are added; workloads take the target's
    members.  Media of every new or re-terminated cable is chosen again for the real places
-   (`generators.choose_media`).
+   (`generators.choose_media`).  The cages of kept devices are then made what the generator
+   would make (cages.py): twin-port cages left half used are filled in pairs by re-plugging
+   a cable on the same switch, and a cage left without a link gives its optic back.
 4. The bill of change is `diff_documents(design, result)`: parts to buy and parts freed (BOM
    delta), cables to pull, to move (re-terminate) and to remove, devices to rack or move.
 """
@@ -47,6 +49,7 @@ from ..model.edits import (
     UpdateWorkload,
 )
 from ..model.fabric import Device, Endpoint, Rack
+from .cages import paired_cages, vacated_optics
 from .diff import FabricDiff, diff_documents, match_devices, match_links
 from .template import TemplateError, infer_params
 
@@ -218,7 +221,7 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
 
     Exact matches first (diff.match_links without its re-terminations); then, per device
     pair, as many of the design's cables as the target has between the two devices stay on
-    their ports, and the target cables they stand for give up theirs; the target's other
+    their ports (the first in port order), and the target cables they stand for give up theirs; the target's other
     cables take those freed ports where their own are now taken (same speed and cage group);
     a design cable left over that shares one end with one of them is re-terminated, the rest
     are removed and added.
@@ -245,8 +248,12 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
         a, b = device_map.get(link.a.device), device_map.get(link.b.device)
         if a and b:
             before[_pair(a, b)] += 1
-    for link_id in sorted(i for i in doc.links if i not in exact):
-        link = doc.links[link_id]
+    # in port order, so that the cables that stay between two devices fill whole cages (both
+    # legs of a twin-port cage) instead of leaving half of each cage's optic idle
+    staying = sorted((doc.links[i] for i in doc.links if i not in exact),
+                     key=lambda lk: (_port_order(lk, lambda d: doc.devices[d].name), lk.id))
+    for link in staying:
+        link_id = link.id
         a, b = device_map.get(link.a.device), device_map.get(link.b.device)
         candidates = left_new.get(_pair(a, b)) if a and b else None
         if candidates and _ports_stay(doc, target, link, a, b):
@@ -258,22 +265,26 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
             used[b].add(link.b.port)
         else:
             left_old.append(link)
-    for device, ports in released.items():
-        released[device] = [p for p in ports if p not in used[device]]
 
     def free_port(device: str, port: str) -> str:
+        """The target's port if it is free, else a free port of the same speed and cage group:
+        first the other leg of a cage already in use (its optic is bought anyway), then a port
+        a stand-in gave up, then any, in cage order."""
         if port not in used[device]:
             used[device].add(port)
             return port
-        want = target.port(device, port)
-        pool = released[device] + [p.name for p in target.ports(device).values()]
-        for name in pool:
-            other = target.port(device, name)
-            if (name not in used[device] and other is not None and want is not None
-                    and other.speed_gbps == want.speed_gbps and other.group.name == want.group.name):
-                used[device].add(name)
-                return name
-        raise GrowthError(f"no free port on {device} for a cable of the target")
+        ports = target.ports(device)
+        want = ports.get(port)
+        taken = used[device]
+        fits = [p for p in ports.values() if p.name not in taken and want is not None
+                and p.speed_gbps == want.speed_gbps and p.group.name == want.group.name]
+        if not fits:
+            raise GrowthError(f"no free port on {device} for a cable of the target")
+        busy = {ports[name].cage for name in taken if name in ports}
+        given_up = set(released[device])
+        best = min(fits, key=lambda p: (p.cage not in busy, p.name not in given_up, p.cage, p.leg))
+        taken.add(best.name)
+        return best.name
 
     rest = [lk for links in left_new.values() for lk in links]
     rest.sort(key=lambda lk: lk.id)
@@ -451,11 +462,17 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
             if media.unresolved:
                 notes.append(f"{len(media.unresolved)} link group(s) have no media that reaches "
                              "from their new racks (see aicnet validate)")
+        pairing = paired_cages(doc, result, device_map)
+        if pairing.ops:
+            result.apply(pairing.ops)
+        vacated = vacated_optics(doc, result, device_map)
+        if vacated:
+            result.apply(vacated)
     except ModelError as exc:
         raise GrowthError(f"the target does not fit onto the design: {exc}") from None
     plan = ChangePlan(params, result, diff_documents(doc, result), notes)
-    plan.reasons = {i: fit.reasons[i] for i in (r.old.id for r in plan.diff.links_reterminated)
-                    if i in fit.reasons}
+    why = {**fit.reasons, **pairing.reasons}
+    plan.reasons = {i: why[i] for i in (r.old.id for r in plan.diff.links_reterminated) if i in why}
     return plan
 
 

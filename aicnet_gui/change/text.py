@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.rack_units import ru_text
 from .diff import FabricDiff
 from .sweep import Sweep
-from .whatif import WhatIfResult
+from .whatif import WhatIfResult, WorkloadState
 
 
 def _cable(link: Any) -> str:
@@ -26,10 +27,11 @@ def render_diff(diff: FabricDiff, old: str, new: str) -> str:
     for device in diff.devices_removed:
         lines.append(f"  - device {device.name} ({device.model})")
     for device in diff.devices_added:
-        lines.append(f"  + device {device.name} ({device.model}) rack {device.rack} U{device.ru}")
+        lines.append(f"  + device {device.name} ({device.model}) rack {device.rack} "
+                     f"{ru_text(device.ru)}")
     for move in diff.devices_moved:
-        lines.append(f"  > device {move.name}: {move.rack_before} U{move.ru_before} -> "
-                     f"{move.rack_after} U{move.ru_after}")
+        lines.append(f"  > device {move.name}: {move.rack_before} {ru_text(move.ru_before)} -> "
+                     f"{move.rack_after} {ru_text(move.ru_after)}")
     for change in diff.device_changes:
         lines.append(f"  ~ device {change.what} {change.field}: {change.before} -> {change.after}")
     for cage in diff.cage_changes:
@@ -74,6 +76,25 @@ def _gbps(value: float) -> str:
     return f"{value:g}"
 
 
+def _tbps(gbps: float | None) -> str:
+    return "-" if gbps is None else f"{gbps / 1000:g}"
+
+
+def bisection_lines(b: WorkloadState, a: WorkloadState) -> list[str]:
+    """The max-flow bisection before -> after: the worst cut, and each cut beside it (the
+    rail-aligned one alone hides a lost spine of one SU; the cross-rail one does not)."""
+    worst = a.worst_cut if a.bisection_gbps < b.bisection_gbps else b.worst_cut
+    lines = [f"    bisection (max-flow, worst cut: {worst}): {_tbps(b.bisection_gbps)} -> "
+             f"{_tbps(a.bisection_gbps)} Tb/s"]
+    lines.append(f"      rail-aligned (the servers in halves): {_tbps(b.rail_aligned_gbps)} -> "
+                 f"{_tbps(a.rail_aligned_gbps)} Tb/s")
+    if b.cross_rail_gbps is not None or a.cross_rail_gbps is not None:
+        cut = a.cross_rail_cut or b.cross_rail_cut
+        lines.append(f"      cross-rail ({cut}): {_tbps(b.cross_rail_gbps)} -> "
+                     f"{_tbps(a.cross_rail_gbps)} Tb/s")
+    return lines
+
+
 def render_result(result: WhatIfResult, gpu_lines: int = 8) -> list[str]:
     lines = [f"Failed: {result.failure.label} ({result.links} link(s) down)"
              + (f" - same impact as {result.like}" if result.like else "")]
@@ -94,8 +115,7 @@ def render_result(result: WhatIfResult, gpu_lines: int = 8) -> list[str]:
                          f"({after - before:+g})")
         lines.append(f"    per-GPU bandwidth ({w.id}): {_gbps(b.per_gpu_gbps)} -> "
                      f"{_gbps(a.per_gpu_gbps)} Gb/s; bottleneck {b.bottleneck} -> {a.bottleneck}")
-        lines.append(f"    bisection (max-flow): {b.bisection_gbps / 1000:g} -> "
-                     f"{a.bisection_gbps / 1000:g} Tb/s")
+        lines.extend(bisection_lines(b, a))
         before_ms = "-" if b.allreduce_ms is None else f"{b.allreduce_ms:g} ms"
         after_ms = "-" if a.allreduce_ms is None else f"{a.allreduce_ms:g} ms"
         who = "" if result.like else f", {a.slowest_server}"  # a copy: another failure's

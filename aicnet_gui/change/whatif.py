@@ -58,7 +58,7 @@ class WorkloadState:
 
     per_gpu_gbps: float
     bottleneck: str
-    bisection_gbps: float  # max-flow between the two halves of its servers
+    bisection_gbps: float  # max-flow across the worst of its cuts (fabric_paths.Bisection)
     allreduce_ms: float | None
     gpu_gbps: np.ndarray = field(repr=False, compare=False)
     gpu_path: np.ndarray = field(repr=False, compare=False)  # bool: the GPU still has a path
@@ -66,6 +66,10 @@ class WorkloadState:
     #: the server whose GPUs get the least bandwidth (the pace of a ring) and that bandwidth
     slowest_server: str | None = None
     slowest_gbps: float | None = None
+    rail_aligned_gbps: float = 0.0  # max-flow between the two halves of its servers
+    cross_rail_gbps: float | None = None  # between the halves of every server's rails
+    cross_rail_cut: str = ""  # e.g. "rails 1-4 | 5-8"
+    worst_cut: str = "rail-aligned"
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,10 @@ class WorkloadImpact:
         def state(s: WorkloadState) -> dict[str, Any]:
             return {"per_gpu_gbps": s.per_gpu_gbps, "bottleneck": s.bottleneck,
                     "bisection_gbps": s.bisection_gbps,
+                    "bisection": {"worst_cut": s.worst_cut,
+                                  "rail_aligned_gbps": s.rail_aligned_gbps,
+                                  "cross_rail_gbps": s.cross_rail_gbps,
+                                  "cross_rail_cut": s.cross_rail_cut},
                     "allreduce_ms": s.allreduce_ms, "server_groups": s.groups,
                     "slowest_server": s.slowest_server, "slowest_gbps_per_gpu": s.slowest_gbps}
 
@@ -342,9 +350,11 @@ class WhatIf:
                                minlength=n_gpu) > 0
             groups = self._groups(gpus, nic_alive, comp)
             bottleneck = m.bottleneck_tier + (f" ({m.bottleneck_name})" if m.bottleneck_name else "")
-            out[workload.id] = WorkloadState(m.per_gpu_gbps, bottleneck, m.bisection_gbps,
-                                             m.allreduce_ms, gpu_rate, path, groups,
-                                             m.slowest_server, m.slowest_gbps_per_gpu)
+            out[workload.id] = WorkloadState(
+                m.per_gpu_gbps, bottleneck, m.bisection_gbps, m.allreduce_ms, gpu_rate, path,
+                groups, m.slowest_server, m.slowest_gbps_per_gpu, m.bisection_rail_aligned_gbps,
+                m.bisection_cross_rail_gbps, m.cuts.cross_rail_cut if m.cuts else "",
+                m.bisection_cut)
         return out
 
     @staticmethod

@@ -4,10 +4,13 @@ with the reason, the planned design's validation, and the optional outputs (-o, 
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 
 from ..analysis import analyze
+from ..analysis.report import AnalysisReport
 from ..change.growth import ChangePlan, GrowthError
 from ..fileio import save_fabric
+from ..model.wording import counted
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, print_json
 
 
@@ -49,6 +52,24 @@ def render(plan: ChangePlan, title: str, moves: int) -> list[str]:
     return out
 
 
+def _by_code(report: AnalysisReport) -> dict[str, int]:
+    """Findings per code, errors first, then warnings, then notes (as aicnet validate lists)."""
+    order = {"error": 0, "warning": 1, "info": 2}
+    codes = Counter((order[f.severity.value], f.code) for f in report.findings)
+    return {code: n for (_rank, code), n in sorted(codes.items())}
+
+
+def closing_line(report: AnalysisReport) -> str:
+    """What the planned design's validation says: every severity counted, and the codes behind
+    the counts, so that no finding of the planned design goes unmentioned."""
+    codes = _by_code(report)
+    listed = ", ".join(f"{code} {n}" for code, n in codes.items())
+    return (f"The planned design: {counted(report.errors, 'error')}, "
+            f"{counted(report.warnings, 'warning')}, {counted(report.infos, 'note')}"
+            + (f" ({listed})" if listed else "")
+            + (" - see aicnet validate" if codes else ""))
+
+
 def finish(plan: ChangePlan, args: argparse.Namespace, title: str) -> int:
     report = analyze(plan.result)
     if args.output:
@@ -65,12 +86,12 @@ def finish(plan: ChangePlan, args: argparse.Namespace, title: str) -> int:
             raise CliError(f"cannot write {args.pdf}: {exc.strerror or exc}") from None
     if args.json:
         data = plan.to_json()
-        data["validation"] = {"errors": report.errors, "warnings": report.warnings}
+        data["validation"] = {"errors": report.errors, "warnings": report.warnings,
+                              "notes": report.infos, "by_code": _by_code(report)}
         print_json(data)
     else:
         lines = render(plan, title, args.moves)
-        lines.append(f"The planned design: {report.errors} error(s), {report.warnings} warning(s)"
-                     + (" - see aicnet validate" if report.errors else ""))
+        lines.append(closing_line(report))
         for finding in [f for f in report.findings if f.severity.value == "error"][:3]:
             lines.append(f"  {finding.code}: {finding.message}")
         if args.output:

@@ -21,7 +21,7 @@ someone looks: the Workloads dock on screen, or the canvas coloured by traffic l
   once.
 
 Time comes from the `Timer` factory (editing/schedule.py: Qt timers in the window, a
-`ManualClock` in tests).
+`ManualClock` in tests, tests/manual_clock.py).
 """
 
 from __future__ import annotations

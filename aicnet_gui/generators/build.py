@@ -118,12 +118,12 @@ def _default_name(params: TemplateParams, fabric: FabricPlan) -> str:
 
 
 def _assign_names(fabric: FabricPlan, naming: dict[str, str]) -> None:
-    by_role: dict[Role, list[int]] = {}
-    for index, device in enumerate(fabric.devices):
-        by_role.setdefault(device.role, []).append(index)
+    by_role: dict[str, list[int]] = {}
+    for index, device in enumerate(fabric.devices):  # a "function" tag names its own kind (ufm)
+        by_role.setdefault(device.tags.get("function") or device.role.value, []).append(index)
     taken: set[str] = set()
     for role, indices in by_role.items():
-        pattern = naming.get(role.value, role.value + "-{n:02d}")
+        pattern = naming.get(role, role + "-{n:02d}")
         for index, name in zip(indices, names(pattern, len(indices)), strict=True):
             if name in taken:
                 raise GeneratorError(f"naming patterns give two devices the name {name!r}")
@@ -169,8 +169,21 @@ def _media(
     if not params.choose_media:
         return BulkSelection.empty(len(link_ids), len(table.cages.device))
     selector = MediaSelector(catalog, technology, params.media)
-    return select_bulk(selector, table, lengths, link_ids, [d.id for d in fabric.devices],
-                       [d.rack for d in fabric.devices])
+    return select_bulk(selector, table, _alike(fabric, lengths), link_ids,
+                       [d.id for d in fabric.devices], [d.rack for d in fabric.devices])
+
+
+def _alike(fabric: FabricPlan, lengths: np.ndarray) -> np.ndarray:
+    """The lengths the media are chosen for: each link's own, or in a multi-plane design the
+    longest of its counterparts in every plane (the planes' switches sit in other racks), so
+    that every plane gets the same optics and cords (PLANE-UNBALANCED: parts and counts may not
+    differ); a link of unknown length stays unknown."""
+    if fabric.link_class is None:
+        return lengths
+    classes = np.asarray(fabric.link_class, dtype=np.int64)
+    longest = np.full(int(classes.max(initial=-1)) + 1, np.nan)
+    np.fmax.at(longest, classes, lengths)
+    return np.where(np.isnan(lengths), lengths, longest[classes])
 
 
 def _place_and_equip(
@@ -218,7 +231,7 @@ def _refuse_too_big(first: int, second: int, first_name: str, second_name: str) 
 _LIMITS = {"devices": MAX_DEVICES, "links": MAX_LINKS, "racks": MAX_RACKS}
 
 
-def _refuse_unjoinable(selection: BulkSelection) -> None:
+def _refuse_unjoinable(selection: BulkSelection, hint: str = "") -> None:
     """Links that no media in the catalog joins at any length are hardware that cannot be
     cabled (a NIC and a switch whose optics do not talk, a NIC port split toward two planes
     that no cord regroups): refuse with the reason instead of writing a design without
@@ -229,8 +242,10 @@ def _refuse_unjoinable(selection: BulkSelection) -> None:
     if hardware:
         count = sum(len(u.links) for u in hardware)
         raise GeneratorError(
-            f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; choose "
-            "other hardware or speed, or generate the topology without media (--no-media)")
+            f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; "
+            + (f"{hint}; " if hint else "")
+            + "choose other hardware or speed, or generate the topology without media "
+            "(--no-media)")
 
 
 def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:
@@ -301,7 +316,7 @@ def build_ops(
         doc, fabric, table, link_ids, technology, params)
     _refuse_too_big(len(placement.racks), 0, "racks", "links")
     if not uncabled:
-        _refuse_unjoinable(selection)
+        _refuse_unjoinable(selection, fabric.media_hint)
     notes += _pfc_headroom(settings_changes, lengths, doc.settings.pfc_cable_length_m)
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)

@@ -17,7 +17,7 @@ from ..media.bulk_choice import BulkSelection
 from ..model.cage_tables import CageConfig, cage_table
 from ..model.catalog import Catalog
 from ..model.fabric import Rack
-from ..model.power import device_watts, optic_watts, rack_budget_kw
+from ..model.power import device_watts, optic_watts, optics_in_figure, rack_budget_kw
 from .link_table import LinkTable
 from .plan import FabricPlan
 
@@ -95,8 +95,9 @@ def racks_over_budget(
 
 def rule_draw(fabric: FabricPlan, optic_w: Sequence[float]) -> list[float]:
     """Per device index what RACK-POWER counts: the model's power (none when the catalog has
-    no figure) and its optics."""
-    return [(device_watts(d.model) or 0.0) + optic_w[i] for i, d in enumerate(fabric.devices)]
+    no figure) and its optics (unless that power is a maximum stated with them)."""
+    return [(device_watts(d.model) or 0.0) + (0.0 if optics_in_figure(d.model) else optic_w[i])
+            for i, d in enumerate(fabric.devices)]
 
 
 def power_notes(over: list[tuple[Rack, float]], feed_kw: float | None = None) -> list[str]:

@@ -82,27 +82,41 @@ def _ceil_div(down: int, ratio: float) -> int:
 
 
 def _add_cells(
-    plan: FabricPlan, hw: Hardware, lp: LeafPlan, attach: str, u: int, cells_per_pod: int
+    plan: FabricPlan, hw: Hardware, lp: LeafPlan, attach: str, u: int, cells_per_pod: int,
+    su_nodes: int | None = None,
 ) -> list[list[int]]:
-    """Servers and leaves cell by cell; returns the leaves of each pod in order."""
+    """Servers and leaves cell by cell; returns the leaves of each pod in order.  With
+    `su_nodes` a rail cell is a leaf group of several SUs of that many servers each (one leaf
+    per rail carries that rail of every SU of the group): each server is tagged with its own
+    SU, the group's leaves with the SUs they carry (`sus`, "3-4")."""
     pods: list[list[int]] = []
     split = hw.leaf.split(lp.down, u)
     assert split is not None
     down = split[0]
     rails = hw.rails
     label = "su" if attach == "rail" else "group"
+    first_su = 0
     for c, size in enumerate(lp.cell_sizes):
         pod = c // cells_per_pod
         if pod == len(pods):
             pods.append([])
+        per_su = su_nodes or size
+        sus = -(-size // per_su)
         tags = {label: str(c + 1), "pod": str(pod + 1), "plane": PLANE}
-        servers = [
-            plan.add_device(Role.GPU_SERVER, hw.server, dict(tags), hw.server_ports.overrides)
-            for _ in range(size)
-        ]
+        if su_nodes is None:
+            servers = [plan.add_device(Role.GPU_SERVER, hw.server, dict(tags),
+                                       hw.server_ports.overrides) for _ in range(size)]
+            leaf_base = tags
+        else:
+            servers = [plan.add_device(Role.GPU_SERVER, hw.server,
+                                       dict(tags, su=str(first_su + m // per_su + 1)),
+                                       hw.server_ports.overrides) for m in range(size)]
+            leaf_base = (dict(tags, su=str(first_su + 1)) if sus == 1 else
+                         {"sus": f"{first_su + 1}-{first_su + sus}", "pod": str(pod + 1),
+                          "plane": PLANE})
         leaves: list[int] = []
         for i in range(lp.cell_leaves):
-            leaf_tags = dict(tags, rail=str(i + 1)) if attach == "rail" else dict(tags)
+            leaf_tags = dict(leaf_base, rail=str(i + 1)) if attach == "rail" else dict(leaf_base)
             leaves.append(
                 plan.add_device(Role.LEAF, hw.leaf.model, leaf_tags, hw.leaf.block.overrides)
             )
@@ -113,7 +127,12 @@ def _add_cells(
                     plan.connect(server, port, leaves[r], down[m], "server-leaf", r + 1)
                 else:
                     plan.connect(server, port, leaves[0], down[m * rails + r], "server-leaf", r + 1)
-        name = f"SU {c + 1}" if attach == "rail" else f"group {c + 1}"
+        if su_nodes is not None:
+            name = (f"SU {first_su + 1}" if sus == 1
+                    else f"SUs {first_su + 1}-{first_su + sus}")
+        else:
+            name = f"SU {c + 1}" if attach == "rail" else f"group {c + 1}"
+        first_su += sus
         plan.cells.append(ComputeCell(name, servers, leaves, pod))
         pods[pod] += leaves
     return pods
@@ -138,10 +157,10 @@ def _rail_of(plan: FabricPlan, key: int) -> int | None:
 
 
 def wire_two_tier(plan: FabricPlan, hw: Hardware, lp: LeafPlan, attach: str, spines: int,
-                  u: int) -> list[int]:
+                  u: int, su_nodes: int | None = None) -> list[int]:
     """Cells of servers and leaves, then `spines` spines that every leaf reaches with `u / spines`
-    links each (one spine-leaf group); returns the spines."""
-    pods = _add_cells(plan, hw, lp, attach, u, len(lp.cell_sizes))
+    links each (one spine-leaf group); returns the spines.  `su_nodes`: as `_add_cells`."""
+    pods = _add_cells(plan, hw, lp, attach, u, len(lp.cell_sizes), su_nodes)
     per = u // spines
     spine_keys = [
         plan.add_device(Role.SPINE, hw.spine.model, {"pod": "1", "plane": PLANE},
@@ -234,14 +253,14 @@ def choose_pod_or_explain(catalog: Catalog, hw: Hardware, lp: LeafPlan,
 
 
 def wire_three_tier(plan: FabricPlan, hw: Hardware, lp: LeafPlan, attach: str,
-                    choice: PodPlan) -> None:
+                    choice: PodPlan, su_nodes: int | None = None) -> None:
     """Pods (spine-leaf groups: every leaf of a pod reaches every spine of the pod) and core
-    groups (core group j reaches spine j of every pod)."""
+    groups (core group j reaches spine j of every pod).  `su_nodes`: as `_add_cells`."""
     assert hw.core is not None
     size, spines, u, cores, spine_up = choice
     cells_per_pod = size // lp.cell_leaves
     pods_count = -(-len(lp.cell_sizes) // cells_per_pod)
-    pods = _add_cells(plan, hw, lp, attach, u, cells_per_pod)
+    pods = _add_cells(plan, hw, lp, attach, u, cells_per_pod, su_nodes)
     per = u // spines
     per_core = spine_up // cores
     up_ports = hw.leaf.split(lp.down, u)[1]  # type: ignore[index]

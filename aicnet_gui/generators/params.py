@@ -104,10 +104,16 @@ class RailOptimizedParams(_Common):
     sus_per_pod: int | None = Field(
         default=None, ge=1, description="SUs sharing one spine block under a core; None: auto"
     )
+    sus_per_leaf: int | None = Field(
+        default=None, ge=1, le=64,
+        description="SUs whose rail one leaf carries; None: as many as the leaf's ports hold "
+        "at 1:1 (a 128-port SN5600 at 400G: two 32-node SUs), so no leaf port stays idle",
+    )
     rail_planes: bool = Field(
         default=False,
-        description="rail-isolated planes: each rail its own spines (traffic between rails "
-        "crosses NVLink inside the servers); default: one fat tree joining every rail",
+        description="rail-only (Wang et al.): each rail its own network, one switch where it "
+        "holds the rail, no spine joining two rails (traffic between rails crosses NVLink "
+        "inside the servers); default: one fat tree joining every rail",
     )
     planes: Literal[1, 2, 4] = Field(
         default=1,

@@ -31,12 +31,13 @@ from dataclasses import dataclass, field
 
 from ..model.catalog_entities import DeviceModel, RackSystem
 from ..model.fabric import LengthEstimation, Rack
-from ..model.power import device_watts, rack_budget_kw
+from ..model.power import device_watts, optics_in_figure, rack_budget_kw
 from ..model.wording import counted, nvlink_domain
 from .errors import GeneratorError
 from .naming import rack_name
 from .params import FloorParams
 from .plan import FabricPlan, PlannedDevice
+from .rack_needs import rack_cooling, rack_feeds
 
 #: used when a model has no power figure: the DGX H100/H200 maximum, "10.2 kW max." (DGX H100/H200
 #: User Guide, Power Specifications, Table 3; hardware.md §2.2)
@@ -122,7 +123,8 @@ def power_of(
                     unknown.add(model.model)
                 base = known or 0.0
             cache[model.id] = base
-        watts.append(base + (optic_w[index] if optic_w is not None else 0.0))
+        optics = optic_w[index] if optic_w is not None and not optics_in_figure(model) else 0.0
+        watts.append(base + optics)
     if unknown:
         notes.append(f"the catalog has no power figure for {', '.join(sorted(unknown))}; "
                      "network racks are filled by height and their optics only")
@@ -425,12 +427,14 @@ def place(
         for pos, spec in enumerate(row):
             name = rack_name(index + 1, pos + 1, len(sequence), longest)
             rack_id = "rack-" + name.lower()
+            held = [devices[key].model for key in (*spec.servers, *spec.switches)]
             racks.append(Rack(
                 id=rack_id, name=name, row=index + 1, position=pos + 1,
                 x_m=round(x0 + (pos + 0.5) * width, 3), y_m=round(y, 3),
                 height_ru=floor.rack_height_ru,
                 power_kw=system_kw if system is not None and spec.kind == "server"
                 else floor.rack_power_kw,
+                cooling=rack_cooling(held), power_feeds=rack_feeds(held),
             ))
             ru = 1
             for key in spec.servers:

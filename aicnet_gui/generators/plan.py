@@ -70,6 +70,11 @@ class FabricPlan:
     planes: int = 1  # independent compute planes (multi-plane designs); switches carry theirs
     sizing: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: why no catalog media may cable this design's links, said when the media choice finds none
+    media_hint: str = ""
+    #: per link, the index of its counterpart class: link j of every plane of a multi-plane
+    #: design shares class j, so the planes get the same media (PLANE-UNBALANCED); None: none
+    link_class: list[int] | None = None
 
     def add_device(
         self, role: Role, model: DeviceModel, tags: dict[str, str], cages: dict[int, CageConfig]

@@ -57,30 +57,103 @@ def plan_planes(catalog: Catalog, params: RailOptimizedParams, plan_one: PlanOne
     count = params.planes
     one = params.model_copy(update={"speed_gbps": plane_speed(catalog, params), "planes": 1})
     plans = [plan_one(catalog, one, (p, count)) for p in range(count)]
+    for p, plan in enumerate(plans):
+        for device in plan.devices:
+            if device.role != Role.GPU_SERVER:
+                device.tags["plane"] = str(p + 1)
     first = plans[0]
-    merged = FabricPlan(first.template, first.speed, first.tiers, pods=first.pods,
-                        rail_planes=first.rail_planes, planes=count)
-    # every plane has the same devices in the same order; switch k of each plane follows switch
-    # k of plane 1, so names interleave the planes (leaf-01 plane 1, leaf-02 plane 2 ...) and
-    # stay the same when the design grows by SUs (`aicnet grow` matches devices by name)
+    merged = merge_over_servers(plans, "plane", planes=count)
+    if all(len(plan.links) == len(first.links) for plan in plans):
+        # link j of every plane is the same link of the same fat tree: one media choice for all
+        merged.link_class = list(range(len(first.links))) * count
+    merged.sizing = [
+        f"{count} planes: each GPU's NIC runs {count} x {first.speed}G, port k to plane k; every "
+        "plane is its own fat tree (sizing of one plane below)",
+        *first.sizing,
+    ]
+    merged.notes = [*first.notes, f"multi-plane: a switch, optic or cable failure costs one of "
+                    f"{count} planes' bandwidth (1/{count}) instead of the job"]
+    notes, merged.media_hint = _design_notes(catalog, params)
+    merged.notes += notes
+    return merged
+
+
+XDR_LIST = "docs.nvidia.com/networking/display/800g200gpam4list"
+
+
+def _design_notes(catalog: Catalog, params: RailOptimizedParams) -> tuple[list[str], str]:
+    """(notes, why no catalog cord cables the NIC ports) of a multi-plane design that is not
+    one of NVIDIA's published ones: on XDR InfiniBand (NVIDIA's DGX B300 XDR design is one plane
+    at 800G per GPU), or with four planes (NVIDIA documents Quad-Plane, but no count table or
+    part list was reachable: docs/sources-2026.md §7)."""
+    count = params.planes
+    leaf = lookup_model(catalog, params.leaf, "leaf")
+    notes: list[str] = []
+    hint = ""
+    if {t.value for t in leaf.technology} == {"infiniband"}:
+        notes.append(
+            f"{count} planes on XDR InfiniBand are aicnet's own sizing: NVIDIA's DGX B300 XDR "
+            "design is one plane at 800G per GPU (DGX SuperPOD B300 XDR RA, RA-11339-001, "
+            "Table 3: 8 leaves and 4 spines per 72-node SU; --planes 1)")
+        hint = (
+            f"a ConnectX-8 cage split toward {count} planes needs an XDR module with one optical "
+            f"port per plane, and NVIDIA's XDR part list ({XDR_LIST}) has none: the MMS4A20 has "
+            "one MPO, and a 1:2 splitter from it would land each plane's port on a switch "
+            "optical port that carries two; NVIDIA's XDR design is one plane at 800G per GPU "
+            "(RA-11339-001 Table 3: --planes 1)")
+    elif count == 4:
+        notes.append(
+            "4 planes are aicnet's own sizing: NVIDIA documents Quad-Plane for the B300 only "
+            "(Network Operator 26.4 Spectrum-X multiplane quick starts), and no count table or "
+            "part list for it was reachable (docs/sources-2026.md §7)")
+        hint = (
+            "4 planes put two 200G plane ports on each optical port of the NIC's twin-port module, "
+            "bound for two switches; a 1:2 splitter from the NIC needs switch optical ports that "
+            "carry one port each, and the switches' twin-port optics carry two at 200G: no "
+            "catalog cord regroups the fibres (a fibre shuffle or cross-connect would), and no "
+            "reachable NVIDIA document lists the Quad-Plane parts (docs/sources-2026.md §7)")
+    return notes, hint
+
+
+def merge_over_servers(plans: list[FabricPlan], label: str, planes: int = 1) -> FabricPlan:
+    """One plan of several that share their servers (planes of one fabric, or the rails of a
+    rail-only one): the servers of the first plan are the servers of all, every plan keeps its
+    own switches and links, blocks are named `<label> <k> <block>`.  Every plan has the same
+    servers in the same order (their servers and cells are the first plan's); switch k of each
+    plan follows switch k of the first, so names interleave the plans (leaf-01 of plan 1,
+    leaf-02 of plan 2 ...) and stay the same when the design grows by SUs (`aicnet grow`
+    matches devices by name).  A plan with fewer switches than the first leaves gaps."""
+    first = plans[0]
+    merged = FabricPlan(first.template, first.speed, max(p.tiers for p in plans),
+                        pods=first.pods, rail_planes=first.rail_planes, planes=planes)
     switches = [[i for i, d in enumerate(plan.devices) if d.role != Role.GPU_SERVER]
                 for plan in plans]
     index: list[dict[int, int]] = [{} for _ in plans]
+    servers = [i for i, d in enumerate(first.devices) if d.role == Role.GPU_SERVER]
+    for p, plan in enumerate(plans):
+        own = [i for i, d in enumerate(plan.devices) if d.role == Role.GPU_SERVER]
+        assert len(own) == len(servers), "plans over the same servers"
+        for mine, theirs in zip(own, servers, strict=True):
+            index[p][mine] = theirs  # fixed below, once the merged order is known
+    order: list[tuple[int, int]] = []  # (plan, device index) in merged order
     k = 0
     for i, device in enumerate(first.devices):
         if device.role == Role.GPU_SERVER:
-            for p in range(count):
-                index[p][i] = len(merged.devices)
-            merged.devices.append(device)
+            order.append((0, i))
             continue
-        for p, plan in enumerate(plans):
-            own = switches[p][k]
-            plan.devices[own].tags["plane"] = str(p + 1)
-            index[p][own] = len(merged.devices)
-            merged.devices.append(plan.devices[own])
+        for p in range(len(plans)):
+            if k < len(switches[p]):
+                order.append((p, switches[p][k]))
         k += 1
+    for p in range(len(plans)):  # switches past the first plan's count
+        order += [(p, i) for i in switches[p][k:]]
+    at_merged: dict[tuple[int, int], int] = {}
+    for p, i in order:
+        at_merged[(p, i)] = len(merged.devices)
+        merged.devices.append(plans[p].devices[i])
     for p, plan in enumerate(plans):
-        at = index[p]
+        at = {i: at_merged[(0, server)] for i, server in index[p].items()}
+        at.update({i: at_merged[(p, i)] for i in switches[p]})
         for link in plan.links:
             link.a, link.b = at[link.a], at[link.b]
             merged.links.append(link)
@@ -92,14 +165,6 @@ def plan_planes(catalog: Catalog, params: RailOptimizedParams, plan_one: PlanOne
             else:
                 merged.cells[c].leaves.extend(leaves)
         for block in plan.blocks:
-            merged.blocks.append(SwitchBlock(f"plane {p + 1} {block.label}",
+            merged.blocks.append(SwitchBlock(f"{label} {p + 1} {block.label}",
                                              [at[x] for x in block.switches], block.pod))
-    per = first.sizing
-    merged.sizing = [
-        f"{count} planes: each GPU's NIC runs {count} x {first.speed}G, port k to plane k; every "
-        "plane is its own fat tree (sizing of one plane below)",
-        *per,
-    ]
-    merged.notes = [*first.notes, f"multi-plane: a switch, optic or cable failure costs one of "
-                    f"{count} planes' bandwidth (1/{count}) instead of the job"]
     return merged

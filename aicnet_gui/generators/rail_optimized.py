@@ -9,10 +9,19 @@ leaves, 4 spines and 8 links per leaf-spine pair); when one SLG cannot hold all 
 spine's radix, SUs are grouped into SLGs (pods) and core group j links spine j of every SLG
 (16 SUs of DGX H100 on QM9700: 128 leaves, 128 spines, 64 cores, as NVIDIA's table).
 
-`--rail-planes` builds the other, explicitly named design: each rail (group) has its own spines
-and cores and the rails are separate fabrics ("rail-only"); traffic between rails must cross
-NVLink inside a server.  The choice is recorded in the file (`settings.rail_planes`) so the
-analysis reports the islands as intended instead of as a partitioned fabric.
+A DGX SuperPOD on InfiniBand also gets the four UFM appliances NVIDIA's H100 reference
+architecture lists (Table 7), each with one link into the compute fabric (Table 4 counts 8 x
+nodes + 4 "compute and UFM" cables): on the leaf ports a removed DGX leaves free (rails 1-4 of SU
+1, `--nodes-per-su 31` as the RA's 31-node SU), placed with the spines; a fabric whose leaves
+have no free port (32 nodes per SU) gets a note instead (`_add_ufm`).
+
+A leaf whose ports hold more than one SU's rail at 1:1 carries the same rail of several SUs
+(`leaf_groups.py`: a 128-port SN5600 takes two 32-node DGX H100 SUs), so no port stays idle.
+
+`--rail-planes` builds the other, explicitly named design (`rail_only.py`): every rail its own
+network and no spine joining the rails ("rail-only", Wang et al.); traffic between rails must
+cross NVLink inside a server.  The choice is recorded in the file (`settings.rail_planes`) so
+the analysis reports the islands as intended instead of as a partitioned fabric.
 """
 
 from __future__ import annotations
@@ -23,10 +32,11 @@ from dataclasses import replace
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from ..model.wording import counted
-from .clos import divisors_desc, larger_switches, or_use, spine_block
-from .common import PLANE, Hardware, half_capacity, pod_option, resolve_hardware, spine_of
+from .clos import larger_switches, or_use, spine_block
+from .common import PLANE, Hardware, half_capacity, resolve_hardware, spine_of
 from .errors import GeneratorError
-from .hardware import PortBlock, lookup_model, switch_profile
+from .hardware import PortBlock, lookup_model, server_block, switch_profile
+from .leaf_groups import LeafGroup, leaf_group
 from .leaf_spine import (
     LeafPlan,
     choose_pod_or_explain,
@@ -35,10 +45,15 @@ from .leaf_spine import (
     wire_two_tier,
 )
 from .params import RailOptimizedParams
-from .plan import ComputeCell, FabricPlan, SwitchBlock
+from .plan import FabricPlan, SwitchBlock
+from .rail_only import one_switch_holds, plan_rail_only, rail_hardware
 
 DEFAULT_SU_NODES = 32
 """Servers per SU when neither the user nor the server model's reference design gives one."""
+
+UFM = "nvidia-ufm-enterprise-appliance"
+UFM_APPLIANCES = 4
+"""UFM appliances of a DGX SuperPOD (H100 RA, Table 7), one compute-fabric link each (Table 4)."""
 
 
 def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimizedParams:
@@ -48,10 +63,23 @@ def with_su_size(catalog: Catalog, params: RailOptimizedParams) -> RailOptimized
     per rail holds them, else the most whole racks it holds, see `rack_system_su`), else 32."""
     if params.nodes_per_su is not None:
         return params
-    hw = resolve_hardware(
-        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
-    )
+    hw = _sizing_hardware(catalog, params)
     return params.model_copy(update={"nodes_per_su": reference_su_nodes(hw, params.technology)})
+
+
+def _sizing_hardware(catalog: Catalog, params: RailOptimizedParams) -> Hardware:
+    """The hardware an SU is sized on: at the plane ports' speed in a multi-plane fabric (a
+    GB300 tray at 2 x 400G holds three NVL72 racks per SN5610 leaf, not one at 800G)."""
+    if params.planes > 1:
+        from .planes import plane_speed
+
+        try:
+            return resolve_hardware(catalog, params.server, params.leaf, spine_of(params),
+                                    params.core, plane_speed(catalog, params))
+        except GeneratorError:
+            pass  # the planner refuses these planes with the reason; size the SU as unsplit
+    return resolve_hardware(catalog, params.server, params.leaf, spine_of(params), params.core,
+                            params.speed_gbps)
 
 
 def reference_su_nodes(hw: Hardware, technology: str) -> int:
@@ -91,9 +119,7 @@ def rack_system_su(hw: Hardware) -> tuple[int, str | None]:
 
 
 def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> FabricPlan:
-    hw = resolve_hardware(
-        catalog, params.server, params.leaf, spine_of(params), params.core, params.speed_gbps
-    )
+    hw = _sizing_hardware(catalog, params)
     note = _rack_system_su_note(hw, params)
     params = with_su_size(catalog, params)
     _check_whole_racks(hw, params)
@@ -105,7 +131,54 @@ def plan_rail_optimized(catalog: Catalog, params: RailOptimizedParams) -> Fabric
         plan = plan_one_plane(catalog, params, None)
     if note:
         plan.notes.insert(0, note)
+    if params.planes == 1 and not params.rail_planes:
+        _add_ufm(catalog, plan, hw)
     return plan
+
+
+def _add_ufm(catalog: Catalog, plan: FabricPlan, hw: Hardware) -> None:
+    """The UFM appliances of a DGX SuperPOD (an InfiniBand fabric of a server whose reference
+    design is an InfiniBand SU), placed with the spines, each linked to a free leaf port of SU 1
+    (one leaf each, in rail order, the link on that leaf's rail); none, and a note, when SU 1's
+    leaves have no free port."""
+    if ("infiniband" not in hw.technologies or "infiniband" not in hw.server.su_nodes
+            or UFM not in catalog.devices or not plan.cells):
+        return
+    model = catalog.device(UFM)
+    try:
+        port = server_block(model, hw.speed).ports[0]
+    except GeneratorError:
+        plan.notes.append(f"the SuperPOD's UFM appliances are not added: the catalog's {model.model} "
+                          f"runs NDR 400G, not this fabric's {hw.speed}G")
+        return
+    used = {(link.a, link.a_port) for link in plan.links} | {(link.b, link.b_port)
+                                                             for link in plan.links}
+    free = [(leaf, name) for leaf in plan.cells[0].leaves
+            for name in hw.leaf.block.ports if (leaf, name) not in used]
+    if not free:
+        plan.notes.append(
+            f"no UFM appliance added: every leaf port is taken; NVIDIA's SuperPOD RA removes one "
+            f"DGX of the fabric for UFM connectivity (31, 63, 95, 127 nodes for 1-4 SUs) and "
+            f"cables {UFM_APPLIANCES} UFM appliances there: --nodes-per-su 31 adds them")
+        return
+    tags = {"pod": "1", "plane": PLANE, "function": "ufm"}
+    appliances = [plan.add_device(Role.STORAGE, model, dict(tags), {})
+                  for _ in range(UFM_APPLIANCES)]
+    free_by_leaf: dict[int, str] = {}
+    for leaf, name in free:
+        free_by_leaf.setdefault(leaf, name)
+    targets = list(free_by_leaf.items())[:UFM_APPLIANCES]
+    for appliance, (leaf, name) in zip(appliances, targets, strict=False):
+        rail = plan.devices[leaf].tags.get("rail")  # the link is on its leaf's rail
+        plan.connect(appliance, port, leaf, name, "server-leaf", int(rail) if rail else None)
+    plan.blocks.append(SwitchBlock("UFM appliances", appliances, 0))
+    linked = len(targets)
+    plan.sizing.append(f"UFM: {UFM_APPLIANCES} {model.model}s (NVIDIA's SuperPOD RA), "
+                       f"{linked} linked to the compute leaves")
+    if linked < UFM_APPLIANCES:
+        plan.notes.append(
+            f"{UFM_APPLIANCES - linked} of the {UFM_APPLIANCES} UFM appliances have no "
+            "compute-fabric link: SU 1's leaves have no more free ports; wire them by hand")
 
 
 def _check_whole_racks(hw: Hardware, params: RailOptimizedParams) -> None:
@@ -143,30 +216,33 @@ PlaneOf = tuple[int, int] | None
 
 
 def _resolve(catalog: Catalog, params: RailOptimizedParams, core: str | None,
-             plane: PlaneOf) -> Hardware:
+             plane: PlaneOf, rail: int | None = None) -> Hardware:
     """The hardware of the fabric, or of one plane: then the server's compute ports are leg
-    `p` of every NIC (its port to plane p), still in rail order."""
+    `p` of every NIC (its port to plane p), still in rail order; with `rail` (from 0) only
+    that rail's port (one rail of a rail-only fabric)."""
     hw = resolve_hardware(catalog, params.server, params.leaf, spine_of(params), core,
                           params.speed_gbps)
-    if plane is None:
-        return hw
-    p, count = plane
-    block = hw.server_ports
-    ports = PortBlock(block.ports[p::count], block.cages[p::count], block.legs[p::count],
-                      block.overrides)
-    return replace(hw, server_ports=ports)
+    if plane is not None:
+        p, count = plane
+        block = hw.server_ports
+        ports = PortBlock(block.ports[p::count], block.cages[p::count], block.legs[p::count],
+                          block.overrides)
+        hw = replace(hw, server_ports=ports)
+    return hw if rail is None else rail_hardware(hw, rail)
 
 
-def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf) -> FabricPlan:
-    """The rail-optimized fat tree of the whole fabric, or of one plane of a multi-plane one."""
+def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf,
+                   rail: int | None = None) -> FabricPlan:
+    """The rail-optimized fat tree of the whole fabric, or of one plane of a multi-plane one
+    (or of one rail of a rail-only fabric)."""
     assert params.nodes_per_su is not None
     if params.tiers == "2" and params.core is not None:
         raise GeneratorError("--core asks for a core tier but --tiers 2 forbids one; drop one")
-    hw = _resolve(catalog, params, params.core, plane)
+    hw = _resolve(catalog, params, params.core, plane, rail)
     n = params.nodes_per_su
     leaf = hw.leaf
     u_max = leaf.max_split(n)
-    if u_max < n:
+    if u_max < n and not (params.rail_planes and one_switch_holds(hw, params)):
         most = half_capacity(leaf)
         raise GeneratorError(
             f"{leaf.describe()}; a rail-optimized leaf has as many ports up as down, so an SU "
@@ -176,12 +252,14 @@ def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf
             + or_use(larger_switches(catalog, hw.speed, hw.technologies, 2 * n, leaf.model.id))
         )
     if params.rail_planes:
-        return _rail_planes(catalog, hw, params, u_max, plane)
-    lp = LeafPlan(hw.rails, [n] * params.sus, n, n, u_max)
+        one_rail = params.model_copy(update={"rail_planes": False})
+        return plan_rail_only(hw, params, lambda r: plan_one_plane(catalog, one_rail, plane, r))
+    group = leaf_group(hw, params)
+    lp = group.leaf_plan(hw)
     if params.core is None and params.tiers != "3":
-        fit = spine_block(lp.leaves, n, u_max, hw.spine.ports)
+        fit = spine_block(lp.leaves, lp.u_min, lp.u_max, hw.spine.ports)
         if fit is not None:
-            return _fat_tree_two_tiers(hw, params, lp, *fit)
+            return _fat_tree_two_tiers(hw, params, lp, group, *fit)
         if params.tiers == "2":
             spine = hw.spine
             raise GeneratorError(
@@ -191,8 +269,8 @@ def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf
                 + or_use(larger_switches(catalog, hw.speed, hw.technologies, lp.leaves,
                                          spine.model.id))
             )
-        hw = _resolve(catalog, params, spine_of(params), plane)
-        plan = _fat_tree_three_tiers(catalog, hw, params, lp)
+        hw = _resolve(catalog, params, spine_of(params), plane, rail)
+        plan = _fat_tree_three_tiers(catalog, hw, params, lp, group)
         plan.notes.append(
             f"two tiers cannot hold {params.sus} SUs: {lp.leaves} leaves each need a link to "
             f"every spine and {hw.spine.describe()}; a core tier of {hw.spine.model.model} was "
@@ -200,8 +278,8 @@ def plan_one_plane(catalog: Catalog, params: RailOptimizedParams, plane: PlaneOf
         )
         return plan
     if hw.core is None:
-        hw = _resolve(catalog, params, spine_of(params), plane)
-    return _fat_tree_three_tiers(catalog, hw, params, lp)
+        hw = _resolve(catalog, params, spine_of(params), plane, rail)
+    return _fat_tree_three_tiers(catalog, hw, params, lp, group)
 
 
 def _planes_hint(catalog: Catalog, params: RailOptimizedParams, n: int) -> str:
@@ -225,247 +303,43 @@ def _planes_hint(catalog: Catalog, params: RailOptimizedParams, n: int) -> str:
     return ""
 
 
-def _fat_tree_two_tiers(hw: Hardware, params: RailOptimizedParams, lp: LeafPlan, spines: int,
-                        u: int) -> FabricPlan:
+def _fat_tree_two_tiers(hw: Hardware, params: RailOptimizedParams, lp: LeafPlan,
+                        group: LeafGroup, spines: int, u: int) -> FabricPlan:
     plan = FabricPlan("rail-optimized", hw.speed, tiers=2)
-    wire_two_tier(plan, hw, lp, "rail", spines, u)
+    wire_two_tier(plan, hw, lp, "rail", spines, u, group.su_nodes)
     per = u // spines
     plan.sizing += [
         f"rail-optimized, two tiers: {params.sus} SU x {params.nodes_per_su} nodes, "
-        f"{hw.rails} rails at {hw.speed}G",
-        f"leaf {hw.leaf.model.id}: {lp.leaves} leaves, {lp.down} ports down, {u} up of "
-        f"{hw.leaf.ports}",
+        f"{counted(hw.rails, 'rail')} at {hw.speed}G",
+        group.leaf_line(hw, lp, u),
         f"spines {hw.spine.model.id}: {spines}, every leaf to every spine; {per} link(s) per "
         f"leaf-spine pair; {lp.leaves * per} of {hw.spine.ports} ports used per spine",
         f"two tiers hold up to {hw.spine.ports} leaves "
-        f"({hw.spine.ports // hw.rails} SUs) with this spine",
+        f"({hw.spine.ports // hw.rails * group.sus_per_leaf} SUs) with this spine",
     ]
+    plan.notes += group.notes(hw)
     return plan
 
 
 def _fat_tree_three_tiers(catalog: Catalog, hw: Hardware, params: RailOptimizedParams,
-                          lp: LeafPlan) -> FabricPlan:
-    fixed = params.sus_per_pod * hw.rails if params.sus_per_pod is not None else None
+                          lp: LeafPlan, group: LeafGroup) -> FabricPlan:
+    k = group.sus_per_leaf
+    fixed = (-(-params.sus_per_pod // k) * hw.rails if params.sus_per_pod is not None
+             else None)
     choice = choose_pod_or_explain(catalog, hw, lp, fixed, f"{params.sus} SUs")
     size, spines, u, cores, spine_up = choice
-    pods = -(-params.sus // (size // hw.rails))
+    pods = -(-len(lp.cell_sizes) // (size // hw.rails))
     plan = FabricPlan("rail-optimized", hw.speed, tiers=3, pods=pods)
-    wire_three_tier(plan, hw, lp, "rail", choice)
+    wire_three_tier(plan, hw, lp, "rail", choice, group.su_nodes)
     plan.sizing += [
         f"rail-optimized, three tiers: {params.sus} SU x {params.nodes_per_su} nodes, "
-        f"{hw.rails} rails at {hw.speed}G, {pods} spine-leaf group(s) of up to "
-        f"{size // hw.rails} SUs",
-        f"leaf {hw.leaf.model.id}: {lp.leaves} leaves, {lp.down} ports down, {u} up of "
-        f"{hw.leaf.ports}",
+        f"{counted(hw.rails, 'rail')} at {hw.speed}G, {pods} spine-leaf group(s) of up to "
+        f"{size // hw.rails * k} SUs",
+        group.leaf_line(hw, lp, u),
         *three_tier_sizing(hw, lp, choice),
     ]
+    plan.notes += group.notes(hw)
     return plan
 
 
-def _rail_planes(catalog: Catalog, hw: Hardware, params: RailOptimizedParams,
-                 u_max: int, plane: PlaneOf) -> FabricPlan:
-    """Rail-isolated planes: each rail group its own two- or three-tier fabric."""
-    n = params.nodes_per_su
-    if params.core is None and params.tiers != "3":
-        rails_per_group = 1
-        for k in divisors_desc(hw.rails):
-            if params.sus * k * n <= hw.spine.ports:
-                rails_per_group = k
-                break
-        fit = spine_block(params.sus * rails_per_group, n, u_max, hw.spine.ports)
-        if fit is not None:
-            return _mark_planes(_two_tier(hw, params, rails_per_group, *fit))
-        if params.tiers == "2":
-            spine = hw.spine
-            raise GeneratorError(
-                f"{spine.describe()}; {params.sus} SUs put {params.sus} leaves in each rail plane, "
-                f"and a two-tier rail plane needs a spine port per leaf on every spine, i.e. "
-                f"{params.sus} spine ports; add a core tier (--tiers 3 or --core ID)"
-                + or_use(
-                    larger_switches(catalog, hw.speed, hw.technologies, params.sus, spine.model.id)
-                )
-            )
-        hw = _resolve(catalog, params, spine_of(params), plane)
-    elif hw.core is None:
-        hw = _resolve(catalog, params, spine_of(params), plane)
-    return _mark_planes(_three_tier(catalog, hw, params, u_max))
 
-
-def _mark_planes(plan: FabricPlan) -> FabricPlan:
-    plan.rail_planes = True
-    plan.notes.append(
-        "rail planes: each rail is a separate fabric; GPUs on different rails reach each other "
-        "only through NVLink inside a server (NCCL PXN), not through the switches"
-    )
-    return plan
-
-
-def _add_su(
-    plan: FabricPlan, hw: Hardware, su: int, n: int, u: int, pod: int, rails_per_group: int
-) -> list[int]:
-    """Servers and leaves of SU `su` (0-based), NIC r of every server to leaf r; the leaves."""
-    tags_su = {"su": str(su + 1), "pod": str(pod + 1), "plane": PLANE}
-    servers = [
-        plan.add_device(Role.GPU_SERVER, hw.server, dict(tags_su), hw.server_ports.overrides)
-        for _ in range(n)
-    ]
-    leaves: list[int] = []
-    split = hw.leaf.split(n, u)
-    assert split is not None
-    down = split[0]
-    for rail in range(hw.rails):
-        tags = dict(tags_su, rail=str(rail + 1), rail_group=str(rail // rails_per_group + 1))
-        key = plan.add_device(Role.LEAF, hw.leaf.model, tags, hw.leaf.block.overrides)
-        leaves.append(key)
-        port = hw.server_ports.ports[rail]
-        for m, server in enumerate(servers):
-            plan.connect(server, port, key, down[m], "server-leaf", rail + 1)
-    plan.cells.append(ComputeCell(f"SU {su + 1}", servers, leaves, pod))
-    return leaves
-
-
-def _two_tier(
-    hw: Hardware, params: RailOptimizedParams, rails_per_group: int, spines: int, u: int
-) -> FabricPlan:
-    n, sus, k = params.nodes_per_su, params.sus, rails_per_group
-    plan = FabricPlan("rail-optimized", hw.speed, tiers=2)
-    leaves_by_su: list[list[int]] = []
-    for su in range(sus):
-        leaves_by_su.append(_add_su(plan, hw, su, n, u, 0, k))
-    groups = hw.rails // k
-    per = u // spines
-    members = sus * k
-    spine_down = hw.spine.split(members * per, 0)
-    assert spine_down is not None
-    sdown = spine_down[0]
-    up_ports = hw.leaf.split(n, u)[1]  # type: ignore[index]
-    all_spines: list[int] = []
-    for g in range(groups):
-        tags = {"rail_group": str(g + 1), "pod": "1", "plane": PLANE}
-        group = [
-            plan.add_device(Role.SPINE, hw.spine.model, dict(tags), hw.spine.block.overrides)
-            for _ in range(spines)
-        ]
-        all_spines += group
-        members_list = [
-            (leaves_by_su[su][r], r) for su in range(sus) for r in range(g * k, (g + 1) * k)
-        ]
-        for i, (leaf_key, rail) in enumerate(members_list):
-            for j, spine_key in enumerate(group):
-                for t in range(per):
-                    plan.connect(
-                        leaf_key, up_ports[j * per + t], spine_key, sdown[i * per + t],
-                        "leaf-spine", rail + 1,
-                    )
-    plan.blocks.append(SwitchBlock("spines", all_spines, 0))
-    used = members * per
-    plan.sizing += [
-        f"rail-optimized rail planes, two tiers: {sus} SU x {n} nodes, {hw.rails} rails at "
-        f"{hw.speed}G",
-        f"leaf {hw.leaf.model.id}: {n} ports down, {u} up of {hw.leaf.ports}",
-        f"spines {hw.spine.model.id}: {groups} rail group(s) of {k} rail(s) x {spines} = "
-        f"{groups * spines}; {per} link(s) per leaf-spine pair; {used} of {hw.spine.ports} "
-        "ports used per spine",
-        f"two tiers hold up to {hw.spine.ports} SUs with this spine",
-    ]
-    return plan
-
-
-def _choose_pod(
-    hw: Hardware, sus: int, n: int, u_max: int, fixed: int | None
-) -> tuple[int, int, int, int, int] | None:
-    """(SUs per pod, spines per pod-rail S, leaf uplinks u, cores per group C, spine uplinks)."""
-    assert hw.core is not None
-    cap = half_capacity(hw.spine)
-    best: tuple[tuple[int, int, int], tuple[int, int, int, int, int]] | None = None
-    sizes = [fixed] if fixed is not None else list(range(1, min(sus, cap) + 1))
-    for size in sizes:
-        option = pod_option(hw, size, -(-sus // size), n, u_max, hw.rails, sus % size != 0)
-        if option is not None and (best is None or option[0] < best[0]):
-            best = option
-    return best[1] if best else None
-
-
-def _three_tier(
-    catalog: Catalog, hw: Hardware, params: RailOptimizedParams, u_max: int
-) -> FabricPlan:
-    assert hw.core is not None
-    n, sus, rails = params.nodes_per_su, params.sus, hw.rails
-    choice = _choose_pod(hw, sus, n, u_max, params.sus_per_pod)
-    if choice is None:
-        cap = half_capacity(hw.spine)
-        if params.sus_per_pod is not None and params.sus_per_pod > cap:
-            raise GeneratorError(
-                f"{hw.spine.describe()}; under a core it has {cap} ports down, so a pod holds at "
-                f"most {cap} SUs (one leaf per rail each), not {params.sus_per_pod}"
-            )
-        most = hw.core.ports * cap
-        raise GeneratorError(
-            f"{sus} SUs do not fit three tiers: {hw.spine.describe()} (so at most {cap} SUs per "
-            f"pod with half its ports down) and {hw.core.describe()} (so at most "
-            f"{hw.core.ports} pods), i.e. at most {most} SUs; use fewer SUs or larger switches"
-            + or_use(
-                larger_switches(catalog, hw.speed, hw.technologies, hw.core.ports + 1,
-                                hw.core.model.id)
-            )
-        )
-    size, spines, u, cores, spine_up = choice
-    pods = -(-sus // size)
-    plan = FabricPlan("rail-optimized", hw.speed, tiers=3, pods=pods)
-    per = u // spines
-    per_core = spine_up // cores
-    spine_split = hw.spine.split(size * per, spine_up)
-    core_split = hw.core.split(pods * per_core, 0)
-    assert spine_split is not None and core_split is not None
-    sdown, sup = spine_split
-    cdown = core_split[0]
-    up_ports = hw.leaf.split(n, u)[1]  # type: ignore[index]
-    spine_at: dict[tuple[int, int, int], int] = {}
-    for pod in range(pods):
-        first = pod * size
-        pod_sus = range(first, min(first + size, sus))
-        leaves_by_su = [_add_su(plan, hw, su, n, u, pod, 1) for su in pod_sus]
-        pod_spines: list[int] = []
-        for rail in range(rails):
-            tags = {"pod": str(pod + 1), "rail": str(rail + 1), "rail_group": str(rail + 1),
-                    "plane": PLANE}
-            for j in range(spines):
-                key = plan.add_device(Role.SPINE, hw.spine.model, dict(tags),
-                                      hw.spine.block.overrides)
-                spine_at[(pod, rail, j)] = key
-                pod_spines.append(key)
-            for q, leaves in enumerate(leaves_by_su):
-                for j in range(spines):
-                    for t in range(per):
-                        plan.connect(leaves[rail], up_ports[j * per + t], spine_at[(pod, rail, j)],
-                                     sdown[q * per + t], "leaf-spine", rail + 1)
-        plan.blocks.append(SwitchBlock(f"pod {pod + 1} spines", pod_spines, pod))
-    core_keys: list[int] = []
-    for rail in range(rails):
-        for j in range(spines):
-            tags = {"rail": str(rail + 1), "rail_group": str(rail + 1),
-                    "core_group": f"{rail + 1}.{j + 1}", "plane": PLANE}
-            group = [
-                plan.add_device(Role.CORE, hw.core.model, dict(tags), hw.core.block.overrides)
-                for _ in range(cores)
-            ]
-            core_keys += group
-            for pod in range(pods):
-                spine_key = spine_at[(pod, rail, j)]
-                for c, core_key in enumerate(group):
-                    for t in range(per_core):
-                        plan.connect(spine_key, sup[c * per_core + t], core_key,
-                                     cdown[pod * per_core + t], "spine-core", rail + 1)
-    plan.blocks.append(SwitchBlock("core", core_keys, None))
-    plan.sizing += [
-        f"rail-optimized rail planes, three tiers: {sus} SU x {n} nodes, {rails} rails at "
-        f"{hw.speed}G, "
-        f"{pods} pod(s) of up to {size} SUs",
-        f"leaf {hw.leaf.model.id}: {n} ports down, {u} up of {hw.leaf.ports}",
-        f"spines {hw.spine.model.id}: {spines} per pod and rail = {pods * rails * spines}; "
-        f"{per} link(s) per leaf-spine pair; {size * per} down + {spine_up} up of "
-        f"{hw.spine.ports} ports",
-        f"cores {hw.core.model.id}: {cores} per rail and spine index = {rails * spines * cores}; "
-        f"{per_core} link(s) per spine-core pair; {pods * per_core} of {hw.core.ports} ports used",
-    ]
-    return plan

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from ..media import Unresolved
+from ..model.wording import counted
 
 
 @dataclass
@@ -50,7 +51,7 @@ class GenerationResult:
 
     def lines(self) -> list[str]:
         """A readable summary for the command line."""
-        out = [f"{self.name}: {self.template}, {self.tiers} tiers, {self.technology}, "
+        out = [f"{self.name}: {self.template}, {counted(self.tiers, 'tier')}, {self.technology}, "
                f"{self.speed_gbps}G ports, {self.gpus} GPUs"]
         out += [f"  {line}" for line in self.sizing]
         out.append("devices:")

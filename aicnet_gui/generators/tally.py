@@ -75,7 +75,9 @@ def tally(
     name: str,
 ) -> GenerationResult:
     """The run's summary (lengths in m per link, NaN: unknown)."""
-    optics = optic_counts(selection.optic, selection.cage_order, selection.parts)
+    optics = {part: n for part, n in
+              optic_counts(selection.optic, selection.cage_order, selection.parts).items()
+              if not catalog.transceivers[part].co_packaged}  # a CPO engine is its switch's
     cables = cable_counts(catalog, selection.cable, selection.assembly, lengths, selection.parts)
     by_role = Counter(d.role.value for d in fabric.devices)
     by_model = Counter(d.model.id for d in fabric.devices)

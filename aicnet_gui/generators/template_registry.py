@@ -96,10 +96,13 @@ GENERATOR_TEMPLATES: tuple[GeneratorTemplate, ...] = (
             Flag("tiers", "auto (default): a core tier only when two tiers cannot hold the SUs"),
             Flag("sus_per_pod", "SUs sharing one spine block under the core (default: fewest "
                  "switches)", "N"),
-            Flag("rail_planes", "rail-isolated planes: each rail gets its own spines and the "
-                 "rails are separate fabrics; GPUs on different rails then reach each other "
-                 "only through NVLink inside a server (default: one fat tree joining all "
-                 "rails, as NVIDIA's SuperPOD designs)"),
+            Flag("sus_per_leaf", "SUs whose rail one leaf carries (default: as many as its "
+                 "ports hold at 1:1, so no leaf port stays idle)", "N"),
+            Flag("rail_planes", "rail-only fabric (Wang et al., arXiv 2307.12169): each rail "
+                 "its own network (one switch where it holds the rail), no spine joining two "
+                 "rails; GPUs on different rails then reach each other only through NVLink "
+                 "inside a server (default: one fat tree joining all rails, as NVIDIA's "
+                 "SuperPOD designs)"),
             Flag("planes", "multi-plane fabric as NVIDIA's B300/GB300 designs: each GPU's NIC "
                  "splits into 2 or 4 ports, port k to plane k, each plane its own fat tree"),
         ),

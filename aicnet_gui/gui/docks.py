@@ -79,6 +79,8 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("workloads", Area.RightDockWidgetArea, source="live.workloads", tab_with="metrics",
              locked_while_loading=True),
     DockSpec("asbuilt", Area.BottomDockWidgetArea, source="asbuilt.dock", hidden=True),
+    DockSpec("comparison", Area.BottomDockWidgetArea, source="comparison.dock",
+             tab_with="findings", hidden=True),
 )
 """The docks of the main window, in the order the View menu lists them."""
 

@@ -46,6 +46,7 @@ from .canvas.legend import Legend
 from .canvas.topology_scene import TopologyScene
 from .canvas.view import FabricView
 from .change_tools import ChangeTools
+from .compare.comparison import Comparison
 from .context_menu import ContextMenus
 from .dialogs.bulk_connect import split_by_tier
 from .document import EditorDocument
@@ -104,6 +105,7 @@ class MainWindow(QMainWindow):
         self.validator = self.live.validator
         self.live.shown.connect(self.inspector.set_report)
         self.asbuilt = AsBuiltView(self)
+        self.comparison = Comparison(self)
         #: every dock by id, in the order of docks.DOCKS (View › lists them so)
         self.docks = docks.place_docks(self, made, self.dock_specs)
         self.files = FileCommands(self)

@@ -38,6 +38,10 @@ FILE_ACTIONS = (
     ActionSpec("new", "&New", "files.new_document", shortcut=KEY.New, tip="start an empty fabric"),
     ActionSpec("new-template", "New from &Template…", "files.new_from_template",
                shortcut="Ctrl+Shift+N", tip="generate a fabric from a template"),
+    ActionSpec("new-comparison", "New &Comparison…", "comparison.new_comparison",
+               icon="new-template", shortcut="Ctrl+Alt+N",
+               tip="which fabric to buy: state the requirement, compare every candidate design "
+               "side by side (cost, power, performance), use the one you choose"),
     ActionSpec("open", "&Open…", "files.open_dialog", shortcut=KEY.Open, tip="open a .fabric file"),
     ActionSpec("save", "&Save", "files.save", shortcut=KEY.Save, tip="save the fabric"),
     ActionSpec("save-as", "Save &As…", "files.save_as", shortcut=KEY.SaveAs,

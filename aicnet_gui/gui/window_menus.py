@@ -40,7 +40,7 @@ Entry = str | Slot | Submenu | None
 ALIGN_IDS = tuple(f"align-{how}" for how, _text in ALIGN_TEXTS)
 
 MENUS: tuple[tuple[str, tuple[Entry, ...]], ...] = (
-    ("&File", ("new", "new-template", "open", Slot("recent"), SEP, "save", "save-as", "revert",
+    ("&File", ("new", "new-template", "new-comparison", "open", Slot("recent"), SEP, "save", "save-as", "revert",
                SEP, "export-pdf", "compare", "verify-asbuilt", "import-devicetypes", SEP, "quit")),
     ("&Edit", ("undo", "redo", SEP, "cut", "copy", "paste", "duplicate", "delete", SEP,
                "select-all", "find", SEP, "fabric-settings", "update-catalog")),

@@ -354,6 +354,16 @@ class DeviceModel(Sourced):
     height_ru: int = bounded_int(0, L.MAX_RACK_U)
     power_typical_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
     power_max_w: float | None = bounded_float(L.MAX_DEVICE_POWER_W, default=None)
+    power_max_includes_optics: bool = Field(
+        default=False, description="the maximum is the vendor's figure with active cables or "
+        "optics in the cages, so it includes what the cages hold: the optics are not added again")
+    power_verified: bool = Field(
+        default=False, description="true when a vendor document that was read states the power "
+        "figure counted (the maximum, else the typical, else the rack's); false: secondary or "
+        "unchecked, power_source says where it comes from")
+    power_source: FreeText = Field(
+        default="", description="where the power figures come from (document, page, quality), "
+        "when the entry's source does not say")
     gpus: int = bounded_int(0, L.MAX_GPUS, default=0)
     su_nodes: dict[Technology, Annotated[int, Field(gt=0, le=L.MAX_DEVICES)]] = Field(
         default_factory=dict,
@@ -364,6 +374,10 @@ class DeviceModel(Sourced):
         1, L.MAX_GPUS, default=None,
         description="GPUs in the NVLink domain this server belongs to (8 on HGX/DGX, 72 on an "
                     "NVL72 rack); None: the server's own GPUs")
+    nvlink_gbps: float | None = bounded_float(
+        L.MAX_SPEED_GBPS * 64, default=None, above=True,
+        description="GPU server: NVLink bandwidth of one GPU in one direction, Gb/s (H100: "
+                    "450 GB/s = 3,600 Gb/s; NVLink 5: 900 GB/s = 7,200 Gb/s); None: not stated")
     rack_servers: int | None = bounded_int(
         1, L.MAX_RACK_U, default=None,
         description="servers per rack in the vendor's reference design (DGX B300: 4); the "

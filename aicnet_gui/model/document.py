@@ -14,7 +14,7 @@ object) from "a link of this device changed" (same object, id in `ChangeSet.devi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from itertools import chain, islice
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -379,19 +379,6 @@ class FabricDocument:
         copy._listeners = []
         return copy
 
-    def to_fabric(self) -> Fabric:
-        """A `Fabric` snapshot with the used catalog entries embedded (for saving)."""
-        return Fabric.model_construct(
-            metadata=self.metadata,
-            settings=self.settings,
-            racks=list(self.racks.values()),
-            devices=list(self.devices.values()),
-            links=self.links.values(),
-            workloads=list(self.workloads.values()),
-            catalog=self.embedded_catalog(),
-            requirement=self.requirement,
-        )
-
     def used_catalog_ids(self) -> set[str]:
         """Catalog ids of the device models, cables and optics the design uses (loops in C)."""
         used = set(map(attrgetter("model"), self.devices.values()))
@@ -473,9 +460,6 @@ class FabricDocument:
         """0 servers and storage, 1 leaf, 2 spine, 3 core (from the role)."""
         return ROLE_TIER[self.role_of(device)]
 
-    def iter_links(self) -> Iterator[Link]:
-        return iter(self.links.values())
-
     def new_id(self, prefix: str, reserved: Iterable[str] = ()) -> str:
         """A fresh id `prefix-N` used by no object of the document nor in `reserved`."""
         taken = _IdView(self)
@@ -525,34 +509,6 @@ class FabricDocument:
         for listener in list(self._listeners):
             listener(changes)
         return AppliedEdit(changes, list(reversed(undo)))
-
-    # convenience wrappers, one operation each
-    def add_device(self, device: Device) -> AppliedEdit:
-        return self.apply([AddDevice(device)])
-
-    def remove_device(self, device_id: str) -> AppliedEdit:
-        return self.apply([RemoveDevice(device_id)])
-
-    def update_device(self, device_id: str, **changes: Any) -> AppliedEdit:
-        return self.apply([UpdateDevice(device_id, changes)])
-
-    def add_link(self, link: Link) -> AppliedEdit:
-        return self.apply([AddLink(link)])
-
-    def remove_link(self, link_id: str) -> AppliedEdit:
-        return self.apply([RemoveLink(link_id)])
-
-    def update_link(self, link_id: str, **changes: Any) -> AppliedEdit:
-        return self.apply([UpdateLink(link_id, changes)])
-
-    def add_rack(self, rack: Rack) -> AppliedEdit:
-        return self.apply([AddRack(rack)])
-
-    def add_workload(self, workload: Workload) -> AppliedEdit:
-        return self.apply([AddWorkload(workload)])
-
-    def update_settings(self, **changes: Any) -> AppliedEdit:
-        return self.apply([UpdateSettings(changes)])
 
     # ---------------------------------------------------------------- operation handlers
     def _apply_one(self, op: Operation, undo: list[Operation], changes: ChangeSet) -> None:

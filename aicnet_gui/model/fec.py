@@ -103,13 +103,6 @@ def cable_line(cable: CableAssembly) -> Line | None:
     return Line(cable.lanes_per_leg, rate, fec, clause)
 
 
-def lane_rate_problem(a: Line, b: Line) -> str | None:
-    """Why two line ends cannot talk (different lane rate or count: no gearbox in between)."""
-    if a.lane_gbps == b.lane_gbps and a.lanes == b.lanes:
-        return None
-    return f"{a.text()} at one end, {b.text()} at the other: no gearbox in between"
-
-
 def fec_problem(fec: str, line: Line) -> str | None:
     """Why a configured FEC cannot run on `line`, or None."""
     if fec in line.fec:

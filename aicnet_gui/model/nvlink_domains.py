@@ -110,8 +110,3 @@ def _domain(domain_id: str, racks: tuple[str, ...], devices: list[Device],
         gpus=model.gpus * len(devices), system=system.name,
         switch_trays=tuple(SwitchTray(f"{domain_id}-nvsw{i}", i, domain_id)
                            for i in range(1, trays + 1)))
-
-
-def domain_of(doc: FabricDocument) -> dict[str, str]:
-    """Device id -> the id of its NVLink domain (devices in a multi-device domain only)."""
-    return {dev: domain.id for domain in nvlink_domains(doc) for dev in domain.devices}

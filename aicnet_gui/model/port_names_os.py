@@ -271,9 +271,6 @@ class PortNamer:
         name = self._os_name(model, port, os_name) if os_name != DESIGN else None
         return name or port.name
 
-    def has_naming(self, device_id: str, os_name: str) -> bool:
-        return bool(self._table(device_id, os_name))
-
     def oses(self, device_id: str) -> list[str]:
         """The namings known for a device's model (`design` first)."""
         model = self.doc.device_model(device_id)

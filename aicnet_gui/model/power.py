@@ -11,7 +11,9 @@ placement all count the same watts:
   (`counts_optics` is False for it): a full rack draws its stated power, in RACK-POWER,
   POWER-FEED and the bill of materials alike; the generator gives such racks that power as
   their budget;
-- every optic in its cages adds its module power (`optic_watts`);
+- every optic in its cages adds its module power (`optic_watts`), unless the figure counted
+  already includes them: a rack's stated power, or a maximum the vendor gives with active
+  cables in every cage (`DeviceModel.power_max_includes_optics`: a QM9700's 1,720 W);
 - a rack may draw its own budget (`Rack.power_kw`) and, when the project sets the capacity of
   one of a rack's two A/B feeds (`Settings.power_feed_kw`), no more than that either: with 2N
   feeds either one must carry the whole rack (`rack_budget_kw`).
@@ -20,6 +22,7 @@ placement all count the same watts:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .catalog import Catalog
 from .catalog_entities import DeviceModel
@@ -63,8 +66,66 @@ def share_watts(model: DeviceModel) -> float | None:
 
 def counts_optics(model: DeviceModel) -> bool:
     """Whether the optics in a device's cages add to its power (not for a `rack_powered`
-    device: its rack's stated figure includes them)."""
-    return not rack_powered(model)
+    device: its rack's stated figure includes them; not when its maximum is stated with the
+    optics in its cages)."""
+    return not (rack_powered(model) or optics_in_figure(model))
+
+
+def optics_in_figure(model: DeviceModel) -> bool:
+    """True when the device's own figure, its maximum, is stated with the optics in its
+    cages (`DeviceModel.power_max_includes_optics`): they are not added to it again."""
+    return model.power_max_w is not None and model.power_max_includes_optics
+
+
+@dataclass(frozen=True, slots=True)
+class PowerBasis:
+    """What one device of a model counts for, and what that figure is: the maximum, the
+    typical (no maximum known), its share of its rack's stated power, or nothing known; and
+    whether a vendor document that was read states it (`DeviceModel.power_verified`)."""
+
+    watts: float | None
+    figure: str  # "maximum", "typical", "rack share" or "none"
+    verified: bool
+    includes_optics: bool  # the figure covers the optics in the device's cages
+    source: str
+
+    @property
+    def caveat(self) -> str:
+        """What a total built on this figure must say, "" when nothing: a verified maximum."""
+        if self.figure == "none":
+            return "no power figure: not counted"
+        what = {"maximum": "maximum", "typical": "typical: no maximum known",
+                "rack share": "its share of the rack's stated power"}[self.figure]
+        each = f"{self.watts:,.0f} W {what}" + (", optics included" if self.includes_optics
+                                                 else "")
+        if self.figure == "typical":
+            return each + ("" if self.verified else ", unverified")
+        return "" if self.verified else each + ", unverified"
+
+
+    @property
+    def short_caveat(self) -> str:
+        """`caveat` in a few words, for a narrow column: "1,720 W max, unverified"."""
+        if not self.caveat:
+            return ""
+        if self.figure == "none":
+            return "no figure, not counted"
+        what = {"maximum": "max", "typical": "typical", "rack share": "rack share"}[self.figure]
+        return f"{self.watts:,.0f} W {what}" + ("" if self.verified else ", unverified")
+
+
+def power_basis(model: DeviceModel) -> PowerBasis:
+    """The figure `share_watts` counts for one device of `model`, and how sure it is."""
+    source = model.power_source or model.source
+    if model.power_max_w is not None:
+        return PowerBasis(float(model.power_max_w), "maximum", model.power_verified,
+                          model.power_max_includes_optics, source)
+    if model.power_typical_w is not None:
+        return PowerBasis(float(model.power_typical_w), "typical", model.power_verified, False,
+                          source)
+    if rack_powered(model):
+        return PowerBasis(share_watts(model), "rack share", model.power_verified, True, source)
+    return PowerBasis(None, "none", False, False, "")
 
 
 def optic_watts(catalog: Catalog, optics: Iterable[str]) -> float:

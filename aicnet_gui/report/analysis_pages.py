@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from ..analysis.fabric_paths import Bisection
 from ..model.document import FabricDocument
 from ..model.rounding import metres
 from ..model.wording import counted
@@ -68,8 +69,9 @@ def plane_ratio_text(over: dict[str, Any]) -> str:
 
 
 def _bisection_text(w: dict[str, Any]) -> str:
-    """The bisection bandwidth, and each plane's on a multi-plane fabric (its own fat tree)."""
-    text = _gbps(w.get("bisection_gbps"))
+    """The bisection bandwidth (the worst of its cuts, the other beside it), and each plane's on a
+    multi-plane fabric (its own fat tree)."""
+    text = Bisection.from_json(w).describe(_gbps)
     planes: dict[str, float] = w.get("plane_bisection_gbps", {})
     if planes:
         text += " (" + ", ".join(f"plane {p} {_gbps(v)}" for p, v in planes.items()) + ")"

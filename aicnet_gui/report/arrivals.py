@@ -33,14 +33,14 @@ def number_ranges(serials: list[int]) -> str:
 
 
 def arrival_lines(section: RackSection) -> list[tuple[str, str]]:
-    """(device with its top RU, cable number ranges) of every device the rack's arriving
+    """(device with its position, cable number ranges) of every device the rack's arriving
     cables end on, top of rack down."""
     by_device: dict[str, list[int]] = {}
     top: dict[str, int] = {}
     for row in section.arrivals:
         name = f"{row.b.dev.name} ({row.b.ru_text})"
         by_device.setdefault(name, []).append(row.serial)
-        top[name] = row.b.dev.top_ru or 0
+        top[name] = row.b.dev.ru or 0
     order = sorted(by_device, key=lambda name: (-top[name], name))
     return [(name, number_ranges(by_device[name])) for name in order]
 

@@ -23,10 +23,18 @@ from dataclasses import dataclass, field
 
 from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
 from ..analysis.bom_parts import is_ordered_optic, part_name, part_of
+from ..analysis.bom_planes import PlaneBom
 from ..catalog.prices import PriceList
 from ..model.catalog_entities import CableAssembly, length_of_part_number
 from ..model.document import FabricDocument
-from ..model.power import rack_powered, share_watts, system_racks
+from ..model.power import (
+    PowerBasis,
+    counts_optics,
+    power_basis,
+    rack_powered,
+    share_watts,
+    system_racks,
+)
 from ..model.wording import counted
 from .cables import CablePlan
 
@@ -76,8 +84,12 @@ class BomTables:
     #: the rack-scale systems (NVL72 racks) the devices above come in: what is ordered and
     #: powered as a unit; shown with the devices, not priced a second time
     rack_systems: list[BomLine] = field(default_factory=list)
-    #: W of the optics above that sit in NVL72 trays: their rack's stated power includes them
+    #: W of the optics above whose device's own figure includes them (an NVL72 tray's share of
+    #: its rack's stated power, a switch maximum stated with active cables)
     included_optic_w: float = 0.0
+    #: (model, devices, what the power total must say) of every device model counted at a
+    #: typical, missing or unverified figure (`Bom.power_caveats`)
+    power_caveats: list[tuple[str, int, str]] = field(default_factory=list)
     spares_percent: float = 0.0
     order_cables: list[BomLine] = field(default_factory=list)
     order_optics: list[BomLine] = field(default_factory=list)
@@ -85,6 +97,8 @@ class BomTables:
     parts: list[BomLine] = field(default_factory=list)
     currency: str = "USD"
     price_list: str | None = None  # name, currency and date of the price list used
+    #: a multi-plane design's BOM per plane and the shared part (analysis/bom_planes.py)
+    planes: dict[str, PlaneBom] = field(default_factory=dict)
 
     def tiers(self) -> list[str]:
         return sorted({line.tier for line in self.cables + self.optics})
@@ -120,14 +134,17 @@ def cable_part_numbers(part: CableAssembly, length: float | None) -> str:
     return ", ".join(part.part_numbers[:2])
 
 
-def _device_caveats(part_numbers: list[str], max_w: float | None,
-                    typical_w: float | None) -> str:
-    """What a buyer must know of a device line: no part number to order it by, and W each
-    being a typical figure where the catalog has no maximum (the column reads "max, else
-    typical": a 2.9 kW typical switch is not a 2.9 kW power budget)."""
+def _device_caveats(part_numbers: list[str], basis: PowerBasis) -> str:
+    """What a buyer must know of a device line: no part number to order it by, and what W each
+    is when it is not a verified maximum (the column reads "max, else typical": a 2.9 kW
+    typical switch is not a 2.9 kW power budget, and a secondary figure is not a datasheet's)."""
     out = ""
-    if max_w is None and typical_w is not None:
+    if basis.figure == "typical":
         out += "; W each typical, no maximum in the catalog"
+    elif basis.figure == "maximum" and basis.includes_optics:
+        out += "; W each a maximum with active cables: its optics included, not added again"
+    if basis.figure != "none" and not basis.verified:
+        out += "; power figure unverified (secondary source)"
     if not part_numbers:
         out += "; no part number in the catalog"
     return out
@@ -217,7 +234,9 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
                        price_list=prices.describe() if prices is not None else None)
     bom = bom or compute_bom(doc, prices)
     tables.order_cables, tables.order_optics = _order_lines(doc, bom, pricer)
+    tables.power_caveats = bom.power_caveats()
     tables.parts = _part_lines(doc, bom, pricer)
+    tables.planes = bom.planes
 
     # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
     physical: dict[str, list] = {}
@@ -311,14 +330,14 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
                 key="",
                 stated_power_w=None if system.power_kw is None else system.power_kw * 1000,
                 power_counted="on its trays" if rack_powered(model) else "trays instead"))
-            if rack_powered(model):
-                tables.included_optic_w += sum(
-                    doc.catalog.transceiver(c.transceiver).power_w
-                    for d in doc.devices.values() if d.model == model_id
-                    for c in d.cages.values() if c.transceiver)
+        if not counts_optics(model):  # its figure includes the optics in its cages
+            tables.included_optic_w += sum(
+                doc.catalog.transceiver(c.transceiver).power_w
+                for d in doc.devices.values() if d.model == model_id
+                for c in d.cages.values() if c.transceiver)
         if not rack_powered(model):  # a rack's tray: its rack's power and order cover it
             note += _device_caveats(model.part_numbers if system is None else ["rack"],
-                                    model.power_max_w, model.power_typical_w)
+                                    power_basis(model))
         tables.devices.append(BomLine(
             kind="device", tier=role, part=model.model, vendor=model.vendor,
             part_numbers=", ".join(model.part_numbers[:2]), length_m=None, quantity=quantity,

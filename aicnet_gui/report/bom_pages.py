@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..analysis.bom_planes import PLANES_TITLE, plane_label
 from ..model.document import FabricDocument
 from ..model.wording import counted
 from .analysis_data import AnalysisData
@@ -89,7 +90,8 @@ def _optics_power(tables: BomTables) -> str:
         return _power(tables.optics)
     total = sum(p for p in known if p is not None)
     return (f"{total - tables.included_optic_w:,.0f} W (another {tables.included_optic_w:,.0f} W "
-            "sit in NVL72 trays: their racks' stated power includes them)")
+            "sit in devices whose power figure includes them: NVL72 trays' rack power, "
+            "switch maximums stated with active cables)")
 
 
 def _tiered(flow: Flow, lines: list[BomLine], columns: list[Column],
@@ -182,6 +184,15 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         *money, Column("Note", 0.3 if priced else 0.30),
     ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
 
+    if tables.planes:
+        flow.heading("Per plane", 2)
+        flow.para(PLANES_TITLE + "; cables per part, every ordered length together.", size=8.2,
+                  rgb=(0.3, 0.3, 0.3))
+        flow.table([Column("Plane", 50), Column("Devices", 0.22), Column("Optics", 0.26),
+                    Column("Cables", 0.22), Column("Links", 0.3)],
+                   [[plane_label(name), *part.summary()] for name, part in tables.planes.items()],
+                   size=7.3)
+
     everything = tables.order_cables + tables.order_optics + tables.devices + tables.parts
     totals = [
         ("Cables to order", f"{sum(x.order for x in tables.order_cables)} "
@@ -195,6 +206,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
             f"{sum(x.spares for x in tables.parts)} spares)")] if tables.parts else []),
         ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
                                       f"{_optics_power(tables)}, cables {_power(tables.cables)}"),
+        *_power_caveat_rows(tables),
         ("Cost", _money(everything, tables.currency)
          + (f" (price list {tables.price_list})" if tables.price_list else "")),
     ]
@@ -207,6 +219,15 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow.heading("Totals", 2)
     flow.key_values(totals)
     flow.close()
+
+
+def _power_caveat_rows(tables: BomTables) -> list[tuple[str, str]]:
+    """The power figures every total above is built on when they are not verified maxima:
+    typical, unverified or missing, per model (`Bom.power_caveats`)."""
+    if not tables.power_caveats:
+        return []
+    return [("Power figures", "; ".join(f"{model} x{n}: {caveat}"
+                                        for model, n, caveat in tables.power_caveats))]
 
 
 def _device_cells(line: BomLine, priced: bool) -> list[str]:

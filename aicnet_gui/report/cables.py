@@ -7,7 +7,7 @@ per export from the document (`build_plan`).
   or multi-link assembly, else the lower tier (server before leaf before spine); ties keep the
   link's stored order.
 * **Sort and group.** Rows are grouped by the rack of their A end (racks by row, position, name;
-  devices in no rack last) and sorted top of rack down (A device's top RU, highest first), then
+  devices in no rack last) and sorted top of rack down (A device's position, highest first), then
   by device, cage and leg.
 * **Cable numbers.** Every physical cable gets a serial `C000001`... in schedule order.  The links
   of one assembly (a splitter, or a twin-port DAC carrying two links) share the number.
@@ -29,6 +29,7 @@ from ..model.fit import installed_optic
 from ..model.floor import Placement, placement, route_estimate_m
 from ..model.port_names_os import PortNamer
 from ..model.ports import LogicalPort
+from ..model.rack_units import ru_text
 from ..model.rounding import metres
 from ..model.summary import TIER_NAMES
 from .identifiers import Identifiers, cable_number, port_token
@@ -47,7 +48,7 @@ class DeviceInfo:
     tier: int
     rack_id: str
     rack: str
-    top_ru: int | None
+    ru: int | None  # the lowest unit it occupies (model/rack_units.py)
     prefix: str
 
 
@@ -78,7 +79,7 @@ class End:
 
     @property
     def ru(self) -> int | None:
-        return self.dev.top_ru
+        return self.dev.ru
 
     @property
     def leg_text(self) -> str:
@@ -86,7 +87,7 @@ class End:
 
     @property
     def ru_text(self) -> str:
-        return f"U{self.dev.top_ru:02d}" if self.dev.top_ru is not None else "-"
+        return ru_text(self.dev.ru)
 
 
 @dataclass(slots=True)
@@ -113,10 +114,6 @@ class CableRow:
     plane: str
     tier: str
     assembly: str | None
-
-    @property
-    def label_a(self) -> str:
-        return self.cable_id
 
     @property
     def length_text(self) -> str:
@@ -285,7 +282,7 @@ class _Builder:
                 tier=doc.tier_of(device),
                 rack_id=rack.id if rack else NO_RACK,
                 rack=rack.name if rack else "",
-                top_ru=place.top_ru,
+                ru=place.ru,
                 prefix=self.ids.device_prefix(device.id),
             )
             self.devices[device_id] = info
@@ -404,7 +401,7 @@ def build_plan(
     rack_order = _rack_order(doc)
     rows.sort(key=lambda r: (
         rack_order[r.a.dev.rack_id],
-        -(r.a.dev.top_ru or 0),
+        -(r.a.dev.ru or 0),
         r.a.dev.name,
         r.a.cage,
         r.a.leg,

@@ -168,7 +168,7 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     drawing = Drawing(width, height)
     plot = LinePlot()
     plot.x, plot.y, plot.width, plot.height = 18 * mm, 14 * mm, width - 26 * mm, height - 26 * mm
-    front = _staircase(sorted((x, t) for c, x, t in points if on_frontier(c)))
+    front = staircase(sorted((x, t) for c, x, t in points if on_frontier(c)))
     rest = [(x, t) for c, x, t in points if not on_frontier(c)]
     series = [front or [(points[0][1], points[0][2])], rest or [front[0]]]
     plot.data = series
@@ -180,12 +180,12 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     plot.lines[1].symbol = makeMarker("FilledCircle", size=3.5, fillColor=DOMINATED)
     xs = [x for _c, x, _t in points]
     ts = [t for _c, _x, t in points]
-    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = _span(xs)
-    plot.yValueAxis.valueMin, plot.yValueAxis.valueMax = _span(ts)
+    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = span(xs)
+    plot.yValueAxis.valueMin, plot.yValueAxis.valueMax = span(ts)
     for axis in (plot.xValueAxis, plot.yValueAxis):
         axis.labels.fontName = fonts().regular
         axis.labels.fontSize = 6.5
-    plot.xValueAxis.labelTextFormat = _compact
+    plot.xValueAxis.labelTextFormat = compact
     plot.yValueAxis.labelTextFormat = "%.2f"
     drawing.add(plot)
     number = {c.index: n for n, c in enumerate(candidates, start=1)}
@@ -204,7 +204,7 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     return drawing
 
 
-def _staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The frontier as steps: from each point across to the next one's cost, then down (the
     edge of what the frontier dominates)."""
     steps: list[tuple[float, float]] = []
@@ -215,13 +215,13 @@ def _staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return steps
 
 
-def _span(values: list[float]) -> tuple[float, float]:
+def span(values: list[float]) -> tuple[float, float]:
     low, high = min(values), max(values)
     pad = (high - low) * 0.08 or abs(high) * 0.05 or 1.0
     return low - pad, high + pad
 
 
-def _compact(value: float) -> str:
+def compact(value: float) -> str:
     for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= size:
             return f"{value / size:.3g}{suffix}"
@@ -249,7 +249,7 @@ def _bar_chart(names: list[str], data: list[list[float]], width: float, height: 
     chart.valueAxis.labels.fontName = fonts().regular
     chart.valueAxis.labels.fontSize = 6.5
     chart.valueAxis.valueMin = 0
-    chart.valueAxis.labelTextFormat = _compact
+    chart.valueAxis.labelTextFormat = compact
     for i, colour in enumerate(colours):
         chart.bars[i].fillColor = colour
         chart.bars[i].strokeColor = None
@@ -268,11 +268,11 @@ def _bar_chart(names: list[str], data: list[list[float]], width: float, height: 
 NETWORK = ("switches", "optics", "cables")
 
 
-def _priced(c: Candidate) -> dict[str, float] | None:
+def priced(c: Candidate) -> dict[str, float] | None:
     return c.metrics.cost_by_class if c.metrics is not None else None
 
 
-def _powered(c: Candidate) -> dict[str, float] | None:
+def powered(c: Candidate) -> dict[str, float] | None:
     return c.metrics.power_by_class if c.metrics is not None else None
 
 
@@ -288,7 +288,7 @@ def _stacked(candidates: list[Candidate], split: Callable[[Candidate], dict[str,
                       [CLASS_COLOURS[k] for k in NETWORK], list(NETWORK), stacked=True)
 
 
-def _servers_caption(candidates: list[Candidate],
+def servers_caption(candidates: list[Candidate],
                      split: Callable[[Candidate], dict[str, float] | None], scale: float,
                      unit: str) -> str:
     values = sorted({round(split(c)["servers"] / scale, 1)  # type: ignore[index]
@@ -351,19 +351,19 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
             f"{n} {c.name}" for n, c in enumerate(built, start=1)) + "."), styles["body"]))
     story.append(PageBreak())
     story.append(Paragraph("Cost and power of the network by part class", styles["h2"]))
-    cost_bars = _stacked(built, _priced, 1.0,
+    cost_bars = _stacked(built, priced, 1.0,
                          f"Priced cost by part class, spares included ({currency or '-'})")
     if cost_bars is None:
         story.append(Paragraph("No part has a price: no cost bars.", styles["body"]))
     else:
-        story += [cost_bars, Paragraph(_esc(_servers_caption(built, _priced, 1.0, currency)),
+        story += [cost_bars, Paragraph(_esc(servers_caption(built, priced, 1.0, currency)),
                                        styles["body"])]
-    power_bars = _stacked(built, _powered, 1000.0, "Power by part class (kW)")
+    power_bars = _stacked(built, powered, 1000.0, "Power by part class (kW)")
     if power_bars is None:
         story.append(Paragraph("The power split does not add up to the BOM's total: no power "
                                "bars.", styles["body"]))
     else:
-        story += [power_bars, Paragraph(_esc(_servers_caption(built, _powered, 1000.0, "kW")),
+        story += [power_bars, Paragraph(_esc(servers_caption(built, powered, 1000.0, "kW")),
                                         styles["body"])]
     story += [PageBreak(), Paragraph("Counts per candidate", styles["h2"]), _counts(built)]
     return story

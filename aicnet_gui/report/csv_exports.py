@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
+from ..model.rack_units import CSV_RU
 from ..model.text_safety import FORMULA_STARTS as FORMULA_STARTS  # re-exported, as before
 from ..model.text_safety import spreadsheet_cell
 from .cables import CablePlan, CableRow, End, LabelEnd, build_plan
@@ -37,8 +38,8 @@ from .cvt_p2p import P2P_HEADER, export_p2p_xlsx, p2p_rows
 
 SCHEDULE_HEADER: tuple[str, ...] = (
     "Cable", "Label text A", "Label text B", "Tier", "Rail", "Plane",
-    "A site", "A rack", "A RU", "A device", "A port", "A breakout leg", "A optic", "A connector",
-    "B site", "B rack", "B RU", "B device", "B port", "B breakout leg", "B optic", "B connector",
+    "A site", "A rack", f"A {CSV_RU}", "A device", "A port", "A breakout leg", "A optic", "A connector",
+    "B site", "B rack", f"B {CSV_RU}", "B device", "B port", "B breakout leg", "B optic", "B connector",
     "Media", "Speed Gb/s", "Cable part", "Cable type", "Fibre type", "Polarity",
     "Calculated length m", "Length source", "Ordered length m", "Colour", "Status", "Link id",
     "Assembly",
@@ -76,7 +77,7 @@ def _plan(doc: FabricDocument, plan: CablePlan | None, profile: str | None) -> C
 
 
 def _end_cells(site: str, end: End) -> list[object]:
-    return [site, end.rack, end.dev.top_ru if end.dev.top_ru is not None else "", end.device,
+    return [site, end.rack, end.dev.ru if end.dev.ru is not None else "", end.device,
             end.port, end.leg_text, end.optic, end.connector]
 
 

@@ -62,7 +62,7 @@ def hca_port(namer: PortNamer, end: End, ethernet: bool) -> str:
 
 
 def _ru(end: End) -> int | str:
-    return end.dev.top_ru if end.dev.top_ru is not None else ""
+    return end.dev.ru if end.dev.ru is not None else ""  # its lowest unit (model/rack_units.py)
 
 
 def p2p_rows(doc: FabricDocument, plan: CablePlan) -> Iterator[list[object]]:

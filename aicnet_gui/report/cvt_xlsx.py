@@ -128,7 +128,7 @@ def _write_workbook(workbook: xlsxwriter.Workbook, doc: FabricDocument, plan: Ca
     for line, (name, end) in enumerate(sorted(nodes.items()), start=1):
         model = doc.device_model(end.dev.id)
         cells.write_cells(nodes_sheet, line, (
-            name, node_type(end), end.rack, end.dev.top_ru if end.dev.top_ru else "",
+            name, node_type(end), end.rack, end.dev.ru if end.dev.ru else "",
             f"{model.vendor} {model.model}"))
     links_sheet.freeze_panes(1, 0)
     nodes_sheet.freeze_panes(1, 0)

@@ -1,4 +1,5 @@
-"""The design report: fabric settings, oversubscription, optics plan, NCCL, firmware, growth.
+"""The design report: fabric settings, oversubscription, optics plan, NCCL, the fabric's shape
+(compute planes, rail-only, NVLink domain: design_fabric.py), firmware, growth.
 
 Text the architect wrote comes from `Settings.notes` (Edit > Fabric Settings > Design notes);
 a section without a note shows its tables only, and the report says once where notes are
@@ -13,7 +14,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from ..analysis.load_balancing import NAMES as LOAD_BALANCING_NAMES
+from ..catalog.prices import PriceList
 from ..model.document import FabricDocument
+from ..model.rack_units import CONVENTION
 from .analysis_data import AnalysisData
 from .cables import CablePlan
 from .flow import Column, Flow
@@ -73,7 +76,8 @@ def free_port_rows(doc: FabricDocument) -> list[list[str]]:
 
 def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                 analysis: AnalysisData | None, size: tuple[float, float],
-                check: Callable[[], None] | None = None) -> None:
+                check: Callable[[], None] | None = None,
+                prices: PriceList | None = None) -> None:
     s = doc.settings
     notes = s.notes
     flow = Flow(writer, "Design report", size, check).start()
@@ -127,6 +131,10 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
     flow.para(f"All-reduce message size used for time estimates: {s.allreduce_message_mb:g} MB.",
               size=8.5, rgb=(0.3, 0.3, 0.3))
 
+    from .design_fabric import draw_fabric_shape
+
+    draw_fabric_shape(flow, doc, analysis, prices)
+
     flow.heading("Firmware baseline", 2)
     if notes.firmware:
         flow.para(notes.firmware, size=9)
@@ -160,8 +168,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         ("Ordered length", "the next stock length in each part's own ladder (catalog)"),
         ("Spares", f"{s.spares_percent:g} % of each line of the BOM order list (an optic "
                    "part; a cable part at one ordered length), rounded up once per line"),
-        ("Label profile", f"{plan.profile}, site {s.site}; RU counted from the bottom, "
-                          "top RU of each device"),
+        ("Label profile", f"{plan.profile}, site {s.site}; {CONVENTION}"),
     ])
     if notes.general:
         flow.heading("General notes", 2)

@@ -23,6 +23,7 @@ from collections import defaultdict
 
 from ..model.document import FabricDocument
 from ..model.floor import rack_floor_xy
+from ..model.rack_units import ru_text
 from ..model.text_safety import xml_text
 from .outfile import write_bytes
 from .topology import (
@@ -129,7 +130,7 @@ def _floor_page(page: _Page, doc: FabricDocument) -> None:
             units = max(model.height_ru, 1)
             top_ru = device.ru + units - 1
             fill = _hex(TIER_FILL.get(doc.tier_of(device), (0.9, 0.9, 0.9)))
-            page.vertex(f"d-{device.id}", f"{device.name} (U{device.ru})",
+            page.vertex(f"d-{device.id}", f"{device.name} ({ru_text(device.ru)})",
                         f"rounded=0;whiteSpace=wrap;html=0;fontSize=9;fillColor={fill};",
                         4, 20 + (rack.height_ru - top_ru) * RU_PX, RACK_W - 8, units * RU_PX,
                         parent=parent)

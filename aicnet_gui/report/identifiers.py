@@ -4,8 +4,9 @@ Two profiles, chosen by `Settings.label_profile`:
 
 * **TIA-606** (606-B/C data-centre style): a port is `fs.xy-r:p`, e.g. `1A.A05-42:swp3s0`.
   `fs` is `Settings.site`; `xy` the rack's grid coordinate: row as letters (1 -> A, 27 -> AA) and
-  position as two digits; `r` the RU counted from the bottom, using the *top* RU a device
-  occupies (a 2U switch at RU 41 is `42`); `p` the port.  A cable is `near/far`, near end first.
+  position as two digits; `r` the device's position, the lowest RU it occupies counted from
+  the bottom (NetBox's position, model/rack_units.py: a 2U switch in units 41-42 is `41`); `p`
+  the port.  A cable is `near/far`, near end first.
 * **ISO/IEC 14763-2** style (TR 14763-2-1 separators): `+` before the location, `.` between space
   and cabinet, `.U` before the unit and `:` before the port, e.g. `+1A.A05.U42:swp3s0`; a cable is
   `near/far` as well.
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 
 from ..model.document import FabricDocument
 from ..model.fabric import Device, LabelProfile, Rack
+from ..model.rack_units import position, ru_text
 
 
 def row_letters(row: int) -> str:
@@ -58,7 +60,7 @@ class Place:
     """Where a device sits, as far as identifiers are concerned."""
 
     rack: Rack | None
-    top_ru: int | None
+    ru: int | None  # the lowest unit (model/rack_units.py)
 
 
 class Identifiers:
@@ -84,11 +86,7 @@ class Identifiers:
 
     def place(self, device: Device) -> Place:
         rack = self.doc.racks.get(device.rack) if device.rack else None
-        top = None
-        if device.ru is not None:
-            height = self.doc.device_model(device).height_ru
-            top = device.ru + max(height, 1) - 1
-        return Place(rack, top)
+        return Place(rack, position(device))
 
     def device_prefix(self, device_id: str) -> str:
         """Everything before the `:port` part for this device, e.g. `1A.A05-42`."""
@@ -105,7 +103,7 @@ class Identifiers:
             self.problems.append(f"device {device.name} is in no rack: its labels use its name")
             return f"+{self.site}={device.name}" if iso else f"{self.site}.{device.name}"
         coord = self._coords[place.rack.id]
-        if place.top_ru is None:
+        if place.ru is None:
             self.problems.append(
                 f"device {device.name} has no RU in rack {place.rack.name}: its labels use its name"
             )
@@ -113,8 +111,8 @@ class Identifiers:
                 return f"+{self.site}.{coord}={device.name}"
             return f"{self.site}.{coord}-{device.name}"
         if iso:
-            return f"+{self.site}.{coord}.U{place.top_ru:02d}"
-        return f"{self.site}.{coord}-{place.top_ru:02d}"
+            return f"+{self.site}.{coord}.{ru_text(place.ru)}"
+        return f"{self.site}.{coord}-{place.ru:02d}"
 
     def port_id(self, device_id: str, port: str) -> str:
         """The identifier of one port: `fs.xy-r:p` (TIA) or `+fs.xy.Ur:p` (ISO)."""

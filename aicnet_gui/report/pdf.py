@@ -173,7 +173,7 @@ def _write_sections(
             tables = bom_tables(doc, plan, parts, options.prices)
             draw_bom(writer, doc, tables, analysis, size, prog.check)
         elif name == "design":
-            draw_design(writer, doc, plan, analysis, size, prog.check)
+            draw_design(writer, doc, plan, analysis, size, prog.check, options.prices)
         elif name == "schedule":
             SchedulePages(writer, plan, size).draw(
                 _ticker(prog, len(plan.rows), "cable schedule", "links", writer))

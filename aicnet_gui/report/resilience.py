@@ -33,6 +33,18 @@ def _allreduce(result: WhatIfResult) -> str:
     return "; ".join(parts) or "-"
 
 
+def _bisection(result: WhatIfResult) -> str:
+    """Per workload the max-flow bisection before -> after on its worst cut, naming the cut
+    when the failure made it the cross-rail one (the rail-aligned cut of one SU does not see a
+    lost spine)."""
+    parts = []
+    for w in result.workloads:
+        before, after = w.before.bisection_gbps / 1000, w.after.bisection_gbps / 1000
+        cut = w.after.worst_cut if after < before else w.before.worst_cut
+        parts.append(f"{before:g} -> {after:g} Tb/s ({cut})")
+    return "; ".join(parts) or "-"
+
+
 def _cable_row(doc: FabricDocument, engine: WhatIf,
                plan: CablePlan | None) -> tuple[list[str] | None, bool]:
     """The cable row: every physical cable failed whole (the sweep's), named by its cable
@@ -59,7 +71,7 @@ def _row(name: str, count: int, worst: WhatIfResult) -> list[str]:
     return [
         name, str(count), worst.failure.label,
         "yes" if worst.partitioned else "no", str(worst.gpus_lost), str(worst.gpus_reduced),
-        f"{worst.worst_drop * 100:.1f} %", _allreduce(worst),
+        f"{worst.worst_drop * 100:.1f} %", _bisection(worst), _allreduce(worst),
     ]
 
 
@@ -98,10 +110,13 @@ def draw_resilience(flow: Flow, doc: FabricDocument, plan: CablePlan | None = No
     flow.para(f"Every single switch and {cables} was failed in turn and every workload "
               "measured again; the worst failure of each kind is shown. GPUs cut off lose all "
               "their paths through the fabric; the bandwidth drop is the largest fall of a "
-              "workload's per-GPU bandwidth.", size=8.5)
+              "workload's per-GPU bandwidth (rail-aligned traffic). The bisection is the max-flow "
+              "across the worst of two cuts of the workload's GPUs: the servers in halves "
+              "(rail-aligned) and every server's GPUs in halves by rail (cross-rail, where all "
+              "traffic crosses the spines).", size=8.5)
     flow.table([Column("Failure", 0.1), Column("Count", 0.07, "right"), Column("Worst", 0.13),
                 Column("Partition", 0.09), Column("GPUs cut off", 0.1, "right"),
-                Column("GPUs slower", 0.1, "right"), Column("Bandwidth drop", 0.11, "right"),
-                Column("All-reduce", 0.3)], rows, size=7.5)
+                Column("GPUs slower", 0.09, "right"), Column("Bandwidth drop", 0.1, "right"),
+                Column("Bisection (worst cut)", 0.17), Column("All-reduce", 0.15)], rows, size=7.5)
     flow.para("A single failure partitions a workload: " + ("YES" if partition else "no") + ".",
               size=8.5, bold=partition)

@@ -6,7 +6,8 @@ ordered length (what the installer pulls, bold on the top line) over the calcula
 (small); colour and rail/plane; the label text printed at each end; and
 tick boxes (installed, tested) for the installer.  Each column header holds the names of both
 lines.  The header repeats on every page; every page carries the colour legend (swatches with
-colour names) of its rack.  A rack where cables only end (spines, core) gets a page with the
+colour names) of its rack and the rack-unit convention (model/rack_units.py: U is the lowest unit
+a device occupies, NetBox's position).  A rack where cables only end (spines, core) gets a page with the
 numbers of the cables that end on each of its devices (`arrivals.py`).
 
 Speed (performance.md §7): the page is drawn straight on the canvas, one text block per column
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..model.rack_units import CONVENTION
 from .arrivals import draw_arrivals
 from .cables import CablePlan, CableRow, End, RackSection, rail_plane
 from .colours import colour_rgb
@@ -312,6 +314,8 @@ class SchedulePages:
     def _legend(self, box: Box, section: RackSection) -> None:
         colours = list(dict.fromkeys(r.colour for r in section.rows if r.colour))
         y = box.bottom + 4
+        self.regular.text(box.right, y, CONVENTION, 7, rgb=MUTED, align="right")
+        limit = box.right - self.regular.width(CONVENTION, 7) - 12
         self.bold.text(box.left, y, "Colour legend:", 7)
         x = box.left + 58
         if not colours:
@@ -322,7 +326,7 @@ class SchedulePages:
         for name in colours:
             rgb = colour_rgb(name)
             text_w = self.regular.width(name, 7)
-            if x + SWATCH + 3 + text_w > box.right:
+            if x + SWATCH + 3 + text_w > limit:
                 labels.append((x, y, "…"))
                 break
             if rgb is not None:

@@ -22,6 +22,7 @@ from ..change.diff import FabricDiff
 from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
+from ..model.rack_units import position, ru_text
 from .cables import CablePlan, build_plan
 from .flow import Column, Flow
 from .fonts import fonts
@@ -72,7 +73,7 @@ def _rack_name(doc: FabricDocument, device: Device | None) -> str:
 
 def _place(doc: FabricDocument, device: Device) -> str:
     rack = _rack_name(doc, device)
-    return f"{rack} U{device.ru:02d}" if device.ru is not None else rack
+    return f"{rack} {ru_text(position(device))}" if device.ru is not None else rack
 
 
 def _lower_end(doc: FabricDocument, link: Link) -> str:

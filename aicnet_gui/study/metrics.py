@@ -31,7 +31,7 @@ SWITCH_ROLES = ("leaf", "spine", "core")
 ANALYSIS_MODEL = "analysis: fluid model of the fabric (ECMP), NCCL algorithm of the workload"
 #: the BOM's own words for what its power total counts (analysis/bom.py)
 POWER_BASIS = ("devices at maximum, else typical; optics; active cables (the BOM's total; "
-               "typical draw and the unverified share are not in the BOM yet)")
+               "power_unverified_w: the devices counted at a secondary figure)")
 
 
 def switches(doc: FabricDocument) -> dict[str, dict[str, int]]:
@@ -139,7 +139,7 @@ def bom_fields(doc: FabricDocument, bom: Bom, prices: PriceCheck | None) -> dict
         "cables_by_type": by_type, "fibre_m": fibre_m, "links": bom.links_total,
         "power_w": bom.power_w, "power_basis": POWER_BASIS,
         "power_unknown": tuple(bom.power_unknown), "power_typical_w": None,
-        "power_unverified_w": None, "power_by_class": power_by_class(doc, bom),
+        "power_unverified_w": bom.power_unverified_w(), "power_by_class": power_by_class(doc, bom),
         "cost": cost, "cost_known": bom.cost_known_usd, "currency": currency,
         "cost_incomplete": incomplete, "cost_note": note, "unpriced": tuple(bom.unpriced),
         "cost_by_class": cost_by_class(doc, bom, pricer) if bom.cost_known_usd else None,

@@ -5,22 +5,19 @@ should not stop for one typo, nor make up a total around it: every bad row is re
 line (a negative or missing price, a wrong currency code or date, a part listed twice, a part
 the catalog does not know, a cable priced without a stock length), the good rows are used, and
 the cost of every candidate is then shown as incomplete, because a bad row may have been meant
-for a part the candidates use.  A list without a problem is the list `catalog/prices.py`
-(`load_price_list`) reads, so a candidate's cost is exactly what `aicnet bom --prices` says for
-its file; a file that is not a price list at all (not text, no header, mixed currencies) is
-refused with that reader's message.
+for a part the candidates use.  Both read the file through `catalog/prices.py`'s
+`read_price_records` (the same lines, the same limits); a list without a problem is the list
+`load_price_list` reads, so a candidate's cost is exactly what `aicnet bom --prices` says for
+its file; a file that is not a price list at all (not text, no header, past a limit, mixed
+currencies) is refused with that reader's message.
 """
 
 from __future__ import annotations
 
-import csv
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from ..catalog.prices import PRICE_COLUMNS, PriceList, PriceListError, PriceRow, load_price_list
+from ..catalog.prices import PriceList, PriceListError, PriceRow, price_list, read_price_records
 from ..model.catalog import Catalog
 from ..model.wording import fmt_m
 
@@ -49,45 +46,21 @@ class PriceCheck:
         return [f"{self.path}: line {p.line}: {p.message}" for p in self.problems]
 
 
-def _text(path: Path) -> str:
-    """The file as text the way `load_price_list` reads it (it has refused anything else)."""
-    data = path.read_bytes()
-    return data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
-
-
-def _rows(path: Path) -> tuple[list[tuple[int, PriceRow]], list[PriceProblem]] | None:
-    """Every row of the file with its line, validated one by one; None when the file is not
-    text or its header is not a price list's (the strict reader says why)."""
-    try:
-        lines = _text(path).splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    first = lines[0] if lines else ""
-    tabbed = "\t" in first and "," not in first
-    reader = csv.DictReader(lines, dialect="excel-tab" if tabbed else "excel")
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    if any(c not in header for c in PRICE_COLUMNS) or len(set(header)) != len(header):
-        return None
+def _rows(path: Path) -> tuple[list[tuple[int, PriceRow]], list[PriceProblem]]:
+    """Every row of the file with its line, validated one by one by the price list reader
+    (`read_price_records`: the same lines, limits and refusals as `aicnet bom --prices`); a
+    bad row is a problem, not the end of the file."""
     rows: list[tuple[int, PriceRow]] = []
     problems: list[PriceProblem] = []
-    for line, raw in enumerate(reader, start=2):
-        values = {(k or "").strip().lower(): v for k, v in raw.items() if k is not None}
-        part = (values.get("part") or "").strip()
-        if None in raw:
-            problems.append(PriceProblem(line, part, "more values than the header has columns "
-                                                     "(a comma in a price or part? quote it)"))
-            continue
-        if not any((values.get(c) or "").strip() for c in PRICE_COLUMNS):
-            continue
-        try:
-            row = PriceRow.model_validate({c: values.get(c) for c in PRICE_COLUMNS})
-        except ValidationError as exc:
-            error = exc.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in error.get("loc", ()))
-            problems.append(PriceProblem(line, part, f"{where}: {error.get('msg')} (row left "
-                                                     "out)"))
-            continue
-        rows.append((line, row))
+    for record in read_price_records(path):
+        if record.row is not None:
+            rows.append((record.line, record.row))
+        elif record.extra_values:
+            problems.append(PriceProblem(record.line, record.part, "more values than the header "
+                                         "has columns (a comma in a price or part? quote it)"))
+        else:
+            problems.append(PriceProblem(record.line, record.part,
+                                         f"{record.problem} (row left out)"))
     return rows, problems
 
 
@@ -141,41 +114,29 @@ def _first_of_each(rows: list[tuple[int, PriceRow]]
     return kept, problems
 
 
-def check_price_list(path: str | Path, catalog: Catalog) -> PriceCheck:
-    """The price list at `path` for a study; PriceListError for a file that is not one."""
-    path = Path(path)
-    try:
-        strict: PriceList | None = load_price_list(path)
-        error: PriceListError | None = None
-    except PriceListError as exc:
-        strict, error = None, exc
-    read = _rows(path)
-    if read is None:
-        if error is not None:
-            raise error  # not a price list at all: its reader's own words
-        read = ([], [])
-    rows, problems = read
-    kept, twice = _first_of_each(rows)
-    problems += twice
-    if strict is None and not problems:
-        assert error is not None
-        raise error  # every row is good, the file is not (mixed currencies ...)
+def _unknown_parts(rows: list[tuple[int, PriceRow]], catalog: Catalog) -> list[PriceProblem]:
+    """A problem for each row whose part prices nothing of the catalog."""
     keys, cables = _catalog_keys(catalog)
+    problems = []
     for line, row in rows:
         message = _unknown(row.part, keys, cables)
         if message is not None:
             problems.append(PriceProblem(line, row.part, message))
+    return problems
+
+
+def check_price_list(path: str | Path, catalog: Catalog) -> PriceCheck:
+    """The price list at `path` for a study; PriceListError for a file that is not one."""
+    path = Path(path)
+    rows, problems = _rows(path)
+    kept, twice = _first_of_each(rows)
+    problems += twice
+    if not problems:  # the list `load_price_list` reads (or refuses: no rows, mixed currencies)
+        return PriceCheck(str(path), price_list(path, kept), tuple(_unknown_parts(rows, catalog)))
+    problems += _unknown_parts(rows, catalog)
     problems.sort(key=lambda p: p.line)
-    if strict is not None:
-        return PriceCheck(str(path), strict, tuple(problems))
     if not kept:
         raise PriceListError(f"{path}: no row of the price list can be used ("
                              + "; ".join(f"line {p.line}: {p.message}" for p in problems[:3])
                              + ")")
-    currencies = Counter(row.currency for row in kept.values())
-    if len(currencies) > 1:
-        raise PriceListError(f"{path}: the rows mix currencies ({', '.join(sorted(currencies))}); "
-                             "one list, one currency")
-    prices = PriceList(path.name, next(iter(currencies)),
-                       max(row.date for row in kept.values()), kept)
-    return PriceCheck(str(path), prices, tuple(problems))
+    return PriceCheck(str(path), price_list(path, kept), tuple(problems))

@@ -10,6 +10,7 @@ import pytest
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import AddDevice, AddLink, AddRack, AddWorkload
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, Link, Rack, Workload
+from tests.doc_edits import update_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -53,12 +54,12 @@ class Build:
 def build(doc):
     """A builder on an empty document set up as a RoCEv2 fabric (PFC, ECN, MTU 9000); tests of
     InfiniBand parts switch it with `ib(build)`."""
-    doc.update_settings(technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
+    update_settings(doc, technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
     return Build(doc)
 
 
 def ib(build: Build) -> Build:
-    build.doc.update_settings(technology="infiniband", pfc=False, ecn=False, mtu=4096)
+    update_settings(build.doc, technology="infiniband", pfc=False, ecn=False, mtu=4096)
     return build
 
 

@@ -37,7 +37,8 @@ def test_bom_counts_twin_port_optics_per_cage_and_splitters_once(build):
     # no prices in the built-in catalogs: the cost is unknown, and says so
     assert bom.cost_usd is None and MMF in bom.unpriced
     data = bom.to_json()
-    assert set(data) == {"devices", "links", "transceivers", "cables", "power_w", "cost"}
+    assert set(data) == {"devices", "links", "transceivers", "cables", "power_w", "power_basis",
+                         "cost"}
     assert data["cost"] is None and data["links"] == {"by_tier": {"server-leaf": 4}, "total": 4}
 
 

@@ -10,6 +10,7 @@ from conftest import Build, two_leaf_fabric
 from aicnet_gui.cli import main
 from aicnet_gui.fileio import save_fabric
 from aicnet_gui.model.document import FabricDocument
+from tests.doc_edits import update_settings
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "small-hgx.fabric"
 
@@ -40,7 +41,7 @@ def test_validate_json_shape(capsys):
 
 def test_validate_with_errors_exits_1(capsys, tmp_path, catalog):
     doc = FabricDocument(catalog)
-    doc.update_settings(technology="rocev2", pfc=False, ecn=False, mtu=9000)
+    update_settings(doc, technology="rocev2", pfc=False, ecn=False, mtu=9000)
     two_leaf_fabric(Build(doc))
     path = tmp_path / "broken.fabric"
     save_fabric(doc, path)
@@ -72,7 +73,8 @@ def test_bom_table_and_json(capsys):
     code, out, _ = run(capsys, "bom", str(EXAMPLE), "--json")
     data = json.loads(out)
     assert code == 0
-    assert set(data) == {"devices", "links", "transceivers", "cables", "power_w", "cost"}
+    assert set(data) == {"devices", "links", "transceivers", "cables", "power_w", "power_basis",
+                         "cost"}
     assert data["links"]["by_tier"] == {"server-leaf": 32, "leaf-spine": 32}
     assert data["transceivers"] == {"nvidia-mma1z00-ns400": 32, "nvidia-mma4z00-ns": 16}
     code, out, _ = run(capsys, "bom", str(EXAMPLE), "--json", "--details")

@@ -103,9 +103,9 @@ def test_partitioned_fabric_is_an_error_naming_the_islands(catalog):
 
 
 def test_rail_planes_are_a_note_when_declared_and_an_error_when_not(catalog):
-    """--rail-planes: 8 rails, each its own plane (1 SU: two rails share a spine, 4 islands).
+    """--rail-planes: 8 rails, each its own plane (1 SU: each rail is one QM9700, 8 islands).
     Declared in the settings: an info note saying traffic between rails crosses NVLink.  The
-    same wiring without the declaration (what the old template built): an error."""
+    same wiring without the declaration: an error."""
     doc = superpod(catalog, sus=1, rail_planes=True)
     assert doc.settings.rail_planes
     analyzer = Analyzer(doc)
@@ -113,10 +113,13 @@ def test_rail_planes_are_a_note_when_declared_and_an_error_when_not(catalog):
     (note,) = codes(declared, "FABRIC-PARTITIONED")
     assert note.severity == Severity.INFO
     assert declared.metrics.workloads[0].allreduce_ms is not None  # rings cross rails on NVLink
-    assert "4 rail planes" in note.message and "NVLink" in note.message
+    assert "8 rail planes" in note.message and "NVLink" in note.message
+    assert not codes(declared, "LEAF-NO-UPLINK")  # a rail on one switch is the design
     edit = doc.apply([UpdateSettings({"rail_planes": False})])
-    (error,) = codes(analyzer.update(edit.changes), "FABRIC-PARTITIONED")
-    assert error.severity == Severity.ERROR and "4 switch islands" in error.message
+    report = analyzer.update(edit.changes)
+    (error,) = codes(report, "FABRIC-PARTITIONED")
+    assert error.severity == Severity.ERROR and "8 switch islands" in error.message
+    assert len(codes(report, "LEAF-NO-UPLINK")) == 8
 
 
 def test_fabric_without_workloads_is_checked_whole(catalog):
@@ -126,7 +129,7 @@ def test_fabric_without_workloads_is_checked_whole(catalog):
 
     doc.apply([RemoveWorkload(w) for w in list(doc.workloads)])
     (error,) = codes(analyze(doc), "FABRIC-PARTITIONED")
-    assert error.message.startswith("the fabric is split over 4 switch islands")
+    assert error.message.startswith("the fabric is split over 8 switch islands")
 
 
 def test_a_big_fabric_defers_the_graph_facts_of_a_rewiring_edit(catalog):

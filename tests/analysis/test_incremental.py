@@ -14,6 +14,7 @@ from aicnet_gui.analysis import Analyzer, Rule, analyze
 from aicnet_gui.analysis.engine import DEFAULT_RULES, SIGNATURE_RULES
 from aicnet_gui.fileio import load_fabric
 from aicnet_gui.model.edits import ChangeSet
+from tests.doc_edits import add_device, remove_link, update_device, update_link, update_settings
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "small-hgx.fabric"
 
@@ -123,9 +124,9 @@ def test_incremental_equals_full_on_a_two_plane_fabric_with_cpo_and_liquid_racks
     generate(doc, RailOptimizedParams(sus=1, nodes_per_su=8, server="nvidia-dgx-b300",
                                       leaf="nvidia-sn5610", planes=2))
     racks = sorted(doc.racks)
-    doc.add_device(Device(id="cpo", name="cpo-1", model="nvidia-q3450-ld", rack=racks[0], ru=1))
-    doc.add_device(Device(id="tray", name="tray-1", model="nvidia-gb300-nvl72-compute-tray",
-                          rack=racks[-1], ru=1))
+    add_device(doc, Device(id="cpo", name="cpo-1", model="nvidia-q3450-ld", rack=racks[0], ru=1))
+    add_device(doc, Device(id="tray", name="tray-1", model="nvidia-gb300-nvl72-compute-tray",
+                           rack=racks[-1], ru=1))
     doc.apply([UpdateRack(racks[0], {"cooling": "air", "power_feeds": ["ac"]}),
                UpdateRack(racks[-1], {"cooling": "liquid", "power_feeds": ["dc-busbar"]})])
     assert run_random_edits(doc, seed, 60, kinds=KINDS_2026) > 40
@@ -138,7 +139,7 @@ def test_update_reads_a_snapshot_and_never_writes_the_document(build):
     analyzer = Analyzer(live.snapshot())
     first = analyzer.full()
     before = live.revision
-    edit = live.remove_link("u10")
+    edit = remove_link(live, "u10")
     report = analyzer.update(edit.changes, doc=live.snapshot())
     assert live.revision == before + 1  # only our own edit
     assert report == analyze(live) and report != first
@@ -150,7 +151,7 @@ def test_reports_do_not_change_when_the_analyzer_moves_on(build):
     analyzer = Analyzer(build.doc)
     first = analyzer.full()
     snapshot = first.to_json()
-    analyzer.update(build.doc.update_link("s11", length_m=70.0).changes)
+    analyzer.update(update_link(build.doc, "s11", length_m=70.0).changes)
     assert first.to_json() == snapshot
     assert first.metrics.reach.links["s11"]["manual"] is False
 
@@ -162,7 +163,7 @@ def _boom(state, key):
 
 def test_a_raising_rule_becomes_an_internal_error_and_the_others_still_run(build):
     two_leaf_fabric(build, uplinks_per_leaf=8)
-    build.doc.update_settings(pfc=False, ecn=False)
+    update_settings(build.doc, pfc=False, ecn=False)
     rules = [*DEFAULT_RULES, Rule("exploding", "device", _boom)]
     report = Analyzer(build.doc, rules=rules).full()
     (internal,) = report.by_code("INTERNAL-ERROR")
@@ -184,7 +185,7 @@ def test_a_raising_compatibility_rule_reports_its_links(build):
     (internal,) = report.by_code("INTERNAL-ERROR")
     assert "'fragile' failed on 16 objects" in internal.message  # the 16 DAC uplinks
     # still reported after an edit elsewhere, and gone when the link is removed
-    report = analyzer.update(build.doc.remove_link("u10").changes)
+    report = analyzer.update(remove_link(build.doc, "u10").changes)
     (internal,) = report.by_code("INTERNAL-ERROR")
     assert "failed on 15 objects" in internal.message
 
@@ -195,7 +196,7 @@ def test_renaming_the_bottleneck_switch_renames_it_in_the_metrics(build):
                    target_gbps_per_gpu=400)
     analyzer = Analyzer(build.doc)
     assert analyzer.full().metrics.workloads[0].bottleneck_name == "leaf-1"
-    report = analyzer.update(build.doc.update_device("leaf-1", name="leaf-A").changes)
+    report = analyzer.update(update_device(build.doc, "leaf-1", name="leaf-A").changes)
     assert report.metrics.workloads[0].bottleneck_name == "leaf-A"
     assert "at leaf-A" in report.by_code("WORKLOAD-BANDWIDTH")[0].message
     assert report == analyze(build.doc)
@@ -215,7 +216,7 @@ def test_moving_devices_within_their_racks_equals_full_runs(catalog, example):
     for step in range(40):
         device = rng.choice(placed)
         try:
-            edit = doc.update_device(device, ru=rng.randint(1, 45))
+            edit = update_device(doc, device, ru=rng.randint(1, 45))
         except ValueError:
             continue  # the RUs are taken
         incremental = analyzer.update(edit.changes)

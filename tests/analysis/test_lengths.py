@@ -7,6 +7,7 @@ from conftest import DAC800, SN5600
 from aicnet_gui.analysis import analyze
 from aicnet_gui.analysis.lengths import estimate_route_m, link_length
 from aicnet_gui.model.floor import rack_floor_xy
+from tests.doc_edits import update_link
 
 
 def test_rack_position_from_row_and_position(build):
@@ -33,7 +34,7 @@ def test_same_rack_and_between_racks(build):
     build.link("l1", "a", "swp1s0", "c", "swp1s0", cable=DAC800)
     assert link_length(doc, doc.links["l1"]).length_m == 3.51
     assert link_length(doc, doc.links["l1"]).ordered_m is None  # the DAC ends at 2 m
-    doc.update_link("l1", length_m=1.2)
+    update_link(doc, "l1", length_m=1.2)
     length = link_length(doc, doc.links["l1"])
     assert (length.length_m, length.manual, length.ordered_m) == (1.2, True, 1.5)
 

@@ -115,9 +115,8 @@ def test_a_compute_port_on_an_ethernet_switch_is_still_flagged(superpod):
     assert connection_problem(doc, PortRef("dgx-x", "sysmgmt1"), PortRef("ib-leaf", "1/1")) == (
         "technology: at dgx-x:sysmgmt1 its sysmgmt ports run Ethernet, at ib-leaf:1/1 the QM9700 "
         "is InfiniBand only")
-    # (only its speed differs: the in-band cage defaults to the SuperPOD's 100G)
-    assert connection_problem(doc, PortRef("dgx-x", "inband1"), PortRef("ib-leaf", "1/2")) == (
-        "speed: dgx-x:inband1 runs at 100G, ib-leaf:1/2 at 400G; set cage 7 of dgx-x to 1x400G")
+    # (the in-band cage runs at its card's 400G by default, as the QM9700's NDR port)
+    assert connection_problem(doc, PortRef("dgx-x", "inband1"), PortRef("ib-leaf", "1/2")) is None
 
 
 def test_the_media_generator_chooses_ethernet_parts_for_the_sysmgmt_link(superpod, catalog):

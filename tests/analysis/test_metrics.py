@@ -7,7 +7,7 @@ import pytest
 from conftest import DAC800, HGX, MMF, NIC_OPTIC, SN5600, TWIN_SR4, two_leaf_fabric
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.analysis.graph import bisection_maxflow, components, hops, path_diversity
+from tests.graph_oracle import bisection_maxflow, components, hops, path_diversity
 
 
 def codes(report):

@@ -13,6 +13,7 @@ from aicnet_gui.analysis.engine import DEFAULT_RULES
 from aicnet_gui.analysis.findings import WARNING
 from aicnet_gui.analysis.state import SCOPES
 from aicnet_gui.model.edits import RemoveLink
+from tests.doc_edits import remove_device, remove_link, update_device, update_link
 
 
 def _long_link(state, row):
@@ -39,7 +40,7 @@ def test_a_rule_runs_on_the_keys_its_dependency_names(build):
              Rule("long-again", "link", _long_link, dirty=edited_links)]
     analyzer = Analyzer(build.doc, rules=rules)
     assert not analyzer.full().by_code("TEST-LONG")
-    report = analyzer.update(build.doc.update_link("s11", length_m=70.0).changes)
+    report = analyzer.update(update_link(build.doc, "s11", length_m=70.0).changes)
     assert [f.objects for f in report.by_code("TEST-LONG")] == [("s11",), ("s11",)]
     # one call per update however many rules share the dependency, with what the edit changed
     assert len(seen) == 1 and seen[0].links == {"s11"}
@@ -48,11 +49,11 @@ def test_a_rule_runs_on_the_keys_its_dependency_names(build):
 
 def test_a_dependency_that_names_no_key_leaves_the_rule_alone(build):
     two_leaf_fabric(build)
-    build.doc.update_link("s11", length_m=70.0)
+    update_link(build.doc, "s11", length_m=70.0)
     rules = [*DEFAULT_RULES, Rule("long", "link", _long_link, dirty=lambda state, delta: [])]
     analyzer = Analyzer(build.doc, rules=rules)
     assert analyzer.full().by_code("TEST-LONG")
-    report = analyzer.update(build.doc.update_link("s11", length_m=3.0).changes)
+    report = analyzer.update(update_link(build.doc, "s11", length_m=3.0).changes)
     assert report.by_code("TEST-LONG")  # not re-checked: the finding of the full run stays
 
 
@@ -61,9 +62,9 @@ def test_a_rule_that_declares_nothing_gets_its_scopes_default(build):
     rules = [*DEFAULT_RULES, Rule("x-named", "device", _x_named)]
     analyzer = Analyzer(build.doc, rules=rules)
     assert not analyzer.full().by_code("TEST-X")
-    report = analyzer.update(build.doc.update_device("leaf-2", name="x-leaf").changes)
+    report = analyzer.update(update_device(build.doc, "leaf-2", name="x-leaf").changes)
     assert [f.objects for f in report.by_code("TEST-X")] == [("leaf-2",)]
-    report = analyzer.update(build.doc.remove_device("leaf-2").changes)
+    report = analyzer.update(remove_device(build.doc, "leaf-2").changes)
     assert not report.by_code("TEST-X")
     for scope in SCOPES:
         assert dependency_of(Rule("r", scope, _x_named)) is SCOPE_DEFAULTS[scope]
@@ -88,7 +89,7 @@ def test_moving_one_uplink_rechecks_the_switches_sharing_its_spine(build):
     analyzer = Analyzer(build.doc, rules=rules)
     analyzer.full()
     # fewer links to spine-1: only leaf-1's own spread changes
-    analyzer.update(build.doc.remove_link("u10").changes)
+    analyzer.update(remove_link(build.doc, "u10").changes)
     assert keys == ["leaf-1"]
     keys.clear()
     # leaf-1 has no link left to spine-1, but what leaf-2 reaches through its spines is what it

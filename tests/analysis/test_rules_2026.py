@@ -15,6 +15,7 @@ from aicnet_gui.analysis import analyze, compute_bom
 from aicnet_gui.generators import RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateRack
+from tests.doc_edits import remove_device, update_settings
 
 
 def _generated(catalog, **params) -> FabricDocument:
@@ -24,12 +25,13 @@ def _generated(catalog, **params) -> FabricDocument:
 
 
 def test_an_idle_leaf_design_yields_the_finding_and_the_saving(catalog):
-    """DGX H100 SuperPOD SUs on SN5600 leaves at 2 x 400G: each leaf carries 32 servers down and
+    """DGX H100 SuperPOD SUs on SN5600 leaves at 2 x 400G, one SU per leaf (`sus_per_leaf=1`,
+    what the generator built before it sized leaf groups): each leaf carries 32 servers down and
     32 spines up of its 128 ports, half idle (issue 36: a 400-SU design of this kind validated
     as "no problems").  The finding names the 32 leaves, the ports used and the saving: the
     leaves' 2,048 links fit on 2,048 / 128 = 16 leaves, 16 fewer.  Checked against the count
     the links really need, per leaf model."""
-    doc = _generated(catalog, sus=4, leaf="nvidia-sn5600")
+    doc = _generated(catalog, sus=4, leaf="nvidia-sn5600", sus_per_leaf=1)
     leaves = [d for d in doc.devices.values() if doc.role_of(d).value == "leaf"]
     used = sum(len(doc.link_ids_of(d.id)) for d in leaves)
     ports = sum(len([p for p in doc.ports(d.id).values() if p.group.fabric]) for d in leaves)
@@ -41,10 +43,29 @@ def test_an_idle_leaf_design_yields_the_finding_and_the_saving(catalog):
     assert f"{needed} switches of 128 ports would carry these links, {len(leaves) - needed} " \
            "switches (and their optics) fewer" in finding.message
     # the threshold is the project's: above the idle share, or unset, nothing is said
-    doc.update_settings(idle_ports_percent=60.0)
+    update_settings(doc, idle_ports_percent=60.0)
     assert not analyze(doc).by_code("PORTS-IDLE")
-    doc.update_settings(idle_ports_percent=None)
+    update_settings(doc, idle_ports_percent=None)
     assert not analyze(doc).by_code("PORTS-IDLE")
+
+
+def test_the_generators_default_sizing_uses_the_leaves(catalog):
+    """The same 4 SUs with the generator's own sizing: each SN5600 leaf carries its rail of two
+    SUs (64 down, 64 up of 128), the 16 leaves the finding above says would do, and no
+    PORTS-IDLE; the servers keep their SUs (32 each) and the design validates as the 4 SUs it
+    is (`infer_params` reads 4 SUs of 32 back)."""
+    from aicnet_gui.change.template import infer_params
+
+    doc = _generated(catalog, sus=4, leaf="nvidia-sn5600")
+    leaves = [d for d in doc.devices.values() if doc.role_of(d).value == "leaf"]
+    assert len(leaves) == 16
+    assert {len(doc.link_ids_of(d.id)) for d in leaves} == {128}
+    report = analyze(doc)
+    assert not report.by_code("PORTS-IDLE")
+    assert not [f for f in report.findings if f.severity.value == "error"]
+    assert not report.by_code("RAIL-MISWIRED")
+    params = infer_params(doc)
+    assert (params.sus, params.nodes_per_su) == (4, 32)
 
 
 def test_leaves_that_use_their_ports_are_not_idle(catalog):
@@ -62,7 +83,7 @@ def test_plane_unbalanced_on_an_unbalanced_two_plane_design(catalog):
     assert sum(r == "leaf" for r in roles.values()) == 16 and sum(r == "spine" for r in roles.values()) == 8
     assert not analyze(doc).by_code("PLANE-UNBALANCED")
     spine = sorted(d for d, r in roles.items() if r == "spine" and doc.devices[d].plane == "2")[0]
-    doc.remove_device(spine)
+    remove_device(doc, spine)
     (finding,) = analyze(doc).by_code("PLANE-UNBALANCED")
     assert "planes 1 and 2 are not built alike" in finding.message
     assert "SN5610 spine: 4 vs 3" in finding.message and "400G: 1024 vs 896" in finding.message

@@ -11,6 +11,7 @@ from aicnet_gui.analysis import analyze
 from aicnet_gui.analysis.rules_cabling import channel_loss
 from aicnet_gui.model.edits import UpdateLink
 from aicnet_gui.model.fabric import LinkPatch
+from tests.doc_edits import update_settings
 
 DR4 = "generic-800g-2xdr4-osfp"
 OS2 = "nvidia-mfp7e30"
@@ -80,7 +81,7 @@ def test_other_optics_without_a_budget_get_the_loss_as_a_note(catalog):
     acme = catalog.transceivers[DR4].model_copy(
         update={"id": "acme-800g-2xdr4", "vendor": "Acme", "channel_loss_db": None})
     doc = FabricDocument(catalog.merged(Catalog([acme])))
-    doc.update_settings(technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
+    update_settings(doc, technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
     build = Build(doc)
     build.rack("r1", x=0.0)
     build.rack("r2", x=5.0)

@@ -7,6 +7,7 @@ from conftest import SN5600
 
 from aicnet_gui.analysis import Analyzer, analyze
 from aicnet_gui.model.cage_tables import CageConfig
+from tests.doc_edits import update_device
 
 DAC800 = "nvidia-mcp4y10"
 
@@ -45,9 +46,9 @@ def test_the_finding_follows_an_edit_of_the_mode_incrementally(build):
     build.link("l", "leaf-1", "swp2s0", "leaf-2", "swp2s0", cable=DAC800, length_m=1)
     analyzer = Analyzer(build.doc)
     assert not analyzer.full().by_code("CAGE-DISABLED")
-    edit = build.doc.update_device("leaf-1", cages={1: CageConfig(mode="8x100G")})
+    edit = update_device(build.doc, "leaf-1", cages={1: CageConfig(mode="8x100G")})
     report = analyzer.update(edit.changes)
     assert [f.objects for f in report.by_code("CAGE-DISABLED")] == [("leaf-1", "l")]
     assert report == analyze(build.doc)
-    edit = build.doc.update_device("leaf-1", cages={})
+    edit = update_device(build.doc, "leaf-1", cages={})
     assert not analyzer.update(edit.changes).by_code("CAGE-DISABLED")

@@ -8,6 +8,7 @@ from aicnet_gui.analysis import Analyzer, analyze
 from aicnet_gui.analysis.rules_device import cage_candidates, cage_check
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
+from tests.doc_edits import remove_link, update_settings
 
 QM9700 = "nvidia-qm9700"
 SPLIT_CORD = "nvidia-mfp7e20"  # 1:2 MPO splitter, OM4
@@ -101,7 +102,7 @@ def test_the_full_run_prefilter_keeps_every_device_with_a_cage_finding(build):
 def test_optic_above_the_cage_power_class(build, catalog):
     hot = catalog.transceiver(TWIN_SR4).model_copy(update={"id": "test-hot-optic", "power_w": 19.0})
     doc = FabricDocument(catalog.merged(Catalog([hot])))
-    doc.update_settings(technology="rocev2", pfc=True, ecn=True, mtu=9000)
+    update_settings(doc, technology="rocev2", pfc=True, ecn=True, mtu=9000)
     from conftest import Build
 
     Build(doc).dev("leaf-1", SN5600, optics={1: "test-hot-optic", 2: TWIN_SR4})
@@ -113,7 +114,7 @@ def test_optic_above_the_cage_power_class(build, catalog):
 def test_leaf_without_uplinks_while_spines_exist(build):
     two_leaf_fabric(build, uplinks_per_leaf=8)
     for k in range(8):
-        build.doc.remove_link(f"u2{k}")
+        remove_link(build.doc, f"u2{k}")
     (finding,) = only(analyze(build.doc), "LEAF-NO-UPLINK")
     assert finding.objects == ("leaf-2",) and finding.severity == "error"
 
@@ -129,7 +130,7 @@ def test_unequal_links_to_the_spines_is_an_ecmp_imbalance(build):
 def test_leaf_missing_a_spine_its_peers_reach(build):
     two_leaf_fabric(build, uplinks_per_leaf=8)
     for k in (2, 3, 6, 7):  # leaf-2's DACs to spine-2
-        build.doc.remove_link(f"u2{k}")
+        remove_link(build.doc, f"u2{k}")
     found = only(analyze(build.doc), "ECMP-IMBALANCE")
     (missing,) = [f for f in found if "no link to" in f.message]
     assert missing.objects == ("leaf-2", "spine-2")
@@ -209,12 +210,12 @@ def test_rail_optimized_reference_fabric_is_clean(catalog):
 # ---------------------------------------------------------------------------- settings and groups
 def test_roce_without_pfc_and_ecn(build):
     doc = build.doc
-    doc.update_settings(pfc=False, ecn=False)
+    update_settings(doc, pfc=False, ecn=False)
     (finding,) = only(analyze(doc), "ROCE-NO-PFC-ECN")
     assert finding.severity == "error"
     doc.apply(list(finding.fix.ops))
     assert not analyze(doc).by_code("ROCE-NO-PFC-ECN")
-    doc.update_settings(ecn=False)
+    update_settings(doc, ecn=False)
     assert only(analyze(doc), "ROCE-NO-PFC-ECN")[0].severity == "warning"
 
 
@@ -225,9 +226,9 @@ def test_mtu_of_the_fabric_and_of_a_device(build):
     assert device.objects == ("leaf-1",) and "sets MTU 1500 on a switch, below the hosts' MTU 9000" in device.message
     doc.apply(list(device.fix.ops))
     assert not analyze(doc).by_code("MTU-MISMATCH")
-    doc.update_settings(mtu=2000)
+    update_settings(doc, mtu=2000)
     assert "RoCEv2 with an Ethernet MTU of 2000" in only(analyze(doc), "MTU-MISMATCH")[0].message
-    doc.update_settings(technology="infiniband", mtu=9000)
+    update_settings(doc, technology="infiniband", mtu=9000)
     (fabric,) = [f for f in only(analyze(doc), "MTU-MISMATCH") if not f.objects]
     assert fabric.severity == "error" and "InfiniBand MTU 9000" in fabric.message
 

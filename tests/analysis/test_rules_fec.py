@@ -12,6 +12,7 @@ from aicnet_gui.model.edits import UpdateDevice
 from aicnet_gui.model.fabric import CageConfig, FabricTechnology
 from aicnet_gui.model.fec import cable_line, optic_line, optical_lanes
 from aicnet_gui.model.fit import optics_problem, pmds_link
+from tests.doc_edits import update_settings
 
 DR4 = "generic-800g-2xdr4-osfp"
 OS2 = "nvidia-mfp7e30"
@@ -104,7 +105,7 @@ def test_no_fec_on_a_400g_dr4_is_an_error(pam4):
 
 
 def test_infiniband_ports_are_not_judged(pam4):
-    pam4.update_settings(technology=FabricTechnology.INFINIBAND)
+    update_settings(pam4, technology=FabricTechnology.INFINIBAND)
     set_fec(pam4, "leaf-1", DR4, "rs528")
     assert fec(pam4) == []
 

@@ -9,6 +9,7 @@ from conftest import HGX, MMF, NIC_OPTIC, SN5600, ib, two_leaf_fabric
 from aicnet_gui.analysis import analyze
 from aicnet_gui.model.edits import UpdateWorkload
 from aicnet_gui.model.fabric import WorkloadKind
+from tests.doc_edits import remove_link, update_device, update_link, update_settings
 
 QM9700 = "nvidia-qm9700"
 
@@ -22,16 +23,16 @@ def test_ethernet_switches_at_9216_over_hosts_at_9000_are_common_practice(build)
     two_leaf_fabric(build)  # RoCEv2 at MTU 9000
     doc = build.doc
     for switch in ("leaf-1", "leaf-2", "spine-1", "spine-2"):
-        doc.update_device(switch, tags={"mtu": "9216"})
+        update_device(doc, switch, tags={"mtu": "9216"})
     assert mtu_findings(doc) == {}  # was 4 errors
 
 
 def test_ethernet_transit_below_the_host_mtu_is_an_error_and_a_host_off_it_too(build):
     two_leaf_fabric(build)
     doc = build.doc
-    doc.update_device("spine-1", tags={"mtu": "1500"})
-    doc.update_device("gpu-1", tags={"mtu": "9216"})
-    doc.update_device("gpu-2", tags={"mtu": "1500"})
+    update_device(doc, "spine-1", tags={"mtu": "1500"})
+    update_device(doc, "gpu-1", tags={"mtu": "9216"})
+    update_device(doc, "gpu-2", tags={"mtu": "1500"})
     assert mtu_findings(doc) == {("spine-1",): "error", ("gpu-1",): "error", ("gpu-2",): "warning"}
 
 
@@ -39,8 +40,8 @@ def test_infiniband_path_mtu_is_the_minimum_so_a_lower_port_only_warns(build):
     two_leaf_fabric(build)
     ib(build)
     doc = build.doc
-    doc.update_device("leaf-1", tags={"mtu": "2048"})
-    doc.update_device("gpu-3", tags={"mtu": "1024"})
+    update_device(doc, "leaf-1", tags={"mtu": "2048"})
+    update_device(doc, "gpu-3", tags={"mtu": "1024"})
     found = [f for f in analyze(doc).by_code("MTU-MISMATCH") if f.objects]
     assert {f.objects: f.severity for f in found} == {("leaf-1",): "warning", ("gpu-3",): "warning"}
     assert all("nothing is dropped" in f.message for f in found)
@@ -81,10 +82,10 @@ def test_mixed_member_speeds_warn_although_each_spine_gets_the_same_bandwidth(bu
     found = [f for f in analyze(build.doc).by_code("ECMP-IMBALANCE") if "mixes uplink speeds" in f.message]
     assert [f.objects for f in found] == [("leaf-1",)]
     assert "(1 x 800 Gb/s, 14 x 400 Gb/s)" in found[0].message
-    build.doc.update_settings(weighted_ecmp=True)
+    update_settings(build.doc, weighted_ecmp=True)
     assert not analyze(build.doc).by_code("ECMP-IMBALANCE")
     ib(build)  # weighted ECMP is an Ethernet feature: InfiniBand still warns
-    build.doc.update_settings(weighted_ecmp=True)
+    update_settings(build.doc, weighted_ecmp=True)
     assert [f.objects for f in analyze(build.doc).by_code("ECMP-IMBALANCE")
             if "mixes uplink speeds" in f.message] == [("leaf-1",)]
 
@@ -161,7 +162,7 @@ def test_a_baseline_set_in_the_settings_wins_and_newer_devices_get_no_downgrade(
     doc = build.doc
     for n, fw in ((1, "5.9.1"), (2, "5.10.0"), (3, "5.8.0")):
         build.dev(f"leaf-{n}", SN5600, firmware=fw)
-    doc.update_settings(firmware_baselines={"spectrum-4": "5.9.1"})
+    update_settings(doc, firmware_baselines={"spectrum-4": "5.9.1"})
     (finding,) = analyze(doc).by_code("FIRMWARE-DRIFT")
     assert finding.objects == ("leaf-2", "leaf-3")
     assert [(op.id, op.changes) for op in finding.fix.ops] == [("leaf-3", {"firmware": "5.9.1"})]
@@ -247,14 +248,14 @@ def test_externally_managed_switches_without_an_sm_host_never_come_up(build):
     doc = build.doc
     ((severity, _),) = sm_findings(doc)
     assert severity == "error"
-    doc.update_settings(subnet_managers=["dgx-3"])  # the UFM host has no fabric port yet
+    update_settings(doc, subnet_managers=["dgx-3"])  # the UFM host has no fabric port yet
     assert sm_findings(doc) == [("error", ("dgx-3",))]
     build.link("s3", "dgx-3", "p1", "leaf-1", "3/1")
     assert sm_findings(doc) == [("warning", ("dgx-3",))]  # master without a standby
-    doc.update_settings(subnet_managers=["dgx-3", "spine-1"])  # a QM9790 cannot run it
+    update_settings(doc, subnet_managers=["dgx-3", "spine-1"])  # a QM9790 cannot run it
     assert sm_findings(doc) == [("error", ("spine-1",)), ("warning", ("dgx-3",))]
     build.link("s4", "dgx-2", "p2", "leaf-1", "3/2")
-    doc.update_settings(subnet_managers=["dgx-3", "dgx-2"])
+    update_settings(doc, subnet_managers=["dgx-3", "dgx-2"])
     assert sm_findings(doc) == []
 
 
@@ -267,7 +268,7 @@ def test_internally_managed_switches_get_a_master_and_standby_in_one_click(build
     doc.apply(list(finding.fix.ops))
     assert doc.settings.subnet_managers == ["spine-1", "leaf-1"]
     assert sm_findings(doc) == []
-    doc.update_settings(subnet_managers=["gone"])
+    update_settings(doc, subnet_managers=["gone"])
     assert sm_findings(doc) == [("error", ())]
 
 
@@ -281,14 +282,14 @@ def test_cnps_need_their_own_dscp_and_a_priority_apart_from_the_lossless_one(bui
     two_leaf_fabric(build)  # RoCEv2, PFC + ECN, NVIDIA defaults: RoCE 26/prio 3, CNP 48/prio 6
     doc = build.doc
     assert not analyze(doc).by_code("ROCE-QOS")
-    doc.update_settings(cnp_dscp=26, cnp_priority=3)
+    update_settings(doc, cnp_dscp=26, cnp_priority=3)
     found = analyze(doc).by_code("ROCE-QOS")
     assert [f.severity.value for f in found] == ["error", "error"]
     for finding in found:
         doc.apply(list(finding.fix.ops))
     assert (doc.settings.cnp_dscp, doc.settings.cnp_priority) == (48, 6)
     assert not analyze(doc).by_code("ROCE-QOS")
-    doc.update_settings(pfc_priority=0)
+    update_settings(doc, pfc_priority=0)
     assert [f.severity.value for f in analyze(doc).by_code("ROCE-QOS")] == ["warning"]
 
 
@@ -296,14 +297,14 @@ def test_a_link_longer_than_the_pfc_headroom_is_sized_for_warns(build):
     two_leaf_fabric(build)
     doc = build.doc
     assert not analyze(doc).by_code("PFC-HEADROOM")
-    doc.update_link("u10", length_m=150.0)  # a leaf-1 uplink, 400G, at MTU 9000
+    update_link(doc, "u10", length_m=150.0)  # a leaf-1 uplink, 400G, at MTU 9000
     (finding,) = analyze(doc).by_code("PFC-HEADROOM")
     # 2 x 150 m / 2e8 m/s x 50e9 B/s = 75 kB in flight + 2 x 9000 B = 93 kB; sized for 100 m: 68 kB
     assert finding.objects == ("u10",)
     assert "needs about 93 kB" in finding.message and "sized for 100 m (68 kB)" in finding.message
-    doc.update_settings(pfc_cable_length_m=200.0)
+    update_settings(doc, pfc_cable_length_m=200.0)
     assert not analyze(doc).by_code("PFC-HEADROOM")
-    doc.update_settings(pfc_cable_length_m=100.0, technology="ethernet", pfc=False)
+    update_settings(doc, pfc_cable_length_m=100.0, technology="ethernet", pfc=False)
     assert not analyze(doc).by_code("PFC-HEADROOM")  # no lossless class, no headroom
 
 
@@ -311,7 +312,7 @@ def test_training_on_ethernet_with_plain_hashing_warns(build):
     two_leaf_fabric(build)
     doc = build.doc
     # the mode is the load_balancing setting (issue 35), no longer words in the ECMP policy
-    doc.update_settings(load_balancing="ecmp", ecmp_policy="5-tuple hash")
+    update_settings(doc, load_balancing="ecmp", ecmp_policy="5-tuple hash")
     assert not analyze(doc).by_code("ECMP-POLICY")  # no training workload
     build.workload("train", ["gpu-1", "gpu-2"])
     (finding,) = analyze(doc).by_code("ECMP-POLICY")
@@ -321,10 +322,10 @@ def test_training_on_ethernet_with_plain_hashing_warns(build):
     doc.apply(list(finding.fix.ops))
     assert not analyze(doc).by_code("ECMP-POLICY")
     for mode in ("flowlet", "spray", "adaptive"):
-        doc.update_settings(load_balancing=mode)
+        update_settings(doc, load_balancing=mode)
         assert not analyze(doc).by_code("ECMP-POLICY")
     ib(build)
-    doc.update_settings(load_balancing="ecmp")
+    update_settings(doc, load_balancing="ecmp")
     assert not analyze(doc).by_code("ECMP-POLICY")  # InfiniBand routing is the SM's
 
 
@@ -335,11 +336,11 @@ def test_each_feed_must_carry_the_whole_rack(build):
         build.dev(f"dgx-{n}", "nvidia-dgx-h100", rack="r1", ru=1 + 8 * n)
     doc = build.doc
     assert not analyze(doc).by_code("POWER-FEED")  # no feed capacity set: not checked
-    doc.update_settings(power_feed_kw=30.0)
+    update_settings(doc, power_feed_kw=30.0)
     (finding,) = analyze(doc).by_code("POWER-FEED")
     assert finding.objects == ("r1",) and "draws up to 40.8 kW but one feed delivers 30 kW" in finding.message
     assert not analyze(doc).by_code("RACK-POWER")  # within the 60 kW of both feeds together
-    doc.update_settings(power_feed_kw=41.0)
+    update_settings(doc, power_feed_kw=41.0)
     assert not analyze(doc).by_code("POWER-FEED")
 
 
@@ -352,7 +353,7 @@ def test_a_switch_blowing_the_other_way_in_a_rack_warns(build):
     build.dev("leaf-1", SN5600, rack="r1", ru=40, tags={"airflow": "front-to-back"})
     doc = build.doc
     assert not analyze(doc).by_code("AIRFLOW-MIXED")
-    doc.update_device("leaf-1", tags={"airflow": "back-to-front"})  # the other PSU/fan version
+    update_device(doc, "leaf-1", tags={"airflow": "back-to-front"})  # the other PSU/fan version
     (finding,) = analyze(doc).by_code("AIRFLOW-MIXED")
     assert finding.objects == ("r1", "leaf-1")
     assert "leaf-1 blows back-to-front while 3 other device(s) blow front-to-back" in finding.message
@@ -386,7 +387,7 @@ def test_a_storage_nic_on_a_compute_leaf_warns(build):
     assert finding.objects == ("leaf-1", "ns")
     assert "16 GPU compute NIC(s) and 1 storage / front-end NIC(s)" in finding.message
     assert "storage / front-end: gpu-1:ns1" in finding.message
-    doc.remove_link("ns")
+    remove_link(doc, "ns")
     build.dev("stor-leaf", SN5600)
     build.link("ns", "gpu-1", "ns1", "stor-leaf", "swp1s0")  # its own leaf: fine
     assert not analyze(doc).by_code("NIC-PLANE-MIXED")
@@ -421,7 +422,7 @@ def test_more_nics_than_a_two_tier_fabric_of_these_switches_carries_warns(build)
 # ---------------------------------------------------------------------------- fibre polish, polarity
 def test_apc_and_upc_connectors_are_named_as_such(build):
     two_leaf_fabric(build)  # SR4 optics with MPO-12/APC
-    build.doc.update_link("s11", cable="generic-mpo-12-upc-om4-trunk")
+    update_link(build.doc, "s11", cable="generic-mpo-12-upc-om4-trunk")
     found = [f for f in analyze(build.doc).by_code("FORM-FACTOR") if f.objects[0] == "s11"]
     assert len(found) == 2  # both ends
     assert all("an angled (APC) and a flat (UPC) ferrule do not mate" in f.message for f in found)
@@ -438,10 +439,10 @@ def test_a_straight_through_cord_between_two_transceivers_never_comes_up(catalog
         **catalog.cables["nvidia-mfp7e10"].model_dump(),
         "id": "test-mpo-12-apc-type-a", "model": "MPO-12/APC Type A", "polarity": "Type A"})
     doc = FabricDocument(catalog.merged(Catalog([straight])))  # the session catalog stays as it is
-    doc.update_settings(technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
+    update_settings(doc, technology="rocev2", pfc=True, ecn=True, dcb=True, mtu=9000)
     two_leaf_fabric(Build(doc))
     assert not analyze(doc).by_code("FIBRE-POLARITY")  # MFP7E10 crossover cords
-    doc.update_link("s11", cable="test-mpo-12-apc-type-a")
+    update_link(doc, "s11", cable="test-mpo-12-apc-type-a")
     (finding,) = analyze(doc).by_code("FIBRE-POLARITY")
     assert finding.objects[0] == "s11" and "transmitter to transmitter" in finding.message
 

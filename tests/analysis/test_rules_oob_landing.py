@@ -8,6 +8,7 @@ import pytest
 from conftest import SN5600
 
 from aicnet_gui.analysis import analyze
+from tests.doc_edits import update_device
 
 DGX = "nvidia-dgx-h100"
 SN2201 = "nvidia-sn2201"
@@ -53,5 +54,5 @@ def test_a_bmc_on_a_fabric_leaf_or_on_a_server_is_an_error(oob):
 
 def test_the_management_switch_role_is_what_counts(oob):
     oob.link("m1", "dgx-1", "bmc", "mgmt-1", "swp1", cable=CAT6A)
-    oob.doc.update_device("mgmt-1", role="leaf")
+    update_device(oob.doc, "mgmt-1", role="leaf")
     assert set(landing(oob.doc)) == {("m1", "dgx-1", "mgmt-1")}

@@ -52,7 +52,7 @@ def test_differences_exit_1_with_rack_cable_number_and_labels(capsys, catalog, t
     # link-1 is GPU 0's NIC, p8 = OSFP4P2 (DGX H100 User Guide, Table 6), on the rail-1 leaf
     assert lines[rack + 1] == ("  [missing] C000032: gpu-001:p8 - leaf-01:1/1 is not cabled "
                                "(not seen)")
-    assert lines[rack + 2] == "      labels: 1A.A01-08:p8/1A.A06-46:1-1"
+    assert lines[rack + 2] == "      labels: 1A.A01-01:p8/1A.A06-46:1-1"
     with open(out_csv, encoding="utf-8-sig") as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["Rack"], r["Kind"], r["Cables"], r["Links"]) for r in rows] == [
@@ -66,7 +66,7 @@ def test_json(capsys, catalog, tmp_path):
     data = json.loads(out)
     assert code == 1
     assert data["summary"]["by_kind"] == {"missing": 1}
-    assert data["rework"][0]["labels"] == ["1A.A01-08:p8/1A.A06-46:1-1"]
+    assert data["rework"][0]["labels"] == ["1A.A01-01:p8/1A.A06-46:1-1"]
     assert data["rework"][0]["links"] == ["link-1"]
 
 

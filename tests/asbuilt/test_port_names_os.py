@@ -7,6 +7,7 @@ import pytest
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device
 from aicnet_gui.model.port_names_os import PortNamer, default_os
+from tests.doc_edits import add_device, update_settings
 
 from .conftest import namer_for
 
@@ -14,7 +15,7 @@ from .conftest import namer_for
 def _one(catalog, model: str, **cages: str) -> tuple[FabricDocument, PortNamer]:
     doc = FabricDocument(catalog)
     config = {int(c[1:]): CageConfig(mode=m) for c, m in cages.items()}
-    doc.add_device(Device(id="d", name="d", model=model, cages=config))
+    add_device(doc, Device(id="d", name="d", model=model, cages=config))
     return doc, PortNamer(doc)
 
 
@@ -84,9 +85,9 @@ def test_default_os_by_model_then_vendor(catalog):
 def test_settings_choose_the_os_per_model(catalog):
     doc, _ = _one(catalog, "nvidia-sn5600")
     assert PortNamer(doc).name("d", "swp1s1") == "swp1s1"
-    doc.update_settings(port_os={"nvidia-sn5600": "sonic"})
+    update_settings(doc, port_os={"nvidia-sn5600": "sonic"})
     assert PortNamer(doc).name("d", "swp1s1") == "Ethernet4"
-    doc.update_settings(port_os={"nvidia-sn5600": "design"})
+    update_settings(doc, port_os={"nvidia-sn5600": "design"})
     assert PortNamer(doc).name("d", "swp1s1") == "swp1s1"
 
 
@@ -114,7 +115,7 @@ def test_a_design_whose_embedded_entries_predate_os_names_borrows_them(catalog):
 def test_every_naming_of_the_catalog_gives_distinct_names(catalog):
     for model in catalog.devices.values():
         doc = FabricDocument(catalog)
-        doc.add_device(Device(id="d", name="d", model=model.id))
+        add_device(doc, Device(id="d", name="d", model=model.id))
         namer = PortNamer(doc)
         for os_name in namer.oses("d"):
             names = [namer.name("d", p, os_name) for p in doc.ports("d")]

@@ -13,6 +13,7 @@ from aicnet_gui.fileio import save_fabric
 from aicnet_gui.model.edits import AddLink, RemoveLink
 from aicnet_gui.model.fabric import CageConfig, Endpoint
 from aicnet_gui.report.workorder import build_work_order, write_work_order
+from tests.doc_edits import remove_link, update_device, update_link, update_settings
 
 
 def test_a_design_diffed_against_itself_is_empty(example):
@@ -26,7 +27,7 @@ def test_a_design_diffed_against_itself_is_empty(example):
 def test_one_cable_moved_to_another_port_is_exactly_one_retermination(example):
     old, new = example("small-hgx"), example("small-hgx")
     free = new.free_ports("leaf-01")[0]
-    new.update_link("c001", b=Endpoint("leaf-01", free))
+    update_link(new, "c001", b=Endpoint("leaf-01", free))
     diff = diff_documents(old, new)
     assert [r.new.id for r in diff.links_reterminated] == ["c001"]
     (moved,) = diff.links_reterminated[0].moved
@@ -59,14 +60,14 @@ def test_a_cable_with_a_new_id_and_one_end_moved_is_a_retermination(example):
 
 def test_removed_cable_moved_device_optic_and_setting(example):
     old, new = example("small-hgx"), example("small-hgx")
-    new.remove_link("c002")
+    remove_link(new, "c002")
     gpu = new.devices["gpu-001"]
-    new.update_device("gpu-001", ru=gpu.ru + 10)
+    update_device(new, "gpu-001", ru=gpu.ru + 10)
     leaf = new.devices["leaf-01"]
     cages = dict(leaf.cages)
     cages[30] = CageConfig(mode="2x400G", transceiver="nvidia-mma4z00-ns")
-    new.update_device("leaf-01", cages=cages)
-    new.update_settings(mtu=4200)
+    update_device(new, "leaf-01", cages=cages)
+    update_settings(new, mtu=4200)
     diff = diff_documents(old, new)
     assert [lk.id for lk in diff.links_removed] == ["c002"]
     assert [(m.device, m.ru_before, m.ru_after) for m in diff.devices_moved] == [
@@ -87,8 +88,8 @@ def test_removed_cable_moved_device_optic_and_setting(example):
 def test_work_order_lists_moves_and_labels_only_changed_cables(example, tmp_path):
     old, new = example("small-hgx"), example("small-hgx")
     free = new.free_ports("leaf-01")[0]
-    new.update_link("c001", b=Endpoint("leaf-01", free))
-    new.remove_link("c002")
+    update_link(new, "c001", b=Endpoint("leaf-01", free))
+    remove_link(new, "c002")
     diff = diff_documents(old, new)
     work = build_work_order(diff)
     steps = [(r.rack, action, s.what) for r in work.racks for action, ss in r.steps.items()
@@ -105,7 +106,7 @@ def test_work_order_lists_moves_and_labels_only_changed_cables(example, tmp_path
 
 def test_cli_diff_json_and_pdf(example, tmp_path, capsys):
     old, new = example("small-hgx"), example("small-hgx")
-    new.update_link("c001", b=Endpoint("leaf-01", new.free_ports("leaf-01")[0]))
+    update_link(new, "c001", b=Endpoint("leaf-01", new.free_ports("leaf-01")[0]))
     save_fabric(old, tmp_path / "a.fabric")
     save_fabric(new, tmp_path / "b.fabric")
     assert main(["diff", str(tmp_path / "a.fabric"), str(tmp_path / "b.fabric"), "--json",

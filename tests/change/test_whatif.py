@@ -6,12 +6,13 @@ import json
 
 import pytest
 
-from aicnet_gui.analysis.graph import bisection_maxflow
 from aicnet_gui.change.failures import FailureError, resolve
 from aicnet_gui.change.sweep import sweep
 from aicnet_gui.change.whatif import WhatIf, what_if
 from aicnet_gui.cli import main
 from aicnet_gui.model.edits import RemoveWorkload
+from tests.doc_edits import remove_link, update_link
+from tests.graph_oracle import bisection_maxflow
 
 
 def test_leaf_failure_in_one_su_hand_checked(example):
@@ -23,8 +24,10 @@ def test_leaf_failure_in_one_su_hand_checked(example):
     each of the 32 servers loses all paths: 32 GPUs.  The other 224 GPUs keep 400 Gb/s (their leaves and the
     spines are untouched; ring traffic is rail-aligned and stays on its leaf).
     Per-GPU injection of the workload = 224 NICs x 400 / 256 GPUs = 350 Gb/s (was 400).
-    Max-flow bisection: 16 servers per half, each now with 7 x 400 = 2,800 Gb/s of NICs:
-    16 x 2,800 = 44,800 Gb/s (was 16 x 3,200 = 51,200).
+    Max-flow bisection, the worst of two cuts: the servers in halves (rail-aligned), 16 servers
+    per half, each now with 7 x 400 = 2,800 Gb/s of NICs: 16 x 2,800 = 44,800 Gb/s (was 16 x
+    3,200 = 51,200); every server's GPUs in halves by rail (cross-rail: rails 1-4 against 5-8,
+    rail 3 dead), 32 servers x 3 live NICs x 400 = 38,400 Gb/s on the first side: 38,400.
     All-reduce: NCCL's choice, the NVLS tree over M = 32 NVLink domains (nccl_tuning.py,
     tuning.cc): one channel per NIC at min(48 x .85 x 7/8 x 2, 48, 45.5) = 45.5 GB/s, algBW
     channels x 45.5 x 256/510, latency 25 + 2 log2(32) x 20.9 = 234 us: with 8 NICs 5.84 ms,
@@ -42,7 +45,9 @@ def test_leaf_failure_in_one_su_hand_checked(example):
     assert all(g.before_gbps == 400 and g.after_gbps == 0 for g in w.lost)
     assert w.reduced == ()
     assert (w.before.per_gpu_gbps, w.after.per_gpu_gbps) == (400, 350)
-    assert (w.before.bisection_gbps, w.after.bisection_gbps) == (51200, 44800)
+    assert (w.before.rail_aligned_gbps, w.after.rail_aligned_gbps) == (51200, 44800)
+    assert (w.before.cross_rail_gbps, w.after.cross_rail_gbps) == (51200, 38400)
+    assert (w.before.bisection_gbps, w.after.bisection_gbps) == (51200, 38400)
     assert w.before.allreduce_ms == pytest.approx(
         (234 + 1.024e9 / (1000 * 8 * 45.5 * 256 / 510)) / 1000, abs=1e-4)
     assert w.after.allreduce_ms == pytest.approx(
@@ -80,7 +85,7 @@ def test_maxflow_matches_graph_bisection_on_the_failed_design(example):
     (w,) = what_if(doc, failure).workloads
     failed = doc.snapshot()
     for link_id in failure.links:
-        failed.remove_link(link_id)
+        remove_link(failed, link_id)
     members = doc.workloads["workload-1"].members
     assert w.after.bisection_gbps == bisection_maxflow(failed, members)
     assert w.before.bisection_gbps == bisection_maxflow(doc, members)
@@ -102,7 +107,7 @@ def test_failure_tokens(example):
     assert resolve(doc, ["optic:leaf-01:1"]).links == cage_one
     rail = resolve(doc, ["rail:3"]).links
     assert rail and rail == {i for i, lk in doc.links.items() if lk.rail == 3}
-    doc.update_link(next(iter(rail)), rail=None)  # an untagged link is in no rail
+    update_link(doc, next(iter(rail)), rail=None)  # an untagged link is in no rail
     assert resolve(doc, ["rail:3"]).links == rail - {next(iter(rail))}
     with pytest.raises(FailureError, match="nope"):
         resolve(doc, ["nope"])

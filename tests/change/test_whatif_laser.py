@@ -12,6 +12,7 @@ from aicnet_gui.change.whatif import what_if
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link, Workload
+from tests.doc_edits import add_device, add_link, add_workload, update_settings
 
 Q3450 = "nvidia-q3450-ld"
 
@@ -19,16 +20,16 @@ Q3450 = "nvidia-q3450-ld"
 def _design(catalog: Catalog) -> FabricDocument:
     """Two DGX B300 (8 XDR NICs each) on a Q3450-LD: NIC p<i> of server s on port 8(s-1)+i."""
     doc = FabricDocument(catalog)
-    doc.update_settings(technology=FabricTechnology.INFINIBAND)
-    doc.add_device(Device(id="cpo", name="cpo-01", model=Q3450))
+    update_settings(doc, technology=FabricTechnology.INFINIBAND)
+    add_device(doc, Device(id="cpo", name="cpo-01", model=Q3450))
     for s in (1, 2):
-        doc.add_device(Device(id=f"gpu{s}", name=f"gpu-00{s}", model="nvidia-dgx-b300", cages={
+        add_device(doc, Device(id=f"gpu{s}", name=f"gpu-00{s}", model="nvidia-dgx-b300", cages={
             c: CageConfig(transceiver="nvidia-mms4a20") for c in range(1, 9)}))
         for nic in range(1, 9):
             port = 8 * (s - 1) + nic
-            doc.add_link(Link(id=f"l{s}-{nic}", a=Endpoint(f"gpu{s}", f"p{nic}"),
-                              b=Endpoint("cpo", str(port)), cable="nvidia-mfp7e30", length_m=10.0))
-    doc.add_workload(Workload(id="w", name="train", members=["gpu1", "gpu2"]))
+            add_link(doc, Link(id=f"l{s}-{nic}", a=Endpoint(f"gpu{s}", f"p{nic}"),
+                               b=Endpoint("cpo", str(port)), cable="nvidia-mfp7e30", length_m=10.0))
+    add_workload(doc, Workload(id="w", name="train", members=["gpu1", "gpu2"]))
     return doc
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from aicnet_gui.editing.schedule import ManualClock
 from aicnet_gui.editing.traffic_schedule import (
     DEBOUNCE_MS,
     RESET_DELAY_MS,
@@ -18,6 +17,7 @@ from aicnet_gui.editing.traffic_schedule import (
     TrafficSchedule,
 )
 from aicnet_gui.model.edits import ChangeSet
+from tests.manual_clock import ManualClock
 
 KEY = TrafficKey("w1", 20)
 

@@ -85,12 +85,14 @@ def test_superpod_31_nodes_rounds_uplinks_for_ecmp(catalog):
     reach every spine with the same number of links: S spines need u = a multiple of S >= 31
     uplinks per leaf and 24 x u / S <= 64 ports per spine.  S = 12..15 need u = 36..45 > the
     leaf's 33 free ports; S = 16 gives u = 32 (2 per pair), 24 x 2 = 48 ports per spine.  16
-    spines, as the H100 RA's count table (3 SUs: 16 spines).  Links: 93 x 8 = 744 server-leaf,
-    24 x 32 = 768 leaf-spine."""
+    spines, as the H100 RA's count table (3 SUs: 16 spines).  Links: 93 x 8 = 744 server-leaf
+    and the 4 UFM appliances' links on the ports SU 1's leaves leave free (the RA's "compute and
+    UFM" cables are 8 x nodes + 4), 24 x 32 = 768 leaf-spine."""
     fabric = plan(catalog, RailOptimizedParams(sus=3, nodes_per_su=31, server=DGX, leaf=QM9700,
                                                spine=QM9700))
     assert counts(fabric) == {"gpu_server": 93, "leaf": 24, "spine": 16, "core": 0,
-                              "server-leaf": 744, "leaf-spine": 768}
+                              "server-leaf": 744 + 4, "leaf-spine": 768}
+    assert fabric.count(Role.STORAGE) == 4  # the UFM appliances
     assert per_pair(fabric, "leaf-spine") == {2}
 
 
@@ -146,18 +148,6 @@ def test_rail_optimized_two_tiers_forced_is_refused_with_the_reason(catalog):
     assert "QM9700 has 64 ports" in message
     assert "128 leaves" in message and "at least 128 ports" in message
     assert "add a core tier" in message and "nvidia-q3400-ra" in message
-
-
-def test_rail_planes_are_the_old_rail_isolated_design_on_request(catalog):
-    """--rail-planes: 1 SU, two rails share a 64-port spine (32 + 32 ports): 4 spines, each
-    linked to the 2 leaves of its rail group with 32 links; recorded on the plan."""
-    fabric = plan(catalog, RailOptimizedParams(sus=1, server=DGX, leaf=QM9700, spine=QM9700,
-                                               rail_planes=True))
-    assert counts(fabric) == {"gpu_server": 32, "leaf": 8, "spine": 4, "core": 0,
-                              "server-leaf": 256, "leaf-spine": 256}
-    assert per_pair(fabric, "leaf-spine") == {32}
-    assert fabric.rail_planes
-    assert any("rail planes" in note for note in fabric.notes)
 
 
 def test_two_tier_hgx_on_sn5600(catalog):

@@ -18,6 +18,7 @@ from aicnet_gui.generators import (
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fabric import FabricTechnology
+from tests.doc_edits import update_settings
 
 QM9700, SN5600, HGX = "nvidia-qm9700", "nvidia-sn5600", "generic-hgx-8-gpu-b3140h"
 
@@ -109,7 +110,7 @@ def test_parameters_render_as_a_form(template):
 def test_a_refused_fabric_is_an_explained_error_and_changes_nothing(catalog):
     """Naming servers like links makes ids collide: the model refuses the edit as a whole."""
     doc = FabricDocument(catalog)
-    doc.update_settings(naming=dict(doc.settings.naming, gpu_server="link-{n}"))
+    update_settings(doc, naming=dict(doc.settings.naming, gpu_server="link-{n}"))
     with pytest.raises(GeneratorError, match="id 'link-1' is already used"):
         generate(doc, RailOptimizedParams(sus=1, leaf=QM9700))
     assert not doc.devices and not doc.links and not doc.racks

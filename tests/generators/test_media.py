@@ -11,6 +11,7 @@ from aicnet_gui.generators import RailOptimizedParams, TwoTierParams
 from aicnet_gui.generators.params import MediaParams
 from aicnet_gui.media import choose_media
 from aicnet_gui.model.edits import UpdateLink, UpdateRack
+from tests.doc_edits import update_device, update_link
 
 from .conftest import check_media
 
@@ -105,7 +106,7 @@ def test_a_link_pinned_in_the_model_is_left_alone(make):
     for rack in list(doc.racks.values()):
         doc.apply([UpdateRack(rack.id, {"x_m": (rack.x_m or 0) * 10})])
     pinned = next(iter(doc.links))
-    doc.update_link(pinned, pinned=True)
+    update_link(doc, pinned, pinned=True)
     result = choose_media(doc)
     assert pinned in result.held and len(result.held) >= 2
     touched = {op.id for op in result.ops if hasattr(op, "id")}
@@ -158,7 +159,7 @@ def test_an_equally_good_part_in_use_is_kept(make):
     leaf = doc.device_by_name("leaf-01")
     cages = {n: c.model_copy(update={"transceiver": "nvidia-mma4z00-ns"})
              for n, c in leaf.cages.items()}
-    doc.update_device(leaf.id, cages=cages)
+    update_device(doc, leaf.id, cages=cages)
     assert choose_media(doc).ops == []
 
 

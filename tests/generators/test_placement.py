@@ -12,6 +12,7 @@ from aicnet_gui.generators.naming import names, widened
 from aicnet_gui.generators.params import FloorParams
 from aicnet_gui.generators.placement import place, servers_per_rack
 from aicnet_gui.model.fabric import LengthEstimation
+from tests.doc_edits import update_settings
 
 QM9700 = "nvidia-qm9700"
 
@@ -141,7 +142,7 @@ def test_names_follow_the_project_patterns(catalog):
 
     doc = FabricDocument(catalog)
     naming = dict(doc.settings.naming, gpu_server="dgx{n:03d}", leaf="ib-leaf-{n}")
-    doc.update_settings(naming=naming)
+    update_settings(doc, naming=naming)
     generate(doc, RailOptimizedParams(sus=1, leaf=QM9700))
     assert doc.device_by_name("dgx032") is not None
     assert doc.device_by_name("ib-leaf-8") is not None

@@ -11,6 +11,7 @@ import pytest
 from aicnet_gui.analysis import Analyzer, analyze
 from aicnet_gui.generators import GeneratorError, RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
+from tests.doc_edits import update_device
 
 B300, SN5600 = "nvidia-dgx-b300", "nvidia-sn5600"
 
@@ -77,7 +78,7 @@ def test_a_switch_wired_into_another_plane_is_an_error(catalog):
     analyzer.full()
     spine = next(d for d in doc.devices.values()
                  if d.plane == "1" and doc.role_of(d).value == "spine")
-    edit = doc.update_device(spine.id, plane="2")  # its 128 cables now join plane 1's leaves
+    edit = update_device(doc, spine.id, plane="2")  # its 128 cables now join plane 1's leaves
     report = analyzer.update(edit.changes)
     crossed = report.by_code("PLANE-CROSSED")
     assert crossed and all(f.severity.value == "error" for f in crossed)
@@ -85,7 +86,7 @@ def test_a_switch_wired_into_another_plane_is_an_error(catalog):
     assert sum(f"and {spine.name} (plane 2)" in f.message for f in crossed) == 50
     assert any("78 more links join two compute planes" in f.message for f in crossed)
     assert report == analyze(doc)
-    edit = doc.update_device(spine.id, plane="1")
+    edit = update_device(doc, spine.id, plane="1")
     assert not analyzer.update(edit.changes).by_code("PLANE-CROSSED")
 
 

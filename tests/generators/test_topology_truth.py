@@ -4,7 +4,8 @@ Over a grid of template parameters (SUs 1-16, servers, switch models, oversubscr
 switches form one connected component (networkx); in two tiers every leaf links to every spine;
 in three tiers every leaf of a pod links to every spine of the pod, and each core group is
 reached by exactly one spine of every pod; per-tier link counts follow from servers x NICs; the
-analysis' bisection equals a max-flow computed independently with networkx on the same halves;
+analysis' rail-aligned bisection equals a max-flow computed independently with networkx on the
+same halves, and its bisection (the worst cut) is no larger;
 and the analysis reports no FABRIC-PARTITIONED finding.
 """
 
@@ -16,14 +17,14 @@ import networkx as nx
 import pytest
 
 from aicnet_gui.analysis import analyze
-from aicnet_gui.analysis.graph import bisection_halves, fabric_graph
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, TwoTierParams, generate
 from aicnet_gui.model.document import FabricDocument
+from tests.graph_oracle import bisection_halves, fabric_graph
 
 DGX, HGX = "nvidia-dgx-h100", "generic-hgx-8-gpu-b3140h"
 QM9700, SN5600, Q3400 = "nvidia-qm9700", "nvidia-sn5600", "nvidia-q3400-ra"
 NICS = 8
-RANK = {"gpu_server": 0, "leaf": 1, "spine": 2, "core": 3}
+RANK = {"gpu_server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3}  # storage: UFM appliances
 
 GRID = [
     RailOptimizedParams(sus=1, server=DGX, leaf=QM9700),
@@ -130,7 +131,8 @@ def test_generated_fabric_is_one_fat_tree(params, catalog):
     report = analyze(doc)
     assert not [f for f in report.findings if f.code == "FABRIC-PARTITIONED"]
     (workload,) = report.metrics.workloads
-    assert workload.bisection_gbps == pytest.approx(_networkx_bisection(doc, servers))
+    assert workload.bisection_rail_aligned_gbps == pytest.approx(_networkx_bisection(doc, servers))
+    assert workload.bisection_gbps <= workload.bisection_rail_aligned_gbps
 
 
 @pytest.mark.parametrize("name", ["superpod-1su.fabric", "superpod-4su.fabric",
@@ -146,7 +148,7 @@ def test_example_bisection_is_the_max_flow(name, catalog):
     assert not [f for f in report.findings if f.code == "FABRIC-PARTITIONED"]
     for metrics in report.metrics.workloads:
         members = list(doc.workloads[metrics.id].members)
-        assert metrics.bisection_gbps == pytest.approx(_networkx_bisection(doc, members))
+        assert metrics.bisection_rail_aligned_gbps == pytest.approx(_networkx_bisection(doc, members))
 
 
 # The 2026 designs: DGX B300 on Quantum-X800 XDR (72-node SUs, one 800G port per GPU) and on
@@ -218,11 +220,13 @@ def test_2026_design_is_one_fat_tree_per_plane(params, catalog):
     assert all(len(p) == planes for p in legs_to.values())
     assert len(legs_to) == nics * len(servers)
 
-    # per tier as many links up as down, every one at the plane's speed: 1:1
+    # per tier at least as many links up as down, every one at the plane's speed: 1:1 or
+    # better (a leaf's uplinks are rounded up to a multiple of its spines for ECMP balance: 54
+    # GB300 trays per SU on SN5610 give 54 down and 56 up over 4 spines per plane)
     ports = nics * planes * len(servers)
     assert tier_links[("gpu_server", "leaf")] == ports
     for tier in (("leaf", "spine"), ("spine", "core")):
-        assert tier_links.get(tier, ports) == ports
+        assert ports <= tier_links.get(tier, ports) <= ports * 1.1
 
     for name in plane_names:
         own = {s for s in switches if _plane_of(doc, s) == name}
@@ -254,9 +258,10 @@ def test_2026_design_is_one_fat_tree_per_plane(params, catalog):
         (finding,) = partitioned
         assert finding.severity.value == "info" and f"spans {planes} compute planes" in finding.message
     assert report.metrics.oversubscription.effective == pytest.approx(1.0)
-    assert set(report.metrics.oversubscription.switches.values()) == {1.0}
+    assert max(report.metrics.oversubscription.switches.values()) <= 1.0  # none above 1:1
     (workload,) = report.metrics.workloads
-    assert workload.bisection_gbps == pytest.approx(_networkx_bisection(doc, servers))
+    assert workload.bisection_rail_aligned_gbps == pytest.approx(_networkx_bisection(doc, servers))
+    assert workload.bisection_gbps <= workload.bisection_rail_aligned_gbps
     # full bisection: half of every GPU's injection bandwidth crosses the cut
     assert workload.bisection_gbps == pytest.approx(
         len(servers) * nics * model_speed(catalog, params) / 2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from aicnet_gui.catalog.loader import load_catalog
 from aicnet_gui.fileio import save_fabric
 from aicnet_gui.model.fabric import Device, Endpoint, Link
+from tests.doc_edits import add_device, add_link
 
 CORD = "nvidia-mfp7e10"
 
@@ -14,10 +15,10 @@ def test_the_window_hints_after_opening_and_updates_in_one_undo_step(make_window
     from aicnet_gui.gui.dialogs import messages
 
     path = tmp_path / "design.fabric"
-    doc.add_device(Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100"))
-    doc.add_device(Device(id="leaf1", name="leaf-01", model="nvidia-qm9700"))
-    doc.add_link(Link(id="l1", a=Endpoint(device="gpu1", port="p1"), b=Endpoint(device="leaf1", port="1/1"),
-                      cable=CORD))
+    add_device(doc, Device(id="gpu1", name="gpu-001", model="nvidia-dgx-h100"))
+    add_device(doc, Device(id="leaf1", name="leaf-01", model="nvidia-qm9700"))
+    add_link(doc, Link(id="l1", a=Endpoint(device="gpu1", port="p1"), b=Endpoint(device="leaf1", port="1/1"),
+                       cable=CORD))
     save_fabric(doc, path)
     override_local_entry(CORD, price_usd=42.0)
     window = make_window()

@@ -10,10 +10,11 @@ from aicnet_gui.editing.compat import (
     transceiver_fits,
 )
 from aicnet_gui.model.fabric import CageConfig, Device, Endpoint, FabricTechnology, Link
+from tests.doc_edits import add_device, add_link, update_device, update_settings
 
 
 def add(doc, device_id: str, model: str, **extra) -> str:
-    doc.add_device(Device(id=device_id, name=device_id, model=model, **extra))
+    add_device(doc, Device(id=device_id, name=device_id, model=model, **extra))
     return device_id
 
 
@@ -30,7 +31,7 @@ def test_used_port_same_device_and_technology_are_refused(doc):
     leaf = add(doc, "leaf", "nvidia-sn5600")
     ib = add(doc, "ib", "nvidia-qm9700")
     hgx = add(doc, "hgx", "generic-hgx-8-gpu-b3140h")
-    doc.add_link(Link(id="l1", a=Endpoint(device=hgx, port="p1"), b=Endpoint(device=leaf, port="swp1s0")))
+    add_link(doc, Link(id="l1", a=Endpoint(device=hgx, port="p1"), b=Endpoint(device=leaf, port="swp1s0")))
     assert connection_problem(doc, PortRef(hgx, "p2"), PortRef(leaf, "swp1s0")) == (
         "leaf:swp1s0 is already used (cable to hgx:p1)")
     assert connection_problem(doc, PortRef(leaf, "swp2s0"), PortRef(leaf, "swp3s0")) == (
@@ -64,17 +65,17 @@ def test_cables_fit_by_ends_rate_and_split(doc, catalog):
     b = add(doc, "sw-b", "nvidia-sn5600", role="spine")
     hgx = add(doc, "hgx", "generic-hgx-8-gpu-b3140h")
     twin = Link(id="t", a=Endpoint(device=a, port="swp1s0"), b=Endpoint(device=b, port="swp1s0"))
-    doc.add_link(twin)
+    add_link(doc, twin)
     # an 800G twin-port DAC joins two 2x400G cages (and carries both legs)
     assert cable_fits(doc, twin, catalog.cables["nvidia-mcp4y10"])
     # a 1:2 splitter joins a split switch cage to an unsplit NIC port
     split = Link(id="s", a=Endpoint(device=hgx, port="p1"), b=Endpoint(device=a, port="swp2s0"))
-    doc.add_link(split)
+    add_link(doc, split)
     assert not cable_fits(doc, split, catalog.cables["nvidia-mcp4y10"])
     assert cable_fits(doc, split, catalog.cables["nvidia-mcp7y10"])  # OSFP -> 2x QSFP112 400G
     # with optics in both cages, only fibre cords fit, and no DAC
-    doc.update_device(a, cages={2: CageConfig(transceiver="nvidia-mma4z00-ns")})
-    doc.update_device(hgx, cages={1: CageConfig(transceiver="nvidia-mma1z00-ns400")})
+    update_device(doc, a, cages={2: CageConfig(transceiver="nvidia-mma4z00-ns")})
+    update_device(doc, hgx, cages={1: CageConfig(transceiver="nvidia-mma1z00-ns400")})
     assert cable_fits(doc, doc.links["s"], catalog.cables["nvidia-mfp7e10"])
     assert not cable_fits(doc, doc.links["s"], catalog.cables["generic-400g-qsfp112-aoc"])
 
@@ -82,7 +83,7 @@ def test_cables_fit_by_ends_rate_and_split(doc, catalog):
 def test_a_split_dr4_port_may_be_wired_to_a_100g_dr_optic_and_takes_the_breakout_cord(doc, catalog):
     # 400GBASE-DR4 split 4x100G talks to 100G DR optics over an MPO-12 to 4x LC cord
     # (hardware.md breakout table); the wire drag used to refuse it by optical port rate
-    doc.update_settings(technology=FabricTechnology.ETHERNET)
+    update_settings(doc, technology=FabricTechnology.ETHERNET)
     a = add(doc, "leaf-a", "nvidia-sn5400",
             cages={1: CageConfig(mode="4x100G", transceiver="generic-400gbase-dr4-qsfp-dd")})
     b = add(doc, "leaf-b", "nvidia-sn4600c", role="spine",
@@ -92,6 +93,6 @@ def test_a_split_dr4_port_may_be_wired_to_a_100g_dr_optic_and_takes_the_breakout
     assert connection_problem(doc, PortRef(a, "swp1s1"), PortRef(b, "swp2")).startswith(
         "optics: ")  # single-mode DR4 to a multimode SR4: no cord joins them
     link = Link(id="x", a=Endpoint(device=a, port="swp1s0"), b=Endpoint(device=b, port="swp1"))
-    doc.add_link(link)
+    add_link(doc, link)
     assert cable_fits(doc, link, catalog.cables["generic-mpo-12-apc-to-4x-lc-os2-breakout"])
     assert not cable_fits(doc, link, catalog.cables["generic-duplex-lc-os2-patch-cord"])

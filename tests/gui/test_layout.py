@@ -16,6 +16,7 @@ from aicnet_gui.fileio import load_fabric
 from aicnet_gui.generators.layout import panel_size
 from aicnet_gui.gui.canvas.geometry import device_geometry
 from aicnet_gui.model.fabric import Device
+from tests.doc_edits import add_device
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -45,7 +46,7 @@ def test_generated_examples_open_without_overlaps_or_a_new_layout(catalog, name)
 def test_a_file_with_devices_on_top_of_each_other_is_laid_out_before_it_is_shown(doc):
     for n in range(6):
         model = "nvidia-sn5600" if n < 2 else "generic-hgx-8-gpu-b3140h"
-        doc.add_device(Device(id=f"d{n}", name=f"dev-{n}", model=model, position=(0.0, 0.0)))
+        add_device(doc, Device(id=f"d{n}", name=f"dev-{n}", model=model, position=(0.0, 0.0)))
     assert needs_layout(doc, lambda d: canvas_size(doc, d))
     assert lay_out_if_unusable(doc) is True
     boxes = {d.id: (*d.position, *canvas_size(doc, d)) for d in doc.devices.values()}

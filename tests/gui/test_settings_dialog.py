@@ -11,6 +11,7 @@ from aicnet_gui.model.fabric import (
     OversubscriptionTargets,
     Settings,
 )
+from tests.doc_edits import add_device, update_settings
 
 
 @pytest.fixture
@@ -18,10 +19,10 @@ def dialog(qtbot, doc, catalog):  # noqa: ANN001, ANN201
     from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
 
     # values a spin box would round or clamp, text a form would trim
-    doc.update_settings(oversubscription=OversubscriptionTargets(storage=4 / 3, inference=0.004),
-                        lengths=LengthEstimation(in_rack_m=1e-7), allreduce_message_mb=2e6,
-                        notes=Notes(general="first line\nsecond line\n"),
-                        naming={**Settings().naming, "border": "", "leaf": " leaf-{n:02d}"})
+    update_settings(doc, oversubscription=OversubscriptionTargets(storage=4 / 3, inference=0.004),
+                         lengths=LengthEstimation(in_rack_m=1e-7), allreduce_message_mb=2e6,
+                         notes=Notes(general="first line\nsecond line\n"),
+                         naming={**Settings().naming, "border": "", "leaf": " leaf-{n:02d}"})
     box = FabricSettingsDialog(doc, catalog)
     qtbot.addWidget(box)
     return box
@@ -111,9 +112,9 @@ def test_subnet_managers_and_firmware_baselines_are_edited_by_name(qtbot, doc, c
     from aicnet_gui.gui.dialogs.settings_dialog import FabricSettingsDialog
     from aicnet_gui.model.fabric import Device
 
-    doc.add_device(Device(id="sw1", name="spine-01", model="nvidia-qm9700"))
-    doc.add_device(Device(id="sw2", name="spine-02", model="nvidia-qm9700"))
-    doc.update_settings(subnet_managers=["sw2"], firmware_baselines={"quantum-2": "31.2010"})
+    add_device(doc, Device(id="sw1", name="spine-01", model="nvidia-qm9700"))
+    add_device(doc, Device(id="sw2", name="spine-02", model="nvidia-qm9700"))
+    update_settings(doc, subnet_managers=["sw2"], firmware_baselines={"quantum-2": "31.2010"})
     box = FabricSettingsDialog(doc, catalog)
     qtbot.addWidget(box)
     assert box.services.subnet_managers.text() == "spine-02"

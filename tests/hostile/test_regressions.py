@@ -11,6 +11,7 @@ from minimal import CABLE, FABRIC, SWITCH, catalog_text, fabric_bytes, put
 
 from aicnet_gui.fileio import fabric_file, pieces
 from aicnet_gui.model import limits
+from tests.doc_edits import add_link
 
 CAGE = ("catalog", "devices", 0, "cages", 0)
 
@@ -82,7 +83,7 @@ def test_a_design_with_more_links_than_the_limit_is_refused_with_the_limit(
     from aicnet_gui.model.fabric import Endpoint, Link
 
     for n, port in ((2, "5/2"), (3, "1/1"), (4, "1/2")):
-        small.add_link(Link(id=f"x{n}", a=Endpoint("gpu1", f"p{n}"), b=Endpoint("leaf1", port)))
+        add_link(small, Link(id=f"x{n}", a=Endpoint("gpu1", f"p{n}"), b=Endpoint("leaf1", port)))
     raw = dumps_fabric(small)
     if layout == "hand-written":
         raw = json.dumps(json.loads(raw)).encode()

@@ -203,3 +203,16 @@ def test_5_a_csv_export_killed_midway_is_cleaned_by_the_next_write_or_start(tmp_
         else:
             export_csv(small, out)
         assert _temps(tmp_path) == [], cleaner
+
+
+def test_2_a_name_slurm_cannot_read_is_a_finding_of_validate(aicnet, tmp_path):
+    """Issue 33: names that cannot be written safely are refused at validation with the reason
+    (SLURM-NAME, a warning: only the Slurm export needs it), not only when the export is asked
+    for; a management switch, which the Slurm files do not list, is not judged."""
+    design = _design(tmp_path, lambda d: d["devices"][0].update(name="leaf x Nodes=evil[1-9]"))
+    code, out, _ = aicnet("validate", str(design), "--json")
+    found = [f for f in json.loads(out)["findings"] if f["code"] == "SLURM-NAME"]
+    assert len(found) == 1 and "U+0020 (a space)" in found[0]["message"], found
+    assert found[0]["severity"] == "warning"
+    code, out, _ = aicnet("validate", str(EXAMPLE), "--json")
+    assert not [f for f in json.loads(out)["findings"] if f["code"] == "SLURM-NAME"]

@@ -17,6 +17,7 @@ from aicnet_gui.report import ExportOptions, build_plan, export_pdf
 from aicnet_gui.report.fonts import fonts
 from aicnet_gui.report.pdfpage import DocInfo, PdfWriter
 from aicnet_gui.report.schedule import COLUMNS, row_cells
+from tests.doc_edits import update_link, update_settings
 
 
 def _text(path: Path) -> str:
@@ -27,7 +28,7 @@ def test_lengths_round_half_up_the_same_everywhere(small):
     assert [half_up(v) for v in (1.65, 1.75, 1.25, 2.05)] == [1.7, 1.8, 1.3, 2.1]
     assert [metres(v) for v in (1.65, 12.0, 5.11)] == ["1.7", "12", "5.1"]
     link_id = sorted(small.links)[0]
-    small.update_link(link_id, length_m=1.65)
+    update_link(small, link_id, length_m=1.65)
     row = next(r for r in build_plan(small).rows if r.link_id == link_id)
     assert row.length_text.startswith("1.7")  # the schedule: not float round()'s 1.6
 
@@ -37,7 +38,7 @@ def test_the_schedule_leads_with_the_ordered_length(small):
     column = COLUMNS[index]
     assert column.bottom == "Calc m" and column.strong  # ordered: top line, bold
     link_id = next(i for i in sorted(small.links) if small.links[i].cable == "nvidia-mfp7e10")
-    small.update_link(link_id, length_m=17.4)  # a multimode fibre
+    update_link(small, link_id, length_m=17.4)  # a multimode fibre
     row = next(r for r in build_plan(small).rows if r.link_id == link_id)
     cells = row_cells(row)
     assert cells[2 * index] == row.ordered_text and cells[2 * index + 1] == row.length_text
@@ -51,7 +52,7 @@ def test_the_design_report_says_once_where_notes_are_written(small, tmp_path):
     text = _text(out)
     assert "not written yet" not in text and "settings.notes" not in text
     assert text.count("Edit > Fabric Settings > Design notes") == 1
-    small.update_settings(notes=small.settings.notes.model_copy(update={"nccl": "NCCL_IB_HCA=mlx5"}))
+    update_settings(small, notes=small.settings.notes.model_copy(update={"nccl": "NCCL_IB_HCA=mlx5"}))
     export_pdf(small, out, ExportOptions(sections=("design",)))
     text = _text(out)
     assert "NCCL_IB_HCA=mlx5" in text and text.count("Design notes") == 1

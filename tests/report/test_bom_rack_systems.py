@@ -29,11 +29,12 @@ def test_gb300_trays_are_ordered_and_powered_as_nvl72_racks(catalog, tmp_path, c
     assert bom.rack_systems == {"GB300 NVL72 rack": 8}
     assert GB300 not in bom.power_unknown
     switches = [d for d in doc.devices.values() if d.model != GB300]
-    switch_w = sum(catalog.device(d.model).power_typical_w for d in switches)
+    # the Q3400-RA counts at its 7 kW maximum with active cables, which includes its optics
+    switch_w = sum(catalog.device(d.model).power_max_w for d in switches)
     switch_optics = optic_watts(catalog, [c.transceiver for d in switches
                                           for c in d.cages.values() if c.transceiver])
     # the racks' stated 142 kW includes the optics in their trays: not added again
-    assert bom.power_w == round(8 * 142_000 + switch_w + switch_optics, 1)
+    assert bom.power_w == round(8 * 142_000 + switch_w, 1)
 
     tables = bom_tables(doc, build_plan(doc), bom)
     (rack,) = tables.rack_systems
@@ -43,7 +44,7 @@ def test_gb300_trays_are_ordered_and_powered_as_nvl72_racks(catalog, tmp_path, c
     assert tray.power_w == 8 * 142_000 and "in 8 GB300 NVL72 racks" in tray.note
     tray_optics = sum(catalog.transceiver(c.transceiver).power_w for d in doc.devices.values()
                       if d.model == GB300 for c in d.cages.values() if c.transceiver)
-    assert tray_optics > 0 and tables.included_optic_w == tray_optics
+    assert tray_optics > 0 and tables.included_optic_w == tray_optics + switch_optics
 
     path = tmp_path / "gb300.fabric"
     save_fabric(doc, path, keep_backup=False)
@@ -73,11 +74,14 @@ def test_a_tray_with_its_own_power_figure_is_counted_once(catalog):
     bom = compute_bom(doc)
     optics = optic_watts(own, [c.transceiver for d in doc.devices.values()
                                for c in d.cages.values() if c.transceiver])
-    switches = sum(own.device(d.model).power_typical_w for d in doc.devices.values()
-                   if d.model != GB300)
-    assert bom.power_w == round(36 * 6000 + switches + optics, 1)
+    switches = sum(own.device(d.model).power_max_w for d in doc.devices.values()
+                   if d.model != GB300)  # Q3400-RA: 7 kW with active cables, optics included
+    tray_optics = optic_watts(own, [c.transceiver for d in doc.devices.values() if d.model == GB300
+                                    for c in d.cages.values() if c.transceiver])
+    assert tray_optics < optics
+    assert bom.power_w == round(36 * 6000 + switches + tray_optics, 1)
     tables = bom_tables(doc, build_plan(doc), bom)
     assert _power(tables.devices) == f"{36 * 6000 + switches:,.0f} W"
-    assert tables.included_optic_w == 0
+    assert tables.included_optic_w == optics - tray_optics  # only the switches' optics
     (rack,) = tables.rack_systems
     assert "counted on its trays" not in rack.note

@@ -24,15 +24,15 @@ def test_schedule_csv_has_both_ends_media_lengths_and_colour(small, tmp_path):
     rows = _read(out, "utf-8-sig")
     header = rows[0]
     assert header[:6] == ["Cable", "Label text A", "Label text B", "Tier", "Rail", "Plane"]
-    for column in ("A rack", "A RU", "A device", "A port", "A breakout leg", "A optic",
-                   "B rack", "B RU", "B device", "B port", "B breakout leg", "B optic",
+    for column in ("A rack", "A RU (lowest)", "A device", "A port", "A breakout leg", "A optic",
+                   "B rack", "B RU (lowest)", "B device", "B port", "B breakout leg", "B optic",
                    "Media", "Cable part", "Fibre type", "Polarity", "Calculated length m",
                    "Ordered length m", "Colour", "Status"):
         assert column in header
     record = dict(zip(header, rows[-1], strict=True))  # last row: dgx-a p2 -> leaf 1/2
     assert record["Cable"] == "C000006"
-    assert record["Label text A"] == "1A.A02-09:p2/1A.A01-40:1-2"
-    assert (record["A device"], record["A port"], record["A RU"]) == ("dgx-a", "p2", "9")
+    assert record["Label text A"] == "1A.A02-02:p2/1A.A01-40:1-2"  # dgx-a: 8U in units 2-9
+    assert (record["A device"], record["A port"], record["A RU (lowest)"]) == ("dgx-a", "p2", "2")
     assert (record["B device"], record["B port"], record["B breakout leg"]) == (LEAF, "1/2", "2/2")
     assert (record["Calculated length m"], record["Ordered length m"]) == ("4.98", "5")
     assert (record["Colour"], record["Rail"], record["Status"]) == ("orange", "2", "planned")
@@ -47,8 +47,8 @@ def test_label_csv_has_one_row_per_cable_end(small, tmp_path):
                        "plane"]
     ends = [r for r in rows[1:] if r[0] == "C000005"]
     assert [(r[1], r[3], r[5]) for r in ends] == [
-        ("1A.A02-09:p1", "1A.A01-40:1-1", "1A.A02-09:p1/1A.A01-40:1-1"),
-        ("1A.A01-40:1-1", "1A.A02-09:p1", "1A.A01-40:1-1/1A.A02-09:p1"),
+        ("1A.A02-02:p1", "1A.A01-40:1-1", "1A.A02-02:p1/1A.A01-40:1-1"),
+        ("1A.A01-40:1-1", "1A.A02-02:p1", "1A.A01-40:1-1/1A.A02-02:p1"),
     ]
     shared = next(r for r in rows[1:] if r[0] == "C000001")
     assert shared[3] == "1A.A02-20:p1; 1A.A02-21:p1"

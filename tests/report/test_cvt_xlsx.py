@@ -50,7 +50,7 @@ def test_superpod_workbook(tmp_path):
     assert nodes[0] == ("Node", "Type", "Rack", "U", "Model")
     assert {r[0] for r in links[1:]} | {r[2] for r in links[1:]} == names
     gpu = next(n for n in nodes if n[0] == "gpu-001")
-    assert gpu[1:] == ("Host", "R01-01", 8, "NVIDIA DGX H100")
+    assert gpu[1:] == ("Host", "R01-01", 1, "NVIDIA DGX H100")  # its lowest unit
     assert {n[1] for n in nodes[1:]} == {"Host", "Switch"}
 
 

@@ -54,7 +54,7 @@ def test_iso_profile_changes_every_identifier(small, tmp_path):
     out = tmp_path / "iso.pdf"
     export_pdf(small, out, ExportOptions(sections=("schedule", "labels"), profile="iso-14763"))
     text = _text(out)
-    assert "+1A.A02.U09:p1/+1A.A01.U40:1-1" in text
+    assert "+1A.A02.U02:p1/+1A.A01.U40:1-1" in text
     assert "TO: +1A.A01.U40:1-1" in text
     assert "1A.A02-09:p1" not in text
 

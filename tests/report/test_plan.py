@@ -26,8 +26,8 @@ def _row(plan, link_id):
 def test_server_end_is_a_even_when_the_link_is_stored_switch_first(plan):
     row = _row(plan, "f3")
     assert (row.a.device, row.a.port, row.b.device, row.b.port) == ("dgx-b", "p1", LEAF, "2/1")
-    assert row.cable_id == "1A.A02-19:p1/1A.A01-40:2-1"
-    assert row.label_b == "1A.A01-40:2-1/1A.A02-19:p1"
+    assert row.cable_id == "1A.A02-12:p1/1A.A01-40:2-1"
+    assert row.label_b == "1A.A01-40:2-1/1A.A02-12:p1"
 
 
 def test_the_shared_end_of_a_splitter_is_a(plan):

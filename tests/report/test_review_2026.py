@@ -176,19 +176,21 @@ def test_the_analysis_page_of_a_two_plane_fabric_gives_each_plane(sx_two_planes,
 
 def test_a_device_line_says_when_its_power_is_typical_and_it_has_no_part_number(
         xdr_one_plane, tmp_path):
-    # Q3400-RA: 2.9 kW typical, no maximum in the catalog, no OPN; DGX B300: 15 kW maximum
+    # Q3400-RA: 7 kW maximum with active cables (secondary: unverified, optics included), no
+    # OPN; DGX B300: 15 kW maximum from its User Guide (verified)
     from aicnet_gui.report.bom import bom_tables
 
     plan = build_plan(xdr_one_plane)
     lines = {line.key: line for line in bom_tables(xdr_one_plane, plan).devices}
     switch, server = lines[Q3400], lines[B300]
-    assert "W each typical, no maximum in the catalog" in switch.note
-    assert "typical" not in server.note
+    assert "power figure unverified (secondary source)" in switch.note
+    assert "its optics included, not added again" in switch.note
+    assert "typical" not in server.note and "unverified" not in server.note
     assert "no part number in the catalog" in switch.note
     out = tmp_path / "bom.pdf"
     export_pdf(xdr_one_plane, out, ExportOptions(sections=("bom",)))
     text = " ".join(_text(out).split())
-    assert "W each typical, no maximum in the catalog" in text
+    assert "power figure unverified (secondary source)" in text
 
 
 def test_a_tray_ordered_with_its_rack_asks_for_no_part_number(catalog):

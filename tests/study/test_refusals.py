@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from aicnet_gui.catalog.prices import PriceListError, load_price_list
 from aicnet_gui.model.fabric import Requirement
+from aicnet_gui.model.limits import MAX_PRICE_LINE
 from aicnet_gui.study import Study, StudyError, run_study
+from aicnet_gui.study.prices import check_price_list
 
 from .conftest import DATA, TEST_PRICES
 
@@ -131,6 +134,27 @@ def test_a_bad_price_list_is_reported_line_by_line_and_the_cost_is_incomplete(ca
     assert "nvidia-qm9700" in m.unpriced  # its only row was negative
     assert m.cost_known > 0  # the good rows priced the rest
     assert "bad or unknown row" in m.cost_note
+
+
+def test_a_bad_row_after_a_blank_line_is_reported_at_its_own_line(catalog, tmp_path):
+    # the line a user opens in an editor, as `aicnet bom --prices` names it (the study used to
+    # count rows, so a blank line put every later problem one line too early)
+    prices = tmp_path / "prices.csv"
+    prices.write_text("part,unit_price,currency,date\nnvidia-qm9700,1,USD,2026-01-01\n\n"
+                      "nvidia-sn5600,-1,USD,2026-01-01\n")
+    assert [p.line for p in check_price_list(prices, catalog).problems] == [4]
+    with pytest.raises(PriceListError, match=r"prices\.csv: line 4: unit_price"):
+        load_price_list(prices)
+
+
+def test_the_study_reads_a_price_list_within_the_same_limits_as_the_bom(catalog, tmp_path):
+    # a bad row is reported and the study goes on; a line past MAX_PRICE_LINE is the end of
+    # the file for both readers, not a row the study takes
+    prices = tmp_path / "prices.csv"
+    prices.write_text(TEST_PRICES.read_text() + "nvidia-qm9700,-1,USD,2026-01-01\n"
+                      + "x" * (MAX_PRICE_LINE + 1) + ",1,USD,2026-01-01\n")
+    with pytest.raises(PriceListError, match=f"a line of more than {MAX_PRICE_LINE:,} bytes"):
+        check_price_list(prices, catalog)
 
 
 def test_a_clean_list_with_an_unknown_part_still_says_incomplete(catalog, tmp_path):

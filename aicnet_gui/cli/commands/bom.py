@@ -2,9 +2,11 @@
 
 Devices by role and model, transceivers per part (one per installed cage: a twin-port optic is
 one module for two links), cable assemblies per part and ordered stock length (a splitter once
-for all its legs), spares, power and cost.  --json prints exactly
-`{"devices", "links", "transceivers", "cables", "power_w", "cost"}`; --details adds spares,
-unknown power and unpriced parts.  Cost comes from the user's price list (`--prices FILE`, else
+for all its legs), spares, power and cost; every device model counted at a typical, missing or unverified power
+figure is listed under the power total.  --json prints exactly
+`{"devices", "links", "transceivers", "cables", "power_w", "power_basis", "cost"}`
+(`power_basis`: per model the figure counted, and the models on a typical, unverified or no
+figure; and `planes`, each plane's part and the shared part, for a multi-plane design); --details adds spares, unknown power and unpriced parts.  Cost comes from the user's price list (`--prices FILE`, else
 `<design>.prices.csv` or `prices.csv` next to the design or in the user catalog folder; CSV
 columns part, unit_price, currency, date); aicnet invents no prices.  Exit 0, or 2 on bad input.
 """
@@ -15,6 +17,7 @@ import argparse
 
 from ...analysis import Bom, compute_bom
 from ...analysis.bom import Pricer
+from ...analysis.bom_planes import PLANES_TITLE, plane_label
 from ...model.wording import counted
 from ..common import EXIT_OK, open_document, price_list_for, print_json
 
@@ -80,6 +83,17 @@ def _price_lines(bom: Bom, pricer: Pricer) -> list[str]:
     return lines
 
 
+def plane_lines(bom: Bom) -> list[str]:
+    """A multi-plane design's BOM per plane (cables per part, all lengths; `--json` has each
+    length) and the part the planes share."""
+    lines = [PLANES_TITLE]
+    for name, part in bom.planes.items():
+        devices, optics, cables, links = part.summary()
+        bits = [devices, optics] + ([cables, links] if part.links_total else [])
+        lines.append(f"  {plane_label(name)}: " + "; ".join(bits))
+    return lines
+
+
 def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
            pricer: Pricer | None = None) -> str:
     lines = [f"Bill of materials: {source}", ""]
@@ -108,6 +122,9 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
          for k, n in bom.cables.items()],
         ("part@length (part number to order)", "qty", "spares"))
     lines.append("")
+    if bom.planes:
+        lines += plane_lines(bom)
+        lines.append("")
     if pricer is not None and (bom.price_list is not None or bom.cost_known_usd):
         lines += _price_lines(bom, pricer)
         lines.append("")
@@ -130,6 +147,7 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
     if bom.power_unknown:
         power += f"; no power figure for {', '.join(bom.power_unknown)}"
     lines.append(power)
+    lines += [f"  {model} x{n}: {caveat}" for model, n, caveat in bom.power_caveats()]
     source = (f"price list {bom.price_list}" if bom.price_list is not None
               else "no price list; catalog prices")
     if bom.cost_usd is None:

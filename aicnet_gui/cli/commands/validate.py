@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 
 from ...analysis import AnalysisReport, Analyzer, Finding, Severity
+from ...analysis.bandwidth import WorkloadMetrics
 from ...analysis.collectives import NCCL_NAMES
 from ...model.rounding import metres
 from ...model.wording import counted
@@ -33,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--all", action="store_true",
                         help=f"list every finding (default: at most {MAX_PER_CODE} per code)")
     parser.set_defaults(func=run)
+
+
+def _bisection(w: WorkloadMetrics) -> str:
+    return (w.cuts.describe(lambda gbps: f"{gbps / 1000:g} Tb/s") if w.cuts is not None
+            else f"{w.bisection_gbps / 1000:g} Tb/s")
 
 
 def _ratio(value: float | None) -> str:
@@ -98,7 +104,7 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
         lines.append(
             f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
             f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
-            f"bisection {w.bisection_gbps / 1000:g} Tb/s (max-flow); all-reduce of {w.message_mb:g} MB "
+            f"bisection {_bisection(w)} by max-flow; all-reduce of {w.message_mb:g} MB "
             f"{time_ms}")
         if w.pattern == "ring-allreduce":
             lines.append(f"    ring per GPU: {w.ring_gbps_per_gpu:g} Gb/s with ranks in topology "

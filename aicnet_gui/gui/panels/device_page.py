@@ -36,6 +36,7 @@ from ...model.document import FabricDocument
 from ...model.fabric import Device
 from ...model.fec import FEC_NAMES
 from ...model.ports import cage_mode
+from ...model.rack_units import CONVENTION
 from .. import resources, theme
 from ..editor import Editor
 from .forms import (
@@ -119,6 +120,7 @@ class DevicePage(Page):
             self.role.addItem(resources.icon(f"role-{role.value}"), theme.ROLE_SINGULAR[role.value], role.value)
         self.rack = QComboBox()
         self.ru = spin(0, 60)
+        self.ru.setToolTip(CONVENTION)  # the position as the schedules and NetBox write it
         self.firmware = QLineEdit()
         self.tags = QLineEdit()
         self.plane = QLineEdit()

@@ -395,7 +395,8 @@ class MetricsDock(QDockWidget):
             bar = (target / w.per_gpu_gbps, 1.0) if target and w.per_gpu_gbps > 0 else None
             item = self._row(section, w.name, f"{gbps(w.per_gpu_gbps)} per GPU", bar,
                              tip=f"{w.pattern}; bottleneck: {w.bottleneck_name or w.bottleneck_tier}")
-            self._row(item, "Bisection bandwidth", gbps(w.bisection_gbps))
+            self._row(item, "Bisection bandwidth", gbps(w.bisection_gbps),
+                      tip=w.cuts.cuts_text(gbps) if w.cuts is not None else "")
             for plane, value in w.plane_bisection:
                 self._row(item, f"Bisection, plane {plane}", gbps(value),
                           tip="each compute plane is its own fat tree")
@@ -460,6 +461,12 @@ class MetricsDock(QDockWidget):
         power = self._row(section, "Power", power_text(bom), tip=power_tip)
         if unknown:
             self._row(power, "No power figure", ", ".join(unknown), tip=power_tip)
+        for model, count, caveat in bom.power_caveats():  # typical or unverified figures
+            basis = bom.power_figures[model]
+            if basis.figure != "none":
+                self._row(power, f"{model_name(doc, model)} x{count}", basis.short_caveat,
+                          tip=f"{caveat}; {basis.source}")
+        if bom.power_caveats():
             power.setExpanded(True)
         cost_tip = (f"no price for {counted(len(bom.unpriced), 'part')}: {', '.join(bom.unpriced[:6])}"
                     + ("…" if len(bom.unpriced) > 6 else "") if bom.unpriced else "list prices")

@@ -67,8 +67,11 @@ ALGORITHM_TIPS = {
 
 
 def bisection_text(metrics) -> str:  # noqa: ANN001
-    """The bisection bandwidth; on a multi-plane fabric also each plane's (its own fat tree)."""
+    """The bisection bandwidth (the worst cut, the other beside it); on a multi-plane fabric also
+    each plane's (its own fat tree)."""
     text = gbps(metrics.bisection_gbps)
+    if metrics.cuts is not None:
+        text += "<br>" + metrics.cuts.cuts_text(gbps)
     if metrics.plane_bisection:
         text += "<br>per plane: " + ", ".join(
             f"plane {plane} {gbps(value)}" for plane, value in metrics.plane_bisection)

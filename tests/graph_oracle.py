@@ -1,12 +1,10 @@
-"""Graph metrics on demand, from the document: connectivity, hop counts, path diversity and a
-max-flow bisection.
+"""The fabric's graph facts worked out from the document, independently of the analysis: the
+oracle the tests hold `analysis/fabric_paths.py` against.
 
-The analysis itself reads the same facts from its columns (fabric_paths.py: islands, max-flow
-bisection, worst path), incrementally.  These functions build a networkx view of the document
-for a one-off question (the tests check the analysis against this independent
-computation): networkx for connectivity, hop counts and edge-disjoint paths, scipy's
-`maximum_flow` (imported lazily) for the bisection.  The graph is never stored: the document is
-the only source of truth.
+The analysis reads connectivity, bisection and the worst path from its columns, incrementally
+(fabric_paths.py).  These functions build a networkx view of the document for the same questions:
+networkx for connectivity, hop counts and edge-disjoint paths, scipy's `maximum_flow` (imported
+lazily) for the bisection.  Only tests use them (they were `aicnet_gui/analysis/graph.py`).
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..model.document import FabricDocument
+from aicnet_gui.model.document import FabricDocument
 
 if TYPE_CHECKING:
     import networkx as nx
