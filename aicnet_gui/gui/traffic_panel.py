@@ -145,6 +145,7 @@ class TrafficPanel(QObject):
             self._refresh_legend()  # the edited cables are drawn as pending
 
     def _on_reset(self) -> None:
+        self.section.forget_mode()
         self.section.show_run(None)
         self._want()
 

@@ -195,4 +195,6 @@ def test_the_settings_dialog_sets_the_load_balancing_mode_and_undo_takes_it_back
     window.document.undo_stack.redo()
     assert window.document.fabric.settings.load_balancing == "spray"
     run = show_on_canvas(qtbot, window, seeds=1)
-    assert run.fabric_mode == "spray"  # the traffic view follows: the fabric's own mode
+    assert run.fabric_mode == "spray"  # the traffic view follows: the fabric's own mode,
+    assert window.traffic.section.mode == "spray"  # shown until the user picks another
+    assert window.legend.title() == "Traffic load · packet spraying"

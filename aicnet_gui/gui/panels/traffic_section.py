@@ -98,7 +98,9 @@ class TrafficSection(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.run: TrafficRun | None = None
-        self.mode = "ecmp"
+        #: the mode shown: the fabric's own (★) until one is chosen (`mode_chosen`)
+        self.mode: str | None = None
+        self.mode_chosen = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
@@ -231,8 +233,10 @@ class TrafficSection(QWidget):
         if run is None:
             self.hottest.clear()
             return
-        if self.mode not in run.modes:
-            self.mode = run.shown(self.mode).mode if self.mode in MODES else run.fabric_mode
+        if not self.mode_chosen or self.mode not in MODES:
+            self.mode = run.fabric_mode
+        elif self.mode not in run.modes:  # a mode this fabric routes as another
+            self.mode = run.shown(self.mode).mode
         traffic = run.traffic
         algorithm = NCCL_NAMES.get(traffic.algorithm, traffic.algorithm)
         what = (f"all-reduce of {traffic.message_bytes / 1e6:g} MB, NCCL {algorithm}/"
@@ -323,18 +327,27 @@ class TrafficSection(QWidget):
         if not checked or button is None:
             return
         mode = button.property("mode")
+        self.mode_chosen = True
         if mode != self.mode:
             self.mode = mode
             self._show_picture()
             self.picture_changed.emit()
 
     def choose_mode(self, mode: str) -> None:
-        """Show `mode` (or the computed one it routes as)."""
+        """Show `mode` (or the computed one it routes as); before a run, the mode to show."""
+        if mode not in MODES:
+            raise ValueError(f"unknown load-balancing mode {mode!r}")
+        wanted = self.run.shown(mode).mode if self.run is not None else mode
+        self.mode_chosen = True
         for button in self.modes.buttons():
-            if button.property("mode") == (self.run.shown(mode).mode if self.run else mode):
+            if button.property("mode") == wanted:
                 button.setChecked(True)
                 return
-        self.mode = mode
+        self.mode = wanted
+
+    def forget_mode(self) -> None:
+        """A new document: show its fabric's own mode until one is chosen."""
+        self.mode, self.mode_chosen = None, False
 
     def _show_picture(self) -> None:
         picture = self.picture()
