@@ -118,6 +118,7 @@ class TrafficPanel(QObject):
     # ---------------------------------------------------------------- the runner
     def _on_busy(self, busy: bool) -> None:
         self.section.set_busy(busy)
+        self._refresh_legend()  # "computing…" while no result is shown yet
 
     def _on_status(self, text: str) -> None:
         if not text and self.runner.current():

@@ -213,11 +213,13 @@ class TrafficSection(QWidget):
         self.progress.setVisible(busy)
         if busy:
             self.progress.setValue(0)
-            self.progress.setFormat("starting…")
+            self.progress.setFormat("0 %")
 
     def show_progress(self, fraction: float, text: str) -> None:
+        """The bar says how far, the line under it what the model does."""
         self.progress.setValue(round(fraction * 1000))
-        self.progress.setFormat(f"{fraction:.0%} · {text}")
+        self.progress.setFormat(f"{fraction:.0%}")
+        self.set_status(f"computing: {text}")
 
     def set_status(self, text: str) -> None:
         self.status.setText(text)
