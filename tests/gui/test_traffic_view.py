@@ -1,11 +1,13 @@
 """Traffic on the drawn fabric in the editor (issue 35): the canvas coloured by the loads the
 traffic model gives, the Workloads dock's numbers, a hottest link selected from the dock, runs
 after edits with stale results dropped, Cancel, and the load-balancing mode in the settings
-dialog, undoable.  The figures are checked against `traffic_for`, the model's own call."""
+dialog, undoable; far out, the overview's trunks in their most loaded cable's colour.  The
+figures are checked against `traffic_for`, the model's own call."""
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -15,11 +17,13 @@ from aicnet_gui.editing.traffic_run import run_traffic
 from aicnet_gui.fileio import save_fabric
 from aicnet_gui.generators import TwoTierParams, generate
 from aicnet_gui.gui import load_ramp
+from aicnet_gui.gui.canvas.overview_layer import OVERVIEW_SCALE
 from aicnet_gui.gui.panels.traffic_section import gbs
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateDevice, UpdateSettings
 from aicnet_gui.traffic import TrafficParams, traffic_for
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HGX = "generic-hgx-8-gpu-b3140h"
 CISCO = "cisco-n9364e-sg2-o"
 WAIT_MS = 60_000
@@ -198,3 +202,26 @@ def test_the_settings_dialog_sets_the_load_balancing_mode_and_undo_takes_it_back
     assert run.fabric_mode == "spray"  # the traffic view follows: the fabric's own mode,
     assert window.traffic.section.mode == "spray"  # shown until the user picks another
     assert window.legend.title() == "Traffic load · packet spraying"
+
+
+def test_far_out_each_trunk_takes_the_load_of_its_most_loaded_cable(qtbot, window):
+    assert window.open_path(EXAMPLES / "superpod-4su.fabric", ask=False)
+    show_on_canvas(qtbot, window, seeds=1)
+    window.traffic.section.choose_mode("ecmp")
+    doc = window.document.fabric
+    loads = traffic_for(doc, workload_id(window), "ecmp", TrafficParams(seeds=1)).link_load
+    overview = window.topology.overview
+    level, bundles = overview.level(OVERVIEW_SCALE / 2)
+    peaks = overview.bundle_loads(level, bundles)
+    titles = [block.title for block in level.blocks]
+    spines = next(i for i, block in enumerate(level.blocks) if block.key.kind != "su"
+                  and "spine" in block.counts)
+    for su in ("1", "4"):
+        block = titles.index(f"SU {su}")
+        pair = (min(block, spines), max(block, spines))
+        at = next(i for i, ab in enumerate(zip(bundles.a.tolist(), bundles.b.tolist(),
+                                               strict=True)) if ab == pair)
+        uplinks = [load for link_id, load in loads.items()
+                   if {doc.devices[doc.links[link_id].a.device].tags.get("su"),
+                       doc.devices[doc.links[link_id].b.device].tags.get("su")} == {su, None}]
+        assert uplinks and peaks[at] == pytest.approx(max(uplinks), abs=1e-4)
