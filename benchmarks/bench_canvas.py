@@ -125,21 +125,29 @@ def wait_for(app, done, timeout: float = 120.0) -> None:  # noqa: ANN001
         time.sleep(0.002)
 
 
-def bench(path: Path) -> dict[str, float]:
-    from PySide6.QtCore import QCoreApplication, QPointF, QSettings
+def new_window(path: Path):  # noqa: ANN201
+    """(the application, a main window of 1600x1000 shown) with fresh settings next to `path`:
+    the default layout (inspector in front; the metrics dock, whose bill of materials is
+    computed only while it is shown, behind it)."""
+    from PySide6.QtCore import QCoreApplication, QSettings
     from PySide6.QtWidgets import QApplication
 
     QCoreApplication.setOrganizationName("aicnet-bench")
     app = QApplication.instance() or QApplication([])
     from aicnet_gui.gui.main_window import MainWindow
 
-    # fresh settings: the default layout (inspector in front; the metrics dock, whose bill of
-    # materials is computed only while it is shown, behind it)
     settings = QSettings(str(path.with_suffix(".ini")), QSettings.Format.IniFormat)
     window = MainWindow(interactive=False, settings=settings)
     window.resize(1600, 1000)
     window.show()
     app.processEvents()
+    return app, window
+
+
+def bench(path: Path) -> dict[str, float]:
+    from PySide6.QtCore import QPointF
+
+    app, window = new_window(path)
     view = window.topology_view
     built: list[float] = []
     window.topology.built.connect(lambda: built.append(time.perf_counter()))

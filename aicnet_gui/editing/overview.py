@@ -263,6 +263,34 @@ def count_bundles(block_of: np.ndarray, blocks: int, dev_a: np.ndarray, dev_b: n
     return Bundles(pairs // span, pairs % span, totals[pairs])
 
 
+def bundle_members(bundles: Bundles, block_a: np.ndarray, block_b: np.ndarray,
+                   blocks: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the cables in a bundle, the bundle of each), as `count_bundles` counted them:
+    `block_a`, `block_b` are each cable's end blocks (-1: in none), `blocks` the number of
+    blocks.  A cable drawn since the bundles were counted is in none."""
+    keep = np.flatnonzero((block_a >= 0) & (block_b >= 0) & (block_a != block_b))
+    if not len(bundles) or not len(keep):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    a, b = block_a[keep], block_b[keep]
+    span = max(blocks, 1)
+    known = bundles.a * span + bundles.b
+    keys = np.minimum(a, b) * span + np.maximum(a, b)
+    at = np.minimum(np.searchsorted(known, keys), len(known) - 1)
+    found = known[at] == keys
+    return keep[found], at[found]
+
+
+def bundle_peaks(bundles: Bundles, members: tuple[np.ndarray, np.ndarray],
+                 values: np.ndarray) -> np.ndarray:
+    """The largest of `values` (one per cable; NaN ignored, NaN where a bundle has none) over
+    the cables of each bundle (`members`: `bundle_members`)."""
+    cables, of = members
+    peaks = np.full(len(bundles), np.nan)
+    if len(cables):
+        np.fmax.at(peaks, of, values[cables].astype(np.float64))
+    return peaks
+
+
 def coarsen(fine: Level, coarse_of: Sequence[BlockKey]) -> tuple[Level, np.ndarray]:
     """The coarse level made of the fine blocks (`coarse_of[i]`: fine block i's coarse key), and
     fine block -> coarse block.  A pod of several SUs gets one part per layout row of its SUs;

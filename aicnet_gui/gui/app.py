@@ -27,8 +27,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="which canvas --screenshot shows (default topology)")
     parser.add_argument("--dock", choices=("inspector", "metrics", "workloads"), default="inspector",
                         help="which right-hand panel --screenshot shows (default inspector)")
-    parser.add_argument("--colour", choices=("cable", "speed", "tier", "rail", "oversubscription"),
-                        default="cable", help="colour mode of the cables for --screenshot")
+    parser.add_argument("--colour", choices=("cable", "speed", "tier", "rail", "oversubscription",
+                                             "traffic"),
+                        default="cable", help="colour mode of the cables for --screenshot "
+                        "(traffic: waits for the traffic model)")
+    parser.add_argument("--traffic-mode", choices=("ecmp", "adaptive", "spray"),
+                        help="with --colour traffic: the load-balancing mode shown (default the "
+                             "fabric's own)")
     parser.add_argument("--collapse", choices=("su", "rack", "rail", "plane"),
                         help="collapse every group of this kind for --screenshot")
     parser.add_argument("--plane", metavar="N",
@@ -120,6 +125,13 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         wait_for(app, lambda: validator.bom is not None)
     if getattr(args, "colour", "cable") != "cable":
         window.set_colour_mode(args.colour)
+    if getattr(args, "colour", "cable") == "traffic":
+        runner = window.traffic.runner
+        wait_for(app, runner.current, timeout_s=300.0)
+        if getattr(args, "traffic_mode", None):
+            window.traffic.section.choose_mode(args.traffic_mode)
+        if dock == "workloads":  # the dock scrolled to its traffic section
+            window.workloads.scroll_to(window.workloads.traffic)
     if getattr(args, "collapse", None):
         window.collapse_all(args.collapse)
     plane = getattr(args, "plane", None)

@@ -75,6 +75,8 @@ def changed_here(diff: FabricDiff) -> tuple[list[str], list[str]]:
 class ChangeTools(QObject):
     compared = Signal(object)  # FabricDiff
     failed_over = Signal(object)  # WhatIfResult
+    #: the cables Failure Mode shows down (a frozenset of link ids; empty: Failure Mode off)
+    failure_changed = Signal(object)
 
     def __init__(self, window) -> None:  # noqa: ANN001 - the MainWindow
         super().__init__(window)
@@ -214,11 +216,13 @@ class ChangeTools(QObject):
         if not self._mode or self.failed is None:
             self.topology_overlay.clear()
             self.floor_overlay.clear()
+            self.failure_changed.emit(frozenset())
             return
         devices, links = self.failed
         doc = self.window.document.fabric
         devices = tuple(d for d in devices if d in doc.devices)
         links = tuple(lk for lk in links if lk in doc.links)
+        self.failure_changed.emit(frozenset(links))
         topology = self.window.topology
         for scene, overlay in ((topology, self.topology_overlay),
                                (self.window.floor, self.floor_overlay)):

@@ -5,7 +5,9 @@
 - tier: the tier pair it joins (server-leaf, leaf-spine, spine-core);
 - rail: its rail (and leaves, spines and cores by their rail tag);
 - oversubscription: switches by downlink:uplink ratio against the fabric's target; a cable takes
-  the colour of the lower switch it touches.
+  the colour of the lower switch it touches;
+- traffic: each cable by its load under the workload and load-balancing mode the Workloads dock
+  shows (the traffic model's, gui/traffic_panel.py; load_ramp.py's colours).
 
 The link layer colours cables itself from per-device tiers and classes; this module computes the
 classes and device accents from the last validation report and what the legend shows in each mode
@@ -19,7 +21,7 @@ from PySide6.QtGui import QColor
 from ..analysis import AnalysisReport
 from ..model.colours import CABLE_COLOURS
 from ..model.document import FabricDocument
-from . import theme
+from . import load_ramp, theme
 from .canvas.legend import SPEED_SPEC, LegendSpec
 from .panels.metrics import fabric_target
 
@@ -29,6 +31,7 @@ MODES: dict[str, str] = {
     "tier": "Tier",
     "rail": "Rail",
     "oversubscription": "Oversubscription",
+    "traffic": "Traffic load",
 }
 
 #: at most this many colour rows in the legend (then "N more")
@@ -89,7 +92,16 @@ def legend_spec(doc: FabricDocument, mode: str) -> LegendSpec:
         target, _kind = fabric_target(doc)
         rows = [(label, colour) for label, colour in theme.OVERSUB_CLASSES]
         return _mode_spec(f"Oversubscription vs {target:.2f}:1", rows)
+    if mode == "traffic":
+        return traffic_spec("Cables by traffic load")
     return SPEED_SPEC
+
+
+def traffic_spec(title: str, pending: bool = False) -> LegendSpec:
+    """The traffic mode: load as % of capacity, hottest first (`pending`: some cable was edited
+    since the loads were computed)."""
+    return LegendSpec(title, load_ramp.legend_rows(pending), "Ports by speed",
+                      bundle="bundle: its most loaded cable", bundle_colour=load_ramp.RAMP[-1])
 
 
 def _mode_spec(title: str, rows: list[tuple[str, str]]) -> LegendSpec:

@@ -8,6 +8,8 @@ between an edit and the next report the fixes are disabled and the status says "
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel
 
@@ -18,6 +20,7 @@ from ..repair import FixChecker
 from ..repair.batch import batch_fix
 from . import colouring
 from .badge_tally import BadgeTally
+from .canvas.legend import LegendSpec
 from .legend_keys import LegendKeys
 from .panels.findings import FindingsDock
 from .panels.forms import on_screen
@@ -32,6 +35,8 @@ class LivePanels(QObject):
 
     #: a current report was shown everywhere
     shown = Signal(object)
+    #: the canvas's colour mode changed (its name)
+    colour_mode_changed = Signal(str)
 
     def __init__(self, window: AppWindow) -> None:
         super().__init__(window)
@@ -42,6 +47,9 @@ class LivePanels(QObject):
         self.metrics = MetricsDock(doc, window)
         self.workloads = WorkloadsDock(window.editor, window.selected_servers, window)
         self.colour_mode = "cable"
+        #: what the legend shows in a mode another part draws (mode -> spec maker): the traffic
+        #: mode's title names the workload and the load-balancing mode shown
+        self.legend_specs: dict[str, Callable[[], LegendSpec]] = {}
         self.badges = BadgeTally()
         self.legend_keys = LegendKeys()
         self._validated_text: str | None = None
@@ -193,7 +201,11 @@ class LivePanels(QObject):
         classes = colouring.oversub_classes(doc, self.validator.report) if mode == "oversubscription" else None
         window.topology.set_colour_mode(mode, colouring.accents(doc, mode, classes or {}), classes)
         self.refresh_legend()
+        self.colour_mode_changed.emit(mode)
 
     def refresh_legend(self) -> None:
         """Show in the legend what the current colour mode draws."""
-        self.window.legend.set_spec(colouring.legend_spec(self.window.document.fabric, self.colour_mode))
+        maker = self.legend_specs.get(self.colour_mode)
+        self.window.legend.set_spec(maker() if maker is not None else
+                                    colouring.legend_spec(self.window.document.fabric,
+                                                          self.colour_mode))

@@ -55,6 +55,7 @@ from .editor import INFO, Editor
 from .file_commands import FileCommands
 from .live import LivePanels
 from .plane_choice import PlaneChoice
+from .traffic_panel import TrafficPanel
 from .window_actions import ACTIONS
 from .window_menus import TOOLBAR, build_menu_bar, fill
 from .workers.background import abandon_jobs
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         self.plane_choice = PlaneChoice(self, self)
         self._build_status_bar()
         self.change_tools = ChangeTools(self)
+        self.traffic = TrafficPanel(self)
         self.actions_by_name, action_groups = make_actions(self, ACTIONS)
         self.colour_group = action_groups["colour"]
         undo_messages.connect(self.actions_by_name["undo"], self.actions_by_name["redo"],

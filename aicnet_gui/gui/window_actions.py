@@ -136,6 +136,10 @@ VIEW_ACTIONS = (
                  "set_colour_mode", args=(mode,), icon="colour-mode", checkable=True,
                  checked=mode == "cable", group="colour")
       for mode, title in colouring.MODES.items()),
+    ActionSpec("traffic-layer", "&Traffic Load", "traffic.set_shown", shortcut="Ctrl+Shift+T",
+               icon="colour-mode", checkable=True, takes_checked=True,
+               tip="colour every cable by its load under the workload and load-balancing mode "
+               "the Workloads dock shows (computed in the background)"),
     *(ActionSpec(f"collapse-{kind}", f"Collapse All {title}", "collapse_all", args=(kind,),
                  icon="collapse",
                  tip=f"draw each {kind if kind != 'su' else 'scalable unit'} as one box")

@@ -49,6 +49,7 @@ MENUS: tuple[tuple[str, tuple[Entry, ...]], ...] = (
     ("&View", ("view-topology", "view-floor", SEP, "zoom-in", "zoom-out", "fit", SEP, "snap-grid",
                "legend", SEP,
                Submenu("&Colour Cables", "colour-mode", tuple(f"colour-{m}" for m in colouring.MODES)),
+               "traffic-layer",
                Submenu("&Groups", "collapse", ("collapse-su", "collapse-rack", "collapse-rail",
                                                "collapse-plane", SEP, "expand-all")),
                Slot("planes"), "validate", "whatif", "failure-mode", SEP, Slot("docks"))),

@@ -264,14 +264,14 @@ class TrafficModel:
         util = np.divide(loads, self.network.cap, out=np.zeros_like(loads),
                          where=self.network.cap > 0)
         per_link = np.maximum(util[0::2], util[1::2])
-        ids = self.state.store.link_ids
-        link_load = dict(zip(map(ids.__getitem__, self.network.link_rows.tolist()),
-                             np.round(per_link, 4).tolist(), strict=True))
+        link_load = by_link_id(self.state.store.link_ids, self.network.link_rows,
+                               np.round(per_link, 4))
         return ModeResult(
             mode, runs, tuple(notes), float(np.mean(bus)), percentile(bus, 5), percentile(bus, 95),
             float(np.mean(times)) if np.isfinite(times).all() else None, ideal,
             float(np.mean(shares)), percentile(shares, 5), percentile(shares, 95), seeds,
-            link_load, self._hottest(util, loads), histogram(per_link, self.params.bins))
+            link_load, self._hottest(util, loads), histogram(per_link, self.params.bins),
+            draw_busbw_gbps=tuple(bus.tolist()))
 
     def _time(self, job: _Job, tuning: Tuning, choice, share: float) -> float:  # noqa: ANN001
         if job.collective == "alltoall":
@@ -312,6 +312,22 @@ class TrafficModel:
                                 f"{state.end_label(row, b)}", round(float(util[k]), 4),
                                 round(float(loads[k]), 2), float(net.cap[k])))
         return tuple(out)
+
+
+#: links per piece of `by_link_id`
+ID_PIECE = 16_384
+
+
+def by_link_id(ids: list, rows: np.ndarray, values: np.ndarray) -> dict[str, float]:
+    """{ids[row]: value}, built a piece at a time: one C call over 300k links holds the
+    interpreter lock ~0.1-0.2 s, which froze the editor's window while the model ran in its
+    worker thread; between pieces the window's thread gets its turn."""
+    out: dict[str, float] = {}
+    for start in range(0, len(rows), ID_PIECE):
+        stop = start + ID_PIECE
+        out.update(zip(map(ids.__getitem__, rows[start:stop].tolist()),
+                       values[start:stop].tolist(), strict=True))
+    return out
 
 
 def allocate(network: Network, classes: flowsets.Classes, per_row: np.ndarray,

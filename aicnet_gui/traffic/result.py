@@ -58,6 +58,9 @@ class ModeResult:
     histogram: tuple[Bin, ...]
     #: max-min fair steady state of the first draw: every flow at its fair rate, summed
     throughput_gbps: float = 0.0
+    #: nccl-tests' busBW of each draw in draw order (draw k is the one seeded `seed + k`: a run
+    #: with `seed=seed + k, seeds=1` repeats it, loads and all)
+    draw_busbw_gbps: tuple[float, ...] = ()
 
     @property
     def ratio(self) -> float:

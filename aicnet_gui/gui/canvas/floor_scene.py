@@ -5,7 +5,8 @@ slots; each racked device fills its slots, and devices in no rack wait in a tray
 Dragging a device into a rack places it at the RU under it (the slot lights green, or red with
 the reason); dragging a rack moves it to another floor slot.  The cables of the selected devices
 are drawn as routes over the cable tray with their estimated length: this view is where the
-lengths come from.
+lengths come from.  A run takes its cable's jacket (else speed) colour, or what `run_colour`
+gives (the Topology's traffic colours, while the canvas is coloured by load).
 
 Like the Topology scene it only mirrors the model, through its `FloorMirror` (floor_mirror.py,
 the Floor's `SceneMirror`: mirror.py): the rack and device items, the tray, the far layer and
@@ -17,6 +18,7 @@ The items are in floor_items.py, the floor grid in floor_geometry.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
@@ -89,6 +91,8 @@ class FloorScene(FabricScene):
         self.mirror = FloorMirror(self, lambda: self.editor.doc, self.grid, self.tray,
                                   self.far_layer, self.rebuild)
         self._dragging = False
+        #: link id -> the colour of its run (None: its jacket or speed), while set
+        self.run_colour: Callable[[str], str | None] | None = None
         self.selectionChanged.connect(self._on_selection)
         editor.document.changed.connect(self.apply_changes)
         editor.document.reset.connect(self._on_reset)
@@ -339,7 +343,8 @@ class FloorScene(FabricScene):
                     anchor, where = QPointF((xa + xb) / 2, min(tray_a, tray_b) - 12), "above"
                 length = link_length(doc, link)
                 port = doc.port(link.a.device, link.a.port)
-                colour = QColor(theme.link_colour_hex(link.colour)
+                chosen = self.run_colour(link.id) if self.run_colour is not None else None
+                colour = QColor(chosen or theme.link_colour_hex(link.colour)
                                 or theme.speed_colour_hex(port.speed_gbps if port else 0))
                 text = "length unknown" if length.length_m is None else f"{metres(length.length_m)} m"
                 if length.ordered_m is not None:

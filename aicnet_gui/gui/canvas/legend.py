@@ -154,6 +154,12 @@ class Legend(QWidget):
             self._folded = folded
             self._changed()
 
+    def reveal(self) -> None:
+        """Unfold, unless the user folded it (a colour mode that means nothing without its
+        legend was just chosen)."""
+        if not self._chosen:
+            self.set_folded(False, chosen=True)
+
     def _resize(self) -> None:
         if self._folded:
             self.resize(QSize(CHIP_W, CHIP_H))

@@ -12,8 +12,10 @@ thousand trunks instead of 100k lines.
 
 The layer also carries what the live validation and the colour modes add to the picture, without
 a single extra item: a pale red (error) or amber (warning) halo under cables that have findings,
-the colour of each cable in the current mode (jacket, speed, tier, rail, oversubscription), and
-collapsed groups, whose cables end at the group's box as one bundle per group and device.
+the colour of each cable in the current mode (jacket, speed, tier, rail, oversubscription, or
+its traffic load: `set_loads`, a bundle taking its most loaded cable's colour, hot cables drawn
+over cool ones), and collapsed groups, whose cables end at the group's box as one bundle per
+group and device.
 
 A plane filter (`set_plane_filter`, a view setting of multi-plane fabrics) leaves out the cables
 of other compute planes and every cable with an end on a hidden device: they are not drawn,
@@ -22,24 +24,27 @@ bundled, counted for the overview, picked or selected, and come back when the fi
 
 from __future__ import annotations
 
-from itertools import starmap
+from itertools import repeat, starmap
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from .. import theme
+from .. import load_ramp, theme
 from . import lod
 
 _GROW = 1.6
 _COLUMNS = {"_ax": np.float64, "_ay": np.float64, "_bx": np.float64, "_by": np.float64,
             "_pen": np.int32, "_spen": np.int32, "_mpen": np.int32, "_alive": np.bool_,
             "_da": np.int64, "_db": np.int64, "_sev": np.int8, "_rail": np.int16,
-            "_lplane": np.int16}
+            "_lplane": np.int16, "_load": np.float32}
 """The per-cable columns (one row per cable slot) and their types."""
-MODES = ("cable", "speed", "tier", "rail", "oversubscription")
-"""Colour modes: jacket colour (speed when none), speed, tier pair, rail, oversubscription."""
+MODES = ("cable", "speed", "tier", "rail", "oversubscription", "traffic")
+"""Colour modes: jacket colour (speed when none), speed, tier pair, rail, oversubscription,
+traffic load (load_ramp.py)."""
+NO_LOAD = -1.0
+"""The load column of a cable the traffic result does not name (NaN: edited since)."""
 
 
 def _pen(colour: str, width: float) -> QPen:
@@ -92,7 +97,7 @@ class Bundles:
     """Cables merged by end node: `a`, `b` node ids, `counts`, the first cable row of each
     bundle (for its colour), and for every merged cable row its bundle (`inverse`)."""
 
-    __slots__ = ("a", "b", "counts", "first", "inverse", "rows", "sev", "jackets")
+    __slots__ = ("a", "b", "counts", "first", "inverse", "jackets", "loads", "rows", "sev")
 
     def __init__(self, a: np.ndarray, b: np.ndarray, counts: np.ndarray, first: np.ndarray,
                  inverse: np.ndarray, rows: np.ndarray) -> None:
@@ -101,6 +106,8 @@ class Bundles:
         self.sev: np.ndarray | None = None
         #: the pen of each bundle in the cable mode (its cables' jacket, else their speed)
         self.jackets: np.ndarray | None = None
+        #: the pen of each bundle in the traffic mode (its most loaded cable's)
+        self.loads: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.a)
@@ -151,6 +158,11 @@ class LinkLayer(QGraphicsItem):
         self._stub_view: tuple[float, float, float, float, float] | None = None
         self._bundle_cache: dict[str, Bundles] = {}
         self._marked = False
+        #: bumped whenever the traffic loads change (the overview's bundle colours follow)
+        self.loads_version = 0
+        #: bumped whenever a cable gets or loses its row (a load column laid out for an older
+        #: version no longer fits: `set_load_column`)
+        self.rows_version = 0
         self.mode = "cable"
         #: below this view scale cables are drawn as bundles (set by the scene by fabric size)
         self.detail_scale = lod.PORTS_MIN_SCALE
@@ -317,6 +329,7 @@ class LinkLayer(QGraphicsItem):
         self._alloc(1024)
         self._index_cache = {}
         self._count = 0
+        self.rows_version += 1
         self._ids.clear()
         self._free.clear()
         self._selected.clear()
@@ -404,8 +417,10 @@ class LinkLayer(QGraphicsItem):
             i = self._index.get(link_id)
             if i is None:
                 i = self._slot()
+                self._load[i] = NO_LOAD
                 self._index[link_id] = i
                 self._ids[i] = link_id
+                self.rows_version += 1
                 self._count += 1
             self._ax[i], self._ay[i], self._bx[i], self._by[i] = ax, ay, bx, by
             self._pen[i] = self.pen_index(colour)
@@ -469,8 +484,10 @@ class LinkLayer(QGraphicsItem):
             table16 = np.array([self.plane_code(p) for p in plane_names], dtype=np.int16)
             self._lplane[:n] = table16[planes]
         self._alive[:n] = True
+        self._load[:n] = NO_LOAD
         self._n = n
         self._ids = list(ids)
+        self.rows_version += 1
         self._index_cache = None
         self._count = n
         ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
@@ -490,6 +507,7 @@ class LinkLayer(QGraphicsItem):
             self._count -= 1
             self._alive[i] = False
             self._ids[i] = None
+            self.rows_version += 1
             self._sev[i] = 0
             self._free.append(i)
             self._selected.discard(i)
@@ -545,12 +563,82 @@ class LinkLayer(QGraphicsItem):
             self._mode_pens(None)
             self.update()
 
+    # ---------------------------------------------------------------- traffic loads
+    def set_loads(self, ids: list[str], loads: np.ndarray) -> None:
+        """The traffic load (0-1) of the cables `ids` names; every other cable has none."""
+        rows = self.rows_of_links(ids)
+        known = rows >= 0
+        self._load[: self._n] = NO_LOAD
+        self._load[rows[known]] = np.asarray(loads, dtype=np.float32)[known]
+        self._loads_changed()
+
+    def row_ids(self) -> tuple[int, list[str | None]]:
+        """(rows_version, the link id of every row: None for a free row), a copy that another
+        thread may read (to lay a load column out in this order: `set_load_column`)."""
+        return self.rows_version, list(self._ids[: self._n])
+
+    def set_load_column(self, column: np.ndarray, version: int) -> bool:
+        """The loads as one column in row order, laid out for `version` of the rows (made from
+        `row_ids` elsewhere); False, and nothing set, when the rows changed since."""
+        if version != self.rows_version or len(column) != self._n:
+            return False
+        self._load[: self._n] = column
+        self._loads_changed()
+        return True
+
+    def clear_loads(self) -> None:
+        self._load[: self._n] = NO_LOAD
+        self._loads_changed()
+
+    def mark_pending(self, link_ids: list[str]) -> None:
+        """These cables were edited since the loads were computed (drawn as pending)."""
+        rows = self.rows_of_links(link_ids)
+        if (rows >= 0).any():
+            self._load[rows[rows >= 0]] = np.nan
+            self._loads_changed()
+
+    def rows_of_links(self, link_ids: list[str]) -> np.ndarray:
+        """The row of each cable (-1: not drawn here)."""
+        return np.fromiter(map(self._index.get, link_ids, repeat(-1)), dtype=np.int64,
+                           count=len(link_ids))
+
+    def load_of(self, link_id: str) -> float | None:
+        """The load the traffic mode draws a cable with (None: pending or unknown cable)."""
+        i = self._index.get(link_id)
+        if i is None or np.isnan(self._load[i]):
+            return None
+        return max(float(self._load[i]), 0.0)
+
+    def pending_loads(self) -> bool:
+        """Some drawn cable was edited since the loads were computed."""
+        return bool(np.isnan(self._load[: self._n][self._shown()]).any())
+
+    def live_loads(self) -> np.ndarray:
+        """The load of every cable drawn, in `live_ends` order (NaN pending, -1 none)."""
+        return self._load[: self._n][self._shown()]
+
+    def _loads_changed(self) -> None:
+        self.loads_version += 1
+        for bundles in self._bundle_cache.values():
+            bundles.loads = None
+        if self.mode == "traffic":
+            self._mode_pens(None)
+            self.update()
+
+    def _traffic_pens(self) -> np.ndarray:
+        """The pen of each load class (load_ramp.COLOURS order: pending, idle, cool to hot),
+        registered in that order so that hotter cables are drawn over cooler ones."""
+        return np.array([self.pen_index(c) for c in load_ramp.COLOURS], dtype=np.int32)
+
     def _mode_pens(self, rows: np.ndarray | None) -> None:
-        """The pen of each cable in the tier / rail / oversubscription mode."""
+        """The pen of each cable in the tier / rail / oversubscription / traffic mode."""
         if self.mode in ("cable", "speed"):
             return
         rows = np.flatnonzero(self._alive[: self._n]) if rows is None else rows
         if not len(rows):
+            return
+        if self.mode == "traffic":
+            self._mpen[rows] = self._traffic_pens()[load_ramp.classes(self._load[rows])]
             return
         da, db = self._da[rows], self._db[rows]
         ta, tb = self._dev_tier[da], self._dev_tier[db]
@@ -595,6 +683,8 @@ class LinkLayer(QGraphicsItem):
         speed colour when they differ, as the legend says), else the mode's colour."""
         if self.mode == "speed":
             return self._spen[bundles.first]
+        if self.mode == "traffic":
+            return self._bundle_load_pens(bundles)
         if self.mode != "cable":
             return self._mpen[bundles.first]
         if bundles.jackets is None:
@@ -606,6 +696,23 @@ class LinkLayer(QGraphicsItem):
                 np.maximum.at(high, bundles.inverse, pens)
             bundles.jackets = np.where(low == high, self._pen[bundles.first], self._spen[bundles.first])
         return bundles.jackets
+
+    def _bundle_load_pens(self, bundles: Bundles) -> np.ndarray:
+        """A bundle in the traffic mode: its most loaded cable's colour (pending only when none
+        of its cables has a load)."""
+        if bundles.loads is None:
+            top = np.full(len(bundles), np.nan, dtype=np.float32)
+            if len(bundles.rows):
+                np.fmax.at(top, bundles.inverse, self._load[bundles.rows])
+            bundles.loads = self._traffic_pens()[load_ramp.classes(top)]
+        return bundles.loads
+
+    def line_colour(self, link_id: str) -> str | None:
+        """The colour (`#rrggbb`) a cable is drawn in now, in the current mode."""
+        i = self._index.get(link_id)
+        if i is None:
+            return None
+        return self._pens[int(self._line_pens()[i])].color().name()
 
     def bundle_colours(self, kind: str = "pairs") -> set[str]:
         """The colours (`#rrggbb`) the bundles of `kind` are drawn in, in the current mode."""

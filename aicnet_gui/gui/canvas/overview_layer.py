@@ -15,6 +15,9 @@ reuses the blocks and recounts nothing: the boxes of the touched blocks are reco
 With one compute plane shown (`set_plane`) the switch blocks of the other planes are not drawn
 nor hit, the bundles are recounted from the cables the link layer still draws, and a block that
 holds switches of both planes (an SU with its leaves) counts only those of the plane shown.
+
+In the link layer's traffic colour mode (canvas/traffic_layer.py) a bundle is drawn in the
+colour of its most loaded cable (load_ramp.py), the hot ones over the cool ones.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from ...editing import overview
 from ...editing.overview import Block, Bundles, Level
 from ...model.document import FabricDocument
 from ...model.edits import ChangeSet
-from .. import theme
+from .. import load_ramp, theme
 from .device_layer import DeviceLayer
 from .link_layer import LinkLayer
 from .scene_data import PreparedOverview, TopologyData
@@ -95,6 +98,13 @@ class OverviewLayer(QGraphicsItem):
         self._fine_bundles: Bundles | None = None
         self._coarse_bundles: Bundles | None = None
         self._fine_to_coarse = np.zeros(0, dtype=np.int64)
+        #: per link-layer device row, its fine block (-1: none), from the last bundle count
+        self._block_of = np.zeros(0, dtype=np.int64)
+        #: per level (by id): its bundles' cables (overview.bundle_members, kept until the
+        #: cables are counted again) and their most loaded cable's load (for `_peaks_version`)
+        self._members: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._peaks: dict[int, np.ndarray] = {}
+        self._peaks_version = -1
         self._devices_dirty = True
         self._links_dirty = True
         self._moved: set[str] = set()
@@ -338,16 +348,26 @@ class OverviewLayer(QGraphicsItem):
         if fine is None:
             return
         links = self._scene.links
-        layer_rows = links.device_rows(self._ids)
-        block_of = np.full(links.device_count(), -1, dtype=np.int64)
-        known = layer_rows >= 0
-        block_of[layer_rows[known]] = fine.block_of[known]
+        block_of = self._device_blocks()
         dev_a, dev_b = links.live_ends()
+        self._block_of = block_of
+        self._members.clear()
+        self._peaks.clear()
         self._fine_bundles = overview.count_bundles(block_of, len(fine.blocks), dev_a, dev_b)
         assert self._coarse is not None
         self._coarse_bundles = overview.coarsen_bundles(self._fine_bundles, self._fine_to_coarse,
                                                         len(self._coarse.blocks))
         self._links_dirty = False
+
+    def _device_blocks(self) -> np.ndarray:
+        """Per link-layer device row, its fine block (-1: none)."""
+        assert self._fine is not None
+        links = self._scene.links
+        layer_rows = links.device_rows(self._ids)
+        block_of = np.full(links.device_count(), -1, dtype=np.int64)
+        known = layer_rows >= 0
+        block_of[layer_rows[known]] = self._fine.block_of[known]
+        return block_of
 
     # ---------------------------------------------------------------- what is shown
     def level(self, scale: float) -> tuple[Level, Bundles]:
@@ -366,6 +386,36 @@ class OverviewLayer(QGraphicsItem):
 
     def blocks(self, scale: float) -> list[Block]:
         return self.level(scale)[0].blocks
+
+    def bundle_loads(self, level: Level, bundles: Bundles) -> np.ndarray:
+        """The load of the most loaded cable of each bundle of `level` (NaN: none known)."""
+        links = self._scene.links
+        if self._peaks_version != links.loads_version:
+            self._peaks.clear()
+            self._peaks_version = links.loads_version
+        peaks = self._peaks.get(id(level))
+        if peaks is None:
+            peaks = overview.bundle_peaks(bundles, self._bundle_members(level, bundles),
+                                          links.live_loads())
+            self._peaks[id(level)] = peaks
+        return peaks
+
+    def _bundle_members(self, level: Level, bundles: Bundles) -> tuple[np.ndarray, np.ndarray]:
+        """The cables of each bundle of `level`, in `live_ends` order (kept until recounted)."""
+        members = self._members.get(id(level))
+        if members is None:
+            links = self._scene.links
+            if len(self._block_of) != links.device_count():  # bundles the file loader counted
+                self._block_of = self._device_blocks()
+            block_of = self._block_of
+            if level is self._coarse:
+                block_of = np.where(block_of >= 0, self._fine_to_coarse[np.maximum(block_of, 0)],
+                                    -1)
+            dev_a, dev_b = links.live_ends()
+            members = overview.bundle_members(bundles, block_of[dev_a], block_of[dev_b],
+                                              len(level.blocks))
+            self._members[id(level)] = members
+        return members
 
     def block_at(self, pos: QPointF, scale: float) -> Block | None:
         for block in self.blocks(scale):
@@ -414,7 +464,7 @@ class OverviewLayer(QGraphicsItem):
         shown = [self.block_shown(b) for b in level.blocks]
         # the bundles first: a trunk to a lower block passes behind the blocks above it instead
         # of running through their titles (it shows in the gaps between them)
-        ends = self._paint_bundles(painter, level.blocks, bundles, scale)
+        ends = self._paint_bundles(painter, level, bundles, scale)
         self._paint_blocks(painter, level.blocks, scale, shown)
         leaving = bundles.leaving(len(level.blocks)) if len(bundles) else None
         titles = self._paint_titles(painter, level.blocks, scale, leaving, shown,
@@ -469,11 +519,13 @@ class OverviewLayer(QGraphicsItem):
             painter.setBrush(QBrush(fill))
             painter.drawRects(rects)
 
-    def _paint_bundles(self, painter: QPainter, blocks: list[Block], bundles: Bundles,
+    def _paint_bundles(self, painter: QPainter, level: Level, bundles: Bundles,
                        scale: float) -> tuple[np.ndarray, ...] | None:
-        """One line per bundle; returns the lines' ends (for the counts)."""
+        """One line per bundle (in the traffic mode in its load's colour, the hot ones last);
+        returns the lines' ends (for the counts)."""
         if not len(bundles):
             return None
+        blocks = level.blocks
         # from the upper block's bottom edge to the lower one's top edge, straight down where the
         # blocks overlap sideways (a trunk reads as going up a tier, not through other blocks)
         boxes = [self.label_rect(b, scale) for b in blocks]
@@ -491,10 +543,15 @@ class OverviewLayer(QGraphicsItem):
         ay, by = bottom[up], top[low]
         weights = np.searchsorted(np.array([16, 128, 1024, 8192]), bundles.counts, side="right")
         widths = (1.0, 1.6, 2.4, 3.4, 4.6)
-        colour = QColor("#5b6b7f")
-        for bucket in np.unique(weights).tolist():
-            rows = np.flatnonzero(weights == bucket)
-            pen = QPen(colour, widths[bucket])
+        colours = [QColor("#5b6b7f")]
+        classes = np.zeros(len(bundles), dtype=np.int64)
+        if self._scene.links.mode == "traffic":
+            colours = [QColor(c) for c in load_ramp.COLOURS]
+            classes = load_ramp.classes(self.bundle_loads(level, bundles))
+        keys = classes * 8 + weights
+        for key in np.unique(keys).tolist():  # cool to hot: the hot trunks on top
+            rows = np.flatnonzero(keys == key)
+            pen = QPen(colours[key // 8], widths[key % 8])
             pen.setCosmetic(True)
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)
             painter.setPen(pen)

@@ -61,6 +61,7 @@ from .scene_data import topology_data
 from .su_captions import SuCaptions
 from .tooltips import tooltip
 from .topology_mirror import TopologyMirror, link_colour
+from .traffic_layer import TrafficLayer
 from .view import FabricView
 from .wire_preview import WirePreview
 from .wire_state import WireState
@@ -163,6 +164,9 @@ class TopologyScene(FabricScene):
         self.su_captions = SuCaptions(self.overview.su_blocks,  # `SU 3` closer in
                                       self.device_layer.boundingRect)
         self.mirror.add_layer(self.su_captions)
+        # the traffic model's loads (gui/traffic_panel.py sets them): cables coloured by load
+        self.traffic = TrafficLayer(self.links, self.mirror.link_line, lambda: self.overview.active)
+        self.mirror.add_layer(self.traffic)
         #: collapsed groups (view state, not in the model)
         self.collapsed: dict[GroupKey, GroupItem] = self.group_boxes.boxes
         self.colour_mode = "cable"

@@ -1,9 +1,10 @@
 """Fabric > Settings: every project setting of the `.fabric` file in one dialog.
 
 Tabs: General (name, author, revision, description, site and label profile), Network
-(technology, MTU, lossless options, ECMP, spares, all-reduce message size), Oversubscription
-targets per workload kind, Cable lengths (the estimate's parameters), Naming patterns per role
-and the Design notes printed in the design report.  The numeric tabs are rendered from the
+(technology, MTU, lossless options, ECMP, the load-balancing mode with what this design's
+switches and NICs run of it (load_balancing_form.py), spares, all-reduce message size),
+Oversubscription targets per workload kind, Cable lengths (the estimate's parameters), Naming
+patterns per role and the Design notes printed in the design report.  The numeric tabs are rendered from the
 pydantic models (`ModelForm`), so a new setting shows up here by itself.
 
 OK checks the whole result with the same pydantic models the file uses and applies the changes
@@ -36,6 +37,7 @@ from ...model.edits import Operation, UpdateMetadata, UpdateSettings
 from ...model.fabric import LengthEstimation, Metadata, Notes, OversubscriptionTargets, Settings
 from ...model.network_defaults import network_defaults
 from .. import theme
+from .load_balancing_form import LoadBalancingForm
 from .model_form import ModelForm
 from .port_os_form import PortOsForm
 from .services_form import ServicesForm
@@ -44,7 +46,8 @@ if TYPE_CHECKING:
     from ...model.document import FabricDocument
 
 #: Settings fields that have a tab (or a place on General) of their own
-_OWN_TABS = ("oversubscription", "lengths", "naming", "notes", "site", "label_profile", "port_os")
+_OWN_TABS = ("oversubscription", "lengths", "naming", "notes", "site", "label_profile", "port_os",
+             "load_balancing")
 
 ROLE_TITLES = {
     "gpu_server": "GPU servers", "storage": "Storage servers", "leaf": "Leaf switches",
@@ -207,11 +210,14 @@ class FabricSettingsDialog(QDialog):
         self.technology_note.setStyleSheet("color: #1864ab;")
         self.technology_note.hide()
         self.services = ServicesForm(doc)
+        self.load_balancing = LoadBalancingForm(doc, settings.technology)
         network = QWidget()
         network_layout = QVBoxLayout(network)
         network_layout.addWidget(self.technology_note)
         network_layout.addWidget(self.network)
         network_layout.addWidget(self.services)
+        network_layout.addWidget(self.load_balancing)
+        network_layout.addStretch(1)
         self.tabs.addTab(_scrolled(network), "Network")
 
         self.targets = ModelForm(OversubscriptionTargets, catalog)
@@ -261,17 +267,21 @@ class FabricSettingsDialog(QDialog):
         self.network.blockSignals(True)
         self.network.set_values(defaults)
         self.network.blockSignals(False)
+        self.load_balancing.set_technology(technology)
+        self.load_balancing.set_value(defaults["load_balancing"])
         title = theme.TECH_TITLES.get(technology.value, technology.value)
         lossless = [name.upper() for name in ("pfc", "ecn", "dcb") if defaults[name]]
         self.technology_note.setText(
             f"{title}'s defaults are filled in: MTU {defaults['mtu']}, "
             + (", ".join(lossless) + " on" if lossless else "no PFC, ECN or DCB")
-            + f", ECMP {defaults['ecmp_policy']}. Change them here if your fabric differs.")
+            + f", ECMP {defaults['ecmp_policy']}, load balancing "
+            + f"{defaults['load_balancing']}. Change them here if your fabric differs.")
         self.technology_note.show()
 
     # ---------------------------------------------------------------- result
     def wanted_settings(self) -> dict[str, Any]:
-        values = {**self.network.values(), **self.place.values()}
+        values = {**self.network.values(), **self.place.values(),
+                  "load_balancing": self.load_balancing.value()}
         try:
             values.update(self.services.values())
         except ValueError as exc:

@@ -6,8 +6,10 @@ target bandwidth per GPU, message size and NCCL all-reduce algorithm (ring, tree
 SHARP, NVLS); when the fabric cannot run the algorithm chosen, the estimate falls back to the
 ring and the dock says why next to the choice.  The live validation's numbers for it follow every
 edit: bandwidth per GPU (and through each tier), bisection bandwidth, the all-reduce estimate
-and the bottleneck, which the canvas highlights together with the workload's servers.  Every
-change is one undo step through the editor.
+and the bottleneck, which the canvas highlights together with the workload's servers.  Below
+them the traffic section (traffic_section.py) shows the workload's collective routed by each
+load-balancing mode the fabric runs (gui/traffic_panel.py computes it).  Every change is one
+undo step through the editor.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .. import resources
 from ..editor import Editor
 from .forms import form, on_commit, on_screen, section
 from .metrics import gbps
+from .traffic_section import TrafficSection
 
 KIND_TITLES = {"training": "Training", "inference": "Inference", "storage": "Storage",
                "inference-disaggregated": "Inference, disaggregated prefill/decode",
@@ -103,6 +106,8 @@ class WorkloadsDock(QDockWidget):
     highlight = Signal(object, object)
     #: select and centre these ids
     show_objects = Signal(object)
+    #: the workload shown in the dock changed or was edited (its id, or None)
+    workload_shown = Signal(object)
 
     def __init__(self, editor: Editor, selected_servers, parent=None) -> None:  # noqa: ANN001
         super().__init__("Workloads", parent)
@@ -247,6 +252,8 @@ class WorkloadsDock(QDockWidget):
         self.show_bottleneck = QPushButton(resources.icon("fit"), "Show bottleneck")
         self.show_bottleneck.clicked.connect(self._show_bottleneck)
         details.addWidget(self.show_bottleneck)
+        self.traffic = TrafficSection()
+        details.addWidget(self.traffic)
         layout.addWidget(self.details)
         layout.addStretch(1)
         scroll = QScrollArea()
@@ -254,10 +261,17 @@ class WorkloadsDock(QDockWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
         self.setWidget(scroll)
+        self._scroll = scroll
         editor.document.changed.connect(self._on_changed)
         editor.document.reset.connect(self.refresh)
         self.visibilityChanged.connect(self._on_visibility)
         self.refresh()
+
+    def scroll_to(self, widget: QWidget) -> None:
+        """Scroll the dock so that `widget` (a part of it) starts at its top."""
+        self._scroll.widget().adjustSize()
+        top = widget.mapTo(self._scroll.widget(), widget.rect().topLeft()).y()
+        self._scroll.verticalScrollBar().setValue(top)
 
     # ---------------------------------------------------------------- the list
     def current_id(self) -> str | None:
@@ -311,6 +325,7 @@ class WorkloadsDock(QDockWidget):
                 value.setText("–")
             self._show_fallback(None)
             self.highlight.emit(set(), None)
+            self.workload_shown.emit(None)
             return
         with QSignalBlocker(self.name):
             self.name.setText(workload.name)
@@ -328,6 +343,7 @@ class WorkloadsDock(QDockWidget):
         gpus = sum(per_model.get(devices[m].model, 0) for m in workload.members if m in devices)
         self.members.setText(f"{counted(len(workload.members), 'server')}, {counted(gpus, 'GPU')}")
         self._show_metrics()
+        self.workload_shown.emit(workload.id)
 
     def set_report(self, report: AnalysisReport) -> None:
         self.report = report
