@@ -112,51 +112,7 @@ def read_ibnetdiscover(path: str | Path) -> Observation:
     text = read_input_text(path, "utf-8")
     out = Observation(kind="ibnetdiscover", complete=True, files=[file],
                       prefer=("ib-port", "linux-rdma"))
-    kinds: dict[str, str] = {}
-    descs: dict[str, str] = {}
-    pending: list[tuple[str, _PortLine, int]] = []
-    seen: set[tuple[str, int, str, int]] = set()
-    node: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if len(raw) > MAX_LINE_CHARS:
-            raise FabricFileError(file, f"a line of {len(raw):,} characters: at most "
-                                        f"{MAX_LINE_CHARS:,} are read", f"line {number}")
-        if number > MAX_CAPTURE_LINES:
-            raise FabricFileError(file, f"more than {MAX_CAPTURE_LINES:,} lines",
-                                  f"line {number}")
-        line = raw.strip()
-        if not line or line[0] == "#":
-            continue
-        if line[0] == "[":
-            match = _PORT.match(line)
-            if match is None:
-                raise FabricFileError(file, f"not an ibnetdiscover port line: {line[:60]!r}",
-                                      f"line {number}")
-            if node is None:
-                raise FabricFileError(file, "a port line before any Switch or Ca line",
-                                      f"line {number}")
-            local, remote, remote_port = int(match.group(1)), match.group(3), int(match.group(4))
-            key = (node, local, remote, remote_port) if (node, local) < (remote, remote_port) \
-                else (remote, remote_port, node, local)
-            if key in seen:
-                continue
-            seen.add(key)
-            comment = match.group(6) or ""
-            quoted = _QUOTED.search(comment)
-            tail = (comment[quoted.end():] if quoted else comment).split()
-            rate = next((r for token in tail if (r := _rate_of(token)) is not None), None)
-            pending.append((node, _PortLine(local, remote, remote_port,
-                                            quoted.group(1) if quoted else None, rate), number))
-            continue
-        match = _NODE.match(line)
-        if match:
-            node = match.group(3)
-            kinds[node] = match.group(1)
-            descs[node] = match.group(4) if match.group(4) is not None else node
-            continue
-        if not _KEYVAL.match(line) and not _HEADING.match(line):
-            raise FabricFileError(file, f"not an ibnetdiscover node, port or key=value line: "
-                                        f"{line[:60]!r}", f"line {number}")
+    kinds, descs, pending = _read_lines(file, text)
     if not kinds:
         raise FabricFileError(file, "no Switch or Ca lines: is this ibnetdiscover output?")
     for guid, port, number in pending:
@@ -173,3 +129,62 @@ def read_ibnetdiscover(path: str | Path) -> Observation:
         if SHARP_NODE not in descs[guid]:
             out.hosts.add(node_host_port(descs[guid], kind)[0])
     return out
+
+
+def _read_lines(file: str, text: str) -> tuple[dict[str, str], dict[str, str],
+                                               list[tuple[str, _PortLine, int]]]:
+    """(node GUID -> kind, node GUID -> description, (node GUID, port line, line number) of each
+    link once) of the file's lines; a line of no known form raises `FabricFileError`."""
+    kinds: dict[str, str] = {}
+    descs: dict[str, str] = {}
+    pending: list[tuple[str, _PortLine, int]] = []
+    seen: set[tuple[str, int, str, int]] = set()
+    node: str | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE_CHARS:
+            raise FabricFileError(file, f"a line of {len(raw):,} characters: at most "
+                                        f"{MAX_LINE_CHARS:,} are read", f"line {number}")
+        if number > MAX_CAPTURE_LINES:
+            raise FabricFileError(file, f"more than {MAX_CAPTURE_LINES:,} lines",
+                                  f"line {number}")
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
+        if line[0] == "[":
+            port = _port_line(file, number, line, node, seen)
+            if port is not None:
+                pending.append((node, port, number))
+            continue
+        match = _NODE.match(line)
+        if match:
+            node = match.group(3)
+            kinds[node] = match.group(1)
+            descs[node] = match.group(4) if match.group(4) is not None else node
+            continue
+        if not _KEYVAL.match(line) and not _HEADING.match(line):
+            raise FabricFileError(file, f"not an ibnetdiscover node, port or key=value line: "
+                                        f"{line[:60]!r}", f"line {number}")
+    return kinds, descs, pending
+
+
+def _port_line(file: str, number: int, line: str, node: str | None,
+               seen: set[tuple[str, int, str, int]]) -> _PortLine | None:
+    """The port line `line` of `node`'s block; None when the link was read already from the far
+    end's block (`seen` keeps each link's ends)."""
+    match = _PORT.match(line)
+    if match is None:
+        raise FabricFileError(file, f"not an ibnetdiscover port line: {line[:60]!r}",
+                              f"line {number}")
+    if node is None:
+        raise FabricFileError(file, "a port line before any Switch or Ca line", f"line {number}")
+    local, remote, remote_port = int(match.group(1)), match.group(3), int(match.group(4))
+    key = (node, local, remote, remote_port) if (node, local) < (remote, remote_port) \
+        else (remote, remote_port, node, local)
+    if key in seen:
+        return None
+    seen.add(key)
+    comment = match.group(6) or ""
+    quoted = _QUOTED.search(comment)
+    tail = (comment[quoted.end():] if quoted else comment).split()
+    rate = next((r for token in tail if (r := _rate_of(token)) is not None), None)
+    return _PortLine(local, remote, remote_port, quoted.group(1) if quoted else None, rate)

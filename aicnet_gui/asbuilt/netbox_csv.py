@@ -39,6 +39,7 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -152,24 +153,7 @@ def read_netbox_cables(path: str | Path, connected_only: bool = False) -> Observ
     file = str(path)
     text = read_input_text(path, "utf-8-sig")
     reader = csv.reader(text.splitlines())
-    try:
-        header = next(reader, None)
-    except csv.Error as exc:
-        raise FabricFileError(file, f"not CSV: {exc}", "line 1") from None
-    if not header:
-        raise FabricFileError(file, "the file is empty")
-    if len(header) > MAX_CELLS:
-        raise FabricFileError(file, f"{len(header)} columns: at most {MAX_CELLS} are read",
-                              "line 1")
-    columns = {name.strip(): i for i, name in enumerate(header)}
-    for layout in LAYOUTS:
-        if all(name in columns for name in layout[:4]):
-            break
-    else:
-        raise FabricFileError(
-            file, "needs the columns Device A, Termination A, Device B, Termination B (add the "
-                  "Device columns to NetBox's cable table before exporting) or side_a_device, "
-                  "side_a_name, side_b_device, side_b_name", "line 1")
+    header, columns, layout = _header(file, reader)
     index = [columns[name] for name in layout[:4]]
     status_at, profile_at = columns.get(layout.status), columns.get(layout.profile)
     out = Observation(kind="netbox", complete=True, files=[file])
@@ -184,13 +168,7 @@ def read_netbox_cables(path: str | Path, connected_only: bool = False) -> Observ
             if rows > MAX_CABLE_ROWS:
                 raise FabricFileError(file, f"more than {MAX_CABLE_ROWS:,} cables",
                                       f"line {number}")
-            if len(row) < len(header) or len(row) > MAX_CELLS:
-                raise FabricFileError(file, f"{len(row)} cells, the header has {len(header)}",
-                                      f"line {number}")
-            for cell in row:
-                if len(cell) > MAX_CELL_CHARS:
-                    raise FabricFileError(file, f"a cell of {len(cell):,} characters: at most "
-                                                f"{MAX_CELL_CHARS:,} are read", f"line {number}")
+            _check_cells(file, number, row, len(header))
             status = row[status_at].strip().lower() if status_at is not None else ""
             if status not in READ_STATUSES or (connected_only and status == "planned"):
                 skipped[status] += 1
@@ -207,6 +185,38 @@ def read_netbox_cables(path: str | Path, connected_only: bool = False) -> Observ
         raise FabricFileError(file, f"not CSV: {exc}", f"line {reader.line_num}") from None
     _notes(out, statuses, skipped, connected_only)
     return out
+
+
+def _header(file: str, reader: Iterator[list[str]]) -> tuple[list[str], dict[str, int], Layout]:
+    """The header row, its column numbers by name, and the layout whose columns it has."""
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise FabricFileError(file, f"not CSV: {exc}", "line 1") from None
+    if not header:
+        raise FabricFileError(file, "the file is empty")
+    if len(header) > MAX_CELLS:
+        raise FabricFileError(file, f"{len(header)} columns: at most {MAX_CELLS} are read",
+                              "line 1")
+    columns = {name.strip(): i for i, name in enumerate(header)}
+    for layout in LAYOUTS:
+        if all(name in columns for name in layout[:4]):
+            return header, columns, layout
+    raise FabricFileError(
+        file, "needs the columns Device A, Termination A, Device B, Termination B (add the "
+              "Device columns to NetBox's cable table before exporting) or side_a_device, "
+              "side_a_name, side_b_device, side_b_name", "line 1")
+
+
+def _check_cells(file: str, number: int, row: list[str], columns: int) -> None:
+    """A row has the header's cells (at most `MAX_CELLS`), none longer than `MAX_CELL_CHARS`."""
+    if len(row) < columns or len(row) > MAX_CELLS:
+        raise FabricFileError(file, f"{len(row)} cells, the header has {columns}",
+                              f"line {number}")
+    for cell in row:
+        if len(cell) > MAX_CELL_CHARS:
+            raise FabricFileError(file, f"a cell of {len(cell):,} characters: at most "
+                                        f"{MAX_CELL_CHARS:,} are read", f"line {number}")
 
 
 def _notes(out: Observation, statuses: Counter[str], skipped: Counter[str],

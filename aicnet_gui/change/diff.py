@@ -165,16 +165,9 @@ class FabricDiff:
                 "changed": [c.to_json() for c in self.link_changes],
                 "renamed": [{"old_id": a, "new_id": b} for a, b in self.link_renamed],
             },
-            "racks": {
-                "added": [r.id for r in self.racks_added],
-                "removed": [r.id for r in self.racks_removed],
-                "changed": [c.to_json() for c in self.rack_changes],
-            },
-            "workloads": {
-                "added": [w.id for w in self.workloads_added],
-                "removed": [w.id for w in self.workloads_removed],
-                "changed": [c.to_json() for c in self.workload_changes],
-            },
+            "racks": _by_id_json(self.racks_added, self.racks_removed, self.rack_changes),
+            "workloads": _by_id_json(self.workloads_added, self.workloads_removed,
+                                     self.workload_changes),
             "settings": [c.to_json() for c in self.settings],
             "bom": self.bom.to_json() if self.bom is not None else None,
         }
@@ -187,6 +180,17 @@ def _device_json(device: Device) -> dict[str, Any]:
 
 def _link_json(link: Link) -> dict[str, Any]:
     return {"id": link.id, "a": list(link.a), "b": list(link.b), "cable": link.cable}
+
+
+def _by_id_json(added: list[Any], removed: list[Any], changed: list[FieldChange]) -> dict[str, Any]:
+    """The racks or the workloads of a diff: the ids added and removed, the fields changed."""
+    return {"added": [x.id for x in added], "removed": [x.id for x in removed],
+            "changed": [c.to_json() for c in changed]}
+
+
+def _by_id(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """(the objects of `old` whose id `new` has not, those of `new` whose id `old` has not)."""
+    return [x for i, x in old.items() if i not in new], [x for i, x in new.items() if i not in old]
 
 
 # ---------------------------------------------------------------- matching
@@ -401,14 +405,12 @@ def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = Tr
         if a is not b:
             out.link_changes.extend(_field_changes(new_id, a, b, LINK_FIELDS))
 
-    out.racks_removed = [r for i, r in old.racks.items() if i not in new.racks]
-    out.racks_added = [r for i, r in new.racks.items() if i not in old.racks]
+    out.racks_removed, out.racks_added = _by_id(old.racks, new.racks)
     for rack_id in old.racks.keys() & new.racks.keys():
         out.rack_changes.extend(_field_changes(rack_id, old.racks[rack_id], new.racks[rack_id],
                                                ("name", "row", "position", "x_m", "y_m",
                                                 "height_ru", "power_kw")))
-    out.workloads_removed = [w for i, w in old.workloads.items() if i not in new.workloads]
-    out.workloads_added = [w for i, w in new.workloads.items() if i not in old.workloads]
+    out.workloads_removed, out.workloads_added = _by_id(old.workloads, new.workloads)
     for wl_id in sorted(old.workloads.keys() & new.workloads.keys()):
         a, b = old.workloads[wl_id], new.workloads[wl_id]
         changes = _field_changes(wl_id, a, b, ("name", "kind", "pattern", "target_gbps_per_gpu",

@@ -49,7 +49,7 @@ from ..model.edits import (
     UpdateWorkload,
 )
 from ..model.fabric import Device, Endpoint, Rack
-from .cages import paired_cages, vacated_optics
+from .cages import CagePairing, paired_cages, vacated_optics
 from .diff import FabricDiff, diff_documents, match_devices, match_links
 from .template import TemplateError, infer_params
 
@@ -138,22 +138,9 @@ def _place_new(old: FabricDocument, target: FabricDocument, new_devices: list[De
     a copy of it moved to a new row behind the existing floor (nothing lands on a rack already
     standing).
     """
-    old_by_new = {v: k for k, v in kept_new_ids.items()}
-    same: set[str] = set()
-    for new_id, old_id in old_by_new.items():
-        t_rack = target.devices[new_id].rack
-        if t_rack and t_rack == old.devices[old_id].rack and t_rack in old.racks:
-            same.add(t_rack)
+    same = _shared_racks(old, target, kept_new_ids)
     used = _occupied(old, [d for d in old.devices.values() if d.id not in leaving])
-    rows = [r.row for r in old.racks.values()] or [0]
-    ys = [r.y_m for r in old.racks.values() if r.y_m is not None] or [0.0]
-    row_pitch = old.settings.lengths.row_pitch_m
-    shift_y = max(ys) + row_pitch - min((r.y_m for r in target.racks.values()
-                                         if r.y_m is not None), default=0.0)
-    racks: dict[str, Rack] = {}
-    taken = set(old.racks)
-    spots = {(r.row, r.position) for r in old.racks.values()}
-    spots |= {(r.x_m, r.y_m) for r in old.racks.values() if r.x_m is not None}
+    racks = _NewRacks(old, target)
     places: dict[str, tuple[str | None, int | None]] = {}
     for device in new_devices:
         t_rack = device.rack
@@ -166,20 +153,55 @@ def _place_new(old: FabricDocument, target: FabricDocument, new_devices: list[De
             used[t_rack].update(span)
             places[device.id] = (t_rack, device.ru)
             continue
-        if t_rack not in racks:
-            source = target.racks[t_rack]
-            spot = ((source.row, source.position), (source.x_m, source.y_m))
-            if t_rack not in old.racks and not (spot[0] in spots or (
-                    source.x_m is not None and spot[1] in spots)):
-                racks[t_rack] = source  # a new rack on free floor: as the generator placed it
-                taken.add(t_rack)
-            else:
-                rack_id = _fresh(taken, f"{t_rack}-g", f"{t_rack}-g")
-                racks[t_rack] = source.model_copy(update={
-                    "id": rack_id, "name": f"G{source.name}", "row": max(rows) + source.row,
-                    "y_m": None if source.y_m is None else round(source.y_m + shift_y, 3)})
-        places[device.id] = (racks[t_rack].id, device.ru)
-    return list(racks.values()), places
+        places[device.id] = (racks.rack_for(t_rack).id, device.ru)
+    return list(racks.racks.values()), places
+
+
+def _shared_racks(old: FabricDocument, target: FabricDocument,
+                  kept_new_ids: dict[str, str]) -> set[str]:
+    """The racks of the target that are the design's rack of the same id: a device kept from
+    the design sits in both."""
+    same: set[str] = set()
+    for new_id, old_id in {v: k for k, v in kept_new_ids.items()}.items():
+        t_rack = target.devices[new_id].rack
+        if t_rack and t_rack == old.devices[old_id].rack and t_rack in old.racks:
+            same.add(t_rack)
+    return same
+
+
+class _NewRacks:
+    """The racks the new devices go into, each made when a device first needs it: the target's
+    rack as the generator placed it when that rack is new and stands on free floor, else a copy
+    of it in a new row behind the existing floor."""
+
+    def __init__(self, old: FabricDocument, target: FabricDocument) -> None:
+        self.old, self.target = old, target
+        self.rows = [r.row for r in old.racks.values()] or [0]
+        ys = [r.y_m for r in old.racks.values() if r.y_m is not None] or [0.0]
+        row_pitch = old.settings.lengths.row_pitch_m
+        self.shift_y = max(ys) + row_pitch - min((r.y_m for r in target.racks.values()
+                                                  if r.y_m is not None), default=0.0)
+        self.taken = set(old.racks)
+        self.spots = {(r.row, r.position) for r in old.racks.values()}
+        self.spots |= {(r.x_m, r.y_m) for r in old.racks.values() if r.x_m is not None}
+        self.racks: dict[str, Rack] = {}  # target rack id -> the rack added for it
+
+    def rack_for(self, t_rack: str) -> Rack:
+        if t_rack not in self.racks:
+            self.racks[t_rack] = self._made(t_rack)
+        return self.racks[t_rack]
+
+    def _made(self, t_rack: str) -> Rack:
+        source = self.target.racks[t_rack]
+        spot = ((source.row, source.position), (source.x_m, source.y_m))
+        if t_rack not in self.old.racks and not (spot[0] in self.spots or (
+                source.x_m is not None and spot[1] in self.spots)):
+            self.taken.add(t_rack)  # a new rack on free floor: as the generator placed it
+            return source
+        rack_id = _fresh(self.taken, f"{t_rack}-g", f"{t_rack}-g")
+        return source.model_copy(update={
+            "id": rack_id, "name": f"G{source.name}", "row": max(self.rows) + source.row,
+            "y_m": None if source.y_m is None else round(source.y_m + self.shift_y, 3)})
 
 
 @dataclass
@@ -191,6 +213,13 @@ class _Fit:
     added: list[Any] = field(default_factory=list)  # target links (re-ported) to pull
     removed: list[str] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)  # design link id -> why it moves
+    moved_onto: set[str] = field(default_factory=set)  # the target links a design cable took
+
+    def move(self, link_id: str, onto: Any, why: str) -> None:
+        """The design's cable `link_id` becomes the target's (re-ported) link `onto`."""
+        self.moved_onto.add(onto.id)
+        self.moved.append((link_id, onto))
+        self.reasons[link_id] = why
 
 
 def _pair(a: str, b: str) -> frozenset[str]:
@@ -227,81 +256,124 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
     are removed and added.
     """
     fit = _Fit()
-    link_map, retermed = match_links(doc, target, device_map)
-    retermed_old = {r.old.id for r in retermed}
-    exact = {o: t for o, t in link_map.items() if o not in retermed_old}
+    ports = _TargetPorts(target)
+    exact = _exact_matches(doc, target, device_map, ports)
     fit.kept = sorted(exact)
-    used: dict[str, set[str]] = defaultdict(set)  # target device id -> ports taken
-    for o in exact:
-        link = target.links[exact[o]]
-        used[link.a.device].add(link.a.port)
-        used[link.b.device].add(link.b.port)
-    taken_target = set(exact.values())
-    left_new: dict[frozenset[str], list[Any]] = defaultdict(list)
-    for link in target.links.values():
-        if link.id not in taken_target:
-            left_new[_pair(link.a.device, link.b.device)].append(link)
-    released: dict[str, list[str]] = defaultdict(list)
-    left_old = []
-    before: dict[frozenset[str], int] = defaultdict(int)
-    for link in doc.links.values():
-        a, b = device_map.get(link.a.device), device_map.get(link.b.device)
-        if a and b:
-            before[_pair(a, b)] += 1
-    # in port order, so that the cables that stay between two devices fill whole cages (both
-    # legs of a twin-port cage) instead of leaving half of each cage's optic idle
-    staying = sorted((doc.links[i] for i in doc.links if i not in exact),
-                     key=lambda lk: (_port_order(lk, lambda d: doc.devices[d].name), lk.id))
-    for link in staying:
-        link_id = link.id
-        a, b = device_map.get(link.a.device), device_map.get(link.b.device)
-        candidates = left_new.get(_pair(a, b)) if a and b else None
-        if candidates and _ports_stay(doc, target, link, a, b):
-            standin = candidates.pop()
-            fit.kept.append(link_id)
-            for end in (standin.a, standin.b):
-                released[end.device].append(end.port)
-            used[a].add(link.a.port)
-            used[b].add(link.b.port)
-        else:
-            left_old.append(link)
+    left_new = _left_by_pair(target, set(exact.values()))
+    left_old = _keep_on_own_ports(doc, target, device_map, exact, left_new, ports, fit)
+    rest = sorted((lk for links in left_new.values() for lk in links), key=lambda lk: lk.id)
+    ported = [lk.model_copy(update={"a": Endpoint(lk.a.device, ports.free_port(*lk.a)),
+                                    "b": Endpoint(lk.b.device, ports.free_port(*lk.b))})
+              for lk in rest]
+    why = _WhyMoved(doc, target, device_map)
+    unmatched = _reterminate_one_end(left_old, ported, device_map, fit, why)
+    _replug_both_ends(unmatched, ported, device_map, fit, why)
+    fit.added = [t for t in ported if t.id not in fit.moved_onto]
+    return fit
 
-    def free_port(device: str, port: str) -> str:
+
+class _TargetPorts:
+    """The target's ports taken so far, per target device, and the ports that stand-ins (target
+    cables a kept design cable stands for) gave up."""
+
+    def __init__(self, target: FabricDocument) -> None:
+        self.target = target
+        self.used: dict[str, set[str]] = defaultdict(set)
+        self.released: dict[str, list[str]] = defaultdict(list)
+
+    def take(self, device: str, port: str) -> None:
+        self.used[device].add(port)
+
+    def free_port(self, device: str, port: str) -> str:
         """The target's port if it is free, else a free port of the same speed and cage group:
         first the other leg of a cage already in use (its optic is bought anyway), then a port
         a stand-in gave up, then any, in cage order."""
-        if port not in used[device]:
-            used[device].add(port)
+        if port not in self.used[device]:
+            self.used[device].add(port)
             return port
-        ports = target.ports(device)
+        ports = self.target.ports(device)
         want = ports.get(port)
-        taken = used[device]
+        taken = self.used[device]
         fits = [p for p in ports.values() if p.name not in taken and want is not None
                 and p.speed_gbps == want.speed_gbps and p.group.name == want.group.name]
         if not fits:
             raise GrowthError(f"no free port on {device} for a cable of the target")
         busy = {ports[name].cage for name in taken if name in ports}
-        given_up = set(released[device])
+        given_up = set(self.released[device])
         best = min(fits, key=lambda p: (p.cage not in busy, p.name not in given_up, p.cage, p.leg))
         taken.add(best.name)
         return best.name
 
-    rest = [lk for links in left_new.values() for lk in links]
-    rest.sort(key=lambda lk: lk.id)
-    ported = [lk.model_copy(update={"a": Endpoint(lk.a.device, free_port(*lk.a)),
-                                    "b": Endpoint(lk.b.device, free_port(*lk.b))})
-              for lk in rest]
-    after: dict[frozenset[str], int] = defaultdict(int)
-    for link in target.links.values():
-        after[_pair(link.a.device, link.b.device)] += 1
-    new_at: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for link in ported:
-        new_at[tuple(link.a)].append(link)
-        new_at[tuple(link.b)].append(link)
-    moved_new: set[str] = set()
 
-    def reason(link: Any) -> str:
+def _exact_matches(doc: FabricDocument, target: FabricDocument, device_map: dict[str, str],
+                   ports: _TargetPorts) -> dict[str, str]:
+    """Design link id -> target link id of the cables the same in both (diff.match_links
+    without its re-terminations); their target ports are taken."""
+    link_map, retermed = match_links(doc, target, device_map)
+    retermed_old = {r.old.id for r in retermed}
+    exact = {o: t for o, t in link_map.items() if o not in retermed_old}
+    for o in exact:
+        link = target.links[exact[o]]
+        ports.take(link.a.device, link.a.port)
+        ports.take(link.b.device, link.b.port)
+    return exact
+
+
+def _left_by_pair(target: FabricDocument, taken: set[str]) -> dict[frozenset[str], list[Any]]:
+    """The target's links not in `taken`, per pair of target devices."""
+    left: dict[frozenset[str], list[Any]] = defaultdict(list)
+    for link in target.links.values():
+        if link.id not in taken:
+            left[_pair(link.a.device, link.b.device)].append(link)
+    return left
+
+
+def _keep_on_own_ports(doc: FabricDocument, target: FabricDocument, device_map: dict[str, str],
+                       exact: dict[str, str], left_new: dict[frozenset[str], list[Any]],
+                       ports: _TargetPorts, fit: _Fit) -> list[Any]:
+    """Keep, per pair of devices, as many of the design's other cables on their own ports as
+    the target has left between the two (each takes one of them out of `left_new`, whose
+    ports are given up); the design cables left over, in port order."""
+    left_old = []
+    # in port order, so that the cables that stay between two devices fill whole cages (both
+    # legs of a twin-port cage) instead of leaving half of each cage's optic idle
+    staying = sorted((doc.links[i] for i in doc.links if i not in exact),
+                     key=lambda lk: (_port_order(lk, lambda d: doc.devices[d].name), lk.id))
+    for link in staying:
         a, b = device_map.get(link.a.device), device_map.get(link.b.device)
+        candidates = left_new.get(_pair(a, b)) if a and b else None
+        if candidates and _ports_stay(doc, target, link, a, b):
+            standin = candidates.pop()
+            fit.kept.append(link.id)
+            for end in (standin.a, standin.b):
+                ports.released[end.device].append(end.port)
+            ports.take(a, link.a.port)
+            ports.take(b, link.b.port)
+        else:
+            left_old.append(link)
+    return left_old
+
+
+class _WhyMoved:
+    """Why a design cable moves, in the words of the bill of change: a device leaves or is
+    swapped for a model with other port names, the pair has another number of links in the
+    target, or the target wires the pair on other ports."""
+
+    def __init__(self, doc: FabricDocument, target: FabricDocument,
+                 device_map: dict[str, str]) -> None:
+        self.doc, self.target, self.device_map = doc, target, device_map
+        self.before: dict[frozenset[str], int] = defaultdict(int)  # per target device pair
+        for link in doc.links.values():
+            a, b = device_map.get(link.a.device), device_map.get(link.b.device)
+            if a and b:
+                self.before[_pair(a, b)] += 1
+        self.after: dict[frozenset[str], int] = defaultdict(int)
+        for link in target.links.values():
+            self.after[_pair(link.a.device, link.b.device)] += 1
+
+    def __call__(self, link: Any) -> str:
+        doc, target = self.doc, self.target
+        a, b = self.device_map.get(link.a.device), self.device_map.get(link.b.device)
         if not (a and b):
             return "one of its devices leaves the design"
         pair = _pair(a, b)
@@ -311,16 +383,26 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
                    if doc.devices[o].model != target.devices[t].model]
         if swapped:
             return "; ".join(swapped) + " (other port names)"
-        if before[pair] != after[pair]:
-            return f"{names}: {before[pair]} -> {after[pair]} link(s) in the target"
+        if self.before[pair] != self.after[pair]:
+            return f"{names}: {self.before[pair]} -> {self.after[pair]} link(s) in the target"
         return f"{names}: the target wires this pair on other ports"
 
+
+def _reterminate_one_end(left_old: list[Any], ported: list[Any], device_map: dict[str, str],
+                         fit: _Fit, why: _WhyMoved) -> list[Any]:
+    """Re-terminate each design cable left over that keeps one end: the target link at that
+    end (the only one there not yet taken, of the same part) takes it.  The cables left, in
+    port order."""
+    new_at: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for link in ported:
+        new_at[tuple(link.a)].append(link)
+        new_at[tuple(link.b)].append(link)
     unmatched = []
     for link in left_old:  # one end stays: re-terminate the other
         ends = [(device_map.get(e.device), e.port) for e in (link.a, link.b)]
         match = None
         for end in ends:
-            options = [t for t in new_at.get(end, []) if t.id not in moved_new
+            options = [t for t in new_at.get(end, []) if t.id not in fit.moved_onto
                        and t.cable == link.cable]
             if end[0] is not None and len(options) == 1:
                 match = options[0]
@@ -328,30 +410,28 @@ def _fit_links(doc: FabricDocument, target: FabricDocument, device_map: dict[str
         if match is None:
             unmatched.append(link)
             continue
-        moved_new.add(match.id)
-        fit.moved.append((link.id, match))
-        fit.reasons[link.id] = reason(link)
-    # both ends on other ports of the same two devices (a swapped model's port names), same
-    # part: the cable stays in place and is re-plugged at both ends
+        fit.move(link.id, match, why(link))
+    unmatched.sort(key=lambda lk: _port_order(lk, lambda d: device_map.get(d, d)))
+    return unmatched
+
+
+def _replug_both_ends(unmatched: list[Any], ported: list[Any], device_map: dict[str, str],
+                      fit: _Fit, why: _WhyMoved) -> None:
+    """Both ends on other ports of the same two devices (a swapped model's port names), same
+    part: the cable stays in place and is re-plugged at both ends; the others are removed."""
     same_run: dict[tuple[frozenset[str], str | None], list[Any]] = defaultdict(list)
     for link in ported:
-        if link.id not in moved_new:
+        if link.id not in fit.moved_onto:
             same_run[(_pair(link.a.device, link.b.device), link.cable)].append(link)
     for options in same_run.values():  # pair the runs in port order: cage 1 with cage 1 ...
         options.sort(key=lambda lk: _port_order(lk, lambda d: d))
-    unmatched.sort(key=lambda lk: _port_order(lk, lambda d: device_map.get(d, d)))
     for link in unmatched:
         a, b = device_map.get(link.a.device), device_map.get(link.b.device)
         options = same_run.get((_pair(a, b), link.cable)) if a and b else None
         if not options:
             fit.removed.append(link.id)
             continue
-        match = options.pop(0)
-        moved_new.add(match.id)
-        fit.moved.append((link.id, match))
-        fit.reasons[link.id] = reason(link)
-    fit.added = [t for t in ported if t.id not in moved_new]
-    return fit
+        fit.move(link.id, options.pop(0), why(link))
 
 
 def _restated(doc: FabricDocument, source: Any, params: Any) -> tuple[Any, set[str]]:
@@ -382,18 +462,52 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
     target_to_doc = {t: d for d, t in device_map.items()}
 
     new_devices = [d for d in target.devices.values() if d.id not in target_to_doc]
-    resized = [target.devices[t] for o, t in sorted(device_map.items())
-               if target.device_model(t).height_ru != doc.device_model(o).height_ru]
+    resized = _resized(doc, target, device_map)
     racks, places = _place_new(doc, target, new_devices + resized, device_map,
                                leaving={target_to_doc[d.id] for d in resized})
-    ops: list[Operation] = []
-    kept = set(fit.kept)
-    ops += [RemoveLink(i) for i in sorted(doc.links) if i not in kept]
-    ops += [RemoveDevice(i) for i in sorted(doc.devices) if i not in device_map]
+    ops = _removals(doc, fit, device_map)
     ops += [AddRack(r) for r in racks]
     # a taller or shorter model leaves its slot first, then goes where the placement found room
     ops += [UpdateDevice(target_to_doc[d.id], {"rack": None, "ru": None}) for d in resized]
     moving = {target_to_doc[d.id]: places[d.id] for d in resized}
+    updates, swapped = _device_updates(doc, target, device_map, moving)
+    ops += updates
+    ids = dict(target_to_doc)  # target device id -> its id in the result
+    ops += _added_devices(doc, new_devices, places, ids)
+    link_ops, added = _link_ops(doc, fit, ids)
+    ops += link_ops
+    ops += _workload_ops(doc, target, ids)
+    ops += _subnet_manager_ops(doc, target, device_map, ids)
+    ops += _metadata_ops(doc, target, restate)
+    result, pairing = _result(doc, ops, device_map, added, swapped, notes)
+    plan = ChangePlan(params, result, diff_documents(doc, result), notes)
+    why = {**fit.reasons, **pairing.reasons}
+    plan.reasons = {i: why[i] for i in (r.old.id for r in plan.diff.links_reterminated) if i in why}
+    return plan
+
+
+def _resized(doc: FabricDocument, target: FabricDocument, device_map: dict[str, str]
+             ) -> list[Device]:
+    """The target's devices that keep a design device but not its height (a swapped model)."""
+    return [target.devices[t] for o, t in sorted(device_map.items())
+            if target.device_model(t).height_ru != doc.device_model(o).height_ru]
+
+
+def _removals(doc: FabricDocument, fit: _Fit, device_map: dict[str, str]) -> list[Operation]:
+    """Remove every design cable the fit does not keep (a moved one comes back re-plugged)
+    and every design device the target has not."""
+    kept = set(fit.kept)
+    ops: list[Operation] = [RemoveLink(i) for i in sorted(doc.links) if i not in kept]
+    ops += [RemoveDevice(i) for i in sorted(doc.devices) if i not in device_map]
+    return ops
+
+
+def _device_updates(doc: FabricDocument, target: FabricDocument, device_map: dict[str, str],
+                    moving: dict[str, tuple[str | None, int | None]]
+                    ) -> tuple[list[Operation], list[str]]:
+    """The updates of the design's devices the target keeps (its model and role, cages and
+    plane; a resized model's new place in `moving`), and the ids of the devices updated."""
+    ops: list[Operation] = []
     swapped: list[str] = []
     for old_id, new_id in sorted(device_map.items()):
         mine, theirs = doc.devices[old_id], target.devices[new_id]
@@ -410,18 +524,33 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
         if changes:
             ops.append(UpdateDevice(old_id, changes))
             swapped.append(old_id)
+    return ops, swapped
+
+
+def _added_devices(doc: FabricDocument, new_devices: list[Device],
+                   places: dict[str, tuple[str | None, int | None]],
+                   ids: dict[str, str]) -> list[Operation]:
+    """Add the target's new devices at their places, under ids (and names) the design does not
+    use yet; `ids` learns the id each one gets."""
+    ops: list[Operation] = []
     taken_devices = set(doc.devices) | {d.name for d in doc.devices.values()}
-    ids = dict(target_to_doc)
     for device in new_devices:
         new_id = _fresh(taken_devices, device.id, f"{device.id}-")
         ids[device.id] = new_id
         rack, ru = places[device.id]
         ops.append(AddDevice(device.model_copy(update={"id": new_id, "name": new_id,
                                                        "rack": rack, "ru": ru})))
+    return ops
 
+
+def _link_ops(doc: FabricDocument, fit: _Fit, ids: dict[str, str]
+              ) -> tuple[list[Operation], list[str]]:
+    """Add the moved cables (under their own ids) and the new ones (under fresh ids) between
+    the result's devices; and the ids of every link added."""
     def mapped(end: Endpoint) -> Endpoint:
         return Endpoint(ids[end.device], end.port)
 
+    ops: list[Operation] = []
     added: list[str] = []
     for old_id, link in fit.moved:
         added.append(old_id)
@@ -433,24 +562,47 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
         added.append(link_id)
         ops.append(AddLink(link.model_copy(update={"id": link_id, "a": mapped(link.a),
                                                    "b": mapped(link.b)})))
+    return ops, added
+
+
+def _workload_ops(doc: FabricDocument, target: FabricDocument,
+                  ids: dict[str, str]) -> list[Operation]:
+    """Each of the design's workloads takes the members of the target's workload of its id."""
+    ops: list[Operation] = []
     for workload in doc.workloads.values():
         theirs = target.workloads.get(workload.id)
         if theirs is not None:
             members = sorted(ids[m] for m in theirs.members if m in ids)
             if members != sorted(workload.members):
                 ops.append(UpdateWorkload(workload.id, {"members": members}))
+    return ops
 
+
+def _subnet_manager_ops(doc: FabricDocument, target: FabricDocument, device_map: dict[str, str],
+                        ids: dict[str, str]) -> list[Operation]:
+    """A subnet manager named in the design leaves or changes model: take the target's."""
     managers = [ids[m] for m in target.settings.subnet_managers if m in ids]
     if managers and any(
             not (doc.devices[m].model == target.devices[device_map[m]].model
                  if m in device_map else False)
             for m in doc.settings.subnet_managers):
-        # a subnet manager named in the design leaves or changes model: take the target's
-        ops.append(UpdateSettings({"subnet_managers": managers}))
+        return [UpdateSettings({"subnet_managers": managers})]
+    return []
+
+
+def _metadata_ops(doc: FabricDocument, target: FabricDocument,
+                  restate: frozenset[str] | set[str]) -> list[Operation]:
     metadata = {field: getattr(target.metadata, field) for field in sorted(restate)
                 if getattr(target.metadata, field) != getattr(doc.metadata, field)}
-    if metadata:
-        ops.append(UpdateMetadata(metadata))
+    return [UpdateMetadata(metadata)] if metadata else []
+
+
+def _result(doc: FabricDocument, ops: list[Operation], device_map: dict[str, str],
+            added: list[str], swapped: list[str], notes: list[str]
+            ) -> tuple[FabricDocument, CagePairing]:
+    """The design with `ops` applied to a copy, then media chosen for the real places of the
+    links added and of the updated devices' links (what it cannot resolve goes to `notes`),
+    half-used twin-port cages paired and vacated cages' optics taken out."""
     result = doc.snapshot()
     try:
         result.apply(ops)
@@ -470,10 +622,7 @@ def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None
             result.apply(vacated)
     except ModelError as exc:
         raise GrowthError(f"the target does not fit onto the design: {exc}") from None
-    plan = ChangePlan(params, result, diff_documents(doc, result), notes)
-    why = {**fit.reasons, **pairing.reasons}
-    plan.reasons = {i: why[i] for i in (r.old.id for r in plan.diff.links_reterminated) if i in why}
-    return plan
+    return result, pairing
 
 
 def grow(doc: FabricDocument, add_sus: int = 0, add_servers: int = 0) -> ChangePlan:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.rack_units import ru_text
-from .diff import FabricDiff
+from .diff import CageChange, FabricDiff, FieldChange
 from .sweep import Sweep
 from .whatif import WhatIfResult, WorkloadState
 
@@ -24,52 +24,58 @@ def render_diff(diff: FabricDiff, old: str, new: str) -> str:
     if diff.empty:
         lines.append("  no changes")
         return "\n".join(lines)
-    for device in diff.devices_removed:
-        lines.append(f"  - device {device.name} ({device.model})")
-    for device in diff.devices_added:
-        lines.append(f"  + device {device.name} ({device.model}) rack {device.rack} "
-                     f"{ru_text(device.ru)}")
-    for move in diff.devices_moved:
-        lines.append(f"  > device {move.name}: {move.rack_before} {ru_text(move.ru_before)} -> "
-                     f"{move.rack_after} {ru_text(move.ru_after)}")
-    for change in diff.device_changes:
-        lines.append(f"  ~ device {change.what} {change.field}: {change.before} -> {change.after}")
-    for cage in diff.cage_changes:
-        what = []
-        if cage.optic_before != cage.optic_after:
-            what.append(f"optic {cage.optic_before} -> {cage.optic_after}")
-        if cage.mode_before != cage.mode_after:
-            what.append(f"breakout {cage.mode_before} -> {cage.mode_after}")
-        lines.append(f"  ~ {cage.name} cage {cage.cage}: {'; '.join(what)}")
-    for link in diff.links_removed:
-        lines.append(f"  - {_cable(link)}")
-    for link in diff.links_added:
-        lines.append(f"  + {_cable(link)}")
-    for ret in diff.links_reterminated:
-        lines.append(f"  > cable {ret.new.id} re-terminated: {_ports(ret.moved)}")
-    for change in diff.link_changes:
-        lines.append(f"  ~ cable {change.what} {change.field}: {change.before} -> {change.after}")
-    for rack in diff.racks_removed:
-        lines.append(f"  - rack {rack.name}")
-    for rack in diff.racks_added:
-        lines.append(f"  + rack {rack.name}")
-    for change in diff.rack_changes + diff.workload_changes:
-        lines.append(f"  ~ {change.what} {change.field}: {change.before} -> {change.after}")
-    for workload in diff.workloads_removed:
-        lines.append(f"  - workload {workload.name}")
-    for workload in diff.workloads_added:
-        lines.append(f"  + workload {workload.name}")
-    for change in diff.settings:
-        lines.append(f"  ~ setting {change.field}: {change.before} -> {change.after}")
+    lines += _device_lines(diff)
+    lines += _cable_lines(diff)
+    lines += [f"  - rack {rack.name}" for rack in diff.racks_removed]
+    lines += [f"  + rack {rack.name}" for rack in diff.racks_added]
+    lines += _changed("", diff.rack_changes + diff.workload_changes)
+    lines += [f"  - workload {workload.name}" for workload in diff.workloads_removed]
+    lines += [f"  + workload {workload.name}" for workload in diff.workloads_added]
+    lines += [f"  ~ setting {change.field}: {change.before} -> {change.after}"
+              for change in diff.settings]
     if diff.bom is not None and not diff.bom.empty:
         lines.append("BOM delta")
-        for line in diff.bom.lines:
-            lines.append(f"  {line.section:<12} {line.part:<40} {line.before:>6} -> {line.after:<6}"
-                         f" ({line.delta:+d})")
+        lines += [f"  {line.section:<12} {line.part:<40} {line.before:>6} -> {line.after:<6}"
+                  f" ({line.delta:+d})" for line in diff.bom.lines]
         lines.append(f"  power {diff.bom.power_delta_w:+.1f} W")
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in diff.counts().items() if v)
     lines.append(f"Summary: {counts}")
     return "\n".join(lines)
+
+
+def _changed(noun: str, changes: list[FieldChange]) -> list[str]:
+    """`~ NOUN ID FIELD: BEFORE -> AFTER`, one line per changed field."""
+    return [f"  ~ {noun}{change.what} {change.field}: {change.before} -> {change.after}"
+            for change in changes]
+
+
+def _device_lines(diff: FabricDiff) -> list[str]:
+    lines = [f"  - device {device.name} ({device.model})" for device in diff.devices_removed]
+    lines += [f"  + device {device.name} ({device.model}) rack {device.rack} {ru_text(device.ru)}"
+              for device in diff.devices_added]
+    lines += [f"  > device {move.name}: {move.rack_before} {ru_text(move.ru_before)} -> "
+              f"{move.rack_after} {ru_text(move.ru_after)}" for move in diff.devices_moved]
+    lines += _changed("device ", diff.device_changes)
+    lines += [_cage_line(cage) for cage in diff.cage_changes]
+    return lines
+
+
+def _cage_line(cage: CageChange) -> str:
+    what = []
+    if cage.optic_before != cage.optic_after:
+        what.append(f"optic {cage.optic_before} -> {cage.optic_after}")
+    if cage.mode_before != cage.mode_after:
+        what.append(f"breakout {cage.mode_before} -> {cage.mode_after}")
+    return f"  ~ {cage.name} cage {cage.cage}: {'; '.join(what)}"
+
+
+def _cable_lines(diff: FabricDiff) -> list[str]:
+    lines = [f"  - {_cable(link)}" for link in diff.links_removed]
+    lines += [f"  + {_cable(link)}" for link in diff.links_added]
+    lines += [f"  > cable {ret.new.id} re-terminated: {_ports(ret.moved)}"
+              for ret in diff.links_reterminated]
+    lines += _changed("cable ", diff.link_changes)
+    return lines
 
 
 def _gbps(value: float) -> str:

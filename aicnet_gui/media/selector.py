@@ -121,6 +121,28 @@ def _orderable(*parts: Transceiver | CableAssembly) -> bool:
     return all(part.part_numbers for part in parts)
 
 
+def _shared_families(options: Iterable[list[_Option]]) -> set[tuple[str, str, str]]:
+    """The optic families (PMD family, media, connector) every cage spec offers an optic of."""
+    families: set[tuple[str, str, str]] | None = None
+    for spec_options in options:
+        fams = {o.family for o in spec_options}
+        families = fams if families is None else families & fams
+    return families or set()
+
+
+def _reaching(in_family: dict[CageSpec, list[_Option]],
+              limit: float) -> dict[CageSpec, _Option] | None:
+    """Per cage spec the first option (in the spec's order) that reaches `limit`; None when a
+    spec has none."""
+    chosen = {}
+    for spec, opts in in_family.items():
+        pick = next((o for o in opts if o.reach >= limit), None)
+        if pick is None:
+            return None
+        chosen[spec] = pick
+    return chosen
+
+
 @dataclass(frozen=True, slots=True)
 class Recipe:
     """How one component is equipped: per cage of `cages` (its cages in order of first use)
@@ -268,45 +290,43 @@ class MediaSelector:
     def _optics_candidates(
         self, specs: frozenset[CageSpec], pairs: frozenset[tuple[CageSpec, CageSpec]]
     ) -> list[Candidate]:
+        """Optics (one per cage spec, of one family every spec offers) and the cords between
+        them, at each reach step: the parts that reach `limit`, the shortest-reaching first;
+        of several steps with the same parts only the longest limit is kept."""
         per_spec = {spec: self.options(spec) for spec in specs}
-        families: set[tuple[str, str, str]] | None = None
-        for options in per_spec.values():
-            fams = {o.family for o in options}
-            families = fams if families is None else families & fams
         found: list[tuple[tuple, Candidate]] = []
-        for family in sorted(families or ()):
+        for family in sorted(_shared_families(per_spec.values())):
             _, media, connector = family
             grade = self._grade(media)
             in_family = {s: [o for o in opts if o.family == family] for s, opts in per_spec.items()}
             steps = {o.reach for opts in in_family.values() for o in opts}
             steps |= {stock_limit(c) for cs in self.cords.values() for c in cs}
             for limit in sorted(steps):
-                chosen = {}
-                for spec, opts in in_family.items():
-                    pick = next((o for o in opts if o.reach >= limit), None)
-                    if pick is None:
-                        break
-                    chosen[spec] = pick
-                if len(chosen) != len(in_family):
+                chosen = _reaching(in_family, limit)
+                if chosen is None:
                     continue
                 cords = self._cords(pairs, chosen, connector, grade, limit)
                 if cords is None:
                     continue
-                media_class = "mmf" if media == "MMF" else "smf"
-                power = sum(o.optic.power_w for o in chosen.values())
-                power += max(o.reach for o in chosen.values()) * 1e-6  # shorter reach: cheaper
-                straight = cords.get((1, 1)) if len(cords) == 1 else None
                 config = (tuple(sorted((s, o.optic.id) for s, o in chosen.items())),
                           tuple(sorted(cords.items())))
                 if found and found[-1][0] == config:
                     found.pop()  # the same parts reach further: keep the longer limit only
-                parts = [o.optic for o in chosen.values()]
-                parts += [self.catalog.cables[c] for c in cords.values()]
-                found.append((config, Candidate(
-                    CLASS_RANK[media_class], power, limit, media_class,
-                    optics=chosen, cords=cords, straight=straight, orderable=_orderable(*parts),
-                )))
+                found.append((config, self._optics_candidate(media, chosen, cords, limit)))
         return [candidate for _, candidate in found]
+
+    def _optics_candidate(self, media: str, chosen: dict[CageSpec, _Option],
+                          cords: dict[tuple[int, int], str], limit: float) -> Candidate:
+        media_class = "mmf" if media == "MMF" else "smf"
+        power = sum(o.optic.power_w for o in chosen.values())
+        power += max(o.reach for o in chosen.values()) * 1e-6  # shorter reach: cheaper
+        straight = cords.get((1, 1)) if len(cords) == 1 else None
+        parts = [o.optic for o in chosen.values()]
+        parts += [self.catalog.cables[c] for c in cords.values()]
+        return Candidate(
+            CLASS_RANK[media_class], power, limit, media_class,
+            optics=chosen, cords=cords, straight=straight, orderable=_orderable(*parts),
+        )
 
     def _cords(
         self, pairs: frozenset[tuple[CageSpec, CageSpec]], chosen: dict[CageSpec, _Option],

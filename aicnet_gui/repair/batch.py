@@ -105,28 +105,13 @@ def batch_fix(checker: FixChecker, findings: Sequence[Finding], what: str = "") 
     if not checker.current:
         raise RuntimeError("the document changed since this FixChecker was made; make a new one")
     reasons: list[str] = []
-    own = [f.fix.ops for f in findings if f.fix is not None and f.fix.ops]
-    tries: list[list[Operation]] = []
-    if own:
-        tries.append(merge_ops(own))
-    media_links = [f.objects[0] for f in findings
-                   if f.code in MEDIA_CODES and f.objects and f.objects[0] in checker.doc.links]
-    if media_links:
-        media = choose_media(checker.doc, media_links)
-        if media.ops:
-            others = [f.fix.ops for f in findings if f.code not in MEDIA_CODES
-                      and f.fix is not None and f.fix.ops]
-            tries.append(merge_ops([*others, list(media.ops)]))
-    for ops in tries:
+    for ops in _merged_tries(checker, findings):
         cleared, why = verify_batch(checker, findings, ops)
         if cleared:
             return BatchFix(tuple(ops), len(findings), cleared, _text(label, cleared, len(findings)))
         reasons.append(why)
-    individual = []
-    for finding in findings[:INDIVIDUAL_LIMIT]:
-        fix = checker.checked(finding)
-        if fix is not None and fix.ops:
-            individual.append(fix.ops)
+    individual = [fix.ops for fix in (checker.checked(f) for f in findings[:INDIVIDUAL_LIMIT])
+                  if fix is not None and fix.ops]
     if individual:
         ops = merge_ops(individual)
         cleared, why = verify_batch(checker, findings, ops)
@@ -138,6 +123,24 @@ def batch_fix(checker: FixChecker, findings: Sequence[Finding], what: str = "") 
         reasons.append(why)
     reason = reasons[0] if reasons else "none of them has a one-click fix"
     return BatchFix((), len(findings), 0, f"no one-click fix for {label}", reason)
+
+
+def _merged_tries(checker: FixChecker, findings: list[Finding]) -> list[list[Operation]]:
+    """The merged fixes to try first: the findings' own fixes, then (when some are media
+    findings of cables) the media chosen again for those cables with the others' own fixes."""
+    tries: list[list[Operation]] = []
+    own = [f.fix.ops for f in findings if f.fix is not None and f.fix.ops]
+    if own:
+        tries.append(merge_ops(own))
+    media_links = [f.objects[0] for f in findings
+                   if f.code in MEDIA_CODES and f.objects and f.objects[0] in checker.doc.links]
+    if media_links:
+        media = choose_media(checker.doc, media_links)
+        if media.ops:
+            others = [f.fix.ops for f in findings if f.code not in MEDIA_CODES
+                      and f.fix is not None and f.fix.ops]
+            tries.append(merge_ops([*others, list(media.ops)]))
+    return tries
 
 
 def fix_blocker(doc: FabricDocument, findings: Sequence[Finding]) -> str | None:

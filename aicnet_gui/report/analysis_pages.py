@@ -124,6 +124,17 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
     if _not_validated(flow, analysis, "No metrics"):
         return
     over = analysis.metrics.get("oversubscription", {})
+    _oversubscription(flow, over)
+    switches: dict[str, float | None] = over.get("switches", {})
+    if switches:
+        _switch_ratios(flow, doc, switches, _training_target(over))
+    _workloads(flow, analysis)
+    _lengths_and_breakouts(flow, analysis.metrics)
+    flow.close()
+
+
+def _oversubscription(flow: Flow, over: dict[str, Any]) -> None:
+    """What the ratio is, the targets, the worst path and switch, per tier, plane and rail."""
     targets = over.get("targets", {})
     flow.para(
         "Ratio = connected downlink bandwidth : connected uplink bandwidth of a switch. "
@@ -143,34 +154,40 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
         flow.heading("Per rail", 2)
         flow.table([Column("Rail", 0.5), Column("Ratio", 0.5, "right")],
                    [[f"rail {r}", _ratio(v)] for r, v in rails.items()])
-    switches: dict[str, float | None] = over.get("switches", {})
-    target = _training_target(over)
-    if switches:
-        tiers = _switch_tiers(doc, list(switches))
-        planes = _switch_planes(doc, list(switches))
-        tiers = {name: ", ".join(x for x in (tier, planes.get(name, "")) if x)
-                 for name, tier in tiers.items()}
-        if len(switches) <= MAX_SWITCH_ROWS:
-            flow.heading("Per switch", 2)
-            rows, fills = [], []
-            for name, ratio in switches.items():
-                bad = ratio is None or ratio > target + 1e-9
-                rows.append([name, tiers[name], _ratio(ratio), "above training target" if bad
-                             else ""])
-                fills.append(SEVERITY_FILL["warning"] if bad else None)
-            flow.table([Column("Switch", 0.35), Column("Tier", 0.15), Column("Ratio", 0.2, "right"),
-                        Column("Note", 0.3)], rows, row_fills=fills)
-        else:
-            flow.heading(f"Switches by ratio ({len(switches)} switches)", 2)
-            groups: dict[tuple[str, str], list[str]] = defaultdict(list)
-            for name, ratio in switches.items():
-                groups[(tiers[name], _ratio(ratio))].append(name)
-            rows = [[tier, ratio, str(len(names)), ", ".join(names[:4]) + (" ..." if len(names) > 4
-                                                                             else "")]
-                    for (tier, ratio), names in sorted(groups.items())]
-            flow.table([Column("Tier", 0.12), Column("Ratio", 0.14, "right"),
-                        Column("Switches", 0.12, "right"), Column("Examples", 0.62)], rows)
 
+
+def _switch_ratios(flow: Flow, doc: FabricDocument, switches: dict[str, float | None],
+                   target: float) -> None:
+    """Every switch's ratio on a small fabric (those above the training target marked), the
+    switches grouped by tier and ratio on a big one."""
+    tiers = _switch_tiers(doc, list(switches))
+    planes = _switch_planes(doc, list(switches))
+    tiers = {name: ", ".join(x for x in (tier, planes.get(name, "")) if x)
+             for name, tier in tiers.items()}
+    if len(switches) <= MAX_SWITCH_ROWS:
+        flow.heading("Per switch", 2)
+        rows, fills = [], []
+        for name, ratio in switches.items():
+            bad = ratio is None or ratio > target + 1e-9
+            rows.append([name, tiers[name], _ratio(ratio), "above training target" if bad
+                         else ""])
+            fills.append(SEVERITY_FILL["warning"] if bad else None)
+        flow.table([Column("Switch", 0.35), Column("Tier", 0.15), Column("Ratio", 0.2, "right"),
+                    Column("Note", 0.3)], rows, row_fills=fills)
+        return
+    flow.heading(f"Switches by ratio ({len(switches)} switches)", 2)
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for name, ratio in switches.items():
+        groups[(tiers[name], _ratio(ratio))].append(name)
+    rows = [[tier, ratio, str(len(names)), ", ".join(names[:4]) + (" ..." if len(names) > 4
+                                                                     else "")]
+            for (tier, ratio), names in sorted(groups.items())]
+    flow.table([Column("Tier", 0.12), Column("Ratio", 0.14, "right"),
+                Column("Switches", 0.12, "right"), Column("Examples", 0.62)], rows)
+
+
+def _workloads(flow: Flow, analysis: AnalysisData) -> None:
+    """Each workload's bandwidth figures and its per-GPU bandwidth through each tier."""
     flow.heading("Workload bandwidth", 1)
     workloads = analysis.metrics.get("workloads", [])
     if not workloads:
@@ -178,35 +195,41 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
                   "bottlenecks and all-reduce estimates.", size=9)
     for w in workloads:
         flow.heading(f"{w['name']} ({w['kind']}, {w['pattern']})", 2)
-        bottleneck = w.get("bottleneck", {})
-        allreduce = w.get("allreduce", {})
-        time_ms = allreduce.get("time_ms")
-        target = w.get("target_gbps_per_gpu")
-        flow.key_values([
-            ("Servers / GPUs / NICs", f"{w['servers']} / {w['gpus']} / {w['nics']}"
-             + (f" ({w['unconnected_servers']} servers not connected)"
-                if w.get("unconnected_servers") else "")),
-            ("Injection per GPU", _gbps(w.get("injection_gbps_per_gpu"))),
-            ("Per GPU under the pattern", _gbps(w.get("per_gpu_gbps"))
-             + (f" (target {_gbps(target)})" if target else "")),
-            ("Ring all-reduce / all-to-all", f"{_gbps(w.get('ring_allreduce_gbps_per_gpu'))} / "
-                                             f"{_gbps(w.get('all_to_all_gbps_per_gpu'))} per GPU"),
-            ("Bottleneck", f"{bottleneck.get('tier', '-')}"
-             + (f" ({bottleneck['switch']})" if bottleneck.get("switch") else "")),
-            ("Bisection bandwidth", _bisection_text(w)),
-            ("All-reduce estimate", f"{time_ms:g} ms for {allreduce.get('message_mb', 0):g} MB"
-             + (f" (NCCL {allreduce.get('algorithm')}/{allreduce.get('protocol')})"
-                if allreduce.get("algorithm") else "") if time_ms is not None else "-"),
-            *_traffic_rows(analysis, w["id"]),
-        ])
+        flow.key_values(_workload_rows(analysis, w))
         tiers = w.get("tiers", {})
         if tiers:
             flow.table([Column("Tier", 0.5), Column("Per-GPU bandwidth through the tier", 0.5,
                                                     "right")],
                        [[t, _gbps(v)] for t, v in tiers.items()])
 
-    reach = analysis.metrics.get("reach", {}).get("summary", {})
-    breakouts = analysis.metrics.get("breakouts", {}).get("total", {})
+
+def _workload_rows(analysis: AnalysisData, w: dict[str, Any]) -> list[tuple[str, str]]:
+    bottleneck = w.get("bottleneck", {})
+    allreduce = w.get("allreduce", {})
+    time_ms = allreduce.get("time_ms")
+    target = w.get("target_gbps_per_gpu")
+    return [
+        ("Servers / GPUs / NICs", f"{w['servers']} / {w['gpus']} / {w['nics']}"
+         + (f" ({w['unconnected_servers']} servers not connected)"
+            if w.get("unconnected_servers") else "")),
+        ("Injection per GPU", _gbps(w.get("injection_gbps_per_gpu"))),
+        ("Per GPU under the pattern", _gbps(w.get("per_gpu_gbps"))
+         + (f" (target {_gbps(target)})" if target else "")),
+        ("Ring all-reduce / all-to-all", f"{_gbps(w.get('ring_allreduce_gbps_per_gpu'))} / "
+                                         f"{_gbps(w.get('all_to_all_gbps_per_gpu'))} per GPU"),
+        ("Bottleneck", f"{bottleneck.get('tier', '-')}"
+         + (f" ({bottleneck['switch']})" if bottleneck.get("switch") else "")),
+        ("Bisection bandwidth", _bisection_text(w)),
+        ("All-reduce estimate", f"{time_ms:g} ms for {allreduce.get('message_mb', 0):g} MB"
+         + (f" (NCCL {allreduce.get('algorithm')}/{allreduce.get('protocol')})"
+            if allreduce.get("algorithm") else "") if time_ms is not None else "-"),
+        *_traffic_rows(analysis, w["id"]),
+    ]
+
+
+def _lengths_and_breakouts(flow: Flow, metrics: dict[str, Any]) -> None:
+    reach = metrics.get("reach", {}).get("summary", {})
+    breakouts = metrics.get("breakouts", {}).get("total", {})
     flow.heading("Lengths and breakouts", 1)
     longest = reach.get("longest_m")
     flow.key_values([
@@ -222,7 +245,6 @@ def draw_analysis(writer: PdfWriter, doc: FabricDocument, analysis: AnalysisData
         ("Free ports", f"{breakouts.get('free_ports', 0)} "
                        f"({breakouts.get('free_switch_ports', 0)} on switches)"),
     ])
-    flow.close()
 
 
 def _traffic_rows(analysis: AnalysisData, workload_id: str) -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ from ..analysis.bom import Bom, Pricer, cable_key, compute_bom
 from ..analysis.bom_parts import is_ordered_optic, part_name, part_of
 from ..analysis.bom_planes import PlaneBom
 from ..catalog.prices import PriceList
-from ..model.catalog_entities import CableAssembly, length_of_part_number
+from ..model.catalog_entities import CableAssembly, DeviceModel, length_of_part_number
 from ..model.document import FabricDocument
 from ..model.power import (
     PowerBasis,
@@ -190,18 +190,30 @@ def _order_lines(doc: FabricDocument, bom: Bom,
                 + ("" if length is not None else f", length {length_text}"),
                 not_orderable(part, length) if part else "") if x),
             key=key))
-    optics: list[BomLine] = []
-    for optic_id, line in bom.transceiver_orders().items():
-        optic = doc.catalog.transceivers.get(optic_id)
-        optics.append(BomLine(
-            kind="optic", tier="all", part=optic.model if optic else optic_id,
-            vendor=optic.vendor if optic else "",
-            part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
-            length_m=None, quantity=line.quantity, spares=line.spares,
-            unit_power_w=optic.power_w if optic else None,
-            unit_price=pricer.optic(optic_id) if optic else None,
-            note=optic.pmd if optic else "not in the catalog", key=optic_id))
+    optics = [_optic_line(doc, pricer, optic_id, "all", line.quantity, line.spares)
+              for optic_id, line in bom.transceiver_orders().items()]
     return cables, optics
+
+
+def _optic_line(doc: FabricDocument, pricer: Pricer, optic_id: str, tier: str, quantity: int,
+                spares: int, twin_note: bool = False) -> BomLine:
+    """One line of an optic part; `twin_note`: a twin-port optic's note says it serves two
+    links from one cage (the installed lines)."""
+    optic = doc.catalog.transceivers.get(optic_id)
+    if optic is None:
+        note = "not in the catalog"
+    elif twin_note and optic.twin_port:
+        note = f"twin-port {optic.pmd}: one per cage, 2 links"
+    else:
+        note = optic.pmd
+    return BomLine(
+        kind="optic", tier=tier, part=optic.model if optic else optic_id,
+        vendor=optic.vendor if optic else "",
+        part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
+        length_m=None, quantity=quantity, spares=spares,
+        unit_power_w=optic.power_w if optic else None,
+        unit_price=pricer.optic(optic_id) if optic else None,
+        note=note, key=optic_id)
 
 
 def _part_lines(doc: FabricDocument, bom: Bom, pricer: Pricer) -> list[BomLine]:
@@ -237,45 +249,71 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
     tables.power_caveats = bom.power_caveats()
     tables.parts = _part_lines(doc, bom, pricer)
     tables.planes = bom.planes
+    tables.cables = _installed_cable_lines(doc, plan, pricer)
+    tables.optics = _installed_optic_lines(doc, plan, pricer)
+    _add_device_lines(tables, doc, pricer)
+    return tables
 
-    # one entry per physical cable: its longest leg decides the length (as the validator's BOM)
+
+# ---------------------------------------------------------------- installed cables
+def _physical_cable(rows: list) -> tuple[str, float | None]:
+    """The BOM key and ordered length of one physical cable (the plan's rows of its legs): its
+    longest leg decides, as in the validator's BOM; no length without every leg's length."""
+    part = rows[0].part
+    part_id = part.id if part is not None else "none"
+    lengths = [r.length_m for r in rows]
+    ordered = [r.ordered_m for r in rows]
+    if any(x is None for x in lengths):
+        return cable_key(part_id, None, None, 0.0), None
+    if any(x is None for x in ordered):
+        longest = part.stock_lengths_m[-1] if part is not None else 0.0
+        return cable_key(part_id, None, max(lengths), longest), None
+    return cable_key(part_id, max(ordered), max(lengths), 0.0), max(ordered)
+
+
+def _installed_cables(plan: CablePlan) -> dict[tuple[str, str, str], list[float | None]]:
+    """(tier, cable part id or "none", BOM key) -> the ordered length of each physical cable
+    (the links of a splitter or twin-port assembly share one cable)."""
     physical: dict[str, list] = {}
     for row in plan.rows:
         physical.setdefault(row.number, []).append(row)
     cables: dict[tuple[str, str, str], list[float | None]] = defaultdict(list)
     for rows in physical.values():
         first = rows[0]
-        part = first.part
-        part_id = part.id if part is not None else "none"
-        lengths = [r.length_m for r in rows]
-        ordered = [r.ordered_m for r in rows]
-        if any(x is None for x in lengths):
-            key, order_m = (cable_key(part_id, None, None, 0.0), None)
-        elif any(x is None for x in ordered):
-            longest = part.stock_lengths_m[-1] if part is not None else 0.0
-            key, order_m = (cable_key(part_id, None, max(lengths), longest), None)
-        else:
-            key, order_m = (cable_key(part_id, max(ordered), max(lengths), 0.0), max(ordered))
-        cables[(first.tier, part_id, key)].append(order_m)
+        key, order_m = _physical_cable(rows)
+        cables[(first.tier, first.part.id if first.part is not None else "none", key)].append(
+            order_m)
+    return cables
+
+
+def _installed_cable_lines(doc: FabricDocument, plan: CablePlan, pricer: Pricer) -> list[BomLine]:
+    """One line per tier, cable part and ordered length, in tier, part and length order."""
+    lines = []
     for (tier, part_id, key), ordered in sorted(
-        cables.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[1][0] or 0.0, kv[0][2])
+        _installed_cables(plan).items(),
+        key=lambda kv: (kv[0][0], kv[0][1], kv[1][0] or 0.0, kv[0][2])
     ):
         part = doc.catalog.cables.get(part_id)
-        quantity = len(ordered)
         length = ordered[0]
         suffix = "" if length is not None else f", length {key.split('@', 1)[1]}"
-        tables.cables.append(BomLine(
+        lines.append(BomLine(
             kind="cable", tier=tier,
             part=part.model if part else "no cable chosen",
             vendor=part.vendor if part else "",
             part_numbers=cable_part_numbers(part, length) if part else "",
-            length_m=length, quantity=quantity, spares=0,
+            length_m=length, quantity=len(ordered), spares=0,
             unit_power_w=part.power_w if part else None,
             unit_price=pricer.cable(key) if part else None,
             note=(f"{part.type} 1:{part.legs}" if part else "") + suffix,
             key=key,
         ))
+    return lines
 
+
+# ---------------------------------------------------------------- installed optics
+def _installed_optic_lines(doc: FabricDocument, plan: CablePlan, pricer: Pricer) -> list[BomLine]:
+    """One line per tier and optic part: each cage that holds an ordered optic counts once, in
+    the tier of the first link the plan lists on it (`UNLINKED` for a cage without a link)."""
     cage_tier: dict[tuple[str, int], str] = {}
     for row in plan.rows:
         for end in (row.a, row.b):
@@ -286,22 +324,14 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
             if config.transceiver and is_ordered_optic(doc.catalog, config.transceiver):
                 tier = cage_tier.get((device.id, cage), UNLINKED)
                 optics[(tier, config.transceiver)] += 1
-    for (tier, optic_id), quantity in sorted(optics.items()):
-        optic = doc.catalog.transceivers.get(optic_id)
-        twin = optic is not None and optic.twin_port
-        tables.optics.append(BomLine(
-            kind="optic", tier=tier,
-            part=optic.model if optic else optic_id,
-            vendor=optic.vendor if optic else "",
-            part_numbers=", ".join(optic.part_numbers[:2]) if optic else "",
-            length_m=None, quantity=quantity, spares=0,
-            unit_power_w=optic.power_w if optic else None,
-            unit_price=pricer.optic(optic_id) if optic else None,
-            note=(f"twin-port {optic.pmd}: one per cage, 2 links" if twin
-                  else (optic.pmd if optic else "not in the catalog")),
-            key=optic_id,
-        ))
+    return [_optic_line(doc, pricer, optic_id, tier, quantity, 0, twin_note=True)
+            for (tier, optic_id), quantity in sorted(optics.items())]
 
+
+# ---------------------------------------------------------------- devices
+def _add_device_lines(tables: BomTables, doc: FabricDocument, pricer: Pricer) -> None:
+    """One line per device model (with the roles its devices play), the rack-scale systems
+    they come in, and the W of the optics a model's own figure already includes."""
     devices: dict[str, int] = defaultdict(int)
     roles: dict[str, Counter[str]] = defaultdict(Counter)
     for device in doc.devices.values():
@@ -311,40 +341,50 @@ def bom_tables(doc: FabricDocument, plan: CablePlan, bom: Bom | None = None,
         model = doc.catalog.device(model_id)
         role = ", ".join(f"{n} {r}" if len(roles[model_id]) > 1 else r
                          for r, n in sorted(roles[model_id].items()))
-        unit_power = share_watts(model)
         note = f"{model.height_ru}U" + (f", {model.gpus} GPUs" if model.gpus else "")
-        system = model.rack_system
-        if system is not None:
-            racks = system_racks(model, quantity)
-            note += f", in {counted(racks, system.name)}"
-            if rack_powered(model):
-                note += " (W each: its share of the rack's stated power, optics included)"
-            stated = ("no document states its power" if system.power_kw is None
-                      else f"{system.power_kw:g} kW stated per rack"
-                      + (", counted on its trays" if rack_powered(model) else ""))
-            tables.rack_systems.append(BomLine(
-                kind="rack", tier="rack-scale system", part=system.name, vendor=model.vendor,
-                part_numbers="", length_m=None, quantity=racks, spares=0, unit_power_w=None,
-                unit_price=None,
-                note=f"{system.devices} {model.model}s each, ordered as a rack; {stated}",
-                key="",
-                stated_power_w=None if system.power_kw is None else system.power_kw * 1000,
-                power_counted="on its trays" if rack_powered(model) else "trays instead"))
+        if model.rack_system is not None:
+            system_note, rack_line = _rack_system(model, quantity)
+            note += system_note
+            tables.rack_systems.append(rack_line)
         if not counts_optics(model):  # its figure includes the optics in its cages
-            tables.included_optic_w += sum(
-                doc.catalog.transceiver(c.transceiver).power_w
-                for d in doc.devices.values() if d.model == model_id
-                for c in d.cages.values() if c.transceiver)
+            tables.included_optic_w += _optic_watts(doc, model_id)
         if not rack_powered(model):  # a rack's tray: its rack's power and order cover it
-            note += _device_caveats(model.part_numbers if system is None else ["rack"],
+            note += _device_caveats(model.part_numbers if model.rack_system is None else ["rack"],
                                     power_basis(model))
         tables.devices.append(BomLine(
             kind="device", tier=role, part=model.model, vendor=model.vendor,
             part_numbers=", ".join(model.part_numbers[:2]), length_m=None, quantity=quantity,
             spares=0,
-            unit_power_w=unit_power,
+            unit_power_w=share_watts(model),
             unit_price=pricer.device(model_id),
             note=note,
             key=model_id,
         ))
-    return tables
+
+
+def _rack_system(model: DeviceModel, quantity: int) -> tuple[str, BomLine]:
+    """What the device line of a rack-scale system's trays adds to its note, and the line of
+    the racks they come in (ordered as a unit; its stated power shown, never added)."""
+    system = model.rack_system
+    racks = system_racks(model, quantity)
+    note = f", in {counted(racks, system.name)}"
+    if rack_powered(model):
+        note += " (W each: its share of the rack's stated power, optics included)"
+    stated = ("no document states its power" if system.power_kw is None
+              else f"{system.power_kw:g} kW stated per rack"
+              + (", counted on its trays" if rack_powered(model) else ""))
+    return note, BomLine(
+        kind="rack", tier="rack-scale system", part=system.name, vendor=model.vendor,
+        part_numbers="", length_m=None, quantity=racks, spares=0, unit_power_w=None,
+        unit_price=None,
+        note=f"{system.devices} {model.model}s each, ordered as a rack; {stated}",
+        key="",
+        stated_power_w=None if system.power_kw is None else system.power_kw * 1000,
+        power_counted="on its trays" if rack_powered(model) else "trays instead")
+
+
+def _optic_watts(doc: FabricDocument, model_id: str) -> float:
+    """The W of the optics in the cages of every device of `model_id`."""
+    return sum(doc.catalog.transceiver(c.transceiver).power_w
+               for d in doc.devices.values() if d.model == model_id
+               for c in d.cages.values() if c.transceiver)

@@ -121,7 +121,37 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     flow = Flow(writer, "Bill of materials", size, check).start()
     writer.bookmark("Bill of materials", 0)
     flow.heading("Bill of materials", 1)
-    flow.para(
+    flow.para(_how_counted(tables), size=8.2, rgb=(0.3, 0.3, 0.3))
+    priced = _priced(tables)
+    money = [Column(f"Unit {tables.currency}", 52, "right"),
+             Column(f"Cost {tables.currency}", 64, "right")] if priced else []
+    _order_list(flow, tables, priced, money)
+    _installed(flow, tables)
+    flow.heading("Devices", 2)
+    flow.table([
+        Column("Model", 0.22), Column("Vendor", 0.1 if priced else 0.14),
+        Column("Role", 0.14 if priced else 0.16), Column("Part numbers", 0.2 if priced else 0.18),
+        Column("Qty", 34, "right"),
+        Column("W each", 50, "right"), Column("W total", 56, "right"),
+        *money, Column("Note", 0.3 if priced else 0.30),
+    ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
+    if tables.planes:
+        flow.heading("Per plane", 2)
+        flow.para(PLANES_TITLE + "; cables per part, every ordered length together.", size=8.2,
+                  rgb=(0.3, 0.3, 0.3))
+        flow.table([Column("Plane", 50), Column("Devices", 0.22), Column("Optics", 0.26),
+                    Column("Cables", 0.22), Column("Links", 0.3)],
+                   [[plane_label(name), *part.summary()] for name, part in tables.planes.items()],
+                   size=7.3)
+    flow.heading("Totals", 2)
+    flow.key_values(_totals(tables, analysis, priced))
+    flow.close()
+
+
+def _how_counted(tables: BomTables) -> str:
+    """The paragraph under the heading: spares, what is counted per what, where prices come
+    from."""
+    return (
         f"Spares: {tables.spares_percent:g} % of each order line (an optic part; a cable part at "
         "one ordered length), rounded up once per line "
         "(a project setting; no authoritative spares rate exists): the order list below is "
@@ -132,18 +162,20 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
         "serves two links and is one part. "
         + ("Replaceable parts (the laser source modules of co-packaged optics switches) are "
            "ordered with spares too; a co-packaged port's optics are part of its switch. "
-           if tables.parts else "") + price_text(tables),
-        size=8.2, rgb=(0.3, 0.3, 0.3))
+           if tables.parts else "") + price_text(tables))
 
+
+def _length_cell(line: BomLine) -> str:
+    """A cable's ordered length in m, else the length its BOM key gives ("unknown", ">30")."""
+    return f"{line.length_m:g}" if line.length_m else line.key.split("@", 1)[-1]
+
+
+def _order_list(flow: Flow, tables: BomTables, priced: bool, money: list[Column]) -> None:
     flow.heading("Order list", 2)
-    priced = _priced(tables)
-    money = [Column(f"Unit {tables.currency}", 52, "right"),
-             Column(f"Cost {tables.currency}", 64, "right")] if priced else []
     order_rows = [[line.part, line.part_numbers,
-                   f"{line.length_m:g}" if line.length_m else line.key.split("@", 1)[-1]
-                   if line.kind == "cable" else "", str(line.quantity), str(line.spares),
-                   str(line.order), *([_unit(line), _line_cost(line)] if priced else []),
-                   line.note]
+                   _length_cell(line) if line.kind == "cable" else "", str(line.quantity),
+                   str(line.spares), str(line.order),
+                   *([_unit(line), _line_cost(line)] if priced else []), line.note]
                   for line in tables.order_cables + tables.order_optics + tables.parts]
     if order_rows:
         flow.table([
@@ -154,17 +186,18 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     else:
         flow.para("Nothing to order: no cables and no optics.", size=9)
 
+
+def _installed(flow: Flow, tables: BomTables) -> None:
+    """The cables and the optics installed, per tier with subtotals."""
     flow.heading("Cables by tier (installed)", 2)
     if tables.cables:
         _tiered(flow, tables.cables, [
             Column("Tier", 58), Column("Part", 0.2), Column("Part numbers", 0.3),
             Column("Length m", 44, "right"), Column("Qty", 34, "right"), Column("Note", 0.5),
-        ], lambda line: [line.tier, line.part, line.part_numbers,
-                         f"{line.length_m:g}" if line.length_m else line.key.split("@", 1)[-1],
+        ], lambda line: [line.tier, line.part, line.part_numbers, _length_cell(line),
                          str(line.quantity), line.note], "cables")
     else:
         flow.para("No links, no cables.", size=9)
-
     flow.heading("Optics by tier (installed)", 2)
     if tables.optics:
         _tiered(flow, tables.optics, [
@@ -175,35 +208,21 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     else:
         flow.para("No pluggable optics (copper or active cables only).", size=9)
 
-    flow.heading("Devices", 2)
-    flow.table([
-        Column("Model", 0.22), Column("Vendor", 0.1 if priced else 0.14),
-        Column("Role", 0.14 if priced else 0.16), Column("Part numbers", 0.2 if priced else 0.18),
-        Column("Qty", 34, "right"),
-        Column("W each", 50, "right"), Column("W total", 56, "right"),
-        *money, Column("Note", 0.3 if priced else 0.30),
-    ], [_device_cells(line, priced) for line in tables.devices + tables.rack_systems], size=7.3)
 
-    if tables.planes:
-        flow.heading("Per plane", 2)
-        flow.para(PLANES_TITLE + "; cables per part, every ordered length together.", size=8.2,
-                  rgb=(0.3, 0.3, 0.3))
-        flow.table([Column("Plane", 50), Column("Devices", 0.22), Column("Optics", 0.26),
-                    Column("Cables", 0.22), Column("Links", 0.3)],
-                   [[plane_label(name), *part.summary()] for name, part in tables.planes.items()],
-                   size=7.3)
+def _to_order(lines: list[BomLine]) -> str:
+    """`ORDER (INSTALLED + SPARES spares)` of order lines."""
+    return (f"{sum(x.order for x in lines)} ({sum(x.quantity for x in lines)} + "
+            f"{sum(x.spares for x in lines)} spares)")
 
+
+def _totals(tables: BomTables, analysis: AnalysisData | None,
+            priced: bool) -> list[tuple[str, str]]:
+    """What to order, power and cost in all, the validator's totals beside them."""
     everything = tables.order_cables + tables.order_optics + tables.devices + tables.parts
     totals = [
-        ("Cables to order", f"{sum(x.order for x in tables.order_cables)} "
-                            f"({sum(x.quantity for x in tables.order_cables)} + "
-                            f"{sum(x.spares for x in tables.order_cables)} spares)"),
-        ("Optics to order", f"{sum(x.order for x in tables.order_optics)} "
-                            f"({sum(x.quantity for x in tables.order_optics)} + "
-                            f"{sum(x.spares for x in tables.order_optics)} spares)"),
-        *([("Replaceable parts to order",
-            f"{sum(x.order for x in tables.parts)} ({sum(x.quantity for x in tables.parts)} + "
-            f"{sum(x.spares for x in tables.parts)} spares)")] if tables.parts else []),
+        ("Cables to order", _to_order(tables.order_cables)),
+        ("Optics to order", _to_order(tables.order_optics)),
+        *([("Replaceable parts to order", _to_order(tables.parts))] if tables.parts else []),
         ("Power (max, else typical)", f"devices {_power(tables.devices)}, optics "
                                       f"{_optics_power(tables)}, cables {_power(tables.cables)}"),
         *_power_caveat_rows(tables),
@@ -216,9 +235,7 @@ def draw_bom(writer: PdfWriter, doc: FabricDocument, tables: BomTables,
     if analysis is not None and analysis.ran and analysis.bom:
         totals += _validator_totals(analysis.bom, tables)
     totals.append(_cross_check(tables))
-    flow.heading("Totals", 2)
-    flow.key_values(totals)
-    flow.close()
+    return totals
 
 
 def _power_caveat_rows(tables: BomTables) -> list[tuple[str, str]]:

@@ -382,10 +382,30 @@ def build_plan(
     (`model/port_names_os.py`) instead of the design's."""
     ids = Identifiers(doc, profile)
     builder = _Builder(doc, ids, port_names)
+    rows, group_of = _rows(doc, builder, progress)
+    rack_order = _rack_order(doc)
+    rows.sort(key=lambda r: (
+        rack_order[r.a.dev.rack_id],
+        -(r.a.dev.ru or 0),
+        r.a.dev.name,
+        r.a.cage,
+        r.a.leg,
+        r.a.port,
+    ))
+    cables = _number_cables(rows, group_of)
+    _cable_label_texts(doc, rows, group_of)
+    sections = sorted(_rack_sections(rows).values(), key=lambda s: rack_order[s.rack_id])
+    problems = ids.problems + builder.problems + _length_problems(rows)
+    return CablePlan(rows, sections, problems, ids.profile_name, cables, doc, group_of)
+
+
+def _rows(doc: FabricDocument, builder: _Builder, progress: Callable[[float], None] | None
+          ) -> tuple[list[CableRow], dict[str, str]]:
+    """One row per link, oriented (`_orient`), and link id -> the key of its physical cable
+    (its assembly, else the link itself)."""
     groups: dict[str, list[Link]] = defaultdict(list)
     for link in doc.links.values():
         groups[link.assembly or f"\x00{link.id}"].append(link)
-
     rows: list[CableRow] = []
     group_of: dict[str, str] = {}
     total = max(len(doc.links), 1)
@@ -397,16 +417,12 @@ def build_plan(
             done += 1
             if progress is not None and done % 2000 == 0:
                 progress(done / total)
+    return rows, group_of
 
-    rack_order = _rack_order(doc)
-    rows.sort(key=lambda r: (
-        rack_order[r.a.dev.rack_id],
-        -(r.a.dev.ru or 0),
-        r.a.dev.name,
-        r.a.cage,
-        r.a.leg,
-        r.a.port,
-    ))
+
+def _number_cables(rows: list[CableRow], group_of: dict[str, str]) -> int:
+    """Number the physical cables in schedule order (the links of one cable share its number);
+    returns how many there are."""
     serial_of: dict[str, int] = {}
     for row in rows:
         key = group_of[row.link_id]
@@ -415,8 +431,12 @@ def build_plan(
             serial = serial_of[key] = len(serial_of) + 1
         row.serial = serial
         row.number = cable_number(serial)
-    _cable_label_texts(doc, rows, group_of)
+    return len(serial_of)
 
+
+def _rack_sections(rows: list[CableRow]) -> dict[str, RackSection]:
+    """Rack id -> its section: the rows whose A end is there, and the cables arriving there
+    from other racks (counted once per physical cable)."""
     sections: dict[str, RackSection] = {}
     for row in rows:
         rack_id = row.a.dev.rack_id
@@ -437,9 +457,13 @@ def build_plan(
         if (b_rack, row.serial) not in arrived:
             arrived.add((b_rack, row.serial))
             sections[b_rack].arriving[row.a.dev.rack or "no rack"] += 1
-    ordered_sections = sorted(sections.values(), key=lambda s: rack_order[s.rack_id])
+    return sections
 
-    problems = ids.problems + builder.problems
+
+def _length_problems(rows: list[CableRow]) -> list[str]:
+    """Links without a length, longer than their part's longest stock length, or without a
+    cable part."""
+    problems = []
     unknown = sum(1 for r in rows if r.length_m is None)
     if unknown:
         problems.append(f"{unknown} links have no length (device not placed, no manual length)")
@@ -451,8 +475,7 @@ def build_plan(
     nocable = sum(1 for r in rows if r.part is None)
     if nocable:
         problems.append(f"{nocable} links have no cable part chosen")
-    return CablePlan(rows, ordered_sections, problems, ids.profile_name, len(serial_of), doc,
-                     group_of)
+    return problems
 
 
 def _row(builder: _Builder, link: Link, swapped: bool) -> CableRow:
