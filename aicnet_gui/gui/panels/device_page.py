@@ -43,7 +43,7 @@ from .forms import (
     MIXED,
     MIXED_TEXT,
     Header,
-    Page,
+    SelectionPage,
     combo_value,
     common,
     form,
@@ -98,15 +98,13 @@ def format_tags(tags: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(tags.items()))
 
 
-class DevicePage(Page):
+class DevicePage(SelectionPage):
     """Edits the selected devices through the editor (one undo step per change)."""
 
     select_link = Signal(str)
 
     def __init__(self, editor: Editor) -> None:
-        super().__init__()
-        self.editor = editor
-        self.ids: list[str] = []
+        super().__init__(editor)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(6)
@@ -173,17 +171,11 @@ class DevicePage(Page):
         self.connections.itemClicked.connect(
             lambda item, _c: self.select_link.emit(item.data(0, Qt.ItemDataRole.UserRole)))
 
-    @property
-    def doc(self):  # noqa: ANN201
-        return self.editor.doc
-
     def devices(self) -> list[Device]:
-        return [self.doc.devices[i] for i in self.ids if i in self.doc.devices]
+        return self.selected(self.doc.devices)
 
     # ---------------------------------------------------------------- showing
-    def show_devices(self, ids: list[str]) -> None:
-        self.ids = list(ids)
-        self.refresh()
+    show_devices = SelectionPage.show_ids
 
     def refresh(self) -> None:
         devices = self.devices()

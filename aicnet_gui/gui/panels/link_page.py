@@ -45,7 +45,7 @@ from .forms import (
     MIXED,
     MIXED_TEXT,
     Header,
-    Page,
+    SelectionPage,
     combo_value,
     common,
     form,
@@ -101,11 +101,9 @@ def swatch(colour: str) -> QIcon:
     return QIcon(pixmap)
 
 
-class LinkPage(Page):
+class LinkPage(SelectionPage):
     def __init__(self, editor: Editor) -> None:
-        super().__init__()
-        self.editor = editor
-        self.ids: list[str] = []
+        super().__init__(editor)
         self.report: AnalysisReport | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
@@ -353,16 +351,10 @@ class LinkPage(Page):
         return (f"as checked: cord at a {segment_title(parts[0])}, {segment_title(parts[1])} "
                 f"trunk, cord at b {segment_title(parts[2])} ({kind} optics)")
 
-    @property
-    def doc(self):  # noqa: ANN201
-        return self.editor.doc
-
     def links(self) -> list[Link]:
-        return [self.doc.links[i] for i in self.ids if i in self.doc.links]
+        return self.selected(self.doc.links)
 
-    def show_links(self, ids: list[str]) -> None:
-        self.ids = list(ids)
-        self.refresh()
+    show_links = SelectionPage.show_ids
 
     def refresh(self) -> None:
         links = self.links()
