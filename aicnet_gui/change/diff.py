@@ -261,63 +261,95 @@ def match_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, 
     ids `same_links` gives, when the caller has them."""
     if same is None:
         same = same_links(old, new, device_map)
-    mapping: dict[str, str] = {}
-    retermed: list[Retermination] = []
     # the links that are the same are kept by step 1 below: only the others are made
     old_ids = old.links.column("id")
     left_ids = list(filterfalse(same.__contains__, old_ids))
     left_old = dict(zip(left_ids, old.links.pick(left_ids), strict=True))
     left_ids = list(filterfalse(same.__contains__, new.links.column("id")))
     left_new = dict(zip(left_ids, new.links.pick(left_ids), strict=True))
-
-    def keep(old_link: Link, new_link: Link, moved: bool) -> None:
-        mapping[old_link.id] = new_link.id
-        del left_old[old_link.id]
-        del left_new[new_link.id]
-        if moved:
-            retermed.append(Retermination(old_link, new_link,
-                                          _moved_ends(old_link, new_link, device_map)))
-
-    # 1. same id, same ends (the same links among them), in the old order
-    for link_id in [i for i in left_old if i in left_new]:
-        if _ends(left_old[link_id], device_map) == _ends(left_new[link_id]):
-            keep(left_old[link_id], left_new[link_id], False)
+    match = _LinkMatch(device_map, left_old, left_new)
+    match.same_id_same_ends()
     if same:
-        kept = same | mapping.keys()
+        kept = same | match.mapping.keys()
         ids = list(compress(old_ids, map(kept.__contains__, old_ids)))
-        mapping = dict(zip(ids, ids, strict=True))
-    # 2. same ends, another id
-    by_ends = {_ends(lk): lk for lk in left_new.values()}
-    for link in list(left_old.values()):
-        target = by_ends.get(_ends(link, device_map))
-        if target is not None and target.id in left_new:
-            keep(link, target, False)
-    # 3. same id, one end in common
-    for link_id in [i for i in left_old if i in left_new]:
-        if len(_ends(left_old[link_id], device_map) & _ends(left_new[link_id])) == 1:
-            keep(left_old[link_id], left_new[link_id], True)
-    # 4. one end in common, same part, one candidate on each side
-    old_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
-    new_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
-    for link in left_old.values():
-        for end in _ends(link, device_map):
-            old_at[end].append(link)
-    for link in left_new.values():
-        for end in _ends(link):
-            new_at[end].append(link)
-    for end in sorted(set(old_at) & set(new_at)):
-        olds, news = old_at[end], new_at[end]
-        if len(olds) == 1 and len(news) == 1:
-            a, b = olds[0], news[0]
-            if a.id in left_old and b.id in left_new and a.cable == b.cable:
-                keep(a, b, True)
-    # 5. same id, both ends on other ports of the same two devices (e.g. a swapped model)
-    for link_id in [i for i in left_old if i in left_new]:
-        a, b = left_old[link_id], left_new[link_id]
-        pair = {device_map.get(a.a.device), device_map.get(a.b.device)}
-        if pair == {b.a.device, b.b.device} and a.cable == b.cable:
-            keep(a, b, True)
-    return mapping, retermed
+        match.mapping = dict(zip(ids, ids, strict=True))
+    match.same_ends()
+    match.same_id_one_end()
+    match.one_end_same_part()
+    match.same_id_same_devices()
+    return match.mapping, match.retermed
+
+
+class _LinkMatch:
+    """The old and new links not matched yet (`left_old`, `left_new`, by id) and what the
+    steps of `match_links`, in their order, matched: old id -> new id and the re-terminations
+    among them."""
+
+    def __init__(self, device_map: dict[str, str], left_old: dict[str, Link],
+                 left_new: dict[str, Link]) -> None:
+        self.device_map = device_map
+        self.left_old = left_old
+        self.left_new = left_new
+        self.mapping: dict[str, str] = {}
+        self.retermed: list[Retermination] = []
+
+    def keep(self, old_link: Link, new_link: Link, moved: bool) -> None:
+        self.mapping[old_link.id] = new_link.id
+        del self.left_old[old_link.id]
+        del self.left_new[new_link.id]
+        if moved:
+            self.retermed.append(Retermination(old_link, new_link,
+                                               _moved_ends(old_link, new_link, self.device_map)))
+
+    def _same_ids(self) -> list[str]:
+        return [i for i in self.left_old if i in self.left_new]
+
+    def same_id_same_ends(self) -> None:
+        """1. same id, same ends (the same links among them), in the old order"""
+        for link_id in self._same_ids():
+            if _ends(self.left_old[link_id], self.device_map) == _ends(self.left_new[link_id]):
+                self.keep(self.left_old[link_id], self.left_new[link_id], False)
+
+    def same_ends(self) -> None:
+        """2. same ends, another id"""
+        by_ends = {_ends(lk): lk for lk in self.left_new.values()}
+        for link in list(self.left_old.values()):
+            target = by_ends.get(_ends(link, self.device_map))
+            if target is not None and target.id in self.left_new:
+                self.keep(link, target, False)
+
+    def same_id_one_end(self) -> None:
+        """3. same id, one end in common"""
+        for link_id in self._same_ids():
+            if len(_ends(self.left_old[link_id], self.device_map)
+                   & _ends(self.left_new[link_id])) == 1:
+                self.keep(self.left_old[link_id], self.left_new[link_id], True)
+
+    def one_end_same_part(self) -> None:
+        """4. one end in common, same part, one candidate on each side"""
+        old_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+        new_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+        for link in self.left_old.values():
+            for end in _ends(link, self.device_map):
+                old_at[end].append(link)
+        for link in self.left_new.values():
+            for end in _ends(link):
+                new_at[end].append(link)
+        for end in sorted(set(old_at) & set(new_at)):
+            olds, news = old_at[end], new_at[end]
+            if len(olds) == 1 and len(news) == 1:
+                a, b = olds[0], news[0]
+                if a.id in self.left_old and b.id in self.left_new and a.cable == b.cable:
+                    self.keep(a, b, True)
+
+    def same_id_same_devices(self) -> None:
+        """5. same id, both ends on other ports of the same two devices (e.g. a swapped model)"""
+        device_map = self.device_map
+        for link_id in self._same_ids():
+            a, b = self.left_old[link_id], self.left_new[link_id]
+            pair = {device_map.get(a.a.device), device_map.get(a.b.device)}
+            if pair == {b.a.device, b.b.device} and a.cable == b.cable:
+                self.keep(a, b, True)
 
 
 # ---------------------------------------------------------------- comparing
