@@ -2,7 +2,9 @@
 readable: at most as many lines and as complex (cyclomatic complexity, ruff's C901) as the
 longest and most complex there now (issue 15: the analyzer's update was one 258-line
 function; issue 34: `asbuilt/compare.py:compare`, `catalog/netbox_import.py:import_device_type`,
-`analysis/rules_device.py:cage_check`, `analysis/rules_groups.py:firmware_check`).  A function
+`analysis/rules_device.py:cage_check`, `analysis/rules_groups.py:firmware_check`, then
+`analysis/bandwidth.py`'s `refresh`, `nccl_tuning.py`'s `Tuning.bandwidth`, `change/diff.py:
+match_links`, `cli/commands/validate.py:render`, `generators/build.py:build_ops`).  A function
 that outgrows its package's limit is cut into steps, not the limit raised."""
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "aicnet_gui"
 #: package -> (most lines, most complexity) of one function: what the longest and the most
-#: complex hold today (analysis: bandwidth.py's `_evaluate` 80 lines, its `refresh` 17;
-#: asbuilt: ibnet.py's `read_ibnetdiscover` 67 lines, 16; catalog: loader.py's
-#: `load_catalog_file` 81 lines, 19)
-LIMITS = {"analysis": (80, 17), "asbuilt": (67, 16), "catalog": (81, 19)}
+#: complex hold today (analysis: rules_compat.py's `integrated_cable` 68 lines, 15; asbuilt:
+#: pdf.py's `export_rework_pdf` 58 lines, lldp.py's `_read_device` 14; catalog: loader.py's
+#: `load_catalog_file` 57 lines, 14; change: whatif.py's `_map_gpus` 55 lines, failures.py's
+#: `resolve` 13; cli: bom.py's `render` 70 lines, traffic.py's `run` 12; generators:
+#: placement.py's `place` 67 lines, layout.py's `layout_devices` 12)
+LIMITS = {"analysis": (68, 15), "asbuilt": (58, 14), "catalog": (57, 14), "change": (55, 13),
+          "cli": (70, 12), "generators": (67, 12)}
 
 
 @pytest.mark.parametrize("package", sorted(LIMITS))
