@@ -22,17 +22,13 @@ from ..media.bulk_choice import BulkSelection, select_bulk
 from ..model.catalog import Catalog
 from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.colours import rail_colour
-from ..model.document import FabricDocument, ModelError
+from ..model.document import FabricDocument, ModelError, emptying_ops
 from ..model.edits import (
     AddDevice,
     AddLink,
     AddRack,
     AddWorkload,
     Operation,
-    RemoveDevice,
-    RemoveLink,
-    RemoveRack,
-    RemoveWorkload,
     UpdateMetadata,
     UpdateSettings,
 )
@@ -315,7 +311,7 @@ def build_ops(
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)
     name = params.name or _default_name(params, fabric)
-    ops = _removals(doc) if replace else []
+    ops = emptying_ops(doc) if replace else []
     ops.append(UpdateSettings(settings_changes))
     ops.append(UpdateMetadata({"name": name, "description": _description(fabric)}))
     ops += [AddRack(r) for r in placement.racks]
@@ -354,15 +350,6 @@ def _all_servers_workload(fabric: FabricPlan, params: TemplateParams) -> Workloa
         id="workload-1", name=f"{kind.value} (all servers)", kind=kind, members=servers,
         pattern="all-to-all" if kind == WorkloadKind.INFERENCE else "ring-allreduce",
     )
-
-
-def _removals(doc: FabricDocument) -> list[Operation]:
-    """The ops that empty `doc` (workloads, links, devices, racks) before a replacing run."""
-    ops: list[Operation] = [RemoveWorkload(w) for w in list(doc.workloads)]
-    ops += [RemoveLink(x) for x in list(doc.links)]
-    ops += [RemoveDevice(x) for x in list(doc.devices)]
-    ops += [RemoveRack(x) for x in list(doc.racks)]
-    return ops
 
 
 def generate(doc: FabricDocument, params: TemplateParams, replace: bool = False,
