@@ -62,10 +62,6 @@ class SwitchModes:
     per_row: np.ndarray
     shortfalls: tuple[Shortfall, ...]
 
-    def mode_of(self, row: int) -> str:
-        index = int(self.per_row[row])
-        return MODES[index] if index >= 0 else "ecmp"
-
     @property
     def used(self) -> tuple[str, ...]:
         """The modes the fabric's switches run, most common first."""
