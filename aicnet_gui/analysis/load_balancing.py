@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.fabric import FabricTechnology
-from ..model.load_balancing import MODES, PER_PACKET
+from ..model.load_balancing_modes import MODES, PER_PACKET
 from ..model.wording import counted
 from .state import State
 

@@ -42,16 +42,16 @@ from ..model.fabric import (
 from ..model.limits import MAX_DEVICES, MAX_LINKS, MAX_RACKS
 from ..model.network_defaults import network_defaults
 from .cage_optics import DeviceOptics, power_notes, racks_over_budget, rule_draw
+from .canvas_layout import layout_devices, panel_size
 from .construct import LinkColumns, build_links
 from .errors import GeneratorError
-from .layout import layout_devices, panel_size
-from .link_table import LinkTable, estimate_lengths, link_table
+from .generation_result import GenerationResult
 from .naming import names
-from .params import TemplateParams
 from .placement import Placement, place, power_of
 from .plan import FabricPlan, PlannedDevice
-from .result import GenerationResult
+from .plan_links import LinkTable, estimate_lengths, link_table
 from .tally import tally
+from .template_params import TemplateParams
 from .template_registry import template_named
 
 _PASSES = 4  # placement passes at most: no optics known, then the optics chosen (growing)

@@ -19,8 +19,8 @@ from ..model.catalog import Catalog
 from ..model.catalog_entities import BreakoutMode, Role
 from .errors import GeneratorError
 from .hardware import compute_group, lookup_model
-from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
+from .template_params import RailOptimizedParams
 
 PlanOne = Callable[[Catalog, RailOptimizedParams, tuple[int, int] | None], FabricPlan]
 

@@ -39,7 +39,7 @@ class CageColumns(Protocol):
 
 class LinkColumns(Protocol):
     """Per link: device index, cage index (into `cages`) and leg at each end, and its tier pair
-    (index into `tiers`); `generators.link_table.LinkTable` is one."""
+    (index into `tiers`); `generators.plan_links.LinkTable` is one."""
 
     a: np.ndarray
     a_cage: np.ndarray

@@ -36,7 +36,7 @@ from reportlab.platypus import (
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..study.candidate import Candidate, StudyResult
-from ..study.text import money, ms, pareto_text
+from ..study.comparison_text import money, ms, pareto_text
 from .fonts import fonts
 from .outfile import write_bytes
 

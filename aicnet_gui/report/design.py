@@ -19,8 +19,8 @@ from ..model.document import FabricDocument
 from ..model.rack_units import CONVENTION
 from .analysis_data import AnalysisData
 from .cables import CablePlan
-from .flow import Column, Flow
 from .pdfpage import PdfWriter
+from .text_flow import Column, Flow
 
 NOTES_WHERE = "Edit > Fabric Settings > Design notes"
 NO_NOTES = (f"No design notes written yet. Write them in {NOTES_WHERE} (ECMP, optics plan, NCCL, "
@@ -100,7 +100,7 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
     _firmware_section(flow, doc)
     _growth_section(flow, doc)
 
-    from .resilience import draw_resilience
+    from .resilience_table import draw_resilience
 
     draw_resilience(flow, doc, plan)
     _lengths_section(flow, doc, plan)

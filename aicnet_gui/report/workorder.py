@@ -24,12 +24,12 @@ from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.rack_units import position, ru_text
 from .cables import CablePlan, build_plan
-from .flow import Column, Flow
 from .fonts import fonts
 from .identifiers import Identifiers
 from .label_layout import LabelStock
 from .options import ExportOptions
 from .pdfpage import DocInfo, PdfWriter
+from .text_flow import Column, Flow
 
 NO_RACK = "(no rack)"
 ACTIONS = ("remove", "move", "change", "add")

@@ -1,7 +1,7 @@
 """Every function of the packages whose long functions were cut into named steps stays
 readable: at most as many lines and as complex (cyclomatic complexity, ruff's C901) as the
 longest and most complex there now (issue 15: the analyzer's update was one 258-line
-function; issue 34: `asbuilt/compare.py:compare`, `catalog/netbox_import.py:import_device_type`,
+function; issue 34: `asbuilt/differences.py:compare`, `catalog/netbox_import.py:import_device_type`,
 `analysis/rules_device.py:cage_check`, `analysis/rules_groups.py:firmware_check`, then
 `analysis/bandwidth.py`'s `refresh`, `nccl_tuning.py`'s `Tuning.bandwidth`, `change/diff.py:
 match_links`, `cli/commands/validate.py:render`, `generators/build.py:build_ops`).  A function
