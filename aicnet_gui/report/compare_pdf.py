@@ -23,6 +23,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     KeepTogether,
     LongTable,
@@ -189,19 +190,50 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     plot.yValueAxis.labelTextFormat = "%.2f"
     drawing.add(plot)
     number = {c.index: n for n, c in enumerate(candidates, start=1)}
-    for c, x, t in points:
-        px = plot.x + (x - plot.xValueAxis.valueMin) / (
-            plot.xValueAxis.valueMax - plot.xValueAxis.valueMin) * plot.width
-        py = plot.y + (t - plot.yValueAxis.valueMin) / (
-            plot.yValueAxis.valueMax - plot.yValueAxis.valueMin) * plot.height
-        drawing.add(String(px + 3, py + 2, str(number[c.index]),
-                           fontName=fonts().cond, fontSize=5.5,
-                           fillColor=FRONTIER if on_frontier(c) else colors.black))
+    x_scale = plot.width / (plot.xValueAxis.valueMax - plot.xValueAxis.valueMin)
+    t_scale = plot.height / (plot.yValueAxis.valueMax - plot.yValueAxis.valueMin)
+    drawn = [(plot.x + (x - plot.xValueAxis.valueMin) * x_scale,
+              plot.y + (t - plot.yValueAxis.valueMin) * t_scale, c) for c, x, t in points]
+    placed: list[tuple[float, float, float]] = []
+    for px, py, group in label_groups(drawn):
+        text = ", ".join(str(number[c.index]) for c in group)
+        lx, ly = free_label_spot(px + 3, py + 2, stringWidth(text, fonts().cond, 5.5), placed)
+        drawing.add(String(lx, ly, text, fontName=fonts().cond, fontSize=5.5,
+                           fillColor=FRONTIER if any(on_frontier(c) for c in group)
+                           else colors.black))
     drawing.add(String(width / 2, height - 6 * mm, title, fontName=fonts().bold, fontSize=8.5,
                        textAnchor="middle"))
     _axis_label(drawing, x_title, plot.x + plot.width / 2, 3 * mm)
     _axis_label(drawing, "all-reduce, ms", 5 * mm, plot.y + plot.height / 2, vertical=True)
     return drawing
+
+
+def label_groups(drawn: list[tuple[float, float, Candidate]],
+                 near: float = 4.0) -> list[tuple[float, float, list[Candidate]]]:
+    """Points drawn within `near` points of each other share one label ("3, 5, 9") at the
+    first one's place: candidates with the same power and time would print their numbers on
+    top of each other."""
+    groups: list[tuple[float, float, list[Candidate]]] = []
+    for px, py, c in drawn:
+        for gx, gy, members in groups:
+            if abs(px - gx) <= near and abs(py - gy) <= near:
+                members.append(c)
+                break
+        else:
+            groups.append((px, py, [c]))
+    return groups
+
+
+def free_label_spot(x: float, y: float, width: float,
+                    placed: list[tuple[float, float, float]],
+                    line: float = 6.0) -> tuple[float, float]:
+    """Where a label of `width` goes: at (x, y), or a line higher each time it would overlap
+    a label already placed (`placed` holds (x, y, width) and gains this one)."""
+    while any(abs(y - py) < line and x < px + pw + 1 and px < x + width + 1
+              for px, py, pw in placed):
+        y += line
+    placed.append((x, y, width))
+    return x, y
 
 
 def staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
