@@ -19,11 +19,13 @@ from ..model.document import FabricDocument
 from ..traffic import MODES, TrafficModel, TrafficParams, WorkloadTraffic, acceptance_sheet
 from ..traffic.acceptance import AcceptanceRow, size_label
 from ..traffic.flows import TooLarge
+from ..traffic.result import ModeResult
 from .flow import Column, Flow
 from .pdfpage import PdfWriter
 
 PDF_SEEDS = 10
 HOTTEST_ROWS = 8
+HISTOGRAM_WIDTH, HISTOGRAM_HEIGHT = 300.0, 70.0  # points
 
 
 @dataclass
@@ -119,6 +121,7 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
         fabric = doc.settings.load_balancing
         shown = result.modes.get("adaptive" if fabric == "flowlet" else fabric) or \
             next(iter(result.modes.values()))
+        draw_load_histogram(flow, shown)
         if shown.hottest:
             flow.table([Column("Hottest links (" + shown.mode + ")", 0.7),
                         Column("Load", 0.15, "right"), Column("Speed", 0.15, "right")],
@@ -126,6 +129,53 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
                         for h in shown.hottest[:HOTTEST_ROWS]], size=7.5)
     _draw_acceptance(flow, data.acceptance, doc)
     flow.close()
+
+
+def draw_load_histogram(flow: Flow, result: ModeResult) -> None:
+    """The links by load, as the Workloads dock draws them: one bar per tenth of the links'
+    speed, the number of links above it (links that carry no traffic left out, counted in the
+    caption)."""
+    bins = result.histogram
+    if not any(b.links for b in bins):
+        return
+    flow.space(2)
+    flow.ensure(HISTOGRAM_HEIGHT + 14)
+    box, canvas, fonts = flow.box, flow.w.canvas, flow.fonts
+    assert box is not None
+    idle = sum(1 for load in result.link_load.values() if load <= 0)
+    caption = (f"Links by load ({result.mode}{', mean of the draws' if result.seeds > 1 else ''})"
+               f": {sum(b.links for b in bins):,} links carry traffic"
+               + (f", {idle:,} idle" if idle else ""))
+    flow.w.text(fonts.regular).text(box.left, flow.y - 8, caption, 8, width=box.width)
+    top = flow.y - 12
+    bar_w = HISTOGRAM_WIDTH / len(bins)
+    tallest = max(b.links for b in bins)
+    base = top - HISTOGRAM_HEIGHT + 10
+    canvas.saveState()
+    canvas.setLineWidth(0.4)
+    canvas.setStrokeColorRGB(0.5, 0.5, 0.5)
+    canvas.line(box.left, base, box.left + HISTOGRAM_WIDTH, base)
+    for i, b in enumerate(bins):
+        x = box.left + i * bar_w
+        h = (HISTOGRAM_HEIGHT - 22) * b.links / tallest
+        canvas.setFillColorRGB(*_load_colour(b.high))
+        if b.links:
+            canvas.rect(x + 1, base, bar_w - 2, max(h, 0.6), stroke=0, fill=1)
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setFont(fonts.regular, 6)
+        canvas.drawCentredString(x + bar_w / 2, base + h + 2, f"{b.links:,}")
+    for edge in (0.0, 0.5, 1.0):
+        canvas.drawCentredString(box.left + edge * HISTOGRAM_WIDTH, base - 7, f"{edge:.0%}")
+    canvas.drawString(box.left + HISTOGRAM_WIDTH + 18, base - 7, "of the link's speed")
+    canvas.restoreState()
+    flow.y = top - HISTOGRAM_HEIGHT - 6
+
+
+def _load_colour(load: float) -> tuple[float, float, float]:
+    """From pale yellow (idle) to deep purple (full), as the editor's traffic colours run."""
+    low, high = (0.99, 0.85, 0.45), (0.35, 0.08, 0.45)
+    t = min(max(load, 0.0), 1.0)
+    return tuple(a + (b - a) * t for a, b in zip(low, high, strict=True))  # type: ignore[return-value]
 
 
 def _draw_acceptance(flow: Flow, rows: list[AcceptanceRow], doc: FabricDocument) -> None:
