@@ -45,6 +45,16 @@ def _hex(colour: Any) -> str:
     return "#" + colour.hexval()[2:]
 
 
+def same_spot_groups(drawn: Sequence[tuple[Candidate, float, float]]
+                     ) -> list[tuple[float, float, list[Candidate]]]:
+    """Candidates with the same value and time (to 4 significant digits) under one label
+    ("1, 2"): their numbers drawn separately would print over each other at any zoom."""
+    groups: dict[tuple[str, str], tuple[float, float, list[Candidate]]] = {}
+    for c, x, t in drawn:
+        groups.setdefault((f"{x:.4g}", f"{t:.4g}"), (x, t, []))[2].append(c)
+    return list(groups.values())
+
+
 def _number(c: Candidate) -> str:
     return str(c.index + 1)
 
@@ -121,8 +131,10 @@ class _Scatter:
         points.sigClicked.connect(lambda _item, hits, _ev: hits and self._picked(hits[0].data()))
         plot.addItem(points)
         if len(drawn) <= MAX_LABELLED:
-            for c, x, t in drawn:
-                label = pg.TextItem(_number(c), color=_hex(FRONTIER) if self.on_frontier(c)
+            for x, t, group in same_spot_groups(drawn):  # type: ignore[arg-type]
+                label = pg.TextItem(", ".join(_number(c) for c in group),
+                                    color=_hex(FRONTIER) if any(self.on_frontier(c)
+                                                                for c in group)
                                     else "#1f2933", anchor=(-0.3, 1.1))
                 label.setPos(x, t)
                 plot.addItem(label)
