@@ -27,13 +27,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import compress, filterfalse
 from operator import and_, eq
 from typing import Any
 
+from ..analysis.bom import Bom, compute_bom
+from ..forked import Forked
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Endpoint, Link, Rack, Workload
-from .bomdelta import BomDelta, bom_delta
+from .bomdelta import BomDelta, delta_of
 
 DEVICE_FIELDS = ("name", "model", "role", "firmware")
 LINK_FIELDS = ("cable", "assembly", "length_m", "colour", "rail", "plane")
@@ -371,8 +374,33 @@ def _default_mode(model: Any, cage: int) -> str | None:
     return group.default_breakout if group is not None else None
 
 
-def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = True) -> FabricDiff:
-    """Everything that changed from `old` to `new` (neither document is changed)."""
+def old_bom_meanwhile(old: FabricDocument) -> Forked[Bom]:
+    """`old`'s BOM counted in a forked child from now on, for `diff_documents(old_bom=...)`
+    (a single-threaded, short-lived process only: the CLI; aicnet_gui/forked.py)."""
+    return Forked(partial(compute_bom, old))
+
+
+def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = True,
+                   parallel: bool = False, old_bom: Forked[Bom] | None = None) -> FabricDiff:
+    """Everything that changed from `old` to `new` (neither document is changed).  `parallel`
+    (a single-threaded, short-lived process: the CLI): `new`'s BOM is counted in a forked child
+    meanwhile, where that helps (aicnet_gui/forked.py); `old_bom`: `old`'s, counted so since
+    `old_bom_meanwhile`.  A BOM a child did not give is counted here."""
+    pending = Forked(partial(compute_bom, new)) if with_bom and parallel else None
+    try:
+        out = _diff(old, new)
+        if with_bom:
+            before = old_bom.result() if old_bom is not None else None
+            after = pending.result() if pending is not None else None
+            out.bom = delta_of(before if before is not None else compute_bom(old),
+                               after if after is not None else compute_bom(new))
+        return out
+    finally:
+        if pending is not None:
+            pending.close()
+
+
+def _diff(old: FabricDocument, new: FabricDocument) -> FabricDiff:
     out = FabricDiff(old, new)
     device_map = match_devices(old, new)
     out.device_map = device_map
@@ -421,6 +449,4 @@ def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = Tr
         out.workload_changes.extend(changes)
     out.settings = _settings_changes(old, new)
     out.rack_changes.sort(key=lambda c: (c.what, c.field))
-    if with_bom:
-        out.bom = bom_delta(old, new)
     return out

@@ -7,6 +7,7 @@ only where they are used (cli/__init__.py says why).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,42 @@ def open_document(path: str | Path) -> FabricDocument:
     from ..fileio import load_fabric
 
     return load_fabric(path, catalog_with_warnings())
+
+
+def open_two_documents(first: str | Path, second: str | Path,
+                       with_first: Callable[[FabricDocument], Any] | None = None,
+                       ) -> tuple[FabricDocument, FabricDocument, Any]:
+    """`open_document` of both files, in that order, the second one validated in a forked
+    child (aicnet_gui/forked.py) while this process reads the first, where that helps; and
+    what `with_first(the first document)` gives, called as soon as it is read (None without
+    it).  The documents, and the errors for a bad file (the first file's first), are those
+    of opening them one after the other."""
+    from functools import partial
+
+    from ..fileio import load_fabric
+    from ..fileio.errors import FabricFileError
+    from ..fileio.fabric_file import read_fabric_bytes, validate_fabric_bytes
+    from ..forked import Forked, fork_useful
+
+    def read_first() -> tuple[FabricDocument, Any]:
+        doc = open_document(first)
+        return doc, with_first(doc) if with_first is not None else None
+
+    raw = None
+    if fork_useful():
+        try:
+            raw = read_fabric_bytes(second)
+        except FabricFileError:  # said after the first file's problems, as one after the other
+            raw = None
+    if raw is None:
+        old, extra = read_first()
+        return old, open_document(second), extra
+    with Forked(partial(validate_fabric_bytes, raw)) as pending:
+        old, extra = read_first()
+        validated = pending.result()
+    if validated is None:  # no child, or it failed: this process validates (and says why not)
+        return old, load_fabric(second, catalog_with_warnings(), raw), extra
+    return old, load_fabric(second, catalog_with_warnings(), raw, validated), extra
 
 
 def print_json(data: Any) -> None:

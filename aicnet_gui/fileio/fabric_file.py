@@ -174,17 +174,32 @@ def _check_file_size(size: int, file: str | Path) -> None:
                                     f"at most {MAX_FABRIC_BYTES:,} bytes")
 
 
-def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> FabricDocument:
+#: what `validate_fabric_bytes` finds: the file's Fabric and its links as columns (None: in the
+#: Fabric), or None when only the careful path can read the file
+Validated = tuple[Fabric, LinkColumns | None] | None
+
+
+def validate_fabric_bytes(raw: bytes) -> Validated:
+    """The first step of `loads_fabric` on its own, for another process to do meanwhile (its
+    result is plain pickled data): `loads_fabric(raw, catalog, file, validated=...)` then
+    takes it.  Raises `TooMany` where `loads_fabric` says that the file is too big."""
+    with gc_held():
+        return _fast_validate(raw)
+
+
+def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>",
+                 validated: Validated | bool = False) -> FabricDocument:
     """Parse `.fabric` bytes into a document; raise FabricFileError on any bad input.
 
     The common case, a well-formed file of the current schema, is parsed and validated in one
     pass by pydantic's Rust core.  Anything else takes the careful path (UTF-8, JSON, format,
-    version, migrations, validation) that names exactly what is wrong and where.
+    version, migrations, validation) that names exactly what is wrong and where.  `validated`:
+    what `validate_fabric_bytes(raw)` gave (False: not done yet).
     """
     _check_file_size(len(raw), file)
     with gc_paused():
         try:
-            fast = _fast_validate(raw)
+            fast = _fast_validate(raw) if validated is False else validated
         except TooMany as exc:
             raise FabricFileError(file, size_message(
                 exc.section, exc.count, SECTION_LIMITS[exc.section]), f"$.{exc.section}") from None
@@ -263,12 +278,22 @@ def read_input(path: Path, error: type[FabricFileError] = FabricFileError,
         raise error(path, f"cannot read: {exc.strerror}") from None
 
 
-def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
-    """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place."""
+def read_fabric_bytes(path: str | Path) -> bytes:
+    """The bytes of a `.fabric` file (a FabricFileError when missing, unreadable, too big)."""
     path = Path(path)
-    raw = read_input(path, check=lambda size: _check_file_size(size, path))
+    return read_input(path, check=lambda size: _check_file_size(size, path))
+
+
+def load_fabric(path: str | Path, catalog: Catalog, raw: bytes | None = None,
+                validated: Validated | bool = False) -> FabricDocument:
+    """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place.
+    `raw`: its bytes when read already (`read_fabric_bytes`), `validated` what
+    `validate_fabric_bytes(raw)` gave (`loads_fabric`)."""
+    path = Path(path)
+    if raw is None:
+        raw = read_fabric_bytes(path)
     remove_stale_temps(path)  # what a killed save of this design left behind
-    return loads_fabric(raw, catalog, str(path))
+    return loads_fabric(raw, catalog, str(path), validated)
 
 
 def _entry_dump(entry: DeviceModel | Transceiver | CableAssembly) -> dict[str, Any]:

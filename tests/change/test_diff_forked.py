@@ -1,0 +1,93 @@
+"""Work in a forked child (aicnet_gui/forked.py): the child's result, or None so that the caller
+does the work itself; `aicnet diff` opens its second file so, with the same documents and the
+same errors as one file after the other."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+import pytest
+
+from aicnet_gui import forked
+from aicnet_gui.cli import main
+from aicnet_gui.cli.common import open_document, open_two_documents
+from aicnet_gui.fileio import save_fabric
+from aicnet_gui.fileio.errors import FabricFileError
+from aicnet_gui.fileio.fabric_file import dumps_fabric
+from aicnet_gui.forked import Forked, fork_useful
+from tests.doc_edits import remove_link, update_link
+
+needs_fork = pytest.mark.skipif(not fork_useful(), reason="no fork here (forked.fork_useful)")
+
+
+@needs_fork
+def test_the_result_comes_from_a_child():
+    pending = Forked(os.getpid)
+    assert pending.result() not in (None, os.getpid())
+
+
+@needs_fork
+@pytest.mark.parametrize("work", [lambda: 1 / 0, lambda: (lambda: 1), lambda: os._exit(3)],
+                         ids=["raises", "does not pickle", "dies"])
+def test_a_failed_child_gives_none(work):
+    assert Forked(work).result() is None
+
+
+def test_no_child_where_a_fork_is_not_safe(monkeypatch):
+    monkeypatch.setattr(forked.sys, "platform", "darwin")
+    assert not fork_useful() and Forked(os.getpid).result() is None
+    monkeypatch.undo()
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not fork_useful()
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _revisions(example, tmp_path):  # noqa: ANN001, ANN202
+    old, new = example("small-hgx"), example("small-hgx")
+    update_link(new, "c001", length_m=7.0)
+    remove_link(new, "c002")
+    save_fabric(old, tmp_path / "a.fabric")
+    save_fabric(new, tmp_path / "b.fabric")
+    return tmp_path / "a.fabric", tmp_path / "b.fabric"
+
+
+def test_two_documents_are_those_opened_one_by_one(example, tmp_path):
+    a, b = _revisions(example, tmp_path)
+    seen = []
+    old, new, extra = open_two_documents(a, b, lambda doc: seen.append(doc) or "first")
+    assert seen == [old] and extra == "first"
+    assert dumps_fabric(old) == dumps_fabric(open_document(a))
+    assert dumps_fabric(new) == dumps_fabric(open_document(b))
+    assert new.links["c001"].length_m == 7.0
+
+
+def test_the_first_files_error_comes_first(example, tmp_path):
+    a, b = _revisions(example, tmp_path)
+    bad = tmp_path / "bad.fabric"
+    bad.write_text('{"format": "aicnet.fabric", "schema_version": 4, "devices": 7}')
+    for first, second, named in ((bad, b, bad), (a, bad, bad), (bad, tmp_path / "none", bad),
+                                 (a, tmp_path / "none", tmp_path / "none")):
+        with pytest.raises(FabricFileError) as raised:
+            open_two_documents(first, second)
+        with pytest.raises(FabricFileError) as alone:
+            open_document(named)
+        assert str(raised.value) == str(alone.value)
+
+
+def test_cli_diff_with_children_prints_what_one_process_prints(example, tmp_path, capsys,
+                                                                monkeypatch):
+    a, b = _revisions(example, tmp_path)
+    assert main(["diff", "--json", str(a), str(b)]) == 0
+    together = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(forked, "fork_useful", lambda: False)
+    assert main(["diff", "--json", str(a), str(b)]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert together == alone and together["counts"]["cable_changes"] == 1
+    assert together["counts"]["cables_removed"] == 1 and together["bom"]["cables"]
