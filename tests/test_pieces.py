@@ -109,3 +109,58 @@ def test_another_array_before_the_workloads_key_still_reads_in_pieces(raw):
              "workloads", "catalog"]
     text = json.dumps({key: data[key] for key in order}, indent=2).encode()
     assert pieced_links(text, 1000) == Fabric.model_validate_json(raw).links
+
+
+@pytest.fixture
+def halves_for_small_files(monkeypatch):
+    """A links section of any size read in halves, the second in a forked child."""
+    from aicnet_gui.fileio import pieces
+
+    monkeypatch.setattr(pieces, "HALVES_BYTES", 0)
+    return pieces
+
+
+def _with_fields_in_one_half(raw: bytes) -> bytes:
+    """The links with a colour in the first half only and notes in the second half only."""
+    links = json.loads(raw)["links"]
+    for link in links[:100]:
+        link["colour"] = "blue"
+    for link in links[400:]:
+        link["notes"] = "rack B"
+    return dumps_like_aicnet(raw, links)
+
+
+def test_halves_give_the_columns_of_the_whole(raw, halves_for_small_files):
+    from aicnet_gui.forked import fork_useful
+
+    if not fork_useful():
+        pytest.skip("no fork here")
+    mixed = _with_fields_in_one_half(raw)
+    whole = validate_in_pieces(mixed, 1000)
+    halves = validate_in_pieces(mixed, 1000, halves=True)
+    assert whole is not None and halves is not None
+    assert halves[1].values == whole[1].values and halves[1].values["colour"][:100] == ["blue"] * 100
+    assert halves[1].values["notes"][:400] == [""] * 400  # the default where the half had none
+    assert LinkTable(halves[1]).values() == Fabric.model_validate_json(mixed).links
+    plain = validate_in_pieces(raw, 1000, halves=True)
+    assert plain[1].values == validate_in_pieces(raw, 1000)[1].values
+    assert plain[1].values["notes"] is None  # no link has notes: none in either half
+
+
+@pytest.mark.parametrize("bad_links", [(300,), (20, 300)], ids=["second half", "both halves"])
+def test_a_bad_link_read_in_halves_fails_as_in_the_whole(raw, catalog, halves_for_small_files,
+                                                         bad_links):
+    """A half that does not validate fails the fast path as the whole does; the careful path
+    then names the first bad link (which half it is in does not matter)."""
+    links = json.loads(raw)["links"]
+    for index in bad_links:
+        links[index]["b"][1] = ""
+    bad = dumps_like_aicnet(raw, links)
+    with pytest.raises(ValidationError):
+        validate_in_pieces(bad, 1000)
+    with pytest.raises(ValidationError):
+        validate_in_pieces(bad, 1000, halves=True)
+    for parallel in (False, True):
+        with pytest.raises(FabricFileError) as loaded:
+            loads_fabric(bad, catalog, "bad.fabric", parallel=parallel)
+        assert loaded.value.json_path == f"$.links[{bad_links[0]}].b[1]"

@@ -35,10 +35,12 @@ def catalog_with_warnings() -> Catalog:
     return result.catalog
 
 
-def open_document(path: str | Path) -> FabricDocument:
+def open_document(path: str | Path, parallel: bool = True) -> FabricDocument:
+    """The design in `path`, its catalog's problems printed; `parallel`: a big file's links are
+    read in halves, one in a forked child, where that helps (fileio/pieces.py)."""
     from ..fileio import load_fabric
 
-    return load_fabric(path, catalog_with_warnings())
+    return load_fabric(path, catalog_with_warnings(), parallel=parallel)
 
 
 def open_two_documents(first: str | Path, second: str | Path,
@@ -56,8 +58,8 @@ def open_two_documents(first: str | Path, second: str | Path,
     from ..fileio.fabric_file import read_fabric_bytes, validate_fabric_bytes
     from ..forked import Forked, fork_useful
 
-    def read_first() -> tuple[FabricDocument, Any]:
-        doc = open_document(first)
+    def read_first(parallel: bool) -> tuple[FabricDocument, Any]:
+        doc = open_document(first, parallel)
         return doc, with_first(doc) if with_first is not None else None
 
     raw = None
@@ -67,10 +69,10 @@ def open_two_documents(first: str | Path, second: str | Path,
         except FabricFileError:  # said after the first file's problems, as one after the other
             raw = None
     if raw is None:
-        old, extra = read_first()
+        old, extra = read_first(True)
         return old, open_document(second), extra
     with Forked(partial(validate_fabric_bytes, raw)) as pending:
-        old, extra = read_first()
+        old, extra = read_first(False)  # the second core validates the second file
         validated = pending.result()
     if validated is None:  # no child, or it failed: this process validates (and says why not)
         return old, load_fabric(second, catalog_with_warnings(), raw), extra

@@ -188,18 +188,20 @@ def validate_fabric_bytes(raw: bytes) -> Validated:
 
 
 def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>",
-                 validated: Validated | bool = False) -> FabricDocument:
+                 validated: Validated | bool = False, parallel: bool = False) -> FabricDocument:
     """Parse `.fabric` bytes into a document; raise FabricFileError on any bad input.
 
     The common case, a well-formed file of the current schema, is parsed and validated in one
     pass by pydantic's Rust core.  Anything else takes the careful path (UTF-8, JSON, format,
     version, migrations, validation) that names exactly what is wrong and where.  `validated`:
-    what `validate_fabric_bytes(raw)` gave (False: not done yet).
+    what `validate_fabric_bytes(raw)` gave (False: not done yet).  `parallel` (a
+    single-threaded, short-lived process: the CLI): a big file's links are read in two halves,
+    one in a forked child (pieces.py).
     """
     _check_file_size(len(raw), file)
     with gc_paused():
         try:
-            fast = _fast_validate(raw) if validated is False else validated
+            fast = _fast_validate(raw, parallel) if validated is False else validated
         except TooMany as exc:
             raise FabricFileError(file, size_message(
                 exc.section, exc.count, SECTION_LIMITS[exc.section]), f"$.{exc.section}") from None
@@ -216,13 +218,13 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>",
     return doc
 
 
-def _fast_validate(raw: bytes) -> tuple[Fabric, LinkColumns | None] | None:
+def _fast_validate(raw: bytes, parallel: bool = False) -> tuple[Fabric, LinkColumns | None] | None:
     """A well-formed file of a current schema version validated in pydantic's core: its links
     a piece at a time into columns when it is laid out as aicnet writes it (pieces.py), else
     as a whole; None when something is wrong (the careful path then says what and where)."""
     columns: LinkColumns | None = None
     try:
-        pieced = validate_in_pieces(raw)
+        pieced = validate_in_pieces(raw, halves=parallel)
         if pieced is not None:
             fabric, columns = pieced
         elif len(raw) > WHOLE_FAST_BYTES:
@@ -285,15 +287,15 @@ def read_fabric_bytes(path: str | Path) -> bytes:
 
 
 def load_fabric(path: str | Path, catalog: Catalog, raw: bytes | None = None,
-                validated: Validated | bool = False) -> FabricDocument:
+                validated: Validated | bool = False, parallel: bool = False) -> FabricDocument:
     """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place.
-    `raw`: its bytes when read already (`read_fabric_bytes`), `validated` what
-    `validate_fabric_bytes(raw)` gave (`loads_fabric`)."""
+    `raw`: its bytes when read already (`read_fabric_bytes`); `validated`, `parallel`: as
+    `loads_fabric`."""
     path = Path(path)
     if raw is None:
         raw = read_fabric_bytes(path)
     remove_stale_temps(path)  # what a killed save of this design left behind
-    return loads_fabric(raw, catalog, str(path), validated)
+    return loads_fabric(raw, catalog, str(path), validated, parallel)
 
 
 def _entry_dump(entry: DeviceModel | Transceiver | CableAssembly) -> dict[str, Any]:

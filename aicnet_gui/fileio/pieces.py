@@ -20,19 +20,27 @@ as a whole then, or after a failure here, in the careful way that reports the er
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
+from itertools import chain
 from typing import Any
 
 from pydantic_core import from_json
 
+from ..forked import Forked
 from ..model.fabric import Fabric
 from ..model.limits import MAX_LINKS
-from ..model.link_table import LinkColumns, columns_from_rows
+from ..model.link_table import DEFAULTS, FIELDS, LinkColumns, columns_from_rows
 from .line_cache import LINE_SEPARATOR, OBJECT_SEPARATOR, SECTION_END
 
 _OPEN = b'\n  "links": [\n    {'
 _CLOSE = b"}" + SECTION_END
 _WORKLOADS = b',\n  "workloads": '
 PIECE_BYTES = 256 * 1024
+#: a links section above this many bytes (~110k links) is read in halves where asked
+HALVES_BYTES = 16 * 1024 * 1024
+#: the part of the links this process reads when the child reads the rest: the child also
+#: pickles its columns (~0.1 s at 150k links), this process unpickles them (~0.03 s)
+HEAD_SHARE = 0.56
 
 
 class TooMany(ValueError):
@@ -44,17 +52,20 @@ class TooMany(ValueError):
         self.count = count
 
 
-def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> tuple[Fabric, LinkColumns] | None:
+def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES, halves: bool = False,
+                       ) -> tuple[Fabric, LinkColumns] | None:
     """The file's Fabric (its `links` empty) and its links as validated columns; None when the
     file is not laid out for it.  Raises pydantic's ValidationError (or ValueError) when a piece
-    or a column does not validate."""
+    or a column does not validate.  `halves` (a single-threaded, short-lived process: the
+    CLI): a big links section's second half is read in a forked child meanwhile
+    (`_link_columns`)."""
     open_at = raw.find(_OPEN)
     if open_at < 0:
         return None
     first = open_at + len(_OPEN) - 1  # the brace of the first link
     close_at = _links_end(raw, first)
     try:
-        return _read(raw, first, close_at, piece_bytes)
+        return _read(raw, first, close_at, piece_bytes, halves)
     except TooMany:
         raise
     except ValueError:  # pydantic's ValidationError too
@@ -62,10 +73,11 @@ def validate_in_pieces(raw: bytes, piece_bytes: int = PIECE_BYTES) -> tuple[Fabr
         if exact == close_at:
             raise
         # another array between the links and the workloads key: read up to the links' own end
-        return _read(raw, first, exact, piece_bytes)
+        return _read(raw, first, exact, piece_bytes, halves)
 
 
-def _read(raw: bytes, first: int, close_at: int, piece_bytes: int) -> tuple[Fabric, LinkColumns] | None:
+def _read(raw: bytes, first: int, close_at: int, piece_bytes: int,
+          halves: bool) -> tuple[Fabric, LinkColumns] | None:
     if close_at < 0:
         return None
     end = close_at + 1  # after the brace of the last link
@@ -75,8 +87,43 @@ def _read(raw: bytes, first: int, close_at: int, piece_bytes: int) -> tuple[Fabr
     if count > MAX_LINKS:  # said before a link is parsed (parsing 3M took ~10 s and ~1 GB)
         raise TooMany("links", count)
     fabric = Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
-    columns = LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
-    return fabric, columns
+    return fabric, _link_columns(raw, first, end, piece_bytes, halves)
+
+
+def _link_columns(raw: bytes, first: int, end: int, piece_bytes: int, halves: bool) -> LinkColumns:
+    """The links between `first` and `end` as validated columns.  With `halves`, above
+    `HALVES_BYTES` and where a fork helps (aicnet_gui/forked.py): the second half (from the
+    first link that starts past `HEAD_SHARE` of it) parsed and validated in a forked child while this
+    process does the first, and the two joined.  Columns are validated value by value, so the
+    halves validate as the whole does; a half that fails fails as the whole (the first half's
+    error first: the child's half is then done here, to raise its own)."""
+    middle = raw.find(OBJECT_SEPARATOR, first + int((end - first) * HEAD_SHARE), end) \
+        if halves and end - first > HALVES_BYTES else -1
+    if middle < 0:
+        return LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
+    second = middle + len(LINE_SEPARATOR)
+    with Forked(partial(_validated_columns, raw, second, end, piece_bytes)) as pending:
+        head = _validated_columns(raw, first, middle, piece_bytes)
+        tail = pending.result()
+    if tail is None:
+        tail = _validated_columns(raw, second, end, piece_bytes)
+    return LinkColumns(_joined(head, tail))
+
+
+def _validated_columns(raw: bytes, start: int, end: int, piece_bytes: int) -> dict[str, list[Any] | None]:
+    return LinkColumns.validated(columns_from_rows(_pieces(raw, start, end, piece_bytes))).values
+
+
+def _joined(head: dict[str, list[Any] | None], tail: dict[str, list[Any] | None]) -> dict[str, list[Any] | None]:
+    """Two halves' columns as one: a field one half has no link with takes its default there
+    (what reading the whole gives), a field neither has stays None."""
+    sizes = (len(head["id"]), len(tail["id"]))  # type: ignore[arg-type]
+    joined: dict[str, list[Any] | None] = {}
+    for name in FIELDS:
+        parts = (head[name], tail[name])
+        joined[name] = None if parts == (None, None) else list(chain.from_iterable(
+            [DEFAULTS[name]] * size if part is None else part for part, size in zip(parts, sizes, strict=True)))
+    return joined
 
 
 def _links_end(raw: bytes, first: int) -> int:
