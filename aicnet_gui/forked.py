@@ -1,9 +1,9 @@
 """Work done in a forked child process while this one goes on, its result sent back pickled.
 
-`aicnet diff` of two 300k-link revisions reads two files and counts two BOMs, each ~0.3-0.9 s of
-one core.  On two cores the second file is validated, and each revision's BOM counted, in a
-child while this process reads the first file and matches the revisions; and any command reads
-a big file's links in two halves, the second in a child (fileio/pieces.py).  A forked child starts
+`aicnet diff` of two 300k-link revisions counts two BOMs, each ~0.3 s of one core, and any
+command reads a big file's links (~0.6 s at 300k).  On two cores each revision's BOM is counted
+in a child while this process reads the other revision and matches the two, and a big file's
+links are read in two halves, the second in a child (fileio/pieces.py).  A forked child starts
 at once with everything this process holds (its modules, the documents read so far: nothing is
 sent to it) and sends back only its result (pickled, read back here with the collector held).
 

@@ -164,3 +164,56 @@ def test_a_bad_link_read_in_halves_fails_as_in_the_whole(raw, catalog, halves_fo
         with pytest.raises(FabricFileError) as loaded:
             loads_fabric(bad, catalog, "bad.fabric", parallel=parallel)
         assert loaded.value.json_path == f"$.links[{bad_links[0]}].b[1]"
+
+
+def _relative(old_raw: bytes, new_raw: bytes):  # noqa: ANN202
+    """`new_raw`'s links read with `old_raw`'s lines known, and read whole."""
+    from aicnet_gui.fileio.pieces import known_links
+
+    _fabric, old_columns = validate_in_pieces(old_raw)
+    known = known_links(old_raw, old_columns)
+    assert known is not None
+    return validate_in_pieces(new_raw, known=known), validate_in_pieces(new_raw)
+
+
+def _same_links(read, whole) -> None:  # noqa: ANN001
+    assert read[0] == whole[0]
+    for name in whole[1].values:
+        assert LinkTable(read[1]).column(name) == LinkTable(whole[1]).column(name), name
+    assert LinkTable(read[1]).values() == LinkTable(whole[1]).values()
+
+
+def test_a_revision_read_beside_its_parent_has_the_links_read_whole(raw):
+    """Lines the parent has take its values; changed, moved, added and removed lines, and
+    fields only the new lines or only the parent's lines have, come out as reading the whole
+    revision gives them."""
+    links = json.loads(raw)["links"]
+    for link in links[:3]:
+        link["notes"] = "old only"
+    parent = dumps_like_aicnet(raw, links)
+    edited = json.loads(json.dumps(links))
+    edited[7]["length_m"] = 7.0  # changed where it stands
+    edited[8]["colour"] = "red"  # a field no parent line has
+    for link in edited[:3]:  # the parent's only notes gone
+        del link["notes"]
+    for revision in (edited, edited[:100] + edited[101:] + [edited[100]],  # one moved last
+                     edited[5:] + [dict(edited[0], id="new-1")]):  # removed and added
+        read, whole = _relative(parent, dumps_like_aicnet(raw, revision))
+        _same_links(read, whole)
+    read, whole = _relative(parent, parent)  # no line changed
+    _same_links(read, whole)
+
+
+def test_a_bad_line_beside_the_parent_is_read_whole_and_named(raw, catalog):
+    links = json.loads(raw)["links"]
+    links[300]["b"][1] = ""
+    bad = dumps_like_aicnet(raw, links)
+    parent = loads_fabric(raw, catalog, "a.fabric")
+    with pytest.raises(FabricFileError) as beside:
+        loads_fabric(bad, catalog, "b.fabric", like=parent)
+    assert beside.value.json_path == "$.links[300].b[1]"
+    edited = loads_fabric(raw, catalog, "a.fabric")
+    from tests.doc_edits import update_link
+
+    update_link(edited, links[5]["id"], length_m=9.0)  # an edited parent: nothing taken from it
+    assert len(loads_fabric(raw, catalog, "c.fabric", like=edited).links) == 512

@@ -46,37 +46,15 @@ def open_document(path: str | Path, parallel: bool = True) -> FabricDocument:
 def open_two_documents(first: str | Path, second: str | Path,
                        with_first: Callable[[FabricDocument], Any] | None = None,
                        ) -> tuple[FabricDocument, FabricDocument, Any]:
-    """`open_document` of both files, in that order, the second one validated in a forked
-    child (aicnet_gui/forked.py) while this process reads the first, where that helps; and
+    """`open_document` of both files, in that order (errors too: the first file's first), and
     what `with_first(the first document)` gives, called as soon as it is read (None without
-    it).  The documents, and the errors for a bad file (the first file's first), are those
-    of opening them one after the other."""
-    from functools import partial
-
+    it).  The second file's lines that are the first's byte for byte take the first's values
+    (fileio/pieces.py): the same documents, without parsing 300k shared links twice."""
     from ..fileio import load_fabric
-    from ..fileio.errors import FabricFileError
-    from ..fileio.fabric_file import read_fabric_bytes, validate_fabric_bytes
-    from ..forked import Forked, fork_useful
 
-    def read_first(parallel: bool) -> tuple[FabricDocument, Any]:
-        doc = open_document(first, parallel)
-        return doc, with_first(doc) if with_first is not None else None
-
-    raw = None
-    if fork_useful():
-        try:
-            raw = read_fabric_bytes(second)
-        except FabricFileError:  # said after the first file's problems, as one after the other
-            raw = None
-    if raw is None:
-        old, extra = read_first(True)
-        return old, open_document(second), extra
-    with Forked(partial(validate_fabric_bytes, raw)) as pending:
-        old, extra = read_first(False)  # the second core validates the second file
-        validated = pending.result()
-    if validated is None:  # no child, or it failed: this process validates (and says why not)
-        return old, load_fabric(second, catalog_with_warnings(), raw), extra
-    return old, load_fabric(second, catalog_with_warnings(), raw, validated), extra
+    old = open_document(first)
+    extra = with_first(old) if with_first is not None else None
+    return old, load_fabric(second, catalog_with_warnings(), like=old), extra
 
 
 def print_json(data: Any) -> None:

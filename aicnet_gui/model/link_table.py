@@ -308,6 +308,14 @@ class LinkTable(Mapping[str, Link]):
         ids, values = self.columns("id", name)
         return list(compress(ids, map(is_not, values, repeat(None))))
 
+    def as_loaded(self) -> LinkColumns | None:
+        """The columns the table was loaded from, while it holds exactly them (no link put or
+        removed since); else None."""
+        base = self._base
+        if base is None or self._loaded != base.n or self._tail or self._replaced:
+            return None
+        return base
+
     def tokens(self) -> list[object]:
         """Per link, in order: its id as read while it is as loaded, else its `Link` (see the
         module docstring; the list may be the columns' own: not to be changed)."""

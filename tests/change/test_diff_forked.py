@@ -1,6 +1,7 @@
 """Work in a forked child (aicnet_gui/forked.py): the child's result, or None so that the caller
-does the work itself; `aicnet diff` opens its second file so, with the same documents and the
-same errors as one file after the other."""
+does the work itself.  `aicnet diff` counts its BOMs so and reads its second file beside the
+first (its identical link lines take the first's values): the same documents, the same errors
+and the same output as one file after the other in one process."""
 
 from __future__ import annotations
 
