@@ -278,18 +278,12 @@ def read_input(path: Path, error: type[FabricFileError] = FabricFileError,
         raise error(path, f"cannot read: {exc.strerror}") from None
 
 
-def read_fabric_bytes(path: str | Path) -> bytes:
-    """The bytes of a `.fabric` file (a FabricFileError when missing, unreadable, too big)."""
-    path = Path(path)
-    return read_input(path, check=lambda size: _check_file_size(size, path))
-
-
 def load_fabric(path: str | Path, catalog: Catalog, parallel: bool = False,
                 like: FabricDocument | None = None) -> FabricDocument:
     """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place.
     `parallel`, `like`: as `loads_fabric`."""
     path = Path(path)
-    raw = read_fabric_bytes(path)
+    raw = read_input(path, check=lambda size: _check_file_size(size, path))
     remove_stale_temps(path)  # what a killed save of this design left behind
     return loads_fabric(raw, catalog, str(path), parallel, like)
 
