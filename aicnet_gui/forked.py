@@ -9,9 +9,10 @@ sent to it) and sends back only its result (pickled, read back here with the col
 
 Only a caller that knows its process is short-lived and single-threaded (a CLI command) asks
 for it, and only where a fork is safe and useful: on Linux (macOS's system libraries are not
-safe in a forked child, Windows has no fork), with no other Python thread running, and with two
-CPUs or more for this process.  Elsewhere, and when the child fails in any way (an exception, a
-crash, a result that does not pickle), `result()` gives None and the caller does the work
+safe in a forked child, Windows has no fork), with no other Python thread running and Qt not
+loaded, and with two CPUs or more for this process.  Elsewhere, and when the child fails in any
+way (an exception, a crash, a result that does not pickle), `result()` gives None and the
+caller does the work
 itself, so the outcome, errors included, is the one of doing it in this process.
 
 Every layer may import this module (it imports nothing of aicnet's but gc_control).
@@ -34,12 +35,18 @@ Result = TypeVar("Result")
 
 def fork_useful() -> bool:
     """Whether a forked child can run beside this process safely and on a core of its own."""
-    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+    if not sys.platform.startswith("linux") or threading.active_count() > 1 or qt_loaded():
         return False
     try:
         return len(os.sched_getaffinity(0)) >= 2
     except (AttributeError, OSError):
         return (os.cpu_count() or 1) >= 2
+
+
+def qt_loaded() -> bool:
+    """Whether Qt is loaded here: its threads are not Python's (`threading` does not see them),
+    so a process that has it (the editor) never forks."""
+    return "PySide6.QtCore" in sys.modules
 
 
 class Forked(Generic[Result]):

@@ -113,10 +113,13 @@ def test_another_array_before_the_workloads_key_still_reads_in_pieces(raw):
 
 @pytest.fixture
 def halves_for_small_files(monkeypatch):
-    """A links section of any size read in halves, the second in a forked child."""
+    """A links section of any size read in halves, the second in a forked child (also when
+    other tests loaded Qt in this process: no Qt thread runs here)."""
+    from aicnet_gui import forked
     from aicnet_gui.fileio import pieces
 
     monkeypatch.setattr(pieces, "HALVES_BYTES", 0)
+    monkeypatch.setattr(forked, "qt_loaded", lambda: False)
     return pieces
 
 

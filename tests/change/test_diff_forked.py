@@ -20,16 +20,28 @@ from aicnet_gui.fileio.fabric_file import dumps_fabric
 from aicnet_gui.forked import Forked, fork_useful
 from tests.doc_edits import remove_link, update_link
 
-needs_fork = pytest.mark.skipif(not fork_useful(), reason="no fork here (forked.fork_useful)")
+QT_LOADED = forked.qt_loaded
 
 
-@needs_fork
+@pytest.fixture(autouse=True)
+def _forks_beside_qt(monkeypatch):
+    """Forks in this test process though other tests loaded Qt (no Qt thread runs here)."""
+    monkeypatch.setattr(forked, "qt_loaded", lambda: False)
+
+
+@pytest.fixture
+def needs_fork(_forks_beside_qt):
+    if not fork_useful():
+        pytest.skip("no fork here (forked.fork_useful)")
+
+
+@pytest.mark.usefixtures("needs_fork")
 def test_the_result_comes_from_a_child():
     pending = Forked(os.getpid)
     assert pending.result() not in (None, os.getpid())
 
 
-@needs_fork
+@pytest.mark.usefixtures("needs_fork")
 @pytest.mark.parametrize("work", [lambda: 1 / 0, lambda: (lambda: 1), lambda: os._exit(3)],
                          ids=["raises", "does not pickle", "dies"])
 def test_a_failed_child_gives_none(work):
@@ -39,6 +51,11 @@ def test_a_failed_child_gives_none(work):
 def test_no_child_where_a_fork_is_not_safe(monkeypatch):
     monkeypatch.setattr(forked.sys, "platform", "darwin")
     assert not fork_useful() and Forked(os.getpid).result() is None
+    monkeypatch.undo()
+    monkeypatch.setitem(forked.sys.modules, "PySide6.QtCore", object())
+    assert QT_LOADED()  # the editor's process: never a fork
+    monkeypatch.setattr(forked, "qt_loaded", QT_LOADED)
+    assert not fork_useful()
     monkeypatch.undo()
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
