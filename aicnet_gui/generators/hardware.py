@@ -201,7 +201,8 @@ def fabric_speed(server: DeviceModel, switches: list[DeviceModel], requested: in
     if not common:
         parts = [f"{server.model}: {', '.join(f'{s}G' for s in sorted(server_speeds(server)))}"]
         parts += [
-            f"{s.model}: {', '.join(f'{x}G' for x in sorted(switch_speeds(s)))}" for s in switches
+            f"{s.model}: {', '.join(f'{x}G' for x in sorted(switch_speeds(s)))}"
+            for s in {s.id: s for s in switches}.values()  # leaf and spine may be one model
         ]
         raise GeneratorError(
             "the server and the switches share no port speed (" + "; ".join(parts) + "); "

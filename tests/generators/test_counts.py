@@ -347,3 +347,12 @@ def test_b300_on_spectrum_x_without_planes_points_to_the_twin_plane_design(catal
 def test_impossible_parameters_are_explained(catalog, params, expected):
     with pytest.raises(GeneratorError, match=expected):
         plan(catalog, params)
+
+
+def test_no_common_speed_names_each_switch_model_once(catalog):
+    # leaf and spine are one model (the default spine is the leaf's): the refusal lists the
+    # SN4600C's speeds once, not once per tier
+    with pytest.raises(GeneratorError) as err:
+        plan(catalog, TwoTierParams(servers=8, leaf="nvidia-sn4600c", server=HGX))
+    message = str(err.value)
+    assert message.count("SN4600C:") == 1, message
