@@ -132,16 +132,21 @@ def evaluate(task: Task, catalog: Catalog, checkpoint: Checkpoint) -> Candidate:
     def refused(reason: str) -> Candidate:
         return result(feasible=False, reason=reason, file=None, metrics=None)
 
+    def generator_refused(exc: Refused) -> Candidate:
+        return refused(refusal(combo, [str(e) for _p, e in exc.errors],
+                               _speeds(catalog, task.requirement.server, combo)))
+
     try:
         options = template_params(catalog, combo, task.requirement, task.servers, task.name)
     except NotExpressible as exc:
         return refused(str(exc))
+    except Refused as exc:  # the generator refused the hardware while sizing the SUs
+        return generator_refused(exc)
     checkpoint()
     try:
         built = build(catalog, options)
     except Refused as exc:
-        return refused(refusal(combo, [str(e) for _p, e in exc.errors],
-                               _speeds(catalog, task.requirement.server, combo)))
+        return generator_refused(exc)
     description = replace(combo, technology=built.doc.settings.technology.value).describe(catalog)
     try:
         built.doc.apply(_ops(built, task, description))

@@ -179,3 +179,13 @@ def test_a_file_that_is_no_price_list_is_refused(catalog, tmp_path):
     bad.write_text("part;price\nx;1\n")
     with pytest.raises(StudyError, match="the header needs the columns part, unit_price"):
         Study.prepare(Requirement(servers=8), catalog, prices=bad)
+
+
+def test_a_rail_optimized_switch_that_cannot_carry_the_nics_is_a_refusal_not_a_bug(catalog):
+    # multi-plane DGX B300 studies build rail-optimized SUs; an SN4600C (50G/100G) cannot carry
+    # the ConnectX-8's ports: the generator's reason, not "aicnet could not evaluate"
+    result = _study(catalog, servers=72, server="nvidia-dgx-b300", leaves=["nvidia-sn4600c"],
+                    sweep={"planes": [2]})
+    reason = _reasons(result)["sn4600c"]
+    assert "could not evaluate" not in reason and "bug" not in reason, reason
+    assert "share no port speed" in reason and reason.count("SN4600C:") == 1, reason
