@@ -189,3 +189,15 @@ def test_a_rail_optimized_switch_that_cannot_carry_the_nics_is_a_refusal_not_a_b
     reason = _reasons(result)["sn4600c"]
     assert "could not evaluate" not in reason and "bug" not in reason, reason
     assert "share no port speed" in reason and reason.count("SN4600C:") == 1, reason
+
+
+def test_fewer_servers_than_a_reference_su_are_one_smaller_su(catalog):
+    # 32 DGX B300 on XDR: NVIDIA's reference SU is 72 nodes, but 32 servers are one SU of 32
+    # (`aicnet generate rail-optimized --sus 1 --nodes-per-su 32` builds it), not a refusal
+    # that asks the buyer for 72 servers
+    result = _study(catalog, servers=32, server="nvidia-dgx-b300", leaves=["nvidia-q3400-ra"],
+                    sweep={"planes": [1], "layouts": ["rail-optimized"]})
+    (candidate,) = result.candidates
+    assert candidate.reason is None and candidate.metrics is not None, candidate.reason
+    assert candidate.metrics.servers == 32
+    assert candidate.metrics.switches["leaf"] == {"nvidia-q3400-ra": 8}
