@@ -189,12 +189,15 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     plot.yValueAxis.labelTextFormat = "%.2f"
     drawing.add(plot)
     number = {c.index: n for n, c in enumerate(candidates, start=1)}
-    for c, x, t in points:
+    labels = shared_labels([(str(number[c.index]), x, t) for c, x, t in points])
+    for (c, x, t), label in zip(points, labels, strict=True):
+        if not label:
+            continue
         px = plot.x + (x - plot.xValueAxis.valueMin) / (
             plot.xValueAxis.valueMax - plot.xValueAxis.valueMin) * plot.width
         py = plot.y + (t - plot.yValueAxis.valueMin) / (
             plot.yValueAxis.valueMax - plot.yValueAxis.valueMin) * plot.height
-        drawing.add(String(px + 3, py + 2, str(number[c.index]),
+        drawing.add(String(px + 3, py + 2, label,
                            fontName=fonts().cond, fontSize=5.5,
                            fillColor=FRONTIER if on_frontier(c) else colors.black))
     drawing.add(String(width / 2, height - 6 * mm, title, fontName=fonts().bold, fontSize=8.5,
@@ -202,6 +205,19 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     _axis_label(drawing, x_title, plot.x + plot.width / 2, 3 * mm)
     _axis_label(drawing, "all-reduce, ms", 5 * mm, plot.y + plot.height / 2, vertical=True)
     return drawing
+
+
+def shared_labels(points: Sequence[tuple[str, float, float]]) -> list[str]:
+    """The label to print beside each of `points` (label, x, y): candidates at the same spot
+    (the same parts on RoCEv2 and on Ethernet, say) share one label, "4, 6", on the first of
+    them, so that their numbers are not printed over each other ("46")."""
+    at: dict[tuple[float, float], list[int]] = {}
+    for k, (_label, x, y) in enumerate(points):
+        at.setdefault((x, y), []).append(k)
+    out = [""] * len(points)
+    for ks in at.values():
+        out[ks[0]] = ", ".join(points[k][0] for k in ks)
+    return out
 
 
 def staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
