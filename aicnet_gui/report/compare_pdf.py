@@ -96,7 +96,7 @@ def _requirement_lines(requirement: Requirement, result: StudyResult,
 
 
 TABLE_HEAD = ("#", "Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
-              "Racks", "kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
+              "Racks", "kW", "Unverified kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
               "failure", "Growth", "Findings", "Pareto")
 
 
@@ -111,7 +111,9 @@ def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object
     switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
     return [str(n), Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
             f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}", str(m.racks),
-            f"{m.power_kw:,.1f}", Paragraph(_esc(money(m.cost, m.currency)), cell),
+            f"{m.power_kw:,.1f}",
+            "-" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}",
+            Paragraph(_esc(money(m.cost, m.currency)), cell),
             ms(m.collective_ms), "-" if bus is None else f"{bus:,.0f}",
             f"{m.bisection_gbps / 1000:g} Tb/s",
             Paragraph(_esc(m.failure.words() if m.failure else "-"), cell),
@@ -137,7 +139,7 @@ def _table(rows: list[list[object]], widths: Sequence[float], font: str) -> Long
 
 def _candidate_table(built: list[Candidate], styles: dict[str, ParagraphStyle]) -> LongTable:
     head = [Paragraph(_esc(h), styles["head"]) for h in TABLE_HEAD]
-    widths = [6, 27, 16, 17, 12, 12, 10, 9, 12, 22, 15, 12, 16, 28, 27, 13, 14]
+    widths = [6, 23, 16, 17, 12, 12, 10, 9, 12, 16, 22, 15, 12, 16, 23, 20, 13, 14]
     rows = [_row(n, c, styles) for n, c in enumerate(built, start=1)]
     return _table([head, *rows], [w * mm for w in widths],
                   fonts().cond)
