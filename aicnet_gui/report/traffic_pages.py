@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..analysis.collectives import NCCL_NAMES
 from ..analysis.load_balancing import NAMES
 from ..model.document import FabricDocument
+from ..model.wording import counted
 from ..traffic import MODES, TrafficModel, TrafficParams, WorkloadTraffic, acceptance_sheet
 from ..traffic.acceptance import AcceptanceRow, size_label
 from ..traffic.flows import TooLarge
@@ -141,7 +142,7 @@ def _draw_acceptance(flow: Flow, rows: list[AcceptanceRow], doc: FabricDocument)
     for (workload, job), block in blocks.items():
         first = block[0]
         named = doc.workloads.get(workload)
-        flow.heading(f"{named.name if named else workload}, {job}: {first.servers} servers, "
+        flow.heading(f"{named.name if named else workload}, {job}: {counted(first.servers, 'server')}, "
                      f"{first.gpus} GPUs", 2)
         if all(r.allreduce_busbw is None and r.alltoall_busbw is None for r in block):
             flow.para("No figures: the catalog has no NVLink bandwidth or GPU architecture "
