@@ -170,3 +170,30 @@ def test_the_acceptance_sheet_export_call(catalog, tmp_path):
     out = tmp_path / "sheet.csv"
     assert export_acceptance_csv(doc, out) == 28
     assert out.read_text().splitlines()[0].startswith("workload,job,servers,gpus,bytes")
+
+
+def test_ecmp_names_the_hot_uplinks_of_its_median_draw(capsys, tmp_path, catalog):
+    # 64 HGX on top-of-rack leaves at 2:1, static ECMP: the all-reduce crosses the spines and
+    # in any one hash some uplink is full while others idle.  The mean over the draws evens
+    # that out (every NIC link looks hottest); the median draw names the full uplink, as the
+    # editor's traffic layer does (editing/traffic_run.py)
+    doc = FabricDocument(catalog)
+    generate(doc, TwoTierParams(servers=64, oversubscription=2.0, attach="tor",
+                                server="generic-hgx-8-gpu-b3140h", leaf="cisco-n9364e-sg2-o",
+                                technology="rocev2"))
+    doc.apply([UpdateSettings({"load_balancing": "ecmp"})])
+    path = tmp_path / "tor.fabric"
+    save_fabric(doc, path)
+    code, out, _ = run(capsys, "traffic", str(path), "--mode", "ecmp", "--seeds", "8", "--json")
+    assert code == 0
+    ecmp = json.loads(out)["workloads"][0]["modes"]["ecmp"]
+    assert ecmp["hottest_links"][0]["load"] < 1.0  # the mean of the draws
+    median = ecmp["median_draw"]
+    assert 0 <= median["draw"] < 8
+    top = median["hottest_links"][0]
+    assert top["load"] == pytest.approx(1.0)
+    assert "leaf-" in top["name"] and "spine-" in top["name"]  # an uplink, not a NIC
+    code, out, _ = run(capsys, "traffic", str(path), "--mode", "ecmp", "--seeds", "8")
+    assert code == 0
+    assert f"in the median draw (draw {median['draw'] + 1} of 8" in out
+    assert f"hot: {top['name']}  100% of 400 Gb/s" in out
