@@ -17,7 +17,14 @@ from ..analysis.collectives import NCCL_NAMES
 from ..analysis.load_balancing import NAMES
 from ..model.document import FabricDocument
 from ..model.wording import counted
-from ..traffic import MODES, TrafficModel, TrafficParams, WorkloadTraffic, acceptance_sheet
+from ..traffic import (
+    MODES,
+    ModeResult,
+    TrafficModel,
+    TrafficParams,
+    WorkloadTraffic,
+    acceptance_sheet,
+)
 from ..traffic.acceptance import AcceptanceRow, size_label
 from ..traffic.flows import TooLarge
 from .flow import Column, Flow
@@ -30,6 +37,8 @@ HOTTEST_ROWS = 8
 @dataclass
 class TrafficData:
     workloads: list[WorkloadTraffic] = field(default_factory=list)
+    #: per workload, the median draw of each mode drawn several times (TrafficModel.median_draws)
+    medians: list[dict[str, tuple[int, ModeResult]]] = field(default_factory=list)
     acceptance: list[AcceptanceRow] = field(default_factory=list)
     failure: str = ""
 
@@ -57,8 +66,10 @@ def gather_traffic(doc: FabricDocument, progress: Callable[[float, str], None] |
         model = TrafficModel(doc, TrafficParams(seeds=PDF_SEEDS))
         ids = sorted(doc.workloads)
         for i, wl_id in enumerate(ids):
-            data.workloads.append(model.workload(wl_id, MODES, part(i / (2 * len(ids)),
-                                                                    1 / (2 * len(ids))), cancel))
+            result = model.workload(wl_id, MODES, part(i / (2 * len(ids)), 1 / (2 * len(ids))),
+                                    cancel)
+            data.workloads.append(result)
+            data.medians.append(model.median_draws(result, cancel))
         data.acceptance = acceptance_sheet(model, ids, part(0.5, 0.5), cancel)
     except TooLarge as exc:
         data.failure = str(exc)
@@ -106,7 +117,7 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
         flow.para(f"No traffic figures: {data.failure if data else 'not computed'}.", size=9)
         flow.close()
         return
-    for result in data.workloads:
+    for k, result in enumerate(data.workloads):
         name = NCCL_NAMES.get(result.algorithm, result.algorithm)
         flow.heading(f"{result.name}: {result.gpus} GPUs, {result.collective} of "
                      f"{result.message_bytes / 1e6:g} MB ({name}/{result.protocol})", 2)
@@ -120,11 +131,16 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
         fabric = doc.settings.load_balancing
         shown = result.modes.get("adaptive" if fabric == "flowlet" else fabric) or \
             next(iter(result.modes.values()))
-        if shown.hottest:
-            flow.table([Column("Hottest links (" + shown.mode + ")", 0.7),
+        median = data.medians[k].get(shown.mode) if k < len(data.medians) else None
+        hottest, which = shown.hottest, shown.mode
+        if median is not None:  # one hash's hot uplinks: the mean of the draws evens them out
+            hottest = median[1].hottest
+            which = f"{shown.mode}, its median draw: {median[0] + 1} of {shown.seeds}"
+        if hottest:
+            flow.table([Column("Hottest links (" + which + ")", 0.7),
                         Column("Load", 0.15, "right"), Column("Speed", 0.15, "right")],
                        [[h.name, f"{h.load:.0%}", f"{h.capacity_gbps:g} Gb/s"]
-                        for h in shown.hottest[:HOTTEST_ROWS]], size=7.5)
+                        for h in hottest[:HOTTEST_ROWS]], size=7.5)
     _draw_acceptance(flow, data.acceptance, doc)
     flow.close()
 
