@@ -36,7 +36,7 @@ from reportlab.platypus import (
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..study.candidate import Candidate, StudyResult
-from ..study.text import money, ms, pareto_text
+from ..study.text import kw, money, ms, pareto_text
 from .fonts import fonts
 from .outfile import write_bytes
 
@@ -111,7 +111,7 @@ def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object
     switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
     return [str(n), Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
             f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}", str(m.racks),
-            f"{m.power_kw:,.1f}",
+            kw(m),
             "-" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}",
             Paragraph(_esc(money(m.cost, m.currency)), cell),
             ms(m.collective_ms), "-" if bus is None else f"{bus:,.0f}",
@@ -356,7 +356,7 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     cost = _scatter(built, lambda c: c.metrics.cost,  # type: ignore[union-attr]
                     lambda c: bool(c.pareto and c.pareto.cost_time),
                     f"cost ({currency})", "Cost against collective time")
-    power = _scatter(built, lambda c: c.metrics.power_kw,  # type: ignore[union-attr]
+    power = _scatter(built, lambda c: c.metrics.comparable_power_kw,  # type: ignore[union-attr]
                      lambda c: bool(c.pareto and c.pareto.power_time),
                      "power, kW (the BOM's total)", "Power against collective time")
     pair = [d for d in (cost, power) if d is not None]

@@ -166,6 +166,13 @@ class CandidateMetrics:
         return self.power_w / 1000
 
     @property
+    def comparable_power_kw(self) -> float | None:
+        """The power total when every device model in it has a figure, else None: a total
+        that leaves models out (`power_unknown`, counted at 0 W) is a lower bound, which the
+        Pareto marks and the power charts do not compare (as a cost with unpriced parts)."""
+        return None if self.power_unknown else self.power_kw
+
+    @property
     def allreduce_ms(self) -> dict[str, float | None]:
         return {w.id: w.allreduce_ms for w in self.workloads}
 

@@ -216,7 +216,7 @@ class ComparisonCharts(QTabWidget):
         pick = self.picked.emit
         self.cost_time = _Scatter(lambda c: c.metrics.cost if c.metrics else None,
                                   lambda c: bool(c.pareto and c.pareto.cost_time), pick)
-        self.power_time = _Scatter(lambda c: c.metrics.power_kw if c.metrics else None,
+        self.power_time = _Scatter(lambda c: c.metrics.comparable_power_kw if c.metrics else None,
                                    lambda c: bool(c.pareto and c.pareto.power_time), pick)
         self.cost_bars = self._bar_panel()
         self.power_bars = self._bar_panel()
