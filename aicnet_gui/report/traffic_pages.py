@@ -131,7 +131,8 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
         fabric = doc.settings.load_balancing
         shown = result.modes.get("adaptive" if fabric == "flowlet" else fabric) or \
             next(iter(result.modes.values()))
-        median = data.medians[k].get(shown.mode) if k < len(data.medians) else None
+        median = (data.medians[k].get(shown.mode)
+                  if k < len(data.medians) and shown.draws_differ else None)
         hottest, which = shown.hottest, shown.mode
         if median is not None:  # one hash's hot uplinks: the mean of the draws evens them out
             hottest = median[1].hottest

@@ -63,6 +63,12 @@ class ModeResult:
     draw_busbw_gbps: tuple[float, ...] = ()
 
     @property
+    def draws_differ(self) -> bool:
+        """Do the draws' busBW differ (by more than a rounding)?  When they do not, one hash
+        is as good as another and a median draw says nothing the mean does not."""
+        return self.seeds > 1 and self.busbw_p95_gbps - self.busbw_p5_gbps > 0.4
+
+    @property
     def ratio(self) -> float:
         """busBW over the ideal one."""
         return self.busbw_gbps / self.ideal_busbw_gbps if self.ideal_busbw_gbps else 0.0

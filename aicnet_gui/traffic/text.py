@@ -29,14 +29,14 @@ def render_workload(result: WorkloadTraffic,
     for mode, r in result.modes.items():
         runs = ", ".join(NAMES[m] for m in r.runs)
         spread = (f" (5th-95th percentile {gbs(r.busbw_p5_gbps)} - {gbs(r.busbw_p95_gbps)}, "
-                  f"{r.seeds} draws)" if r.busbw_p95_gbps - r.busbw_p5_gbps > 0.4 else
+                  f"{r.seeds} draws)" if r.draws_differ else
                   f" (every one of {r.seeds} draws)" if r.seeds > 1 else "")
         time = f"{r.time_ms:.3f} ms" if r.time_ms is not None else "cannot complete"
         lines.append(f"  {mode}: busBW {gbs(r.busbw_gbps)}{spread}, {time}, "
                      f"{r.ratio:.0%} of the ideal {gbs(r.ideal_busbw_gbps)}; the fabric delivers "
                      f"{r.share:.0%} of the NICs' rate; switches run {runs}")
         lines += [f"    note: {note}" for note in r.notes]
-        median = (medians or {}).get(mode)
+        median = (medians or {}).get(mode) if r.draws_differ else None
         hottest = r.hottest if median is None else median[1].hottest
         if median is not None:
             lines.append(f"    in the median draw (draw {median[0] + 1} of {r.seeds}, busBW "
