@@ -24,7 +24,7 @@ def money(value: float | None, currency: str | None) -> str:
 
 def kw(m: CandidateMetrics) -> str:
     """The power total; `>=` when a device model in it has no power figure (a lower bound)."""
-    return ("" if m.comparable_power_kw is not None else ">=") + f"{m.power_kw:,.1f}"
+    return (">=" if m.power_unknown else "") + f"{m.power_kw:,.1f}"
 
 
 def ms(value: float | None) -> str:
@@ -85,7 +85,8 @@ def render(result: StudyResult, catalog: Catalog) -> list[str]:
     if unknown:
         lines.append("")
         lines.append(f"Power: >= where the catalog has no power figure for {', '.join(unknown)} "
-                     "(counted at 0 W; not compared on power)")
+                     "(counted at 0 W; a candidate missing a switch's figure is not compared "
+                     "on power)")
     if built and all(c.metrics.cost is None for c in built):  # type: ignore[union-attr]
         lines.append("")
         lines.append(f"Cost: {built[0].metrics.cost_note}")  # type: ignore[union-attr]

@@ -78,7 +78,8 @@ def test_a_candidate_with_a_device_of_unknown_power_is_not_compared_on_power(sma
     # power total is a lower bound and is not compared (None), and is drawn nowhere
     _study, result, _out = small_study
     built = [replace(c, pareto=None) for c in result.candidates if c.metrics is not None]
-    unknown = replace(built[0], metrics=replace(built[0].metrics, power_unknown=("nvidia-sn5610",),
+    first = built[0].metrics  # QM9700 leaves and spines
+    unknown = replace(built[0], metrics=replace(first, power_unknown=("nvidia-qm9700",),
                                                 power_w=1.0))
     marked = mark([unknown, *built[1:]])
     assert marked[0].pareto.power_time is None
@@ -90,3 +91,8 @@ def test_a_candidate_with_a_device_of_unknown_power_is_not_compared_on_power(sma
     from aicnet_gui.study.text import kw
 
     assert kw(unknown.metrics) == ">=0.0" and not kw(built[0].metrics).startswith(">=")
+    # the servers are the same in every candidate: one without a figure leaves every total
+    # short alike, and the candidates stay compared
+    server_unknown = replace(first, power_unknown=("nvidia-dgx-h100",))
+    assert server_unknown.comparable_power_kw == first.power_kw
+    assert kw(server_unknown).startswith(">=")
