@@ -37,6 +37,7 @@ from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..study.candidate import Candidate, StudyResult
 from ..study.text import kw, money, ms, pareto_text
+from ..study.traffic_estimates import by_mode_line
 from .fonts import fonts
 from .outfile import write_bytes
 
@@ -424,6 +425,12 @@ def comparison_pdf(result: StudyResult, requirement: Requirement, catalog: Catal
         notes = [built[0].metrics.power_basis, built[0].metrics.cost_note]  # type: ignore[union-attr]
         story.append(Paragraph(_esc("Power: " + notes[0] + ". Cost: " + notes[1] + "."),
                                styles["body"]))
+        routed = [line for line in map(by_mode_line, built) if line]
+        if routed:
+            story.append(Paragraph(_esc(
+                "All-reduce by load balancing (the traffic model: NCCL's flows routed as the "
+                "switches route them), where the modes differ: " + "; ".join(routed) + "."),
+                styles["body"]))
     if refused:
         head = [Paragraph("Candidate", styles["head"]), Paragraph("Why it cannot be built",
                                                                   styles["head"])]

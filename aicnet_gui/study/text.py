@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..model.catalog import Catalog
 from ..model.wording import counted
 from .candidate import Candidate, CandidateMetrics, StudyResult
+from .traffic_estimates import by_mode_line
 
 HEADER = ("candidate", "leaf/spine/core", "optics", "cables", "racks", "kW", "cost",
           "all-reduce", "bisection", "findings", "worst switch failure", "pareto")
@@ -74,6 +75,10 @@ def render(result: StudyResult, catalog: Catalog) -> list[str]:
     if first is not None and first.primary:
         lines.append(f"all-reduce: workload {first.primary} (the Pareto marks' time); "
                      "pareto: on the (cost, time) and/or (power, time) frontier")
+    routed = [line for line in map(by_mode_line, built) if line]
+    if routed:
+        lines.append("all-reduce by load balancing (the traffic model, where it differs):")
+        lines += [f"  {line}" for line in routed]
     for c in built:
         if not c.feasible:
             lines.append(f"(!) {c.name}: {c.reason}")

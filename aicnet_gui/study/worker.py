@@ -43,6 +43,7 @@ from .metrics import bom_fields, report_fields
 from .prices import PriceCheck
 from .reasons import refusal
 from .resilience import worst_switch_failure
+from .traffic_estimates import traffic_estimates
 from .workloads import workloads_for
 
 
@@ -177,6 +178,10 @@ def _measure(built: Built, task: Task, path: Path | None, catalog: Catalog,
     bom = compute_bom(doc, prices.prices if prices is not None else None)
     fields = {**bom_fields(doc, bom, prices), **report_fields(doc, report)}
     checkpoint()
+    by_mode = traffic_estimates(doc, checkpoint)
+    fields["workloads"] = tuple(  # type: ignore[assignment]
+        replace(w, estimates=w.estimates + by_mode.get(w.id, ()))
+        for w in fields["workloads"])  # type: ignore[attr-defined]
     failure = worst_switch_failure(doc, fields["primary"], checkpoint)  # type: ignore[arg-type]
     growth = None
     if task.requirement.growth is not None:
