@@ -97,9 +97,26 @@ def dgx_on_spectrum(catalog) -> FabricDocument:
     return doc
 
 
+def test_the_generator_sets_the_mode_its_hardware_runs(catalog, dgx_on_spectrum):
+    # RoCEv2 starts from adaptive routing (model/network_defaults.py); a generated design is
+    # set to the best mode its switches and NICs run, not flagged for its own setting:
+    # ConnectX-7 does not reorder and the SN5600 documents no flowlets -> static ECMP; the
+    # Cisco N9364E-SG2 documents flowlets -> flowlets; BlueField-3 on SN5600 -> adaptive
+    assert dgx_on_spectrum.settings.load_balancing == "ecmp"
+    assert not analyze(dgx_on_spectrum).by_code("LOAD-BALANCING")
+    for server, leaf, mode in (("nvidia-dgx-h100", "cisco-n9364e-sg2-o", "flowlet"),
+                               ("generic-hgx-8-gpu-b3140h", "nvidia-sn5600", "adaptive")):
+        doc = FabricDocument(catalog)
+        result = generate(doc, TwoTierParams(servers=8, server=server, leaf=leaf,
+                                             technology="rocev2"))
+        assert doc.settings.load_balancing == mode, (server, leaf)
+        assert not analyze(doc).by_code("LOAD-BALANCING")
+        assert any(n.startswith("load balancing:") for n in result.notes) == (mode != "adaptive")
+
+
 def test_per_packet_modes_need_nics_that_reorder_on_ethernet(dgx_on_spectrum):
     doc = dgx_on_spectrum
-    assert doc.settings.load_balancing == "adaptive"  # the generator's RoCEv2 setting
+    doc.apply([UpdateSettings({"load_balancing": "adaptive"})])  # asked for by hand
     findings = analyze(doc).by_code("LOAD-BALANCING")
     messages = [f.message for f in findings]
     # ConnectX-7 is not a Spectrum-X NIC: no per-packet AR; flowlets, which the SN5600 does not
