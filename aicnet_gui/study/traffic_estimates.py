@@ -59,15 +59,17 @@ def traffic_estimates(doc: FabricDocument, checkpoint: Callable[[], None]
 
 
 def by_mode_line(c) -> str | None:  # noqa: ANN001 - a built Candidate
-    """`name: ecmp 11.56 ms, adaptive 7.42 ms` for the primary workload, when the modes'
-    times differ from each other (else the fabric, not the routing, sets the pace)."""
+    """`name: ecmp 11.56 ms, adaptive 7.42 ms (the analysis: 7.42 ms)` for the primary
+    workload, when a mode's time differs from another's or from the analysis' (whose even
+    spread over equal paths the table's all-reduce column shows)."""
     m = c.metrics
     primary = next((w for w in m.workloads if w.id == m.primary), None) if m else None
-    if primary is None:
+    if primary is None or primary.allreduce_ms is None:
         return None
     modes = [(e.model.split(" ")[1], e.allreduce_ms) for e in primary.estimates
              if e.model.startswith("traffic: ") and e.allreduce_ms is not None]
-    times = [t for _m, t in modes]
+    times = [t for _m, t in modes] + [primary.allreduce_ms]
     if len(times) < 2 or max(times) - min(times) <= 0.01 * min(times):
         return None
-    return f"{c.name}: " + ", ".join(f"{mode} {t:.2f} ms" for mode, t in modes)
+    return (f"{c.name}: " + ", ".join(f"{mode} {t:.2f} ms" for mode, t in modes)
+            + f" (the analysis: {primary.allreduce_ms:.2f} ms)")

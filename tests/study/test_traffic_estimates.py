@@ -31,6 +31,20 @@ def test_a_top_of_rack_candidate_shows_what_static_ecmp_costs(catalog, tmp_path)
     assert by_model["ecmp"].allreduce_ms == round(again.modes["ecmp"].time_ms, 4)
     text = "\n".join(render(result, catalog))
     assert "all-reduce by load balancing" in text and f"{candidate.name}: ecmp " in text
+    assert f"(the analysis: {workload.allreduce_ms:.2f} ms)" in text
+
+
+def test_one_mode_that_differs_from_the_analysis_is_said_too(catalog, tmp_path):
+    # DGX H100 (ConnectX-7) on SN5600 top-of-rack leaves at 2:1: the generator sets static
+    # ECMP (the only mode this hardware runs); its traffic differs from the analysis' even
+    # spread, and the study says so although there is no second mode to set it against
+    requirement = Requirement(servers=64, leaves=["nvidia-sn5600"],
+                              sweep={"layouts": ["tor"], "oversubscription": [2]})
+    result = run_study(Study.prepare(requirement, catalog), tmp_path, workers=0)
+    (candidate,) = result.candidates
+    modes = [e.model for e in candidate.metrics.workloads[0].estimates if e.model.startswith("traffic")]
+    assert len(modes) == 1 and modes[0].startswith("traffic: ecmp")
+    assert f"  {candidate.name}: ecmp " in "\n".join(render(result, catalog))
 
 
 def test_the_comparison_pdf_says_it_too(catalog, tmp_path):
