@@ -201,3 +201,9 @@ def test_fewer_servers_than_a_reference_su_are_one_smaller_su(catalog):
     assert candidate.reason is None and candidate.metrics is not None, candidate.reason
     assert candidate.metrics.servers == 32
     assert candidate.metrics.switches["leaf"] == {"nvidia-q3400-ra": 8}
+
+
+def test_planes_on_a_server_without_one_nic_per_gpu_read_as_english(catalog):
+    result = _study(catalog, servers=32, leaves=["nvidia-sn5600"], sweep={"planes": [2]})
+    reason = _reasons(result)["sn5600"]
+    assert reason.startswith("2 planes split each GPU's NIC over the planes, but DGX H100"), reason
