@@ -37,7 +37,8 @@ from reportlab.platypus import (
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..study.candidate import Candidate, StudyResult
-from ..study.text import money, ms, pareto_text
+from ..study.text import kw, money, ms, pareto_text
+from ..study.traffic_estimates import by_mode_line
 from .fonts import fonts
 from .outfile import write_bytes
 
@@ -97,7 +98,7 @@ def _requirement_lines(requirement: Requirement, result: StudyResult,
 
 
 TABLE_HEAD = ("#", "Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
-              "Racks", "kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
+              "Racks", "kW", "Unverified kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
               "failure", "Growth", "Findings", "Pareto")
 
 
@@ -112,7 +113,9 @@ def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object
     switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
     return [str(n), Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
             f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}", str(m.racks),
-            f"{m.power_kw:,.1f}", Paragraph(_esc(money(m.cost, m.currency)), cell),
+            kw(m),
+            "-" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}",
+            Paragraph(_esc(money(m.cost, m.currency)), cell),
             ms(m.collective_ms), "-" if bus is None else f"{bus:,.0f}",
             f"{m.bisection_gbps / 1000:g} Tb/s",
             Paragraph(_esc(m.failure.words() if m.failure else "-"), cell),
@@ -138,7 +141,7 @@ def _table(rows: list[list[object]], widths: Sequence[float], font: str) -> Long
 
 def _candidate_table(built: list[Candidate], styles: dict[str, ParagraphStyle]) -> LongTable:
     head = [Paragraph(_esc(h), styles["head"]) for h in TABLE_HEAD]
-    widths = [6, 27, 16, 17, 12, 12, 10, 9, 12, 22, 15, 12, 16, 28, 27, 13, 14]
+    widths = [6, 23, 16, 17, 12, 12, 10, 9, 12, 16, 22, 15, 12, 16, 23, 20, 13, 14]
     rows = [_row(n, c, styles) for n, c in enumerate(built, start=1)]
     return _table([head, *rows], [w * mm for w in widths],
                   fonts().cond)
@@ -234,6 +237,19 @@ def free_label_spot(x: float, y: float, width: float,
         y += line
     placed.append((x, y, width))
     return x, y
+
+
+def shared_labels(points: Sequence[tuple[str, float, float]]) -> list[str]:
+    """The label to print beside each of `points` (label, x, y): candidates at the same spot
+    (the same parts on RoCEv2 and on Ethernet, say) share one label, "4, 6", on the first of
+    them, so that their numbers are not printed over each other ("46")."""
+    at: dict[tuple[float, float], list[int]] = {}
+    for k, (_label, x, y) in enumerate(points):
+        at.setdefault((x, y), []).append(k)
+    out = [""] * len(points)
+    for ks in at.values():
+        out[ks[0]] = ", ".join(points[k][0] for k in ks)
+    return out
 
 
 def staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -370,7 +386,7 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     cost = _scatter(built, lambda c: c.metrics.cost,  # type: ignore[union-attr]
                     lambda c: bool(c.pareto and c.pareto.cost_time),
                     f"cost ({currency})", "Cost against collective time")
-    power = _scatter(built, lambda c: c.metrics.power_kw,  # type: ignore[union-attr]
+    power = _scatter(built, lambda c: c.metrics.comparable_power_kw,  # type: ignore[union-attr]
                      lambda c: bool(c.pareto and c.pareto.power_time),
                      "power, kW (the BOM's total)", "Power against collective time")
     pair = [d for d in (cost, power) if d is not None]
@@ -438,6 +454,12 @@ def comparison_pdf(result: StudyResult, requirement: Requirement, catalog: Catal
         notes = [built[0].metrics.power_basis, built[0].metrics.cost_note]  # type: ignore[union-attr]
         story.append(Paragraph(_esc("Power: " + notes[0] + ". Cost: " + notes[1] + "."),
                                styles["body"]))
+        routed = [line for line in map(by_mode_line, built) if line]
+        if routed:
+            story.append(Paragraph(_esc(
+                "All-reduce by load balancing (the traffic model: NCCL's flows routed as the "
+                "switches route them), where the modes differ: " + "; ".join(routed) + "."),
+                styles["body"]))
     if refused:
         head = [Paragraph("Candidate", styles["head"]), Paragraph("Why it cannot be built",
                                                                   styles["head"])]

@@ -28,7 +28,10 @@ def test_the_traffic_page_draws_the_models_link_load_histogram(catalog, tmp_path
     wl_id = sorted(doc.workloads)[0]
     fabric_mode = doc.settings.load_balancing
     shown_mode = "adaptive" if fabric_mode == "flowlet" else fabric_mode
-    result = model.workload(wl_id, (shown_mode,)).modes[shown_mode]
+    whole = model.workload(wl_id, (shown_mode,))
+    result = whole.modes[shown_mode]
+    if result.draws_differ:  # the page pictures ECMP's median draw, as the editor does
+        result = model.median_draws(whole)[shown_mode][1]
     carrying = sum(b.links for b in result.histogram)
     assert carrying > 0
     caption = re.search(r"Links by load \((\w+)[^)]*\): ([\d,]+) links carry traffic", text)

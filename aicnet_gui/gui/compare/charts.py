@@ -29,6 +29,7 @@ from ...report.compare_pdf import (
     powered,
     priced,
     servers_caption,
+    shared_labels,
     span,
     staircase,
 )
@@ -43,16 +44,6 @@ Split = Callable[[Candidate], dict[str, float] | None]
 def _hex(colour: Any) -> str:
     """A reportlab colour as `#rrggbb`."""
     return "#" + colour.hexval()[2:]
-
-
-def same_spot_groups(drawn: Sequence[tuple[Candidate, float, float]]
-                     ) -> list[tuple[float, float, list[Candidate]]]:
-    """Candidates with the same value and time (to 4 significant digits) under one label
-    ("1, 2"): their numbers drawn separately would print over each other at any zoom."""
-    groups: dict[tuple[str, str], tuple[float, float, list[Candidate]]] = {}
-    for c, x, t in drawn:
-        groups.setdefault((f"{x:.4g}", f"{t:.4g}"), (x, t, []))[2].append(c)
-    return list(groups.values())
 
 
 def _number(c: Candidate) -> str:
@@ -131,10 +122,11 @@ class _Scatter:
         points.sigClicked.connect(lambda _item, hits, _ev: hits and self._picked(hits[0].data()))
         plot.addItem(points)
         if len(drawn) <= MAX_LABELLED:
-            for x, t, group in same_spot_groups(drawn):  # type: ignore[arg-type]
-                label = pg.TextItem(", ".join(_number(c) for c in group),
-                                    color=_hex(FRONTIER) if any(self.on_frontier(c)
-                                                                for c in group)
+            texts = shared_labels([(_number(c), x, t) for c, x, t in drawn])  # type: ignore[misc]
+            for (c, x, t), text in zip(drawn, texts, strict=True):
+                if not text:
+                    continue
+                label = pg.TextItem(text, color=_hex(FRONTIER) if self.on_frontier(c)
                                     else "#1f2933", anchor=(-0.3, 1.1))
                 label.setPos(x, t)
                 plot.addItem(label)
@@ -224,7 +216,7 @@ class ComparisonCharts(QTabWidget):
         pick = self.picked.emit
         self.cost_time = _Scatter(lambda c: c.metrics.cost if c.metrics else None,
                                   lambda c: bool(c.pareto and c.pareto.cost_time), pick)
-        self.power_time = _Scatter(lambda c: c.metrics.power_kw if c.metrics else None,
+        self.power_time = _Scatter(lambda c: c.metrics.comparable_power_kw if c.metrics else None,
                                    lambda c: bool(c.pareto and c.pareto.power_time), pick)
         self.cost_bars = self._bar_panel()
         self.power_bars = self._bar_panel()
