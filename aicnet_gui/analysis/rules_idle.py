@@ -95,7 +95,8 @@ def idle_check(state: State, _key: None) -> Iterable[Finding]:
             tuple(state.dev_id(int(r)) for r in rows[:MAX_NAMED]),
             Fix("size the scalable unit or the switch to the ports (more servers per leaf, a "
                 "switch of fewer ports, or a breakout that uses them), or keep the free ports as "
-                "growth room and raise idle_ports_percent (None: not checked)"))
+                "growth room: raise the project's idle-port threshold (settings.idle_ports_percent), "
+                "or clear it to stop this check"))
 
 
 def idle_dirty(state: State, delta: Delta) -> list[None]:
