@@ -325,3 +325,35 @@ def test_titles_of_thin_stacked_rows_share_each_row_left_and_right(qapp):  # noq
         assert all(text == f"{label.block.title}: 256 servers" for label, text, *_ in roomy)
     finally:
         painter.end()
+
+
+def test_a_design_too_big_for_the_least_zoom_fits_whole_with_its_pods_in_runs(sixteen_su, qtbot):
+    """Issue 38: far out (a design of 200,000 GPUs fitted in a window, here 512 servers in a
+    view a few dozen pixels high) fit shows the whole design below the usual least zoom, pods
+    merge into runs (one band per run, titled with its pods) and the wheel zooms out no
+    further than the fit; the usual least zoom shows the pods as before."""
+    from aicnet_gui.gui.canvas.view import MIN_SCALE, FabricView
+
+    scene = sixteen_su.topology
+    view = FabricView(scene)
+    qtbot.addWidget(view)
+    view.resize(130, 90)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit_all()
+    scale = view.scale_factor()
+    assert scale < MIN_SCALE
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.contains(scene.content_rect())
+    assert scene.overview.active
+    level, bundles = scene.overview.level(scale)
+    runs = [b for b in level.blocks if b.key.kind == "pods"]
+    assert runs and all(b.title.startswith("Pods ") for b in runs)
+    assert sum(b.counts["gpu_server"] for b in runs) == 512
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    assert sum(bundles.between(index[b.title], index["Spines"]) for b in runs) == 16 * 256
+    view.zoom_by(0.5)  # already at the fit: no further out
+    assert view.scale_factor() == pytest.approx(scale)
+    view.set_zoom(MIN_SCALE)
+    titles = [b.title for b in scene.overview.level(view.scale_factor())[0].blocks]
+    assert sorted(t for t in titles if t.startswith("Pod")) == ["Pod 1", "Pod 2", "Pod 3", "Pod 4"]
