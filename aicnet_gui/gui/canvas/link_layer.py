@@ -123,6 +123,10 @@ class LinkLayer(QGraphicsItem):
         self._n = 0
         self._cap = 0
         self._alloc(1024)
+        #: bumped whenever what `live_ends` returns may change (a cable added, removed or moved
+        #: to other devices or planes, a device registered, the filter): the overview recounts
+        #: its bundles only then, not after every cable edit
+        self.ends_version = 0
         #: link id -> row; built on first use after a bulk `load` (98k ids cost ~25 ms, not
         #: needed for drawing): see `_index`
         self._index_cache: dict[str, int] | None = {}
@@ -201,6 +205,7 @@ class LinkLayer(QGraphicsItem):
         if index is None:
             index = len(self._dev_index)
             self._dev_index[device_id] = index
+            self.ends_version += 1
             if index >= len(self._dev_cx):
                 size = int(len(self._dev_cx) * _GROW) + 256
                 for name, fill in (("_dev_cx", 0), ("_dev_cy", 0), ("_dev_group", -1),
@@ -281,6 +286,7 @@ class LinkLayer(QGraphicsItem):
 
     def _filter_changed(self) -> None:
         self._shown_cache = None
+        self.ends_version += 1
         self._selected = {i for i in self._selected if self._row_shown(i)}
         self._highlight = {i for i in self._highlight if self._row_shown(i)}
         self._invalidate_bundles()
@@ -365,6 +371,7 @@ class LinkLayer(QGraphicsItem):
         self._dev_group = np.full(size, -1, dtype=np.int64)
         self._dev_group[:n] = codes
         self._dev_index = dict(zip(ids, range(n), strict=True))
+        self.ends_version += 1
         self._invalidate_bundles()
 
     def device_count(self) -> int:
@@ -412,6 +419,7 @@ class LinkLayer(QGraphicsItem):
             return
         self.prepareGeometryChange()
         touched = []
+        ends = (self._da, self._db, self._lplane)
         for row in rows:
             link_id, ax, ay, bx, by, colour, speed_colour, dev_a, dev_b = row[:9]
             i = self._index.get(link_id)
@@ -422,6 +430,7 @@ class LinkLayer(QGraphicsItem):
                 self._ids[i] = link_id
                 self.rows_version += 1
                 self._count += 1
+            before = (int(self._da[i]), int(self._db[i]), int(self._lplane[i]))
             self._ax[i], self._ay[i], self._bx[i], self._by[i] = ax, ay, bx, by
             self._pen[i] = self.pen_index(colour)
             self._spen[i] = self.pen_index(speed_colour)
@@ -429,6 +438,8 @@ class LinkLayer(QGraphicsItem):
             self._db[i] = self.device_index(dev_b)
             self._rail[i] = row[9] if len(row) > 9 and row[9] else 0
             self._lplane[i] = self.plane_code(row[10]) if len(row) > 10 else 0
+            if not self._alive[i] or before != tuple(int(c[i]) for c in ends):
+                self.ends_version += 1
             self._alive[i] = True
             self._grow_bounds(ax, ay, bx, by)
             touched.append(i)
@@ -484,6 +495,7 @@ class LinkLayer(QGraphicsItem):
             table16 = np.array([self.plane_code(p) for p in plane_names], dtype=np.int16)
             self._lplane[:n] = table16[planes]
         self._alive[:n] = True
+        self.ends_version += 1
         self._load[:n] = NO_LOAD
         self._n = n
         self._ids = list(ids)
@@ -506,6 +518,7 @@ class LinkLayer(QGraphicsItem):
                 continue
             self._count -= 1
             self._alive[i] = False
+            self.ends_version += 1
             self._ids[i] = None
             self.rows_version += 1
             self._sev[i] = 0

@@ -111,6 +111,10 @@ class OverviewLayer(QGraphicsItem):
         self._far: dict[int, tuple[Level, Bundles, np.ndarray]] = {}
         #: per link-layer device row, its fine block (-1: none), from the last bundle count
         self._block_of = np.zeros(0, dtype=np.int64)
+        #: what the last bundle count counted: (the link layer's ends version, the fine level);
+        #: a cable edit that moves no end (a length, a cable part) recounts nothing
+        self._counted: tuple[int, int] | None = None
+        self._fine_version = 0  # bumped whenever the fine level is made anew
         #: per level (by id): its bundles' cables (overview.bundle_members, kept until the
         #: cables are counted again) and their most loaded cable's load (for `_peaks_version`)
         self._members: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -137,6 +141,7 @@ class OverviewLayer(QGraphicsItem):
         self._ids = []
         self._fine = self._coarse = None
         self._far.clear()
+        self._counted = None
         self._devices_dirty = self._links_dirty = True
         self._moved.clear()
         self._typical = None
@@ -152,6 +157,9 @@ class OverviewLayer(QGraphicsItem):
             self._fine_to_coarse = made.fine_to_coarse
             self._fine_bundles, self._coarse_bundles = made.fine_bundles, made.coarse_bundles
             self._devices_dirty = self._links_dirty = False
+            self._fine_version += 1
+            # the loader counted the cables the link layer has just been given
+            self._counted = (self._scene.links.ends_version, self._fine_version)
         self._sync_bounds()
 
     # the canvas-layer contract (mirror.MirrorLayer): the Topology mirror tells these
@@ -323,6 +331,7 @@ class OverviewLayer(QGraphicsItem):
         if keys_changed or self._fine is None:
             self._fine, self._coarse, self._fine_to_coarse = overview.levels(
                 fine_keys, coarse_keys, roles, x, y, w, h)
+            self._fine_version += 1
             self._ids = ids
             self._row_of = {device_id: row for row, device_id in enumerate(ids)}
             self._links_dirty = True
@@ -362,6 +371,11 @@ class OverviewLayer(QGraphicsItem):
         if fine is None:
             return
         links = self._scene.links
+        counted = (links.ends_version, self._fine_version)
+        if counted == self._counted and self._fine_bundles is not None:
+            self._links_dirty = False
+            return
+        self._counted = counted
         block_of = self._device_blocks()
         dev_a, dev_b = links.live_ends()
         self._block_of = block_of
