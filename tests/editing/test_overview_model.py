@@ -116,7 +116,8 @@ def test_far_out_pods_merge_in_runs_and_the_switch_planes_stay_blocks():
     assert far.blocks[2].parts == [(0.0, 100.0, 380.0, 440.0)]  # one band over its four rows
     assert far.blocks[3].parts == [(0.0, 500.0, 380.0, 640.0)]
     assert far.block_of.tolist() == [2] * 16 + [3] * 8 + [0, 1]
-    assert sorted(zip(bundles.a.tolist(), bundles.b.tolist(), bundles.counts.tolist())) == [
+    pairs = zip(bundles.a.tolist(), bundles.b.tolist(), bundles.counts.tolist(), strict=True)
+    assert sorted(pairs) == [
         (0, 2, 8), (0, 3, 4), (1, 2, 8), (1, 3, 4)]
     assert [made.coarse.blocks[i].title for i in range(len(to_far))] == [
         "Spines · plane 1", "Spines · plane 2", *(f"Pod {n}" for n in range(1, 7))]
