@@ -127,6 +127,14 @@ class TopologyData:
             self._used_lists = ([names[r] for r in self._used_rows.tolist()],
                                 self._used_start.tolist())
 
+    def drop_cables(self) -> None:
+        """Forget the cable columns once the link layer holds its own copy of them (~75 MB at
+        1.2M cables, else held while the device items are made, the first validation's peak)."""
+        self.link_ids = []
+        self.coords = np.zeros((0, 4))
+        self.pens = self.speed_pens = self.dev_a = self.dev_b = _ints()
+        self.rails = self.link_planes = np.zeros(0, dtype=np.int16)
+
     def distinct_geometries(self) -> list[DeviceGeometry]:
         return list({id(g): g for g in self.geometries}.values())
 
