@@ -38,6 +38,9 @@ printed beside each row (a shared machine's wall times are noisy).
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_canvas.py [--sizes 128,1024]
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_canvas.py --designs planes2 \
         --keep /tmp/big --runs 3
+
+Before/after in one sitting: `PYTHONPATH=TREE` (e.g. a `git worktree` of main) measures that
+tree's package with this script.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -333,7 +337,10 @@ def run_one(servers: str, path: Path, extra: list[str]) -> bool:
     load = os.getloadavg()
     code = (f"import json, sys; sys.path.insert(0, {here!r}); from bench_canvas import bench; "
             f"print(json.dumps(bench(__import__('pathlib').Path({str(path)!r}))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    # run from the temporary folder: `-c` puts the working directory first on the path, which
+    # would shadow the tree PYTHONPATH names (a before/after comparison, trees.py)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                         cwd=tempfile.gettempdir())
     if out.returncode != 0:
         print(out.stderr, file=sys.stderr)
         return False
