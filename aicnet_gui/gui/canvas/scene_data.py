@@ -15,6 +15,7 @@ also counts the overview's blocks and bundles here (`prepare_overview`), from th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter, itemgetter
@@ -78,6 +79,9 @@ class TopologyData:
     h: np.ndarray = field(default_factory=_floats)
     # cables that can be drawn (both ends on a known port)
     link_ids: list[str] = field(default_factory=list)
+    link_rows: Mapping[str, int] | None = None
+    """Link id -> row in these columns when that is the document's own map of its loaded links
+    (every loaded cable drawn, in order: `LinkTable.loaded_rows`), else None."""
     coords: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     palette: list[str] = field(default_factory=list)
     """Colours (#rrggbb) the `pens` and `speed_pens` columns index."""
@@ -131,6 +135,7 @@ class TopologyData:
         """Forget the cable columns once the link layer holds its own copy of them (~75 MB at
         1.2M cables, else held while the device items are made, the first validation's peak)."""
         self.link_ids = []
+        self.link_rows = None
         self.coords = np.zeros((0, 4))
         self.pens = self.speed_pens = self.dev_a = self.dev_b = _ints()
         self.rails = self.link_planes = np.zeros(0, dtype=np.int16)
@@ -333,7 +338,9 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     data.tier_pairs = _tier_pairs(data.tiers, np.where(ia < ndev, ia, -1), np.where(ib < ndev, ib, -1))
     ok = (pa >= 0) & (pb >= 0)
     ids, rails, colours, planes = columns.ids, columns.rails, columns.colours, columns.planes
-    if not ok.all():
+    if ok.all():
+        data.link_rows = doc.links.loaded_rows()
+    else:
         keep = np.flatnonzero(ok)
         ia, ib, pa, pb = ia[keep], ib[keep], pa[keep], pb[keep]
         rows = keep.tolist()
