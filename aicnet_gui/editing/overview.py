@@ -160,14 +160,9 @@ def _parts(rows: np.ndarray, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.
     rects: list[Rect] = []
     for value in np.unique(tops).tolist():
         mask = tops == value
-        rect = (float(left[mask].min()), float(top[mask].min()), float(right[mask].max()),
-                float(bottom[mask].max()))
-        if rects and abs(rects[-1][0] - rect[0]) < 1 and abs(rects[-1][2] - rect[2]) < 1:
-            last = rects[-1]
-            rects[-1] = (last[0], last[1], last[2], max(last[3], rect[3]))
-        else:
-            rects.append(rect)
-    return rects
+        rects.append((float(left[mask].min()), float(top[mask].min()), float(right[mask].max()),
+                      float(bottom[mask].max())))
+    return _join_rows(rects)
 
 
 def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y: np.ndarray,

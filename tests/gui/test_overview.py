@@ -17,6 +17,12 @@ def sixteen_su(open_generated):  # noqa: ANN001, ANN201
     return open_generated(RailOptimizedParams(sus=16, nodes_per_su=32, choose_media=False))
 
 
+def su_leaf(doc, su: str):  # noqa: ANN001, ANN201
+    """The first leaf of scalable unit `su`."""
+    return next(d for d in doc.devices.values()
+                if d.tags.get("su") == su and doc.role_of(d).value == "leaf")
+
+
 def test_fit_zoom_shows_one_block_per_su_with_its_devices_and_its_bundles(sixteen_su):
     window = sixteen_su
     scene, view = window.topology, window.topology_view
@@ -69,8 +75,7 @@ def test_the_overview_follows_edits_and_their_undo(sixteen_su):
     scene, view = window.topology, window.topology_view
     doc = window.document.fabric
     scale = view.scale_factor()
-    leaf = next(d for d in doc.devices.values()
-                if d.tags.get("su") == "3" and doc.role_of(d).value == "leaf")
+    leaf = su_leaf(doc, "3")
     # a move: the block grows to keep its device inside
     before = next(b for b in scene.overview.blocks(scale) if b.title == "SU 3").bounds()
     assert window.editor.move_devices({leaf.id: (before[2] + 2000, leaf.position[1])})
@@ -363,11 +368,9 @@ def test_a_cable_edit_that_moves_no_end_keeps_the_bundles_and_a_removal_recounts
     """Issue 38: at 1.2M cables a recount of the bundles is ~60 ms; a cable's length or part
     leaves every bundle as it is, a cable removed (or put back) is counted at once."""
     window = sixteen_su
-    scene, view = window.topology, window.topology_view
     doc = window.document.fabric
-    scale = view.scale_factor()
-    leaf = next(d for d in doc.devices.values()
-                if d.tags.get("su") == "3" and doc.role_of(d).value == "leaf")
+    scale = window.topology_view.scale_factor()
+    scene, leaf = window.topology, su_leaf(doc, "3")
     uplink = next(i for i in sorted(doc.link_ids_of(leaf.id))
                   if doc.role_of(doc.devices[doc.links[i].b.device]).value == "spine"
                   or doc.role_of(doc.devices[doc.links[i].a.device]).value == "spine")
