@@ -204,21 +204,32 @@ def separate_planes(level: Level) -> None:
     """The planes of one switch tier side by side: a multi-plane generator interleaves them
     (switch k of every plane, then switch k + 1), so their boxes would cover each other.  The
     planes of a tier whose boxes overlap share their joint box in equal slices, in plane order."""
-    tiers: dict[str, list[Block]] = {}
-    for block in level.blocks:
-        if block.key.kind == "tier" and block.key.plane:
-            tiers.setdefault(block.key.value, []).append(block)
-    for blocks in tiers.values():
+    for blocks in _plane_tiers(level).values():
         boxes = [b.bounds() for b in blocks]
         overlap = any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
                       for i, a in enumerate(boxes) for b in boxes[i + 1:])
         if len(blocks) < 2 or not overlap:
             continue
-        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
-        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        step = (right - left) / len(blocks)
-        for i, block in enumerate(sorted(blocks, key=lambda b: natural_key(b.key.plane))):
-            block.parts = [(left + i * step, top, left + (i + 1) * step - step * 0.04, bottom)]
+        _slice_planes(blocks, min(b[0] for b in boxes), max(b[2] for b in boxes))
+
+
+def _plane_tiers(level: Level) -> dict[str, list[Block]]:
+    """The switch tiers of `level` that are one block per plane, by role."""
+    tiers: dict[str, list[Block]] = {}
+    for block in level.blocks:
+        if block.key.kind == "tier" and block.key.plane:
+            tiers.setdefault(block.key.value, []).append(block)
+    return tiers
+
+
+def _slice_planes(blocks: list[Block], left: float, right: float) -> None:
+    """The planes of one tier side by side from `left` to `right`, in plane order, over the
+    rows of the tier's joint box."""
+    top = min(b.bounds()[1] for b in blocks)
+    bottom = max(b.bounds()[3] for b in blocks)
+    step = (right - left) / len(blocks)
+    for i, block in enumerate(sorted(blocks, key=lambda b: natural_key(b.key.plane))):
+        block.parts = [(left + i * step, top, left + (i + 1) * step - step * 0.04, bottom)]
 
 
 def _merge_rows(rects: Iterable[Rect]) -> list[Rect]:
@@ -339,6 +350,14 @@ def group_pods(level: Level, bundles: Bundles, size: int) -> tuple[Level, Bundle
     for block in far.blocks:
         if block.key.kind in RUN_TITLES:
             block.parts = _join_rows(block.parts)
+    # far out a tier's planes share the whole width of the design: each wide enough for its
+    # title ("Spines · plane 2"), the trunks from the runs below going straight up
+    if far.blocks:
+        left = min(b.bounds()[0] for b in far.blocks)
+        right = max(b.bounds()[2] for b in far.blocks)
+        for blocks in _plane_tiers(far).values():
+            if len(blocks) > 1:
+                _slice_planes(blocks, left, right)
     return far, coarsen_bundles(bundles, to_far, len(far.blocks)), to_far
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from aicnet_gui.editing import overview
 from aicnet_gui.editing.overview import BlockKey
@@ -115,6 +116,9 @@ def test_far_out_pods_merge_in_runs_and_the_switch_planes_stay_blocks():
     assert far.blocks[2].counts == {"gpu_server": 16}
     assert far.blocks[2].parts == [(0.0, 100.0, 380.0, 440.0)]  # one band over its four rows
     assert far.blocks[3].parts == [(0.0, 500.0, 380.0, 640.0)]
+    # the planes of the spine tier side by side over the whole width (room for their titles)
+    assert far.blocks[0].parts == [(0.0, 0.0, pytest.approx(230.4), 40.0)]
+    assert far.blocks[1].parts == [(240.0, 0.0, pytest.approx(470.4), 40.0)]
     assert far.block_of.tolist() == [2] * 16 + [3] * 8 + [0, 1]
     pairs = zip(bundles.a.tolist(), bundles.b.tolist(), bundles.counts.tolist(), strict=True)
     assert sorted(pairs) == [
