@@ -316,6 +316,15 @@ class LinkTable(Mapping[str, Link]):
             return None
         return base
 
+    def loaded_rows(self) -> Mapping[str, int] | None:
+        """Id -> row of every link while the table is exactly as loaded (nothing changed,
+        removed or added: its order is the columns' own), else None.  The map is the columns'
+        (never changed): a reader that lays out the links in this order shares it."""
+        base = self._base
+        if base is None or self._loaded != base.n or self._tail:
+            return None
+        return base.row
+
     def tokens(self) -> list[object]:
         """Per link, in order: its id as read while it is as loaded, else its `Link` (see the
         module docstring; the list may be the columns' own: not to be changed)."""
