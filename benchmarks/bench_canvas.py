@@ -23,9 +23,24 @@ another model, e.g. nvidia-q3400-ra once the catalog has optics for its cages) i
   a big hall's racked devices drawn from the model), when its device items (made in slices
   after that frame) were ready and the longest the window was busy meanwhile, then frames fitted, at 0.15 (rack names written along the racks where they fit) and at 0.5
   (racks write their own headers), "first / median of the next five";
+- edit applied, validated and shown: a leaf moved by the editor, the incremental validation
+  run at once (not after its debounce) and published to the docks, and the fitted view
+  repainted, median of five (issue 38's "one edit validated and shown"); below the table the
+  same for a cable's length set (as from the inspector);
 - peak RSS of the process.
 
+`--designs planes2` (or `xdr`, `planes4`) measures the big designs of `big_outputs.py` instead
+(`planes2`: 200,000 GPUs on two planes, 1,200,128 links, issue 38: open under 3 s, an edit
+validated and shown under 50 ms, under 2 GB); `--keep DIR` keeps the generated files there for
+the next run; `--runs N` opens each N times, each in a fresh process, with the load average
+printed beside each row (a shared machine's wall times are noisy).
+
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_canvas.py [--sizes 128,1024]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_canvas.py --designs planes2 \
+        --keep /tmp/big --runs 3
+
+Before/after in one sitting: `PYTHONPATH=TREE` (e.g. a `git worktree` of main) measures that
+tree's package with this script.
 """
 
 from __future__ import annotations
@@ -33,18 +48,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bytecode import compile_sources
+from child_peak import PEAK_KB_SOURCE
+from trees import work_folder
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+
+_PEAK: dict = {}
+exec(PEAK_KB_SOURCE, _PEAK)  # noqa: S102 - this process's own peak RSS (ru_maxrss keeps a parent's)
+peak_kb = _PEAK["peak_kb"]
 
 #: a three-tier QM9700 fabric holds at most 256 SUs (64 pods of 4); larger ones use BIG_SWITCH
 QM9700_MAX_SUS = 256
@@ -217,6 +238,9 @@ def bench(path: Path) -> dict[str, float]:
         shown.append((time.perf_counter() - begin) * 1000)
     result["edit_canvas_ms"] = statistics.median(shown[1:])
     window.validator.wait()
+    result["edit_validated_shown_ms"] = edit_validated_shown(window, leaf_id)
+    result["link_edit_validated_shown_ms"] = edit_validated_shown(
+        window, leaf_id, min(doc.link_ids_of(leaf_id)))
     window.editor.move_devices({leaf_id: (doc.devices[leaf_id].position[0] + 20,
                                           doc.devices[leaf_id].position[1])})
     begin = time.perf_counter()
@@ -225,13 +249,34 @@ def bench(path: Path) -> dict[str, float]:
     result["validate_edit_shown_ms"] = (time.perf_counter() - begin) * 1000
     result["findings"] = len(window.validator.report.findings)
     result.update(floor_frames(app, window))
-    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["peak_rss_mb"] = peak_kb() / 1024
     window.document.undo_stack.setClean()
     window.validator.wait()
     window.document.close()
     window.close()
     path.with_suffix(".ini").unlink(missing_ok=True)
     return result
+
+
+def edit_validated_shown(window, leaf_id: str, link_id: str | None = None) -> float:  # noqa: ANN001
+    """Median ms of a leaf moved by the editor (or with `link_id`, that cable's length set, as
+    the inspector does), validated (the incremental run at once, not after its debounce,
+    published to the docks and badges) and the view repainted."""
+    doc = window.document.fabric
+    view = window.topology_view
+    times = []
+    for step in range(6):
+        x, y = doc.devices[leaf_id].position
+        begin = time.perf_counter()
+        if link_id is None:
+            window.editor.move_devices({leaf_id: (x + (20 if step % 2 == 0 else -20), y)})
+        else:
+            window.editor.update_links([link_id], {"length_m": 5.0 + step}, "Set the length")
+        window.validator.run()
+        view.viewport().repaint()
+        times.append((time.perf_counter() - begin) * 1000)
+        window.validator.wait()  # a full run the edit asked for (none for a move) ends first
+    return statistics.median(times[1:])
 
 
 def floor_frames(app, window) -> dict[str, float]:  # noqa: ANN001
@@ -260,40 +305,69 @@ def floor_frames(app, window) -> dict[str, float]:  # noqa: ANN001
     return result
 
 
-def run_sizes(sizes: list[int], folder: Path, extra: list[str], big_switch: str = BIG_SWITCH,
-              no_cables: bool = False) -> bool:
-    """Generate, open and measure each size in a fresh process; print a row per size."""
+def sized(sizes: list[int], folder: Path, big_switch: str = BIG_SWITCH,
+          no_cables: bool = False) -> Iterator[tuple[str, Path]]:
+    """(servers, file) of each size, generated into `folder` as it is reached."""
     for servers in sizes:
         path = folder / f"ro-{servers}.fabric"
         generate(max(1, servers // 32), path, big_switch, no_cables)
-        here = str(Path(__file__).parent)
-        code = (f"import json, sys; sys.path.insert(0, {here!r}); from bench_canvas import bench; "
-                f"print(json.dumps(bench(__import__('pathlib').Path({str(path)!r}))))")
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-        if out.returncode != 0:
-            print(out.stderr, file=sys.stderr)
-            return False
-        r = json.loads(out.stdout.strip().splitlines()[-1])
-        extra.append(f"{servers}: open CPU {r['open_cpu_ms']:.0f} ms (GUI thread "
-                     f"{r['open_gui_cpu_ms']:.0f} ms), GUI busy at most "
-                     f"{r['gui_busy_building_ms']:.0f} ms while the device items were built, "
-                     f"fitted frame while validating {r['frame_while_validating_ms']:.0f} ms, "
-                     f"edit shown on the fitted canvas {r['edit_canvas_ms']:.0f} ms, "
-                     f"edit validated and shown {r['validate_edit_shown_ms']:.0f} ms "
-                     f"({r['findings']} findings), "
-                     f"every device item built {r['items_ms']:.0f} ms after File > Open; "
-                     f"Floor tab first shown {r['floor_show_ms']:.0f} ms (its device items "
-                     f"made by {r['floor_items_ms']:.0f} ms, the window busy at most "
-                     f"{r['floor_busy_ms']:.0f} ms meanwhile), frames fitted "
-                     f"{r['floor_fitted_first_ms']:.0f}/{r['floor_fitted_ms']:.0f} ms, at 0.15 "
-                     f"{r['floor_far_first_ms']:.0f}/{r['floor_far_ms']:.0f} ms, at 0.5 "
-                     f"{r['floor_near_first_ms']:.0f}/{r['floor_near_ms']:.0f} ms")
-        print(f"{servers:>7} {r['devices']:>7} {r['links']:>7} {r['open_show_ms']:>5.0f}ms "
-              f"{r['gui_busy_ms']:>6.0f}ms "
-              f"{r['fitted_first_ms']:>4.0f}/{r['fitted_ms']:>3.0f}ms {r['middle_first_ms']:>4.0f}/{r['middle_ms']:>3.0f}ms "
-              f"{r['close_first_ms']:>4.0f}/{r['close_ms']:>3.0f}ms {r['pan_ms']:>4.0f}ms "
-              f"{r['drag_ms']:>4.0f}ms/{r['drag_cables']:<3} {r['validate_full_ms']:>6.0f}ms "
-              f"{r['validate_edit_ms']:>6.1f}ms {r['peak_rss_mb']:>6.0f}MB", flush=True)
+        yield str(servers), path
+
+
+def big(names: list[str], folder: Path) -> Iterator[tuple[str, Path]]:
+    """(name, file) of each of big_outputs.py's designs, generated into `folder` if missing."""
+    from big_outputs import design
+
+    for name in names:
+        yield name, design(name, folder)
+
+
+def run_sizes(fabrics: Iterable[tuple[str, Path]], extra: list[str], runs: int = 1) -> bool:
+    """Open and measure each fabric `runs` times, each in a fresh process; print a row per run."""
+    for servers, path in fabrics:
+        for _ in range(runs):
+            if not run_one(servers, path, extra):
+                return False
+    return True
+
+
+def run_one(servers: str, path: Path, extra: list[str]) -> bool:
+    """Open and measure `path` in a fresh process; print its row, add its details to `extra`."""
+    here = str(Path(__file__).parent)
+    load = os.getloadavg()
+    code = (f"import json, sys; sys.path.insert(0, {here!r}); from bench_canvas import bench; "
+            f"print(json.dumps(bench(__import__('pathlib').Path({str(path)!r}))))")
+    # run from the temporary folder: `-c` puts the working directory first on the path, which
+    # would shadow the tree PYTHONPATH names (a before/after comparison, trees.py)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                         cwd=tempfile.gettempdir())
+    if out.returncode != 0:
+        print(out.stderr, file=sys.stderr)
+        return False
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    extra.append(f"{servers}: load average {load[0]:.2f} before the run; open CPU {r['open_cpu_ms']:.0f} ms (GUI thread "
+                 f"{r['open_gui_cpu_ms']:.0f} ms), GUI busy at most "
+                 f"{r['gui_busy_building_ms']:.0f} ms while the device items were built, "
+                 f"fitted frame while validating {r['frame_while_validating_ms']:.0f} ms, "
+                 f"edit shown on the fitted canvas {r['edit_canvas_ms']:.0f} ms, "
+                 f"edit validated {r['validate_edit_ms']:.0f} ms and published "
+                 f"{r['validate_edit_shown_ms']:.0f} ms ({r['findings']} findings), "
+                 f"edit applied, validated and shown {r['edit_validated_shown_ms']:.0f} ms "
+                 f"(a cable's length set: {r['link_edit_validated_shown_ms']:.0f} ms), "
+                 f"every device item built {r['items_ms']:.0f} ms after File > Open; "
+                 f"Floor tab first shown {r['floor_show_ms']:.0f} ms (its device items "
+                 f"made by {r['floor_items_ms']:.0f} ms, the window busy at most "
+                 f"{r['floor_busy_ms']:.0f} ms meanwhile), frames fitted "
+                 f"{r['floor_fitted_first_ms']:.0f}/{r['floor_fitted_ms']:.0f} ms, at 0.15 "
+                 f"{r['floor_far_first_ms']:.0f}/{r['floor_far_ms']:.0f} ms, at 0.5 "
+                 f"{r['floor_near_first_ms']:.0f}/{r['floor_near_ms']:.0f} ms")
+    print(f"{servers:>7} {r['devices']:>7} {r['links']:>7} {r['open_show_ms']:>5.0f}ms "
+          f"{r['gui_busy_ms']:>6.0f}ms "
+          f"{r['fitted_first_ms']:>4.0f}/{r['fitted_ms']:>3.0f}ms {r['middle_first_ms']:>4.0f}/{r['middle_ms']:>3.0f}ms "
+          f"{r['close_first_ms']:>4.0f}/{r['close_ms']:>3.0f}ms {r['pan_ms']:>4.0f}ms "
+          f"{r['drag_ms']:>4.0f}ms/{r['drag_cables']:<3} {r['validate_full_ms']:>6.0f}ms "
+          f"{r['validate_edit_ms']:>6.1f}ms {r['edit_validated_shown_ms']:>6.1f}ms "
+          f"{r['peak_rss_mb']:>6.0f}MB {load[0]:>5.2f}", flush=True)
     return True
 
 
@@ -304,22 +378,29 @@ def main() -> int:
                         help=f"leaf, spine and core model above {QM9700_MAX_SUS} SUs")
     parser.add_argument("--no-cables", action="store_true",
                         help="unset every generated cable (one CABLE-UNSET finding per link)")
+    parser.add_argument("--designs", nargs="+", metavar="NAME",
+                        help="big_outputs.py's designs instead of --sizes: xdr, planes2, planes4")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated files here")
+    parser.add_argument("--runs", type=int, default=1, help="open each fabric this many times")
     args = parser.parse_args()
     compile_sources()  # new processes time what a second run does (bytecode.py)
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"{'servers':>7} {'devices':>7} {'cables':>7} {'open':>7} {'GUI busy':>8} {'fitted':>11} "
           f"{'middle 0.3':>11} {'close 1.0':>11} {'pan':>6} {'drag':>10} {'full val':>8} "
-          f"{'edit val':>8} {'peak RSS':>8}")
+          f"{'edit val':>8} {'edit all':>8} {'peak RSS':>8} {'load':>5}")
     extra: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="aicnet-bench-") as folder:
-        if not run_sizes(sizes, Path(folder), extra, args.big_switch, args.no_cables):
+    with work_folder(args.keep) as folder:
+        fabrics = (big(args.designs, folder) if args.designs
+                   else sized(sizes, folder, args.big_switch, args.no_cables))
+        if not run_sizes(fabrics, extra, args.runs):
             return 1
     for line in extra:
         print(line)
     print("open: File > Open until the first fitted frame (read + prepare in a worker, scene in the "
           "GUI thread); GUI busy: the longest the window was frozen meanwhile.")
     print("frames: first after the zoom change / median of the next five; drag: ms per grid step / "
-          "cables moved; validation: full run in the worker, one edit incrementally.")
+          "cables moved; validation: full run in the worker, one edit incrementally; edit all: "
+          "an edit applied, validated and shown; load: the load average before the run.")
     return 0
 
 

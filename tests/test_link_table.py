@@ -163,3 +163,21 @@ def test_ids_with_a_field_set_follow_every_edit():
     table.remove("l2")
     assert table.ids_with("length_m") == ["l1", "l8"]
     assert loaded_table([row(0), row(1)]).ids_with("patch") == []
+
+
+def test_membership_answers_the_same_before_and_after_the_id_index_is_made():
+    """The first questions scan the ids instead of making the id -> row index (a load asks a
+    few); the answers are the index's, and a removed link is not in the table either way."""
+    from aicnet_gui.model.link_table import SCANS_BEFORE_ROW
+
+    table = loaded_table()
+    asked = ["l0", "l5", "nope", "l3", 7, "l0"]
+    answers = [i in table for i in asked]
+    assert answers == [True, True, False, True, False, True]
+    assert table._base._row is None  # not made for these
+    for _ in range(SCANS_BEFORE_ROW):
+        assert "l1" in table
+    assert table._base._row is not None and [i in table for i in asked] == answers
+    fresh = loaded_table()
+    fresh.remove("l2")
+    assert "l2" not in fresh and "l1" in fresh and "nope" not in fresh

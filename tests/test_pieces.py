@@ -109,3 +109,114 @@ def test_another_array_before_the_workloads_key_still_reads_in_pieces(raw):
              "workloads", "catalog"]
     text = json.dumps({key: data[key] for key in order}, indent=2).encode()
     assert pieced_links(text, 1000) == Fabric.model_validate_json(raw).links
+
+
+@pytest.fixture
+def halves_for_small_files(monkeypatch):
+    """A links section of any size read in halves, the second in a forked child (also when
+    other tests loaded Qt in this process: no Qt thread runs here)."""
+    from aicnet_gui import forked
+    from aicnet_gui.fileio import pieces
+
+    monkeypatch.setattr(pieces, "HALVES_BYTES", 0)
+    monkeypatch.setattr(forked, "qt_loaded", lambda: False)
+    return pieces
+
+
+def _with_fields_in_one_half(raw: bytes) -> bytes:
+    """The links with a colour in the first half only and notes in the second half only."""
+    links = json.loads(raw)["links"]
+    for link in links[:100]:
+        link["colour"] = "blue"
+    for link in links[400:]:
+        link["notes"] = "rack B"
+    return dumps_like_aicnet(raw, links)
+
+
+def test_halves_give_the_columns_of_the_whole(raw, halves_for_small_files):
+    from aicnet_gui.forked import fork_useful
+
+    if not fork_useful():
+        pytest.skip("no fork here")
+    mixed = _with_fields_in_one_half(raw)
+    whole = validate_in_pieces(mixed, 1000)
+    halves = validate_in_pieces(mixed, 1000, halves=True)
+    assert whole is not None and halves is not None
+    assert halves[1].values == whole[1].values and halves[1].values["colour"][:100] == ["blue"] * 100
+    assert halves[1].values["notes"][:400] == [""] * 400  # the default where the half had none
+    assert LinkTable(halves[1]).values() == Fabric.model_validate_json(mixed).links
+    plain = validate_in_pieces(raw, 1000, halves=True)
+    assert plain[1].values == validate_in_pieces(raw, 1000)[1].values
+    assert plain[1].values["notes"] is None  # no link has notes: none in either half
+
+
+@pytest.mark.parametrize("bad_links", [(300,), (20, 300)], ids=["second half", "both halves"])
+def test_a_bad_link_read_in_halves_fails_as_in_the_whole(raw, catalog, halves_for_small_files,
+                                                         bad_links):
+    """A half that does not validate fails the fast path as the whole does; the careful path
+    then names the first bad link (which half it is in does not matter)."""
+    links = json.loads(raw)["links"]
+    for index in bad_links:
+        links[index]["b"][1] = ""
+    bad = dumps_like_aicnet(raw, links)
+    with pytest.raises(ValidationError):
+        validate_in_pieces(bad, 1000)
+    with pytest.raises(ValidationError):
+        validate_in_pieces(bad, 1000, halves=True)
+    for parallel in (False, True):
+        with pytest.raises(FabricFileError) as loaded:
+            loads_fabric(bad, catalog, "bad.fabric", parallel=parallel)
+        assert loaded.value.json_path == f"$.links[{bad_links[0]}].b[1]"
+
+
+def _relative(old_raw: bytes, new_raw: bytes):  # noqa: ANN202
+    """`new_raw`'s links read with `old_raw`'s lines known, and read whole."""
+    from aicnet_gui.fileio.pieces import known_links
+
+    _fabric, old_columns = validate_in_pieces(old_raw)
+    known = known_links(old_raw, old_columns)
+    assert known is not None
+    return validate_in_pieces(new_raw, known=known), validate_in_pieces(new_raw)
+
+
+def _same_links(read, whole) -> None:  # noqa: ANN001
+    assert read[0] == whole[0]
+    for name in whole[1].values:
+        assert LinkTable(read[1]).column(name) == LinkTable(whole[1]).column(name), name
+    assert LinkTable(read[1]).values() == LinkTable(whole[1]).values()
+
+
+def test_a_revision_read_beside_its_parent_has_the_links_read_whole(raw):
+    """Lines the parent has take its values; changed, moved, added and removed lines, and
+    fields only the new lines or only the parent's lines have, come out as reading the whole
+    revision gives them."""
+    links = json.loads(raw)["links"]
+    for link in links[:3]:
+        link["notes"] = "old only"
+    parent = dumps_like_aicnet(raw, links)
+    edited = json.loads(json.dumps(links))
+    edited[7]["length_m"] = 7.0  # changed where it stands
+    edited[8]["colour"] = "red"  # a field no parent line has
+    for link in edited[:3]:  # the parent's only notes gone
+        del link["notes"]
+    for revision in (edited, edited[:100] + edited[101:] + [edited[100]],  # one moved last
+                     edited[5:] + [dict(edited[0], id="new-1")]):  # removed and added
+        read, whole = _relative(parent, dumps_like_aicnet(raw, revision))
+        _same_links(read, whole)
+    read, whole = _relative(parent, parent)  # no line changed
+    _same_links(read, whole)
+
+
+def test_a_bad_line_beside_the_parent_is_read_whole_and_named(raw, catalog):
+    links = json.loads(raw)["links"]
+    links[300]["b"][1] = ""
+    bad = dumps_like_aicnet(raw, links)
+    parent = loads_fabric(raw, catalog, "a.fabric")
+    with pytest.raises(FabricFileError) as beside:
+        loads_fabric(bad, catalog, "b.fabric", like=parent)
+    assert beside.value.json_path == "$.links[300].b[1]"
+    edited = loads_fabric(raw, catalog, "a.fabric")
+    from tests.doc_edits import update_link
+
+    update_link(edited, links[5]["id"], length_m=9.0)  # an edited parent: nothing taken from it
+    assert len(loads_fabric(raw, catalog, "c.fabric", like=edited).links) == 512

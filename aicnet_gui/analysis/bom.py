@@ -247,20 +247,36 @@ def _count_devices(
     doc: FabricDocument,
 ) -> tuple[Counter[str], Counter[str], Counter[str], Counter[str]]:
     """Devices per role and per model, installed optics per part, of them those whose power a
-    device's figure includes (an NVL72 tray's, in its rack's)."""
+    device's figure includes (an NVL72 tray's, in its rack's).
+
+    Devices share cage tables (model/cage_tables.py): the ordered optics of each distinct
+    table are listed once, and the devices are counted per (table, included); the counters
+    are then filled in the order a device-by-device walk fills them (the first device with
+    an optic comes first), so that sums over them add in the same order.  (A walk over every
+    cage of 16k devices was ~0.2 s of a BOM at 308k links.)"""
     roles: Counter[str] = Counter()
     models: Counter[str] = Counter()
     optics: Counter[str] = Counter()
     included: Counter[str] = Counter()
+    # id() of a table -> its ordered optics, cage by cage (the tables are the documents', alive
+    # throughout: an id cannot be reused meanwhile)
+    ordered: dict[int, list[str]] = {}
+    per_table: Counter[tuple[int, bool]] = Counter()
+    catalog = doc.catalog
     for device in doc.devices.values():
         roles[doc.role_of(device).value] += 1
         models[device.model] += 1
-        inside = not counts_optics(doc.device_model(device))
-        for config in device.cages.values():
-            if config.transceiver and is_ordered_optic(doc.catalog, config.transceiver):
-                optics[config.transceiver] += 1
-                if inside:
-                    included[config.transceiver] += 1
+        cages = device.cages
+        key = id(cages)
+        if key not in ordered:
+            ordered[key] = [config.transceiver for config in cages.values()
+                            if config.transceiver and is_ordered_optic(catalog, config.transceiver)]
+        per_table[key, not counts_optics(doc.device_model(device))] += 1
+    for (key, inside), count in per_table.items():
+        for optic in ordered[key]:
+            optics[optic] += count
+            if inside:
+                included[optic] += count
     return roles, models, optics, included
 
 

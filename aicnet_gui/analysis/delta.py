@@ -24,6 +24,7 @@ class Delta:
     changes: ChangeSet
     # ---- re-read racks and devices
     devices: set[str] = field(default_factory=set)  # device ids re-read (object or rack changed)
+    placed: set[str] = field(default_factory=set)  # ... not re-read: only their position changed
     wired: set[str] = field(default_factory=set)  # ... whose change reaches their links
     old_device: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)  # (rack, model)
     changed_rows: set[int] = field(default_factory=set)  # rows of re-read devices still alive
@@ -50,6 +51,13 @@ class Delta:
     assemblies: set[str] = field(default_factory=set)
     targets: set[int] = field(default_factory=set)  # rows whose oversubscription target moved
     peers: set[int] = field(default_factory=set)  # switches whose ECMP inputs changed
+
+    def seen_by_rules(self) -> bool:
+        """Can any finding change?  Not when the edit only moved devices on the canvas."""
+        changes = self.changes
+        return bool(self.devices or self.links or changes.links or changes.racks
+                    or changes.workloads or changes.requirement or changes.metadata
+                    or changes.devices - self.placed)
 
     def rows_changed(self) -> set[int]:
         """Device rows whose own facts, links, sums or targets changed (may include dead rows)."""

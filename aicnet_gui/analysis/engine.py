@@ -226,8 +226,10 @@ class Analyzer:
         state.run = {"defer_graph": self.defer_graph}
         state.store.settings = self.doc.settings
         delta = apply_changes(state, changes)
-        if delta.devices:  # rows re-read (store.set_device): their objects and ports changed
+        if delta.devices or delta.placed:  # rows re-read (store.set_device) or new objects
             self._device_lists = None
+        if not delta.seen_by_rules():
+            return self._report(start)
         self._note_links(delta.links)
         self._clear_removed(delta)
         keys_of: dict[Dependency, list[Any]] = {}

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model.catalog_entities import DeviceModel
 from ..model.fabric import FabricTechnology
 from ..model.load_balancing_modes import MODES, PER_PACKET
 from ..model.wording import counted
@@ -89,6 +90,34 @@ def _names(state: State, rows: list[int], limit: int = 3) -> str:
     return shown + (f" and {len(rows) - limit} more" if len(rows) > limit else "")
 
 
+def model_runs(model: DeviceModel, fabric_mode: str) -> str:
+    """The mode a switch of `model` runs when the fabric may run `fabric_mode`: that mode, or
+    the best fallback its catalog entry documents (static ECMP, always)."""
+    documented = set(model.load_balancing or ()) | {"ecmp"}
+    return next(m for m in FALLBACK[fabric_mode] if m in documented)
+
+
+def reorders(model: DeviceModel) -> bool:
+    """Do the server model's compute NICs place packets that arrive out of order?"""
+    return model.nic_packet_reorder is True
+
+
+def generated_mode(asked: str, technology: FabricTechnology, switch_models: list[DeviceModel],
+                   nic_models: list[DeviceModel]) -> str:
+    """The mode a generated fabric is set to: the first of `asked` and its fallbacks that every
+    switch model runs and the compute NICs allow (per-packet modes on Ethernet need NICs that
+    reorder), so that a new design does not ask for what its own hardware cannot run (the
+    LOAD-BALANCING warning).  A switch model whose entry states no modes is not held against
+    a mode: the rule's note says so, and the vendor's documents may allow it."""
+    for mode in FALLBACK[asked]:
+        if (mode in PER_PACKET and technology != FabricTechnology.INFINIBAND
+                and not all(reorders(m) for m in nic_models)):
+            continue
+        if all(m.load_balancing is None or model_runs(m, mode) == mode for m in switch_models):
+            return mode
+    return "ecmp"
+
+
 def nic_limit(state: State, asked: str) -> tuple[str, Shortfall | None]:
     """The mode the fabric may run given its compute NICs: per-packet modes need NICs that
     reorder on Ethernet."""
@@ -97,8 +126,7 @@ def nic_limit(state: State, asked: str) -> tuple[str, Shortfall | None]:
     store = state.store
     servers = _nic_servers(state)
     models = state.cindex.models
-    bad = [int(r) for r in servers.tolist()
-           if models[int(store.d["model"][r])].nic_packet_reorder is not True]
+    bad = [int(r) for r in servers.tolist() if not reorders(models[int(store.d["model"][r])])]
     if not bad:
         return asked, None
     kinds = sorted({models[int(store.d["model"][r])].id for r in bad})
@@ -127,7 +155,7 @@ def switch_modes(state: State, asked: str | None = None) -> SwitchModes:
     for model_index, rows in sorted(by_model.items()):
         model = models[model_index]
         documented = set(model.load_balancing or ()) | {"ecmp"}
-        runs = next(m for m in FALLBACK[fabric_mode] if m in documented)
+        runs = model_runs(model, fabric_mode)
         per_row[np.array(rows, dtype=np.int64)] = MODES.index(runs)
         if runs == fabric_mode or fabric_mode == "ecmp":
             continue

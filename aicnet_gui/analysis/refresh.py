@@ -17,11 +17,14 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import numpy as np
 
 from ..model import arrays
 from ..model.document import FabricDocument
 from ..model.edits import ChangeSet
+from ..model.fabric import Device
 from .bandwidth import analyze_workloads
 from .delta import Delta
 from .ecmp_reach import ReachCheck, Rewired
@@ -79,13 +82,19 @@ def read_devices(state: State, changes: ChangeSet) -> Delta:
         d for d in changes.devices
         if d not in store.dev_row or doc.devices.get(d) is not store.dev_obj[store.dev_row[d]]
     }
+    # a device only moved on the canvas: no rule reads the position, so the new object takes
+    # the row's place and nothing is checked again (a drag on the canvas costs no re-check)
+    placed = {d for d in devices if _placed_only(store, doc, d)}
+    for dev_id in placed:
+        store.dev_obj[store.dev_row[dev_id]] = doc.devices[dev_id]
+    devices -= placed
     # a new firmware version or tag only re-runs the device's own rules
     wired = {d for d in devices if _wiring(store, doc, d)}
     for rack_id in changes.racks:
         members = state.rack_members.get(rack_id, set())
         devices |= members
         wired |= members
-    delta = Delta(changes, devices=devices, wired=wired, links=set(changes.links))
+    delta = Delta(changes, devices=devices, wired=wired, links=set(changes.links), placed=placed)
     for dev_id in devices:
         row = store.dev_row.get(dev_id)
         old = store.dev_obj[row] if row is not None else None
@@ -346,6 +355,18 @@ def _wiring(store: Store, doc: FabricDocument, dev_id: str) -> bool:
         return True
     return (old.model, old.role, old.name, old.rack, old.ru, old.cages) != (
         new.model, new.role, new.name, new.rack, new.ru, new.cages)
+
+
+#: every field of a device but its canvas position (which no rule reads)
+_BUT_POSITION = attrgetter(*(name for name in Device.model_fields if name != "position"))
+
+
+def _placed_only(store: Store, doc: FabricDocument, dev_id: str) -> bool:
+    """Did the device change only its position on the Topology canvas?"""
+    row = store.dev_row.get(dev_id)
+    old = store.dev_obj[row] if row is not None else None
+    new = doc.devices.get(dev_id)
+    return old is not None and new is not None and _BUT_POSITION(old) == _BUT_POSITION(new)
 
 
 def _moved_in_rack(store: Store, doc: FabricDocument, dev_id: str) -> bool:

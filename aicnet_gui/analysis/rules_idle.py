@@ -7,7 +7,8 @@ reference designs fill their switches: 64 + 64 of an SN5610's 128 x 400G ports p
 72 + 72 of a Q3400-RA's 144 ports (docs/sources-2026.md §1.1).
 
 Switches are judged in groups of one model, tier and compute plane (switches of different
-planes cannot share links).  A group is reported when more than the project's
+planes cannot share links; in a rail-only fabric, nor can switches of different rails).  A
+group is reported when more than the project's
 `idle_ports_percent` of its fabric ports (logical ports in their current breakout modes, fabric
 cages only) carry no link and fewer switches of the model would carry its links:
 `ceil(links / ports per switch)` switches (at least two, for redundancy), the group's count
@@ -27,6 +28,7 @@ import numpy as np
 from ..model import arrays
 from ..model.wording import counted
 from .delta import Delta
+from .fabric_paths import attachments
 from .findings import WARNING, Finding, Fix
 from .state import Rule, State
 
@@ -36,7 +38,8 @@ REDUNDANT = 2  # switches a tier keeps however few links it carries
 
 def idle_groups(state: State) -> list[tuple[int, int, int, np.ndarray, int, int]]:
     """(tier, model index, plane, switch rows, fabric ports, used ports) per group of
-    switches of one tier, model and plane (management switches left out)."""
+    switches of one tier, model and plane, and in a rail-only fabric (settings.rail_planes) of
+    one switch island (a rail's network; management switches left out)."""
     store = state.store
     d = store.d
     n = store.n_devices
@@ -46,14 +49,18 @@ def idle_groups(state: State) -> list[tuple[int, int, int, np.ndarray, int, int]
         return []
     models, planes = len(state.cindex.models), len(store.plane_names) + 1
     keys = (d["tier"][rows] * models + d["model"][rows]) * planes + d["plane"][rows]
+    if state.settings.rail_planes:  # rail-only: each rail its own network, never merged
+        islands = attachments(state).labels[rows].astype(np.int64)
+        keys = keys * (int(islands.max()) + 1) + islands
     groups, inverse = arrays.unique(keys, return_inverse=True)
     ports = np.bincount(inverse, weights=d["fabric_legs"][rows], minlength=len(groups))
     used = np.bincount(inverse, weights=d["fabric_used"][rows], minlength=len(groups))
     found = []
-    for g, key in enumerate(groups.tolist()):
-        rest, plane = divmod(key, planes)
-        tier, model = divmod(rest, models)
-        found.append((tier, model, plane, rows[inverse == g], int(ports[g]), int(used[g])))
+    for g in range(len(groups)):
+        first = rows[inverse == g]
+        row = int(first[0])
+        found.append((int(d["tier"][row]), int(d["model"][row]), int(d["plane"][row]), first,
+                      int(ports[g]), int(used[g])))
     return found
 
 
@@ -88,7 +95,8 @@ def idle_check(state: State, _key: None) -> Iterable[Finding]:
             tuple(state.dev_id(int(r)) for r in rows[:MAX_NAMED]),
             Fix("size the scalable unit or the switch to the ports (more servers per leaf, a "
                 "switch of fewer ports, or a breakout that uses them), or keep the free ports as "
-                "growth room and raise idle_ports_percent (None: not checked)"))
+                "growth room: raise the project's idle-port threshold (settings.idle_ports_percent), "
+                "or clear it to stop this check"))
 
 
 def idle_dirty(state: State, delta: Delta) -> list[None]:

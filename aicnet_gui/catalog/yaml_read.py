@@ -56,8 +56,9 @@ class PlainLoader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            raise AliasRefused(None, None, "YAML aliases (*name) are not allowed in a catalog "
-                               "file; write the value out", event.start_mark)
+            raise AliasRefused(None, None, "YAML aliases (*name) are not allowed in aicnet's "
+                               "YAML files (catalogs, device types, requirements); write the "
+                               "value out", event.start_mark)
         self._depth += 1
         try:
             if self._depth > MAX_YAML_DEPTH:

@@ -27,13 +27,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from itertools import compress, filterfalse
-from operator import and_, eq
+from functools import partial
+from itertools import compress
+from operator import and_, eq, not_
 from typing import Any
 
+from ..analysis.bom import Bom, compute_bom
+from ..forked import Forked
 from ..model.document import FabricDocument
 from ..model.fabric import Device, Endpoint, Link, Rack, Workload
-from .bomdelta import BomDelta, bom_delta
+from .bomdelta import BomDelta, delta_of
 
 DEVICE_FIELDS = ("name", "model", "role", "firmware")
 LINK_FIELDS = ("cable", "assembly", "length_m", "colour", "rail", "plane")
@@ -234,6 +237,22 @@ def same_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, s
     Read from the link columns, a field at a time (a column equal in both is one comparison in
     C), without making a `Link`: two revisions of 300k links share most of them, and making
     them all was most of a diff's time."""
+    rows = _same_rows(old, new, device_map)
+    return set(compress(rows.old_ids, rows.same))
+
+
+@dataclass
+class _SameRows:
+    """`same_links` by row: the ids of each revision, whether each old row is the same link in
+    the new one, and whether each new row is."""
+
+    old_ids: list[str]
+    new_ids: list[str]
+    same: list[bool]
+    new_same: list[bool]
+
+
+def _same_rows(old: FabricDocument, new: FabricDocument, device_map: dict[str, str]) -> _SameRows:
     old_ids, new_ids = old.links.column("id"), new.links.column("id")
     if old_ids == new_ids:
         at: list[int] | None = None  # the same links in the same order: rows align
@@ -252,7 +271,25 @@ def same_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, s
             after = list(map(after.__getitem__, at))
         if before != after:
             same = list(map(and_, same, map(eq, before, after)))
-    return set(compress(old_ids, same))
+    if at is None:
+        new_same = same
+    else:
+        new_same = [False] * len(new_ids)
+        for j in compress(at, same):
+            new_same[j] = True
+    return _SameRows(old_ids, new_ids, same, new_same)
+
+
+@dataclass
+class _Matched:
+    """What `match_links` finds, with what the diff lists from it: the links left unmatched
+    (removed, added) in file order and the kept links that are not the same (in match order)."""
+
+    mapping: dict[str, str]
+    retermed: list[Retermination]
+    removed: list[Link]
+    added: list[Link]
+    changed: list[tuple[Link, Link]]  # (old, new)
 
 
 def match_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, str],
@@ -260,96 +297,89 @@ def match_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, 
     """(old id -> new id of every kept cable, the re-terminations among them).  `same`: the
     ids `same_links` gives, when the caller has them."""
     if same is None:
-        same = same_links(old, new, device_map)
+        matched = _match(old, new, device_map, _same_rows(old, new, device_map))
+    else:
+        old_ids, new_ids = old.links.column("id"), new.links.column("id")
+        matched = _match(old, new, device_map, _SameRows(
+            old_ids, new_ids, list(map(same.__contains__, old_ids)),
+            list(map(same.__contains__, new_ids))))
+    return matched.mapping, matched.retermed
+
+
+def _match(old: FabricDocument, new: FabricDocument, device_map: dict[str, str],
+           rows: _SameRows) -> _Matched:
+    mapping: dict[str, str] = {}
+    retermed: list[Retermination] = []
+    changed: list[tuple[Link, Link]] = []
     # the links that are the same are kept by step 1 below: only the others are made
-    old_ids = old.links.column("id")
-    left_ids = list(filterfalse(same.__contains__, old_ids))
-    left_old = dict(zip(left_ids, old.links.pick(left_ids), strict=True))
-    left_ids = list(filterfalse(same.__contains__, new.links.column("id")))
-    left_new = dict(zip(left_ids, new.links.pick(left_ids), strict=True))
-    match = _LinkMatch(device_map, left_old, left_new)
-    match.same_id_same_ends()
-    if same:
-        kept = same | match.mapping.keys()
-        ids = list(compress(old_ids, map(kept.__contains__, old_ids)))
-        match.mapping = dict(zip(ids, ids, strict=True))
-    match.same_ends()
-    match.same_id_one_end()
-    match.one_end_same_part()
-    match.same_id_same_devices()
-    return match.mapping, match.retermed
+    old_ids = rows.old_ids
+    left_rows = list(compress(range(len(old_ids)), map(not_, rows.same)))
+    left_ids = list(map(old_ids.__getitem__, left_rows))
+    left_old = dict(zip(left_ids, _links_at(old, left_ids, left_rows), strict=True))
+    old_row = dict(zip(left_ids, left_rows, strict=True))
+    new_rows = list(compress(range(len(rows.new_ids)), map(not_, rows.new_same)))
+    left_ids = list(map(rows.new_ids.__getitem__, new_rows))
+    left_new = dict(zip(left_ids, _links_at(new, left_ids, new_rows), strict=True))
 
-
-class _LinkMatch:
-    """The old and new links not matched yet (`left_old`, `left_new`, by id) and what the
-    steps of `match_links`, in their order, matched: old id -> new id and the re-terminations
-    among them."""
-
-    def __init__(self, device_map: dict[str, str], left_old: dict[str, Link],
-                 left_new: dict[str, Link]) -> None:
-        self.device_map = device_map
-        self.left_old = left_old
-        self.left_new = left_new
-        self.mapping: dict[str, str] = {}
-        self.retermed: list[Retermination] = []
-
-    def keep(self, old_link: Link, new_link: Link, moved: bool) -> None:
-        self.mapping[old_link.id] = new_link.id
-        del self.left_old[old_link.id]
-        del self.left_new[new_link.id]
+    def keep(old_link: Link, new_link: Link, moved: bool) -> None:
+        mapping[old_link.id] = new_link.id
+        changed.append((old_link, new_link))
+        del left_old[old_link.id]
+        del left_new[new_link.id]
         if moved:
-            self.retermed.append(Retermination(old_link, new_link,
-                                               _moved_ends(old_link, new_link, self.device_map)))
+            retermed.append(Retermination(old_link, new_link,
+                                          _moved_ends(old_link, new_link, device_map)))
 
-    def _same_ids(self) -> list[str]:
-        return [i for i in self.left_old if i in self.left_new]
+    # 1. same id, same ends (the same links among them), in the old order
+    for link_id in [i for i in left_old if i in left_new]:
+        if _ends(left_old[link_id], device_map) == _ends(left_new[link_id]):
+            keep(left_old[link_id], left_new[link_id], False)
+    if len(left_rows) < len(old_ids):  # some are the same: the kept ones in the old order
+        kept = list(rows.same)
+        for link_id in mapping:
+            kept[old_row[link_id]] = True
+        ids = list(compress(old_ids, kept))
+        mapping = dict(zip(ids, ids, strict=True))
+    # 2. same ends, another id
+    by_ends = {_ends(lk): lk for lk in left_new.values()}
+    for link in list(left_old.values()):
+        target = by_ends.get(_ends(link, device_map))
+        if target is not None and target.id in left_new:
+            keep(link, target, False)
+    # 3. same id, one end in common
+    for link_id in [i for i in left_old if i in left_new]:
+        if len(_ends(left_old[link_id], device_map) & _ends(left_new[link_id])) == 1:
+            keep(left_old[link_id], left_new[link_id], True)
+    # 4. one end in common, same part, one candidate on each side
+    old_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+    new_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+    for link in left_old.values():
+        for end in _ends(link, device_map):
+            old_at[end].append(link)
+    for link in left_new.values():
+        for end in _ends(link):
+            new_at[end].append(link)
+    for end in sorted(set(old_at) & set(new_at)):
+        olds, news = old_at[end], new_at[end]
+        if len(olds) == 1 and len(news) == 1:
+            a, b = olds[0], news[0]
+            if a.id in left_old and b.id in left_new and a.cable == b.cable:
+                keep(a, b, True)
+    # 5. same id, both ends on other ports of the same two devices (e.g. a swapped model)
+    for link_id in [i for i in left_old if i in left_new]:
+        a, b = left_old[link_id], left_new[link_id]
+        pair = {device_map.get(a.a.device), device_map.get(a.b.device)}
+        if pair == {b.a.device, b.b.device} and a.cable == b.cable:
+            keep(a, b, True)
+    return _Matched(mapping, retermed, list(left_old.values()), list(left_new.values()), changed)
 
-    def same_id_same_ends(self) -> None:
-        """1. same id, same ends (the same links among them), in the old order"""
-        for link_id in self._same_ids():
-            if _ends(self.left_old[link_id], self.device_map) == _ends(self.left_new[link_id]):
-                self.keep(self.left_old[link_id], self.left_new[link_id], False)
 
-    def same_ends(self) -> None:
-        """2. same ends, another id"""
-        by_ends = {_ends(lk): lk for lk in self.left_new.values()}
-        for link in list(self.left_old.values()):
-            target = by_ends.get(_ends(link, self.device_map))
-            if target is not None and target.id in self.left_new:
-                self.keep(link, target, False)
-
-    def same_id_one_end(self) -> None:
-        """3. same id, one end in common"""
-        for link_id in self._same_ids():
-            if len(_ends(self.left_old[link_id], self.device_map)
-                   & _ends(self.left_new[link_id])) == 1:
-                self.keep(self.left_old[link_id], self.left_new[link_id], True)
-
-    def one_end_same_part(self) -> None:
-        """4. one end in common, same part, one candidate on each side"""
-        old_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
-        new_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
-        for link in self.left_old.values():
-            for end in _ends(link, self.device_map):
-                old_at[end].append(link)
-        for link in self.left_new.values():
-            for end in _ends(link):
-                new_at[end].append(link)
-        for end in sorted(set(old_at) & set(new_at)):
-            olds, news = old_at[end], new_at[end]
-            if len(olds) == 1 and len(news) == 1:
-                a, b = olds[0], news[0]
-                if a.id in self.left_old and b.id in self.left_new and a.cable == b.cable:
-                    self.keep(a, b, True)
-
-    def same_id_same_devices(self) -> None:
-        """5. same id, both ends on other ports of the same two devices (e.g. a swapped model)"""
-        device_map = self.device_map
-        for link_id in self._same_ids():
-            a, b = self.left_old[link_id], self.left_new[link_id]
-            pair = {device_map.get(a.a.device), device_map.get(a.b.device)}
-            if pair == {b.a.device, b.b.device} and a.cable == b.cable:
-                self.keep(a, b, True)
+def _links_at(doc: FabricDocument, ids: list[str], rows: list[int]) -> list[Link]:
+    """The links of `ids`, at `rows` of `doc.links.column("id")`: read at those rows when the
+    table is as loaded (its columns' rows are its order: no id -> row index made, ~50 ms at
+    300k links), else picked by id."""
+    loaded = doc.links.as_loaded()
+    return loaded.links(rows) if loaded is not None else doc.links.pick(ids)
 
 
 # ---------------------------------------------------------------- comparing
@@ -403,8 +433,33 @@ def _default_mode(model: Any, cage: int) -> str | None:
     return group.default_breakout if group is not None else None
 
 
-def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = True) -> FabricDiff:
-    """Everything that changed from `old` to `new` (neither document is changed)."""
+def old_bom_meanwhile(old: FabricDocument) -> Forked[Bom]:
+    """`old`'s BOM counted in a forked child from now on, for `diff_documents(old_bom=...)`
+    (a single-threaded, short-lived process only: the CLI; aicnet_gui/forked.py)."""
+    return Forked(partial(compute_bom, old))
+
+
+def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = True,
+                   parallel: bool = False, old_bom: Forked[Bom] | None = None) -> FabricDiff:
+    """Everything that changed from `old` to `new` (neither document is changed).  `parallel`
+    (a single-threaded, short-lived process: the CLI): `new`'s BOM is counted in a forked child
+    meanwhile, where that helps (aicnet_gui/forked.py); `old_bom`: `old`'s, counted so since
+    `old_bom_meanwhile`.  A BOM a child did not give is counted here."""
+    pending = Forked(partial(compute_bom, new)) if with_bom and parallel else None
+    try:
+        out = _diff(old, new)
+        if with_bom:
+            before = old_bom.result() if old_bom is not None else None
+            after = pending.result() if pending is not None else None
+            out.bom = delta_of(before if before is not None else compute_bom(old),
+                               after if after is not None else compute_bom(new))
+        return out
+    finally:
+        if pending is not None:
+            pending.close()
+
+
+def _diff(old: FabricDocument, new: FabricDocument) -> FabricDiff:
     out = FabricDiff(old, new)
     device_map = match_devices(old, new)
     out.device_map = device_map
@@ -413,25 +468,19 @@ def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = Tr
     out.devices_added = [d for i, d in new.devices.items() if i not in matched_new]
     for old_id, new_id in device_map.items():
         a, b = old.devices[old_id], new.devices[new_id]
-        if a is b:
+        if a is b or a == b:  # equal values (two files): nothing moved or changed
             continue
         if (a.rack, a.ru) != (b.rack, b.ru):
             out.devices_moved.append(DeviceMove(new_id, b.name, a.rack, a.ru, b.rack, b.ru))
         out.device_changes.extend(_field_changes(new_id, a, b, DEVICE_FIELDS))
         out.cage_changes.extend(_cage_changes(old, new, a, b))
 
-    same = same_links(old, new, device_map)
-    link_map, retermed = match_links(old, new, device_map, same)
-    out.link_map = link_map
-    out.links_reterminated = retermed
-    kept_new = set(link_map.values())
-    out.links_removed = old.links.pick(list(filterfalse(link_map.__contains__,
-                                                        old.links.column("id"))))
-    out.links_added = new.links.pick(list(filterfalse(kept_new.__contains__,
-                                                      new.links.column("id"))))
-    for old_id in filterfalse(same.__contains__, link_map):  # the same: nothing to list
-        new_id = link_map[old_id]
-        a, b = old.links[old_id], new.links[new_id]
+    matched = _match(old, new, device_map, _same_rows(old, new, device_map))
+    out.link_map = matched.mapping
+    out.links_reterminated = matched.retermed
+    out.links_removed, out.links_added = matched.removed, matched.added
+    for a, b in matched.changed:  # the kept links not the same (the same: nothing to list)
+        old_id, new_id = a.id, b.id
         if old_id != new_id:
             out.link_renamed.append((old_id, new_id))
         if a is not b:
@@ -453,6 +502,4 @@ def diff_documents(old: FabricDocument, new: FabricDocument, with_bom: bool = Tr
         out.workload_changes.extend(changes)
     out.settings = _settings_changes(old, new)
     out.rack_changes.sort(key=lambda c: (c.what, c.field))
-    if with_bom:
-        out.bom = bom_delta(old, new)
     return out

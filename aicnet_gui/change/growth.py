@@ -92,11 +92,13 @@ class ChangePlan:
                 "notes": self.notes, "moves": self.reasons, "diff": self.diff.to_json()}
 
 
-def _target(doc: FabricDocument, params: Any) -> tuple[FabricDocument, list[str]]:
-    """The generated target and what its media choice could not resolve."""
+def _target(doc: FabricDocument, params: Any, uncabled: bool = True
+            ) -> tuple[FabricDocument, list[str]]:
+    """The generated target and what its media choice could not resolve (`uncabled`: links
+    without media become notes; else the generator's refusal is the change's)."""
     target = FabricDocument(doc.catalog)
     try:
-        result = generate(target, params, uncabled=True)  # its unresolved links become notes
+        result = generate(target, params, uncabled=uncabled)  # unresolved links become notes
     except GeneratorError as exc:
         raise GrowthError(f"the generator cannot make the target: {exc}") from None
     notes = []
@@ -452,10 +454,12 @@ def _restated(doc: FabricDocument, source: Any, params: Any) -> tuple[Any, set[s
 
 
 def plan_change(doc: FabricDocument, params: Any, notes: list[str] | None = None,
-                restate: frozenset[str] | set[str] = frozenset()) -> ChangePlan:
+                restate: frozenset[str] | set[str] = frozenset(),
+                uncabled_target: bool = True) -> ChangePlan:
     """The design after regenerating it with `params`, fitted onto `doc` (unchanged); the
-    metadata fields in `restate` are taken from the target."""
-    target, target_notes = _target(doc, params)
+    metadata fields in `restate` are taken from the target; with `uncabled_target` False a
+    target the catalog cannot cable is refused as `aicnet generate` refuses it."""
+    target, target_notes = _target(doc, params, uncabled=uncabled_target)
     notes = [*target_notes, *(notes or [])]
     device_map = match_devices(doc, target)  # design id -> target id
     fit = _fit_links(doc, target, device_map)
@@ -659,4 +663,6 @@ def migrate(doc: FabricDocument, leaf: str | None = None, spine: str | None = No
     if speed_gbps:
         update["speed_gbps"] = speed_gbps
     params, restate = _restated(doc, source, params.model_copy(update=update))
-    return plan_change(doc, params, restate=restate)
+    # new switch models whose cages no catalog media joins would keep the old cords on the new
+    # optics (hundreds of errors in the planned design): refused with generate's reason instead
+    return plan_change(doc, params, restate=restate, uncabled_target=False)

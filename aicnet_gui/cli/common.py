@@ -7,6 +7,7 @@ only where they are used (cli/__init__.py says why).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,10 +35,26 @@ def catalog_with_warnings() -> Catalog:
     return result.catalog
 
 
-def open_document(path: str | Path) -> FabricDocument:
+def open_document(path: str | Path, parallel: bool = True) -> FabricDocument:
+    """The design in `path`, its catalog's problems printed; `parallel`: a big file's links are
+    read in halves, one in a forked child, where that helps (fileio/pieces.py)."""
     from ..fileio import load_fabric
 
-    return load_fabric(path, catalog_with_warnings())
+    return load_fabric(path, catalog_with_warnings(), parallel=parallel)
+
+
+def open_two_documents(first: str | Path, second: str | Path,
+                       with_first: Callable[[FabricDocument], Any] | None = None,
+                       ) -> tuple[FabricDocument, FabricDocument, Any]:
+    """`open_document` of both files, in that order (errors too: the first file's first), and
+    what `with_first(the first document)` gives, called as soon as it is read (None without
+    it).  The second file's lines that are the first's byte for byte take the first's values
+    (fileio/pieces.py): the same documents, without parsing 300k shared links twice."""
+    from ..fileio import load_fabric
+
+    old = open_document(first)
+    extra = with_first(old) if with_first is not None else None
+    return old, load_fabric(second, catalog_with_warnings(), like=old), extra
 
 
 def print_json(data: Any) -> None:

@@ -11,6 +11,9 @@ device's tier as the fallback of a hand-drawn design:
   is one block per plane ("Spines", "Cores · plane 2"), leaves outside an SU too.
 - coarse level: SUs merged by pod or spine-leaf group ("Pod 3: 256 servers, 64 leaves"), the
   switch tiers as above.
+- far levels (`group_pods`): the pods of the coarse level merged a run of N at a time ("Pods
+  1-16"), the switch tiers as above, each plane its block: a 200,000-GPU design of 195 pods
+  fitted in a window is a band of blocks, not 195 bars a pixel or two high.
 
 A block is drawn where its members are: the bounding box of a scalable unit (the generators'
 layout keeps an SU compact).  A pod whose SUs wrap onto two layout rows, or a tier of switches
@@ -36,19 +39,23 @@ ROLE_ORDER = ("gpu_server", "storage", "leaf", "spine", "core", "mgmt")
 TIER_TITLES = {"gpu_server": "Servers", "storage": "Storage", "leaf": "Leaves", "spine": "Spines",
                "core": "Cores", "mgmt": "Management"}
 SERVER_SIDE = ("gpu_server", "storage")
+#: the blocks a far level merges, and the kind and title word of a run of them
+RUNS = {"pod": "pods", "su": "sus"}
+RUN_TITLES = {"pods": "Pods", "sus": "SUs"}
 
 
 class BlockKey(NamedTuple):
-    """`kind` su | pod | leaves | spines | cores | tier; `value` the SU or pod number (or the role
-    for a tier block); `plane` the switch plane of a multi-plane design, else "".  A tuple: made
-    and hashed in C, 18,000 times per refresh."""
+    """`kind` su | pod | leaves | spines | cores | tier, or sus | pods (a run of them far out);
+    `value` the SU or pod number, the first and last of a run ("1-16"), or the role for a tier
+    block; `plane` the switch plane of a multi-plane design, else "".  A tuple: made and hashed
+    in C, 18,000 times per refresh."""
 
     kind: str
     value: str
     plane: str = ""
 
     def sort_key(self) -> tuple:
-        order = ("cores", "spines", "leaves", "tier", "pod", "su")
+        order = ("cores", "spines", "leaves", "tier", "pods", "pod", "sus", "su")
         return (order.index(self.kind), natural_key(self.plane), natural_key(self.value))
 
 
@@ -89,6 +96,8 @@ def title(key: BlockKey, one_pod: bool = False) -> str:
         return f"SU {key.value}"
     if key.kind == "pod":
         return f"Pod {key.value}"
+    if key.kind in RUN_TITLES:
+        return f"{RUN_TITLES[key.kind]} {key.value.replace('-', '–')}"
     if key.kind == "tier":
         return TIER_TITLES.get(key.value, key.value.capitalize()) + plane
     word = {"leaves": "Leaves", "spines": "Spines", "cores": "Cores"}[key.kind]
@@ -151,14 +160,9 @@ def _parts(rows: np.ndarray, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.
     rects: list[Rect] = []
     for value in np.unique(tops).tolist():
         mask = tops == value
-        rect = (float(left[mask].min()), float(top[mask].min()), float(right[mask].max()),
-                float(bottom[mask].max()))
-        if rects and abs(rects[-1][0] - rect[0]) < 1 and abs(rects[-1][2] - rect[2]) < 1:
-            last = rects[-1]
-            rects[-1] = (last[0], last[1], last[2], max(last[3], rect[3]))
-        else:
-            rects.append(rect)
-    return rects
+        rects.append((float(left[mask].min()), float(top[mask].min()), float(right[mask].max()),
+                      float(bottom[mask].max())))
+    return _join_rows(rects)
 
 
 def build_level(keys: Sequence[BlockKey], roles: Sequence[str], x: np.ndarray, y: np.ndarray,
@@ -200,21 +204,32 @@ def separate_planes(level: Level) -> None:
     """The planes of one switch tier side by side: a multi-plane generator interleaves them
     (switch k of every plane, then switch k + 1), so their boxes would cover each other.  The
     planes of a tier whose boxes overlap share their joint box in equal slices, in plane order."""
-    tiers: dict[str, list[Block]] = {}
-    for block in level.blocks:
-        if block.key.kind == "tier" and block.key.plane:
-            tiers.setdefault(block.key.value, []).append(block)
-    for blocks in tiers.values():
+    for blocks in _plane_tiers(level).values():
         boxes = [b.bounds() for b in blocks]
         overlap = any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
                       for i, a in enumerate(boxes) for b in boxes[i + 1:])
         if len(blocks) < 2 or not overlap:
             continue
-        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
-        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        step = (right - left) / len(blocks)
-        for i, block in enumerate(sorted(blocks, key=lambda b: natural_key(b.key.plane))):
-            block.parts = [(left + i * step, top, left + (i + 1) * step - step * 0.04, bottom)]
+        _slice_planes(blocks, min(b[0] for b in boxes), max(b[2] for b in boxes))
+
+
+def _plane_tiers(level: Level) -> dict[str, list[Block]]:
+    """The switch tiers of `level` that are one block per plane, by role."""
+    tiers: dict[str, list[Block]] = {}
+    for block in level.blocks:
+        if block.key.kind == "tier" and block.key.plane:
+            tiers.setdefault(block.key.value, []).append(block)
+    return tiers
+
+
+def _slice_planes(blocks: list[Block], left: float, right: float) -> None:
+    """The planes of one tier side by side from `left` to `right`, in plane order, over the
+    rows of the tier's joint box."""
+    top = min(b.bounds()[1] for b in blocks)
+    bottom = max(b.bounds()[3] for b in blocks)
+    step = (right - left) / len(blocks)
+    for i, block in enumerate(sorted(blocks, key=lambda b: natural_key(b.key.plane))):
+        block.parts = [(left + i * step, top, left + (i + 1) * step - step * 0.04, bottom)]
 
 
 def _merge_rows(rects: Iterable[Rect]) -> list[Rect]:
@@ -313,6 +328,50 @@ def coarsen(fine: Level, coarse_of: Sequence[BlockKey]) -> tuple[Level, np.ndarr
         blocks.append(block)
     block_of = to_coarse[fine.block_of] if len(fine.block_of) else fine.block_of
     return Level(blocks, block_of), to_coarse
+
+
+def group_pods(level: Level, bundles: Bundles, size: int) -> tuple[Level, Bundles, np.ndarray]:
+    """A far level: the pods (or SUs) of `level` merged `size` at a time in their order, each
+    run one block ("Pods 1-16", parts per layout row of its members), every other block kept;
+    with its bundles and the map of `level`'s blocks to its own."""
+    runs: dict[str, list[Block]] = {}
+    for block in level.blocks:
+        if block.key.kind in RUNS and not block.key.plane:
+            runs.setdefault(block.key.kind, []).append(block)
+    key_of: dict[int, BlockKey] = {}
+    for kind, members in runs.items():
+        for start in range(0, len(members), size):
+            run = members[start:start + size]
+            first, last = run[0].key.value, run[-1].key.value
+            key = BlockKey(RUNS[kind], first if first == last else f"{first}-{last}")
+            for block in run:
+                key_of[id(block)] = key
+    far, to_far = coarsen(level, [key_of.get(id(b), b.key) for b in level.blocks])
+    for block in far.blocks:
+        if block.key.kind in RUN_TITLES:
+            block.parts = _join_rows(block.parts)
+    # far out a tier's planes share the whole width of the design: each wide enough for its
+    # title ("Spines · plane 2"), the trunks from the runs below going straight up
+    if far.blocks:
+        left = min(b.bounds()[0] for b in far.blocks)
+        right = max(b.bounds()[2] for b in far.blocks)
+        for blocks in _plane_tiers(far).values():
+            if len(blocks) > 1:
+                _slice_planes(blocks, left, right)
+    return far, coarsen_bundles(bundles, to_far, len(far.blocks)), to_far
+
+
+def _join_rows(rects: list[Rect]) -> list[Rect]:
+    """Row boxes (top to bottom) with the same left and right edges joined into one box, the
+    gaps between them included: a run of pods reads as one band."""
+    joined: list[Rect] = []
+    for rect in sorted(rects, key=lambda r: r[1]):
+        if joined and abs(joined[-1][0] - rect[0]) < 1 and abs(joined[-1][2] - rect[2]) < 1:
+            last = joined[-1]
+            joined[-1] = (last[0], last[1], last[2], max(last[3], rect[3]))
+        else:
+            joined.append(rect)
+    return joined
 
 
 def coarse_keys_of(fine: Level, coarse_keys: Sequence[BlockKey]) -> list[BlockKey]:

@@ -44,6 +44,7 @@ from ..model.document import FabricDocument
 from ..model.load_balancing_modes import MODES as ALL_MODES
 from ..model.summary import TIER_NAMES
 from ..traffic import MODES, ModeResult, TrafficModel, TrafficParams, WorkloadTraffic
+from ..traffic.result import median_draw
 from ..traffic.routing import MODE_CODE
 
 Progress = Callable[[float, str], None]
@@ -276,12 +277,6 @@ def laid_out(run: TrafficRun, version: int, order: list[str | None],
                 if shown.draw is not None else None)
         modes[mode] = replace(shown, mean=mean, draw=draw)
     return replace(run, modes=modes, layout=version)
-
-
-def median_draw(draws: tuple[float, ...]) -> int:
-    """The index of the draw whose busBW is the (lower) median of `draws`."""
-    order = np.argsort(np.array(draws), kind="stable")
-    return int(order[(len(order) - 1) // 2])
 
 
 class LinkFacts:

@@ -57,7 +57,7 @@ from .atomic import remove_stale_temps, write_atomic
 from .errors import FabricFileError
 from .line_cache import LINE_SEPARATOR, FileLines, Layout, LineCache, cache_of, keep
 from .migrations import READ_AS_CURRENT, MigrationError, ends_as_pairs, migrate, upgrade_validated
-from .pieces import TooMany, validate_in_pieces
+from .pieces import KnownLinks, TooMany, known_links, validate_in_pieces
 
 MAX_REPORTED_ERRORS = 5
 #: a file not laid out as aicnet writes it and bigger than this is parsed, its sections counted
@@ -174,17 +174,22 @@ def _check_file_size(size: int, file: str | Path) -> None:
                                     f"at most {MAX_FABRIC_BYTES:,} bytes")
 
 
-def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> FabricDocument:
+def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>", parallel: bool = False,
+                 like: FabricDocument | None = None) -> FabricDocument:
     """Parse `.fabric` bytes into a document; raise FabricFileError on any bad input.
 
     The common case, a well-formed file of the current schema, is parsed and validated in one
     pass by pydantic's Rust core.  Anything else takes the careful path (UTF-8, JSON, format,
-    version, migrations, validation) that names exactly what is wrong and where.
+    version, migrations, validation) that names exactly what is wrong and where.  `parallel` (a
+    single-threaded, short-lived process: the CLI): a big file's links are read in two halves,
+    one in a forked child (pieces.py).  `like`: another revision, opened from a file and not
+    edited since, whose link lines this file's identical lines take their values from
+    (pieces.py; `aicnet diff`).
     """
     _check_file_size(len(raw), file)
     with gc_paused():
         try:
-            fast = _fast_validate(raw)
+            fast = _fast_validate(raw, parallel, _known_links(like))
         except TooMany as exc:
             raise FabricFileError(file, size_message(
                 exc.section, exc.count, SECTION_LIMITS[exc.section]), f"$.{exc.section}") from None
@@ -201,13 +206,23 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>") -> Fabric
     return doc
 
 
-def _fast_validate(raw: bytes) -> tuple[Fabric, LinkColumns | None] | None:
+def _known_links(doc: FabricDocument | None) -> KnownLinks | None:
+    """The link lines `doc` was opened from, with its columns (None: not so opened, or edited)."""
+    if doc is None:
+        return None
+    lines = cache_of(doc)
+    raw = lines.raw if isinstance(lines, FileLines) else None
+    return None if raw is None else known_links(raw, doc.links.as_loaded())
+
+
+def _fast_validate(raw: bytes, parallel: bool = False,
+                   known: KnownLinks | None = None) -> tuple[Fabric, LinkColumns | None] | None:
     """A well-formed file of a current schema version validated in pydantic's core: its links
     a piece at a time into columns when it is laid out as aicnet writes it (pieces.py), else
     as a whole; None when something is wrong (the careful path then says what and where)."""
     columns: LinkColumns | None = None
     try:
-        pieced = validate_in_pieces(raw)
+        pieced = validate_in_pieces(raw, halves=parallel and known is None, known=known)
         if pieced is not None:
             fabric, columns = pieced
         elif len(raw) > WHOLE_FAST_BYTES:
@@ -263,12 +278,14 @@ def read_input(path: Path, error: type[FabricFileError] = FabricFileError,
         raise error(path, f"cannot read: {exc.strerror}") from None
 
 
-def load_fabric(path: str | Path, catalog: Catalog) -> FabricDocument:
-    """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place."""
+def load_fabric(path: str | Path, catalog: Catalog, parallel: bool = False,
+                like: FabricDocument | None = None) -> FabricDocument:
+    """Read a `.fabric` file; any problem ends in a FabricFileError naming file and place.
+    `parallel`, `like`: as `loads_fabric`."""
     path = Path(path)
     raw = read_input(path, check=lambda size: _check_file_size(size, path))
     remove_stale_temps(path)  # what a killed save of this design left behind
-    return loads_fabric(raw, catalog, str(path))
+    return loads_fabric(raw, catalog, str(path), parallel, like)
 
 
 def _entry_dump(entry: DeviceModel | Transceiver | CableAssembly) -> dict[str, Any]:

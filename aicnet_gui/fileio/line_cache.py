@@ -86,6 +86,11 @@ class FileLines(LineCache):
         self._loaded = dict(sections)
         self._layout: Callable[[], Layout] | None = layout
 
+    @property
+    def raw(self) -> bytes | None:
+        """The bytes of the file, until its lines are first used (then None)."""
+        return self._raw if self._layout is not None else None
+
     def _section(self, name: str) -> tuple[Sequence[object], list[bytes]] | None:
         if self._layout is not None:
             bodies = match_layout(self._raw, self._layout(), {k: len(v) for k, v in self._loaded.items()})

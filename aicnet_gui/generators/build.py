@@ -67,6 +67,27 @@ def resolved(catalog: Catalog, params: TemplateParams) -> TemplateParams:
     return params if resolve is None else resolve(catalog, params)
 
 
+def _runnable_load_balancing(fabric: FabricPlan, settings: dict) -> list[str]:
+    """Set the fabric's load balancing to the best mode its switches and compute NICs run
+    (analysis/load_balancing.generated_mode), when the technology's default asks for more;
+    the note that says so."""
+    from ..analysis.load_balancing import NAMES, generated_mode
+
+    asked = settings.get("load_balancing")
+    if not asked:
+        return []
+    switches = {d.model.id: d.model for d in fabric.devices if d.role != Role.GPU_SERVER}
+    servers = {d.model.id: d.model for d in fabric.devices if d.role == Role.GPU_SERVER}
+    mode = generated_mode(asked, settings["technology"], list(switches.values()),
+                          list(servers.values()))
+    if mode == asked:
+        return []
+    settings["load_balancing"], settings["ecmp_policy"] = mode, NAMES[mode]
+    return [f"load balancing: {NAMES[mode]}, the best these switches and compute NICs run "
+            f"({NAMES[asked]} needs switches that document it and, on Ethernet, NICs that "
+            "place packets out of order; aicnet traffic shows what it costs)"]
+
+
 def fabric_settings(technologies: set[str], params: TemplateParams) -> dict:
     """Settings changes for the fabric: technology from the models, RoCEv2 with PFC/ECN."""
     choice = params.technology
@@ -294,6 +315,7 @@ def build_ops(
     fabric = plan(doc.catalog, params)
     _refuse_too_big(len(fabric.devices), len(fabric.links), "devices", "links")
     settings_changes = _settings_changes(fabric, params)
+    runnable = _runnable_load_balancing(fabric, settings_changes)
     _assign_names(fabric, doc.settings.naming)
     technology = fabric_technology(settings_changes["technology"])
     managers = (_subnet_managers(fabric)
@@ -308,6 +330,7 @@ def build_ops(
     if not uncabled:
         _refuse_unjoinable(selection, fabric.media_hint)
     notes += _pfc_headroom(settings_changes, lengths, doc.settings.pfc_cable_length_m)
+    notes += runnable
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)
     name = params.name or _default_name(params, fabric)

@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 
 from ..model import fit
 from ..model.catalog import Catalog, UnknownCatalogId
-from ..model.catalog_entities import BreakoutMode, CageGroup, DeviceModel, Role
+from ..model.catalog_entities import BreakoutMode, CageGroup, DeviceModel, Role, Technology
 from ..model.fabric import CageConfig
 from .errors import GeneratorError
 
 
-def _speeds(group: CageGroup) -> set[int]:
-    return {BreakoutMode.parse(mode).speed_gbps for mode in group.breakouts
+def _speeds(group: CageGroup, technology: Technology | None = None) -> set[int]:
+    """The leg speeds of the group's modes (those `technology` allows, when given)."""
+    modes = group.breakouts if technology is None else group.modes_for(technology)
+    return {BreakoutMode.parse(mode).speed_gbps for mode in modes
             if mode not in group.blocking_modes}
 
 
@@ -161,8 +163,10 @@ def compute_group(model: DeviceModel) -> CageGroup:
     return group
 
 
-def server_speeds(model: DeviceModel) -> set[int]:
-    return _speeds(compute_group(model))
+def server_speeds(model: DeviceModel, technology: Technology | None = None) -> set[int]:
+    """The speeds the server's compute ports run (on `technology`, when given: a ConnectX-8
+    runs 1x800G on XDR InfiniBand but Ethernet only as 2 x 400G or 4 x 200G)."""
+    return _speeds(compute_group(model), technology)
 
 
 def server_block(model: DeviceModel, speed: int) -> PortBlock:
@@ -185,9 +189,17 @@ def server_block(model: DeviceModel, speed: int) -> PortBlock:
                      tuple(legs[k] for k in order), overrides)
 
 
+def _one_technology(switches: list[DeviceModel]) -> Technology | None:
+    """The technology every switch runs when it is only one (the fabric's), else None."""
+    shared = set.intersection(*(set(s.technology) for s in switches)) if switches else set()
+    return next(iter(shared)) if len(shared) == 1 else None
+
+
 def fabric_speed(server: DeviceModel, switches: list[DeviceModel], requested: int | None) -> int:
-    """The fastest speed the server's compute ports and every switch can all run."""
-    common = server_speeds(server)
+    """The fastest speed the server's compute ports (in the modes the switches' technology
+    allows them) and every switch can all run."""
+    offered_by_server = server_speeds(server, _one_technology(switches))
+    common = set(offered_by_server)
     for switch in switches:
         common &= switch_speeds(switch)
     if requested is not None:
@@ -199,9 +211,10 @@ def fabric_speed(server: DeviceModel, switches: list[DeviceModel], requested: in
             )
         return requested
     if not common:
-        parts = [f"{server.model}: {', '.join(f'{s}G' for s in sorted(server_speeds(server)))}"]
+        parts = [f"{server.model}: {', '.join(f'{s}G' for s in sorted(offered_by_server))}"]
         parts += [
-            f"{s.model}: {', '.join(f'{x}G' for x in sorted(switch_speeds(s)))}" for s in switches
+            f"{s.model}: {', '.join(f'{x}G' for x in sorted(switch_speeds(s)))}"
+            for s in {s.id: s for s in switches}.values()  # leaf and spine may be one model
         ]
         raise GeneratorError(
             "the server and the switches share no port speed (" + "; ".join(parts) + "); "

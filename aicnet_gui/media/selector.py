@@ -81,6 +81,9 @@ class MediaLink:
 class Unresolved:
     links: tuple[str, ...]
     reason: str
+    #: nothing reaches the run's length (shorter runs would find media); False when no media
+    #: fits at all, whatever the length, or the length is unknown
+    too_long: bool = False
 
 
 @dataclass
@@ -444,13 +447,14 @@ class MediaSelector:
         choices = self._choices(links, cages, limits)
         candidate = choices.pick(length)
         if candidate is None:
-            return Unresolved(tuple(x.id for x in links), self._why_not(
-                links, cages, choices, length))
+            reason, too_long = self._why_not(links, cages, choices, length)
+            return Unresolved(tuple(x.id for x in links), reason, too_long)
         return recipe(candidate, links, cages, choices.used, length)
 
     def _why_not(
         self, links: list[MediaLink], cages: Sequence[Cage], choices: Choices, length: float,
-    ) -> str:
+    ) -> tuple[str, bool]:
+        """Why nothing equips the component, and whether it is only the run's length."""
         specs, allowed, miswired = choices.specs, choices.allowed, choices.miswired
         first = links[0]
         where = f"{cages[first.a].device} - {cages[first.b].device}"
@@ -471,10 +475,11 @@ class MediaSelector:
                 "optical port go to different cages here (e.g. one per plane): a straight cord "
                 "joins one optical port to one, a 1:2 splitter starts from one optical port, "
                 "and no catalog cord regroups them")
-        if not reasons:
+        too_long = not reasons
+        if too_long:
             reasons.append(
                 f"no allowed media ({', '.join(sorted(allowed))}) in the catalog reaches {length:g} m")
-        return f"{len(links)} link(s) around {where}: " + "; ".join(reasons)
+        return f"{len(links)} link(s) around {where}: " + "; ".join(reasons), too_long
 
 
 def recipe(

@@ -36,8 +36,9 @@ def media_fix(doc: FabricDocument, link_id: str) -> Fix | None:
         return Fix(f"{where} is pinned: unpin it, or change its optics at both ends and its cord "
                    f"together to media that reach{run}")
     if result.unresolved:
-        return Fix(f"nothing in the catalog equips {where}{run}: {result.unresolved[0].reason}; "
-                   "move the devices closer")
+        unresolved = result.unresolved[0]
+        return Fix(f"nothing in the catalog equips {where}{run}: {unresolved.reason}"
+                   + ("; move the devices closer" if unresolved.too_long else ""))
     if not result.ops:
         return None
     optics: dict[str, list[str]] = {}  # optic id -> "device cage N" places

@@ -23,6 +23,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     KeepTogether,
     LongTable,
@@ -36,7 +37,8 @@ from reportlab.platypus import (
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..study.candidate import Candidate, StudyResult
-from ..study.comparison_text import money, ms, pareto_text
+from ..study.comparison_text import kw, money, ms, pareto_text
+from ..study.traffic_estimates import by_mode_line
 from .fonts import fonts
 from .outfile import write_bytes
 
@@ -96,7 +98,7 @@ def _requirement_lines(requirement: Requirement, result: StudyResult,
 
 
 TABLE_HEAD = ("#", "Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
-              "Racks", "kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
+              "Racks", "kW", "Unverified kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
               "failure", "Growth", "Findings", "Pareto")
 
 
@@ -111,7 +113,9 @@ def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object
     switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
     return [str(n), Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
             f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}", str(m.racks),
-            f"{m.power_kw:,.1f}", Paragraph(_esc(money(m.cost, m.currency)), cell),
+            kw(m),
+            "-" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}",
+            Paragraph(_esc(money(m.cost, m.currency)), cell),
             ms(m.collective_ms), "-" if bus is None else f"{bus:,.0f}",
             f"{m.bisection_gbps / 1000:g} Tb/s",
             Paragraph(_esc(m.failure.words() if m.failure else "-"), cell),
@@ -137,7 +141,7 @@ def _table(rows: list[list[object]], widths: Sequence[float], font: str) -> Long
 
 def _candidate_table(built: list[Candidate], styles: dict[str, ParagraphStyle]) -> LongTable:
     head = [Paragraph(_esc(h), styles["head"]) for h in TABLE_HEAD]
-    widths = [6, 27, 16, 17, 12, 12, 10, 9, 12, 22, 15, 12, 16, 28, 27, 13, 14]
+    widths = [6, 23, 16, 17, 12, 12, 10, 9, 12, 16, 22, 15, 12, 16, 23, 20, 13, 14]
     rows = [_row(n, c, styles) for n, c in enumerate(built, start=1)]
     return _table([head, *rows], [w * mm for w in widths],
                   fonts().cond)
@@ -189,19 +193,63 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     plot.yValueAxis.labelTextFormat = "%.2f"
     drawing.add(plot)
     number = {c.index: n for n, c in enumerate(candidates, start=1)}
-    for c, x, t in points:
-        px = plot.x + (x - plot.xValueAxis.valueMin) / (
-            plot.xValueAxis.valueMax - plot.xValueAxis.valueMin) * plot.width
-        py = plot.y + (t - plot.yValueAxis.valueMin) / (
-            plot.yValueAxis.valueMax - plot.yValueAxis.valueMin) * plot.height
-        drawing.add(String(px + 3, py + 2, str(number[c.index]),
-                           fontName=fonts().cond, fontSize=5.5,
-                           fillColor=FRONTIER if on_frontier(c) else colors.black))
+    x_scale = plot.width / (plot.xValueAxis.valueMax - plot.xValueAxis.valueMin)
+    t_scale = plot.height / (plot.yValueAxis.valueMax - plot.yValueAxis.valueMin)
+    drawn = [(plot.x + (x - plot.xValueAxis.valueMin) * x_scale,
+              plot.y + (t - plot.yValueAxis.valueMin) * t_scale, c) for c, x, t in points]
+    placed: list[tuple[float, float, float]] = []
+    for px, py, group in label_groups(drawn):
+        text = ", ".join(str(number[c.index]) for c in group)
+        lx, ly = free_label_spot(px + 3, py + 2, stringWidth(text, fonts().cond, 5.5), placed)
+        drawing.add(String(lx, ly, text, fontName=fonts().cond, fontSize=5.5,
+                           fillColor=FRONTIER if any(on_frontier(c) for c in group)
+                           else colors.black))
     drawing.add(String(width / 2, height - 6 * mm, title, fontName=fonts().bold, fontSize=8.5,
                        textAnchor="middle"))
     _axis_label(drawing, x_title, plot.x + plot.width / 2, 3 * mm)
     _axis_label(drawing, "all-reduce, ms", 5 * mm, plot.y + plot.height / 2, vertical=True)
     return drawing
+
+
+def label_groups(drawn: list[tuple[float, float, Candidate]],
+                 near: float = 4.0) -> list[tuple[float, float, list[Candidate]]]:
+    """Points drawn within `near` points of each other share one label ("3, 5, 9") at the
+    first one's place: candidates with the same power and time would print their numbers on
+    top of each other."""
+    groups: list[tuple[float, float, list[Candidate]]] = []
+    for px, py, c in drawn:
+        for gx, gy, members in groups:
+            if abs(px - gx) <= near and abs(py - gy) <= near:
+                members.append(c)
+                break
+        else:
+            groups.append((px, py, [c]))
+    return groups
+
+
+def free_label_spot(x: float, y: float, width: float,
+                    placed: list[tuple[float, float, float]],
+                    line: float = 6.0) -> tuple[float, float]:
+    """Where a label of `width` goes: at (x, y), or a line higher each time it would overlap
+    a label already placed (`placed` holds (x, y, width) and gains this one)."""
+    while any(abs(y - py) < line and x < px + pw + 1 and px < x + width + 1
+              for px, py, pw in placed):
+        y += line
+    placed.append((x, y, width))
+    return x, y
+
+
+def shared_labels(points: Sequence[tuple[str, float, float]]) -> list[str]:
+    """The label to print beside each of `points` (label, x, y): candidates at the same spot
+    (the same parts on RoCEv2 and on Ethernet, say) share one label, "4, 6", on the first of
+    them, so that their numbers are not printed over each other ("46")."""
+    at: dict[tuple[float, float], list[int]] = {}
+    for k, (_label, x, y) in enumerate(points):
+        at.setdefault((x, y), []).append(k)
+    out = [""] * len(points)
+    for ks in at.values():
+        out[ks[0]] = ", ".join(points[k][0] for k in ks)
+    return out
 
 
 def staircase(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -338,7 +386,7 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     cost = _scatter(built, lambda c: c.metrics.cost,  # type: ignore[union-attr]
                     lambda c: bool(c.pareto and c.pareto.cost_time),
                     f"cost ({currency})", "Cost against collective time")
-    power = _scatter(built, lambda c: c.metrics.power_kw,  # type: ignore[union-attr]
+    power = _scatter(built, lambda c: c.metrics.comparable_power_kw,  # type: ignore[union-attr]
                      lambda c: bool(c.pareto and c.pareto.power_time),
                      "power, kW (the BOM's total)", "Power against collective time")
     pair = [d for d in (cost, power) if d is not None]
@@ -406,6 +454,12 @@ def comparison_pdf(result: StudyResult, requirement: Requirement, catalog: Catal
         notes = [built[0].metrics.power_basis, built[0].metrics.cost_note]  # type: ignore[union-attr]
         story.append(Paragraph(_esc("Power: " + notes[0] + ". Cost: " + notes[1] + "."),
                                styles["body"]))
+        routed = [line for line in map(by_mode_line, built) if line]
+        if routed:
+            story.append(Paragraph(_esc(
+                "All-reduce by load balancing (the traffic model: NCCL's flows routed as the "
+                "switches route them), where the modes differ: " + "; ".join(routed) + "."),
+                styles["body"]))
     if refused:
         head = [Paragraph("Candidate", styles["head"]), Paragraph("Why it cannot be built",
                                                                   styles["head"])]

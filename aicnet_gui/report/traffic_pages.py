@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from ..analysis.collectives import NCCL_NAMES
 from ..analysis.load_balancing import NAMES
 from ..model.document import FabricDocument
-from ..traffic import MODES, TrafficModel, TrafficParams, WorkloadTraffic, acceptance_sheet
+from ..model.wording import counted
+from ..traffic import (
+    MODES,
+    ModeResult,
+    TrafficModel,
+    TrafficParams,
+    WorkloadTraffic,
+    acceptance_sheet,
+)
 from ..traffic.acceptance import AcceptanceRow, size_label
 from ..traffic.flows import TooLarge
 from .pdfpage import PdfWriter
@@ -24,11 +32,14 @@ from .text_flow import Column, Flow
 
 PDF_SEEDS = 10
 HOTTEST_ROWS = 8
+HISTOGRAM_WIDTH, HISTOGRAM_HEIGHT = 300.0, 70.0  # points
 
 
 @dataclass
 class TrafficData:
     workloads: list[WorkloadTraffic] = field(default_factory=list)
+    #: per workload, the median draw of each mode drawn several times (TrafficModel.median_draws)
+    medians: list[dict[str, tuple[int, ModeResult]]] = field(default_factory=list)
     acceptance: list[AcceptanceRow] = field(default_factory=list)
     failure: str = ""
 
@@ -56,8 +67,10 @@ def gather_traffic(doc: FabricDocument, progress: Callable[[float, str], None] |
         model = TrafficModel(doc, TrafficParams(seeds=PDF_SEEDS))
         ids = sorted(doc.workloads)
         for i, wl_id in enumerate(ids):
-            data.workloads.append(model.workload(wl_id, MODES, part(i / (2 * len(ids)),
-                                                                    1 / (2 * len(ids))), cancel))
+            result = model.workload(wl_id, MODES, part(i / (2 * len(ids)), 1 / (2 * len(ids))),
+                                    cancel)
+            data.workloads.append(result)
+            data.medians.append(model.median_draws(result, cancel))
         data.acceptance = acceptance_sheet(model, ids, part(0.5, 0.5), cancel)
     except TooLarge as exc:
         data.failure = str(exc)
@@ -105,7 +118,7 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
         flow.para(f"No traffic figures: {data.failure if data else 'not computed'}.", size=9)
         flow.close()
         return
-    for result in data.workloads:
+    for k, result in enumerate(data.workloads):
         name = NCCL_NAMES.get(result.algorithm, result.algorithm)
         flow.heading(f"{result.name}: {result.gpus} GPUs, {result.collective} of "
                      f"{result.message_bytes / 1e6:g} MB ({name}/{result.protocol})", 2)
@@ -119,13 +132,66 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
         fabric = doc.settings.load_balancing
         shown = result.modes.get("adaptive" if fabric == "flowlet" else fabric) or \
             next(iter(result.modes.values()))
-        if shown.hottest:
-            flow.table([Column("Hottest links (" + shown.mode + ")", 0.7),
+        median = (data.medians[k].get(shown.mode)
+                  if k < len(data.medians) and shown.draws_differ else None)
+        hottest, which, pictured = shown.hottest, shown.mode, shown
+        if median is not None:  # one hash's hot uplinks: the mean of the draws evens them out
+            hottest, pictured = median[1].hottest, median[1]
+            which = f"{shown.mode}, its median draw: {median[0] + 1} of {shown.seeds}"
+        draw_load_histogram(flow, pictured, which)
+        if hottest:
+            flow.table([Column("Hottest links (" + which + ")", 0.7),
                         Column("Load", 0.15, "right"), Column("Speed", 0.15, "right")],
                        [[h.name, f"{h.load:.0%}", f"{h.capacity_gbps:g} Gb/s"]
-                        for h in shown.hottest[:HOTTEST_ROWS]], size=7.5)
+                        for h in hottest[:HOTTEST_ROWS]], size=7.5)
     _draw_acceptance(flow, data.acceptance, doc)
     flow.close()
+
+
+def draw_load_histogram(flow: Flow, result: ModeResult, which: str) -> None:
+    """The links by load of `result` (`which`: its mode, and its draw when ECMP's draws
+    differ), as the Workloads dock draws them: one bar per tenth of the links' speed, the
+    number of links above it (links that carry no traffic left out, counted in the caption)."""
+    bins = result.histogram
+    if not any(b.links for b in bins):
+        return
+    flow.space(2)
+    flow.ensure(HISTOGRAM_HEIGHT + 14)
+    box, canvas, fonts = flow.box, flow.w.canvas, flow.fonts
+    assert box is not None
+    idle = sum(1 for load in result.link_load.values() if load <= 0)
+    caption = (f"Links by load ({which}): {sum(b.links for b in bins):,} links carry traffic"
+               + (f", {idle:,} idle" if idle else ""))
+    flow.w.text(fonts.regular).text(box.left, flow.y - 8, caption, 8, width=box.width)
+    top = flow.y - 12
+    bar_w = HISTOGRAM_WIDTH / len(bins)
+    tallest = max(b.links for b in bins)
+    base = top - HISTOGRAM_HEIGHT + 10
+    canvas.saveState()
+    canvas.setLineWidth(0.4)
+    canvas.setStrokeColorRGB(0.5, 0.5, 0.5)
+    canvas.line(box.left, base, box.left + HISTOGRAM_WIDTH, base)
+    for i, b in enumerate(bins):
+        x = box.left + i * bar_w
+        h = (HISTOGRAM_HEIGHT - 22) * b.links / tallest
+        canvas.setFillColorRGB(*_load_colour(b.high))
+        if b.links:
+            canvas.rect(x + 1, base, bar_w - 2, max(h, 0.6), stroke=0, fill=1)
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setFont(fonts.regular, 6)
+        canvas.drawCentredString(x + bar_w / 2, base + h + 2, f"{b.links:,}")
+    for edge in (0.0, 0.5, 1.0):
+        canvas.drawCentredString(box.left + edge * HISTOGRAM_WIDTH, base - 7, f"{edge:.0%}")
+    canvas.drawString(box.left + HISTOGRAM_WIDTH + 18, base - 7, "of the link's speed")
+    canvas.restoreState()
+    flow.y = top - HISTOGRAM_HEIGHT - 6
+
+
+def _load_colour(load: float) -> tuple[float, float, float]:
+    """From pale yellow (idle) to deep purple (full), as the editor's traffic colours run."""
+    low, high = (0.99, 0.85, 0.45), (0.35, 0.08, 0.45)
+    t = min(max(load, 0.0), 1.0)
+    return tuple(a + (b - a) * t for a, b in zip(low, high, strict=True))  # type: ignore[return-value]
 
 
 def _draw_acceptance(flow: Flow, rows: list[AcceptanceRow], doc: FabricDocument) -> None:
@@ -141,7 +207,7 @@ def _draw_acceptance(flow: Flow, rows: list[AcceptanceRow], doc: FabricDocument)
     for (workload, job), block in blocks.items():
         first = block[0]
         named = doc.workloads.get(workload)
-        flow.heading(f"{named.name if named else workload}, {job}: {first.servers} servers, "
+        flow.heading(f"{named.name if named else workload}, {job}: {counted(first.servers, 'server')}, "
                      f"{first.gpus} GPUs", 2)
         if all(r.allreduce_busbw is None and r.alltoall_busbw is None for r in block):
             flow.para("No figures: the catalog has no NVLink bandwidth or GPU architecture "

@@ -166,6 +166,16 @@ class CandidateMetrics:
         return self.power_w / 1000
 
     @property
+    def comparable_power_kw(self) -> float | None:
+        """The power total when every switch model in it has a figure, else None: a total
+        that leaves a switch out (`power_unknown`, counted at 0 W) is a lower bound, which the
+        Pareto marks and the power charts do not compare (as a cost with unpriced parts).  The
+        servers are the same in every candidate of a study, so a server without a figure
+        leaves every total short by the same amount and the comparison stands."""
+        network = {model for by_model in self.switches.values() for model in by_model}
+        return None if network & set(self.power_unknown) else self.power_kw
+
+    @property
     def allreduce_ms(self) -> dict[str, float | None]:
         return {w.id: w.allreduce_ms for w in self.workloads}
 

@@ -31,7 +31,8 @@ SWITCH_ROLES = ("leaf", "spine", "core")
 ANALYSIS_MODEL = "analysis: fluid model of the fabric (ECMP), NCCL algorithm of the workload"
 #: the BOM's own words for what its power total counts (analysis/bom.py)
 POWER_BASIS = ("devices at maximum, else typical; optics; active cables (the BOM's total; "
-               "power_unverified_w: the devices counted at a secondary figure)")
+               "unverified kW: the part of it from devices counted at a secondary, unverified "
+               "figure)")
 
 
 def switches(doc: FabricDocument) -> dict[str, dict[str, int]]:

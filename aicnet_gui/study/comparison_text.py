@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..model.catalog import Catalog
 from ..model.wording import counted
-from .candidate import Candidate, StudyResult
+from .candidate import Candidate, CandidateMetrics, StudyResult
+from .traffic_estimates import by_mode_line
 
 HEADER = ("candidate", "leaf/spine/core", "optics", "cables", "racks", "kW", "cost",
           "all-reduce", "bisection", "findings", "worst switch failure", "pareto")
@@ -20,6 +21,11 @@ def money(value: float | None, currency: str | None) -> str:
     if value is None:
         return "incomplete" if currency else "no prices"
     return f"{value:,.0f} {currency or ''}".strip()
+
+
+def kw(m: CandidateMetrics) -> str:
+    """The power total; `>=` when a device model in it has no power figure (a lower bound)."""
+    return (">=" if m.power_unknown else "") + f"{m.power_kw:,.1f}"
 
 
 def ms(value: float | None) -> str:
@@ -44,7 +50,7 @@ def row(c: Candidate) -> tuple[str, ...]:
     failure = m.failure.words() if m.failure else "-"
     found = m.findings
     return (c.name + ("" if c.feasible else " (!)"), _switches(c), f"{sum(m.optics.values()):,}",
-            f"{sum(m.cables.values()):,}", str(m.racks), f"{m.power_kw:,.1f}",
+            f"{sum(m.cables.values()):,}", str(m.racks), kw(m),
             money(m.cost, m.currency), ms(m.collective_ms), f"{m.bisection_gbps / 1000:g} Tb/s",
             f"{found['error']}E {found['warning']}W", failure, pareto_text(c))
 
@@ -69,6 +75,10 @@ def render(result: StudyResult, catalog: Catalog) -> list[str]:
     if first is not None and first.primary:
         lines.append(f"all-reduce: workload {first.primary} (the Pareto marks' time); "
                      "pareto: on the (cost, time) and/or (power, time) frontier")
+    routed = [line for line in map(by_mode_line, built) if line]
+    if routed:
+        lines.append("all-reduce by load balancing (the traffic model, where it differs):")
+        lines += [f"  {line}" for line in routed]
     for c in built:
         if not c.feasible:
             lines.append(f"(!) {c.name}: {c.reason}")
@@ -76,6 +86,12 @@ def render(result: StudyResult, catalog: Catalog) -> list[str]:
         lines.append("")
         lines.append("Cannot be built:")
         lines += [f"  {c.name}: {c.reason}" for c in refused]
+    unknown = sorted({u for c in built for u in c.metrics.power_unknown})  # type: ignore[union-attr]
+    if unknown:
+        lines.append("")
+        lines.append(f"Power: >= where the catalog has no power figure for {', '.join(unknown)} "
+                     "(counted at 0 W; a candidate missing a switch's figure is not compared "
+                     "on power)")
     if built and all(c.metrics.cost is None for c in built):  # type: ignore[union-attr]
         lines.append("")
         lines.append(f"Cost: {built[0].metrics.cost_note}")  # type: ignore[union-attr]

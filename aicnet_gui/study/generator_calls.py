@@ -64,9 +64,16 @@ def _common(combo: Combination, requirement: Requirement, name: str) -> dict[str
 
 def _su_split(catalog: Catalog, params: RailOptimizedParams, servers: int) -> tuple[int, int]:
     """(SUs, servers per SU) for `servers`: the server model's reference SU (the generator's
-    own default), or equal smaller SUs when the count does not fill whole reference SUs."""
-    reference = resolved(catalog, params).nodes_per_su
+    own default), one SU of every server when they are fewer, or equal smaller SUs (at least
+    half the reference) when the count does not fill whole reference SUs;
+    Refused when the generator refuses the hardware while finding the reference SU."""
+    try:
+        reference = resolved(catalog, params).nodes_per_su
+    except GeneratorError as exc:  # the hardware itself is refused (e.g. no shared speed)
+        raise Refused([(params, exc)]) from exc
     assert reference is not None
+    if servers <= reference:  # one SU, smaller than the reference one (as the generator builds)
+        return 1, servers
     first = -(-servers // reference)
     for sus in range(first, min(servers, MAX_SUS) + 1):
         if servers % sus == 0 and servers // sus * 2 >= reference:

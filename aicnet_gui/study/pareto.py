@@ -4,7 +4,8 @@ collective time).
 Candidate a dominates b on a pair of axes when a is no worse on both and better on at least
 one (lower cost or power, shorter all-reduce of the study's primary workload).  Only built
 candidates that fit the site and have both numbers are compared; a candidate without a cost
-(no price list, a part without price) is not compared on cost, and says so (None).
+(no price list, a part without price) is not compared on cost, and one whose power total
+leaves a device model without a figure out is not compared on power; each says so (None).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def _cost(c: Candidate) -> float | None:
 
 
 def _power(c: Candidate) -> float | None:
-    return c.metrics.power_w if c.metrics is not None else None
+    return c.metrics.comparable_power_kw if c.metrics is not None else None
 
 
 def _time(c: Candidate) -> float | None:

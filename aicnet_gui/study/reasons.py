@@ -19,6 +19,7 @@ _ADVICE = (
     (re.compile(r"--nodes-per-su (\d+(?: or \d+)*)"), r"scalable units of \1 servers"),
     (re.compile(r"--sus (\d+) with"), r"\1 scalable units of"),
     (re.compile(r"with --planes (\d)"), r"with \1 planes"),
+    (re.compile(r"--planes (\d) splits"), r"\1 planes split"),
     (re.compile(r"--planes (\d)"), r"\1 planes"),
     (re.compile(r"use --attach rail"), "use the rail layout"),
     (re.compile(r", or generate the topology without media \(--no-media\)"), ""),

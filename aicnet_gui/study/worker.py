@@ -44,6 +44,7 @@ from .price_check import PriceCheck
 from .reasons import refusal
 from .requirement_workloads import workloads_for
 from .resilience import worst_switch_failure
+from .traffic_estimates import traffic_estimates
 
 
 class Cancelled(Exception):
@@ -132,16 +133,21 @@ def evaluate(task: Task, catalog: Catalog, checkpoint: Checkpoint) -> Candidate:
     def refused(reason: str) -> Candidate:
         return result(feasible=False, reason=reason, file=None, metrics=None)
 
+    def generator_refused(exc: Refused) -> Candidate:
+        return refused(refusal(combo, [str(e) for _p, e in exc.errors],
+                               _speeds(catalog, task.requirement.server, combo)))
+
     try:
         options = template_params(catalog, combo, task.requirement, task.servers, task.name)
     except NotExpressible as exc:
         return refused(str(exc))
+    except Refused as exc:  # the generator refused the hardware while sizing the SUs
+        return generator_refused(exc)
     checkpoint()
     try:
         built = build(catalog, options)
     except Refused as exc:
-        return refused(refusal(combo, [str(e) for _p, e in exc.errors],
-                               _speeds(catalog, task.requirement.server, combo)))
+        return generator_refused(exc)
     description = replace(combo, technology=built.doc.settings.technology.value).describe(catalog)
     try:
         built.doc.apply(_ops(built, task, description))
@@ -172,6 +178,10 @@ def _measure(built: Built, task: Task, path: Path | None, catalog: Catalog,
     bom = compute_bom(doc, prices.prices if prices is not None else None)
     fields = {**bom_fields(doc, bom, prices), **report_fields(doc, report)}
     checkpoint()
+    by_mode = traffic_estimates(doc, checkpoint)
+    fields["workloads"] = tuple(  # type: ignore[assignment]
+        replace(w, estimates=w.estimates + by_mode.get(w.id, ()))
+        for w in fields["workloads"])  # type: ignore[attr-defined]
     failure = worst_switch_failure(doc, fields["primary"], checkpoint)  # type: ignore[arg-type]
     growth = None
     if task.requirement.growth is not None:

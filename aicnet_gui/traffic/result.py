@@ -63,6 +63,12 @@ class ModeResult:
     draw_busbw_gbps: tuple[float, ...] = ()
 
     @property
+    def draws_differ(self) -> bool:
+        """Do the draws' busBW differ (by more than a rounding)?  When they do not, one hash
+        is as good as another and a median draw says nothing the mean does not."""
+        return self.seeds > 1 and self.busbw_p95_gbps - self.busbw_p5_gbps > 0.4
+
+    @property
     def ratio(self) -> float:
         """busBW over the ideal one."""
         return self.busbw_gbps / self.ideal_busbw_gbps if self.ideal_busbw_gbps else 0.0
@@ -104,17 +110,30 @@ class WorkloadTraffic:
     modes: dict[str, ModeResult]
     notes: tuple[str, ...]
 
-    def to_json(self, links: bool = False) -> dict[str, Any]:
+    def to_json(self, links: bool = False,
+                medians: dict[str, tuple[int, ModeResult]] | None = None) -> dict[str, Any]:
+        """The JSON of `aicnet traffic`; `medians` (TrafficModel.median_draws): per mode drawn
+        several times, its median draw's busBW and hottest links as `median_draw`."""
+        modes = {m: r.to_json(links) for m, r in self.modes.items()}
+        for mode, (index, draw) in (medians or {}).items():
+            modes[mode]["median_draw"] = {
+                "draw": index, "busbw_gbps": round(draw.busbw_gbps, 2),
+                "hottest_links": [h.to_json() for h in draw.hottest]}
         return {"id": self.id, "name": self.name, "collective": self.collective,
                 "message_mb": round(self.message_bytes / 1e6, 3), "gpus": self.gpus,
                 "nvlink_domains": self.nodes, "algorithm": self.algorithm,
-                "protocol": self.protocol, "flows": self.pattern,
-                "modes": {m: r.to_json(links) for m, r in self.modes.items()},
+                "protocol": self.protocol, "flows": self.pattern, "modes": modes,
                 "notes": list(self.notes)}
 
 
 def percentile(values: np.ndarray, q: float) -> float:
     return float(np.percentile(values, q)) if len(values) else 0.0
+
+
+def median_draw(draws: tuple[float, ...]) -> int:
+    """The index of the draw whose busBW is the (lower) median of `draws`."""
+    order = np.argsort(np.array(draws), kind="stable")
+    return int(order[(len(order) - 1) // 2])
 
 
 def histogram(loads: np.ndarray, bins: int) -> tuple[Bin, ...]:

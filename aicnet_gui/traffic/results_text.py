@@ -6,7 +6,7 @@ from ..analysis.collectives import NCCL_NAMES
 from ..analysis.load_balancing import NAMES
 from ..model.wording import counted
 from .acceptance import AcceptanceRow, size_label
-from .result import WorkloadTraffic
+from .result import ModeResult, WorkloadTraffic
 
 
 def gbs(gbps: float) -> str:
@@ -14,7 +14,11 @@ def gbs(gbps: float) -> str:
     return f"{gbps / 8:,.1f} GB/s"
 
 
-def render_workload(result: WorkloadTraffic) -> list[str]:
+def render_workload(result: WorkloadTraffic,
+                    medians: dict[str, tuple[int, ModeResult]] | None = None) -> list[str]:
+    """The workload's lines; a mode drawn several times (static ECMP) names the hot links of
+    its median draw (`medians`, TrafficModel.median_draws): over the mean of the draws every
+    uplink carries about the same and the NICs look hottest."""
     algorithm = NCCL_NAMES.get(result.algorithm, result.algorithm)
     what = (f"all-reduce of {result.message_bytes / 1e6:g} MB: NCCL {algorithm}/{result.protocol}"
             if result.collective == "allreduce" else
@@ -25,14 +29,19 @@ def render_workload(result: WorkloadTraffic) -> list[str]:
     for mode, r in result.modes.items():
         runs = ", ".join(NAMES[m] for m in r.runs)
         spread = (f" (5th-95th percentile {gbs(r.busbw_p5_gbps)} - {gbs(r.busbw_p95_gbps)}, "
-                  f"{r.seeds} draws)" if r.busbw_p95_gbps - r.busbw_p5_gbps > 0.4 else
+                  f"{r.seeds} draws)" if r.draws_differ else
                   f" (every one of {r.seeds} draws)" if r.seeds > 1 else "")
         time = f"{r.time_ms:.3f} ms" if r.time_ms is not None else "cannot complete"
         lines.append(f"  {mode}: busBW {gbs(r.busbw_gbps)}{spread}, {time}, "
                      f"{r.ratio:.0%} of the ideal {gbs(r.ideal_busbw_gbps)}; the fabric delivers "
                      f"{r.share:.0%} of the NICs' rate; switches run {runs}")
         lines += [f"    note: {note}" for note in r.notes]
-        for hot in r.hottest[:5]:
+        median = (medians or {}).get(mode) if r.draws_differ else None
+        hottest = r.hottest if median is None else median[1].hottest
+        if median is not None:
+            lines.append(f"    in the median draw (draw {median[0] + 1} of {r.seeds}, busBW "
+                         f"{gbs(median[1].busbw_gbps)}):")
+        for hot in hottest[:5]:
             lines.append(f"    hot: {hot.name}  {hot.load:.0%} of {hot.capacity_gbps:g} Gb/s")
     return lines
 

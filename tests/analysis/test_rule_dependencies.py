@@ -4,7 +4,7 @@ exactly those keys."""
 
 from __future__ import annotations
 
-from conftest import two_leaf_fabric
+from conftest import MMF, two_leaf_fabric
 
 from aicnet_gui.analysis import Analyzer, Finding, Rule
 from aicnet_gui.analysis.delta import Delta
@@ -13,7 +13,7 @@ from aicnet_gui.analysis.engine import DEFAULT_RULES
 from aicnet_gui.analysis.findings import WARNING
 from aicnet_gui.analysis.state import SCOPES
 from aicnet_gui.model.edits import RemoveLink
-from tests.doc_edits import remove_device, remove_link, update_device, update_link
+from tests.doc_edits import remove_device, remove_link, update_device, update_link, update_settings
 
 
 def _long_link(state, row):
@@ -105,3 +105,57 @@ def test_moving_one_uplink_rechecks_the_switches_sharing_its_spine(build):
     report = analyzer.update(edit.changes)
     assert sorted(keys) == ["leaf-1", "leaf-2"]
     assert report == Analyzer(build.doc, rules=rules).full()
+
+
+def test_a_device_moved_on_the_canvas_checks_nothing_again_and_reports_as_a_full_run(build):
+    """No rule reads a device's canvas position: a drag re-runs no rule (a fabric rule walks
+    every link: ~90 ms at 1.2M links), and the report is what a full run of the moved design
+    gives."""
+    two_leaf_fabric(build)
+    runs: list[str] = []
+
+    def counted(state, key):
+        runs.append(key)
+        return iter(())
+
+    rules = [*DEFAULT_RULES, Rule("every-edit", "fabric", counted)]
+    analyzer = Analyzer(build.doc, rules=rules)
+    analyzer.full()
+    runs.clear()
+    moved = update_device(build.doc, "leaf-1", position=(640.0, 80.0))
+    report = analyzer.update(moved.changes)
+    assert runs == []
+    assert report == Analyzer(build.doc, rules=rules).full()
+    # a change a rule does read still re-runs the fabric rules
+    runs.clear()
+    report = analyzer.update(update_device(build.doc, "leaf-1", name="x-leaf").changes)
+    assert runs == [None]
+    assert report == Analyzer(build.doc, rules=rules).full()
+
+
+def test_load_balancing_is_checked_again_when_a_servers_nic_links_change_not_their_lengths(build):
+    """On RoCE the fabric asks for packet spraying, which a DGX H100's ConnectX-7 NICs are not
+    known to reorder for: the finding names that server.  A cable's length leaves the rule
+    alone (it walks every link: ~35 ms at 1.2M links); the server's NIC link removed takes it
+    out of the finding, put back brings it in again, as a full run says each time."""
+    two_leaf_fabric(build)
+    build.dev("dgx-1", "nvidia-dgx-h100", rack="rc", ru=33)
+    build.link("x1", "dgx-1", "p1", "leaf-2", "swp9s0", cable=MMF)
+    doc = build.doc
+    update_settings(doc, technology="rocev2", load_balancing="spray")
+    analyzer = Analyzer(doc)
+
+    def nic_finding(report):
+        found = [f for f in report.by_code("LOAD-BALANCING") if "out of order" in f.message]
+        return found[0].objects if found else ()
+
+    assert nic_finding(analyzer.full()) == ("dgx-1",)
+    report = analyzer.update(update_link(doc, "s11", length_m=9.0).changes)
+    assert report == Analyzer(doc).full()
+    removed = remove_link(doc, "x1")
+    report = analyzer.update(removed.changes)
+    assert nic_finding(report) == ()
+    assert report == Analyzer(doc).full()
+    report = analyzer.update(doc.apply(removed.inverse).changes)
+    assert nic_finding(report) == ("dgx-1",)
+    assert report == Analyzer(doc).full()

@@ -49,6 +49,16 @@ def test_an_idle_leaf_design_yields_the_finding_and_the_saving(catalog):
     assert not analyze(doc).by_code("PORTS-IDLE")
 
 
+def test_a_rail_only_fabric_keeps_one_switch_per_rail_without_an_idle_saving(catalog):
+    """Rail-only (Wang et al.; `--rail-planes`): every rail its own network, one QM9700 per
+    rail of one SU, 32 of its 64 ports used.  Two rails on one switch would join them, which
+    the design rules out, so PORTS-IDLE claims no saving there (it counted 8 leaves where 4
+    would do)."""
+    doc = _generated(catalog, sus=1, rail_planes=True)
+    assert doc.settings.rail_planes
+    assert not analyze(doc).by_code("PORTS-IDLE")
+
+
 def test_the_generators_default_sizing_uses_the_leaves(catalog):
     """The same 4 SUs with the generator's own sizing: each SN5600 leaf carries its rail of two
     SUs (64 down, 64 up of 128), the 16 leaves the finding above says would do, and no

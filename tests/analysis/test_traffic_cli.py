@@ -97,9 +97,26 @@ def dgx_on_spectrum(catalog) -> FabricDocument:
     return doc
 
 
+def test_the_generator_sets_the_mode_its_hardware_runs(catalog, dgx_on_spectrum):
+    # RoCEv2 starts from adaptive routing (model/network_defaults.py); a generated design is
+    # set to the best mode its switches and NICs run, not flagged for its own setting:
+    # ConnectX-7 does not reorder and the SN5600 documents no flowlets -> static ECMP; the
+    # Cisco N9364E-SG2 documents flowlets -> flowlets; BlueField-3 on SN5600 -> adaptive
+    assert dgx_on_spectrum.settings.load_balancing == "ecmp"
+    assert not analyze(dgx_on_spectrum).by_code("LOAD-BALANCING")
+    for server, leaf, mode in (("nvidia-dgx-h100", "cisco-n9364e-sg2-o", "flowlet"),
+                               ("generic-hgx-8-gpu-b3140h", "nvidia-sn5600", "adaptive")):
+        doc = FabricDocument(catalog)
+        result = generate(doc, TwoTierParams(servers=8, server=server, leaf=leaf,
+                                             technology="rocev2"))
+        assert doc.settings.load_balancing == mode, (server, leaf)
+        assert not analyze(doc).by_code("LOAD-BALANCING")
+        assert any(n.startswith("load balancing:") for n in result.notes) == (mode != "adaptive")
+
+
 def test_per_packet_modes_need_nics_that_reorder_on_ethernet(dgx_on_spectrum):
     doc = dgx_on_spectrum
-    assert doc.settings.load_balancing == "adaptive"  # the generator's RoCEv2 setting
+    doc.apply([UpdateSettings({"load_balancing": "adaptive"})])  # asked for by hand
     findings = analyze(doc).by_code("LOAD-BALANCING")
     messages = [f.message for f in findings]
     # ConnectX-7 is not a Spectrum-X NIC: no per-packet AR; flowlets, which the SN5600 does not
@@ -170,3 +187,30 @@ def test_the_acceptance_sheet_export_call(catalog, tmp_path):
     out = tmp_path / "sheet.csv"
     assert export_acceptance_csv(doc, out) == 28
     assert out.read_text().splitlines()[0].startswith("workload,job,servers,gpus,bytes")
+
+
+def test_ecmp_names_the_hot_uplinks_of_its_median_draw(capsys, tmp_path, catalog):
+    # 64 HGX on top-of-rack leaves at 2:1, static ECMP: the all-reduce crosses the spines and
+    # in any one hash some uplink is full while others idle.  The mean over the draws evens
+    # that out (every NIC link looks hottest); the median draw names the full uplink, as the
+    # editor's traffic layer does (editing/traffic_run.py)
+    doc = FabricDocument(catalog)
+    generate(doc, TwoTierParams(servers=64, oversubscription=2.0, attach="tor",
+                                server="generic-hgx-8-gpu-b3140h", leaf="cisco-n9364e-sg2-o",
+                                technology="rocev2"))
+    doc.apply([UpdateSettings({"load_balancing": "ecmp"})])
+    path = tmp_path / "tor.fabric"
+    save_fabric(doc, path)
+    code, out, _ = run(capsys, "traffic", str(path), "--mode", "ecmp", "--seeds", "8", "--json")
+    assert code == 0
+    ecmp = json.loads(out)["workloads"][0]["modes"]["ecmp"]
+    assert ecmp["hottest_links"][0]["load"] < 1.0  # the mean of the draws
+    median = ecmp["median_draw"]
+    assert 0 <= median["draw"] < 8
+    top = median["hottest_links"][0]
+    assert top["load"] == pytest.approx(1.0)
+    assert "leaf-" in top["name"] and "spine-" in top["name"]  # an uplink, not a NIC
+    code, out, _ = run(capsys, "traffic", str(path), "--mode", "ecmp", "--seeds", "8")
+    assert code == 0
+    assert f"in the median draw (draw {median['draw'] + 1} of 8" in out
+    assert f"hot: {top['name']}  100% of 400 Gb/s" in out

@@ -11,6 +11,8 @@ from aicnet_gui.change.growth import GrowthError, grow, migrate
 from aicnet_gui.change.template import infer_params
 from aicnet_gui.cli import main
 from aicnet_gui.fileio import load_fabric
+from aicnet_gui.generators import GeneratorError, generate
+from aicnet_gui.model.document import FabricDocument
 
 
 def _server_leaf(doc):
@@ -80,11 +82,17 @@ def test_800g_migration_of_superpod_1su_is_refused_with_the_reason(example):
         migrate(doc, leaf="no-such-switch")
 
 
-def test_migration_the_catalog_cannot_equip_is_reported(example):
+def test_migration_the_catalog_cannot_equip_is_refused_as_generate_refuses_it(example, catalog):
+    """NDR NICs and XDR switch cages share no catalog cord: `aicnet generate` refuses such a
+    design, and migrate did not: it kept the old cords on the new optics and wrote a plan with
+    hundreds of errors (PORT-DUPLICATE, OPTIC-MISSING)."""
     doc = example("superpod-1su")
-    plan = migrate(doc, leaf="nvidia-q3400-ra", spine="nvidia-q3400-ra")
-    assert any("no media" in note for note in plan.notes)
-    assert analyze(plan.result).errors > 0
+    with pytest.raises(GrowthError, match="cannot make the target: no media in the catalog"):
+        migrate(doc, leaf="nvidia-q3400-ra", spine="nvidia-q3400-ra")
+    params = infer_params(doc).model_copy(update={"leaf": "nvidia-q3400-ra",
+                                                  "spine": "nvidia-q3400-ra"})
+    with pytest.raises(GeneratorError, match="no media in the catalog"):
+        generate(FabricDocument(catalog), params)
 
 
 def test_cli_grow_and_migrate(tmp_path, capsys, catalog):
@@ -101,8 +109,8 @@ def test_cli_grow_and_migrate(tmp_path, capsys, catalog):
     assert main(["migrate", "examples/superpod-1su.fabric", "--speed", "800"]) == 2
     assert "400G" in capsys.readouterr().err
     assert main(["migrate", "examples/superpod-1su.fabric", "--leaf", "nvidia-q3400-ra",
-                 "--spine", "nvidia-q3400-ra"]) == 1
-    assert "no media" in capsys.readouterr().out
+                 "--spine", "nvidia-q3400-ra"]) == 2
+    assert "no media" in capsys.readouterr().err
 
 
 def test_switch_swap_replugs_every_cable_in_cage_order(example):

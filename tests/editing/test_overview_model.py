@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from aicnet_gui.editing import overview
 from aicnet_gui.editing.overview import BlockKey
@@ -84,3 +85,44 @@ def test_interleaved_planes_of_a_tier_are_drawn_side_by_side():
     (one,), (two,) = level.blocks[0].parts, level.blocks[1].parts
     assert one[0] == 0 and 700 < two[2] <= 750 and one[2] < two[0]  # a gap between the slices
     assert level.blocks[0].counts == level.blocks[1].counts == {"spine": 2}
+
+
+def test_far_out_pods_merge_in_runs_and_the_switch_planes_stay_blocks():
+    """Six pods of one SU each (4 servers, a row each), a spine per plane above them: runs of
+    four pods are one band each, the two plane blocks stay, and every cable stays counted."""
+    fine, coarse, roles, x, y = [], [], [], [], []
+    for pod in range(1, 7):
+        for k in range(4):
+            fine.append(BlockKey("su", str(pod)))
+            coarse.append(BlockKey("pod", str(pod)))
+            roles.append("gpu_server")
+            x.append(k * 100.0)
+            y.append(pod * 100.0)
+    for plane in ("1", "2"):
+        key = BlockKey("tier", "spine", plane)
+        fine.append(key)
+        coarse.append(key)
+        roles.append("spine")
+        x.append(int(plane) * 200.0)
+        y.append(0.0)
+    rects = (np.array(x), np.array(y), np.full(len(x), 80.0), np.full(len(x), 40.0))
+    # server k of every pod to the spine of plane k % 2 + 1
+    dev_a = np.arange(24)
+    dev_b = 24 + dev_a % 2
+    made = overview.prepare(fine, coarse, roles, *rects, dev_a, dev_b)
+    far, bundles, to_far = overview.group_pods(made.coarse, made.coarse_bundles, 4)
+    titles = [b.title for b in far.blocks]
+    assert titles == ["Spines · plane 1", "Spines · plane 2", "Pods 1–4", "Pods 5–6"]
+    assert far.blocks[2].counts == {"gpu_server": 16}
+    assert far.blocks[2].parts == [(0.0, 100.0, 380.0, 440.0)]  # one band over its four rows
+    assert far.blocks[3].parts == [(0.0, 500.0, 380.0, 640.0)]
+    # the planes of the spine tier side by side over the whole width (room for their titles)
+    assert far.blocks[0].parts == [(0.0, 0.0, pytest.approx(230.4), 40.0)]
+    assert far.blocks[1].parts == [(240.0, 0.0, pytest.approx(470.4), 40.0)]
+    assert far.block_of.tolist() == [2] * 16 + [3] * 8 + [0, 1]
+    pairs = zip(bundles.a.tolist(), bundles.b.tolist(), bundles.counts.tolist(), strict=True)
+    assert sorted(pairs) == [
+        (0, 2, 8), (0, 3, 4), (1, 2, 8), (1, 3, 4)]
+    assert [made.coarse.blocks[i].title for i in range(len(to_far))] == [
+        "Spines · plane 1", "Spines · plane 2", *(f"Pod {n}" for n in range(1, 7))]
+    assert to_far.tolist() == [0, 1, 2, 2, 2, 2, 3, 3]

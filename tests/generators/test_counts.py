@@ -316,17 +316,16 @@ def test_b300_spectrum_x_twin_plane_matches_nvidia_table(catalog, sus, nodes, gp
     assert upper_ports(fabric, "leaf-spine") == {128}  # every 400G port of every spine
 
 
-def test_b300_on_spectrum_x_without_planes_points_to_the_twin_plane_design(catalog):
-    """A DGX B300 SU is 64 nodes on Spectrum-X; at 800G an SN5610 leaf (64 ports) holds 32.
-    NVIDIA's design splits each NIC into 2 x 400GbE over two planes (SuperPOD B300 RA, Network
-    Fabrics), where the leaf holds 64 per plane: the refusal says so."""
-    with pytest.raises(GeneratorError) as err:
-        plan(catalog, RailOptimizedParams(sus=1, server=B300, leaf=SN5610))
-    message = str(err.value)
-    assert "holds at most 32 nodes, not 64" in message
-    assert "with --planes 2 each NIC runs 2 x 400G" in message
-    assert "holds 64 nodes per plane at 400G" in message
-    with pytest.raises(GeneratorError) as err:  # a NIC that does not split: no such hint
+def test_b300_on_spectrum_x_without_planes_runs_each_nic_as_two_400g_ports(catalog):
+    """ConnectX-8 has no 800GbE on a single port (CX-8 firmware release notes 40.44.0208):
+    on Spectrum-X each NIC runs 2 x 400GbE.  One plane is then one fat tree of 16 rails with
+    the switch counts of NVIDIA's twin-plane SU (64 nodes, 16 leaves, 8 spines: SuperPOD B300
+    RA, Network Fabrics); the HGX B300 ERA supports a single plane."""
+    fabric = plan(catalog, RailOptimizedParams(sus=1, server=B300, leaf=SN5610))
+    assert fabric.speed == 400
+    assert counts(fabric) == {"gpu_server": 64, "leaf": 16, "spine": 8, "core": 0,
+                              "server-leaf": 1024, "leaf-spine": 1024}
+    with pytest.raises(GeneratorError) as err:  # a NIC that does not split: no --planes hint
         plan(catalog, RailOptimizedParams(sus=1, nodes_per_su=40, leaf=QM9700))
     assert "--planes" not in str(err.value)
 
@@ -347,3 +346,12 @@ def test_b300_on_spectrum_x_without_planes_points_to_the_twin_plane_design(catal
 def test_impossible_parameters_are_explained(catalog, params, expected):
     with pytest.raises(GeneratorError, match=expected):
         plan(catalog, params)
+
+
+def test_no_common_speed_names_each_switch_model_once(catalog):
+    # leaf and spine are one model (the default spine is the leaf's): the refusal lists the
+    # SN4600C's speeds once, not once per tier
+    with pytest.raises(GeneratorError) as err:
+        plan(catalog, TwoTierParams(servers=8, leaf="nvidia-sn4600c", server=HGX))
+    message = str(err.value)
+    assert message.count("SN4600C:") == 1, message

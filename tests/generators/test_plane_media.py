@@ -93,6 +93,21 @@ def test_four_planes_say_why_the_nic_ports_cannot_be_cabled(make):
         make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=4, server=B300, leaf=SN5600))
 
 
+def test_the_fix_of_an_uncablable_four_plane_link_does_not_blame_the_distance(make):
+    """Built without media, the same 4-plane SU flags every NIC link CABLE-UNSET; its fix says
+    why no cord exists (no catalog cord regroups the fibres), not "move the devices closer"
+    (moving the devices would not help)."""
+    doc, _result = make(RailOptimizedParams(sus=1, nodes_per_su=32, planes=4, server=B300,
+                                            leaf=SN5600, choose_media=False))
+    from aicnet_gui.repair.media_fix import media_fix
+
+    unset = [f for f in analyze(doc).findings if f.code == "CABLE-UNSET"]
+    assert unset
+    link_id = next(o for o in unset[0].objects if o in doc.links)
+    fix = media_fix(doc, link_id).description
+    assert "no catalog cord regroups them" in fix and "closer" not in fix, fix
+
+
 SPLIT = CageSpec("OSFP", "finned", 4, 400, 200, True)
 
 

@@ -31,6 +31,8 @@ CASES = {
     "arista": TwoTierParams(servers=32, server=HGX, leaf="arista-7060x6-64pe"),
     "cisco": TwoTierParams(servers=32, server=HGX, leaf="cisco-n9364e-sg2-o"),
     "sn5400-qsfp-dd": TwoTierParams(servers=16, server=HGX, leaf="nvidia-sn5400"),
+    # ConnectX-8 on Ethernet: 2 x 400GbE, no 800GbE on one port (CX-8 firmware release notes)
+    "dgx-b300-ethernet": TwoTierParams(servers=8, server="nvidia-dgx-b300", leaf=SN5600),
 }
 
 
@@ -42,3 +44,10 @@ def test_generated_fabric_has_no_errors(name, make):
     report = analyze(doc)
     errors = [f"{f.code}: {f.message}" for f in report.findings if f.severity == Severity.ERROR]
     assert errors == []
+
+
+def test_an_ethernet_fabric_runs_connectx8_at_a_speed_it_runs_on_ethernet(make):
+    # the DGX B300's ConnectX-8 cages run 1x800G on XDR InfiniBand only; on Spectrum-4 the
+    # fastest shared Ethernet speed is 400G (each NIC as 2 x 400G), not 800G
+    _doc, result = make(TwoTierParams(servers=8, server="nvidia-dgx-b300", leaf=SN5600))
+    assert result.speed_gbps == 400

@@ -269,3 +269,26 @@ def test_closing_the_window_cancels_its_study(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: process.poll() is not None, timeout=WAIT_MS)
     assert run.job.is_abandoned()
     assert len(list((tmp_path / "candidates").glob("*.fabric"))) < 8
+
+
+def test_candidates_at_one_spot_share_one_label_on_the_charts(window, qtbot, tmp_path):
+    # the same SN5600 design on RoCEv2 and on Ethernet: the same cost, power and time, so the
+    # two points coincide; their numbers are printed once as "1, 2", never over each other
+    pypdf = pytest.importorskip("pypdf")
+    import pyqtgraph as pg
+
+    requirement = small_requirement(leaves=["nvidia-sn5600"], technologies=["rocev2", "ethernet"],
+                                    sweep={})
+    result, _rows = run_in(window, qtbot, tmp_path, requirement)
+    assert [c.metrics is not None for c in result.candidates] == [True, True]
+    charts = window.comparison.dock.charts
+    for scatter in (charts.cost_time, charts.power_time):
+        texts = [item.toPlainText() for item in scatter.plot.items
+                 if isinstance(item, pg.TextItem)]
+        assert texts == ["1, 2"], texts
+    target = tmp_path / "two.pdf"
+    with qtbot.waitSignal(window.comparison.exported, timeout=WAIT_MS):
+        window.comparison.export_pdf(target)
+    charts_page = next(p.extract_text() for p in pypdf.PdfReader(target).pages
+                       if "Cost against collective time" in p.extract_text())
+    assert charts_page.count("1, 2") == 2, charts_page

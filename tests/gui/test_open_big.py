@@ -222,3 +222,26 @@ def test_a_slice_with_no_time_left_still_makes_a_batch_of_items(window, qtbot, l
 
     before, after, first_made = open_big(window, qtbot, zero_budget_slice)["seen"]
     assert after > before and first_made
+
+
+def test_cables_of_a_file_opened_are_found_by_the_documents_own_map_and_edits_follow(
+        window, qtbot, lazy):  # noqa: ANN001
+    """Issue 38: the link layer finds a cable opened from a file through the document's map of
+    its loaded links (not a copy: ~65 MB at 1.2M cables); a cable removed, put back, and added
+    new is found (or not) as the document says, and the document's map stays as loaded."""
+    from aicnet_gui.editing.shared_index import SharedIndex
+
+    open_big(window, qtbot)
+    scene = window.topology
+    qtbot.waitUntil(lambda: not scene.building(), timeout=60000)
+    doc = window.document.fabric
+    loaded = dict(doc.links.loaded_rows())
+    links = scene.links
+    assert isinstance(links._index, SharedIndex)
+    victim = sorted(doc.links)[5]
+    window.editor.delete([], [victim])
+    assert victim not in links._index and len(links) == len(doc.links)
+    window.document.undo_stack.undo()
+    assert victim in links._index and len(links) == len(doc.links)
+    assert set(links.link_ids()) == set(doc.links)
+    assert doc.links._base.row == loaded

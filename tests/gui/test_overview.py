@@ -17,6 +17,12 @@ def sixteen_su(open_generated):  # noqa: ANN001, ANN201
     return open_generated(RailOptimizedParams(sus=16, nodes_per_su=32, choose_media=False))
 
 
+def su_leaf(doc, su: str):  # noqa: ANN001, ANN201
+    """The first leaf of scalable unit `su`."""
+    return next(d for d in doc.devices.values()
+                if d.tags.get("su") == su and doc.role_of(d).value == "leaf")
+
+
 def test_fit_zoom_shows_one_block_per_su_with_its_devices_and_its_bundles(sixteen_su):
     window = sixteen_su
     scene, view = window.topology, window.topology_view
@@ -69,8 +75,7 @@ def test_the_overview_follows_edits_and_their_undo(sixteen_su):
     scene, view = window.topology, window.topology_view
     doc = window.document.fabric
     scale = view.scale_factor()
-    leaf = next(d for d in doc.devices.values()
-                if d.tags.get("su") == "3" and doc.role_of(d).value == "leaf")
+    leaf = su_leaf(doc, "3")
     # a move: the block grows to keep its device inside
     before = next(b for b in scene.overview.blocks(scale) if b.title == "SU 3").bounds()
     assert window.editor.move_devices({leaf.id: (before[2] + 2000, leaf.position[1])})
@@ -325,3 +330,57 @@ def test_titles_of_thin_stacked_rows_share_each_row_left_and_right(qapp):  # noq
         assert all(text == f"{label.block.title}: 256 servers" for label, text, *_ in roomy)
     finally:
         painter.end()
+
+
+def test_a_design_too_big_for_the_least_zoom_fits_whole_with_its_pods_in_runs(sixteen_su, qtbot):
+    """Issue 38: far out (a design of 200,000 GPUs fitted in a window, here 512 servers in a
+    view a few dozen pixels high) fit shows the whole design below the usual least zoom, pods
+    merge into runs (one band per run, titled with its pods) and the wheel zooms out no
+    further than the fit; the usual least zoom shows the pods as before."""
+    from aicnet_gui.gui.canvas.view import MIN_SCALE, FabricView
+
+    scene = sixteen_su.topology
+    view = FabricView(scene)
+    qtbot.addWidget(view)
+    view.resize(130, 90)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit_all()
+    scale = view.scale_factor()
+    assert scale < MIN_SCALE
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.contains(scene.content_rect())
+    assert scene.overview.active
+    level, bundles = scene.overview.level(scale)
+    runs = [b for b in level.blocks if b.key.kind == "pods"]
+    assert runs and all(b.title.startswith("Pods ") for b in runs)
+    assert sum(b.counts["gpu_server"] for b in runs) == 512
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    assert sum(bundles.between(index[b.title], index["Spines"]) for b in runs) == 16 * 256
+    view.zoom_by(0.5)  # already at the fit: no further out
+    assert view.scale_factor() == pytest.approx(scale)
+    view.set_zoom(MIN_SCALE)
+    titles = [b.title for b in scene.overview.level(view.scale_factor())[0].blocks]
+    assert sorted(t for t in titles if t.startswith("Pod")) == ["Pod 1", "Pod 2", "Pod 3", "Pod 4"]
+
+
+def test_a_cable_edit_that_moves_no_end_keeps_the_bundles_and_a_removal_recounts(sixteen_su):
+    """Issue 38: at 1.2M cables a recount of the bundles is ~60 ms; a cable's length or part
+    leaves every bundle as it is, a cable removed (or put back) is counted at once."""
+    window = sixteen_su
+    doc = window.document.fabric
+    scale = window.topology_view.scale_factor()
+    scene, leaf = window.topology, su_leaf(doc, "3")
+    uplink = next(i for i in sorted(doc.link_ids_of(leaf.id))
+                  if doc.role_of(doc.devices[doc.links[i].b.device]).value == "spine"
+                  or doc.role_of(doc.devices[doc.links[i].a.device]).value == "spine")
+    level, bundles = scene.overview.level(scale)
+    assert window.editor.update_links([uplink], {"length_m": 12.0}, "Set the length")
+    assert scene.overview.level(scale)[1] is bundles
+    index = {b.title: i for i, b in enumerate(level.blocks)}
+    window.editor.delete([], [uplink])
+    level, bundles = scene.overview.level(scale)
+    assert bundles.between(index["SU 3"], index["Spines"]) == 255
+    window.document.undo_stack.undo()
+    level, bundles = scene.overview.level(scale)
+    assert bundles.between(index["SU 3"], index["Spines"]) == 256

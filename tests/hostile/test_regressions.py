@@ -169,7 +169,8 @@ def test_a_billion_laughs_user_catalog_is_refused_and_every_command_still_runs(
     assert code == 0 and "nvidia-qm9700" in out
     (warning,) = [line for line in out.splitlines() if line.startswith("warning:")]
     assert warning == (f"warning: {path}: line 3, column 8: YAML aliases (*name) are not "
-                       "allowed in a catalog file; write the value out")
+                       "allowed in aicnet's YAML files (catalogs, device types, requirements); "
+                       "write the value out")
     design = tmp_path / "good.fabric"
     design.write_bytes(fabric_bytes())
     assert aicnet("info", str(design))[0] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -100,3 +101,17 @@ def test_ctrl_c_keeps_the_finished_candidates(tmp_path):
     written = sorted(p.name for p in out.glob("*.fabric"))
     assert written == sorted(Path(c["file"]).name for c in data["candidates"] if c["file"])
     assert json.loads((out / "compare.json").read_bytes())["cancelled"] is True
+
+
+def test_the_pdf_says_how_much_power_rests_on_unverified_figures(capsys, tmp_path):
+    # 16 DGX H100 on QM9700: 8 leaves (16 NICs down, 16 up) and 2 spines (128 uplinks / 64)
+    # counted at the QM9700's 1,720 W maximum, a secondary figure (catalog notes): 10 x 1.72 =
+    # 17.2 kW of the total rests on it; the
+    # PDF says so in its words, not by a JSON key the reader never sees
+    pdf = tmp_path / "compare.pdf"
+    data = _json(capsys, "--servers", "16", "--leaf", "nvidia-qm9700", "--pdf", str(pdf),
+                 "--json")
+    assert data["candidates"][0]["metrics"]["power_unverified_kw"] == 17.2
+    text = "\n".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "power_unverified" not in text
+    assert re.search(r"Unverified\s+kW", text) and re.search(r"\b181\.4\s+17\.2\b", text), text

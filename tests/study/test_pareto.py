@@ -69,3 +69,30 @@ def test_a_candidate_without_cost_is_not_compared_on_cost(small_study):
     marked = mark([unpriced, *[replace(c, pareto=None) for c in built[1:]]])
     assert marked[0].pareto.cost_time is None
     assert marked[0].pareto.power_time is not None
+
+
+def test_a_candidate_with_a_device_of_unknown_power_is_not_compared_on_power(small_study):
+    # the SN5610, the Arista 7060X6 and the QFX5240 have no power figure in the catalog: their
+    # BOM counts them at 0 W, which made such candidates the coolest and put them on the power
+    # frontier over ones whose switches have a figure; like a cost with unpriced parts, such a
+    # power total is a lower bound and is not compared (None), and is drawn nowhere
+    _study, result, _out = small_study
+    built = [replace(c, pareto=None) for c in result.candidates if c.metrics is not None]
+    first = built[0].metrics  # QM9700 leaves and spines
+    unknown = replace(built[0], metrics=replace(first, power_unknown=("nvidia-qm9700",),
+                                                power_w=1.0))
+    marked = mark([unknown, *built[1:]])
+    assert marked[0].pareto.power_time is None
+    assert marked[0].pareto.cost_time is not None
+    assert all("power_time" not in (m.pareto.dominated_by or {}) or
+               built[0].name not in m.pareto.dominated_by["power_time"] for m in marked[1:])
+    assert unknown.metrics.comparable_power_kw is None
+    assert built[0].metrics.comparable_power_kw == built[0].metrics.power_kw
+    from aicnet_gui.study.comparison_text import kw
+
+    assert kw(unknown.metrics) == ">=0.0" and not kw(built[0].metrics).startswith(">=")
+    # the servers are the same in every candidate: one without a figure leaves every total
+    # short alike, and the candidates stay compared
+    server_unknown = replace(first, power_unknown=("nvidia-dgx-h100",))
+    assert server_unknown.comparable_power_kw == first.power_kw
+    assert kw(server_unknown).startswith(">=")

@@ -179,3 +179,31 @@ def test_a_file_that_is_no_price_list_is_refused(catalog, tmp_path):
     bad.write_text("part;price\nx;1\n")
     with pytest.raises(StudyError, match="the header needs the columns part, unit_price"):
         Study.prepare(Requirement(servers=8), catalog, prices=bad)
+
+
+def test_a_rail_optimized_switch_that_cannot_carry_the_nics_is_a_refusal_not_a_bug(catalog):
+    # multi-plane DGX B300 studies build rail-optimized SUs; an SN4600C (50G/100G) cannot carry
+    # the ConnectX-8's ports: the generator's reason, not "aicnet could not evaluate"
+    result = _study(catalog, servers=72, server="nvidia-dgx-b300", leaves=["nvidia-sn4600c"],
+                    sweep={"planes": [2]})
+    reason = _reasons(result)["sn4600c"]
+    assert "could not evaluate" not in reason and "bug" not in reason, reason
+    assert "share no port speed" in reason and reason.count("SN4600C:") == 1, reason
+
+
+def test_fewer_servers_than_a_reference_su_are_one_smaller_su(catalog):
+    # 32 DGX B300 on XDR: NVIDIA's reference SU is 72 nodes, but 32 servers are one SU of 32
+    # (`aicnet generate rail-optimized --sus 1 --nodes-per-su 32` builds it), not a refusal
+    # that asks the buyer for 72 servers
+    result = _study(catalog, servers=32, server="nvidia-dgx-b300", leaves=["nvidia-q3400-ra"],
+                    sweep={"planes": [1], "layouts": ["rail-optimized"]})
+    (candidate,) = result.candidates
+    assert candidate.reason is None and candidate.metrics is not None, candidate.reason
+    assert candidate.metrics.servers == 32
+    assert candidate.metrics.switches["leaf"] == {"nvidia-q3400-ra": 8}
+
+
+def test_planes_on_a_server_without_one_nic_per_gpu_read_as_english(catalog):
+    result = _study(catalog, servers=32, leaves=["nvidia-sn5600"], sweep={"planes": [2]})
+    reason = _reasons(result)["sn5600"]
+    assert reason.startswith("2 planes split each GPU's NIC over the planes, but DGX H100"), reason

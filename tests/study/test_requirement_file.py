@@ -120,3 +120,14 @@ def test_the_published_schema_accepts_a_saved_requirement_and_rejects_a_broken_o
     assert list(validator.iter_errors(data)) == []
     assert list(validator.iter_errors({**data, "sweep": {"planes": [3]}}))
     assert list(validator.iter_errors({k: v for k, v in data.items() if k != "format"}))
+
+
+def test_a_yaml_alias_in_a_requirement_is_refused_in_the_requirements_words(tmp_path):
+    # the YAML reader is the catalog's: its refusal said "not allowed in a catalog file" of a
+    # requirement file
+    path = tmp_path / "hall.requirement.yaml"
+    path.write_text("format: aicnet.requirement\nversion: 1\nservers: &n 8\ngpus: *n\n")
+    with pytest.raises(RequirementFileError) as info:
+        load_requirement(path)
+    assert "YAML aliases (*name) are not allowed" in info.value.message
+    assert "not allowed in a catalog file" not in info.value.message

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..common import EXIT_OK, CliError, open_document, print_json
+from ..common import EXIT_OK, CliError, open_two_documents, print_json
 
 HELP = "what changed between two revisions (and a work order)"
 
@@ -28,12 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...change.diff import diff_documents
+    from ...change.diff import diff_documents, old_bom_meanwhile
     from ...change.text import render_diff
 
-    old = open_document(args.old)
-    new = open_document(args.new)
-    diff = diff_documents(old, new)
+    old, new, old_bom = open_two_documents(args.old, args.new, old_bom_meanwhile)
+    with old_bom:
+        diff = diff_documents(old, new, parallel=True, old_bom=old_bom)
     if args.pdf:
         from ...report.options import ExportOptions
         from ...report.workorder import write_work_order

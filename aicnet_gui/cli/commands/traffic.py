@@ -106,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 if line is not None:
                     line((i + fraction) / len(ids), f"{wl_id}: {text}")
             results.append(model.workload(wl_id, modes, progress))
+        medians = [model.median_draws(r) for r in results]
         rows = acceptance_sheet(model, ids, line) if args.acceptance_csv else []
     except TooLarge as exc:
         raise CliError(f"{args.file}: {exc}") from None
@@ -115,13 +116,14 @@ def run(args: argparse.Namespace) -> int:
     if args.acceptance_csv:
         write_acceptance_csv(rows, args.acceptance_csv)
     if args.json:
-        data = {"workloads": [r.to_json(args.links) for r in results]}
+        data = {"workloads": [r.to_json(args.links, m) for r, m in zip(results, medians,
+                                                                       strict=True)]}
         if args.acceptance_csv:
             data["acceptance_csv"] = args.acceptance_csv
         print_json(data)
         return EXIT_OK
-    for result in results:
-        print("\n".join(render_workload(result)))
+    for result, median in zip(results, medians, strict=True):
+        print("\n".join(render_workload(result, median)))
     if rows:
         print()
         print("\n".join(render_acceptance(rows)))

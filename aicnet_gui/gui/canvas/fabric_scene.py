@@ -17,6 +17,11 @@ class FabricScene(QGraphicsScene):
         """What "fit to view" shows."""
         return self.itemsBoundingRect()
 
+    def draws_far_out(self) -> bool:
+        """The scene has a picture readable below the view's least zoom (the Topology's
+        overview of a big design), so fit may show a design bigger than that zoom allows."""
+        return False
+
     def empty_hint(self) -> str:
         """Text written over an empty canvas ("" for none)."""
         return ""

@@ -5,8 +5,11 @@ size read as one coloured slab.  This item then draws the design's structure ins
 blocks of editing/overview.py): a box per SU ("SU 17", "32 servers, 8 leaves"), per pod of
 spines and per tier or plane of switches, and one line per pair of blocks with the number of
 cables it stands for.  When even the SU boxes are too small for their text, SUs merge into their
-pods and switch tiers into one block per plane (the coarse level).  Zooming in, the blocks give
-way to the device bars and cables of the other layers.
+pods and switch tiers into one block per plane (the coarse level).  Further out than the view's
+usual least zoom (`FAR_LEVEL_SCALE`: a design of 200,000 GPUs fitted in a window), pods merge
+into runs ("Pods 1-16", the shortest run whose band is `RUN_MIN_PX` high), each plane's
+switch tiers still their own blocks.  Zooming in, the blocks give way to the device bars and
+cables of the other layers.
 
 The item holds no truth: it is recomputed from the document, the device layer's rectangles and
 the link layer's end columns when it is drawn after a change.  An edit that only moves devices
@@ -38,7 +41,7 @@ from .. import load_ramp, theme
 from .device_layer import DeviceLayer
 from .link_layer import LinkLayer
 from .scene_data import PreparedOverview, TopologyData
-from .view import FabricView
+from .view import MIN_SCALE, FabricView
 
 
 class TopologyScene(Protocol):
@@ -62,6 +65,11 @@ LABEL_MIN_PX = (36.0, 4.0)
 PART_MIN_PX = (6.0, 16.0)
 """A block part is drawn at least this big on screen (a row of switches is 2 px high far out)."""
 MAX_BUNDLE_LABELS = 200
+FAR_LEVEL_SCALE = MIN_SCALE
+"""Below this view scale (reached only by fitting a design too big for it) pods are drawn in
+runs; at it and above, what every design showed before."""
+RUN_MIN_PX = 30.0
+"""A run of pods far out is at least this high on screen (its title and contents fit)."""
 
 
 def _tint(role: str, odd: bool = False) -> tuple[QColor, QColor]:
@@ -98,8 +106,15 @@ class OverviewLayer(QGraphicsItem):
         self._fine_bundles: Bundles | None = None
         self._coarse_bundles: Bundles | None = None
         self._fine_to_coarse = np.zeros(0, dtype=np.int64)
+        #: the far levels made so far, by run length: (level, its bundles, fine block -> its
+        #: block), until the coarse level changes
+        self._far: dict[int, tuple[Level, Bundles, np.ndarray]] = {}
         #: per link-layer device row, its fine block (-1: none), from the last bundle count
         self._block_of = np.zeros(0, dtype=np.int64)
+        #: what the last bundle count counted: (the link layer's ends version, the fine level);
+        #: a cable edit that moves no end (a length, a cable part) recounts nothing
+        self._counted: tuple[int, int] | None = None
+        self._fine_version = 0  # bumped whenever the fine level is made anew
         #: per level (by id): its bundles' cables (overview.bundle_members, kept until the
         #: cables are counted again) and their most loaded cable's load (for `_peaks_version`)
         self._members: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -125,6 +140,8 @@ class OverviewLayer(QGraphicsItem):
         self._keys.clear()
         self._ids = []
         self._fine = self._coarse = None
+        self._far.clear()
+        self._counted = None
         self._devices_dirty = self._links_dirty = True
         self._moved.clear()
         self._typical = None
@@ -140,6 +157,9 @@ class OverviewLayer(QGraphicsItem):
             self._fine_to_coarse = made.fine_to_coarse
             self._fine_bundles, self._coarse_bundles = made.fine_bundles, made.coarse_bundles
             self._devices_dirty = self._links_dirty = False
+            self._fine_version += 1
+            # the loader counted the cables the link layer has just been given
+            self._counted = (self._scene.links.ends_version, self._fine_version)
         self._sync_bounds()
 
     # the canvas-layer contract (mirror.MirrorLayer): the Topology mirror tells these
@@ -232,6 +252,8 @@ class OverviewLayer(QGraphicsItem):
         self._row_of = {device_id: row for row, device_id in enumerate(ids)}
 
     def _refresh(self) -> None:
+        if self._devices_dirty or self._links_dirty:
+            self._far.clear()  # made again from the coarse level when next drawn far out
         self._refresh_blocks()
         if self._links_dirty:
             self._refresh_links()
@@ -309,6 +331,7 @@ class OverviewLayer(QGraphicsItem):
         if keys_changed or self._fine is None:
             self._fine, self._coarse, self._fine_to_coarse = overview.levels(
                 fine_keys, coarse_keys, roles, x, y, w, h)
+            self._fine_version += 1
             self._ids = ids
             self._row_of = {device_id: row for row, device_id in enumerate(ids)}
             self._links_dirty = True
@@ -348,6 +371,11 @@ class OverviewLayer(QGraphicsItem):
         if fine is None:
             return
         links = self._scene.links
+        counted = (links.ends_version, self._fine_version)
+        if counted == self._counted and self._fine_bundles is not None:
+            self._links_dirty = False
+            return
+        self._counted = counted
         block_of = self._device_blocks()
         dev_a, dev_b = links.live_ends()
         self._block_of = block_of
@@ -381,8 +409,38 @@ class OverviewLayer(QGraphicsItem):
                              float(np.median([r[3] - r[1] for r in sizes]))) if sizes else (0.0, 0.0)
         width, height = self._typical
         if width and (width * scale < FINE_MIN_PX[0] or height * scale < FINE_MIN_PX[1]):
+            if scale < FAR_LEVEL_SCALE:
+                return self._far_level(scale)
             return self._coarse, self._coarse_bundles
         return self._fine, self._fine_bundles
+
+    def _far_level(self, scale: float) -> tuple[Level, Bundles]:
+        """The shortest run of pods whose typical band is RUN_MIN_PX high at `scale` (all pods
+        in one run at most); the coarse level when it has no more than one pod."""
+        assert self._coarse is not None and self._coarse_bundles is not None
+        pods = sum(1 for b in self._coarse.blocks if b.key.kind in overview.RUNS)
+        size = 2
+        while size < pods * 2:
+            made = self._far.get(size)
+            if made is None:
+                level, bundles, to_far = overview.group_pods(self._coarse, self._coarse_bundles,
+                                                              size)
+                made = self._far[size] = (level, bundles, to_far[self._fine_to_coarse])
+            runs = [b.label_part() for b in made[0].blocks if b.key.kind in overview.RUN_TITLES]
+            if size >= pods or (runs and float(np.median([r[3] - r[1] for r in runs])) * scale
+                                >= RUN_MIN_PX):
+                return made[0], made[1]
+            size *= 2
+        return self._coarse, self._coarse_bundles
+
+    def _fine_to(self, level: Level) -> np.ndarray | None:
+        """Fine block -> block of `level` (None: `level` is the fine level)."""
+        if level is self._coarse:
+            return self._fine_to_coarse
+        for far, _bundles, fine_to_far in self._far.values():
+            if far is level:
+                return fine_to_far
+        return None
 
     def blocks(self, scale: float) -> list[Block]:
         return self.level(scale)[0].blocks
@@ -408,9 +466,9 @@ class OverviewLayer(QGraphicsItem):
             if len(self._block_of) != links.device_count():  # bundles the file loader counted
                 self._block_of = self._device_blocks()
             block_of = self._block_of
-            if level is self._coarse:
-                block_of = np.where(block_of >= 0, self._fine_to_coarse[np.maximum(block_of, 0)],
-                                    -1)
+            to_level = self._fine_to(level)
+            if to_level is not None:
+                block_of = np.where(block_of >= 0, to_level[np.maximum(block_of, 0)], -1)
             dev_a, dev_b = links.live_ends()
             members = overview.bundle_members(bundles, block_of[dev_a], block_of[dev_b],
                                               len(level.blocks))
@@ -470,8 +528,16 @@ class OverviewLayer(QGraphicsItem):
         titles = self._paint_titles(painter, level.blocks, scale, leaving, shown,
                                     self.texts(level))
         if ends is not None:
+            if self._is_far(level):  # runs of pods stack: a trunk's middle is inside another run
+                transform = painter.worldTransform()
+                titles = titles + [transform.mapRect(rect)
+                                   for block, drawn in zip(level.blocks, shown, strict=True)
+                                   if drawn for rect in self.block_rects(block, scale)]
             self._paint_counts(painter, bundles, *ends, scale, titles)
         painter.restore()
+
+    def _is_far(self, level: Level) -> bool:
+        return any(far is level for far, _bundles, _to in self._far.values())
 
     def block_rects(self, block: Block, scale: float) -> list[QRectF]:
         """Where a block is drawn: an SU or pod part per layout row; a switch tier as one box

@@ -15,6 +15,7 @@ also counts the overview's blocks and bundles here (`prepare_overview`), from th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter, itemgetter
@@ -78,6 +79,9 @@ class TopologyData:
     h: np.ndarray = field(default_factory=_floats)
     # cables that can be drawn (both ends on a known port)
     link_ids: list[str] = field(default_factory=list)
+    link_rows: Mapping[str, int] | None = None
+    """Link id -> row in these columns when that is the document's own map of its loaded links
+    (every loaded cable drawn, in order: `LinkTable.loaded_rows`), else None."""
     coords: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     palette: list[str] = field(default_factory=list)
     """Colours (#rrggbb) the `pens` and `speed_pens` columns index."""
@@ -98,22 +102,27 @@ class TopologyData:
     _used_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
     _port_names: list[str] = field(default_factory=list)
     _used_lists: tuple[list[str], list[int]] | None = None
+    _shared_used: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)
     overview: PreparedOverview | None = None
     """The overview's blocks and bundles, when the file loader computed them (`prepare_overview`)."""
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def used_of(self, row: int) -> set[str]:
+    def used_of(self, row: int) -> frozenset[str]:
         """The used port names of the device in `row` (after `list_used`, a slice of the names
         of every device's used ports; before, read from the columns for this row alone: a click
-        or a zoomed-in frame makes a few items before the slices make them all)."""
+        or a zoomed-in frame makes a few items before the slices make them all).  Devices that
+        use the same ports share one set (every full leaf of a model, every server): a set per
+        device item was ~150 MB at 1.2M cables, the shared ones take a few MB."""
         if self._used_lists is None:
             rows = self._used_rows[self._used_start[row]:self._used_start[row + 1]].tolist()
             names = self._port_names
-            return {names[r] for r in rows}
-        flat, start = self._used_lists
-        return set(flat[start[row]:start[row + 1]])
+            used = frozenset([names[r] for r in rows])
+        else:
+            flat, start = self._used_lists
+            used = frozenset(flat[start[row]:start[row + 1]])
+        return self._shared_used.setdefault(used, used)
 
     def list_used(self) -> None:
         """List the names of every device's used ports at once (before making many items)."""
@@ -121,6 +130,15 @@ class TopologyData:
             names = self._port_names
             self._used_lists = ([names[r] for r in self._used_rows.tolist()],
                                 self._used_start.tolist())
+
+    def drop_cables(self) -> None:
+        """Forget the cable columns once the link layer holds its own copy of them (~75 MB at
+        1.2M cables, else held while the device items are made, the first validation's peak)."""
+        self.link_ids = []
+        self.link_rows = None
+        self.coords = np.zeros((0, 4))
+        self.pens = self.speed_pens = self.dev_a = self.dev_b = _ints()
+        self.rails = self.link_planes = np.zeros(0, dtype=np.int16)
 
     def distinct_geometries(self) -> list[DeviceGeometry]:
         return list({id(g): g for g in self.geometries}.values())
@@ -320,7 +338,9 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     data.tier_pairs = _tier_pairs(data.tiers, np.where(ia < ndev, ia, -1), np.where(ib < ndev, ib, -1))
     ok = (pa >= 0) & (pb >= 0)
     ids, rails, colours, planes = columns.ids, columns.rails, columns.colours, columns.planes
-    if not ok.all():
+    if ok.all():
+        data.link_rows = doc.links.loaded_rows()
+    else:
         keep = np.flatnonzero(ok)
         ia, ib, pa, pb = ia[keep], ib[keep], pa[keep], pb[keep]
         rows = keep.tolist()

@@ -116,7 +116,8 @@ class TopologyMirror(SceneMirror[TopologyData]):
         if data.link_ids:
             self.links.load_coded(data.link_ids, data.coords, data.palette, data.pens,
                                   data.speed_pens, data.dev_a, data.dev_b, data.rails,
-                                  data.link_planes, data.plane_names)
+                                  data.link_planes, data.plane_names, data.link_rows)
+            data.drop_cables()  # the items still to be made need the device columns only
         self._geometries = {id(g): g for g in data.distinct_geometries()}
         self._geometry_use = Counter(map(id, data.geometries))
         self.pending, self.pending_next = data, 0

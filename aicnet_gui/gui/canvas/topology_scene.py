@@ -56,7 +56,7 @@ from .interactions.pick import PickInteraction
 from .interactions.wire import WireInteraction
 from .items import BAND_PAD, TITLE_MARGIN, DeviceItem, TierBands
 from .link_layer import LinkLayer
-from .overview_layer import OverviewLayer
+from .overview_layer import OVERVIEW_MIN_DEVICES, OverviewLayer
 from .scene_data import topology_data
 from .su_captions import SuCaptions
 from .tooltips import tooltip
@@ -499,6 +499,9 @@ class TopologyScene(FabricScene):
         if not current.contains(rect) or current.width() > 3 * wanted.width() \
                 or current.height() > 3 * wanted.height():
             self.setSceneRect(wanted)
+
+    def draws_far_out(self) -> bool:
+        return len(self.doc.devices) >= OVERVIEW_MIN_DEVICES  # the overview's blocks (#38)
 
     def content_rect(self) -> QRectF:
         """The bounding box of every device and band (what "fit to view" shows): the bands

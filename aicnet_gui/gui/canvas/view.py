@@ -31,6 +31,9 @@ from .fabric_scene import FabricScene
 
 DEVICE_MIME = "application/x-aicnet-device-model"
 MIN_SCALE = 0.01
+"""The least zoom, except where a scene draws far out (`FabricScene.draws_far_out`): there fit
+shows the whole design down to FAR_MIN_SCALE, and the wheel zooms out as far as that fit."""
+FAR_MIN_SCALE = 0.001
 MAX_SCALE = 4.0
 
 
@@ -60,6 +63,8 @@ class FabricView(QGraphicsView):
         self.rubberBandChanged.connect(self._on_rubber_band)
         self.painted.connect(scene.view_painted)
         self._scene = scene
+        #: the least zoom now: MIN_SCALE, or lower after fitting a design drawn far out
+        self._least = MIN_SCALE
 
     # ---------------------------------------------------------------- zoom
     def scale_factor(self) -> float:
@@ -67,7 +72,7 @@ class FabricView(QGraphicsView):
 
     def zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
         current = self.scale_factor()
-        target = min(max(current * factor, MIN_SCALE), MAX_SCALE)
+        target = min(max(current * factor, self._least), MAX_SCALE)
         if math.isclose(target, current):
             return
         if anchor is None:
@@ -85,12 +90,10 @@ class FabricView(QGraphicsView):
         the viewport, so the whole viewport is there to fit into."""
         if rect.isNull() or rect.isEmpty():
             return
-        margin = max(rect.width(), rect.height()) * 0.03 + 20
-        box = rect.adjusted(-margin, -margin, margin, margin)
+        box, scale = self._fitting(rect, max_scale)
         viewport = self.viewport().rect()
         width, height = max(viewport.width(), 40), max(viewport.height(), 40)
-        scale = min(width / box.width(), height / box.height(), max_scale)
-        scale = max(scale, min_scale, MIN_SCALE)
+        scale = max(scale, min_scale)
         self.setTransform(QTransform.fromScale(scale, scale))
         centre = box.center()
         # held at the readable minimum, the design does not fit: show its top left (the first
@@ -102,10 +105,24 @@ class FabricView(QGraphicsView):
         self.centerOn(centre)
         self.zoom_changed.emit(self.scale_factor())
 
+    def _fitting(self, rect: QRectF, max_scale: float = 1.5) -> tuple[QRectF, float]:
+        """(`rect` with its margin, the scale that shows it whole in the viewport)."""
+        margin = max(rect.width(), rect.height()) * 0.03 + 20
+        box = rect.adjusted(-margin, -margin, margin, margin)
+        viewport = self.viewport().rect()
+        width, height = max(viewport.width(), 40), max(viewport.height(), 40)
+        return box, min(width / box.width(), height / box.height(), max_scale)
+
     def fit_all(self) -> None:
         """Fit the scene's content: all of it, small or big (below FAR_SCALE the batched layers
-        draw it, names where they fit; the user zooms in from there)."""
-        self.fit_rect(self._scene.content_rect())
+        draw it, names where they fit; the user zooms in from there).  A scene that draws far
+        out is fitted whole however big (down to FAR_MIN_SCALE), and the wheel then zooms out
+        as far as that; any other stops at MIN_SCALE, its top left shown."""
+        rect = self._scene.content_rect()
+        self._least = MIN_SCALE
+        if self._scene.draws_far_out() and not (rect.isNull() or rect.isEmpty()):
+            self._least = min(MIN_SCALE, max(FAR_MIN_SCALE, self._fitting(rect)[1]))
+        self.fit_rect(rect, min_scale=self._least)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         delta = event.angleDelta()

@@ -29,6 +29,7 @@ from ...report.compare_pdf import (
     powered,
     priced,
     servers_caption,
+    shared_labels,
     span,
     staircase,
 )
@@ -121,8 +122,11 @@ class _Scatter:
         points.sigClicked.connect(lambda _item, hits, _ev: hits and self._picked(hits[0].data()))
         plot.addItem(points)
         if len(drawn) <= MAX_LABELLED:
-            for c, x, t in drawn:
-                label = pg.TextItem(_number(c), color=_hex(FRONTIER) if self.on_frontier(c)
+            texts = shared_labels([(_number(c), x, t) for c, x, t in drawn])  # type: ignore[misc]
+            for (c, x, t), text in zip(drawn, texts, strict=True):
+                if not text:
+                    continue
+                label = pg.TextItem(text, color=_hex(FRONTIER) if self.on_frontier(c)
                                     else "#1f2933", anchor=(-0.3, 1.1))
                 label.setPos(x, t)
                 plot.addItem(label)
@@ -212,7 +216,7 @@ class ComparisonCharts(QTabWidget):
         pick = self.picked.emit
         self.cost_time = _Scatter(lambda c: c.metrics.cost if c.metrics else None,
                                   lambda c: bool(c.pareto and c.pareto.cost_time), pick)
-        self.power_time = _Scatter(lambda c: c.metrics.power_kw if c.metrics else None,
+        self.power_time = _Scatter(lambda c: c.metrics.comparable_power_kw if c.metrics else None,
                                    lambda c: bool(c.pareto and c.pareto.power_time), pick)
         self.cost_bars = self._bar_panel()
         self.power_bars = self._bar_panel()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ...model.wording import counted
 from ...study.candidate import Candidate, CandidateMetrics, WorkloadResult
-from ...study.comparison_text import money, ms, pareto_text
+from ...study.comparison_text import kw, money, ms, pareto_text
 
 ROLES = ("leaf", "spine", "core")
 Value = float | str | None
@@ -219,7 +219,7 @@ FIXED_HEAD: tuple[Column, ...] = (
            lambda c: cables_tip(c.metrics) if c.metrics else ""),
     Column("racks", "Racks", _shown(lambda m: str(m.racks)), _metric(lambda m: m.racks),
            lambda c: f"{c.metrics.rows} rows, {c.metrics.rack_units:,} RU used" if c.metrics else ""),
-    Column("power", "Power kW", _shown(lambda m: f"{m.power_kw:,.1f}"), _metric(lambda m: m.power_w),
+    Column("power", "Power kW", _shown(kw), _metric(lambda m: m.power_w),
            lambda c: power_tip(c.metrics) if c.metrics else ""),
 )
 POWER_TYPICAL = Column(

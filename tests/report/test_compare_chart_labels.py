@@ -1,0 +1,24 @@
+"""The comparison PDF's scatter charts: candidates drawn on one spot share one label."""
+
+from __future__ import annotations
+
+from aicnet_gui.report.compare_pdf import free_label_spot, label_groups
+
+
+def test_points_on_one_spot_share_a_label_and_far_ones_keep_their_own():
+    # QM9700 and QM9790 designs have the same power and time: their numbers printed on top of
+    # each other were unreadable ("1" over "2")
+    drawn = [(100.0, 50.0, "qm9700"), (300.0, 50.0, "sn5600"), (101.5, 51.0, "qm9790"),
+             (100.0, 60.0, "sn5400")]
+    groups = label_groups(drawn)  # type: ignore[arg-type]
+    assert [(x, y, members) for x, y, members in groups] == [
+        (100.0, 50.0, ["qm9700", "qm9790"]), (300.0, 50.0, ["sn5600"]),
+        (100.0, 60.0, ["sn5400"])]
+
+
+def test_a_label_that_would_cover_another_moves_up_a_line():
+    placed: list[tuple[float, float, float]] = []
+    assert free_label_spot(100, 50, 20, placed) == (100, 50)
+    assert free_label_spot(110, 50, 5, placed) == (110, 56)  # over "3, 5, 9": one line up
+    assert free_label_spot(200, 50, 5, placed) == (200, 50)  # clear of both
+    assert free_label_spot(112, 52, 5, placed) == (112, 64)  # two labels in its way
