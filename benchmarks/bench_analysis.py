@@ -67,7 +67,7 @@ def build(catalog: Catalog, servers: int, xdr: bool = False) -> tuple[FabricDocu
     except ImportError:
         generate = None
     if generate is not None and xdr:
-        from aicnet_gui.generators.params import FloorParams
+        from aicnet_gui.generators.template_params import FloorParams
 
         doc = FabricDocument(catalog)
         with gc_paused():

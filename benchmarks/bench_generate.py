@@ -32,7 +32,7 @@ from child_peak import PEAK_KB_SOURCE
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.gc_control import gc_paused
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, build_ops
-from aicnet_gui.generators.params import FloorParams
+from aicnet_gui.generators.template_params import FloorParams
 from aicnet_gui.model.document import FabricDocument
 
 QM9700 = "nvidia-qm9700"

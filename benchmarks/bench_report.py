@@ -11,7 +11,7 @@ generator (one `doc.apply`).  Prints one line per measurement; no assertions.
 
 `--phases`: instead, the whole plan PDF of the 4,096-server fabric (every section, QR labels:
 8,154 pages; issue 38: under 60 s on 2 cores) with the wall and CPU seconds of each step per
-link and per label (the weights of report/pdf.py's progress come from these), the peak memory
+link and per label (the weights of report/plan_pdf.py's progress come from these), the peak memory
 of this process, and the progress line's ETA against the time that was really left, so an ETA
 that misses a step shows.  The load average is printed before and after.
 

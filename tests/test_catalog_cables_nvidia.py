@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from aicnet_gui.model.catalog import Catalog
-from aicnet_gui.report.bom import cable_part_numbers
+from aicnet_gui.report.bom_lines import cable_part_numbers
 
 NVIDIA_FILES = ("catalogs/cables/nvidia-copper.yaml", "catalogs/cables/nvidia-xdr-copper.yaml",
                 "catalogs/cables/fibre.yaml")

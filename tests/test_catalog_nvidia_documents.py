@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from aicnet_gui.model.catalog import Catalog
-from aicnet_gui.report.bom import cable_part_numbers
+from aicnet_gui.report.bom_lines import cable_part_numbers
 
 # MCP7Y00-Nxxx product specification, Ordering Information (docs.nvidia.com, Jun 2025):
 # legacy PN, ordering PN per length

@@ -12,7 +12,7 @@ import pytest
 from aicnet_gui.analysis import analyze, compute_bom
 from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, generate
-from aicnet_gui.generators.params import FloorParams
+from aicnet_gui.generators.template_params import FloorParams
 from aicnet_gui.model.catalog_entities import Technology, length_of_part_number
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.fit import CageSpec, cage_spec, optic_in_cage

@@ -28,6 +28,7 @@ that summation order cannot change a result.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -155,6 +156,20 @@ class WorkloadMetrics:
         }
 
 
+class _Sums(NamedTuple):
+    """What one evaluation of a workload model sums (WorkloadModel._sums)."""
+
+    members: np.ndarray  # per device row, a member server
+    gpus: int
+    nics: int  # member NICs linked to a first-hop switch
+    nic_total: float  # their Gb/s
+    injection: float  # NIC Gb/s per GPU
+    covered: np.ndarray  # per device row, a first-hop or upper switch of the workload
+    rows: np.ndarray  # those rows, first-hop ones first
+    tier_of: np.ndarray  # the tier of each of `rows`
+    bounds: dict[str, np.ndarray]  # per pattern, the bound of each of `rows`
+
+
 class WorkloadModel:
     """The per-switch matrices of one workload (see the module docstring)."""
 
@@ -253,14 +268,38 @@ class WorkloadModel:
         model must be rebuilt (a new rail number appeared)."""
         store = state.store
         self._fit(store.n_devices)
-        d = store.d
-        topo = state.topo
+        if self._new_rail(state, touched):
+            return False
+        self._refresh_members(state, touched)
+        if changed_rows:  # devices added, removed, or with a new model (GPUs, NVLink domain)
+            self._nvlink = None
+        # the rails on which a touched switch had or has member NICs: a sum of an upper switch
+        # changes only in those (every other term of the touched switch is 0 x its share)
+        rails = np.zeros(self.rails, dtype=bool)
         uppers: set[int] = set()
-        plane = d["plane"]
         for row in touched:
-            for _server, rail, _g, _l in topo.nics(row):
+            rails |= self._refresh_row(state, row, old.get(row, ((), (), 0, 0)),
+                                       row in changed_rows, uppers)
+        self._bounds.touch(touched)
+        if uppers:
+            self._recompute_uppers(state, sorted(uppers), np.flatnonzero(rails))
+        return True
+
+    def _new_rail(self, state: State, touched: list[int]) -> bool:
+        """Whether a touched switch carries a NIC on a rail (or sits in a plane) the model has
+        no column for: then only a rebuild can hold it."""
+        plane = state.store.d["plane"]
+        for row in touched:
+            for _server, rail, _g, _l in state.topo.nics(row):
                 if rail >= self.base or plane[row] * self.base >= self.rails:
-                    return False
+                    return True
+        return False
+
+    def _refresh_members(self, state: State, touched: list[int]) -> None:
+        """A touched device that became or stopped being a member server (alive, a server, in
+        the workload) flips its member flag."""
+        store = state.store
+        d = store.d
         for row in touched:
             if store.dev_ids[row] in self.member_ids or self.members[row]:
                 member = bool(d["server"][row] and d["alive"][row]
@@ -269,42 +308,48 @@ class WorkloadModel:
                     self.members[row] = member
                     self.dirty = True
                     self._nvlink = None
-        if changed_rows:  # devices added, removed, or with a new model (GPUs, NVLink domain)
-            self._nvlink = None
-        # the rails on which a touched switch had or has member NICs: a sum of an upper switch
-        # changes only in those (every other term of the touched switch is 0 x its share)
-        rails = np.zeros(self.rails, dtype=bool)
-        for row in touched:
-            was_up, was_down, was_val, was_linked = old.get(row, ((), (), 0, 0))
-            if self.members[row] and was_linked != int(d["compute_linked"][row]):
-                self.dirty = True  # a member server gained or lost a NIC link
-            count = np.zeros(self.rails, dtype=np.int64)
-            bw = np.zeros(self.rails)
-            if d["alive"][row] and d["switch"][row]:
-                offset = int(plane[row]) * self.base
-                for server, rail, gbps, _link in topo.nics(row):
-                    if self.members[server]:
-                        count[rail + offset] += 1
-                        bw[rail + offset] += gbps
-            same_links = was_up == topo.up(row) and was_val == int(d["up"][row])
-            if (row in changed_rows or not same_links or not np.array_equal(self.count[row], count)
-                    or not np.array_equal(self.bw[row], bw)):
-                self.dirty = True
-                uppers.update(p[0] for p in was_up)
-                uppers.update(p[0] for p in topo.up(row))
-            rails |= (self.count[row] != 0) | (self.bw[row] != 0) | (count != 0) | (bw != 0)
-            self.count[row] = count
-            self.bw[row] = bw
-            self.first[row] = count.any()
-            if row in changed_rows or was_down != topo.down(row):
-                self.dirty = True
-                uppers.add(row)
-            if row in changed_rows:
-                rails[:] = True  # a new model or role: no shortcut
-        self._bounds.touch(touched)
-        if uppers:
-            self._recompute_uppers(state, sorted(uppers), np.flatnonzero(rails))
-        return True
+
+    def _member_nics(self, state: State, row: int) -> tuple[np.ndarray, np.ndarray]:
+        """(count, Gb/s) per rail of the member NICs linked to switch `row` now."""
+        d = state.store.d
+        count = np.zeros(self.rails, dtype=np.int64)
+        bw = np.zeros(self.rails)
+        if d["alive"][row] and d["switch"][row]:
+            offset = int(d["plane"][row]) * self.base
+            for server, rail, gbps, _link in state.topo.nics(row):
+                if self.members[server]:
+                    count[rail + offset] += 1
+                    bw[rail + offset] += gbps
+        return count, bw
+
+    def _refresh_row(self, state: State, row: int, was: tuple, changed: bool,
+                     uppers: set[int]) -> np.ndarray:
+        """Recompute the first-hop row of touched device `row` (`was`: its (up pairs, down
+        pairs, up Gb/s, linked NICs) before the edit; `changed`: a new device, model or role);
+        adds to `uppers` the upper switches whose sums must be recomputed and returns the rails
+        on which those sums can change."""
+        d = state.store.d
+        topo = state.topo
+        was_up, was_down, was_val, was_linked = was
+        if self.members[row] and was_linked != int(d["compute_linked"][row]):
+            self.dirty = True  # a member server gained or lost a NIC link
+        count, bw = self._member_nics(state, row)
+        same_links = was_up == topo.up(row) and was_val == int(d["up"][row])
+        if (changed or not same_links or not np.array_equal(self.count[row], count)
+                or not np.array_equal(self.bw[row], bw)):
+            self.dirty = True
+            uppers.update(p[0] for p in was_up)
+            uppers.update(p[0] for p in topo.up(row))
+        rails = (self.count[row] != 0) | (self.bw[row] != 0) | (count != 0) | (bw != 0)
+        self.count[row] = count
+        self.bw[row] = bw
+        self.first[row] = count.any()
+        if changed or was_down != topo.down(row):
+            self.dirty = True
+            uppers.add(row)
+        if changed:
+            rails[:] = True  # a new model or role: no shortcut
+        return rails
 
     def _recompute_uppers(self, state: State, uppers: list[int], rails: np.ndarray) -> None:
         """arrive and cone of `uppers` on `rails` (the other rails keep their sums) from their
@@ -366,43 +411,15 @@ class WorkloadModel:
 
     def _evaluate(self, state: State) -> tuple[WorkloadMetrics, np.ndarray]:
         workload = self.workload
-        store = state.store
-        d = store.d
-        n = store.n_devices
-        self._fit(n)
-        members = self.members[:n]
-        count, bw, arrive, cone = self.count[:n], self.bw[:n], self.arrive[:n], self.cone[:n]
-        gpus = int(d["gpus"][:n][members].sum())
-        first = np.flatnonzero(self.first[:n])
-        uppers = np.flatnonzero(self.upper[:n])
-        total = count[first].sum(axis=0)
-        nic_total = float(bw[first].sum())
-        nics = int(total.sum())
-        injection = nic_total / gpus if gpus else 0.0
-        covered = np.zeros(n, dtype=bool)
-        covered[first] = True
-        covered[uppers] = True
-        up = d["up"][:n].astype(float)
-        tier_of = d["tier"][:n]
-        rows = np.concatenate([first, uppers])
-        # per pattern, the bounds of `rows` (only the rows an edit changed are recomputed)
-        bounds = self._bounds.bounds(first, uppers, total, up, (count, bw, arrive, cone))
+        sums = self._sums(state)
+        members, bounds, injection = sums.members, sums.bounds, sums.injection
+        gpus, nics, nic_total = sums.gpus, sums.nics, sums.nic_total
         # a ring whose ranks are scattered has a neighbour anywhere on its rail: the share of
         # a cone's ring traffic that leaves it is the all-to-all share (C_r - c) / (C_r - 1)
         scattered = workload.placement == "scattered"
         pattern = "all-to-all" if scattered else workload.pattern
-        bound = bounds[pattern]
-        tiers: list[tuple[str, float]] = [("server", _r(injection))]
-        worst_tier, worst_row, worst = "server", None, 1.0
-        for tier in sorted(set(tier_of[rows].tolist())):
-            in_tier = tier_of[rows] == tier
-            value = float(bound[in_tier].min())
-            name = TIER_NAMES.get(tier, f"tier {tier}")
-            tiers.append((name, _r(injection * min(1.0, value))))
-            if value < worst:
-                tied = rows[in_tier][bound[in_tier] == value]
-                worst_tier, worst = name, value
-                worst_row = min(tied.tolist(), key=state.dev_id)
+        tiers, worst_tier, worst_row = _tier_rates(state, injection, bounds[pattern],
+                                                   sums.rows, sums.tier_of)
 
         def per_gpu(pattern: str) -> float:
             b = bounds[pattern]
@@ -439,8 +456,31 @@ class WorkloadModel:
             state.dev_id(slowest_row) if slowest_row is not None else None,
             estimate.protocol, estimate.nccl_ms, cuts,
         )
-        return metrics, covered
+        return metrics, sums.covered
 
+    def _sums(self, state: State) -> _Sums:
+        """The members' totals and, per pattern, the bounds of the rows the workload covers
+        (only the rows an edit changed are recomputed)."""
+        store = state.store
+        d = store.d
+        n = store.n_devices
+        self._fit(n)
+        members = self.members[:n]
+        count, bw, arrive, cone = self.count[:n], self.bw[:n], self.arrive[:n], self.cone[:n]
+        gpus = int(d["gpus"][:n][members].sum())
+        first = np.flatnonzero(self.first[:n])
+        uppers = np.flatnonzero(self.upper[:n])
+        total = count[first].sum(axis=0)
+        nic_total = float(bw[first].sum())
+        covered = np.zeros(n, dtype=bool)
+        covered[first] = True
+        covered[uppers] = True
+        up = d["up"][:n].astype(float)
+        rows = np.concatenate([first, uppers])
+        bounds = self._bounds.bounds(first, uppers, total, up, (count, bw, arrive, cone))
+        return _Sums(members, gpus, int(total.sum()), nic_total,
+                     nic_total / gpus if gpus else 0.0, covered, rows, d["tier"][:n][rows],
+                     bounds)
 
     def _allreduce(self, state: State, members: np.ndarray, counts: tuple[int, int, float],
                    message_bytes: float, pace: float) -> tuple:
@@ -461,6 +501,25 @@ class WorkloadModel:
         line = system.nics_per_node * system.nic_gbps / system.ppn if system.ppn else 0.0
         return (allreduce_estimate(system, message_bytes, family, pace / line if line > 0 else 0.0),
                 fallback, arch)
+
+
+def _tier_rates(state: State, injection: float, bound: np.ndarray, rows: np.ndarray,
+                tier_of: np.ndarray) -> tuple[list[tuple[str, float]], str, int | None]:
+    """(per tier, the per-GPU Gb/s through it; the bottleneck tier; its switch row, of the
+    tied ones the first by id, None when the servers' NICs bound) from the bounds of `rows`
+    (whose tiers are `tier_of`) under the workload's pattern."""
+    tiers: list[tuple[str, float]] = [("server", _r(injection))]
+    worst_tier, worst_row, worst = "server", None, 1.0
+    for tier in sorted(set(tier_of.tolist())):
+        in_tier = tier_of == tier
+        value = float(bound[in_tier].min())
+        name = TIER_NAMES.get(tier, f"tier {tier}")
+        tiers.append((name, _r(injection * min(1.0, value))))
+        if value < worst:
+            tied = rows[in_tier][bound[in_tier] == value]
+            worst_tier, worst = name, value
+            worst_row = min(tied.tolist(), key=state.dev_id)
+    return tiers, worst_tier, worst_row
 
 
 def _rounded_cuts(state: State, members: np.ndarray) -> Bisection:

@@ -78,11 +78,6 @@ def domain_count(servers: Iterable[tuple[int, int | None]]) -> int:
     return math.ceil(round(total, 9)) if total > 0 else 0
 
 
-def bus_bandwidth(alg_gbps: float, ranks: int) -> float:
-    """nccl-tests' bus bandwidth of an all-reduce: algBW * 2 (n - 1) / n."""
-    return alg_gbps * 2 * (ranks - 1) / ranks if ranks else 0.0
-
-
 def allreduce(system: NcclSystem, message_bytes: float, family: str = "auto",
               fabric_share: float = 1.0) -> AllReduce:
     """The all-reduce NCCL runs for `message_bytes` on `system` (within `family`), its time

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..model.catalog_entities import DeviceModel
 from ..model.fabric import FabricTechnology
-from ..model.load_balancing import MODES, PER_PACKET
+from ..model.load_balancing_modes import MODES, PER_PACKET
 from ..model.wording import counted
 from .state import State
 
@@ -62,10 +62,6 @@ class SwitchModes:
     fabric_mode: str  # after the NIC check: the mode the fabric as a whole may run
     per_row: np.ndarray
     shortfalls: tuple[Shortfall, ...]
-
-    def mode_of(self, row: int) -> str:
-        index = int(self.per_row[row])
-        return MODES[index] if index >= 0 else "ecmp"
 
     @property
     def used(self) -> tuple[str, ...]:

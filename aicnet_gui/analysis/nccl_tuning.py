@@ -252,25 +252,52 @@ class Tuning:
         graph = self.graph(algorithm)
         if graph is None or not self.enabled(algorithm, collective):
             return 0.0
+        if not self._protocol_runs(algorithm, protocol):
+            return 0.0
+        bw = self._channel_bw(graph, collective, algorithm)
+        if bw is None:
+            return 0.0
+        bus = self._capped(graph.channels * bw, graph, collective, algorithm, protocol)
+        nsteps = self.steps(collective)
+        if algorithm in ("ring", "nvls", "nvls_tree"):
+            bus *= s.ranks / nsteps
+        else:
+            bus *= .5
+        return bus
+
+    def _protocol_runs(self, algorithm: str, protocol: str) -> bool:
+        """NVLS and CollNet run Simple only; LL128 needs NVLink inside the node (tuning.cc)."""
         p = PROTOCOLS.index(protocol)
         if algorithm in ("nvls", "nvls_tree", "collnet_direct", "collnet_chain") and p != 2:
-            return 0.0
-        if protocol == "LL128" and not s.nvlink:
-            return 0.0  # tuning.cc: LL128 only up to NVB inside a node (no NVLink: PCIe paths)
-        arch = s.arch_index
-        nodes = s.nodes
-        col = 0 if nodes <= 1 else (1 if nodes == 2 else 2)
-        collnet = algorithm.startswith("collnet")
-        bw = graph.bw_intra if nodes <= 2 or collnet else graph.bw_inter
+            return False
+        return not (protocol == "LL128" and not self.system.nvlink)  # no NVLink: PCIe paths
+
+    def _column(self) -> int:
+        """The column of NCCL's per-channel tables: one node, two, more."""
+        nodes = self.system.nodes
+        return 0 if nodes <= 1 else (1 if nodes == 2 else 2)
+
+    def _channel_bw(self, graph: Graph, collective: str, algorithm: str) -> float | None:
+        """One channel's bandwidth (GB/s): intra-node on up to two nodes and for CollNet, else
+        inter-node; NVLS's from its efficiency and channels (None: too few channels)."""
+        s = self.system
+        arch, nodes = s.arch_index, s.nodes
+        bw = graph.bw_intra if nodes <= 2 or algorithm.startswith("collnet") else graph.bw_inter
         if algorithm in ("nvls", "nvls_tree"):
             if graph.channels < 2:
-                return 0.0
+                return None
             intra = graph.bw_intra * _NVLS_EFFICIENCY[arch] * (graph.channels - 1) / graph.channels
             intra *= 2.0 if collective == "allreduce" else (s.ppn - 1) / s.ppn
             inter = graph.bw_inter * (2 if nodes <= 2 and algorithm == "nvls_tree" else 1)
-            bw = min(intra, inter, _PER_CH_NVLS_TREE[arch][col] if algorithm == "nvls_tree"
-                     else math.inf)
-        bus = graph.channels * bw
+            bw = min(intra, inter, _PER_CH_NVLS_TREE[arch][self._column()]
+                     if algorithm == "nvls_tree" else math.inf)
+        return bw
+
+    def _capped(self, bus: float, graph: Graph, collective: str, algorithm: str,
+                protocol: str) -> float:
+        """The bus bandwidth after NCCL's per-protocol caps and efficiencies (tuning.cc)."""
+        s = self.system
+        arch, nodes, col = s.arch_index, s.nodes, self._column()
         if algorithm == "ring" and protocol == "LL":
             bus = min(_LL_MAX_BW[arch if nodes == 1 else 0][col], bus * .5)
         if algorithm == "ring" and protocol == "LL128":
@@ -288,11 +315,6 @@ class Tuning:
             bus /= factor
             if arch >= 2:
                 bus *= .85
-        nsteps = self.steps(collective)
-        if algorithm in ("ring", "nvls", "nvls_tree"):
-            bus *= s.ranks / nsteps
-        else:
-            bus *= .5
         return bus
 
     def steps(self, collective: str) -> int:

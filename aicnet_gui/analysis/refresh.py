@@ -266,17 +266,29 @@ DIRECT_PEERS = 8
 def ecmp_peers(state: State, delta: Delta) -> None:
     """A switch's ECMP result depends on its uppers and on the uppers of the switches that
     share an upper switch with it: note those whose inputs changed, and drop their memo."""
-    store, topo = state.store, state.topo
-    switch, tier_of = store.d["switch"], store.d["tier"]
     reach = state.memo.setdefault("ecmp", {})
     if delta.regrouped:
         reach.clear()
     delta.peers.update(delta.wired_rows)
+    # a renamed, re-modelled or moved switch changes its peers' messages: no shortcut then
+    compare = not delta.wired_rows
+    expand, before, rewired = _rewired_switches(state, delta, reach, compare)
+    _peers_below(state, delta, reach, (expand, before, rewired), compare)
+    state.run["ecmp_direct"] = len(delta.peers) <= DIRECT_PEERS
+
+
+def _rewired_switches(state: State, delta: Delta, reach: dict, compare: bool
+                      ) -> tuple[set[tuple[int, int]], dict[tuple[int, int], frozenset[int]],
+                                 list[Rewired]]:
+    """Per touched switch whose uppers or lowers changed: note it a peer, drop the memo of
+    its lowers' reach through it.  Returns the (upper switch, tier) pairs whose lowers to
+    check again, the memo entries dropped on the way, and the switches whose set of uppers
+    changed."""
+    store, topo = state.store, state.topo
+    switch, tier_of = store.d["switch"], store.d["tier"]
     expand: set[tuple[int, int]] = set()  # (upper switch, tier): re-check its lowers
     before: dict[tuple[int, int], frozenset[int]] = {}  # memo entries dropped on the way
     rewired: list[Rewired] = []  # switches whose set of uppers changed
-    # a renamed, re-modelled or moved switch changes its peers' messages: no shortcut then
-    compare = not delta.wired_rows
     for row in sorted(delta.touched_rows):
         renamed = row in delta.wired_rows
         if not switch[row] and not renamed:
@@ -300,6 +312,17 @@ def ecmp_peers(state: State, delta: Delta) -> None:
                     expand.update((upper, low_tier) for upper in topo.upset(low))
     # (when comparing, a low that arrived or left is rewired: its uppers, this row among them,
     # are expanded above; the other lows' uppers keep what their lows reach)
+    return expand, before, rewired
+
+
+def _peers_below(state: State, delta: Delta, reach: dict,
+                 found: tuple[set[tuple[int, int]], dict[tuple[int, int], frozenset[int]],
+                              list[Rewired]], compare: bool) -> None:
+    """The lowers of tier t under each expanded (upper switch, t) are peers to check again,
+    and its memo is dropped, unless (`compare`) what they reach through it did not change."""
+    store, topo = state.store, state.topo
+    switch, tier_of = store.d["switch"], store.d["tier"]
+    expand, before, rewired = found
     check = ReachCheck(topo, rewired, switch, tier_of)
     for upper, tier in expand:
         old = reach.get((upper, tier)) or before.get((upper, tier))
@@ -313,7 +336,6 @@ def ecmp_peers(state: State, delta: Delta) -> None:
         reach.pop((upper, tier), None)
         rows = topo.down_array(upper)[:, 0]
         delta.peers.update(rows[switch[rows] & (tier_of[rows] == tier)].tolist())
-    state.run["ecmp_direct"] = len(delta.peers) <= DIRECT_PEERS
 
 
 # ---------------------------------------------------------------------- helpers

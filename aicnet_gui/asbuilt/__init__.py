@@ -10,7 +10,7 @@ Bad input files raise `fileio.errors.FabricFileError` naming the file and the pl
 (`aicnet verify`) and the GUI (File > Verify Against As-Built...) both use this package.
 """
 
-from .compare import KIND_TITLES, Comparison, Difference, compare
+from .differences import KIND_TITLES, Comparison, Difference, compare
 from .hostmap import read_host_map
 from .ibnet import read_ibnetdiscover
 from .lldp import read_lldp

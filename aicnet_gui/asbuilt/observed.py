@@ -1,7 +1,7 @@
 """What an as-built input says was cabled: observed links between (host, port) names.
 
 The parsers (`lldp.py`, `ibnet.py`, `netbox_csv.py`) turn a tool's output into an `Observation`;
-`compare.py` resolves its host and port names against the design.  Names stay as the tool printed
+`differences.py` resolves its host and port names against the design.  Names stay as the tool printed
 them (`swp3s0`, `12`, `mlx5_0`, `Ethernet8`) so that a report can quote them.
 """
 

@@ -16,7 +16,7 @@ from typing import Any
 from ..model.document import FabricDocument
 from ..report.cables import CablePlan, build_plan
 from ..report.csv_exports import write_csv
-from .compare import KIND_TITLES, Comparison, Difference
+from .differences import KIND_TITLES, Comparison, Difference
 
 CSV_HEADER: tuple[str, ...] = (
     "Rack", "Kind", "Cables", "Labels", "Links", "Difference", "Action", "Observed", "Source",

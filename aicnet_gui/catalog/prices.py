@@ -122,7 +122,7 @@ def read_price_records(path: Path) -> Iterator[PriceRecord]:
     its own; a file that is no price list or goes past a limit (`MAX_PRICE_BYTES`,
     `MAX_PRICE_ROWS`, `MAX_PRICE_LINE`) raises `PriceListError` naming the file and the
     line.  The one reader of price list files: `load_price_list` stops at the first bad row,
-    the study's check (study/prices.py) reports each."""
+    the study's check (study/price_check.py) reports each."""
     try:
         size = path.stat().st_size
         if size > MAX_PRICE_BYTES:

@@ -1,6 +1,6 @@
 """Auto-layout by tier and alignment on the Topology canvas (pure Python, no Qt).
 
-The tier layout itself lives in `aicnet_gui.generators.layout` (generators write positions with
+The tier layout itself lives in `aicnet_gui.generators.canvas_layout` (generators write positions with
 it, so generated files open without being laid out again); this module applies it to an open
 document and adds what only the editor needs: move operations, alignment, a free slot for a new
 device, and the check that decides whether a file's stored positions are usable.
@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ..generators.layout import H_GAP, TIER_GAP, layout_devices, overlap_fraction, panel_size
-from ..generators.layout import snap as _snap
+from ..generators.canvas_layout import H_GAP, TIER_GAP, layout_devices, overlap_fraction, panel_size
+from ..generators.canvas_layout import snap as _snap
 from ..model.document import FabricDocument
 from ..model.edits import Operation, UpdateDevice
 from ..model.fabric import Device
@@ -123,7 +123,7 @@ def tier_row_slots(doc: FabricDocument, new_tiers: dict[str, int],
 
 def overlap_share(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray,
                   enough: float = 1.0) -> float:
-    """`generators.layout.overlap_fraction` on columns, vectorised: the share of boxes that
+    """`generators.canvas_layout.overlap_fraction` on columns, vectorised: the share of boxes that
     overlap another box (by more than a unit).  Boxes are put in grid cells as large as the
     largest box (so each lies in at most 2 x 2 cells) and only boxes of one cell are compared;
     it stops early once the share reaches `enough`."""

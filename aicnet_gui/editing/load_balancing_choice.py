@@ -26,7 +26,7 @@ from ..analysis.load_balancing import switch_modes
 from ..analysis.state import State
 from ..model.document import FabricDocument
 from ..model.fabric import FabricTechnology, Settings
-from ..model.load_balancing import MODES
+from ..model.load_balancing_modes import MODES
 from ..traffic.model import load_state
 
 

@@ -2,7 +2,7 @@
 
 A hand-drawn design starts without racks, and then no cable has a length (lengths come from the
 racks' places on the floor), so no media can be chosen for it.  `fill_new_racks` gives the
-devices a place with the templates' floor defaults (`generators.params.FloorParams`): servers
+devices a place with the templates' floor defaults (`generators.template_params.FloorParams`): servers
 in server racks, as many per rack as the rack's power budget (its maximum draw, else typical:
 `model.power.device_watts`; 42 kW, or one A/B feed when `Settings.power_feed_kw` is smaller) and
 its height (48 U, 2 U kept free at the top for the patch panel) allow; switches and other
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..generators.params import FloorParams
+from ..generators.template_params import FloorParams
 from ..model.document import FabricDocument
 from ..model.edits import AddRack, Operation, UpdateDevice
 from ..model.fabric import Device, Rack

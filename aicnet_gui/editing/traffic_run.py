@@ -41,7 +41,7 @@ import numpy as np
 
 from ..analysis.load_balancing import switch_modes
 from ..model.document import FabricDocument
-from ..model.load_balancing import MODES as ALL_MODES
+from ..model.load_balancing_modes import MODES as ALL_MODES
 from ..model.summary import TIER_NAMES
 from ..traffic import MODES, ModeResult, TrafficModel, TrafficParams, WorkloadTraffic
 from ..traffic.result import median_draw

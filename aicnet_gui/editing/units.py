@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..generators.layout import natural_key
+from ..generators.canvas_layout import natural_key
 from ..model.wording import counted, plural
 
 __all__ = ["counted", "natural_key", "plural", "speed_label"]

@@ -11,7 +11,7 @@
   only when there is one), and the fabric's load-balancing mode is a setting
   (`settings.load_balancing`: ecmp,
   flowlet, adaptive, spray) instead of words in the free-text ECMP policy; a version-3 file gets
-  the mode its policy names (`model.load_balancing.mode_of_policy`: "adaptive routing" ->
+  the mode its policy names (`model.load_balancing_modes.mode_of_policy`: "adaptive routing" ->
   adaptive, "5-tuple hash" -> ecmp).  A version-3 file is otherwise a valid version-4 file: it is
   read as one and the mode set on the validated settings (`upgrade_validated`), so big files
   keep the fast path.
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..model.fabric import SCHEMA_VERSION, Fabric
-from ..model.load_balancing import mode_of_policy
+from ..model.load_balancing_modes import mode_of_policy
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -21,8 +21,10 @@ Re-choosing media for a document's links (after racks moved) is the media packag
 
 from .build import build_design, build_ops, generate, generated_metadata, plan
 from .errors import GeneratorError
+from .generation_result import GenerationResult
 from .leaf_spine import plan_three_tier, plan_two_tier
-from .params import (
+from .rail_optimized import plan_rail_optimized
+from .template_params import (
     FloorParams,
     MediaParams,
     RailOptimizedParams,
@@ -30,8 +32,6 @@ from .params import (
     ThreeTierParams,
     TwoTierParams,
 )
-from .rail_optimized import plan_rail_optimized
-from .result import GenerationResult
 from .template_registry import GENERATOR_TEMPLATES, TEMPLATES, GeneratorTemplate, template_named
 
 __all__ = [

@@ -22,17 +22,13 @@ from ..media.bulk_choice import BulkSelection, select_bulk
 from ..model.catalog import Catalog
 from ..model.catalog_entities import ROLE_TIER, Role
 from ..model.colours import rail_colour
-from ..model.document import FabricDocument, ModelError
+from ..model.document import FabricDocument, ModelError, emptying_ops
 from ..model.edits import (
     AddDevice,
     AddLink,
     AddRack,
     AddWorkload,
     Operation,
-    RemoveDevice,
-    RemoveLink,
-    RemoveRack,
-    RemoveWorkload,
     UpdateMetadata,
     UpdateSettings,
 )
@@ -46,16 +42,16 @@ from ..model.fabric import (
 from ..model.limits import MAX_DEVICES, MAX_LINKS, MAX_RACKS
 from ..model.network_defaults import network_defaults
 from .cage_optics import DeviceOptics, power_notes, racks_over_budget, rule_draw
+from .canvas_layout import layout_devices, panel_size
 from .construct import LinkColumns, build_links
 from .errors import GeneratorError
-from .layout import layout_devices, panel_size
-from .link_table import LinkTable, estimate_lengths, link_table
+from .generation_result import GenerationResult
 from .naming import names
-from .params import TemplateParams
 from .placement import Placement, place, power_of
 from .plan import FabricPlan, PlannedDevice
-from .result import GenerationResult
+from .plan_links import LinkTable, estimate_lengths, link_table
 from .tally import tally
+from .template_params import TemplateParams
 from .template_registry import template_named
 
 _PASSES = 4  # placement passes at most: no optics known, then the optics chosen (growing)
@@ -318,13 +314,7 @@ def build_ops(
     params = resolved(doc.catalog, params)
     fabric = plan(doc.catalog, params)
     _refuse_too_big(len(fabric.devices), len(fabric.links), "devices", "links")
-    technologies: set[str] | None = None
-    for device in fabric.devices:
-        if device.role != Role.GPU_SERVER:
-            techs = {t.value for t in device.model.technology}
-            technologies = techs if technologies is None else technologies & techs
-    settings_changes = fabric_settings(technologies or set(), params)
-    settings_changes["rail_planes"] = fabric.rail_planes
+    settings_changes = _settings_changes(fabric, params)
     runnable = _runnable_load_balancing(fabric, settings_changes)
     _assign_names(fabric, doc.settings.naming)
     technology = fabric_technology(settings_changes["technology"])
@@ -343,25 +333,14 @@ def build_ops(
     notes += runnable
     devices = _devices(fabric, optics)
     links = _links(fabric, link_ids, selection)
-    servers = [d.id for d in fabric.devices if d.role == Role.GPU_SERVER]
-    kind = WorkloadKind(params.workload)
-    workload = Workload(
-        id="workload-1", name=f"{kind.value} (all servers)", kind=kind, members=servers,
-        pattern="all-to-all" if kind == WorkloadKind.INFERENCE else "ring-allreduce",
-    )
     name = params.name or _default_name(params, fabric)
-    ops: list[Operation] = []
-    if replace:
-        ops += [RemoveWorkload(w) for w in list(doc.workloads)]
-        ops += [RemoveLink(x) for x in list(doc.links)]
-        ops += [RemoveDevice(x) for x in list(doc.devices)]
-        ops += [RemoveRack(x) for x in list(doc.racks)]
+    ops = emptying_ops(doc) if replace else []
     ops.append(UpdateSettings(settings_changes))
     ops.append(UpdateMetadata({"name": name, "description": _description(fabric)}))
     ops += [AddRack(r) for r in placement.racks]
     ops += [AddDevice(d) for d in devices]
     ops += map(AddLink, links)
-    ops.append(AddWorkload(workload))
+    ops.append(AddWorkload(_all_servers_workload(fabric, params)))
     result = tally(doc.catalog, fabric, table, placement, selection, lengths,
                    settings_changes["technology"].value, name)
     result.notes += notes
@@ -371,6 +350,29 @@ def build_ops(
             "models): add a UFM / OpenSM host with a port on the fabric and name it, with a "
             "standby, in the project settings (IB-SUBNET-MANAGER until then)")
     return ops, result
+
+
+def _settings_changes(fabric: FabricPlan, params: TemplateParams) -> dict:
+    """The project settings the generated fabric sets: those of the technologies every switch
+    supports (fabric_settings) and whether its rails are planes of their own."""
+    technologies: set[str] | None = None
+    for device in fabric.devices:
+        if device.role != Role.GPU_SERVER:
+            techs = {t.value for t in device.model.technology}
+            technologies = techs if technologies is None else technologies & techs
+    settings_changes = fabric_settings(technologies or set(), params)
+    settings_changes["rail_planes"] = fabric.rail_planes
+    return settings_changes
+
+
+def _all_servers_workload(fabric: FabricPlan, params: TemplateParams) -> Workload:
+    """The generated fabric's one workload: every server, of the template's kind."""
+    servers = [d.id for d in fabric.devices if d.role == Role.GPU_SERVER]
+    kind = WorkloadKind(params.workload)
+    return Workload(
+        id="workload-1", name=f"{kind.value} (all servers)", kind=kind, members=servers,
+        pattern="all-to-all" if kind == WorkloadKind.INFERENCE else "ring-allreduce",
+    )
 
 
 def generate(doc: FabricDocument, params: TemplateParams, replace: bool = False,

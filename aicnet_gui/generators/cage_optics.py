@@ -18,8 +18,8 @@ from ..model.cage_tables import CageConfig, cage_table
 from ..model.catalog import Catalog
 from ..model.fabric import Rack
 from ..model.power import device_watts, optic_watts, optics_in_figure, rack_budget_kw
-from .link_table import LinkTable
 from .plan import FabricPlan
+from .plan_links import LinkTable
 
 _NO_OPTICS: tuple[tuple[int, str], ...] = ()
 

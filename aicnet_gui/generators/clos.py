@@ -32,10 +32,6 @@ def spine_block(
     return None
 
 
-def divisors_desc(n: int) -> list[int]:
-    return [d for d in range(n, 0, -1) if n % d == 0]
-
-
 def larger_switches(
     catalog: Catalog, speed: int, technologies: set[str], needed_ports: int, exclude: str
 ) -> list[str]:

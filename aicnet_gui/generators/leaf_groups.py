@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.wording import counted
-from .common import Hardware
 from .errors import GeneratorError
 from .leaf_spine import LeafPlan
-from .params import RailOptimizedParams
+from .template_hardware import Hardware
+from .template_params import RailOptimizedParams
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from .clos import larger_switches, or_use, spine_block
-from .common import (
+from .errors import GeneratorError
+from .plan import ComputeCell, FabricPlan, SwitchBlock
+from .template_hardware import (
     PLANE,
     Hardware,
     PodPlan,
@@ -24,9 +26,7 @@ from .common import (
     resolve_hardware,
     spine_of,
 )
-from .errors import GeneratorError
-from .params import ThreeTierParams, TwoTierParams
-from .plan import ComputeCell, FabricPlan, SwitchBlock
+from .template_params import ThreeTierParams, TwoTierParams
 
 
 @dataclass(frozen=True, slots=True)

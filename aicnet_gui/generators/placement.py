@@ -35,9 +35,9 @@ from ..model.power import device_watts, optics_in_figure, rack_budget_kw
 from ..model.wording import counted, nvlink_domain
 from .errors import GeneratorError
 from .naming import rack_name
-from .params import FloorParams
 from .plan import FabricPlan, PlannedDevice
 from .rack_needs import rack_cooling, rack_feeds
+from .template_params import FloorParams
 
 #: used when a model has no power figure: the DGX H100/H200 maximum, "10.2 kW max." (DGX H100/H200
 #: User Guide, Power Specifications, Table 3; hardware.md §2.2)

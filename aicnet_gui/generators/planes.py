@@ -19,8 +19,8 @@ from ..model.catalog import Catalog
 from ..model.catalog_entities import BreakoutMode, Role
 from .errors import GeneratorError
 from .hardware import compute_group, lookup_model
-from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
+from .template_params import RailOptimizedParams
 
 PlanOne = Callable[[Catalog, RailOptimizedParams, tuple[int, int] | None], FabricPlan]
 
@@ -128,16 +128,34 @@ def merge_over_servers(plans: list[FabricPlan], label: str, planes: int = 1) -> 
                         pods=first.pods, rail_planes=first.rail_planes, planes=planes)
     switches = [[i for i, d in enumerate(plan.devices) if d.role != Role.GPU_SERVER]
                 for plan in plans]
-    index: list[dict[int, int]] = [{} for _ in plans]
-    servers = [i for i, d in enumerate(first.devices) if d.role == Role.GPU_SERVER]
-    for p, plan in enumerate(plans):
+    at_merged: dict[tuple[int, int], int] = {}
+    for p, i in _merged_order(plans, switches):
+        at_merged[(p, i)] = len(merged.devices)
+        merged.devices.append(plans[p].devices[i])
+    for p, (plan, servers) in enumerate(zip(plans, _first_plan_servers(plans), strict=True)):
+        at = {i: at_merged[(0, server)] for i, server in servers.items()}
+        at.update({i: at_merged[(p, i)] for i in switches[p]})
+        _add_plan(merged, p, plan, at, label)
+    return merged
+
+
+def _first_plan_servers(plans: list[FabricPlan]) -> list[dict[int, int]]:
+    """Per plan, its server device indices -> the first plan's server at the same place."""
+    servers = [i for i, d in enumerate(plans[0].devices) if d.role == Role.GPU_SERVER]
+    index: list[dict[int, int]] = []
+    for plan in plans:
         own = [i for i, d in enumerate(plan.devices) if d.role == Role.GPU_SERVER]
         assert len(own) == len(servers), "plans over the same servers"
-        for mine, theirs in zip(own, servers, strict=True):
-            index[p][mine] = theirs  # fixed below, once the merged order is known
-    order: list[tuple[int, int]] = []  # (plan, device index) in merged order
+        index.append(dict(zip(own, servers, strict=True)))
+    return index
+
+
+def _merged_order(plans: list[FabricPlan], switches: list[list[int]]) -> list[tuple[int, int]]:
+    """(plan, device index) in merged order: the first plan's servers where they are, switch
+    k of every plan after switch k of the first, then the switches past the first's count."""
+    order: list[tuple[int, int]] = []
     k = 0
-    for i, device in enumerate(first.devices):
+    for i, device in enumerate(plans[0].devices):
         if device.role == Role.GPU_SERVER:
             order.append((0, i))
             continue
@@ -147,24 +165,23 @@ def merge_over_servers(plans: list[FabricPlan], label: str, planes: int = 1) -> 
         k += 1
     for p in range(len(plans)):  # switches past the first plan's count
         order += [(p, i) for i in switches[p][k:]]
-    at_merged: dict[tuple[int, int], int] = {}
-    for p, i in order:
-        at_merged[(p, i)] = len(merged.devices)
-        merged.devices.append(plans[p].devices[i])
-    for p, plan in enumerate(plans):
-        at = {i: at_merged[(0, server)] for i, server in index[p].items()}
-        at.update({i: at_merged[(p, i)] for i in switches[p]})
-        for link in plan.links:
-            link.a, link.b = at[link.a], at[link.b]
-            merged.links.append(link)
-        for c, cell in enumerate(plan.cells):
-            leaves = [at[x] for x in cell.leaves]
-            if p == 0:
-                merged.cells.append(ComputeCell(cell.label, [at[x] for x in cell.servers],
-                                                leaves, cell.pod))
-            else:
-                merged.cells[c].leaves.extend(leaves)
-        for block in plan.blocks:
-            merged.blocks.append(SwitchBlock(f"{label} {p + 1} {block.label}",
-                                             [at[x] for x in block.switches], block.pod))
-    return merged
+    return order
+
+
+def _add_plan(merged: FabricPlan, p: int, plan: FabricPlan, at: dict[int, int],
+              label: str) -> None:
+    """Plan `p`'s links, cells and blocks into `merged`, its device indices moved by `at`
+    (the cells of a later plan add their leaves to the first plan's cells)."""
+    for link in plan.links:
+        link.a, link.b = at[link.a], at[link.b]
+        merged.links.append(link)
+    for c, cell in enumerate(plan.cells):
+        leaves = [at[x] for x in cell.leaves]
+        if p == 0:
+            merged.cells.append(ComputeCell(cell.label, [at[x] for x in cell.servers],
+                                            leaves, cell.pod))
+        else:
+            merged.cells[c].leaves.extend(leaves)
+    for block in plan.blocks:
+        merged.blocks.append(SwitchBlock(f"{label} {p + 1} {block.label}",
+                                         [at[x] for x in block.switches], block.pod))

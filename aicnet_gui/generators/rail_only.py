@@ -29,11 +29,11 @@ from dataclasses import replace
 
 from ..model.catalog_entities import Role
 from ..model.wording import counted
-from .common import PLANE, Hardware
 from .hardware import PortBlock
-from .params import RailOptimizedParams
 from .plan import ComputeCell, FabricPlan, SwitchBlock
 from .planes import merge_over_servers
+from .template_hardware import PLANE, Hardware
+from .template_params import RailOptimizedParams
 
 RAIL_ONLY_NOTE = (
     "rail-only: each rail is a separate fabric (no spine joins the rails); GPUs on different "

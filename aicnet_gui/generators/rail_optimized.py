@@ -33,7 +33,6 @@ from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
 from ..model.wording import counted
 from .clos import larger_switches, or_use, spine_block
-from .common import PLANE, Hardware, half_capacity, resolve_hardware, spine_of
 from .errors import GeneratorError
 from .hardware import PortBlock, lookup_model, server_block, switch_profile
 from .leaf_groups import LeafGroup, leaf_group
@@ -44,9 +43,10 @@ from .leaf_spine import (
     wire_three_tier,
     wire_two_tier,
 )
-from .params import RailOptimizedParams
 from .plan import FabricPlan, SwitchBlock
 from .rail_only import one_switch_holds, plan_rail_only, rail_hardware
+from .template_hardware import PLANE, Hardware, half_capacity, resolve_hardware, spine_of
+from .template_params import RailOptimizedParams
 
 DEFAULT_SU_NODES = 32
 """Servers per SU when neither the user nor the server model's reference design gives one."""

@@ -16,10 +16,10 @@ from ..media.bulk_choice import BulkSelection
 from ..model import arrays
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
-from .link_table import LinkTable
+from .generation_result import GenerationResult
 from .placement import Placement
 from .plan import FabricPlan
-from .result import GenerationResult
+from .plan_links import LinkTable
 
 _ROLE_ORDER = (Role.GPU_SERVER, Role.LEAF, Role.SPINE, Role.CORE)
 _TIERS = ("server-leaf", "leaf-spine", "spine-core")

@@ -5,7 +5,7 @@ A `GeneratorTemplate` holds:
 - `title`: what the New-from-template wizard lists it as; `summary`: its line in
   `aicnet generate --help`;
 - `params`: its pydantic parameter model (every field's description is the wizard's help for
-  it, `generators/params.py`);
+  it, `generators/template_params.py`);
 - `planner`: catalog, parameters -> `FabricPlan` (devices, links, placement groups);
 - `resolve`: the parameters with the defaults that depend on the catalog filled in (the SU
   size of a rail-optimized fabric), or None;
@@ -30,9 +30,9 @@ from typing import Any
 from ..model.catalog import Catalog
 from .errors import GeneratorError
 from .leaf_spine import plan_three_tier, plan_two_tier
-from .params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
 from .plan import FabricPlan
 from .rail_optimized import plan_rail_optimized, with_su_size
+from .template_params import RailOptimizedParams, TemplateParams, ThreeTierParams, TwoTierParams
 
 
 @dataclass(frozen=True)

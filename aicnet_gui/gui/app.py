@@ -119,6 +119,30 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         return 1
     if view == "floor":
         window.tabs.setCurrentIndex(1)
+    _wait_for_results(app, window, dock, args)
+    if getattr(args, "collapse", None):
+        window.collapse_all(args.collapse)
+    if not _show_plane(window, file, getattr(args, "plane", None)):
+        window.document.close()
+        return 1
+    for _ in range(3):
+        app.processEvents()
+    window.fit_to_view()
+    if not _select(app, window, file, args):
+        window.document.close()
+        return 1
+    app.processEvents()
+    image = window.grab()
+    ok = image.save(str(out))
+    if not ok:
+        print(f"aicnet-gui: could not write {out}", file=sys.stderr)
+    window.document.close()
+    return 0 if ok else 1
+
+
+def _wait_for_results(app, window, dock: str, args: argparse.Namespace | None) -> None:  # noqa: ANN001
+    """Wait for the live validation (and the bill of materials when the Metrics dock shows,
+    the traffic run when the traffic colours do); colour the canvas as `args` asks."""
     validator = window.validator
     wait_for(app, validator.current)
     if dock == "metrics":
@@ -132,20 +156,25 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
             window.traffic.section.choose_mode(args.traffic_mode)
         if dock == "workloads":  # the dock scrolled to its traffic section
             window.workloads.scroll_to(window.workloads.traffic)
-    if getattr(args, "collapse", None):
-        window.collapse_all(args.collapse)
-    plane = getattr(args, "plane", None)
-    if plane is not None:
-        planes = window.topology.planes()
-        if plane not in planes:
-            have = ", ".join(planes) if planes else "none (not a multi-plane fabric)"
-            print(f"aicnet-gui: {file}: no plane {plane!r}; its planes: {have}", file=sys.stderr)
-            window.document.close()
-            return 1
-        window.plane_choice.choose(plane)
-    for _ in range(3):
-        app.processEvents()
-    window.fit_to_view()
+
+
+def _show_plane(window, file: str | None, plane: str | None) -> bool:  # noqa: ANN001
+    """Show only `plane` of a multi-plane fabric (None: all); False, said on stderr, when the
+    fabric has no such plane."""
+    if plane is None:
+        return True
+    planes = window.topology.planes()
+    if plane not in planes:
+        have = ", ".join(planes) if planes else "none (not a multi-plane fabric)"
+        print(f"aicnet-gui: {file}: no plane {plane!r}; its planes: {have}", file=sys.stderr)
+        return False
+    window.plane_choice.choose(plane)
+    return True
+
+
+def _select(app, window, file: str | None, args: argparse.Namespace | None) -> bool:  # noqa: ANN001
+    """Select the devices, cable or finding `args` names and zoom to them; False, said on
+    stderr, when the cable does not exist."""
     if getattr(args, "select", None):
         doc = window.document.fabric
         found = [doc.device_by_name(n.strip()) for n in args.select.split(",")]
@@ -154,8 +183,7 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
     if link_id:
         if link_id not in window.document.fabric.links:
             print(f"aicnet-gui: {file}: no link with id {link_id!r}", file=sys.stderr)
-            window.document.close()
-            return 1
+            return False
         window.select_ids([], [link_id], [])
     if getattr(args, "zoom", None):
         window.topology_view.set_zoom(args.zoom)
@@ -168,13 +196,7 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         window.findings.select_row(min(args.select_finding, window.findings.proxy.rowCount() - 1))
         for _ in range(3):
             app.processEvents()
-    app.processEvents()
-    image = window.grab()
-    ok = image.save(str(out))
-    if not ok:
-        print(f"aicnet-gui: could not write {out}", file=sys.stderr)
-    window.document.close()
-    return 0 if ok else 1
+    return True
 
 
 if __name__ == "__main__":  # `python -m aicnet_gui.gui.app`, as the docs run it from a checkout

@@ -15,7 +15,7 @@ length, or that nothing fits, are decided one by one, for their own reasons.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -39,7 +39,7 @@ class CageColumns(Protocol):
 
 class LinkColumns(Protocol):
     """Per link: device index, cage index (into `cages`) and leg at each end, and its tier pair
-    (index into `tiers`); `generators.link_table.LinkTable` is one."""
+    (index into `tiers`); `generators.plan_links.LinkTable` is one."""
 
     a: np.ndarray
     a_cage: np.ndarray
@@ -214,12 +214,7 @@ def select_bulk(
         ]
 
     longest = np.maximum.reduceat(lengths[comps.order], comps.start)
-    rack_codes: dict[str | None, int] = {None: -1}
-    rack = np.array([rack_codes.setdefault(r, len(rack_codes)) for r in racks], dtype=np.int64)
-    end_rack = rack[table.cages.device[comps.end_cage]]
-    low = np.minimum.reduceat(end_rack, 2 * comps.start)
-    high = np.maximum.reduceat(end_rack, 2 * comps.start)
-    same_rack = (low == high) & (low != -1)
+    same_rack = _in_one_rack(table, comps, racks)
     known = ~np.isnan(longest)
     length_code = np.full(n_comps, -1, dtype=np.int64)
     length_code[known] = arrays.unique(longest[known], return_inverse=True)[1].reshape(-1)
@@ -230,26 +225,8 @@ def select_bulk(
         rows = codes[comps.start[members][:, None] + np.arange(size)]
         shape, _ = _dense_codes([*rows.T, same_rack[members].astype(np.int64)])
         pair, first = _dense_codes([shape, length_code[members]])
-        recipes: list[Recipe] = []
-        made: dict[tuple[int, int], int] = {}
-        shapes: dict[int, tuple[Choices, list[MediaLink]]] = {}
-        chosen = np.empty(len(first), dtype=np.int64)
-        for index, rep in enumerate(first.tolist()):
-            kind = int(shape[rep])
-            if kind not in shapes:
-                links = members_of(int(members[rep]))
-                shapes[kind] = (selector.choices(links, cages, limits), links)
-            choices, links = shapes[kind]
-            length = float(longest[members[rep]])
-            candidate = choices.pick(length)
-            if candidate is None:  # each says why in its own words
-                chosen[index] = -1
-                continue
-            key = (kind, id(candidate))
-            if key not in made:
-                made[key] = len(recipes)
-                recipes.append(recipe(candidate, links, cages, choices.used, length))
-            chosen[index] = made[key]
+        recipes, chosen = _recipes(selector, cages, limits, members_of,
+                                   (shape, first, members), longest)
         which = chosen[pair]
         alone += members[which < 0].tolist()
         out.write(comps, members[which >= 0], size, recipes, which[which >= 0])
@@ -259,6 +236,47 @@ def select_bulk(
         assert isinstance(decision, Unresolved)
         unresolved.append(decision)
     return _finish(out, comps, unresolved)
+
+
+def _in_one_rack(table: LinkColumns, comps: _Components, racks: list[str | None]) -> np.ndarray:
+    """Per component: every end of its links sits in one rack (a known one)."""
+    rack_codes: dict[str | None, int] = {None: -1}
+    rack = np.array([rack_codes.setdefault(r, len(rack_codes)) for r in racks], dtype=np.int64)
+    end_rack = rack[table.cages.device[comps.end_cage]]
+    low = np.minimum.reduceat(end_rack, 2 * comps.start)
+    high = np.maximum.reduceat(end_rack, 2 * comps.start)
+    return (low == high) & (low != -1)
+
+
+def _recipes(selector: MediaSelector, cages: _CageView, limits: dict[str, frozenset[str]],
+             members_of: Callable[[int], list[MediaLink]],
+             groups: tuple[np.ndarray, np.ndarray, np.ndarray],
+             longest: np.ndarray) -> tuple[list[Recipe], np.ndarray]:
+    """For components of one size: the selector's choices once per shape, its pick once per
+    (shape, length) pair (`first`: each pair's first component, an index into `members`);
+    returns the distinct recipes and, per pair, the index of its recipe (-1: none fits)."""
+    shape, first, members = groups
+    recipes: list[Recipe] = []
+    made: dict[tuple[int, int], int] = {}
+    shapes: dict[int, tuple[Choices, list[MediaLink]]] = {}
+    chosen = np.empty(len(first), dtype=np.int64)
+    for index, rep in enumerate(first.tolist()):
+        kind = int(shape[rep])
+        if kind not in shapes:
+            links = members_of(int(members[rep]))
+            shapes[kind] = (selector.choices(links, cages, limits), links)
+        choices, links = shapes[kind]
+        length = float(longest[members[rep]])
+        candidate = choices.pick(length)
+        if candidate is None:  # each says why in its own words
+            chosen[index] = -1
+            continue
+        key = (kind, id(candidate))
+        if key not in made:
+            made[key] = len(recipes)
+            recipes.append(recipe(candidate, links, cages, choices.used, length))
+        chosen[index] = made[key]
+    return recipes, chosen
 
 
 def _finish(out: _Broadcast, comps: _Components, unresolved: list[Unresolved]) -> BulkSelection:

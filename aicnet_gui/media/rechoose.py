@@ -138,6 +138,14 @@ def _keep_equivalent_parts(
 ) -> None:
     """Keep an installed optic or cord where it is as good as the new choice: the same family
     and structure, no more power, and it reaches; re-choosing then changes nothing needlessly."""
+    _keep_equivalent_optics(doc, selector, cages, selection)
+    _keep_equivalent_cords(doc, links, selection)
+
+
+def _keep_equivalent_optics(doc: FabricDocument, selector: MediaSelector, cages: Sequence[Cage],
+                            selection: MediaSelection) -> None:
+    """An installed optic stays where it is of the new one's family and split, draws no more
+    power and reaches as far as the cage's links need."""
     for index, new in list(selection.transceivers.items()):
         cage = cages[index]
         config = doc.devices[cage.device].cages.get(cage.number)
@@ -150,6 +158,12 @@ def _keep_equivalent_parts(
                 and old.split == chosen.split and old.optic.power_w <= chosen.optic.power_w
                 and old.reach >= selection.need_m.get(index, 0.0)):
             selection.transceivers[index] = current
+
+
+def _keep_equivalent_cords(doc: FabricDocument, links: Sequence[MediaLink],
+                           selection: MediaSelection) -> None:
+    """An installed fibre cord stays where it is of the new one's grade, legs and connector,
+    draws no more power and comes long enough for the link."""
     catalog = doc.catalog
     length_of = {link.id: link.length_m for link in links}
     for link_id, (new, assembly) in list(selection.cables.items()):
@@ -220,21 +234,42 @@ def choose_media(
     selected = list(doc.links) if link_ids is None else _closure(doc, link_ids)
     links, cages = describe(doc, selected)
     pinned_set = set(pinned) | {i for i in selected if doc.links[i].pinned}
-    held: list[str] = []
-    if pinned_set:
-        keep: list[MediaLink] = []
-        for component in components(links, len(cages)):
-            members = [links[i] for i in component]
-            if any(link.id in pinned_set for link in members):
-                held += [link.id for link in members]
-            else:
-                keep += members
-        links = keep
+    links, held = _without_pinned(links, len(cages), pinned_set)
     selector = MediaSelector(doc.catalog, fabric_technology(doc.settings.technology), params)
     limits = {tier: frozenset(classes) for tier, classes in (allowed or {}).items()}
     selection = selector.select(links, cages, AssemblyIds(assembly_groups(doc)), limits)
     _keep_equivalent_parts(doc, selector, cages, links, selection)
     _keep_assembly_ids(doc, selection)
+    ops = _optic_ops(doc, cages, selection)
+    for link_id in sorted(selection.cables):
+        cable, assembly = selection.cables[link_id]
+        link = doc.links[link_id]
+        if link.cable != cable or link.assembly != assembly:
+            ops.append(UpdateLink(link_id, {"cable": cable, "assembly": assembly}))
+    return MediaResult(ops, len(links), selection.unresolved, sorted(held))
+
+
+def _without_pinned(links: list[MediaLink], n_cages: int,
+                    pinned: set[str]) -> tuple[list[MediaLink], list[str]]:
+    """The links of the components that hold no pinned link, and the ids of the others'
+    links (held as they are)."""
+    if not pinned:
+        return links, []
+    keep: list[MediaLink] = []
+    held: list[str] = []
+    for component in components(links, n_cages):
+        members = [links[i] for i in component]
+        if any(link.id in pinned for link in members):
+            held += [link.id for link in members]
+        else:
+            keep += members
+    return keep, held
+
+
+def _optic_ops(doc: FabricDocument, cages: Sequence[Cage],
+               selection: MediaSelection) -> list[Operation]:
+    """One UpdateDevice per device whose cages get another optic (cages left with nothing set
+    dropped)."""
     ops: list[Operation] = []
     by_device: dict[str, dict[int, str | None]] = {}
     for cage_index, optic in selection.transceivers.items():
@@ -252,9 +287,4 @@ def choose_media(
         if changed:
             configs = {n: c for n, c in sorted(configs.items()) if c.mode or c.transceiver or c.fec}
             ops.append(UpdateDevice(device_id, {"cages": configs}))
-    for link_id in sorted(selection.cables):
-        cable, assembly = selection.cables[link_id]
-        link = doc.links[link_id]
-        if link.cable != cable or link.assembly != assembly:
-            ops.append(UpdateLink(link_id, {"cable": cable, "assembly": assembly}))
-    return MediaResult(ops, len(links), selection.unresolved, sorted(held))
+    return ops

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from . import limits as L
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
-from .load_balancing import LoadBalancing
+from .load_balancing_modes import LoadBalancing
 from .os_naming import OsName, OsPortNaming
 from .templates import check_template
 
@@ -418,7 +418,7 @@ class DeviceModel(Sourced):
     load_balancing: list[LoadBalancing] | None = Field(
         default=None, max_length=4,
         description="switch: the load-balancing modes its vendor documents for it "
-                    "(model/load_balancing.py); None: not stated (static hashing assumed)")
+                    "(model/load_balancing_modes.py); None: not stated (static hashing assumed)")
     nic_packet_reorder: bool | None = Field(
         default=None,
         description="GPU server: its compute NICs place the packets of one flow that arrive out "

@@ -869,3 +869,13 @@ class _IdView:
             or object_id in doc.racks
             or object_id in doc.workloads
         )
+
+
+def emptying_ops(doc: FabricDocument) -> list[Operation]:
+    """The ops that remove everything `doc` holds, in an order every step of which is valid:
+    workloads, links, devices, racks (before a generator run or another design replaces it)."""
+    ops: list[Operation] = [RemoveWorkload(w) for w in list(doc.workloads)]
+    ops += [RemoveLink(x) for x in list(doc.links)]
+    ops += [RemoveDevice(x) for x in list(doc.devices)]
+    ops += [RemoveRack(x) for x in list(doc.racks)]
+    return ops

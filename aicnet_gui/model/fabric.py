@@ -30,7 +30,7 @@ from .cage_tables import CageConfig as CageConfig  # re-exported: part of the fi
 from .cage_tables import CageTable
 from .catalog_entities import CableAssembly, DeviceModel, PowerFeed, Role, Transceiver
 from .limits import FreeText, IdText, NameText, bounded_float, bounded_int
-from .load_balancing import LoadBalancing
+from .load_balancing_modes import LoadBalancing
 from .os_naming import OsName
 from .polarity import Method as PolarityMethod
 from .polarity import Segment as PolaritySegment
@@ -140,7 +140,7 @@ class Settings(_Data):
     load_balancing: LoadBalancing = Field(
         default="adaptive",
         description="how the switches spread traffic over equal-cost paths (model/"
-                    "load_balancing.py): ecmp (static hashing), flowlet, adaptive (per-packet "
+                    "load_balancing_modes.py): ecmp (static hashing), flowlet, adaptive (per-packet "
                     "adaptive routing), spray (per-packet spraying); a switch whose model does "
                     "not run it hashes (LOAD-BALANCING)")
     weighted_ecmp: bool = Field(

@@ -8,7 +8,7 @@ for the editor, which applies them when a design changes technology.
   rules_fabric.ROCE_MIN_MTU; 9000 is the usual jumbo-frame host MTU), PFC and ECN (RDMA needs a
   lossless class and DCQCN congestion control: ROCE-NO-PFC-ECN) with DCB to carry them;
   adaptive routing (Spectrum-X; `load_balancing` adaptive: the mode the traffic model routes
-  by, model/load_balancing.py).
+  by, model/load_balancing_modes.py).
 - **Ethernet** (best effort): MTU 9000, no lossless class; a 5-tuple ECMP hash.
 """
 

@@ -14,6 +14,6 @@ checked the same way.
 Only findings whose fix is shown or requested are checked, so the analysis itself is not slowed.
 """
 
-from .check import CHECK_LIMIT, FixChecker, Verdict, checked_report
+from .fix_checker import CHECK_LIMIT, FixChecker, Verdict, checked_report
 
 __all__ = ["CHECK_LIMIT", "FixChecker", "Verdict", "checked_report"]

@@ -27,7 +27,7 @@ from ..media import choose_media
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import Operation
 from ..model.wording import counted
-from .check import MEDIA_CODES, FixChecker, Key
+from .fix_checker import MEDIA_CODES, FixChecker, Key
 from .media_fix import names_of, unplaced_ends
 
 #: how many findings of a batch are checked one by one when the merged fixes fail

@@ -20,7 +20,7 @@ from .identifiers import Identifiers, cable_number
 from .label_layout import AVERY_5160, AVERY_L7651, LabelStock, label_rects, parse_custom_stock
 from .netbox import export_netbox
 from .options import SECTIONS, ExportOptions
-from .pdf import ExportResult, export_pdf
+from .plan_pdf import ExportResult, export_pdf
 from .progress import ExportCancelled
 
 __all__ = [

@@ -17,8 +17,8 @@ from ..model.document import FabricDocument
 from ..model.rounding import metres
 from ..model.wording import counted
 from .analysis_data import AnalysisData
-from .flow import Column, Flow
 from .pdfpage import PdfWriter
+from .text_flow import Column, Flow
 
 SEVERITY_FILL = {
     "error": (0.98, 0.85, 0.85),

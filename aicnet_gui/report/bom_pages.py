@@ -9,9 +9,9 @@ from ..analysis.bom_planes import PLANES_TITLE, plane_label
 from ..model.document import FabricDocument
 from ..model.wording import counted
 from .analysis_data import AnalysisData
-from .bom import BomLine, BomTables
-from .flow import Column, Flow
+from .bom_lines import BomLine, BomTables
 from .pdfpage import PdfWriter
+from .text_flow import Column, Flow
 
 SUBTOTAL_FILL = (0.88, 0.91, 0.95)
 

@@ -37,7 +37,7 @@ from reportlab.platypus import (
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..study.candidate import Candidate, StudyResult
-from ..study.text import kw, money, ms, pareto_text
+from ..study.comparison_text import kw, money, ms, pareto_text
 from ..study.traffic_estimates import by_mode_line
 from .fonts import fonts
 from .outfile import write_bytes

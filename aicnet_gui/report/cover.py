@@ -6,9 +6,9 @@ from ..model.document import FabricDocument
 from ..model.summary import summarize
 from .analysis_data import AnalysisData
 from .cables import CablePlan
-from .flow import Flow
 from .options import SECTION_TITLES
 from .pdfpage import PdfWriter
+from .text_flow import Flow
 
 RED = (0.80, 0.12, 0.12)
 AMBER = (0.85, 0.55, 0.0)

@@ -42,7 +42,7 @@ from ..fileio.atomic import atomic_output
 from ..model.document import FabricDocument
 from ..model.fabric import FabricTechnology
 from ..model.port_names_os import PortNamer
-from .bom import cable_part_numbers
+from .bom_lines import cable_part_numbers
 from .cables import CablePlan, CableRow, End, build_plan
 from .xlsx_cells import CellWriter
 

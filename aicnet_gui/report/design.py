@@ -19,8 +19,8 @@ from ..model.document import FabricDocument
 from ..model.rack_units import CONVENTION
 from .analysis_data import AnalysisData
 from .cables import CablePlan
-from .flow import Column, Flow
 from .pdfpage import PdfWriter
+from .text_flow import Column, Flow
 
 NOTES_WHERE = "Edit > Fabric Settings > Design notes"
 NO_NOTES = (f"No design notes written yet. Write them in {NOTES_WHERE} (ECMP, optics plan, NCCL, "
@@ -85,7 +85,35 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
     flow.heading("Design report", 1)
     written = any(getattr(notes, name) for name in type(notes).model_fields)
     flow.para(SOME_NOTES if written else NO_NOTES, size=8.5, rgb=(0.3, 0.3, 0.3))
+    _technology_section(flow, doc)
+    _oversubscription_section(flow, doc, analysis)
+    _optics_section(flow, doc, plan)
+    flow.heading("NCCL tuning notes", 2)
+    if notes.nccl:
+        flow.para(notes.nccl, size=9)
+    flow.para(f"All-reduce message size used for time estimates: {s.allreduce_message_mb:g} MB.",
+              size=8.5, rgb=(0.3, 0.3, 0.3))
 
+    from .design_fabric import draw_fabric_shape
+
+    draw_fabric_shape(flow, doc, analysis, prices)
+    _firmware_section(flow, doc)
+    _growth_section(flow, doc)
+
+    from .resilience_table import draw_resilience
+
+    draw_resilience(flow, doc, plan)
+    _lengths_section(flow, doc, plan)
+    if notes.general:
+        flow.heading("General notes", 2)
+        flow.para(notes.general, size=9)
+    flow.close()
+
+
+def _technology_section(flow: Flow, doc: FabricDocument) -> None:
+    """Technology, MTU, PFC/ECN/DCB, the ECMP policy and load-balancing mode."""
+    s = doc.settings
+    notes = s.notes
     flow.heading("Fabric technology", 2)
     flow.key_values([
         ("Technology", s.technology.value),
@@ -98,8 +126,12 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         *([("ECMP notes", notes.ecmp)] if notes.ecmp else []),
     ])
 
+
+def _oversubscription_section(flow: Flow, doc: FabricDocument,
+                              analysis: AnalysisData | None) -> None:
+    """The targets, and the measured ratios per tier when the validation ran."""
     flow.heading("Oversubscription", 2)
-    targets = s.oversubscription
+    targets = doc.settings.oversubscription
     flow.key_values([
         ("Targets (down:up)", f"training {targets.training:g}:1, storage {targets.storage:.2f}:1, "
                               f"inference {targets.inference:g}:1"),
@@ -116,7 +148,11 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
         flow.para("Measured ratios need the validation, which did not run for this export.",
                   size=8.5)
 
+
+def _optics_section(flow: Flow, doc: FabricDocument, plan: CablePlan) -> None:
+    """The optics plan's note and the optics and cables per tier."""
     flow.heading("Optics deployment plan", 2)
+    notes = doc.settings.notes
     if notes.optics_plan:
         flow.para(notes.optics_plan, size=9)
     rows = optics_rows(plan)
@@ -125,17 +161,11 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                     Column("B-end optic", 0.3), Column("Links", 40, "right"),
                     Column("Cables", 44, "right")], rows, size=7.5)
 
-    flow.heading("NCCL tuning notes", 2)
-    if notes.nccl:
-        flow.para(notes.nccl, size=9)
-    flow.para(f"All-reduce message size used for time estimates: {s.allreduce_message_mb:g} MB.",
-              size=8.5, rgb=(0.3, 0.3, 0.3))
 
-    from .design_fabric import draw_fabric_shape
-
-    draw_fabric_shape(flow, doc, analysis, prices)
-
+def _firmware_section(flow: Flow, doc: FabricDocument) -> None:
+    """The firmware note, the versions per model and the models whose versions differ."""
     flow.heading("Firmware baseline", 2)
+    notes = doc.settings.notes
     if notes.firmware:
         flow.para(notes.firmware, size=9)
     firmware, drift = firmware_rows(doc)
@@ -145,7 +175,11 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
     if drift:
         flow.para(f"Firmware differs within: {', '.join(drift)}.", size=8.5, rgb=(0.75, 0.1, 0.1))
 
+
+def _growth_section(flow: Flow, doc: FabricDocument) -> None:
+    """The growth note and the free fabric ports per switch role."""
     flow.heading("Growth", 2)
+    notes = doc.settings.notes
     if notes.growth:
         flow.para(notes.growth, size=9)
     free = free_port_rows(doc)
@@ -154,10 +188,10 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                     Column("Fabric ports", 0.2, "right"), Column("Free ports", 0.2, "right")],
                    free, size=7.5)
 
-    from .resilience import draw_resilience
 
-    draw_resilience(flow, doc, plan)
-
+def _lengths_section(flow: Flow, doc: FabricDocument, plan: CablePlan) -> None:
+    """How lengths are estimated and ordered, the spares and the label profile."""
+    s = doc.settings
     flow.heading("Cable lengths and labels", 2)
     lengths = s.lengths
     flow.key_values([
@@ -170,7 +204,3 @@ def draw_design(writer: PdfWriter, doc: FabricDocument, plan: CablePlan,
                    "part; a cable part at one ordered length), rounded up once per line"),
         ("Label profile", f"{plan.profile}, site {s.site}; {CONVENTION}"),
     ])
-    if notes.general:
-        flow.heading("General notes", 2)
-        flow.para(notes.general, size=9)
-    flow.close()

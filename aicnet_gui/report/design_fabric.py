@@ -22,7 +22,7 @@ from ..change.counterpart import Counterpart, NetworkCost, counterpart
 from ..model.document import FabricDocument
 from ..model.nvlink_domains import nvlink_domains
 from .analysis_data import AnalysisData
-from .flow import Column, Flow
+from .text_flow import Column, Flow
 
 SOURCES_2026 = "docs/sources-2026.md"
 

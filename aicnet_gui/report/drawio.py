@@ -26,7 +26,7 @@ from ..model.floor import rack_floor_xy
 from ..model.rack_units import ru_text
 from ..model.text_safety import xml_text
 from .outfile import write_bytes
-from .topology import (
+from .topology_diagram import (
     OTHER_COLOUR,
     PAIR_COLOUR,
     TIER_FILL,

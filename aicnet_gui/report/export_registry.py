@@ -140,7 +140,7 @@ EXPORT_FORMATS: tuple[ExportFormat, ...] = (
         key="pdf", flag="--pdf", metavar="OUT.pdf",
         writes="the cabling plan PDF", reader="the installers and the design review",
         title="Cabling plan (PDF)", suffix=".pdf", stem="",
-        writer="pdf.export_pdf", takes=frozenset({"plan", "options", "progress", "cancelled"}),
+        writer="plan_pdf.export_pdf", takes=frozenset({"plan", "options", "progress", "cancelled"}),
         said=lambda target, r: (f"{target}: {r.pages} pages ({r.links} links, {r.cables} "
                                 f"cables, {r.labels} labels)"),
         told=_pdf_told,
@@ -206,7 +206,7 @@ EXPORT_FORMATS: tuple[ExportFormat, ...] = (
                "a correct cluster should measure, per workload, message size and job size)",
         reader="the bring-up team",
         title="nccl-tests acceptance sheet (CSV)", suffix=".csv", stem="-acceptance",
-        writer="acceptance.export_acceptance",
+        writer="acceptance_csv.export_acceptance",
         said=lambda target, rows: f"{target}: nccl-tests acceptance sheet, {rows} rows",
         told=lambda target, rows: f"Wrote {counted(rows, 'acceptance row')} to {target}",
     ),

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .cables import LabelEnd
-from .colours import colour_rgb
+from .colour_rgb import colour_rgb
 from .label_layout import MM, LabelStock, PlacedLabel, label_rects
 from .pdfpage import PdfWriter
 from .qr import place_qr

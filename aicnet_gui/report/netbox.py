@@ -26,10 +26,11 @@ from collections import Counter
 from pathlib import Path
 
 from ..fileio.atomic import atomic_output
+from ..model.catalog_entities import DeviceModel
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
 from .cables import CablePlan, build_plan
-from .colours import colour_hex
+from .colour_rgb import colour_hex
 from .csv_exports import write_csv
 from .netbox_common import cable_comments, device_rows, write_common
 from .netbox_devicetypes import manufacturer
@@ -62,7 +63,6 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
         return export_netbox_45(doc, out_dir, plan, port_names)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    site = doc.settings.site
     written: dict[str, int] = {}
 
     models = {d.model: doc.device_model(d) for d in doc.devices.values()}
@@ -71,7 +71,17 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
     written["devices.csv"] = write_csv(folder / "devices.csv", DEVICE_HEADER,
                                        device_rows(doc, models, airflow=False))
 
-    interfaces = []
+    written["interfaces.csv"] = write_csv(folder / "interfaces.csv", INTERFACE_HEADER,
+                                          _interface_rows(doc, plan))
+    written["cables.csv"] = write_csv(folder / "cables.csv", CABLE_HEADER, _cable_rows(plan))
+    with atomic_output(folder / "README.txt") as handle:
+        handle.write(("\n".join(_readme_lines(doc, models)) + "\n").encode("utf-8"))
+    return written
+
+
+def _interface_rows(doc: FabricDocument, plan: CablePlan) -> list[list[object]]:
+    """interfaces.csv rows: every logical port a cable of the plan ends on, once."""
+    interfaces: list[list[object]] = []
     seen: set[tuple[str, str]] = set()
     for row in plan.rows:
         for end in (row.a, row.b):
@@ -85,12 +95,16 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
             leg = f" leg {end.leg}/{end.legs}" if end.legs > 1 else ""
             interfaces.append([end.device, end.port, kind, speed, "true",
                                f"cage {end.cage}{leg}"])
-    written["interfaces.csv"] = write_csv(folder / "interfaces.csv", INTERFACE_HEADER, interfaces)
+    return interfaces
 
+
+def _cable_rows(plan: CablePlan) -> list[list[object]]:
+    """cables.csv rows: one per link, labelled with its cable number (the links of one
+    multi-link cable say which of them each is)."""
     per_cable = Counter(r.number for r in plan.rows)
     planes = plan.multi_plane
     seen_in_cable: Counter[str] = Counter()
-    cables = []
+    cables: list[list[object]] = []
     for row in plan.rows:
         seen_in_cable[row.number] += 1
         share = (f" (link {seen_in_cable[row.number]} of {per_cable[row.number]} on this cable)"
@@ -107,8 +121,12 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
             cable_comments(row, planes),
             "",
         ])
-    written["cables.csv"] = write_csv(folder / "cables.csv", CABLE_HEADER, cables)
+    return cables
 
+
+def _readme_lines(doc: FabricDocument, models: dict[str, DeviceModel]) -> list[str]:
+    """README.txt: the import order, with the device types to take from the library."""
+    site = doc.settings.site
     needed = sorted({(manufacturer(m.vendor), m.model, m.id) for m in models.values()})
     readme = [
         f"NetBox bulk import of {doc.metadata.name} (revision {doc.metadata.revision}), "
@@ -132,6 +150,4 @@ def export_netbox(doc: FabricDocument, out_dir: str | os.PathLike[str],
         "All objects are imported with status 'planned'.  Cable labels are aicnet's cable",
         "numbers (C000123) as printed on the label sheets; lengths are the ordered lengths.",
     ]
-    with atomic_output(folder / "README.txt") as handle:
-        handle.write(("\n".join(readme) + "\n").encode("utf-8"))
-    return written
+    return readme

@@ -37,7 +37,7 @@ from ..model.catalog_entities import DeviceModel
 from ..model.document import FabricDocument
 from ..model.port_names_os import PortNamer
 from .cables import CablePlan, CableRow, End
-from .colours import colour_hex
+from .colour_rgb import colour_hex
 from .csv_exports import write_csv
 from .netbox_common import cable_comments, device_rows, write_common
 from .netbox_devicetypes import device_type_yaml, file_name, template_names

@@ -78,7 +78,7 @@ class PdfWriter:
         #: page ends, so a section that starts in the middle of the page is named too)
         self._frame: tuple[tuple[float, float], list[str]] | None = None
         #: a page a text section left with room below it: (its box, the height reached, its
-        #: size); the next text section goes on there (flow.py), anything else ends it first
+        #: size); the next text section goes on there (text_flow.py), anything else ends it first
         self._held: tuple[Box, float, tuple[float, float]] | None = None
 
     def text(self, font: str | None = None) -> FastText:

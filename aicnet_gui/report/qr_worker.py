@@ -1,7 +1,7 @@
 """A QR worker process of qr_pool.py: `python -m aicnet_gui.report.qr_worker`.
 
 Its own module, which nothing imports: run with `-m`, a module the package imports already
-(qr_pool, through pdf.py) would be executed a second time and Python would warn about it.
+(qr_pool, through plan_pdf.py) would be executed a second time and Python would warn about it.
 """
 
 import os

@@ -109,11 +109,19 @@ class SlurmTopology:
         return found
 
     def _tree(self) -> None:
+        names = {d.id: d.name for d in self.doc.devices.values()}
+        group_of_leaf = self._leaf_switches(names, self._servers_by_leaves(names))
+        self._upper_switches(names, group_of_leaf)
+        _refuse_unsafe([*self.switch_nodes, *self.switch_children,
+                        *(n for nodes in self.switch_nodes.values() for n in nodes),
+                        *(n for names in self.switch_children.values() for n in names)])
+
+    def _servers_by_leaves(self, names: dict[str, str]) -> dict[tuple[str, ...], list[str]]:
+        """The servers' names by the leaves they are cabled to (a problem noted for a server
+        under no leaf)."""
         doc = self.doc
-        names = {d.id: d.name for d in doc.devices.values()}
         servers = sorted((d for d in doc.devices.values() if doc.tier_of(d) == 0),
                          key=lambda d: d.name)
-        group_of_leaf: dict[str, list[str]] = defaultdict(list)  # leaf id -> slurm leaf names
         by_leaves: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for server in servers:
             leaves = tuple(sorted((n for n in self._neighbours(server) if doc.tier_of(n) == 1),
@@ -123,6 +131,13 @@ class SlurmTopology:
                                      "every node under a switch")
                 continue
             by_leaves[leaves].append(server.name)
+        return by_leaves
+
+    def _leaf_switches(self, names: dict[str, str],
+                       by_leaves: dict[tuple[str, ...], list[str]]) -> dict[str, list[str]]:
+        """One Slurm leaf switch per set of leaves with its nodes (a set of several leaves
+        named after its first and last); returns leaf id -> the Slurm leaf names it is in."""
+        group_of_leaf: dict[str, list[str]] = defaultdict(list)  # leaf id -> slurm leaf names
         taken: set[str] = set()
         for leaves, nodes in sorted(by_leaves.items(), key=lambda kv: [names[i] for i in kv[0]]):
             if len(leaves) == 1:
@@ -137,6 +152,12 @@ class SlurmTopology:
             self.switch_nodes[name] = nodes
             for leaf in leaves:
                 group_of_leaf[leaf].append(name)
+        return group_of_leaf
+
+    def _upper_switches(self, names: dict[str, str], group_of_leaf: dict[str, list[str]]) -> None:
+        """Every switch above the leaves with the switches one tier below it (a spine: the
+        Slurm leaf switches its leaves are in)."""
+        doc = self.doc
         upper = sorted((d for d in doc.devices.values() if doc.tier_of(d) >= 2),
                        key=lambda d: (doc.tier_of(d), d.name))
         for switch in upper:
@@ -147,9 +168,6 @@ class SlurmTopology:
                     children.update(group_of_leaf[other] if tier == 2 else [names[other]])
             if children:
                 self.switch_children[switch.name] = sorted(children)
-        _refuse_unsafe([*self.switch_nodes, *self.switch_children,
-                        *(n for nodes in self.switch_nodes.values() for n in nodes),
-                        *(n for names in self.switch_children.values() for n in names)])
 
     def _blocks(self) -> None:
         doc = self.doc

@@ -27,8 +27,8 @@ from ..traffic import (
 )
 from ..traffic.acceptance import AcceptanceRow, size_label
 from ..traffic.flows import TooLarge
-from .flow import Column, Flow
 from .pdfpage import PdfWriter
+from .text_flow import Column, Flow
 
 PDF_SEEDS = 10
 HOTTEST_ROWS = 8

@@ -24,12 +24,12 @@ from ..model.document import FabricDocument
 from ..model.fabric import Device, Link
 from ..model.rack_units import position, ru_text
 from .cables import CablePlan, build_plan
-from .flow import Column, Flow
 from .fonts import fonts
 from .identifiers import Identifiers
 from .label_layout import LabelStock
 from .options import ExportOptions
 from .pdfpage import DocInfo, PdfWriter
+from .text_flow import Column, Flow
 
 NO_RACK = "(no rack)"
 ACTIONS = ("remove", "move", "change", "add")
@@ -105,6 +105,26 @@ def build_work_order(diff: FabricDiff, plan: CablePlan | None = None) -> WorkOrd
     for device in diff.devices_removed:
         order(_rack_name(old, device)).steps["remove"].append(
             Step("device", device.name, _place(old, device), note=device.model))
+    _moves(diff, order, number, (old_ids, new_ids))
+    _changes(diff, order)
+    for device in diff.devices_added:
+        order(_rack_name(new, device)).steps["add"].append(
+            Step("device", device.name, _place(new, device), note=device.model))
+    for link in diff.links_added:
+        rack = _rack_name(new, new.devices[_lower_end(new, link)])
+        order(rack).steps["add"].append(Step("cable", number.get(link.id, link.id),
+                                             _cable_text(new, new_ids, link), note=link.cable or ""))
+    ordered = sorted(racks.values(), key=lambda r: (r.rack == NO_RACK, r.rack))
+    label_links = {lk.id for lk in diff.links_added} | {r.new.id for r in diff.links_reterminated}
+    return WorkOrder(ordered, plan, label_links)
+
+
+def _moves(diff: FabricDiff, order: Callable[[str], RackOrder], number: dict[str, str],
+           ids: tuple[Identifiers, Identifiers]) -> None:
+    """The devices that move (listed in the rack they leave) and the cable ends re-terminated
+    (listed where the end is unplugged); `ids`: the old and the new design's identifiers."""
+    old, new = diff.old, diff.new
+    old_ids, new_ids = ids
     old_of = {new_id: old_id for old_id, new_id in diff.device_map.items()}
     for move in diff.devices_moved:
         before = old.devices[old_of[move.device]]
@@ -118,6 +138,12 @@ def build_work_order(diff: FabricDiff, plan: CablePlan | None = None) -> WorkOrd
                 "cable end", number.get(ret.new.id, ret.new.id),
                 old_ids.port_id(old_end.device, old_end.port),
                 new_ids.port_id(new_end.device, new_end.port), note="re-label"))
+
+
+def _changes(diff: FabricDiff, order: Callable[[str], RackOrder]) -> None:
+    """The cages that get another optic or breakout, and the devices' other changed fields
+    (a rename is no step: the labels say it)."""
+    new = diff.new
     for cage in diff.cage_changes:
         device = new.devices[cage.device]
         parts = []
@@ -134,16 +160,6 @@ def build_work_order(diff: FabricDiff, plan: CablePlan | None = None) -> WorkOrd
         order(_rack_name(new, device)).steps["change"].append(Step(
             change.field, device.name, _place(new, device),
             note=f"{change.before or '-'} -> {change.after or '-'}"))
-    for device in diff.devices_added:
-        order(_rack_name(new, device)).steps["add"].append(
-            Step("device", device.name, _place(new, device), note=device.model))
-    for link in diff.links_added:
-        rack = _rack_name(new, new.devices[_lower_end(new, link)])
-        order(rack).steps["add"].append(Step("cable", number.get(link.id, link.id),
-                                             _cable_text(new, new_ids, link), note=link.cable or ""))
-    ordered = sorted(racks.values(), key=lambda r: (r.rack == NO_RACK, r.rack))
-    label_links = {lk.id for lk in diff.links_added} | {r.new.id for r in diff.links_reterminated}
-    return WorkOrder(ordered, plan, label_links)
 
 
 def _summary_rows(diff: FabricDiff) -> list[list[str]]:

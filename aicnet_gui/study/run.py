@@ -31,9 +31,9 @@ from ..model.catalog import Catalog
 from ..model.fabric import MAX_CANDIDATES, Requirement
 from .axes import Combination, combinations, names
 from .candidate import Candidate, StudyResult
-from .check import StudyError, check
+from .feasibility import StudyError, check
 from .pareto import mark
-from .prices import PriceCheck, check_price_list
+from .price_check import PriceCheck, check_price_list
 from .worker import Cancelled, Task, broken, evaluate_safely, init_worker, run_task
 
 DEFAULT_WORKERS = 2

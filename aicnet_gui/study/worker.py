@@ -1,6 +1,6 @@
 """One candidate, from its combination to its metrics: the job a worker process runs.
 
-build (build.py: the generator places, cables and equips the whole design) -> the
+build (generator_calls.py: the generator places, cables and equips the whole design) -> the
 requirement's workloads, oversubscription targets and the requirement itself into the design
 (one edit) -> written as `<name>.fabric` and read back, so every number comes from the file
 the user opens -> analysis, BOM, failure sweep, growth plan -> a `Candidate`.
@@ -36,15 +36,15 @@ from ..model.edits import (
 )
 from ..model.fabric import Requirement
 from .axes import Combination
-from .build import Built, NotExpressible, Refused, build, port_speeds, template_params
 from .candidate import Candidate, CandidateMetrics
+from .candidate_metrics import bom_fields, report_fields
+from .generator_calls import Built, NotExpressible, Refused, build, port_speeds, template_params
 from .headroom import growth_headroom
-from .metrics import bom_fields, report_fields
-from .prices import PriceCheck
+from .price_check import PriceCheck
 from .reasons import refusal
+from .requirement_workloads import workloads_for
 from .resilience import worst_switch_failure
 from .traffic_estimates import traffic_estimates
-from .workloads import workloads_for
 
 
 class Cancelled(Exception):

@@ -12,7 +12,7 @@ columns (analysis/store.py) and NCCL's tuning model (analysis/nccl_tuning.py).  
 - fairness.py: max-min fair rates by progressive filling;
 - model.py: one workload under one or more modes (`TrafficModel`, `traffic_for`);
 - acceptance.py: the all_reduce_perf / alltoall_perf sheet (`acceptance_sheet`);
-- result.py, text.py: the results and their text.
+- result.py, results_text.py: the results and their text.
 """
 
 from .acceptance import AcceptanceRow, acceptance_sheet, write_acceptance_csv

@@ -39,7 +39,7 @@ from ..analysis.nccl_tuning import NcclSystem, Tuning, alltoall_bus_gbps, alltoa
 from ..analysis.state import State
 from ..model.document import FabricDocument
 from ..model.fabric import Workload
-from ..model.load_balancing import MODES as ALL_MODES
+from ..model.load_balancing_modes import MODES as ALL_MODES
 from . import flows as flowsets
 from .fairness import Allocation, first_level, incidence_matrix, max_min
 from .network import Network

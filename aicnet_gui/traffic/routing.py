@@ -240,56 +240,12 @@ def route(network: Network, classes: Classes, switch_mode: np.ndarray,
             break
         if cancel is not None and cancel():
             raise Cancelled
-        d = classes.dst[cls]
-        k = table_of[d]
-        there = tables[k, sw] if len(tables) else np.full(len(cls), UNREACHABLE)
-        lost = there >= UNREACHABLE
-        unrouted[cls[lost]] = True
-        near = (there == 0) & ~lost
-        far = ~near & ~lost
-        start = np.zeros(len(cls), dtype=np.int64)
-        ncand = np.zeros(len(cls), dtype=np.int64)
-        s_far, c_far = cands.lookup(sw[far], k[far])
-        start[far], ncand[far] = s_far, c_far
-        lo, c_near, pool_near = cands.direct(sw[near], d[near])
-        start[near], ncand[near] = lo, c_near
-        if int(ncand.sum()) > MAX_CANDIDATES:
-            raise TooLarge(f"{len(cls):,} flow groups at one hop with {int(ncand.sum()):,} next "
-                           f"hops between them (the traffic model holds {MAX_CANDIDATES:,})")
-        stuck = (ncand == 0) & ~lost
-        unrouted[cls[stuck]] = True
-        # one flat candidate list: the far states' from the cache, the near ones' from pairs
-        cand_state = np.repeat(np.arange(len(cls)), ncand)
-        offset = np.arange(len(cand_state)) - np.repeat(np.cumsum(ncand) - ncand, ncand)
-        pool_pos = start[cand_state] + offset
-        cand_link = np.where(near[cand_state], pool_near[np.minimum(pool_pos, len(pool_near) - 1)]
-                             if len(pool_near) else 0,
-                             cands.links[np.minimum(pool_pos, max(len(cands.links) - 1, 0))]
-                             if len(cands.links) else 0)
-        mode = switch_mode[sw]
-        children = []
-        for code in (ECMP, LEAST_LOADED, SPRAY):
-            rows = np.flatnonzero((mode == code) & (ncand > 0))
-            if not len(rows):
-                continue
-            sub_count = ncand[rows]
-            sub_link = _gather(cand_link, np.cumsum(ncand) - ncand, rows, sub_count)
-            if code == ECMP:
-                got = _ecmp(rows, sub_link, sub_count, n[rows], w[rows], rng)
-            elif code == LEAST_LOADED:
-                got = _least_loaded(rows, sub_link, sub_count, n[rows], w[rows], sw[rows], load,
-                                    network.cap, rng)
-            else:
-                got = _spray(rows, sub_link, sub_count, n[rows], w[rows])
-            s_idx, c_link, c_n, c_w = got
-            children.append((rows[s_idx.astype(np.int64)], c_link.astype(np.int64),
-                             c_n.astype(np.int64), c_w.astype(float)))
-        if not children:
+        cand_link, ncand = _hop_candidates(cands, tables, table_of, classes.dst[cls], sw,
+                                           cls, unrouted)
+        children = _children(network, switch_mode[sw], cand_link, ncand, (sw, n, w), load, rng)
+        if children is None:
             break
-        parent = np.concatenate([c[0] for c in children])
-        c_link = np.concatenate([c[1] for c in children])
-        c_n = np.concatenate([c[2] for c in children])
-        c_w = np.concatenate([c[3] for c in children])
+        parent, c_link, c_n, c_w = children
         c_cls = cls[parent]
         out_c.append(c_cls)
         out_l.append(c_link)
@@ -304,6 +260,70 @@ def route(network: Network, classes: Classes, switch_mode: np.ndarray,
     return Routed(np.concatenate(out_c).astype(np.int64) if out_c else empty.astype(np.int64),
                   np.concatenate(out_l).astype(np.int64) if out_l else empty.astype(np.int64),
                   np.concatenate(out_w) if out_w else empty, unrouted)
+
+
+def _hop_candidates(cands: Candidates, tables: np.ndarray, table_of: np.ndarray, d: np.ndarray,
+                    sw: np.ndarray, cls: np.ndarray, unrouted: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The next hops of every state (class `cls` at switch `sw`, bound for `d`) as one flat
+    list of links and the count per state: the far states' from the cache, the near ones'
+    (one hop from their destination) from the links between the pair.  Marks unrouted the
+    classes with no path, or no next hop, from where they are."""
+    k = table_of[d]
+    there = tables[k, sw] if len(tables) else np.full(len(cls), UNREACHABLE)
+    lost = there >= UNREACHABLE
+    unrouted[cls[lost]] = True
+    near = (there == 0) & ~lost
+    far = ~near & ~lost
+    start = np.zeros(len(cls), dtype=np.int64)
+    ncand = np.zeros(len(cls), dtype=np.int64)
+    s_far, c_far = cands.lookup(sw[far], k[far])
+    start[far], ncand[far] = s_far, c_far
+    lo, c_near, pool_near = cands.direct(sw[near], d[near])
+    start[near], ncand[near] = lo, c_near
+    if int(ncand.sum()) > MAX_CANDIDATES:
+        raise TooLarge(f"{len(cls):,} flow groups at one hop with {int(ncand.sum()):,} next "
+                       f"hops between them (the traffic model holds {MAX_CANDIDATES:,})")
+    stuck = (ncand == 0) & ~lost
+    unrouted[cls[stuck]] = True
+    # one flat candidate list: the far states' from the cache, the near ones' from pairs
+    cand_state = np.repeat(np.arange(len(cls)), ncand)
+    offset = np.arange(len(cand_state)) - np.repeat(np.cumsum(ncand) - ncand, ncand)
+    pool_pos = start[cand_state] + offset
+    cand_link = np.where(near[cand_state], pool_near[np.minimum(pool_pos, len(pool_near) - 1)]
+                         if len(pool_near) else 0,
+                         cands.links[np.minimum(pool_pos, max(len(cands.links) - 1, 0))]
+                         if len(cands.links) else 0)
+    return cand_link, ncand
+
+
+def _children(network: Network, mode: np.ndarray, cand_link: np.ndarray, ncand: np.ndarray,
+              states: tuple[np.ndarray, np.ndarray, np.ndarray], load: np.ndarray,
+              rng: np.random.Generator) -> tuple[np.ndarray, ...] | None:
+    """(parent state, link, flows, weight) of every child: each state's flows spread over its
+    next hops by its switch's mode (ECMP hashing, least loaded, spraying); None: no state
+    has a next hop."""
+    sw, n, w = states
+    children = []
+    for code in (ECMP, LEAST_LOADED, SPRAY):
+        rows = np.flatnonzero((mode == code) & (ncand > 0))
+        if not len(rows):
+            continue
+        sub_count = ncand[rows]
+        sub_link = _gather(cand_link, np.cumsum(ncand) - ncand, rows, sub_count)
+        if code == ECMP:
+            got = _ecmp(rows, sub_link, sub_count, n[rows], w[rows], rng)
+        elif code == LEAST_LOADED:
+            got = _least_loaded(rows, sub_link, sub_count, n[rows], w[rows], sw[rows], load,
+                                network.cap, rng)
+        else:
+            got = _spray(rows, sub_link, sub_count, n[rows], w[rows])
+        s_idx, c_link, c_n, c_w = got
+        children.append((rows[s_idx.astype(np.int64)], c_link.astype(np.int64),
+                         c_n.astype(np.int64), c_w.astype(float)))
+    if not children:
+        return None
+    return tuple(np.concatenate([c[i] for c in children]) for i in range(4))
 
 
 def _gather(flat: np.ndarray, starts: np.ndarray, rows: np.ndarray, counts: np.ndarray) -> np.ndarray:

@@ -155,8 +155,8 @@ def test_design_report_has_the_resilience_table(example, tmp_path):
     from pypdf import PdfReader
 
     from aicnet_gui.report.options import ExportOptions
-    from aicnet_gui.report.pdf import export_pdf
-    from aicnet_gui.report.resilience import resilience_rows
+    from aicnet_gui.report.plan_pdf import export_pdf
+    from aicnet_gui.report.resilience_table import resilience_rows
 
     doc = example("superpod-1su")
     rows, partition = resilience_rows(doc)

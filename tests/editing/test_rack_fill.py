@@ -6,7 +6,7 @@ import pytest
 
 from aicnet_gui.catalog.loader import builtin_catalog
 from aicnet_gui.editing.rack_fill import RackFillError, fill_new_racks, new_rack
-from aicnet_gui.generators.params import FloorParams
+from aicnet_gui.generators.template_params import FloorParams
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import AddDevice, AddRack, UpdateDevice, UpdateSettings
 from aicnet_gui.model.fabric import Device

@@ -12,9 +12,9 @@ import pytest
 from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.generators import RailOptimizedParams, ThreeTierParams, TwoTierParams, plan
 from aicnet_gui.generators.build import _assign_names
-from aicnet_gui.generators.link_table import estimate_lengths, link_table
-from aicnet_gui.generators.params import MediaParams
 from aicnet_gui.generators.placement import place
+from aicnet_gui.generators.plan_links import estimate_lengths, link_table
+from aicnet_gui.generators.template_params import MediaParams
 from aicnet_gui.media.bulk_choice import select_bulk
 from aicnet_gui.media.rechoose import describe
 from aicnet_gui.media.selector import (

@@ -43,10 +43,10 @@ def test_no_pod_reaches_into_another(params):
 
 
 def _rows(pods: list[str | None]) -> list[list[int]]:
-    from aicnet_gui.generators import layout
+    from aicnet_gui.generators import canvas_layout
 
     blocks = [(1000.0, {}, {}, 100.0, 400.0, 1000.0, 1000.0) for _ in pods]
-    return layout._block_rows(blocks, pods)
+    return canvas_layout._block_rows(blocks, pods)
 
 
 @pytest.mark.parametrize("pods", [

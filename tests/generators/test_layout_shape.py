@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from aicnet_gui.generators import RailOptimizedParams, generate
-from aicnet_gui.generators.layout import panel_size
-from aicnet_gui.generators.params import FloorParams
+from aicnet_gui.generators.canvas_layout import panel_size
+from aicnet_gui.generators.template_params import FloorParams
 from aicnet_gui.model.document import FabricDocument
 
 B300_FLOOR = FloorParams(rack_power_kw=61)

@@ -8,7 +8,7 @@ import pytest
 
 from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.generators import RailOptimizedParams, TwoTierParams
-from aicnet_gui.generators.params import MediaParams
+from aicnet_gui.generators.template_params import MediaParams
 from aicnet_gui.media import choose_media
 from aicnet_gui.model.edits import UpdateLink, UpdateRack
 from tests.doc_edits import update_device, update_link

@@ -9,8 +9,8 @@ import pytest
 
 from aicnet_gui.generators import GeneratorError, RailOptimizedParams, TwoTierParams, plan
 from aicnet_gui.generators.naming import names, widened
-from aicnet_gui.generators.params import FloorParams
 from aicnet_gui.generators.placement import place, servers_per_rack
+from aicnet_gui.generators.template_params import FloorParams
 from aicnet_gui.model.fabric import LengthEstimation
 from tests.doc_edits import update_settings
 

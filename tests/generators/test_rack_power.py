@@ -14,7 +14,7 @@ from aicnet_gui.analysis.lengths import link_length
 from aicnet_gui.cli import main
 from aicnet_gui.fileio import load_fabric
 from aicnet_gui.generators import RailOptimizedParams, generate
-from aicnet_gui.generators.params import FloorParams
+from aicnet_gui.generators.template_params import FloorParams
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import UpdateSettings
 from aicnet_gui.model.power import device_watts, optic_watts, optics_in_figure

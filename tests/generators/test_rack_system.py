@@ -12,7 +12,7 @@ import pytest
 from aicnet_gui.analysis import analyze
 from aicnet_gui.generators import RailOptimizedParams, TwoTierParams
 from aicnet_gui.generators.errors import GeneratorError
-from aicnet_gui.generators.params import FloorParams
+from aicnet_gui.generators.template_params import FloorParams
 
 GB200, GB300 = "nvidia-gb200-nvl72-compute-tray", "nvidia-gb300-nvl72-compute-tray"
 Q3400, QM9700 = "nvidia-q3400-ra", "nvidia-qm9700"

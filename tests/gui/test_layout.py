@@ -13,7 +13,7 @@ from aicnet_gui.editing.layout import (
     overlap_fraction,
 )
 from aicnet_gui.fileio import load_fabric
-from aicnet_gui.generators.layout import panel_size
+from aicnet_gui.generators.canvas_layout import panel_size
 from aicnet_gui.gui.canvas.geometry import device_geometry
 from aicnet_gui.model.fabric import Device
 from tests.doc_edits import add_device

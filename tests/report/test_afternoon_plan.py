@@ -14,9 +14,9 @@ from aicnet_gui.cli.progress_line import ProgressLine
 from aicnet_gui.fileio import save_fabric
 from aicnet_gui.model.rounding import half_up, metres
 from aicnet_gui.report import ExportOptions, build_plan, export_pdf
+from aicnet_gui.report.cable_schedule import COLUMNS, row_cells
 from aicnet_gui.report.fonts import fonts
 from aicnet_gui.report.pdfpage import DocInfo, PdfWriter
-from aicnet_gui.report.schedule import COLUMNS, row_cells
 from tests.doc_edits import update_link, update_settings
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aicnet_gui.cli import main
-from aicnet_gui.report import pdf as pdf_module
+from aicnet_gui.report import plan_pdf as pdf_module
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "small-hgx.fabric"
 

@@ -10,7 +10,7 @@ import pytest
 from aicnet_gui.analysis import compute_bom
 from aicnet_gui.fileio import load_fabric
 from aicnet_gui.model.catalog_entities import CableAssembly
-from aicnet_gui.report.bom import bom_tables, cable_part_numbers, length_of_part_number
+from aicnet_gui.report.bom_lines import bom_tables, cable_part_numbers, length_of_part_number
 from aicnet_gui.report.cables import build_plan
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

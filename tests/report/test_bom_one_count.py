@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from aicnet_gui.cli import main
 from aicnet_gui.fileio import load_fabric, save_fabric
 from aicnet_gui.report import ExportOptions, build_plan, export_pdf
-from aicnet_gui.report.bom import bom_tables
+from aicnet_gui.report.bom_lines import bom_tables
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FILES = sorted(p.name for p in EXAMPLES.glob("*.fabric"))

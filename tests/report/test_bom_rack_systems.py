@@ -11,7 +11,7 @@ from aicnet_gui.fileio import save_fabric
 from aicnet_gui.generators import RailOptimizedParams, TwoTierParams, generate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.power import optic_watts
-from aicnet_gui.report.bom import bom_tables
+from aicnet_gui.report.bom_lines import bom_tables
 from aicnet_gui.report.cables import build_plan
 
 GB200, GB300 = "nvidia-gb200-nvl72-compute-tray", "nvidia-gb300-nvl72-compute-tray"

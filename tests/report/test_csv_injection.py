@@ -123,7 +123,7 @@ def test_a_failed_export_leaves_no_temp_file(small, tmp_path):
 
 
 def test_the_as_built_rework_csv_neutralises_observed_names(tmp_path):
-    from aicnet_gui.asbuilt.compare import Difference
+    from aicnet_gui.asbuilt.differences import Difference
     from aicnet_gui.asbuilt.rework import ReworkItem, write_csv_list
 
     observed = "=cmd|' /C calc'!A0"  # what a switch's LLDP said: data from the cluster

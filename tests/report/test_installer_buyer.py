@@ -21,7 +21,7 @@ from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.report import ExportOptions, export_labels_csv, export_pdf
 from aicnet_gui.report.cables import build_plan
 from aicnet_gui.report.labels import _lines
-from aicnet_gui.report.topology import build_diagram
+from aicnet_gui.report.topology_diagram import build_diagram
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "superpod-1su.fabric"
 B300, SN5600 = "nvidia-dgx-b300", "nvidia-sn5600"

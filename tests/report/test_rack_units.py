@@ -24,7 +24,7 @@ from aicnet_gui.model.rack_units import CONVENTION
 from aicnet_gui.report import ExportOptions, build_plan, export_csv, export_netbox, export_p2p
 from aicnet_gui.report.drawio import drawio_xml
 from aicnet_gui.report.identifiers import Identifiers
-from aicnet_gui.report.pdf import export_pdf
+from aicnet_gui.report.plan_pdf import export_pdf
 from aicnet_gui.report.workorder import _place
 
 

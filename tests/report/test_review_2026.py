@@ -14,8 +14,8 @@ from pypdf import PdfReader
 from aicnet_gui.generators import MediaParams, RailOptimizedParams, generate
 from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.report import ExportOptions, export_pdf
+from aicnet_gui.report.cable_schedule import COLUMNS, row_cells
 from aicnet_gui.report.cables import build_plan
-from aicnet_gui.report.schedule import COLUMNS, row_cells
 
 B300, SN5610, Q3400 = "nvidia-dgx-b300", "nvidia-sn5610", "nvidia-q3400-ra"
 
@@ -125,7 +125,7 @@ def test_the_spares_rule_printed_is_the_one_the_order_list_applies(xdr_one_plane
 
 
 def test_the_resilience_table_counts_physical_cables_by_their_number(sx_two_planes, tmp_path):
-    from aicnet_gui.report.resilience import resilience_rows
+    from aicnet_gui.report.resilience_table import resilience_rows
 
     plan = build_plan(sx_two_planes)
     assert plan.cables < len(plan.rows)  # twin AOCs on the leaf-spine tier
@@ -178,7 +178,7 @@ def test_a_device_line_says_when_its_power_is_typical_and_it_has_no_part_number(
         xdr_one_plane, tmp_path):
     # Q3400-RA: 7 kW maximum with active cables (secondary: unverified, optics included), no
     # OPN; DGX B300: 15 kW maximum from its User Guide (verified)
-    from aicnet_gui.report.bom import bom_tables
+    from aicnet_gui.report.bom_lines import bom_tables
 
     plan = build_plan(xdr_one_plane)
     lines = {line.key: line for line in bom_tables(xdr_one_plane, plan).devices}
@@ -194,7 +194,7 @@ def test_a_device_line_says_when_its_power_is_typical_and_it_has_no_part_number(
 
 
 def test_a_tray_ordered_with_its_rack_asks_for_no_part_number(catalog):
-    from aicnet_gui.report.bom import bom_tables
+    from aicnet_gui.report.bom_lines import bom_tables
 
     doc = FabricDocument(catalog)
     generate(doc, RailOptimizedParams(sus=1, server="nvidia-gb300-nvl72-compute-tray",

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from aicnet_gui.fileio import load_fabric
 from aicnet_gui.report import ExportOptions
-from aicnet_gui.report.pdf import export_pdf
+from aicnet_gui.report.plan_pdf import export_pdf
 from aicnet_gui.report.traffic_pages import PDF_SEEDS
 from aicnet_gui.traffic import TrafficModel, TrafficParams
 

@@ -88,7 +88,7 @@ def test_a_candidate_with_a_device_of_unknown_power_is_not_compared_on_power(sma
                built[0].name not in m.pareto.dominated_by["power_time"] for m in marked[1:])
     assert unknown.metrics.comparable_power_kw is None
     assert built[0].metrics.comparable_power_kw == built[0].metrics.power_kw
-    from aicnet_gui.study.text import kw
+    from aicnet_gui.study.comparison_text import kw
 
     assert kw(unknown.metrics) == ">=0.0" and not kw(built[0].metrics).startswith(">=")
     # the servers are the same in every candidate: one without a figure leaves every total

@@ -10,7 +10,7 @@ from aicnet_gui.catalog.prices import PriceListError, load_price_list
 from aicnet_gui.model.fabric import Requirement
 from aicnet_gui.model.limits import MAX_PRICE_LINE
 from aicnet_gui.study import Study, StudyError, run_study
-from aicnet_gui.study.prices import check_price_list
+from aicnet_gui.study.price_check import check_price_list
 
 from .conftest import DATA, TEST_PRICES
 

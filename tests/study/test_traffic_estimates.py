@@ -7,7 +7,7 @@ from __future__ import annotations
 from aicnet_gui.fileio import load_fabric
 from aicnet_gui.model.fabric import Requirement
 from aicnet_gui.study import Study, run_study
-from aicnet_gui.study.text import render
+from aicnet_gui.study.comparison_text import render
 from aicnet_gui.study.traffic_estimates import SEEDS
 from aicnet_gui.traffic import TrafficModel, TrafficParams
 

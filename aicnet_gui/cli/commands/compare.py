@@ -262,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _finish(result: StudyResult, study: Study, args: argparse.Namespace,
             scratch: bool = False) -> int:
-    from ...study.text import render
+    from ...study.comparison_text import render
 
     if scratch:  # the files were only read back: none is kept
         from dataclasses import replace

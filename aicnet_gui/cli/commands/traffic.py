@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         write_acceptance_csv,
     )
     from ...traffic.flows import TooLarge
-    from ...traffic.text import render_acceptance, render_workload
+    from ...traffic.results_text import render_acceptance, render_workload
 
     if args.seeds < 1 or args.qps < 1 or (args.channels is not None and not 1 <= args.channels <= 64):
         raise CliError("--seeds and --qps take 1 or more, --channels 1 to 64")

@@ -49,14 +49,25 @@ def _ratio(value: float | None) -> str:
 
 def render(report: AnalysisReport, source: str, show_all: bool = False,
            checker: FixChecker | None = None) -> str:
-    from ...analysis import Finding, Severity
-    from ...analysis.collectives import NCCL_NAMES
-    from ...model.rounding import metres
     from ...model.wording import counted
-    from ...repair import CHECK_LIMIT
 
     lines = [f"{source}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}, "
              f"{counted(report.infos, 'note')}  ({report.duration_ms:.0f} ms)"]
+    lines += _finding_lines(report, show_all, checker)
+    lines += _metric_lines(report)
+    for w in report.metrics.workloads:
+        lines += _workload_lines(w)
+    return "\n".join(lines)
+
+
+def _finding_lines(report: AnalysisReport, show_all: bool,
+                   checker: FixChecker | None) -> list[str]:
+    """The findings by severity, at most MAX_PER_CODE of a code unless `show_all`; a fix marked
+    one-click only when `checker` checked it."""
+    from ...analysis import Finding, Severity
+    from ...repair import CHECK_LIMIT
+
+    lines: list[str] = []
     for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
         found = [f for f in report.findings if f.severity == severity]
         if not found:
@@ -80,10 +91,16 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
         for code, count in sorted(shown.items()):
             if not show_all and count > MAX_PER_CODE:
                 lines.append(f"  {code:<22} ... and {count - MAX_PER_CODE} more (--all lists them)")
+    return lines
+
+
+def _metric_lines(report: AnalysisReport) -> list[str]:
+    """The Metrics section: oversubscription (per plane too), link lengths, breakouts."""
+    from ...model.rounding import metres
+
     metrics = report.metrics
     over = metrics.oversubscription
-    lines.append("")
-    lines.append("Metrics")
+    lines = ["", "Metrics"]
     tiers = ", ".join(f"{k} {_ratio(v)}" for k, v in over.tiers.items()) or "no uplinks"
     worst_name, worst = over.worst
     path = " -> ".join(over.effective_path)
@@ -102,27 +119,33 @@ def render(report: AnalysisReport, source: str, show_all: bool = False,
     lines.append(f"  breakouts: {total['split_cages']} split cages, {total['legs_used']} legs used, "
                  f"{total['legs_stranded']} stranded, {total['free_ports']} free ports "
                  f"({total['free_switch_ports']} on switches)")
-    for w in metrics.workloads:
-        time_ms = "-" if w.allreduce_ms is None else f"{w.allreduce_ms:g} ms"
-        if w.allreduce_ms is not None and w.algorithm:
-            time_ms += f" (NCCL {NCCL_NAMES.get(w.algorithm, w.algorithm)}/{w.protocol})"
-        if w.slowest_server and w.allreduce_ms is not None:
-            time_ms += f" (paced by {w.slowest_server}: {w.slowest_gbps_per_gpu:g} Gb/s per GPU)"
-        where = f" at {w.bottleneck_name}" if w.bottleneck_name else ""
-        lines.append(
-            f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
-            f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
-            f"bisection {_bisection(w)} by max-flow; all-reduce of {w.message_mb:g} MB "
-            f"{time_ms}")
-        if w.pattern == "ring-allreduce":
-            lines.append(f"    ring per GPU: {w.ring_gbps_per_gpu:g} Gb/s with ranks in topology "
-                         f"order, {w.ring_scattered_gbps_per_gpu:g} Gb/s scattered "
-                         f"(this workload: {w.placement})")
-        lines.append("    assumptions: " + "; ".join(w.assumptions))
-        if w.plane_bisection:
-            lines.append("    bisection per plane: " + ", ".join(
-                f"plane {p} {g / 1000:g} Tb/s" for p, g in w.plane_bisection))
-    return "\n".join(lines)
+    return lines
+
+
+def _workload_lines(w: WorkloadMetrics) -> list[str]:
+    """One workload's bandwidth, bottleneck, bisection, all-reduce time and assumptions."""
+    from ...analysis.collectives import NCCL_NAMES
+
+    time_ms = "-" if w.allreduce_ms is None else f"{w.allreduce_ms:g} ms"
+    if w.allreduce_ms is not None and w.algorithm:
+        time_ms += f" (NCCL {NCCL_NAMES.get(w.algorithm, w.algorithm)}/{w.protocol})"
+    if w.slowest_server and w.allreduce_ms is not None:
+        time_ms += f" (paced by {w.slowest_server}: {w.slowest_gbps_per_gpu:g} Gb/s per GPU)"
+    where = f" at {w.bottleneck_name}" if w.bottleneck_name else ""
+    lines = [
+        f"  workload {w.name} ({w.kind}, {w.pattern}): {w.gpus} GPUs, {w.per_gpu_gbps:g} Gb/s "
+        f"per GPU (NIC {w.injection_gbps_per_gpu:g}); bottleneck {w.bottleneck_tier}{where}; "
+        f"bisection {_bisection(w)} by max-flow; all-reduce of {w.message_mb:g} MB "
+        f"{time_ms}"]
+    if w.pattern == "ring-allreduce":
+        lines.append(f"    ring per GPU: {w.ring_gbps_per_gpu:g} Gb/s with ranks in topology "
+                     f"order, {w.ring_scattered_gbps_per_gpu:g} Gb/s scattered "
+                     f"(this workload: {w.placement})")
+    lines.append("    assumptions: " + "; ".join(w.assumptions))
+    if w.plane_bisection:
+        lines.append("    bisection per plane: " + ", ".join(
+            f"plane {p} {g / 1000:g} Tb/s" for p, g in w.plane_bisection))
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CliError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
     if args.pdf:
-        from ...asbuilt.pdf import export_rework_pdf
+        from ...asbuilt.rework_pdf import export_rework_pdf
 
         try:
             export_rework_pdf(doc, comparison, items, args.pdf, args.file, observed)

@@ -93,10 +93,6 @@ class AsBuiltOverlay(QGraphicsItem):
             counts[style] = counts.get(style, 0) + 1
         return counts
 
-    @property
-    def ring_count(self) -> int:
-        return len(self._rings)
-
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
         return self._rect
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QRectF
 
 from ...editing import layout
-from ...generators.layout import H_GAP
+from ...generators.canvas_layout import H_GAP
 from ...model.document import FabricDocument
 from ...model.fabric import Device
 from .. import theme

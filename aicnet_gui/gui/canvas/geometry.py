@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...generators.layout import (
+from ...generators.canvas_layout import (
     CAGE_H,
     CAGE_W,
     GAP,

@@ -289,12 +289,6 @@ class LinkLayer(QGraphicsItem):
             self._dev_off[index] = hidden
             self._filter_changed()
 
-    def plane_filter(self) -> str | None:
-        """The plane whose cables are drawn (None: every plane)."""
-        if self._plane_shown is None:
-            return None
-        return next(name for name, code in self._plane_code.items() if code == self._plane_shown)
-
     def _filter_changed(self) -> None:
         self._shown_cache = None
         self.ends_version += 1

@@ -719,19 +719,6 @@ class TopologyScene(FabricScene):
             self.interaction.cancel()
         self.interaction = WireInteraction(self, source)
 
-    def update_wire(self, pos: QPointF) -> None:
-        if isinstance(self.interaction, WireInteraction):
-            self.interaction.update(pos)
-
-    def finish_wire(self, pos: QPointF) -> bool:
-        if isinstance(self.interaction, WireInteraction):
-            return self.interaction.finish(pos)
-        return False
-
-    def cancel_wire(self) -> None:
-        if isinstance(self.interaction, WireInteraction):
-            self.interaction.cancel()
-
     # ---------------------------------------------------------------- drops and tooltips
     def drop_device(self, model_id: str, pos: QPointF) -> str | None:
         """A palette item dropped at `pos`: add the device centred there, snapped."""

@@ -2,7 +2,7 @@
 it sorts by and the tooltip behind it.  Qt-free: the table model (table_model.py) renders it.
 
 Every number is the candidate's own (study/candidate.py); the words for cost, time and the
-Pareto marks are the command line's (study/text.py), so the window and `aicnet compare` say
+Pareto marks are the command line's (study/comparison_text.py), so the window and `aicnet compare` say
 the same.  A candidate that was not built has its reason in the status column and no numbers.
 Columns that depend on the study (one per workload; typical power and the share on unverified
 catalog figures, once the BOM gives them) are made from the candidates present.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ...model.wording import counted
 from ...study.candidate import Candidate, CandidateMetrics, WorkloadResult
-from ...study.text import kw, money, ms, pareto_text
+from ...study.comparison_text import kw, money, ms, pareto_text
 
 ROLES = ("leaf", "spine", "core")
 Value = float | str | None

@@ -1,6 +1,6 @@
 """The comparison, as a part of the main window: File › New Comparison… to the chosen design.
 
-`Comparison` owns the Comparison dock (view.py), the start panel of an empty project
+`Comparison` owns the Comparison dock (comparison_dock.py), the start panel of an empty project
 (start_panel.py) and the study that runs (runner.py).  It opens the requirement form with the
 project's requirement (or the last one of this window), keeps the requirement with the project
 when asked (one `SetRequirement` undo step), prepares the study (a refused requirement stays in
@@ -31,11 +31,11 @@ from ...study.pareto import mark
 from ..dialogs import messages
 from ..workers.background import BackgroundJob
 from . import places
+from .comparison_dock import ComparisonDock
 from .replace_design import replacement_ops
 from .requirement_form import RequirementForm
 from .runner import StudyRun
 from .start_panel import StartPanel
-from .view import ComparisonDock
 
 #: the share of the window's height the dock takes when a study starts
 DOCK_SHARE = 0.6

@@ -10,17 +10,13 @@ the exact inverse, so one undo step brings the previous design back.  Qt-free.
 
 from __future__ import annotations
 
-from ...model.document import FabricDocument
+from ...model.document import FabricDocument, emptying_ops
 from ...model.edits import (
     AddDevice,
     AddLink,
     AddRack,
     AddWorkload,
     Operation,
-    RemoveDevice,
-    RemoveLink,
-    RemoveRack,
-    RemoveWorkload,
     ReplaceCatalog,
     SetRequirement,
     UpdateMetadata,
@@ -36,10 +32,7 @@ def replacement_ops(current: FabricDocument, chosen: FabricDocument,
                     requirement: Requirement | None) -> list[Operation]:
     """Operations that turn `current` into `chosen` (which nobody else edits), with
     `requirement` as the project's requirement."""
-    ops: list[Operation] = [RemoveWorkload(w) for w in list(current.workloads)]
-    ops += [RemoveLink(x) for x in list(current.links)]
-    ops += [RemoveDevice(x) for x in list(current.devices)]
-    ops += [RemoveRack(x) for x in list(current.racks)]
+    ops = emptying_ops(current)
     if chosen.catalog is not current.catalog:  # checked on an empty design: nothing to refuse
         ops.append(ReplaceCatalog(chosen.catalog))
     settings = {name: getattr(chosen.settings, name) for name in Settings.model_fields

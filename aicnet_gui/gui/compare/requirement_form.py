@@ -61,7 +61,7 @@ from ...model.fabric import (
 from ...model.text_safety import error_message
 from ...study import Study, StudyError
 from ...study.axes import TECHNOLOGY_WORDS, catalog_switches, runs_technology
-from ...study.build import port_speeds
+from ...study.generator_calls import port_speeds
 from ..dialogs.model_form import ModelForm
 
 REQUIREMENT_FILTER = ("aicnet requirement (*.requirement.json *.requirement.yaml *.requirement.yml);;"

@@ -20,7 +20,7 @@ from ...analysis.load_balancing import NAMES
 from ...editing.load_balancing_choice import Support, support
 from ...editing.units import counted
 from ...model.document import FabricDocument
-from ...model.load_balancing import MODES
+from ...model.load_balancing_modes import MODES
 from ..validation import snapshot
 from ..workers.background import BackgroundJob
 

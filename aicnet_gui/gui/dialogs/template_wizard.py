@@ -5,7 +5,7 @@ each one's parameter form is rendered from its pydantic model.
 "Check" plans the fabric and shows what would be built, or the generator's reason why the
 parameters cannot work.  "Create" starts a new document and applies the generated operations as
 ONE undo step (undo gives back the empty fabric).  The generator already places the devices
-with the editor's tier layout (`generators.layout`).
+with the editor's tier layout (`generators.canvas_layout`).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from .forms import (
     MIXED,
     MIXED_TEXT,
     Header,
-    Page,
+    SelectionPage,
     combo_value,
     common,
     form,
@@ -98,15 +98,13 @@ def format_tags(tags: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(tags.items()))
 
 
-class DevicePage(Page):
+class DevicePage(SelectionPage):
     """Edits the selected devices through the editor (one undo step per change)."""
 
     select_link = Signal(str)
 
     def __init__(self, editor: Editor) -> None:
-        super().__init__()
-        self.editor = editor
-        self.ids: list[str] = []
+        super().__init__(editor)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(6)
@@ -173,17 +171,11 @@ class DevicePage(Page):
         self.connections.itemClicked.connect(
             lambda item, _c: self.select_link.emit(item.data(0, Qt.ItemDataRole.UserRole)))
 
-    @property
-    def doc(self):  # noqa: ANN201
-        return self.editor.doc
-
     def devices(self) -> list[Device]:
-        return [self.doc.devices[i] for i in self.ids if i in self.doc.devices]
+        return self.selected(self.doc.devices)
 
     # ---------------------------------------------------------------- showing
-    def show_devices(self, ids: list[str]) -> None:
-        self.ids = list(ids)
-        self.refresh()
+    show_devices = SelectionPage.show_ids
 
     def refresh(self) -> None:
         devices = self.devices()
@@ -295,27 +287,8 @@ class DevicePage(Page):
     def _cage_widgets(self, item: QTreeWidgetItem, devices: list[Device], cages: list[int],
                       label: str, bold: bool) -> None:
         doc = self.doc
-        model = doc.device_model(devices[0])
-        group = model.cage_group_of[cages[0]]
-        mode_box = QComboBox()
-        for mode in group.breakouts:
-            mode_box.addItem(mode, mode)
-        set_combo(mode_box, common(cage_mode(model, d.cages, c) for d in devices for c in cages))
-        mode_box.setEnabled(len(group.breakouts) > 1)
-        mode_box.setToolTip("breakout mode: legs x speed")
-        optic_box = QComboBox()
-        optic_box.addItem("no optic", "")
-        for optic in compatible_transceivers(doc, devices[0].id, cages[0]):
-            optic_box.addItem(f"{optic.model} · {optic.pmd}", optic.id)
-            optic_box.setItemData(optic_box.count() - 1,
-                                  f"{optic.vendor} {optic.model}: {optic.pmd}, {optic.media}, "
-                                  f"{optic.connector}", Qt.ItemDataRole.ToolTipRole)
-        current = common((d.cages.get(c).transceiver if d.cages.get(c) else None) or "" for d in devices for c in cages)
-        if current not in (MIXED, "") and optic_box.findData(current) < 0:
-            optic_box.addItem(f"{current} (does not fit)", current)
-        set_combo(optic_box, current)
-        optic_box.setEnabled(group.form_factor != "RJ45" and optic_box.count() > 1)
-        optic_box.setToolTip("only optics that fit this cage and its mode are offered")
+        mode_box = self._mode_box(devices, cages)
+        optic_box = self._optic_box(devices, cages)
         fec_box = self._fec_box(devices, cages)
         used = sum(1 for d in devices for c in cages for p in doc.ports(d).values()
                    if p.cage == c and doc.link_at(d.id, p.name) is not None)
@@ -342,6 +315,38 @@ class DevicePage(Page):
             fec_box.activated.connect(lambda _i, b=fec_box: self._commit_fec(ids, cages, b))
         item.setSizeHint(0, card.sizeHint())
         self.cages.setItemWidget(item, 0, card)
+
+    def _mode_box(self, devices: list[Device], cages: list[int]) -> QComboBox:
+        """The breakout mode of these cages: the modes their group supports."""
+        model = self.doc.device_model(devices[0])
+        group = model.cage_group_of[cages[0]]
+        mode_box = QComboBox()
+        for mode in group.breakouts:
+            mode_box.addItem(mode, mode)
+        set_combo(mode_box, common(cage_mode(model, d.cages, c) for d in devices for c in cages))
+        mode_box.setEnabled(len(group.breakouts) > 1)
+        mode_box.setToolTip("breakout mode: legs x speed")
+        return mode_box
+
+    def _optic_box(self, devices: list[Device], cages: list[int]) -> QComboBox:
+        """The optic of these cages: none or one that fits the first cage and its mode (the
+        one set, marked, when it does not fit)."""
+        doc = self.doc
+        group = doc.device_model(devices[0]).cage_group_of[cages[0]]
+        optic_box = QComboBox()
+        optic_box.addItem("no optic", "")
+        for optic in compatible_transceivers(doc, devices[0].id, cages[0]):
+            optic_box.addItem(f"{optic.model} · {optic.pmd}", optic.id)
+            optic_box.setItemData(optic_box.count() - 1,
+                                  f"{optic.vendor} {optic.model}: {optic.pmd}, {optic.media}, "
+                                  f"{optic.connector}", Qt.ItemDataRole.ToolTipRole)
+        current = common((d.cages.get(c).transceiver if d.cages.get(c) else None) or "" for d in devices for c in cages)
+        if current not in (MIXED, "") and optic_box.findData(current) < 0:
+            optic_box.addItem(f"{current} (does not fit)", current)
+        set_combo(optic_box, current)
+        optic_box.setEnabled(group.form_factor != "RJ45" and optic_box.count() > 1)
+        optic_box.setToolTip("only optics that fit this cage and its mode are offered")
+        return optic_box
 
     def _fec_box(self, devices: list[Device], cages: list[int]) -> QComboBox | None:
         """The FEC choice of these cages (None on InfiniBand, where the PHY negotiates it):

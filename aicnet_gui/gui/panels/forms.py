@@ -8,7 +8,7 @@ signals blocked, so refreshing a field never echoes back as an edit.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -22,6 +22,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from ...model.document import FabricDocument
+    from ..editor import Editor
 
 MIXED = object()
 """The value of a field when the selected items disagree."""
@@ -177,6 +181,30 @@ class Page(QWidget):
 
     def refresh_later(self) -> None:
         self._refresh_timer.start()
+
+
+class SelectionPage(Page):
+    """An inspector page that edits the selected objects of one kind: their ids (`ids`), read
+    from the document through `editor` (one undo step per change)."""
+
+    def __init__(self, editor: Editor) -> None:
+        super().__init__()
+        self.editor = editor
+        self.ids: list[str] = []
+
+    @property
+    def doc(self) -> FabricDocument:
+        return self.editor.doc
+
+    def show_ids(self, ids: list[str]) -> None:
+        """Show (and edit) the objects of `ids`."""
+        self.ids = list(ids)
+        self.refresh()
+
+    def selected(self, table: dict[str, Any]) -> list[Any]:
+        """The objects of `ids` that `table` (the document's devices, links or racks) still
+        holds, in the order of `ids`."""
+        return [table[i] for i in self.ids if i in table]
 
 
 def on_screen(widget: QWidget) -> bool:

@@ -34,6 +34,7 @@ from .forms import (
     MIXED,
     Header,
     Page,
+    SelectionPage,
     combo_value,
     common,
     form,
@@ -49,11 +50,11 @@ from .link_page import LinkPage
 TECH_TITLES = theme.TECH_TITLES
 
 
-class RackPage(Page):
+class RackPage(SelectionPage):
+    """Edits the selected racks: name, row and position, height, power budget."""
+
     def __init__(self, editor: Editor) -> None:
-        super().__init__()
-        self.editor = editor
-        self.ids: list[str] = []
+        super().__init__(editor)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
         self.header = Header()
@@ -83,18 +84,15 @@ class RackPage(Page):
         self.power.valueChanged.connect(lambda v: self._update({"power_kw": v or None}, "Set rack power"))
 
     def racks(self) -> list[Rack]:
-        doc = self.editor.doc
-        return [doc.racks[i] for i in self.ids if i in doc.racks]
+        return self.selected(self.doc.racks)
 
-    def show_racks(self, ids: list[str]) -> None:
-        self.ids = list(ids)
-        self.refresh()
+    show_racks = SelectionPage.show_ids
 
     def refresh(self) -> None:
         racks = self.racks()
         if not racks:
             return
-        doc = self.editor.doc
+        doc = self.doc
         if len(racks) == 1:
             self.header.set(f"Rack {racks[0].name}", f"id {racks[0].id}")
         else:

@@ -45,7 +45,7 @@ from .forms import (
     MIXED,
     MIXED_TEXT,
     Header,
-    Page,
+    SelectionPage,
     combo_value,
     common,
     form,
@@ -101,11 +101,9 @@ def swatch(colour: str) -> QIcon:
     return QIcon(pixmap)
 
 
-class LinkPage(Page):
+class LinkPage(SelectionPage):
     def __init__(self, editor: Editor) -> None:
-        super().__init__()
-        self.editor = editor
-        self.ids: list[str] = []
+        super().__init__(editor)
         self.report: AnalysisReport | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 10, 10)
@@ -353,16 +351,10 @@ class LinkPage(Page):
         return (f"as checked: cord at a {segment_title(parts[0])}, {segment_title(parts[1])} "
                 f"trunk, cord at b {segment_title(parts[2])} ({kind} optics)")
 
-    @property
-    def doc(self):  # noqa: ANN201
-        return self.editor.doc
-
     def links(self) -> list[Link]:
-        return [self.doc.links[i] for i in self.ids if i in self.doc.links]
+        return self.selected(self.doc.links)
 
-    def show_links(self, ids: list[str]) -> None:
-        self.ids = list(ids)
-        self.refresh()
+    show_links = SelectionPage.show_ids
 
     def refresh(self) -> None:
         links = self.links()
@@ -370,25 +362,47 @@ class LinkPage(Page):
             return
         doc = self.doc
         first = links[0]
+        self._show_header(links)
+        self._fill_cables(links)
+        self._show_optics(links)
+        self.os_names.setText(self._os_names(first) if len(links) == 1 else "")
+        self._show_length(links)
+        self._fill_patch(links)
+        set_combo(self.colour, common(link.colour or "" for link in links))
+        set_spin(self.rail, common(link.rail for link in links))
+        set_line(self.plane, common(link.plane or "" for link in links))
+        set_line(self.notes, common(link.notes for link in links))
+        self.findings.show_findings(self.report, doc.revision, self.ids)
+
+    def _show_header(self, links: list[Link]) -> None:
+        """One cable: its two ports, speed, tiers and id; several: how many."""
+        if len(links) != 1:
+            self.header.set(f"{len(links)} cables", "edits apply to all of them")
+            return
+        doc = self.doc
+        first = links[0]
         port = doc.port(first.a.device, first.a.port)
         speed = speed_label(port.speed_gbps) if port else "?"
-        if len(links) == 1:
-            title = (f"{port_title(doc, PortRef(first.a.device, first.a.port))}  ⟷  "
-                     f"{port_title(doc, PortRef(first.b.device, first.b.port))}")
-            self.header.set(title, f"{speed} · {tier_pair(doc, first.a.device, first.b.device)} · id {first.id}")
-        else:
-            self.header.set(f"{len(links)} cables", "edits apply to all of them")
-        self._fill_cables(links)
-        optic_a = cage_transceiver(doc, first.a.device, port.cage) if port else None
-        port_b = doc.port(first.b.device, first.b.port)
-        optic_b = cage_transceiver(doc, first.b.device, port_b.cage) if port_b else None
-        if len(links) == 1:
-            text_a = optic_a.model if optic_a else "no optic"
-            text_b = optic_b.model if optic_b else "no optic"
-            self.optics.setText(f"A: {text_a} · B: {text_b}\n(set optics per cage on the devices)")
-        else:
+        title = (f"{port_title(doc, PortRef(first.a.device, first.a.port))}  ⟷  "
+                 f"{port_title(doc, PortRef(first.b.device, first.b.port))}")
+        self.header.set(title, f"{speed} · {tier_pair(doc, first.a.device, first.b.device)} · id {first.id}")
+
+    def _show_optics(self, links: list[Link]) -> None:
+        """One cable: the optic in the cage at each end; several: where optics are set."""
+        if len(links) != 1:
             self.optics.setText("set optics per cage on the devices")
-        self.os_names.setText(self._os_names(first) if len(links) == 1 else "")
+            return
+        doc = self.doc
+        texts = []
+        for end in (links[0].a, links[0].b):
+            port = doc.port(end.device, end.port)
+            optic = cage_transceiver(doc, end.device, port.cage) if port else None
+            texts.append(optic.model if optic else "no optic")
+        self.optics.setText(f"A: {texts[0]} · B: {texts[1]}\n(set optics per cage on the devices)")
+
+    def _show_length(self, links: list[Link]) -> None:
+        """The manual length (or "estimate" ticked) and, for one cable, what the estimate or
+        the manual length gives and the stock length ordered."""
         manual = common(link.length_m for link in links)
         auto = all(link.length_m is None for link in links)
         self.auto.blockSignals(True)
@@ -396,25 +410,19 @@ class LinkPage(Page):
         self.auto.blockSignals(False)
         set_spin(self.length, manual if manual is MIXED else (manual or 0.0))
         self.length.setEnabled(not auto)
-        if len(links) == 1:
-            length = link_length(doc, first)
-            estimate = "unknown: place both devices in racks" if length.length_m is None and auto else None
-            if estimate is None:
-                value = f"{metres(length.length_m)} m" if length.length_m is not None else "unknown"
-                ordered = f", order {metres(length.ordered_m, 2)} m" if length.ordered_m is not None else ""
-                kind = "manual" if length.manual else "estimated"
-                if length.same_rack is not None:
-                    kind += ", same rack" if length.same_rack else ", between racks"
-                estimate = f"{value} ({kind}){ordered}"
-            self.estimate.setText(estimate)
-        else:
+        if len(links) != 1:
             self.estimate.setText("")
-        self._fill_patch(links)
-        set_combo(self.colour, common(link.colour or "" for link in links))
-        set_spin(self.rail, common(link.rail for link in links))
-        set_line(self.plane, common(link.plane or "" for link in links))
-        set_line(self.notes, common(link.notes for link in links))
-        self.findings.show_findings(self.report, doc.revision, self.ids)
+            return
+        length = link_length(self.doc, links[0])
+        if length.length_m is None and auto:
+            self.estimate.setText("unknown: place both devices in racks")
+            return
+        value = f"{metres(length.length_m)} m" if length.length_m is not None else "unknown"
+        ordered = f", order {metres(length.ordered_m, 2)} m" if length.ordered_m is not None else ""
+        kind = "manual" if length.manual else "estimated"
+        if length.same_rack is not None:
+            kind += ", same rack" if length.same_rack else ", between racks"
+        self.estimate.setText(f"{value} ({kind}){ordered}")
 
     def _os_names(self, link: Link) -> str:
         """Each end's port under every naming its model has, e.g. `A: cumulus swp1s0 · sonic

@@ -119,6 +119,28 @@ class WorkloadsDock(QDockWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(8, 6, 8, 8)
         layout.setSpacing(6)
+        self._build_list(layout)
+        self.details = QWidget()
+        details = QVBoxLayout(self.details)
+        details.setContentsMargins(0, 0, 0, 0)
+        self._build_fields(details)
+        self._build_servers(details)
+        self._build_results(details)
+        layout.addWidget(self.details)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+        self._scroll = scroll
+        editor.document.changed.connect(self._on_changed)
+        editor.document.reset.connect(self.refresh)
+        self.visibilityChanged.connect(self._on_visibility)
+        self.refresh()
+
+    def _build_list(self, layout: QVBoxLayout) -> None:
+        """The New (a menu of kinds) and Delete buttons over the list of workloads."""
         top = QHBoxLayout()
         self.new_button = QToolButton()
         self.new_button.setText("New")
@@ -142,9 +164,9 @@ class WorkloadsDock(QDockWidget):
         self.list.currentItemChanged.connect(lambda *_: self._show_current())
         layout.addWidget(self.list)
 
-        self.details = QWidget()
-        details = QVBoxLayout(self.details)
-        details.setContentsMargins(0, 0, 0, 0)
+    def _build_fields(self, details: QVBoxLayout) -> None:
+        """The workload's own fields: name, kind, pattern, placement, target, message size and
+        the all-reduce algorithm (with why the estimate runs another)."""
         fields = form()
         self.name = QLineEdit()
         on_commit(self.name, self._commit_name)
@@ -202,6 +224,8 @@ class WorkloadsDock(QDockWidget):
         fields.addRow("", self.algorithm_note)
         details.addLayout(fields)
 
+    def _build_servers(self, details: QVBoxLayout) -> None:
+        """Its servers: from the canvas selection, or picked by a rule."""
         details.addWidget(section("Servers"))
         self.members = QLabel()
         details.addWidget(self.members)
@@ -230,6 +254,9 @@ class WorkloadsDock(QDockWidget):
         rule_row.addWidget(self.apply_rule_button)
         details.addLayout(rule_row)
 
+    def _build_results(self, details: QVBoxLayout) -> None:
+        """What the fabric gives it (the live validation's numbers), the bottleneck button and
+        the traffic section."""
         details.addWidget(section("What the fabric gives it"))
         grid = QGridLayout()
         grid.setHorizontalSpacing(10)
@@ -254,18 +281,6 @@ class WorkloadsDock(QDockWidget):
         details.addWidget(self.show_bottleneck)
         self.traffic = TrafficSection()
         details.addWidget(self.traffic)
-        layout.addWidget(self.details)
-        layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(body)
-        self.setWidget(scroll)
-        self._scroll = scroll
-        editor.document.changed.connect(self._on_changed)
-        editor.document.reset.connect(self.refresh)
-        self.visibilityChanged.connect(self._on_visibility)
-        self.refresh()
 
     def scroll_to(self, widget: QWidget) -> None:
         """Scroll the dock so that `widget` (a part of it) starts at its top."""

@@ -24,7 +24,7 @@ from ..model.catalog_entities import Role
 from ..model.document import FabricDocument
 from .candidate import CollectiveEstimate, WorkloadResult
 from .classes import cost_by_class, power_by_class
-from .prices import PriceCheck
+from .price_check import PriceCheck
 
 SWITCH_ROLES = ("leaf", "spine", "core")
 #: what the analysis' collective estimate is (CollectiveEstimate.model)

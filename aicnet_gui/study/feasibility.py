@@ -19,8 +19,8 @@ from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..model.power import share_watts
 from .axes import catalog_switches, runs_technology
-from .build import GeneratorError, server_gpus, three_tier_servers
-from .workloads import sized_servers
+from .generator_calls import GeneratorError, server_gpus, three_tier_servers
+from .requirement_workloads import sized_servers
 
 
 class StudyError(ValueError):

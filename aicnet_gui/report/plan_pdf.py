@@ -163,13 +163,13 @@ def _write_sections(
     result: ExportResult,
 ) -> None:
     from .analysis_pages import draw_analysis, draw_findings
-    from .bom import bom_tables
+    from .bom_lines import bom_tables
     from .bom_pages import draw_bom
+    from .cable_schedule import SchedulePages
     from .cover import draw_cover
     from .design import draw_design
     from .labels import LabelSheets
-    from .schedule import SchedulePages
-    from .topology import draw_topology
+    from .topology_diagram import draw_topology
 
     size = options.page_size
     wanted = set(options.sections)

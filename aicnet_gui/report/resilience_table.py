@@ -18,7 +18,7 @@ from ..change.sweep import sweep
 from ..change.whatif import WhatIf, WhatIfResult
 from ..model.document import FabricDocument
 from .cables import CablePlan
-from .flow import Column, Flow
+from .text_flow import Column, Flow
 
 SWITCH_KINDS = ("leaf", "spine", "core")
 

@@ -24,8 +24,8 @@ from ..generators import (
     generate,
 )
 from ..generators.build import resolved
-from ..generators.common import resolve_hardware
 from ..generators.leaf_spine import choose_pod_or_explain, plan_leaves
+from ..generators.template_hardware import resolve_hardware
 from ..model.catalog import Catalog
 from ..model.document import FabricDocument
 from ..model.fabric import Requirement

@@ -25,7 +25,7 @@ from functools import lru_cache
 from ..model.rack_units import CONVENTION
 from .arrivals import draw_arrivals
 from .cables import CablePlan, CableRow, End, RackSection, rail_plane
-from .colours import colour_rgb
+from .colour_rgb import colour_rgb
 from .pdfpage import FOOTER_H, HEADER_H, MARGIN, Box, PdfWriter
 
 TOP_SIZE = 7.0

@@ -187,10 +187,26 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
         return
     legend_w = 170.0
     area = Box(box.left + 70, box.bottom + 10, box.right - legend_w - 16, box.top - 30)
+    row_h = _place_rows(doc, diagram, area, box.left, (bold, regular))
+    # bundles under the boxes
+    max_links = max((b.links for b in diagram.bundles), default=1)
+    label_bundles = len(diagram.bundles) <= 48
+    uniform = uniform_labels(diagram)
+    _draw_bundles(writer, diagram, row_h, max_links, label_bundles, uniform)
+    _draw_boxes(writer, diagram, bold, cond)  # boxes on top
+    _legend(writer, Box(box.right - legend_w, box.bottom + 10, box.right, box.top - 30), diagram,
+            doc, max_links, label_bundles, uniform)
+    writer.end_page()
+
+
+def _place_rows(doc: FabricDocument, diagram: Diagram, area: Box, left: float,
+                fonts: tuple[FastText, FastText]) -> float:
+    """Give every node its box, a row per tier in `area`, and write each row's tier and
+    grouping at `left`; returns the height of a row."""
+    bold, regular = fonts
     tiers = sorted({n.tier for n in diagram.nodes.values()})
     row_h = area.height / len(tiers)
     box_h = min(46.0, row_h * 0.42)
-    canvas = writer.canvas
     for index, tier in enumerate(tiers):
         row_nodes = sorted((n for n in diagram.nodes.values() if n.tier == tier),
                            key=lambda n: _natural(n.title))
@@ -203,16 +219,20 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
             node.y = centre_y - box_h / 2
         how = diagram.grouping.get(tier, "device")
         label = TIER_TITLES.get(tier, f"tier {tier}")
-        bold.text(box.left, centre_y + 2, label, 8.5, width=66)
+        bold.text(left, centre_y + 2, label, 8.5, width=66)
         sub = {"device": "each device", "su": "by SU", "pod": "by pod", "rack": "by rack"}[how]
         if how != "device" and any(doc.devices[m].plane for n in row_nodes for m in n.members):
             sub += ", plane"
-        regular.text(box.left, centre_y - 8, f"({sub})", 7, width=66, rgb=(0.35, 0.35, 0.35))
+        regular.text(left, centre_y - 8, f"({sub})", 7, width=66, rgb=(0.35, 0.35, 0.35))
+    return row_h
 
-    # bundles under the boxes
-    max_links = max((b.links for b in diagram.bundles), default=1)
-    label_bundles = len(diagram.bundles) <= 48
-    uniform = uniform_labels(diagram)
+
+def _draw_bundles(writer: PdfWriter, diagram: Diagram, row_h: float, max_links: int,
+                  label_bundles: bool, uniform: dict[tuple[int, int], str]) -> None:
+    """The bundles as lines (an arc within a tier), as wide as their link count, with their
+    speed labels where they do not overlap (none for the pairs the legend labels)."""
+    canvas = writer.canvas
+    cond = writer.text(writer.fonts.cond)
     labels = []
     for bundle in sorted(diagram.bundles, key=lambda b: b.links):
         a, b = diagram.nodes[bundle.a], diagram.nodes[bundle.b]
@@ -244,7 +264,10 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
         canvas.rect(mx - w / 2, my - 3, w, 9, stroke=0, fill=1)
         cond.text(mx, my - 0.5, text, 6.5, align="center")
 
-    # boxes on top
+
+def _draw_boxes(writer: PdfWriter, diagram: Diagram, bold: FastText, cond: FastText) -> None:
+    """Every node's box: its title, its device count or model, and the models in a group."""
+    canvas = writer.canvas
     canvas.setLineWidth(0.6)
     for node in diagram.nodes.values():
         canvas.setFillColorRGB(*TIER_FILL.get(node.tier, (0.9, 0.9, 0.9)))
@@ -261,9 +284,6 @@ def draw_topology(writer: PdfWriter, doc: FabricDocument, size: tuple[float, flo
             font = bold if i == 0 else cond
             font.text(node.x + node.w / 2, top - i * size * 1.15, line,
                       size if i == 0 else size - 0.8, width=node.w - 6, align="center")
-    _legend(writer, Box(box.right - legend_w, box.bottom + 10, box.right, box.top - 30), diagram,
-            doc, max_links, label_bundles, uniform)
-    writer.end_page()
 
 
 def _free_spot(font: FastText, placed: list[tuple[float, float, str]], text: str,

@@ -43,6 +43,32 @@ class Column:
     align: str = "left"
 
 
+class _Grid:
+    """The columns of one table as drawn: their x, width and alignment, the text size, the
+    line height and the cells' padding."""
+
+    def __init__(self, columns: Sequence[Column], widths: list[float], xs: list[float],
+                 size: float) -> None:
+        self.columns, self.widths, self.xs = columns, widths, xs
+        self.size = size
+        self.leading = size * 1.25
+        self.pad = 2.5
+
+    def wrapped(self, cells: Sequence[str], font: str) -> list[list[str]]:
+        """Each cell's lines in `font`, wrapped within its column."""
+        out = []
+        for cell, width in zip(cells, self.widths, strict=False):
+            lines: list[str] = []
+            for part in str(cell).split("\n"):
+                lines.extend(simpleSplit(part, font, self.size, width - 2 * self.pad) or [""])
+            out.append(lines)
+        return out
+
+    def height(self, cells: list[list[str]]) -> float:
+        """The height of a row of wrapped cells."""
+        return max(len(x) for x in cells) * self.leading + 2 * self.pad
+
+
 class Flow:
     def __init__(
         self,
@@ -212,70 +238,58 @@ class Flow:
         xs = [self.box.left]
         for width in widths[:-1]:
             xs.append(xs[-1] + width)
-        leading = size * 1.25
-        pad = 2.5
+        grid = _Grid(columns, widths, xs, size)
         regular, bold = self.fonts.regular, self.fonts.bold
-
-        def wrapped(cells: Sequence[str], font: str) -> list[list[str]]:
-            out = []
-            for cell, width in zip(cells, widths, strict=False):
-                lines: list[str] = []
-                for part in str(cell).split("\n"):
-                    lines.extend(simpleSplit(part, font, size, width - 2 * pad) or [""])
-                out.append(lines)
-            return out
-
-        header = wrapped([c.title for c in columns], bold)
-        header_h = max(len(x) for x in header) * leading + 2 * pad
-
-        def draw_header() -> None:
-            assert self.box is not None
-            canvas = self.w.canvas
-            canvas.setFillColorRGB(*HEAD_FILL)
-            canvas.rect(self.box.left, self.y - header_h, self.box.width, header_h, stroke=0,
-                        fill=1)
-            for x, lines, column, width in zip(xs, header, columns, widths, strict=False):
-                if column.align == "right":
-                    for i, line in enumerate(lines):
-                        self.w.text(bold).text(x + width - pad, self.y - pad - size - i * leading,
-                                               line, size, align="right")
-                else:
-                    self.w.text(bold).column(x + pad, self.y - pad - size, lines, size, leading,
-                                             width=width - 2 * pad)
-            self.y -= header_h
-
-        first = (max(len(x) for x in wrapped(rows[0], bold if 0 in (bold_rows or set())
-                                             else regular)) * leading + 2 * pad
-                 if rows else leading + 2 * pad)
+        header = grid.wrapped([c.title for c in columns], bold)
+        header_h = grid.height(header)
+        first = (grid.height(grid.wrapped(rows[0], bold if 0 in (bold_rows or set())
+                                          else regular))
+                 if rows else grid.leading + 2 * grid.pad)
         self._flush(header_h + first)
         self.ensure(header_h + first)  # the header never alone at a page's foot
-        draw_header()
+        self._table_header(grid, header, header_h)
         bold_rows = bold_rows or set()
         for index, row in enumerate(rows):
             font = bold if index in bold_rows else regular
-            cells = wrapped(row, font)
-            height = max(len(x) for x in cells) * leading + 2 * pad
+            cells = grid.wrapped(row, font)
+            height = grid.height(cells)
             if self.y - height < self.box.bottom:
                 self.new_page()
-                draw_header()
+                self._table_header(grid, header, header_h)
             fill = row_fills[index] if row_fills is not None else (ZEBRA if index % 2 else None)
             canvas = self.w.canvas
             if fill is not None:
                 canvas.setFillColorRGB(*fill)
                 canvas.rect(self.box.left, self.y - height, self.box.width, height, stroke=0,
                             fill=1)
-            for x, lines, column, width in zip(xs, cells, columns, widths, strict=False):
-                text = self.w.text(font)
-                if column.align == "right":
-                    for i, line in enumerate(lines):
-                        text.text(x + width - pad, self.y - pad - size - i * leading, line, size,
-                                  align="right")
-                else:
-                    text.column(x + pad, self.y - pad - size, lines, size, leading,
-                                width=width - 2 * pad)
+            self._cells(grid, cells, font)
             self.y -= height
         canvas = self.w.canvas
         canvas.setStrokeColorRGB(*LINE)
         canvas.setLineWidth(0.5)
         canvas.line(self.box.left, self.y, self.box.right, self.y)
         self.y -= 8
+
+    def _table_header(self, grid: _Grid, header: list[list[str]], header_h: float) -> None:
+        """The table's header row on its fill, at the current height."""
+        assert self.box is not None
+        canvas = self.w.canvas
+        canvas.setFillColorRGB(*HEAD_FILL)
+        canvas.rect(self.box.left, self.y - header_h, self.box.width, header_h, stroke=0,
+                    fill=1)
+        self._cells(grid, header, self.fonts.bold)
+        self.y -= header_h
+
+    def _cells(self, grid: _Grid, cells: list[list[str]], font: str) -> None:
+        """One row's wrapped cells in `font`, each aligned in its column."""
+        size, leading, pad = grid.size, grid.leading, grid.pad
+        text = self.w.text(font)
+        for x, lines, column, width in zip(grid.xs, cells, grid.columns, grid.widths,
+                                           strict=False):
+            if column.align == "right":
+                for i, line in enumerate(lines):
+                    text.text(x + width - pad, self.y - pad - size - i * leading, line, size,
+                              align="right")
+            else:
+                text.column(x + pad, self.y - pad - size, lines, size, leading,
+                            width=width - 2 * pad)

@@ -15,7 +15,7 @@ from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, 
 
 from ..model.document import FabricDocument
 from ..report.fonts import fonts
-from .compare import KIND_TITLES, Comparison
+from .differences import KIND_TITLES, Comparison
 from .rework import NO_RACK, ReworkItem
 
 KIND_COLOURS = {
