@@ -308,70 +308,102 @@ def match_links(old: FabricDocument, new: FabricDocument, device_map: dict[str, 
 
 def _match(old: FabricDocument, new: FabricDocument, device_map: dict[str, str],
            rows: _SameRows) -> _Matched:
-    mapping: dict[str, str] = {}
-    retermed: list[Retermination] = []
-    changed: list[tuple[Link, Link]] = []
-    # the links that are the same are kept by step 1 below: only the others are made
-    old_ids = rows.old_ids
-    left_rows = list(compress(range(len(old_ids)), map(not_, rows.same)))
-    left_ids = list(map(old_ids.__getitem__, left_rows))
-    left_old = dict(zip(left_ids, _links_at(old, left_ids, left_rows), strict=True))
-    old_row = dict(zip(left_ids, left_rows, strict=True))
-    new_rows = list(compress(range(len(rows.new_ids)), map(not_, rows.new_same)))
-    left_ids = list(map(rows.new_ids.__getitem__, new_rows))
-    left_new = dict(zip(left_ids, _links_at(new, left_ids, new_rows), strict=True))
+    """The links the same in both (`rows`) kept, then the others paired in five passes."""
+    matcher = _Matcher(old, new, device_map, rows)
+    matcher.same_id_same_ends()
+    matcher.same_ends()
+    matcher.same_id_one_end()
+    matcher.one_end_same_part()
+    matcher.same_id_same_devices()
+    return _Matched(matcher.mapping, matcher.retermed, list(matcher.left_old.values()),
+                    list(matcher.left_new.values()), matcher.changed)
 
-    def keep(old_link: Link, new_link: Link, moved: bool) -> None:
-        mapping[old_link.id] = new_link.id
-        changed.append((old_link, new_link))
-        del left_old[old_link.id]
-        del left_new[new_link.id]
+
+class _Matcher:
+    """The links of two revisions left to pair (the same ones are kept without being made),
+    and the passes that pair them, each taking the pairs it finds out of what is left."""
+
+    def __init__(self, old: FabricDocument, new: FabricDocument, device_map: dict[str, str],
+                 rows: _SameRows) -> None:
+        self.device_map = device_map
+        self.rows = rows
+        self.mapping: dict[str, str] = {}
+        self.retermed: list[Retermination] = []
+        self.changed: list[tuple[Link, Link]] = []
+        old_ids = rows.old_ids
+        self.left_rows = list(compress(range(len(old_ids)), map(not_, rows.same)))
+        left_ids = list(map(old_ids.__getitem__, self.left_rows))
+        self.left_old = dict(zip(left_ids, _links_at(old, left_ids, self.left_rows),
+                                 strict=True))
+        self.old_row = dict(zip(left_ids, self.left_rows, strict=True))
+        new_rows = list(compress(range(len(rows.new_ids)), map(not_, rows.new_same)))
+        new_ids = list(map(rows.new_ids.__getitem__, new_rows))
+        self.left_new = dict(zip(new_ids, _links_at(new, new_ids, new_rows), strict=True))
+
+    def keep(self, old_link: Link, new_link: Link, moved: bool) -> None:
+        self.mapping[old_link.id] = new_link.id
+        self.changed.append((old_link, new_link))
+        del self.left_old[old_link.id]
+        del self.left_new[new_link.id]
         if moved:
-            retermed.append(Retermination(old_link, new_link,
-                                          _moved_ends(old_link, new_link, device_map)))
+            self.retermed.append(Retermination(old_link, new_link,
+                                               _moved_ends(old_link, new_link, self.device_map)))
 
-    # 1. same id, same ends (the same links among them), in the old order
-    for link_id in [i for i in left_old if i in left_new]:
-        if _ends(left_old[link_id], device_map) == _ends(left_new[link_id]):
-            keep(left_old[link_id], left_new[link_id], False)
-    if len(left_rows) < len(old_ids):  # some are the same: the kept ones in the old order
-        kept = list(rows.same)
-        for link_id in mapping:
-            kept[old_row[link_id]] = True
-        ids = list(compress(old_ids, kept))
-        mapping = dict(zip(ids, ids, strict=True))
-    # 2. same ends, another id
-    by_ends = {_ends(lk): lk for lk in left_new.values()}
-    for link in list(left_old.values()):
-        target = by_ends.get(_ends(link, device_map))
-        if target is not None and target.id in left_new:
-            keep(link, target, False)
-    # 3. same id, one end in common
-    for link_id in [i for i in left_old if i in left_new]:
-        if len(_ends(left_old[link_id], device_map) & _ends(left_new[link_id])) == 1:
-            keep(left_old[link_id], left_new[link_id], True)
-    # 4. one end in common, same part, one candidate on each side
-    old_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
-    new_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
-    for link in left_old.values():
-        for end in _ends(link, device_map):
-            old_at[end].append(link)
-    for link in left_new.values():
-        for end in _ends(link):
-            new_at[end].append(link)
-    for end in sorted(set(old_at) & set(new_at)):
-        olds, news = old_at[end], new_at[end]
-        if len(olds) == 1 and len(news) == 1:
-            a, b = olds[0], news[0]
-            if a.id in left_old and b.id in left_new and a.cable == b.cable:
-                keep(a, b, True)
-    # 5. same id, both ends on other ports of the same two devices (e.g. a swapped model)
-    for link_id in [i for i in left_old if i in left_new]:
-        a, b = left_old[link_id], left_new[link_id]
-        pair = {device_map.get(a.a.device), device_map.get(a.b.device)}
-        if pair == {b.a.device, b.b.device} and a.cable == b.cable:
-            keep(a, b, True)
-    return _Matched(mapping, retermed, list(left_old.values()), list(left_new.values()), changed)
+    def _same_ids(self) -> list[str]:
+        return [i for i in self.left_old if i in self.left_new]
+
+    def same_id_same_ends(self) -> None:
+        """1. Same id, same ends (the same links among them), in the old order."""
+        for link_id in self._same_ids():
+            if _ends(self.left_old[link_id], self.device_map) == _ends(self.left_new[link_id]):
+                self.keep(self.left_old[link_id], self.left_new[link_id], False)
+        old_ids = self.rows.old_ids
+        if len(self.left_rows) < len(old_ids):  # some are the same: the kept in the old order
+            kept = list(self.rows.same)
+            for link_id in self.mapping:
+                kept[self.old_row[link_id]] = True
+            ids = list(compress(old_ids, kept))
+            self.mapping = dict(zip(ids, ids, strict=True))
+
+    def same_ends(self) -> None:
+        """2. Same ends, another id."""
+        by_ends = {_ends(lk): lk for lk in self.left_new.values()}
+        for link in list(self.left_old.values()):
+            target = by_ends.get(_ends(link, self.device_map))
+            if target is not None and target.id in self.left_new:
+                self.keep(link, target, False)
+
+    def same_id_one_end(self) -> None:
+        """3. Same id, one end in common."""
+        for link_id in self._same_ids():
+            old_ends = _ends(self.left_old[link_id], self.device_map)
+            if len(old_ends & _ends(self.left_new[link_id])) == 1:
+                self.keep(self.left_old[link_id], self.left_new[link_id], True)
+
+    def one_end_same_part(self) -> None:
+        """4. One end in common, the same part, one candidate on each side."""
+        old_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+        new_at: dict[tuple[str, str], list[Link]] = defaultdict(list)
+        for link in self.left_old.values():
+            for end in _ends(link, self.device_map):
+                old_at[end].append(link)
+        for link in self.left_new.values():
+            for end in _ends(link):
+                new_at[end].append(link)
+        for end in sorted(set(old_at) & set(new_at)):
+            olds, news = old_at[end], new_at[end]
+            if len(olds) == 1 and len(news) == 1:
+                a, b = olds[0], news[0]
+                if a.id in self.left_old and b.id in self.left_new and a.cable == b.cable:
+                    self.keep(a, b, True)
+
+    def same_id_same_devices(self) -> None:
+        """5. Same id, both ends on other ports of the same two devices (a swapped model)."""
+        for link_id in self._same_ids():
+            a, b = self.left_old[link_id], self.left_new[link_id]
+            pair = {self.device_map.get(a.a.device), self.device_map.get(a.b.device)}
+            if pair == {b.a.device, b.b.device} and a.cable == b.cable:
+                self.keep(a, b, True)
 
 
 def _links_at(doc: FabricDocument, ids: list[str], rows: list[int]) -> list[Link]:
