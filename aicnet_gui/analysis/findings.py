@@ -113,7 +113,8 @@ def _ordered(rank: int, code: str, objects: tuple[str, ...], message: str) -> st
     """One string whose order is the order of the tuple `(rank, code, objects, message)`: a
     text ends with NUL (a prefix sorts first), each object starts with \x01 and the objects end
     with NUL (a shorter tuple sorts first), the message comes last."""
-    if not any(c in text for text in (code, message, "".join(objects)) for c in "\x00\x01"):
+    joined = code + message + "".join(objects)  # two scans in C (a genexpr was 2x the time)
+    if "\x00" not in joined and "\x01" not in joined:
         listed = "\x01" + "\x00\x01".join(objects) + "\x00" if objects else ""
         return f"{chr(0x30 + rank)}{code}\x00{listed}\x00{message}"
     parts = [chr(0x30 + rank), _escaped(code), "\x00"]

@@ -56,6 +56,10 @@ class Rule:
     depends: str = "self"
     # the keys to check again after an edit, given its Delta; None: the scope's default
     dirty: Callable[[State, Delta], Iterable[Any]] | None = None
+    # a full run's `check` of all its keys at once: for each key, in order, what `check` gives,
+    # its findings and its failures apart (the engine checks key by key instead when it raises)
+    check_all: Callable[[State, list[Any]],
+                        Iterable[tuple[tuple[Finding, ...], tuple[Failure, ...]]]] | None = None
 
 
 @dataclass

@@ -22,9 +22,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..analysis import Finding, Severity
+from ..analysis import Finding
 from ..media import choose_media
-from ..model.document import FabricDocument, ModelError
+from ..model.document import FabricDocument
 from ..model.edits import Operation
 from ..model.wording import counted
 from .fix_checker import MEDIA_CODES, FixChecker, Key
@@ -73,26 +73,16 @@ def verify_batch(checker: FixChecker, findings: Sequence[Finding],
     the batch."""
     if not ops:
         return 0, "no operations"
-    copy = checker._copy_doc()  # noqa: SLF001 - the checker's private copy is meant for this
-    try:
-        applied = copy.apply(list(ops))
-    except ModelError as exc:
-        return 0, f"it does not apply to the design ({exc})"
-    try:
-        after = checker.analyzer.update(applied.changes, copy)
-    finally:
-        undone = copy.apply(applied.inverse)
-        checker.analyzer.update(undone.changes, copy if checker._own else checker.doc)  # noqa: SLF001
-    before = checker.report_counts()[0]
-    errors = Counter(_key(f) for f in after.findings if f.severity == Severity.ERROR)
-    grown = [k for k, n in errors.items() if n > before.get(k, 0)]
+    outcome = checker.trial(ops)
+    if isinstance(outcome, str):
+        return 0, outcome
+    grown = outcome.first_of(outcome.grown_errors())
     if grown:
-        first = next(f for f in after.findings if _key(f) == grown[0])
+        first = next(iter(grown.values()))
         more = f" and {len(grown) - 1} more" if len(grown) > 1 else ""
         return 0, f"applied, it would cause {first.code} ({first.message}){more}"
-    remaining = Counter(_key(f) for f in after.findings)
     wanted = Counter(_key(f) for f in findings)
-    cleared = sum(max(0, n - remaining.get(k, 0)) for k, n in wanted.items())
+    cleared = sum(max(0, n - outcome.count(k)) for k, n in wanted.items())
     if cleared == 0:
         return 0, "applied, it clears none of these findings"
     return cleared, ""

@@ -8,6 +8,11 @@ when it applies, clears its finding (one fewer finding of that code on those obj
 no error: no (code, objects) pair has more error findings than before.  Otherwise the finding
 keeps its fix in words, with the reason the one-click version is withheld.
 
+The comparison reads only what the trial changed (`Analyzer.trial_update`: the findings of the
+rules and keys it ran again, before and after) against the counts of the report, worked out
+once: a design with a finding on every one of 300k links is not counted and sorted again for
+each fix checked.
+
 For link media findings the checker also tries the generators' media choice for the link
 (media_fix.py): optics at both ends and the cord together.  Results are cached per finding.
 """
@@ -19,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..analysis import AnalysisReport, Analyzer, Finding, Fix, Severity
+from ..analysis.engine import FindingChanges
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import Operation
 
@@ -36,6 +42,11 @@ Key = tuple[str, tuple[str, ...]]
 
 def _key(finding: Finding) -> Key:
     return finding.code, finding.objects
+
+
+def _content(finding: Finding) -> tuple[str, str, tuple[str, ...], str]:
+    """What tells two findings apart in a report (its order: severity, code, objects, message)."""
+    return finding.code, finding.severity, finding.objects, finding.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,35 +104,36 @@ class FixChecker:
         return self._copy
 
     # ------------------------------------------------------------------ one fix
-    def verify(self, finding: Finding, ops: Sequence[Operation]) -> Verdict:
-        """Apply `ops` to the copy, re-validate, restore; may the fix be offered for `finding`?"""
-        if not ops:
-            return Verdict(False, "it has no operations")
+    def trial(self, ops: Sequence[Operation]) -> Outcome | str:
+        """Apply `ops` to the copy, re-validate, restore: what the findings would be (an
+        `Outcome`), or why the ops do not apply."""
         copy = self._copy_doc()
         try:
             applied = copy.apply(list(ops))
         except ModelError as exc:
-            return Verdict(False, f"it does not apply to the design ({exc})")
+            return f"it does not apply to the design ({exc})"
         try:
-            after = self.analyzer.update(applied.changes, copy)
+            after = self.analyzer.trial_update(applied.changes, copy)
         finally:
             undone = copy.apply(applied.inverse)
             # the copy is the document again: a borrowed analyzer goes back to reading `doc`
-            self.analyzer.update(undone.changes, copy if self._own else self.doc)
-        before_errors, before_all = self.report_counts()
-        errors = Counter(_key(f) for f in after.findings if f.severity == Severity.ERROR)
-        grown = {k for k, n in errors.items() if n > before_errors.get(k, 0)}
-        if grown:
-            new: dict[Key, Finding] = {}
-            for f in after.findings:
-                if _key(f) in grown and _key(f) not in new:
-                    new[_key(f)] = f
+            self.analyzer.trial_update(undone.changes, copy if self._own else self.doc)
+        return Outcome(self, after)
+
+    def verify(self, finding: Finding, ops: Sequence[Operation]) -> Verdict:
+        """Apply `ops` to the copy, re-validate, restore; may the fix be offered for `finding`?"""
+        if not ops:
+            return Verdict(False, "it has no operations")
+        outcome = self.trial(ops)
+        if isinstance(outcome, str):
+            return Verdict(False, outcome)
+        new = outcome.first_of(outcome.grown_errors())
+        if new:
             first = next(iter(new.values()))
             more = f" and {len(new) - 1} more" if len(new) > 1 else ""
             return Verdict(False, f"applied, it would cause {first.code} ({first.message}){more}",
                            tuple(new.values()))
-        remaining = sum(1 for f in after.findings if _key(f) == _key(finding))
-        if remaining >= before_all.get(_key(finding), 0):
+        if outcome.count(_key(finding)) >= self.report_counts()[1].get(_key(finding), 0):
             return Verdict(False, "applied, it does not clear this finding")
         return Verdict(True)
 
@@ -180,6 +192,69 @@ class FixChecker:
                 fix = _unchecked(f.fix, limit)
                 out.append(f if fix is f.fix else replace(f, fix=fix))
         return out
+
+
+class Outcome:
+    """The findings after a trial (`FixChecker.trial`), asked about by (code, objects): from
+    the changes the trial made to the checked report's counts, or from a whole report when the
+    analyzer gave one (a full run)."""
+
+    def __init__(self, checker: FixChecker, after: FindingChanges | AnalysisReport) -> None:
+        self._checker = checker
+        self._after = after
+        self._errors: Counter[Key] = Counter()  # the change of each pair's error count
+        self._all: Counter[Key] = Counter()  # ... and of its count of findings
+        if isinstance(after, FindingChanges):
+            for sign, findings in ((-1, after.removed), (1, after.added)):
+                for f in findings:
+                    key = _key(f)
+                    self._all[key] += sign
+                    if f.severity == Severity.ERROR:
+                        self._errors[key] += sign
+
+    def grown_errors(self) -> set[Key]:
+        """The (code, objects) pairs with more error findings than the checked report."""
+        if isinstance(self._after, AnalysisReport):
+            before = self._checker.report_counts()[0]
+            errors = Counter(_key(f) for f in self._after.findings if f.severity == Severity.ERROR)
+            return {k for k, n in errors.items() if n > before.get(k, 0)}
+        return {k for k, n in self._errors.items() if n > 0}
+
+    def count(self, key: Key) -> int:
+        """How many findings the pair has after the trial."""
+        if isinstance(self._after, AnalysisReport):
+            return sum(1 for f in self._after.findings if _key(f) == key)
+        return self._checker.report_counts()[1].get(key, 0) + self._all[key]
+
+    def first_of(self, keys: set[Key]) -> dict[Key, Finding]:
+        """The first finding (in a report's order) of each pair of `keys` that has one after
+        the trial, in the order of those findings."""
+        if not keys:
+            return {}
+        after = self._after
+        if isinstance(after, AnalysisReport):
+            findings: Iterable[Finding] = after.findings
+        else:
+            # the report's findings of those pairs, less the ones the trial removed (an equal
+            # finding may be another object: a restore makes its findings again), plus the
+            # ones it added, in a report's order
+            gone = Counter(_content(f) for f in after.removed if _key(f) in keys)
+            kept: list[Finding] = []
+            for f in self._checker.report.findings:
+                if _key(f) in keys:
+                    content = _content(f)
+                    if gone[content] > 0:
+                        gone[content] -= 1
+                    else:
+                        kept.append(f)
+            findings = sorted([*kept, *(f for f in after.added if _key(f) in keys)],
+                              key=Finding.sort_key)
+        first: dict[Key, Finding] = {}
+        for f in findings:
+            key = _key(f)
+            if key in keys and key not in first:
+                first[key] = f
+        return first
 
 
 def _unchecked(fix: Fix | None, limit: int) -> Fix | None:
