@@ -86,12 +86,27 @@ class Bom:
                for model, basis in self.power_figures.items() if basis.caveat]
         return sorted(out, key=lambda x: (self.power_figures[x[0]].figure != "none", x[0]))
 
-    def power_unverified_w(self) -> float:
+    def power_unverified_w(self, maximum_only: bool = False) -> float:
         """The part of the devices' power counted at a figure no vendor document read states
-        (secondary or derived: `PowerBasis.verified` false), in W."""
+        (secondary or derived: `PowerBasis.verified` false), in W; `maximum_only`: of the
+        total on the maximum basis (`maximum_power`)."""
         return round(sum(b.watts * self.devices_by_model.get(m, 0)
                          for m, b in self.power_figures.items()
-                         if b.watts is not None and not b.verified), 1)
+                         if b.watts is not None and not b.verified
+                         and not (maximum_only and b.figure == "typical")), 1)
+
+    def maximum_power(self) -> tuple[float, tuple[str, ...]]:
+        """The power total on one basis, every part at its maximum figure (devices at their
+        maximum or their share of a rack's stated power, optics and active cables at their
+        module power: `model/power.maximum_watts`), in W: the total without the devices
+        counted at a typical figure; and the models it leaves out (a typical figure only, or
+        none), which a reader of that total must be told."""
+        typical = sum(b.watts * self.devices_by_model.get(m, 0)
+                      for m, b in self.power_figures.items()
+                      if b.figure == "typical" and b.watts is not None)
+        left_out = sorted(m for m, b in self.power_figures.items()
+                          if b.figure in ("typical", "none"))
+        return round(self.power_w - typical, 1), tuple(left_out)
 
     def power_basis_json(self) -> dict[str, Any]:
         """`aicnet bom --json`'s `power_basis`: per model the figure counted, and the models
@@ -107,6 +122,9 @@ class Bom:
                                  if b.figure != "none" and not b.verified),
             "no_figure": sorted(m for m, b in figures.items() if b.figure == "none"),
             "unverified_w": self.power_unverified_w(),
+            # on the maximum basis alone (aicnet compare's): the total, and the models left out
+            "maximum_w": self.maximum_power()[0],
+            "no_maximum": list(self.maximum_power()[1]),
         }
     #: field-replaceable parts per `MODEL:KIND` (bom_parts.py) and their spares
     parts: dict[str, int] = field(default_factory=dict)

@@ -12,7 +12,10 @@ diffs sensibly:
      each side: re-terminated;
   5. same id, the same two devices and the same part, both ends on other ports (a switch
      swapped for a model with other port names): re-terminated at both ends;
-  what is left is removed (old) or added (new).  Any other cable whose two ends both change is
+  what is left is removed (old) or added (new).  A re-terminated cable whose every end that
+  changed name lands on the same device, cage and leg (a swapped model that names the same
+  front-panel port otherwise: SN5600 `swp1s0`, Arista `Ethernet1/1`) is not moved: it stays,
+  on a *renamed port* (`ports_renamed`), and only its labels change.  Any other cable whose two ends both change is
   a removal and an addition: the installer pulls it and runs a new one.
 - **racks** and **workloads**: by id.
 
@@ -113,6 +116,8 @@ class FabricDiff:
     links_added: list[Link] = field(default_factory=list)
     links_removed: list[Link] = field(default_factory=list)
     links_reterminated: list[Retermination] = field(default_factory=list)
+    #: kept cables whose changed ends are the same cage and leg under another port name
+    ports_renamed: list[Retermination] = field(default_factory=list)
     link_changes: list[FieldChange] = field(default_factory=list)
     link_renamed: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
     racks_added: list[Rack] = field(default_factory=list)
@@ -131,7 +136,7 @@ class FabricDiff:
         """No change an installer or reviewer would act on (a renamed link id does not count)."""
         lists = (self.devices_added, self.devices_removed, self.devices_moved, self.device_changes,
                  self.cage_changes, self.links_added, self.links_removed, self.links_reterminated,
-                 self.link_changes, self.racks_added, self.racks_removed, self.rack_changes,
+                 self.ports_renamed, self.link_changes, self.racks_added, self.racks_removed, self.rack_changes,
                  self.workloads_added, self.workloads_removed, self.workload_changes,
                  self.settings)
         return not any(lists) and (self.bom is None or self.bom.empty)
@@ -146,6 +151,7 @@ class FabricDiff:
             "cables_added": len(self.links_added),
             "cables_removed": len(self.links_removed),
             "cables_reterminated": len(self.links_reterminated),
+            "cables_on_renamed_ports": len(self.ports_renamed),
             "cable_changes": len(self.link_changes),
             "settings_changes": len(self.settings),
         }
@@ -165,6 +171,7 @@ class FabricDiff:
                 "added": [_link_json(lk) for lk in self.links_added],
                 "removed": [_link_json(lk) for lk in self.links_removed],
                 "reterminated": [r.to_json() for r in self.links_reterminated],
+                "ports_renamed": [r.to_json() for r in self.ports_renamed],
                 "changed": [c.to_json() for c in self.link_changes],
                 "renamed": [{"old_id": a, "new_id": b} for a, b in self.link_renamed],
             },
@@ -406,6 +413,37 @@ class _Matcher:
                 self.keep(a, b, True)
 
 
+def _place(doc: FabricDocument, end: Endpoint, device: str) -> tuple[str, int, int, int] | None:
+    """Where `end` is on the front panel, its device named `device`: (device, cage, leg, legs),
+    or None when the port is unknown."""
+    port = doc.port(end.device, end.port) if end.device in doc.devices else None
+    return None if port is None else (device, port.cage, port.leg, port.legs)
+
+
+def _renamed_only(old: FabricDocument, new: FabricDocument, device_map: dict[str, str],
+                  ret: Retermination) -> bool:
+    """Every end of `ret` that changed name is on the same device, cage and leg in both
+    revisions (the old ends' devices through the device matching)."""
+    before = [_place(old, a, device_map[a.device]) if a.device in device_map else None
+              for a, _b in ret.moved]
+    after = [_place(new, b, b.device) for _a, b in ret.moved]
+    known_before = [p for p in before if p is not None]
+    known_after = [p for p in after if p is not None]
+    return (len(known_before) == len(known_after) == len(ret.moved)
+            and sorted(known_before) == sorted(known_after))
+
+
+def _split_renamed(old: FabricDocument, new: FabricDocument, device_map: dict[str, str],
+                   retermed: list[Retermination]
+                   ) -> tuple[list[Retermination], list[Retermination]]:
+    """(the cables really re-terminated, those only on renamed ports: same cage and leg)."""
+    moved: list[Retermination] = []
+    renamed: list[Retermination] = []
+    for ret in retermed:
+        (renamed if _renamed_only(old, new, device_map, ret) else moved).append(ret)
+    return moved, renamed
+
+
 def _links_at(doc: FabricDocument, ids: list[str], rows: list[int]) -> list[Link]:
     """The links of `ids`, at `rows` of `doc.links.column("id")`: read at those rows when the
     table is as loaded (its columns' rows are its order: no id -> row index made, ~50 ms at
@@ -509,7 +547,8 @@ def _diff(old: FabricDocument, new: FabricDocument) -> FabricDiff:
 
     matched = _match(old, new, device_map, _same_rows(old, new, device_map))
     out.link_map = matched.mapping
-    out.links_reterminated = matched.retermed
+    out.links_reterminated, out.ports_renamed = _split_renamed(old, new, device_map,
+                                                              matched.retermed)
     out.links_removed, out.links_added = matched.removed, matched.added
     for a, b in matched.changed:  # the kept links not the same (the same: nothing to list)
         old_id, new_id = a.id, b.id

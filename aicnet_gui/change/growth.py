@@ -17,7 +17,9 @@ so that every existing device stays where it is and every cable that can stay, s
    would make (cages.py): twin-port cages left half used are filled in pairs by re-plugging
    a cable on the same switch, and a cage left without a link gives its optic back.
 4. The bill of change is `diff_documents(design, result)`: parts to buy and parts freed (BOM
-   delta), cables to pull, to move (re-terminate) and to remove, devices to rack or move.
+   delta), cables to pull, to move (re-terminate) and to remove, devices to rack or move.  A
+   cable re-plugged on the same cage and leg of a swapped model (only the port's name differs)
+   is not moved: it stays, on a renamed port, and gets a new label.
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ class ChangePlan:
             "cables_to_move": len(d.links_reterminated),
             "cables_to_remove": len(d.links_removed),
             "cables_kept": len(d.link_map) - len(d.links_reterminated),
+            # of the kept: the same cage and leg under the swapped model's port name (re-label)
+            "cables_on_renamed_ports": len(d.ports_renamed),
             "devices_to_add": len(d.devices_added),
             "devices_to_remove": len(d.devices_removed),
             "devices_to_move": len(d.devices_moved),

@@ -74,6 +74,8 @@ def _cable_lines(diff: FabricDiff) -> list[str]:
     lines += [f"  + {_cable(link)}" for link in diff.links_added]
     lines += [f"  > cable {ret.new.id} re-terminated: {_ports(ret.moved)}"
               for ret in diff.links_reterminated]
+    lines += [f"  = cable {ret.new.id} stays, port renamed (same cage and leg): {_ports(ret.moved)}"
+              for ret in diff.ports_renamed]
     lines += _changed("cable ", diff.link_changes)
     return lines
 

@@ -27,6 +27,19 @@ def _parts(lines: list[dict], sign: int) -> str:
     return ", ".join(f"{x['part']} {sign * x['delta']}" for x in lines) or "nothing"
 
 
+def _cable_ends(rets: list, moves: int, reasons: dict[str, str]) -> list[str]:
+    """At most `moves` (0: all) cables with their ends old -> new and the reason, if any."""
+    shown = rets if moves <= 0 else rets[:moves]
+    out = []
+    for ret in shown:
+        ends = ", ".join(f"{a.device}:{a.port} -> {b.device}:{b.port}" for a, b in ret.moved)
+        why = reasons.get(ret.old.id, "")
+        out.append(f"  {ret.new.id}: {ends}" + (f"  ({why})" if why else ""))
+    if len(shown) < len(rets):
+        out.append(f"  ... {len(rets) - len(shown)} more (--moves 0 for all)")
+    return out
+
+
 def render(plan: ChangePlan, title: str, moves: int) -> list[str]:
     bill = plan.bill()
     d = plan.diff
@@ -34,20 +47,19 @@ def render(plan: ChangePlan, title: str, moves: int) -> list[str]:
            f"  parts to buy:   {_parts(bill['buy'], 1)}",
            f"  parts freed:    {_parts(bill['freed'], -1)}",
            f"  cables: {bill['cables_to_pull']} to pull (new), {bill['cables_to_move']} to move "
-           f"(re-terminate), {bill['cables_to_remove']} to remove, {bill['cables_kept']} stay",
+           f"(re-terminate), {bill['cables_to_remove']} to remove, {bill['cables_kept']} stay"
+           + (f" ({bill['cables_on_renamed_ports']} on renamed ports: same cage and leg, "
+              "new label)" if bill["cables_on_renamed_ports"] else ""),
            f"  devices: {bill['devices_to_add']} to rack, {bill['devices_to_move']} to move, "
            f"{bill['devices_to_remove']} to remove"
            + (f"; swapped: {', '.join(bill['devices_swapped'])}" if bill["devices_swapped"] else ""),
            f"  cages with another optic or breakout: {bill['optic_changes']}"]
     if d.links_reterminated:
         out.append("Cables to move (why)")
-        shown = d.links_reterminated if moves <= 0 else d.links_reterminated[:moves]
-        for ret in shown:
-            ends = ", ".join(f"{a.device}:{a.port} -> {b.device}:{b.port}" for a, b in ret.moved)
-            why = plan.reasons.get(ret.old.id, "")
-            out.append(f"  {ret.new.id}: {ends}" + (f"  ({why})" if why else ""))
-        if len(shown) < len(d.links_reterminated):
-            out.append(f"  ... {len(d.links_reterminated) - len(shown)} more (--moves 0 for all)")
+        out += _cable_ends(d.links_reterminated, moves, plan.reasons)
+    if d.ports_renamed:
+        out.append("Cables that stay on renamed ports (same cage and leg; re-label)")
+        out += _cable_ends(d.ports_renamed, moves, {})
     for note in plan.notes:
         out.append(f"note: {note}")
     return out

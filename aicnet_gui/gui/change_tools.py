@@ -67,7 +67,8 @@ def changed_here(diff: FabricDiff) -> tuple[list[str], list[str]]:
     """(device ids, link ids) of the open design that the diff shows as new or changed."""
     devices = [d.id for d in diff.devices_added] + [m.device for m in diff.devices_moved]
     devices += [c.what for c in diff.device_changes] + [c.device for c in diff.cage_changes]
-    links = [lk.id for lk in diff.links_added] + [r.new.id for r in diff.links_reterminated]
+    links = [lk.id for lk in diff.links_added]
+    links += [r.new.id for r in diff.links_reterminated + diff.ports_renamed]
     links += [c.what for c in diff.link_changes]
     return list(dict.fromkeys(devices)), list(dict.fromkeys(links))
 

@@ -62,6 +62,13 @@ class WorkloadKind(StrEnum):
     INFERENCE_WIDE_EP = "inference-wide-ep"
 
 
+#: how each workload kind reads in the editor's forms and lists
+WORKLOAD_KIND_TITLES: dict[str, str] = {
+    "training": "Training", "inference": "Inference", "storage": "Storage",
+    "inference-disaggregated": "Inference, disaggregated prefill/decode",
+    "inference-wide-ep": "Inference, wide expert parallelism"}
+
+
 class LabelProfile(StrEnum):
     TIA_606 = "tia-606"
     ISO_14763 = "iso-14763"
@@ -83,13 +90,19 @@ class Metadata(_Data):
 class OversubscriptionTargets(_Data):
     """Highest acceptable downlink:uplink ratio per workload kind (1.0 means 1:1)."""
 
-    training: float = bounded_float(L.MAX_RATIO, default=1.0, above=True)
-    storage: float = bounded_float(L.MAX_RATIO, default=4 / 3, above=True)
+    training: float = bounded_float(L.MAX_RATIO, default=1.0, above=True,
+                                    title=WORKLOAD_KIND_TITLES["training"])
+    # NVIDIA's storage fabric: "a ratio near 4:3" (hardware.md 2.3)
+    storage: float = bounded_float(L.MAX_RATIO, default=4 / 3, above=True,
+                                   title=WORKLOAD_KIND_TITLES["storage"])
     inference: float = bounded_float(L.MAX_RATIO, default=3.0, above=True,
+                                     title=WORKLOAD_KIND_TITLES["inference"],
                                      description="single-node serving replicas")
     inference_disaggregated: float = bounded_float(
-        L.MAX_RATIO, default=1.0, above=True, description="prefill/decode on different servers")
+        L.MAX_RATIO, default=1.0, above=True, title=WORKLOAD_KIND_TITLES["inference-disaggregated"],
+        description="prefill/decode on different servers")
     inference_wide_ep: float = bounded_float(L.MAX_RATIO, default=1.0, above=True,
+                                             title=WORKLOAD_KIND_TITLES["inference-wide-ep"],
                                              description="experts over many servers")
 
     def for_kind(self, kind: WorkloadKind) -> float:

@@ -11,6 +11,9 @@ placement all count the same watts:
   (`counts_optics` is False for it): a full rack draws its stated power, in RACK-POWER,
   POWER-FEED and the bill of materials alike; the generator gives such racks that power as
   their budget;
+- on the maximum basis alone (`maximum_watts`, what `aicnet compare` totals so that no
+  candidate's switches count at a typical figure while another's count at their maximum) a
+  model with only a typical figure is not counted, and is named;
 - every optic in its cages adds its module power (`optic_watts`), unless the figure counted
   already includes them: a rack's stated power, or a maximum the vendor gives with active
   cables in every cage (`DeviceModel.power_max_includes_optics`: a QM9700's 1,720 W);
@@ -36,6 +39,15 @@ def device_watts(model: DeviceModel) -> float | None:
     if model.power_typical_w is not None:
         return float(model.power_typical_w)
     return None
+
+
+def maximum_watts(model: DeviceModel) -> float | None:
+    """What one device of `model` counts for on the maximum basis alone (the comparison's): its
+    maximum, else its share of its rack's stated power (a vendor's "up to" figure); None when
+    the catalog states no maximum (a typical figure is not one, and is not mixed in)."""
+    if model.power_max_w is not None:
+        return float(model.power_max_w)
+    return share_watts(model) if rack_powered(model) else None
 
 
 def system_racks(model: DeviceModel, count: int) -> int:

@@ -37,7 +37,14 @@ from reportlab.platypus import (
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
 from ..study.candidate import Candidate, StudyResult
-from ..study.comparison_text import kw, money, ms, pareto_text
+from ..study.comparison_text import (
+    kw,
+    money,
+    ms,
+    no_power_comparison,
+    pareto_text,
+    power_lines,
+)
 from ..study.traffic_estimates import by_mode_line
 from .fonts import fonts
 from .outfile import write_bytes
@@ -388,11 +395,14 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
                     f"cost ({currency})", "Cost against collective time")
     power = _scatter(built, lambda c: c.metrics.comparable_power_kw,  # type: ignore[union-attr]
                      lambda c: bool(c.pareto and c.pareto.power_time),
-                     "power, kW (the BOM's total)", "Power against collective time")
+                     "power, kW (every part at its maximum)", "Power against collective time")
     pair = [d for d in (cost, power) if d is not None]
     if cost is None:
         story.append(Paragraph("No candidate has a complete cost (no price list, or a part "
                                "without price): the cost chart is left out.", styles["body"]))
+    if power is None:
+        story.append(Paragraph(_esc(no_power_comparison(built) + " The power chart is left out."),
+                               styles["body"]))
     if pair:
         story.append(_side_by_side(pair))
         story.append(Paragraph(_esc("Points are numbered as the table's rows: " + "; ".join(
@@ -451,9 +461,10 @@ def comparison_pdf(result: StudyResult, requirement: Requirement, catalog: Catal
               for line in _requirement_lines(requirement, result, catalog)]
     if built:
         story += [Paragraph("Candidates", styles["h2"]), _candidate_table(built, styles)]
-        notes = [built[0].metrics.power_basis, built[0].metrics.cost_note]  # type: ignore[union-attr]
-        story.append(Paragraph(_esc("Power: " + notes[0] + ". Cost: " + notes[1] + "."),
-                               styles["body"]))
+        power = "; ".join(line.strip() for line in power_lines(built, catalog))
+        story.append(Paragraph(_esc(power + "."), styles["body"]))
+        cost_note = built[0].metrics.cost_note  # type: ignore[union-attr]
+        story.append(Paragraph(_esc("Cost: " + cost_note + "."), styles["body"]))
         routed = [line for line in map(by_mode_line, built) if line]
         if routed:
             story.append(Paragraph(_esc(

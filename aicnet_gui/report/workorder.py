@@ -3,10 +3,11 @@
 One section per rack, in the order an installer works: **remove** (cables pulled, devices taken
 out), **move** (devices to another rack or RU, cable ends re-terminated on another port; both
 listed in the rack they leave),
-**change** (optics swapped, breakout modes, model swaps, firmware), **add** (devices racked,
+**change** (optics swapped, breakout modes, model swaps, firmware, cable ends that stay in
+their cage on a swapped model's renamed port), **add** (devices racked,
 new cables with their cable numbers).  Port identifiers are those of the printed cable plan
 (identifiers.py): old places from the old revision, new places from the new one.  Label sheets
-follow, for the new and the re-terminated cables only (their label's far end changed); the
+follow, for the new, the re-terminated and the renamed-port cables only (their labels changed); the
 numbers are the new revision's cable plan numbers, so they match its schedule.
 """
 
@@ -115,7 +116,8 @@ def build_work_order(diff: FabricDiff, plan: CablePlan | None = None) -> WorkOrd
         order(rack).steps["add"].append(Step("cable", number.get(link.id, link.id),
                                              _cable_text(new, new_ids, link), note=link.cable or ""))
     ordered = sorted(racks.values(), key=lambda r: (r.rack == NO_RACK, r.rack))
-    label_links = {lk.id for lk in diff.links_added} | {r.new.id for r in diff.links_reterminated}
+    label_links = {lk.id for lk in diff.links_added} | {
+        r.new.id for r in diff.links_reterminated + diff.ports_renamed}
     return WorkOrder(ordered, plan, label_links)
 
 
@@ -138,6 +140,13 @@ def _moves(diff: FabricDiff, order: Callable[[str], RackOrder], number: dict[str
                 "cable end", number.get(ret.new.id, ret.new.id),
                 old_ids.port_id(old_end.device, old_end.port),
                 new_ids.port_id(new_end.device, new_end.port), note="re-label"))
+    for ret in diff.ports_renamed:  # the cable stays in its cage: only its label changes
+        for old_end, new_end in ret.moved:
+            rack = _rack_name(new, new.devices.get(new_end.device))
+            order(rack).steps["change"].append(Step(
+                "cable end", number.get(ret.new.id, ret.new.id),
+                new_ids.port_id(new_end.device, new_end.port),
+                note=f"same cage, port renamed from {old_end.port}: re-label"))
 
 
 def _changes(diff: FabricDiff, order: Callable[[str], RackOrder]) -> None:

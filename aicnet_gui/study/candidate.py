@@ -13,6 +13,13 @@ from typing import Any
 
 from .axes import Combination
 
+#: what every candidate's power total counts: one basis for every part, so that no candidate's
+#: switches count at a typical figure while another's count at their maximum
+POWER_BASIS = ("maximum: every part at its maximum figure (devices at their maximum, NVL72 trays "
+               "at their share of their rack's stated power; optics and active cables at their "
+               "module power); a device model with no maximum is not counted (a lower bound, "
+               ">=) and named; unverified kW: the part from secondary, unverified figures")
+
 
 @dataclass(frozen=True)
 class CollectiveEstimate:
@@ -135,9 +142,9 @@ class CandidateMetrics:
     racks: int
     rows: int
     rack_units: int
-    power_w: float  # the BOM's total: devices at maximum, else typical; optics; active cables
-    power_basis: str  # what the total counts (the BOM's words)
-    power_unknown: tuple[str, ...]  # models with no power figure (not counted)
+    power_w: float  # every part at its maximum (POWER_BASIS): the BOM's `maximum_power`
+    power_basis: str  # what the total counts
+    power_unknown: tuple[str, ...]  # models with no maximum figure (not counted)
     #: typical draw and the part of the total on unverified figures, when the BOM gives them
     power_typical_w: float | None
     power_unverified_w: float | None
@@ -167,8 +174,8 @@ class CandidateMetrics:
 
     @property
     def comparable_power_kw(self) -> float | None:
-        """The power total when every switch model in it has a figure, else None: a total
-        that leaves a switch out (`power_unknown`, counted at 0 W) is a lower bound, which the
+        """The power total when every switch model in it has a maximum figure, else None: a
+        total that leaves a switch out (`power_unknown`, counted at 0 W) is a lower bound, which the
         Pareto marks and the power charts do not compare (as a cost with unpriced parts).  The
         servers are the same in every candidate of a study, so a server without a figure
         leaves every total short by the same amount and the comparison stands."""
@@ -280,4 +287,4 @@ class StudyResult:
                 "cancelled": self.cancelled, "not_run": list(self.not_run),
                 "price_list": self.price_list, "price_problems": list(self.price_problems),
                 "notes": list(self.notes), "seconds": round(self.seconds, 3),
-                "workers": self.workers}
+                "workers": self.workers, "power_basis": POWER_BASIS}

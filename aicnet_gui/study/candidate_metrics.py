@@ -2,7 +2,8 @@
 
 - counts, power and cost from the bill of materials (`analysis.compute_bom`, what `aicnet bom`
   prints): switches by role and model, optics per part, cables per part and ordered length,
-  the fibre cords' ordered length, power (the BOM's total and its basis) and cost from the
+  the fibre cords' ordered length, power (the BOM's total with every part at its maximum,
+  `Bom.maximum_power`, and the models that have none) and cost from the
   price list (with the parts that had no price);
 - racks, rows and rack units from the design's racks and devices;
 - oversubscription, bisection (max-flow on the fabric graph) and the collective estimate of
@@ -22,17 +23,13 @@ from ..analysis.bom import Bom, Pricer
 from ..analysis.report import AnalysisReport
 from ..model.catalog_entities import Role
 from ..model.document import FabricDocument
-from .candidate import CollectiveEstimate, WorkloadResult
+from .candidate import POWER_BASIS, CollectiveEstimate, WorkloadResult
 from .classes import cost_by_class, power_by_class
 from .price_check import PriceCheck
 
 SWITCH_ROLES = ("leaf", "spine", "core")
 #: what the analysis' collective estimate is (CollectiveEstimate.model)
 ANALYSIS_MODEL = "analysis: fluid model of the fabric (ECMP), NCCL algorithm of the workload"
-#: the BOM's own words for what its power total counts (analysis/bom.py)
-POWER_BASIS = ("devices at maximum, else typical; optics; active cables (the BOM's total; "
-               "unverified kW: the part of it from devices counted at a secondary, unverified "
-               "figure)")
 
 
 def switches(doc: FabricDocument) -> dict[str, dict[str, int]]:
@@ -134,13 +131,15 @@ def bom_fields(doc: FabricDocument, bom: Bom, prices: PriceCheck | None) -> dict
     by_type, fibre_m = cable_types(doc, bom)
     cost, currency, incomplete, note = cost_fields(bom, prices)
     pricer = Pricer(doc, prices.prices if prices is not None else None)
+    power_w, left_out = bom.maximum_power()  # one basis for every part (POWER_BASIS)
     return {
         "switches": switches(doc), "devices": dict(bom.devices_by_model),
         "optics": dict(bom.transceivers), "cables": dict(bom.cables),
         "cables_by_type": by_type, "fibre_m": fibre_m, "links": bom.links_total,
-        "power_w": bom.power_w, "power_basis": POWER_BASIS,
-        "power_unknown": tuple(bom.power_unknown), "power_typical_w": None,
-        "power_unverified_w": bom.power_unverified_w(), "power_by_class": power_by_class(doc, bom),
+        "power_w": power_w, "power_basis": POWER_BASIS,
+        "power_unknown": left_out, "power_typical_w": None,
+        "power_unverified_w": bom.power_unverified_w(maximum_only=True),
+        "power_by_class": power_by_class(doc, bom),
         "cost": cost, "cost_known": bom.cost_known_usd, "currency": currency,
         "cost_incomplete": incomplete, "cost_note": note, "unpriced": tuple(bom.unpriced),
         "cost_by_class": cost_by_class(doc, bom, pricer) if bom.cost_known_usd else None,

@@ -3,9 +3,10 @@ the stacked bars of the comparison.
 
 Both splits are the BOM's own lines regrouped: cost from `analysis.bom.Pricer` over the BOM's
 order quantities (devices as counted, optics and cables with their spares, as `compute_bom`
-prices them); power from `model/power.py`, the one house of the watts the BOM counts (devices
-at maximum else typical, an NVL72 tray at its rack's share; optics a device's own figure does
-not include; active cables).  Each split is checked against the BOM's total and left out, with
+prices them); power from `model/power.py`, the one house of the watts the BOM counts, on the comparison's
+one basis (`maximum_watts`: devices at their maximum, an NVL72 tray at its rack's share, a model
+with only a typical figure not counted; optics a device's own figure does not include; active
+cables).  Each split is checked against the BOM's total and left out, with
 a note, when it does not add up to it: the bars never show a figure the BOM does not.
 """
 
@@ -16,7 +17,7 @@ from collections import Counter
 from ..analysis.bom import Bom, Pricer
 from ..model.catalog_entities import Role
 from ..model.document import FabricDocument
-from ..model.power import counts_optics, share_watts
+from ..model.power import counts_optics, maximum_watts
 
 CLASSES = ("servers", "switches", "optics", "cables")
 
@@ -58,12 +59,13 @@ def cost_by_class(doc: FabricDocument, bom: Bom, pricer: Pricer) -> dict[str, fl
 
 
 def power_by_class(doc: FabricDocument, bom: Bom) -> dict[str, float] | None:
-    """The watts of each class; None when they do not add up to the BOM's total."""
+    """The watts of each class at their maximum; None when they do not add up to the BOM's
+    total on that basis (`Bom.maximum_power`)."""
     catalog = doc.catalog
     split = dict.fromkeys(CLASSES, 0.0)
     for group, models in _devices_by_class(doc).items():
         for model, count in models.items():
-            watts = share_watts(catalog.device(model))
+            watts = maximum_watts(catalog.device(model))
             if watts is not None:
                 split[group] += watts * count
     for device in doc.devices.values():
@@ -78,6 +80,6 @@ def power_by_class(doc: FabricDocument, bom: Bom) -> dict[str, float] | None:
     for part, count in cables.items():
         split["cables"] += catalog.cable(part).power_w * count
     split = {k: round(v, 1) for k, v in split.items()}
-    if abs(sum(split.values()) - bom.power_w) > 1.0:
+    if abs(sum(split.values()) - bom.maximum_power()[0]) > 1.0:
         return None
     return split

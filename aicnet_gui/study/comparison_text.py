@@ -24,8 +24,36 @@ def money(value: float | None, currency: str | None) -> str:
 
 
 def kw(m: CandidateMetrics) -> str:
-    """The power total; `>=` when a device model in it has no power figure (a lower bound)."""
+    """The power total; `>=` when a device model in it has no maximum figure (a lower bound)."""
     return (">=" if m.power_unknown else "") + f"{m.power_kw:,.1f}"
+
+
+def power_lines(built: list[Candidate], catalog: Catalog) -> list[str]:
+    """The one basis of the kW column, and each device model it leaves out, with why."""
+    lines = ["Power: every part at its maximum figure (devices' maximum, NVL72 trays their "
+             "share of the rack's stated power; optics and active cables at their module power)"]
+    unknown = sorted({u for c in built for u in c.metrics.power_unknown})  # type: ignore[union-attr]
+    for model_id in unknown:
+        typical = catalog.device(model_id).power_typical_w
+        lines.append(f"  {model_id}: no maximum figure ("
+                     + (f"{typical:,.0f} W typical, not mixed in" if typical is not None
+                        else "no power figure") + "): not counted")
+    if unknown:
+        lines.append("  kW >= where a model is not counted; a candidate missing a switch's "
+                     "figure is not compared on power")
+    return lines
+
+
+def no_power_comparison(built: list[Candidate]) -> str:
+    """Why no candidate is drawn on power against time: the switch models with no maximum
+    figure, or that none was built with a collective time."""
+    switches = sorted({model for c in built if c.metrics is not None
+                       for by_model in c.metrics.switches.values() for model in by_model
+                       if model in c.metrics.power_unknown})
+    if switches:
+        return (f"No candidate's power counts every switch at its maximum (no maximum figure "
+                f"for {', '.join(switches)}): nothing compared on power.")
+    return "No built candidate fits the site with a collective time: nothing to draw."
 
 
 def ms(value: float | None) -> str:
@@ -86,12 +114,9 @@ def render(result: StudyResult, catalog: Catalog) -> list[str]:
         lines.append("")
         lines.append("Cannot be built:")
         lines += [f"  {c.name}: {c.reason}" for c in refused]
-    unknown = sorted({u for c in built for u in c.metrics.power_unknown})  # type: ignore[union-attr]
-    if unknown:
+    if built:
         lines.append("")
-        lines.append(f"Power: >= where the catalog has no power figure for {', '.join(unknown)} "
-                     "(counted at 0 W; a candidate missing a switch's figure is not compared "
-                     "on power)")
+        lines += power_lines(built, catalog)
     if built and all(c.metrics.cost is None for c in built):  # type: ignore[union-attr]
         lines.append("")
         lines.append(f"Cost: {built[0].metrics.cost_note}")  # type: ignore[union-attr]

@@ -7,12 +7,16 @@ import json
 import pytest
 
 from aicnet_gui.analysis import analyze
+from aicnet_gui.change import diff_documents
 from aicnet_gui.change.growth import GrowthError, grow, migrate
 from aicnet_gui.change.template import infer_params
 from aicnet_gui.cli import main
 from aicnet_gui.fileio import load_fabric
 from aicnet_gui.generators import GeneratorError, generate
 from aicnet_gui.model.document import FabricDocument
+from aicnet_gui.model.edits import AddLink, RemoveLink
+from aicnet_gui.model.fabric import Endpoint
+from aicnet_gui.report.workorder import build_work_order
 
 
 def _server_leaf(doc):
@@ -115,20 +119,64 @@ def test_cli_grow_and_migrate(tmp_path, capsys, catalog):
 
 def test_switch_swap_replugs_every_cable_in_cage_order(example):
     """SN5600 -> Cisco N9364E-SG2-O (64 x OSFP, 2 x 400G per cage) at both tiers: every cable
-    runs between the same two devices, so each is re-plugged on the new model's port of the
-    same cage and leg (swpNs0 -> Ethernet1/N/1) instead of pulled and run again."""
+    runs between the same two devices and lands on the new model's port of the same cage and
+    leg (swpNs0 -> Ethernet1/N/1): the cables stay, on renamed ports, instead of being pulled
+    and run again or counted as moved."""
     doc = example("roce-enterprise")
     plan = migrate(doc, leaf="cisco-n9364e-sg2-o", spine="cisco-n9364e-sg2-o")
     bill = plan.bill()
-    assert bill["cables_to_move"] == len(doc.links)
+    assert bill["cables_to_move"] == 0
+    assert bill["cables_on_renamed_ports"] == bill["cables_kept"] == len(doc.links)
     assert bill["cables_to_pull"] == bill["cables_to_remove"] == 0
     assert [(x["part"], x["delta"]) for x in bill["buy"]] == [("cisco-n9364e-sg2-o", 12)]
-    for ret in plan.diff.links_reterminated:
+    for ret in plan.diff.ports_renamed:
         for old_end, new_end in ret.moved:
             cage, leg = old_end.port.removeprefix("swp").split("s")
             assert new_end.port == f"Ethernet1/{cage}/{int(leg) + 1}"
-        assert "becomes cisco-n9364e-sg2-o" in plan.reasons[ret.old.id]
     assert analyze(plan.result).errors == 0
+
+
+def test_a_swap_to_other_port_names_on_the_same_cages_moves_no_cable(example, capsys):
+    """SN5600 -> Arista 7060X6-64PE leaves (64 OSFP cages, both at 2 x 400G): swp1s0 and
+    Ethernet1/1 are the same cage and leg, only named otherwise.  The acceptance run listed
+    all 1,024 cables "to move" (SN5600 -> SN5610, same names, said they stay); a cable on the
+    same cage and leg stays, on a renamed port, and only a cable whose cage or leg changes
+    moves."""
+    doc = example("roce-enterprise")
+    plan = migrate(doc, leaf="arista-7060x6-64pe")
+    bill = plan.bill()
+    assert bill["cables_to_move"] == 0 and not plan.diff.links_reterminated
+    assert bill["cables_kept"] == bill["cables_on_renamed_ports"] == len(doc.links) == 1024
+    old, new = plan.diff.old, plan.diff.new
+    for ret in plan.diff.ports_renamed:
+        for old_end, new_end in ret.moved:
+            before, after = old.port(*old_end), new.port(*new_end)
+            assert (before.cage, before.leg, before.legs) == (after.cage, after.leg, after.legs)
+            assert old_end.port != new_end.port
+    assert main(["migrate", "examples/roce-enterprise.fabric", "--leaf",
+                 "arista-7060x6-64pe"]) == 0
+    out = capsys.readouterr().out
+    assert "0 to move (re-terminate)" in out and "1024 stay" in out
+    assert "1024 on renamed ports" in out and "swp1s0 -> leaf-01:Ethernet1/1" in out
+    # the work order re-labels each renamed end where it is and moves nothing
+    work = build_work_order(plan.diff)
+    steps = [(action, s.what, s.note) for r in work.racks for action, ss in r.steps.items()
+             for s in ss if s.what == "cable end"]
+    assert len(steps) == 1024 and all(a == "change" and "re-label" in n for a, _w, n in steps)
+    assert {e.row.link_id for e in work.labels} == set(doc.links)
+    # two cables of the planned design swap cages 1 and 2 of a leaf: those two move, the rest stay
+    result = plan.result
+    at = {(e.device, e.port): (lk, n) for lk in result.links.values()
+          for n, e in (("a", lk.a), ("b", lk.b))}
+    (one, end1), (two, end2) = at[("leaf-01", "Ethernet1/1")], at[("leaf-01", "Ethernet2/1")]
+    result.apply([RemoveLink(one.id), RemoveLink(two.id),
+                  AddLink(one.model_copy(update={end1: Endpoint("leaf-01", "Ethernet2/1")})),
+                  AddLink(two.model_copy(update={end2: Endpoint("leaf-01", "Ethernet1/1")}))])
+    diff = diff_documents(doc, result)
+    assert sorted(r.new.id for r in diff.links_reterminated) == sorted([one.id, two.id])
+    assert len(diff.ports_renamed) == 1022
+    assert diff.counts()["cables_reterminated"] == 2
+    assert diff.counts()["cables_on_renamed_ports"] == 1022
 
 
 def test_migration_to_other_cages_lists_the_optics_bought_and_retired(example, catalog):

@@ -5,8 +5,9 @@ one module for two links), cable assemblies per part and ordered stock length (a
 for all its legs), spares, power and cost; every device model counted at a typical, missing or unverified power
 figure is listed under the power total.  --json prints exactly
 `{"devices", "links", "transceivers", "cables", "power_w", "power_basis", "cost"}`
-(`power_basis`: per model the figure counted, and the models on a typical, unverified or no
-figure; and `planes`, each plane's part and the shared part, for a multi-plane design); --details adds spares, unknown power and unpriced parts.  Cost comes from the user's price list (`--prices FILE`, else
+(`power_basis`: per model the figure counted, the models on a typical, unverified or no
+figure, and the total with every part at its maximum, `maximum_w`, with the models it leaves
+out, `no_maximum`: the basis of aicnet compare; and `planes`, each plane's part and the shared part, for a multi-plane design); --details adds spares, unknown power and unpriced parts.  Cost comes from the user's price list (`--prices FILE`, else
 `<design>.prices.csv` or `prices.csv` next to the design or in the user catalog folder; CSV
 columns part, unit_price, currency, date); aicnet invents no prices.  Exit 0, or 2 on bad input.
 """
@@ -100,6 +101,25 @@ def plane_lines(bom: Bom) -> list[str]:
     return lines
 
 
+def _power_lines(bom: Bom) -> list[str]:
+    """The power total, what it counts per model, and (when a typical figure is in it) the
+    total with every part at its maximum, the basis of aicnet compare."""
+    power = (f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, else typical; optics, "
+             "active cables"
+             + ("; NVL72 trays as their racks' stated power, their optics included"
+                if bom.rack_systems else "") + ")")
+    if bom.power_unknown:
+        power += f"; no power figure for {', '.join(bom.power_unknown)}"
+    lines = [power]
+    lines += [f"  {model} x{n}: {caveat}" for model, n, caveat in bom.power_caveats()]
+    at_max, left_out = bom.maximum_power()
+    if at_max != bom.power_w:  # a typical figure is in the total: the maximum basis alone
+        lines.append(f"  every part at its maximum (aicnet compare's basis): {at_max / 1000:.1f} kW, "
+                     "without " + ", ".join(f"{m} x{bom.devices_by_model.get(m, 0)}"
+                                            for m in left_out) + " (no maximum figure)")
+    return lines
+
+
 def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
            pricer: Pricer | None = None) -> str:
     lines = [f"Bill of materials: {source}", ""]
@@ -146,14 +166,7 @@ def render(bom: Bom, source: str, catalog=None,  # noqa: ANN001
                      "(not counted; see aicnet validate)")
     lines.append(f"Spares: {bom.spares_percent:g} % of each part (cables: per ordered length), rounded up "
                  "once per part")
-    power = (f"Power: {bom.power_w / 1000:.1f} kW (devices at maximum, else typical; optics, "
-             "active cables"
-             + ("; NVL72 trays as their racks' stated power, their optics included"
-                if bom.rack_systems else "") + ")")
-    if bom.power_unknown:
-        power += f"; no power figure for {', '.join(bom.power_unknown)}"
-    lines.append(power)
-    lines += [f"  {model} x{n}: {caveat}" for model, n, caveat in bom.power_caveats()]
+    lines += _power_lines(bom)
     source = (f"price list {bom.price_list}" if bom.price_list is not None
               else "no price list; catalog prices")
     if bom.cost_usd is None:

@@ -34,6 +34,7 @@ from ...report.compare_pdf import (
     staircase,
 )
 from ...study.candidate import Candidate
+from ...study.comparison_text import no_power_comparison
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#1f2933")
 
@@ -259,10 +260,9 @@ class ComparisonCharts(QTabWidget):
                                     time_title)
         self.cost_time.panel.caption.setText(
             frontier.format("cheaper") if drawn else _no_cost(built))
-        drawn = self.power_time.show(built, "power, kW (the BOM's total)", time_title)
+        drawn = self.power_time.show(built, "power, kW (every part at its maximum)", time_title)
         self.power_time.panel.caption.setText(
-            frontier.format("cooler") if drawn else "No built candidate fits the site with a "
-                                                    "collective time: nothing to draw.")
+            frontier.format("cooler") if drawn else no_power_comparison(built))
         self._stack(self.cost_bars, built, priced, 1.0,
                     f"priced cost, spares included ({currency or '-'})", currency,
                     "No part has a price: no cost bars.")

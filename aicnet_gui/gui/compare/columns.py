@@ -109,7 +109,7 @@ def power_tip(m: CandidateMetrics) -> str:
     if m.power_unverified_w is not None:
         lines.append(f"resting on unverified catalog figures: {m.power_unverified_w / 1000:,.1f} kW")
     if m.power_unknown:
-        lines.append("no power figure (not counted): " + ", ".join(m.power_unknown))
+        lines.append("no maximum figure (not counted): " + ", ".join(m.power_unknown))
     return "\n".join(lines)
 
 

@@ -23,10 +23,12 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from ...fileio import FabricFileError, load_fabric
+from ...model.catalog import Catalog
 from ...model.document import FabricDocument
 from ...model.edits import SetRequirement
 from ...model.fabric import Requirement
 from ...study import Candidate, Study, StudyError, StudyProgress, StudyResult
+from ...study.comparison_text import power_lines
 from ...study.pareto import mark
 from ..dialogs import messages
 from ..workers.background import BackgroundJob
@@ -168,7 +170,7 @@ class Comparison(QObject):
     def _on_finished(self, result: StudyResult) -> None:
         self._refresh.stop()
         self.result = result
-        self.dock.show_result(result, self.notes(result))
+        self.dock.show_result(result, self.notes(result, self.window.catalog))
         self.window.show_message(f"Comparison {result.name}: " + self.dock.status.text())
         self.finished.emit(result)
 
@@ -177,14 +179,16 @@ class Comparison(QObject):
         self.window.show_message("The comparison failed", 1)
 
     @staticmethod
-    def notes(result: StudyResult) -> list[str]:
-        """What the numbers rest on: the study's notes, cost, price list problems, not run."""
+    def notes(result: StudyResult, catalog: Catalog) -> list[str]:
+        """What the numbers rest on: the study's notes, the power basis and the models it
+        leaves out, cost, price list problems, not run."""
         lines = list(result.notes)
         built = [c for c in result.candidates if c.metrics is not None]
         if built:
             m = built[0].metrics
             assert m is not None
-            lines.append(f"Power: {m.power_basis}. Cost: {m.cost_note}.")
+            lines.append("; ".join(line.strip() for line in power_lines(built, catalog)) + ".")
+            lines.append(f"Cost: {m.cost_note}.")
             if m.primary:
                 lines.append(f"★ all-reduce of workload {m.primary}: the Pareto marks' time.")
         if result.price_problems:

@@ -52,6 +52,7 @@ from ...fileio.requirement_file import RequirementFileError, load_requirement, s
 from ...model.catalog import Catalog
 from ...model.fabric import (
     LAYOUTS,
+    WORKLOAD_KIND_TITLES,
     GrowthTarget,
     OversubscriptionTargets,
     Requirement,
@@ -209,6 +210,9 @@ class RequirementForm(QDialog):
         self.workloads = QTableWidget(0, 5)
         self.workloads.setHorizontalHeaderLabels(["Id", "Kind", "Size", "Unit", "All-reduce"])
         self.workloads.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # the kind's name whole ("Inference, wide expert parallelism"), the others share the rest
+        self.workloads.horizontalHeader().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.ResizeToContents)
         self.workloads.verticalHeader().setVisible(False)
         self.workloads.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.workloads.itemChanged.connect(self.changed)
@@ -368,7 +372,7 @@ class RequirementForm(QDialog):
         table.insertRow(row)
         kind = QComboBox()
         for k in WorkloadKind:
-            kind.addItem(k.value, k.value)
+            kind.addItem(WORKLOAD_KIND_TITLES.get(k.value, k.value), k.value)
         size = QSpinBox()
         size.setRange(0, 1_000_000)
         size.setSpecialValueText("all servers")

@@ -5,13 +5,17 @@ spin boxes with the field's bounds ("auto" when the field may be None), `Literal
 and catalog ids get combo boxes, booleans check boxes, nested models a titled sub-form.  Fields of
 other shapes (lists, mappings) keep their defaults and are listed as such.
 
-A float shows as many decimals as its value needs (a 0.04445 m rack unit stays 0.04445), and a
-value the user did not touch comes back exactly as it was given (4/3 is not rounded to 1.33, a
-value outside the box's range is not clamped).
+A float shows as a user would type it: as many decimals as its value needs (a 0.04445 m rack
+unit stays 0.04445), and a value no one types (4/3, float noise) to three significant digits
+(1.33); a value the user did not touch comes back exactly as it was given (4/3 is not rounded to
+1.33, a value outside the box's range is not clamped).  A field's label is its `title` when the
+model gives one (the workload kinds: "Inference, wide expert parallelism"), else its name in
+words with acronyms upper-case.
 """
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -45,8 +49,12 @@ ENUM_TITLES = {**theme.TECH_TITLES, "tia-606": "ANSI/TIA-606", "iso-14763": "ISO
 
 
 def decimals_for(value: float) -> int:
-    """Decimals a spin box needs to show `value` (2 to 6)."""
+    """Decimals a spin box needs to show `value` (2 to 6): those of the number as written
+    (0.04445: 5; float noise such as 0.1 + 0.2 rounds away), and for a value that no short
+    decimal writes (4/3, 1/30) enough for three significant digits (1.33, 0.0333)."""
     fraction = f"{value:.6f}".rstrip("0").partition(".")[2]
+    if len(fraction) == 6 and value:  # 1.333333...: no one typed this
+        return min(6, max(2, 2 - math.floor(math.log10(abs(value)))))
     return max(2, len(fraction))
 
 # catalog-id fields of the generators, and the roles their models may have
@@ -86,7 +94,7 @@ def _bounds(info: FieldInfo) -> tuple[float | None, float | None, bool]:
 _WORDS = {"su": "SU", "sus": "SUs", "gbps": "(Gb/s)", "kw": "(kW)", "ru": "(RU)", "m": "(m)",
           "id": "ID", "tor": "ToR", "mtu": "MTU", "pfc": "PFC", "ecn": "ECN", "dcb": "DCB",
           "ecmp": "ECMP", "mb": "(MB)", "percent": "(%)", "allreduce": "All-reduce",
-          "roce": "RoCE", "cnp": "CNP", "dscp": "DSCP"}
+          "roce": "RoCE", "cnp": "CNP", "dscp": "DSCP", "ep": "EP"}
 
 
 def field_title(name: str) -> str:
@@ -129,13 +137,13 @@ class ModelForm(QWidget):
             if widget is None:
                 self.fixed.append(name)
                 continue
-            label = QLabel(field_title(name))
+            label = QLabel(info.title or field_title(name))
             if info.description:
                 label.setToolTip(info.description)
                 widget.setToolTip(info.description)
             form.addRow(label, widget)
         for name, sub_model in nested:
-            box = QGroupBox(field_title(name))
+            box = QGroupBox(info.title or field_title(name))
             box.setCheckable(False)
             inner = QVBoxLayout(box)
             sub = ModelForm(sub_model, catalog, parent=box)

@@ -38,16 +38,14 @@ from ...analysis import AnalysisReport
 from ...analysis.collectives import NCCL_NAMES
 from ...editing import workload_rules
 from ...editing.units import counted, natural_key
-from ...model.fabric import WorkloadKind
+from ...model.fabric import WORKLOAD_KIND_TITLES, WorkloadKind
 from .. import resources
 from ..editor import Editor
 from .forms import form, on_commit, on_screen, section
 from .metrics import gbps
 from .traffic_section import TrafficSection
 
-KIND_TITLES = {"training": "Training", "inference": "Inference", "storage": "Storage",
-               "inference-disaggregated": "Inference, disaggregated prefill/decode",
-               "inference-wide-ep": "Inference, wide expert parallelism"}
+KIND_TITLES = WORKLOAD_KIND_TITLES
 PATTERNS = {"ring-allreduce": "Ring all-reduce", "all-to-all": "All-to-all"}
 PLACEMENTS = {"topology-aware": "Ranks in topology order", "scattered": "Ranks scattered"}
 #: NCCL all-reduce algorithms of the estimate (`Workload.algorithm`, analysis/collectives.py)
