@@ -162,24 +162,28 @@ class Analyzer:
         return self._report(start)
 
     def _run_all(self, rule: Rule, keys: list[Any]) -> bool:
-        """`rule.check_all` of `keys` (a full run, its results as `_run`'s); False when it
-        raises (nothing kept: each key is then run on its own, so a failure is that key's)."""
+        """`rule.check_all` of `keys` in a full run (its results kept as `_run` keeps them);
+        False when it raises or miscounts, nothing kept then: each key is run on its own, so a
+        failure is that key's."""
         assert rule.check_all is not None and self.state is not None
+        found, failed = self._found[rule.name], self._failed[rule.name]  # empty: a full run
+        scope, done = rule.scope, 0
         try:
-            results = list(rule.check_all(self.state, keys))
+            for key, (findings, failures) in zip(keys, rule.check_all(self.state, keys)):  # noqa: B905
+                done += 1
+                if findings or failures:
+                    key_id = self._key_id(scope, key)
+                    if findings:
+                        found[key_id] = findings
+                    if failures:
+                        failed[key_id] = tuple((item.rule, item.error) for item in failures)
         except Exception:  # noqa: BLE001 - run key by key, where a failure is reported
-            return False
-        if len(results) != len(keys):
-            return False
-        found, failed = self._found[rule.name], self._failed[rule.name]
-        for key, (findings, failures) in zip(keys, results):  # noqa: B905 - counted above
-            if findings or failures:
-                key_id = self._key_id(rule.scope, key)
-                if findings:
-                    found[key_id] = findings
-                if failures:
-                    failed[key_id] = tuple((item.rule, item.error) for item in failures)
-        return True
+            done = -1
+        if done == len(keys):
+            return True
+        found.clear()
+        failed.clear()
+        return False
 
     def _rebase(self) -> None:
         """Copy the link columns the reports share; later changes go into an overlay."""

@@ -118,22 +118,35 @@ def compat_check(state: State, row: int) -> Iterable[Finding | Failure]:
                       _fix(state, row, issue.fix, issue.fix_text, names))
 
 
+#: rows a full run's link-compat reads at once (lists of 2.4M rows were ~0.3 GB more at peak)
+COMPAT_CHUNK = 65_536
+
+
 def compat_all(state: State, rows: list[int]) -> Iterator[tuple[tuple[Finding, ...], tuple[Failure, ...]]]:
     """`compat_check` of every row of `rows` in a full run, in that order: the same findings
-    (and failures), the names and ids read for all the rows at once (a fabric without cables
-    has a CABLE-UNSET finding on each of 2.4M links: numpy scalars and generator steps row by
-    row were most of their cost)."""
+    (and failures), the names and ids read for `COMPAT_CHUNK` rows at once (a fabric without
+    cables has a CABLE-UNSET finding on each of 2.4M links: numpy scalars and generator steps
+    row by row were most of their cost)."""
+    dev_names: dict[int, str] = {}
+    # per signature: its issues, the names their texts use and its failures
+    of_sig: dict[int, tuple[tuple[Issue, ...], frozenset[str], tuple[Failure, ...]]] = {}
+    for start in range(0, len(rows), COMPAT_CHUNK):
+        yield from _compat_chunk(state, rows[start:start + COMPAT_CHUNK], dev_names, of_sig)
+
+
+def _compat_chunk(state: State, rows: list[int], dev_names: dict[int, str],
+                  of_sig: dict[int, tuple[tuple[Issue, ...], frozenset[str], tuple[Failure, ...]]],
+                  ) -> Iterator[tuple[tuple[Finding, ...], tuple[Failure, ...]]]:
     store = state.store
     col = store.l
     picked = np.asarray(rows, dtype=np.int64)
     sigs = col["sig"][picked].tolist()
     a_rows, b_rows = col["a"][picked].tolist(), col["b"][picked].tolist()
     a_eps, b_eps = col["a_ep"][picked].tolist(), col["b_ep"][picked].tolist()
-    dev_names = {r: state.name(r) for r in set(a_rows) | set(b_rows)}
+    for device_row in set(a_rows).union(b_rows).difference(dev_names):
+        dev_names[device_row] = state.name(device_row)
     dev_ids, link_ids, a_port, b_port = store.dev_ids, store.link_ids, store.a_port, store.b_port
     ports = state.endpoints.ports
-    # per signature: its issues, the names their texts use and its failures
-    of_sig: dict[int, tuple[tuple[Issue, ...], frozenset[str], tuple[Failure, ...]]] = {}
     for row, sig, a, b, a_ep, b_ep in zip(rows, sigs, a_rows, b_rows, a_eps, b_eps, strict=True):
         known = of_sig.get(sig)
         if known is None:

@@ -116,3 +116,28 @@ def test_link_compat_of_all_links_at_once_is_link_by_link(name, how, catalog):
     assert at_once == one_by_one
     if how == "no-cable":
         assert any(f.code == "CABLE-UNSET" for found, _ in at_once for f in found)
+
+
+def _link_rule(check_all):
+    from aicnet_gui.analysis import Rule
+    from aicnet_gui.analysis.findings import WARNING, Finding
+
+    def check(state, row):
+        if row % 7 == 0:
+            raise RuntimeError("row seven")
+        yield Finding("TEST-LINK", WARNING, f"link {state.link_id(row)}", (state.link_id(row),))
+
+    return Rule("test-link", "link", check, check_all=check_all)
+
+
+@pytest.mark.parametrize("check_all", [
+    lambda state, rows: iter([((), ())] * (len(rows) - 1)),  # one short
+    lambda state, rows: (_ for _ in ()).throw(RuntimeError("bulk")),  # raises at once
+], ids=["miscounts", "raises"])
+def test_a_bulk_check_that_fails_is_run_key_by_key(check_all, catalog):
+    doc = load_fabric(EXAMPLES / "small-hgx.fabric", catalog)
+    by_key = Analyzer(doc, rules=[_link_rule(None)], signature_rules=[]).full()
+    bulk = Analyzer(doc, rules=[_link_rule(check_all)], signature_rules=[]).full()
+    assert _counted(bulk.findings) == _counted(by_key.findings)
+    assert any(f.code == "INTERNAL-ERROR" for f in bulk.findings)
+    assert sum(f.code == "TEST-LINK" for f in bulk.findings) > 0
