@@ -20,7 +20,7 @@ from ..model.wording import fmt_m
 from .findings import ERROR, WARNING, Finding, Fix
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
-from .signatures import Issue
+from .signatures import Issue, SigResult
 from .state import Failure, Rule, State
 
 
@@ -128,14 +128,13 @@ def compat_all(state: State, rows: list[int]) -> Iterator[tuple[tuple[Finding, .
     cables has a CABLE-UNSET finding on each of 2.4M links: numpy scalars and generator steps
     row by row were most of their cost)."""
     dev_names: dict[int, str] = {}
-    # per signature: its issues, the names their texts use and its failures
-    of_sig: dict[int, tuple[tuple[Issue, ...], frozenset[str], tuple[Failure, ...]]] = {}
+    of_sig: dict[int, _SigPlan] = {}  # per signature: `_sig_plan`
     for start in range(0, len(rows), COMPAT_CHUNK):
         yield from _compat_chunk(state, rows[start:start + COMPAT_CHUNK], dev_names, of_sig)
 
 
 def _compat_chunk(state: State, rows: list[int], dev_names: dict[int, str],
-                  of_sig: dict[int, tuple[tuple[Issue, ...], frozenset[str], tuple[Failure, ...]]],
+                  of_sig: dict[int, _SigPlan],
                   ) -> Iterator[tuple[tuple[Finding, ...], tuple[Failure, ...]]]:
     store = state.store
     col = store.l
@@ -150,9 +149,7 @@ def _compat_chunk(state: State, rows: list[int], dev_names: dict[int, str],
     for row, sig, a, b, a_ep, b_ep in zip(rows, sigs, a_rows, b_rows, a_eps, b_eps, strict=True):
         known = of_sig.get(sig)
         if known is None:
-            result = state.sigs.results[sig]
-            known = of_sig[sig] = (result.issues, _fields(result.issues) if result.issues else frozenset(),
-                                   tuple(Failure(name, error) for name, error in result.failures))
+            known = of_sig[sig] = _sig_plan(state.sigs.results[sig])
         issues, wanted, failures = known
         if not issues:
             yield (), failures
@@ -171,9 +168,21 @@ def _compat_chunk(state: State, rows: list[int], dev_names: dict[int, str],
         objects = (link_ids[row], dev_ids[a], dev_ids[b])
         yield tuple(
             Finding(issue.code, issue.severity, issue.text.format_map(names), objects,
-                    Fix(issue.fix_text.format_map(names) if issue.fix_text else "")
-                    if issue.fix is None else _fix(state, row, issue.fix, issue.fix_text, names))
-            for issue in issues), failures
+                    fix if fix is not None else _fix(state, row, issue.fix, issue.fix_text, names))
+            for issue, fix in issues), failures
+
+
+_SigPlan = tuple[tuple[tuple[Issue, Fix | None], ...], frozenset[str], tuple[Failure, ...]]
+
+
+def _sig_plan(result: SigResult) -> _SigPlan:
+    """A signature's issues, each with the fix every link of it shares (None: made per link),
+    the names their texts use, and its failures.  A fix in words with no name in it is the
+    same for every link (one object: Fix is immutable) and is not formatted each time."""
+    issues = tuple((issue, Fix(issue.fix_text) if issue.fix is None and "{" not in issue.fix_text
+                    and "}" not in issue.fix_text else None) for issue in result.issues)
+    return (issues, _fields(result.issues) if result.issues else frozenset(),
+            tuple(Failure(name, error) for name, error in result.failures))
 
 
 def compat_candidates(state: State) -> Iterable[int]:
