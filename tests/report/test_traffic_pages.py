@@ -58,3 +58,25 @@ def test_an_ecmp_histogram_of_the_mean_of_equal_draws_says_so(catalog, tmp_path)
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(out).pages).split())
     assert "Links by load (ecmp, mean of the draws):" in text, text[:3000]
     assert "Hottest links (ecmp)" in text
+
+
+def test_an_ecmp_histogram_whose_draws_differ_is_the_median_draws(catalog, tmp_path):
+    # inference-ethernet runs static ECMP and its draws differ: the bars are the median draw's,
+    # the draw the hottest links below them come from (the edaab33 merge's resolution)
+    doc = load_fabric(EXAMPLES / "inference-ethernet.fabric", catalog)
+    assert doc.settings.load_balancing == "ecmp"
+    model = TrafficModel(doc, TrafficParams(seeds=PDF_SEEDS))
+    whole = model.workload(sorted(doc.workloads)[0], ("ecmp",))
+    assert whole.modes["ecmp"].draws_differ
+    index, median = model.median_draws(whole)["ecmp"]
+    out = tmp_path / "plan.pdf"
+    export_pdf(doc, out, ExportOptions(sections=("traffic",), labels="none"))
+    text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
+    caption = re.search(r"Links by load \(ecmp, its median draw: (\d+) of (\d+)\): ([\d,]+) links",
+                        text)
+    assert caption is not None, text[:3000]
+    assert (int(caption.group(1)), int(caption.group(2))) == (index + 1, PDF_SEEDS)
+    assert int(caption.group(3).replace(",", "")) == sum(b.links for b in median.histogram)
+    after = text[caption.end():]
+    counts = [int(n.replace(",", "")) for n in re.findall(r"^ ?([\d,]+)$", after, re.M)[:10]]
+    assert counts == [b.links for b in median.histogram]
