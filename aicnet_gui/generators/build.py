@@ -1,7 +1,7 @@
 """Turn template parameters into model operations, and apply them as one edit.
 
 plan (the template's planner, `template_registry.py`) -> names (Settings.naming) -> the links as
-columns (link_table.py) -> racks and RUs (placement) -> estimated lengths (the arithmetic of
+columns (plan_links.py) -> racks and RUs (placement) -> estimated lengths (the arithmetic of
 model/floor.py) -> media, decided once per kind of component (`media/bulk_choice.py` over
 `media/selector.py`) -> placed again counting the optics when a rack cannot also power them
 (cage_optics.py) -> devices, links from values validated once each (construct.py) and the
