@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -65,7 +66,7 @@ class Forked(Generic[Result]):
         receive, send = context.Pipe(duplex=False)
         for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
             stream.flush()
-        process = context.Process(target=_child, args=(work, send), daemon=True)
+        process = context.Process(target=_child, args=(work, send, receive), daemon=True)
         try:
             process.start()
         except OSError:
@@ -111,12 +112,24 @@ class Forked(Generic[Result]):
         self.close()
 
 
-def _child(work: Callable[[], Any], send: Any) -> None:
-    """In the child: `work()` pickled to the parent, or nothing (b"") when anything fails."""
+def _child(work: Callable[[], Any], send: Any, receive: Any) -> None:
+    """In the child: `work()` pickled to the parent, or nothing (b"") when anything fails.
+
+    The child closes its copy of the pipe's reading end, so that a parent that stopped reading
+    (interrupted while it waited, or gone) is a broken pipe here, not a child blocked for ever
+    on a result bigger than the pipe holds (and a parent blocked in `join` for it); SIGTERM and
+    SIGHUP stop it outright (`close()`), not through the handlers the CLI set (a `Terminated`
+    raised mid-send, its traceback printed); a result it cannot send is dropped quietly."""
+    receive.close()
+    for name in ("SIGTERM", "SIGHUP"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
     try:
         with gc_held():
             data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
     except BaseException:  # noqa: BLE001 - the parent then does the work and reports it
         data = b""
-    send.send_bytes(data)
-    send.close()
+    try:
+        send.send_bytes(data)
+        send.close()
+    except BaseException:  # noqa: BLE001, S110 - the parent stopped waiting: nothing to tell
+        pass

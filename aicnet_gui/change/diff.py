@@ -268,6 +268,8 @@ def _same_rows(old: FabricDocument, new: FabricDocument, device_map: dict[str, s
         row = dict(zip(new_ids, range(len(new_ids)), strict=True))
         found = list(map(row.get, old_ids))
         same = [j is not None for j in found]
+        if not any(same):  # no id in both (a revision without cables, say): none the same
+            return _SameRows(old_ids, new_ids, same, [False] * len(new_ids))
         at = [0 if j is None else j for j in found]
     renamed = any(k != v for k, v in device_map.items())  # a device matched under another id
     for name in ("a", "b", *LINK_FIELDS):

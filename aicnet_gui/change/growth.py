@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..generators import (
+    NO_MEDIA_ADVICE,
     GeneratorError,
     RailOptimizedParams,
     TwoTierParams,
@@ -104,7 +105,9 @@ def _target(doc: FabricDocument, params: Any, uncabled: bool = True
     try:
         result = generate(target, params, uncabled=uncabled)  # unresolved links become notes
     except GeneratorError as exc:
-        raise GrowthError(f"the generator cannot make the target: {exc}") from None
+        # "generate without media" is no way out of a refused migration (migrate has no flag)
+        reason = str(exc) if uncabled else str(exc).replace(NO_MEDIA_ADVICE, "")
+        raise GrowthError(f"the generator cannot make the target: {reason}") from None
     notes = []
     if result.unresolved:
         reasons = sorted({u.reason for u in result.unresolved})

@@ -1,7 +1,7 @@
 """Turn template parameters into model operations, and apply them as one edit.
 
 plan (the template's planner, `template_registry.py`) -> names (Settings.naming) -> the links as
-columns (link_table.py) -> racks and RUs (placement) -> estimated lengths (the arithmetic of
+columns (plan_links.py) -> racks and RUs (placement) -> estimated lengths (the arithmetic of
 model/floor.py) -> media, decided once per kind of component (`media/bulk_choice.py` over
 `media/selector.py`) -> placed again counting the optics when a rack cannot also power them
 (cage_optics.py) -> devices, links from values validated once each (construct.py) and the
@@ -261,8 +261,12 @@ def _refuse_unjoinable(selection: BulkSelection, hint: str = "") -> None:
         raise GeneratorError(
             f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; "
             + (f"{hint}; " if hint else "")
-            + "choose other hardware or speed, or generate the topology without media "
-            "(--no-media)")
+            + "choose other hardware or speed" + NO_MEDIA_ADVICE)
+
+
+#: the end of `_refuse_unjoinable`'s advice that only `aicnet generate` (and its wizard) can
+#: follow: a migration plan drops it (change/growth.py)
+NO_MEDIA_ADVICE = ", or generate the topology without media (--no-media)"
 
 
 def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:

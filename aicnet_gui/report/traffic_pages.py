@@ -138,7 +138,8 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
         if median is not None:  # one hash's hot uplinks: the mean of the draws evens them out
             hottest, pictured = median[1].hottest, median[1]
             which = f"{shown.mode}, its median draw: {median[0] + 1} of {shown.seeds}"
-        draw_load_histogram(flow, pictured, which)
+        draw_load_histogram(flow, pictured, which if median is not None or shown.seeds <= 1
+                            else f"{shown.mode}, mean of the draws")
         if hottest:
             flow.table([Column("Hottest links (" + which + ")", 0.7),
                         Column("Load", 0.15, "right"), Column("Speed", 0.15, "right")],
@@ -150,8 +151,9 @@ def draw_traffic(writer: PdfWriter, doc: FabricDocument, data: TrafficData | Non
 
 def draw_load_histogram(flow: Flow, result: ModeResult, which: str) -> None:
     """The links by load of `result` (`which`: its mode, and its draw when ECMP's draws
-    differ), as the Workloads dock draws them: one bar per tenth of the links' speed, the
-    number of links above it (links that carry no traffic left out, counted in the caption)."""
+    differ, or that the bars are the mean of the draws), as the Workloads dock draws them: one
+    bar per tenth of the links' speed, the number of links above it (links that carry no
+    traffic left out, counted in the caption)."""
     bins = result.histogram
     if not any(b.links for b in bins):
         return

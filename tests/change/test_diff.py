@@ -178,3 +178,15 @@ def test_links_the_same_in_both_revisions_are_matched_as_one_by_one(example):
         assert list(fast[0].items()) == list(slow[0].items())
         assert [(r.old.id, r.new.id, r.moved) for r in fast[1]] == \
             [(r.old.id, r.new.id, r.moved) for r in slow[1]]
+
+
+def test_a_revision_without_cables_diffs_as_every_cable_removed(example):
+    # the cables of a design against its racks and devices alone (before cabling, or every
+    # cable deleted): the same-rows step indexed the empty new table (IndexError)
+    old, new = example("small-hgx"), example("small-hgx")
+    new.apply([RemoveLink(link_id) for link_id in list(new.links)])
+    diff = diff_documents(old, new)
+    assert [lk.id for lk in diff.links_removed] == list(old.links)
+    assert not diff.links_added and not diff.links_reterminated
+    back = diff_documents(new, old)
+    assert [lk.id for lk in back.links_added] == list(old.links) and not back.links_removed

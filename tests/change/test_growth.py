@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -97,6 +98,16 @@ def test_migration_the_catalog_cannot_equip_is_refused_as_generate_refuses_it(ex
                                                   "spine": "nvidia-q3400-ra"})
     with pytest.raises(GeneratorError, match="no media in the catalog"):
         generate(FabricDocument(catalog), params)
+
+
+def test_a_migration_refused_for_media_advises_only_what_migrate_takes(example):
+    # generate's refusal ends "or generate the topology without media (--no-media)": a flag
+    # `aicnet migrate` does not have (its parser refuses it), so not said to a migration
+    with pytest.raises(GrowthError) as refused:
+        migrate(example("superpod-1su"), leaf="nvidia-q3400-ra", spine="nvidia-q3400-ra")
+    message = str(refused.value)
+    assert set(re.findall(r"--[a-z-]+", message)) <= {"--leaf", "--spine", "--speed"}, message
+    assert message.endswith("choose other hardware or speed"), message
 
 
 def test_cli_grow_and_migrate(tmp_path, capsys, catalog):
