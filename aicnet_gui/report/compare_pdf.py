@@ -249,10 +249,12 @@ def free_label_spot(x: float, y: float, width: float,
 def shared_labels(points: Sequence[tuple[str, float, float]]) -> list[str]:
     """The label to print beside each of `points` (label, x, y): candidates at the same spot
     (the same parts on RoCEv2 and on Ethernet, say) share one label, "4, 6", on the first of
-    them, so that their numbers are not printed over each other ("46")."""
-    at: dict[tuple[float, float], list[int]] = {}
+    them, so that their numbers are not printed over each other ("46").  The same spot is
+    the same value to 4 significant digits (a cost or time that differs only by rounding is
+    drawn on the same pixel)."""
+    at: dict[tuple[str, str], list[int]] = {}
     for k, (_label, x, y) in enumerate(points):
-        at.setdefault((x, y), []).append(k)
+        at.setdefault((f"{x:.4g}", f"{y:.4g}"), []).append(k)
     out = [""] * len(points)
     for ks in at.values():
         out[ks[0]] = ", ".join(points[k][0] for k in ks)

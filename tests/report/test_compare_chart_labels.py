@@ -22,3 +22,11 @@ def test_a_label_that_would_cover_another_moves_up_a_line():
     assert free_label_spot(110, 50, 5, placed) == (110, 56)  # over "3, 5, 9": one line up
     assert free_label_spot(200, 50, 5, placed) == (200, 50)  # clear of both
     assert free_label_spot(112, 52, 5, placed) == (112, 64)  # two labels in its way
+
+
+def test_points_that_differ_only_by_rounding_share_one_label():
+    from aicnet_gui.report.compare_pdf import shared_labels
+
+    # the same parts costed twice: 1,234,567.0001 and 1,234,567.0004 are one pixel
+    points = [("4", 1234567.0001, 2.5000001), ("6", 1234567.0004, 2.5000004), ("7", 2e6, 2.5)]
+    assert shared_labels(points) == ["4, 6", "", "7"]
