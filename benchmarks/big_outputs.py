@@ -12,10 +12,11 @@ within 1.5x at 308k links).
 
 Designs: `xdr` (178 SUs of DGX B300 on Q3400-RA, 308,736 links), `planes2` (200,000 GPUs:
 390 SUs of DGX B300 on SN5610, two compute planes, 1,200,128 links), `planes4` (the same on
-four planes, no media: 2,436,096 links).
+four planes, no media: 2,436,096 links), `xdr-nomedia` (the `xdr` design without media: a
+CABLE-UNSET finding on each of its 308,736 links, whose listed fixes are checked).
 
     .venv/bin/python benchmarks/big_outputs.py [--sizes xdr planes2 planes4] [--before TREE]
-        [--keep DIR] [--runs 1]
+        [--keep DIR] [--runs 1]   (sizes: xdr planes2 planes4 xdr-nomedia)
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ DESIGNS = {
                 "--planes", "2", "--rack-kw", "61"],
     "planes4": ["--sus", "390", "--server", "nvidia-dgx-b300", "--leaf", "nvidia-sn5610",
                 "--planes", "4", "--rack-kw", "61", "--no-media"],
+    "xdr-nomedia": ["--sus", "178", "--server", "nvidia-dgx-b300", "--leaf", "nvidia-q3400-ra",
+                    "--rack-kw", "61", "--no-media"],
 }
 #: run a module's main in this process, then print the peak memory on stderr's last line
 _RUN = PEAK_KB_SOURCE + """
