@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..gc_control import gc_paused
@@ -98,6 +98,9 @@ class FindingChanges:
 
     removed: tuple[Finding, ...]
     added: tuple[Finding, ...]
+    #: (rule name, key) -> its findings before, for `undo_trial`
+    before: dict[tuple[str, Any], tuple[Finding, ...]] = field(default_factory=dict, compare=False,
+                                                               repr=False)
 
 
 def _describe(exc: BaseException) -> str:
@@ -307,9 +310,35 @@ class Analyzer:
                 if after is not before:
                     removed += before
                     added += after
-            return FindingChanges(tuple(removed), tuple(added))
+            return FindingChanges(tuple(removed), tuple(added), self._journal)
         finally:
             self._journal = None
+
+    def undo_trial(self, changes: ChangeSet, doc: FabricDocument | None,
+                   trial: FindingChanges | AnalysisReport) -> None:
+        """Bring the analyzer back after a trial edit was undone (`changes`: the ChangeSet of
+        its inverse, applied; `trial`: what `trial_update` gave): the state is brought up to
+        date as by `update`, and the findings of the rules and keys the trial ran again are put
+        back as they were, not found again (the state is the one they were found on; a key the
+        trial did not run had the same inputs all along).  After a trial that gave a whole
+        report the rules run again, as `update` runs them."""
+        if (not isinstance(trial, FindingChanges) or self.state is None or changes.reset
+                or changes.settings or not self._adopt(doc)):
+            self.trial_update(changes, doc)
+            return
+        state = self.state
+        state.run = {"defer_graph": self.defer_graph}
+        state.store.settings = self.doc.settings
+        delta = apply_changes(state, changes)
+        if delta.devices or delta.placed:
+            self._device_lists = None
+        if delta.seen_by_rules():
+            self._note_links(delta.links)
+        for (rule_name, key_id), before in trial.before.items():
+            if before:
+                self._found[rule_name][key_id] = before
+            else:
+                self._found[rule_name].pop(key_id, None)
 
     def _update(self, changes: ChangeSet, doc: FabricDocument | None, report: bool,
                 ) -> AnalysisReport | None:

@@ -212,11 +212,12 @@ def _cage_ends(state: State, row: int) -> dict[int, list[tuple[int, int, int, in
     flag |= legs > cindex.o_ports[opt]
     if not flag.any():
         return {}
-    hot = set(cage[flag].tolist())
+    pick = np.flatnonzero(np.isin(cage, np.unique(cage[flag])))
     ends: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
     leg = ep["leg"][ends_ep]
-    for i in np.flatnonzero(np.isin(cage, list(hot))).tolist():
-        ends[int(cage[i])].append((int(leg[i]), int(legs[i]), int(rows[i]), int(cable[i])))
+    for at, *end in zip(cage[pick].tolist(), leg[pick].tolist(), legs[pick].tolist(),
+                        rows[pick].tolist(), cable[pick].tolist(), strict=True):
+        ends[at].append(tuple(end))  # type: ignore[arg-type]
     return ends
 
 
@@ -243,8 +244,11 @@ class _CageEnds:
 def cage_check(state: State, row: int) -> Iterable[Finding]:
     optics = state.store.dev_optics[row] or {}
     name = state.name(row)
+    c_fibre = state.cindex.c_fibre
     for cage, ends in sorted(_cage_ends(state, row).items()):
-        if len(ends) < 2:
+        # neither an integrated cable's plug nor an optic's ports: no cage rule can find anything
+        if len(ends) < 2 or (optics.get(cage) is None
+                             and all(e[3] == NONE or c_fibre[e[3]] for e in ends)):
             continue
         ends.sort()
         keys = {lrow: state.store.assembly[lrow] or state.link_id(lrow)

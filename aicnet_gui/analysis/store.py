@@ -449,8 +449,10 @@ class Store:
                         np.where(a_server, col["a_ep"][rows], col["b_ep"][rows]))
 
     def rows_of_links(self, link_ids: Iterable[str]) -> np.ndarray:
-        row = self.link_row
-        return np.array(sorted(row[i] for i in link_ids if i in row), dtype=np.int64)
+        """The rows of the links of `link_ids` this store has, in row order (looked up in C:
+        a checked fix runs the cage rules of ~150 devices, each reading its links' rows)."""
+        found = np.fromiter(map(self.link_row.get, link_ids, repeat(-1)), dtype=np.int64)
+        return np.sort(found[found >= 0])
 
     # ------------------------------------------------------------------ derived link columns
     def derive(self, rows: np.ndarray) -> None:

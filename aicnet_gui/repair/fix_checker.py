@@ -112,12 +112,17 @@ class FixChecker:
             applied = copy.apply(list(ops))
         except ModelError as exc:
             return f"it does not apply to the design ({exc})"
+        after: FindingChanges | AnalysisReport | None = None
         try:
             after = self.analyzer.trial_update(applied.changes, copy)
         finally:
             undone = copy.apply(applied.inverse)
             # the copy is the document again: a borrowed analyzer goes back to reading `doc`
-            self.analyzer.trial_update(undone.changes, copy if self._own else self.doc)
+            back = copy if self._own else self.doc
+            if after is None:  # the trial raised: run the rules again
+                self.analyzer.trial_update(undone.changes, back)
+            else:
+                self.analyzer.undo_trial(undone.changes, back, after)
         return Outcome(self, after)
 
     def verify(self, finding: Finding, ops: Sequence[Operation]) -> Verdict:

@@ -141,3 +141,24 @@ def test_a_bulk_check_that_fails_is_run_key_by_key(check_all, catalog):
     assert _counted(bulk.findings) == _counted(by_key.findings)
     assert any(f.code == "INTERNAL-ERROR" for f in bulk.findings)
     assert sum(f.code == "TEST-LINK" for f in bulk.findings) > 0
+
+
+@pytest.mark.parametrize("how", BREAKS)
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.fabric")))
+def test_a_trial_undone_puts_back_the_findings_a_full_run_finds(name, how, catalog):
+    doc = load_fabric(EXAMPLES / name, catalog)
+    _break(doc, how)
+    analyzer = Analyzer(doc)
+    first = analyzer.full()
+    for _finding, ops in list(_trials(doc, first))[:12]:
+        copy = doc.snapshot()
+        applied = copy.apply(list(ops))
+        trial = analyzer.trial_update(applied.changes, copy)
+        undone = copy.apply(applied.inverse)
+        analyzer.undo_trial(undone.changes, doc, trial)
+        # the next trial starts from the design as it is: a full run's findings, and the
+        # metrics of one
+        now = analyzer.update(ChangeSet(), doc)
+        fresh = Analyzer(doc).full()
+        assert _counted(now.findings) == _counted(fresh.findings), f"{name}/{how}: {ops}"
+        assert now.metrics.to_json() == fresh.metrics.to_json()
