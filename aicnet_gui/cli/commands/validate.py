@@ -150,15 +150,11 @@ def _workload_lines(w: WorkloadMetrics) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from ...analysis import Analyzer
-    from ...gc_control import freeze_survivors
     from ...repair import CHECK_LIMIT, FixChecker
 
     doc = open_document(args.file)
     analyzer = Analyzer(doc)
-    report = analyzer.full()
-    # the state and findings live to the end (no reference cycles): the fixes checked next make
-    # containers enough to set off full collections, each reading every finding (2.4M: ~1 s)
-    freeze_survivors()
+    report = analyzer.full()  # frozen when made: the fixes checked next never walk it
     checker = FixChecker(doc, analyzer, report)
     if args.json:
         # report.to_json() with the checked fixes (the findings are turned into JSON once)
