@@ -91,8 +91,11 @@ class Forked(Generic[Result]):
             process.join()
         if not data:
             return None
-        with gc_held():  # 300k rows of columns: collections would find nothing
-            return pickle.loads(data)  # type: ignore[no-any-return]  # noqa: S301 - our child's
+        try:
+            with gc_held():  # 300k rows of columns: collections would find nothing
+                return pickle.loads(data)  # type: ignore[no-any-return]  # noqa: S301 - our child's
+        except Exception:  # noqa: BLE001 - a result that does not read back: the caller does the work
+            return None
 
     def close(self) -> None:
         """Stop the child if it still runs (its result is not wanted)."""

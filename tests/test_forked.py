@@ -149,3 +149,37 @@ def test_a_child_stopped_before_its_result_is_reaped():
     finally:
         os.close(read)
         os.close(write)
+
+
+class _ReadsBackBroken:
+    """Pickles in the child; reading it back raises (as a class gone or changed would)."""
+
+    def __reduce__(self):
+        return (_fail_on_load, ())
+
+
+def _fail_on_load():
+    raise ValueError("cannot be read back")
+
+
+def test_a_result_that_does_not_read_back_gives_none():
+    # the caller then does the work itself, as for any other failure of the child
+    assert Forked(_ReadsBackBroken).result() is None
+
+
+def test_a_diff_whose_second_file_fails_stops_the_first_files_child(tmp_path, monkeypatch):
+    from aicnet_gui.cli import common
+    from aicnet_gui.fileio.errors import FabricFileError
+
+    closed = []
+
+    class Started:
+        def close(self):
+            closed.append(True)
+
+    broken = tmp_path / "broken.fabric"
+    broken.write_text("{")
+    with pytest.raises(FabricFileError):
+        common.open_two_documents(ROOT / "examples" / "small-hgx.fabric", broken,
+                                  lambda _old: Started())
+    assert closed == [True]

@@ -54,7 +54,14 @@ def open_two_documents(first: str | Path, second: str | Path,
 
     old = open_document(first)
     extra = with_first(old) if with_first is not None else None
-    return old, load_fabric(second, catalog_with_warnings(), like=old), extra
+    try:
+        new = load_fabric(second, catalog_with_warnings(), like=old)
+    except BaseException:
+        close = getattr(extra, "close", None)  # work started on the first file (a forked child)
+        if close is not None:
+            close()
+        raise
+    return old, new, extra
 
 
 def print_json(data: Any) -> None:
