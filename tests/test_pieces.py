@@ -169,6 +169,29 @@ def test_a_bad_link_read_in_halves_fails_as_in_the_whole(raw, catalog, halves_fo
         assert loaded.value.json_path == f"$.links[{bad_links[0]}].b[1]"
 
 
+def test_a_bad_device_read_beside_the_halves_fails_as_in_the_whole(raw, catalog,
+                                                                   halves_for_small_files):
+    """The rest of the file is validated while the child reads the second half: its error is
+    the one reading alone gives, named at its place, and no child is left running."""
+    import multiprocessing
+
+    start = raw.index(b'\n  "devices": [\n') + len(b'\n  "devices": [\n')
+    lines = raw[start:].split(b"\n", 2)  # the first two devices' lines, the rest
+    device = json.loads(lines[1].strip().rstrip(b","))
+    device["rack"] = 7  # not a rack id
+    lines[1] = b"    " + json.dumps(device, separators=(",", ":")).encode() + b","
+    bad = raw[:start] + b"\n".join(lines)
+    with pytest.raises(ValidationError) as alone:
+        validate_in_pieces(bad, 1000)
+    with pytest.raises(ValidationError) as in_halves:
+        validate_in_pieces(bad, 1000, halves=True)
+    assert in_halves.value.errors() == alone.value.errors()
+    assert not multiprocessing.active_children()
+    with pytest.raises(FabricFileError) as loaded:
+        loads_fabric(bad, catalog, "bad.fabric", parallel=True)
+    assert loaded.value.json_path == "$.devices[1].rack"
+
+
 def _relative(old_raw: bytes, new_raw: bytes):  # noqa: ANN202
     """`new_raw`'s links read with `old_raw`'s lines known, and read whole."""
     from aicnet_gui.fileio.pieces import known_links

@@ -19,9 +19,9 @@ as a whole then, or after a failure here, in the careful way that reports the er
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
-from itertools import chain, compress
+from itertools import compress
 from operator import ne
 from typing import Any
 
@@ -88,9 +88,16 @@ def _read(raw: bytes, first: int, close_at: int, piece_bytes: int, halves: bool,
     count = raw.count(OBJECT_SEPARATOR, first, end) + 1  # a byte scan: ~0.1 s for 3M links
     if count > MAX_LINKS:  # said before a link is parsed (parsing 3M took ~10 s and ~1 GB)
         raise TooMany("links", count)
-    fabric = Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
-    relative = _relative_columns(raw, first, end, known) if known is not None else None
-    return fabric, relative or _link_columns(raw, first, end, piece_bytes, halves)
+    def the_rest() -> Fabric:  # the file but its links, validated as a whole
+        return Fabric.model_validate_json(raw[:first] + b"]" + raw[close_at + len(_CLOSE):])
+
+    if known is None:
+        return _link_columns(raw, first, end, piece_bytes, halves, the_rest)
+    fabric = the_rest()
+    relative = _relative_columns(raw, first, end, known)
+    if relative is None:
+        relative = _link_columns(raw, first, end, piece_bytes, False, lambda: fabric)[1]
+    return fabric, relative
 
 
 class KnownLinks:
@@ -195,24 +202,29 @@ def _patched(known: LinkColumns, changed: list[int], fresh: dict[str, list[Any] 
     return LinkColumns(merged)
 
 
-def _link_columns(raw: bytes, first: int, end: int, piece_bytes: int, halves: bool) -> LinkColumns:
-    """The links between `first` and `end` as validated columns.  With `halves`, above
-    `HALVES_BYTES` and where a fork helps (aicnet_gui/forked.py): the second half (from the
-    first link that starts past `HEAD_SHARE` of it) parsed and validated in a forked child while this
-    process does the first, and the two joined.  Columns are validated value by value, so the
-    halves validate as the whole does; a half that fails fails as the whole (the first half's
-    error first: the child's half is then done here, to raise its own)."""
+def _link_columns(raw: bytes, first: int, end: int, piece_bytes: int, halves: bool,
+                  the_rest: Callable[[], Fabric]) -> tuple[Fabric, LinkColumns]:
+    """`the_rest()` (the file but its links) and the links between `first` and `end` as
+    validated columns.  With `halves`, above `HALVES_BYTES` and where a fork helps
+    (aicnet_gui/forked.py): the second half (from the first link that starts past `HEAD_SHARE`
+    of it) parsed and validated in a forked child while this process validates the rest of the
+    file and then the first half, and the two joined.  Columns are validated value by value, so
+    the halves validate as the whole does; a failure is the one of reading alone: the rest of
+    the file's first, then the first half's (the child's half is then done here, to raise its
+    own)."""
     middle = raw.find(OBJECT_SEPARATOR, first + int((end - first) * HEAD_SHARE), end) \
         if halves and end - first > HALVES_BYTES else -1
     if middle < 0:
-        return LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
+        fabric = the_rest()
+        return fabric, LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
     second = middle + len(LINE_SEPARATOR)
     with Forked(partial(_validated_columns, raw, second, end, piece_bytes)) as pending:
+        fabric = the_rest()
         head = _validated_columns(raw, first, middle, piece_bytes)
         tail = pending.result()
     if tail is None:
         tail = _validated_columns(raw, second, end, piece_bytes)
-    return LinkColumns(_joined(head, tail))
+    return fabric, LinkColumns(_joined(head, tail))
 
 
 def _validated_columns(raw: bytes, start: int, end: int, piece_bytes: int) -> dict[str, list[Any] | None]:
@@ -225,9 +237,12 @@ def _joined(head: dict[str, list[Any] | None], tail: dict[str, list[Any] | None]
     sizes = (len(head["id"]), len(tail["id"]))  # type: ignore[arg-type]
     joined: dict[str, list[Any] | None] = {}
     for name in FIELDS:
-        parts = (head[name], tail[name])
-        joined[name] = None if parts == (None, None) else list(chain.from_iterable(
-            [DEFAULTS[name]] * size if part is None else part for part, size in zip(parts, sizes, strict=True)))
+        first, second = head[name], tail[name]
+        if first is None and second is None:
+            joined[name] = None
+            continue
+        joined[name] = ((first if first is not None else [DEFAULTS[name]] * sizes[0])
+                        + (second if second is not None else [DEFAULTS[name]] * sizes[1]))
     return joined
 
 
