@@ -124,13 +124,7 @@ def test_replace_remove_and_undo_read_as_the_model_says(made, steps):
             check(table, oracle)
             continue
         elif op == "undo" and undo:
-            link_id, value = undo.pop()
-            if value is None:
-                table.remove(link_id)
-                oracle.remove(link_id)
-            else:
-                table.put(value)
-                oracle.put(value)
+            _undo_one(table, oracle, *undo.pop())
             check(table, oracle)
             continue
         elif op == "copy":
@@ -143,13 +137,7 @@ def test_replace_remove_and_undo_read_as_the_model_says(made, steps):
         undo.append((link_id, before))
         check(table, oracle)
     while undo:  # undo everything, each step checked
-        link_id, value = undo.pop()
-        if value is None:
-            table.remove(link_id)
-            oracle.remove(link_id)
-        else:
-            table.put(value)
-            oracle.put(value)
+        _undo_one(table, oracle, *undo.pop())
         check(table, oracle)
     assert dict(table.items()) == {f"l{i}": oracle.loaded[i] for i in range(N)}
     if oracle.as_loaded():
@@ -186,3 +174,13 @@ def test_an_edited_link_removed_and_both_undone_holds_the_loaded_link_last():
     assert dict(table.items()) == {f"l{i}": loaded[i] for i in range(N)}
     assert list(table) == ["l1", "l2", "l3", "l4", "l5", "l0"]
     assert table.loaded_rows() is None and table.as_loaded() is None
+
+
+def _undo_one(table, oracle, link_id, value) -> None:  # noqa: ANN001
+    """Undo one step on both: the link as it was before it (None: it was not there)."""
+    if value is None:
+        table.remove(link_id)
+        oracle.remove(link_id)
+    else:
+        table.put(value)
+        oracle.put(value)

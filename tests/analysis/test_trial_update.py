@@ -27,6 +27,13 @@ def _counted(findings) -> Counter:
     return Counter((f.code, f.severity, f.objects, f.message) for f in findings)
 
 
+def _broken(name, how, catalog):
+    """The example `name` broken as test_checked_fixes breaks it (`how`)."""
+    doc = load_fabric(EXAMPLES / name, catalog)
+    _break(doc, how)
+    return doc
+
+
 def _trials(doc, report):
     """Every fix of the report's findings that has operations, and the media fix of its
     media findings' links (what the checker tries)."""
@@ -46,8 +53,7 @@ def _trials(doc, report):
 @pytest.mark.parametrize("how", BREAKS)
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.fabric")))
 def test_the_changes_of_a_trial_are_the_difference_of_two_full_runs(name, how, catalog):
-    doc = load_fabric(EXAMPLES / name, catalog)
-    _break(doc, how)
+    doc = _broken(name, how, catalog)
     analyzer = Analyzer(doc)
     report = analyzer.full()
     tried = 0
@@ -79,8 +85,7 @@ def test_the_changes_of_a_trial_are_the_difference_of_two_full_runs(name, how, c
 @pytest.mark.parametrize("how", ("no-cable", "exceed-reach", "wrong-optic", "speed"))
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.fabric")))
 def test_a_verdict_from_the_changes_is_the_verdict_from_a_full_report(name, how, catalog):
-    doc = load_fabric(EXAMPLES / name, catalog)
-    _break(doc, how)
+    doc = _broken(name, how, catalog)
     checker = FixChecker(doc)
     for finding, ops in list(_trials(doc, checker.report))[:12]:
         outcome = checker.trial(ops)
@@ -101,8 +106,7 @@ def test_link_compat_of_all_links_at_once_is_link_by_link(name, how, catalog):
     from aicnet_gui.analysis.rules_link import compat_all, compat_candidates, compat_check
     from aicnet_gui.analysis.state import Failure
 
-    doc = load_fabric(EXAMPLES / name, catalog)
-    _break(doc, how)
+    doc = _broken(name, how, catalog)
     analyzer = Analyzer(doc)
     analyzer.full()
     state = analyzer.state
@@ -146,8 +150,7 @@ def test_a_bulk_check_that_fails_is_run_key_by_key(check_all, catalog):
 @pytest.mark.parametrize("how", BREAKS)
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.fabric")))
 def test_a_trial_undone_puts_back_the_findings_a_full_run_finds(name, how, catalog):
-    doc = load_fabric(EXAMPLES / name, catalog)
-    _break(doc, how)
+    doc = _broken(name, how, catalog)
     analyzer = Analyzer(doc)
     first = analyzer.full()
     for _finding, ops in list(_trials(doc, first))[:12]:
