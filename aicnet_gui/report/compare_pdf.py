@@ -347,15 +347,18 @@ def _stacked(candidates: list[Candidate], split: Callable[[Candidate], dict[str,
 
 def servers_caption(candidates: list[Candidate],
                      split: Callable[[Candidate], dict[str, float] | None], scale: float,
-                     unit: str) -> str:
-    values = sorted({round(split(c)["servers"] / scale, 1)  # type: ignore[index]
+                     unit: str, digits: int = 1) -> str:
+    """What the servers add to every bar (left out of them); `digits` after the point (0 for a
+    cost: 19,200,000 USD, not 19,200,000.0 USD)."""
+    values = sorted({round(split(c)["servers"] / scale, digits)  # type: ignore[index]
                      for c in candidates if split(c)})
     if not values:
         return ""
     if len(values) == 1:
-        return f"Servers, left out of the bars: {values[0]:,.1f} {unit} in every candidate."
-    return (f"Servers, left out of the bars: {values[0]:,.1f} to {values[-1]:,.1f} {unit} "
-            "(see the table).")
+        return (f"Servers, left out of the bars: {values[0]:,.{digits}f} {unit} in every "
+                "candidate.")
+    return (f"Servers, left out of the bars: {values[0]:,.{digits}f} to "
+            f"{values[-1]:,.{digits}f} {unit} (see the table).")
 
 
 COUNTS: tuple[tuple[str, Callable[[Candidate], float]], ...] = (
@@ -416,7 +419,7 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     if cost_bars is None:
         story.append(Paragraph("No part has a price: no cost bars.", styles["body"]))
     else:
-        story += [cost_bars, Paragraph(_esc(servers_caption(built, priced, 1.0, currency)),
+        story += [cost_bars, Paragraph(_esc(servers_caption(built, priced, 1.0, currency, digits=0)),
                                        styles["body"])]
     power_bars = _stacked(built, powered, 1000.0, "Power by part class (kW)")
     if power_bars is None:
