@@ -278,11 +278,12 @@ def span(values: list[float]) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def compact(value: float) -> str:
+def compact(value: float, digits: int = 3) -> str:
+    """5.35M, 700k: `digits` significant digits."""
     for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= size:
-            return f"{value / size:.3g}{suffix}"
-    return f"{value:.3g}"
+            return f"{value / size:.{digits}g}{suffix}"
+    return f"{value:.{digits}g}"
 
 
 def _bar_chart(names: list[str], data: list[list[float]], width: float, height: float,

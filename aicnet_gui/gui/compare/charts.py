@@ -59,8 +59,17 @@ class _CompactAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
-        return [compact(v * scale) if abs(v * scale) >= 1000 else f"{v * scale:.4g}"
-                for v in values]
+        """As few digits as write every tick as it is (10.5M, 10.55M, 10.6M: not 10.5M twice)."""
+        shown = [v * scale for v in values]
+        for digits in range(3, 8):
+            if all(_lossless(v, digits) for v in shown):
+                break
+        return [compact(v, digits) if abs(v) >= 1000 else f"{v:.{digits + 1}g}" for v in shown]
+
+
+def _lossless(value: float, digits: int) -> bool:
+    """`value` written with `digits` significant digits loses nothing (up to three more)."""
+    return float(f"{value:.{digits}g}") == float(f"{value:.{digits + 3}g}")
 
 
 def _axes() -> dict[str, pg.AxisItem]:
