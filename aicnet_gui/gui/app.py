@@ -3,8 +3,8 @@ render one screenshot and exit.
 
 With `--screenshot` the main window is shown (offscreen works: QT_QPA_PLATFORM=offscreen),
 FILE is loaded and fitted to the view, and the window is saved as a PNG; the exit code says
-whether that worked.  With `--screenshot-compare` a small study runs on FILE's requirement (or
-`--requirement`'s) and the comparison view is saved once it has finished
+whether that worked.  With `--screenshot-compare` a small study runs on `--requirement`'s
+requirement (or FILE's) and the comparison view is saved once it has finished
 (compare/screenshot.py).  Without either, the window opens FILE (if given), offers to recover
 work a crash left behind, and runs until closed.
 """
@@ -26,7 +26,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     shots.add_argument("--screenshot", metavar="OUT.png",
                        help="render the main window after loading FILE to a PNG and exit")
     shots.add_argument("--screenshot-compare", metavar="OUT.png",
-                       help="run a study on FILE's requirement (else --requirement's, else the "
+                       help="run a study on --requirement's requirement (else FILE's own, else the "
                             "New Comparison form's default sized to FILE's GPU servers), render "
                             "the comparison view to a PNG once it has finished and exit")
     parser.add_argument("--size", default="1600x1000", metavar="WxH",

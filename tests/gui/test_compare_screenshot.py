@@ -129,3 +129,24 @@ def test_the_option_names_what_it_cannot_do(tmp_path):
     assert unknown.returncode == 1
     assert "no candidate 'nope'" in unknown.stderr and "Traceback" not in unknown.stderr
     assert not (tmp_path / "x.png").exists() and not (tmp_path / "y.png").exists()
+
+
+def test_the_chart_choices_are_the_tabs():
+    from aicnet_gui.gui.app import parse_args
+    from aicnet_gui.gui.compare.screenshot import CHARTS
+
+    for chart in CHARTS:
+        assert parse_args(["--screenshot-compare", "x.png", "--chart", chart]).chart == chart
+    assert parse_args(["--screenshot-compare", "x.png"]).chart == CHARTS[0]
+
+
+def test_close_ticks_keep_distinct_labels(qapp):  # noqa: ANN001
+    from aicnet_gui.gui.compare.charts import _CompactAxis
+
+    axis = _CompactAxis("bottom")
+    # a study whose costs differ by less than 1%: 3 digits would write 10.5M twice
+    ticks = [10_500_000.0, 10_525_000.0, 10_550_000.0, 10_575_000.0, 10_600_000.0]
+    texts = axis.tickStrings(ticks, 1.0, 25_000.0)
+    assert len(set(texts)) == len(texts)
+    assert texts == ["10.5M", "10.525M", "10.55M", "10.575M", "10.6M"]
+    assert axis.tickStrings([0.0, 500_000.0, 1_000_000.0], 1.0, 500_000.0) == ["0", "500k", "1M"]
