@@ -1,9 +1,12 @@
-"""`aicnet-gui [FILE] [--screenshot OUT.png]`: start the editor, or render one screenshot and exit.
+"""`aicnet-gui [FILE] [--screenshot OUT.png | --screenshot-compare OUT.png]`: start the editor, or
+render one screenshot and exit.
 
 With `--screenshot` the main window is shown (offscreen works: QT_QPA_PLATFORM=offscreen),
 FILE is loaded and fitted to the view, and the window is saved as a PNG; the exit code says
-whether that worked.  Without it, the window opens FILE (if given), offers to recover work a
-crash left behind, and runs until closed.
+whether that worked.  With `--screenshot-compare` a small study runs on `--requirement`'s
+requirement (or FILE's) and the comparison view is saved once it has finished
+(compare/screenshot.py).  Without either, the window opens FILE (if given), offers to recover
+work a crash left behind, and runs until closed.
 """
 
 from __future__ import annotations
@@ -19,10 +22,28 @@ from ..fileio.atomic import remove_killed_writes
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="aicnet-gui", description="aicnet fabric designer")
     parser.add_argument("file", nargs="?", help="a .fabric file to open")
-    parser.add_argument("--screenshot", metavar="OUT.png",
-                        help="render the main window after loading FILE to a PNG and exit")
+    shots = parser.add_mutually_exclusive_group()
+    shots.add_argument("--screenshot", metavar="OUT.png",
+                       help="render the main window after loading FILE to a PNG and exit")
+    shots.add_argument("--screenshot-compare", metavar="OUT.png",
+                       help="run a study on --requirement's requirement (else FILE's own, else the "
+                            "New Comparison form's default sized to FILE's GPU servers), render "
+                            "the comparison view to a PNG once it has finished and exit")
     parser.add_argument("--size", default="1600x1000", metavar="WxH",
-                        help="window size for --screenshot (default 1600x1000)")
+                        help="window size for --screenshot, view size for --screenshot-compare "
+                             "(default 1600x1000)")
+    parser.add_argument("--requirement", metavar="FILE",
+                        help="for --screenshot-compare: the requirement to compare (a "
+                             ".requirement.json / .yaml, or a .fabric carrying one)")
+    parser.add_argument("--prices", metavar="CSV",
+                        help="for --screenshot-compare: the price list (replaces the "
+                             "requirement's; without one the cost charts stay empty)")
+    parser.add_argument("--chart", choices=("cost-time", "power-time", "cost-parts",
+                                            "power-parts", "counts"), default="cost-time",
+                        help="the chart --screenshot-compare shows (default cost-time)")
+    parser.add_argument("--select-candidate", metavar="NAME",
+                        help="for --screenshot-compare: select this candidate (its row, its "
+                             "ringed point)")
     parser.add_argument("--view", choices=("topology", "floor"), default="topology",
                         help="which canvas --screenshot shows (default topology)")
     parser.add_argument("--dock", choices=("inspector", "metrics", "workloads"), default="inspector",
@@ -74,7 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     wheel_guard.install(app)
     app.setWindowIcon(resources.app_icon())
-    window = MainWindow(interactive=not args.screenshot, record_recent=not args.screenshot)
+    shot = bool(args.screenshot or args.screenshot_compare)
+    window = MainWindow(interactive=not shot, record_recent=not shot)
+    if args.screenshot_compare:
+        return screenshot_compare(app, window, args)
     if args.screenshot:
         return screenshot(app, window, args.file, Path(args.screenshot), _size(args.size), args.view,
                           args)
@@ -138,6 +162,23 @@ def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], 
         print(f"aicnet-gui: could not write {out}", file=sys.stderr)
     window.document.close()
     return 0 if ok else 1
+
+
+def screenshot_compare(app, window, args: argparse.Namespace) -> int:  # noqa: ANN001
+    """Open FILE (if given), run the study, save the comparison view when its `finished`
+    signal comes (the event loop runs until then); 0 on success, 1 otherwise."""
+    from .compare.screenshot import CompareShot
+
+    if args.file and not window.open_path(args.file, ask=False):
+        return 1
+    shot = CompareShot(window, Path(args.screenshot_compare), _size(args.size),
+                       requirement_file=args.requirement, prices=args.prices, chart=args.chart,
+                       select=args.select_candidate)
+    shot.done.connect(app.exit)
+    if shot.start():
+        app.exec()
+    window.document.close()
+    return shot.code if shot.code is not None else 1
 
 
 def _wait_for_results(app, window, dock: str, args: argparse.Namespace | None) -> None:  # noqa: ANN001

@@ -278,11 +278,12 @@ def span(values: list[float]) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def compact(value: float) -> str:
+def compact(value: float, digits: int = 3) -> str:
+    """5.35M, 700k: `digits` significant digits."""
     for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= size:
-            return f"{value / size:.3g}{suffix}"
-    return f"{value:.3g}"
+            return f"{value / size:.{digits}g}{suffix}"
+    return f"{value:.{digits}g}"
 
 
 def _bar_chart(names: list[str], data: list[list[float]], width: float, height: float,
@@ -347,15 +348,18 @@ def _stacked(candidates: list[Candidate], split: Callable[[Candidate], dict[str,
 
 def servers_caption(candidates: list[Candidate],
                      split: Callable[[Candidate], dict[str, float] | None], scale: float,
-                     unit: str) -> str:
-    values = sorted({round(split(c)["servers"] / scale, 1)  # type: ignore[index]
+                     unit: str, digits: int = 1) -> str:
+    """What the servers add to every bar (left out of them); `digits` after the point (0 for a
+    cost: 19,200,000 USD, not 19,200,000.0 USD)."""
+    values = sorted({round(split(c)["servers"] / scale, digits)  # type: ignore[index]
                      for c in candidates if split(c)})
     if not values:
         return ""
     if len(values) == 1:
-        return f"Servers, left out of the bars: {values[0]:,.1f} {unit} in every candidate."
-    return (f"Servers, left out of the bars: {values[0]:,.1f} to {values[-1]:,.1f} {unit} "
-            "(see the table).")
+        return (f"Servers, left out of the bars: {values[0]:,.{digits}f} {unit} in every "
+                "candidate.")
+    return (f"Servers, left out of the bars: {values[0]:,.{digits}f} to "
+            f"{values[-1]:,.{digits}f} {unit} (see the table).")
 
 
 COUNTS: tuple[tuple[str, Callable[[Candidate], float]], ...] = (
@@ -416,7 +420,7 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     if cost_bars is None:
         story.append(Paragraph("No part has a price: no cost bars.", styles["body"]))
     else:
-        story += [cost_bars, Paragraph(_esc(servers_caption(built, priced, 1.0, currency)),
+        story += [cost_bars, Paragraph(_esc(servers_caption(built, priced, 1.0, currency, digits=0)),
                                        styles["body"])]
     power_bars = _stacked(built, powered, 1000.0, "Power by part class (kW)")
     if power_bars is None:

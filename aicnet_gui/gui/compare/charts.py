@@ -59,8 +59,17 @@ class _CompactAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
-        return [compact(v * scale) if abs(v * scale) >= 1000 else f"{v * scale:.4g}"
-                for v in values]
+        """As few digits as write every tick as it is (10.5M, 10.55M, 10.6M: not 10.5M twice)."""
+        shown = [v * scale for v in values]
+        for digits in range(3, 8):
+            if all(_lossless(v, digits) for v in shown):
+                break
+        return [compact(v, digits) if abs(v) >= 1000 else f"{v:.{digits + 1}g}" for v in shown]
+
+
+def _lossless(value: float, digits: int) -> bool:
+    """`value` written with `digits` significant digits loses nothing (up to three more)."""
+    return float(f"{value:.{digits}g}") == float(f"{value:.{digits + 3}g}")
 
 
 def _axes() -> dict[str, pg.AxisItem]:
@@ -80,6 +89,12 @@ class _Panel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.caption)
         layout.addWidget(graphics, 1)
+        layout.addStretch(0)  # the caption stays on top while the chart is hidden
+
+    def show_chart(self, shown: bool) -> None:
+        """The chart, or only the caption (which says why there is nothing to draw): empty
+        axes from 0 to 1 say nothing."""
+        self.graphics.setVisible(shown)
 
 
 class _Scatter:
@@ -260,28 +275,34 @@ class ComparisonCharts(QTabWidget):
                                     time_title)
         self.cost_time.panel.caption.setText(
             frontier.format("cheaper") if drawn else _no_cost(built))
+        self.cost_time.panel.show_chart(drawn > 0)
         drawn = self.power_time.show(built, "power, kW (every part at its maximum)", time_title)
         self.power_time.panel.caption.setText(
-            frontier.format("cooler") if drawn else no_power_comparison(built))
+            frontier.format("cooler") + _no_power_figure(built) if drawn
+            else no_power_comparison(built))
+        self.power_time.panel.show_chart(drawn > 0)
         self._stack(self.cost_bars, built, priced, 1.0,
                     f"priced cost, spares included ({currency or '-'})", currency,
-                    "No part has a price: no cost bars.")
+                    "No part has a price: no cost bars.", digits=0)
         self._stack(self.power_bars, built, powered, 1000.0, "power, kW", "kW",
                     "The power split does not add up to the BOM's total: no power bars.")
+        self.counts_panel.show_chart(bool(built))
         colours = [CLASS_COLOURS["switches"], CLASS_COLOURS["optics"], CLASS_COLOURS["cables"],
                    CLASS_COLOURS["servers"]]
         for bars, (title, value), colour in zip(self.counts, COUNTS, colours, strict=True):
             bars.show(built, [(title, _hex(colour), value)], "", legend=False)
 
     def _stack(self, panel: tuple[_Bars, _Panel], built: list[Candidate], split: Split,
-               scale: float, y_title: str, unit: str, empty: str) -> None:
+               scale: float, y_title: str, unit: str, empty: str, digits: int = 1) -> None:
         bars, frame = panel
         shown = [c for c in built if split(c)]
         series = [(part, _hex(CLASS_COLOURS[part]),
                    lambda c, p=part: split(c)[p] / scale)  # type: ignore[index]
                   for part in NETWORK]
         bars.show(shown, series, y_title, legend=True)
-        frame.caption.setText(servers_caption(built, split, scale, unit) if shown else empty)
+        frame.caption.setText(servers_caption(built, split, scale, unit, digits) if shown
+                              else empty)
+        frame.show_chart(bool(shown))
 
     def highlight(self, candidate_index: int | None) -> None:
         """Ring the candidate's points and outline its bars (None: nothing)."""
@@ -291,6 +312,15 @@ class ComparisonCharts(QTabWidget):
     def point_of(self, chart: str, candidate_index: int) -> tuple[float, float] | None:
         """Where a candidate is drawn on "cost_time" or "power_time" (tests, screenshots)."""
         return getattr(self, chart)._points.get(candidate_index)
+
+
+def _no_power_figure(built: Sequence[Candidate]) -> str:
+    """The candidates the power chart leaves out because a switch has no maximum figure."""
+    left = [_number(c) for c in built if c.metrics is not None and c.feasible
+            and c.metrics.collective_ms is not None and c.metrics.comparable_power_kw is None]
+    if not left:
+        return ""
+    return " #" + ", #".join(left) + " not drawn: a switch without a maximum power figure."
 
 
 def _no_cost(built: Sequence[Candidate]) -> str:
