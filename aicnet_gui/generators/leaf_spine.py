@@ -5,6 +5,11 @@ cell (the cell is a small SU), `tor` puts all NICs of a server on one leaf.  A l
 ports by the target oversubscription (downlink:uplink bandwidth); every leaf reaches every spine
 (of its pod) with the same number of links.  In three tiers spines have as many ports up as
 down, and core group j joins spine j of every pod.
+
+A third tier that joins nothing is never built (`_choose_pod`): with one pod every core links
+one spine, and with pods of one leaf every spine links one leaf, so that tier would only pass
+traffic on to the one switch below it.  Three tiers need at least two pods of more than one
+leaf; fewer leaves are refused with that reason (two tiers hold them).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass
 
 from ..model.catalog import Catalog
 from ..model.catalog_entities import Role
+from ..model.wording import counted
 from .clos import larger_switches, or_use, spine_block
 from .errors import GeneratorError
 from .plan import ComputeCell, FabricPlan, SwitchBlock
@@ -203,9 +209,11 @@ def plan_two_tier(catalog: Catalog, params: TwoTierParams) -> FabricPlan:
 
 
 def _choose_pod(
-    hw: Hardware, lp: LeafPlan, fixed: int | None
+    hw: Hardware, lp: LeafPlan, fixed: int | None, useful: bool = True
 ) -> tuple[int, int, int, int, int] | None:
-    """(leaves per pod, spines per pod S, leaf uplinks u, cores per group C, spine uplinks)."""
+    """(leaves per pod, spines per pod S, leaf uplinks u, cores per group C, spine uplinks).
+    `useful`: only pod sizes whose core and spine tiers join something (at least two pods,
+    more than one leaf per pod); False: any that fits (the most servers three tiers hold)."""
     assert hw.core is not None
     cap = half_capacity(hw.spine)
     cells = len(lp.cell_sizes)
@@ -223,6 +231,8 @@ def _choose_pod(
         size = cells_per_pod * lp.cell_leaves
         if size > cap and fixed is None:
             break
+        if useful and (size == 1 or -(-cells // cells_per_pod) == 1):
+            continue  # each spine above one leaf, or each core above one spine
         option = pod_option(hw, size, -(-cells // cells_per_pod), lp.u_min, lp.u_max, 1,
                             cells % cells_per_pod != 0)
         if option is not None and (best is None or option[0] < best[0]):
@@ -231,12 +241,27 @@ def _choose_pod(
 
 
 def choose_pod_or_explain(catalog: Catalog, hw: Hardware, lp: LeafPlan,
-                          fixed_leaves: int | None, what: str) -> PodPlan:
-    """The pod plan with the fewest switches, or a GeneratorError that says what would fit."""
+                          fixed_leaves: int | None, what: str, useful: bool = True,
+                          two_tiers: str = "use two tiers (--tiers 2)") -> PodPlan:
+    """The pod plan with the fewest switches, or a GeneratorError that says what would fit.
+    `useful`: as `_choose_pod`; `two_tiers`: the advice when only a tier that joins nothing
+    would fit."""
     assert hw.core is not None
-    choice = _choose_pod(hw, lp, fixed_leaves)
+    choice = _choose_pod(hw, lp, fixed_leaves, useful)
     if choice is not None:
         return choice
+    idle = _choose_pod(hw, lp, fixed_leaves, useful=False) if useful else None
+    if idle is not None:
+        size = idle[0]
+        pods = -(-len(lp.cell_sizes) // (size // lp.cell_leaves))
+        tier = ("with one pod each core links one spine, so the core tier" if pods == 1
+                else "with pods of one leaf each spine links one leaf, so the spine tier")
+        raise GeneratorError(
+            f"three tiers over {what} ({counted(lp.leaves, 'leaf', 'leaves')}) would have a "
+            f"tier that joins nothing: {tier} joins no two switches below it; three tiers "
+            "need at least two pods of more than one leaf each; "
+            + two_tiers
+        )
     cap = half_capacity(hw.spine)
     if fixed_leaves is not None and fixed_leaves > cap:
         raise GeneratorError(
@@ -310,7 +335,8 @@ def plan_three_tier(catalog: Catalog, params: ThreeTierParams) -> FabricPlan:
     assert hw.core is not None
     lp = plan_leaves(hw, params.servers, params.oversubscription, params.attach)
     choice = choose_pod_or_explain(catalog, hw, lp, params.leaves_per_pod,
-                                   f"{params.servers} servers")
+                                   f"{params.servers} servers",
+                                   two_tiers="use the two-tier template")
     size, spines, u, cores, spine_up = choice
     pods_count = -(-len(lp.cell_sizes) // (size // lp.cell_leaves))
     plan = FabricPlan("three-tier", hw.speed, tiers=3, pods=pods_count)

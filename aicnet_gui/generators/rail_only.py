@@ -11,7 +11,10 @@ for MoE all-to-all (the forwarding hop).
 Rail r connects NIC r of every server:
 
 - when one switch holds the rail's NICs (all its ports down), the rail is that switch (a 1-SU
-  DGX H100 rail of 32 NICs on a 64-port QM9700): no uplink at all;
+  DGX H100 rail of 32 NICs on a 64-port QM9700): no uplink at all.  `--tiers 2` or `3` (or
+  `--core`) is then refused (`refuse_idle_tiers`): a spine above a rail's only leaf has no
+  other leaf of its rail to reach and no spine joins the rails, so it would carry nothing (the
+  paper's rail-only network has no tier above a rail that one switch holds);
 - else the rail is its own rail-optimized fat tree: leaves at 1:1, each carrying its rail of as
   many SUs as its ports hold (`leaf_groups.py`), and spines that only the rail's leaves reach
   (a core tier per rail when two tiers cannot hold it).
@@ -29,6 +32,7 @@ from dataclasses import replace
 
 from ..model.catalog_entities import Role
 from ..model.wording import counted
+from .errors import GeneratorError
 from .hardware import PortBlock
 from .plan import ComputeCell, FabricPlan, SwitchBlock
 from .planes import merge_over_servers
@@ -56,10 +60,41 @@ def one_switch_holds(hw: Hardware, params: RailOptimizedParams) -> bool:
             and hw.leaf.split(params.sus * params.nodes_per_su, 0) is not None)
 
 
+def refuse_idle_tiers(hw: Hardware, params: RailOptimizedParams) -> None:
+    """GeneratorError when `--tiers 2` / `3` or `--core` asks for tiers above rails that one
+    switch each holds: a spine above a rail's only leaf carries nothing (no other leaf of the
+    rail to reach, no spine joining the rails), and neither does a core above that spine."""
+    n, sus = params.nodes_per_su, params.sus
+    assert n is not None
+    asked = [f"--tiers {params.tiers}"] if params.tiers != "auto" else []
+    if params.core is not None:
+        asked.append(f"--core {params.core}")
+    nics = sus * n
+    leaf = hw.leaf
+    if not asked or leaf.split(nics, 0) is None:
+        return
+    above = ("a spine and a core" if params.tiers == "3" or params.core is not None
+             else "a spine")
+    fix = " and ".join(([] if params.tiers == "auto" else ["use --tiers auto"])
+                       + ([] if params.core is None else ["drop --core"]))
+    more = next((s for s in range(sus + 1, sus + 4097) if leaf.split(s * n, 0) is None), None)
+    grow = (f"; a rail needs a spine tier from {more} SUs of {n} nodes ({more * n} NICs), "
+            "more than one switch holds" if more is not None else "")
+    raise GeneratorError(
+        f"rail-only: a rail's {counted(nics, 'NIC')} ({sus} SU x {n} nodes) fit one "
+        f"{leaf.model.model} ({nics} of its {leaf.ports} ports), so each rail is one switch; "
+        f"{' and '.join(asked)} would put {above} above that one leaf, and a spine above a "
+        "rail's only leaf carries nothing: it has no other leaf of its rail to reach, and no "
+        f"spine joins the rails (cross-rail traffic crosses NVLink inside a server); {fix} for "
+        f"one switch per rail{grow}")
+
+
 def plan_rail_only(hw: Hardware, params: RailOptimizedParams,
                    fat_tree: Callable[[int], FabricPlan]) -> FabricPlan:
     """The rail-only fabric of `hw`'s servers: one fabric per rail, merged over the servers;
-    `fat_tree(r)` plans rail r (from 0) as a one-rail rail-optimized fat tree."""
+    `fat_tree(r)` plans rail r (from 0) as a one-rail rail-optimized fat tree.  Tiers asked
+    above rails one switch each holds are refused (`refuse_idle_tiers`)."""
+    refuse_idle_tiers(hw, params)
     single = one_switch_holds(hw, params)
     plans = [_rail_switch(rail_hardware(hw, r), params) if single else fat_tree(r)
              for r in range(hw.rails)]

@@ -326,7 +326,8 @@ def _fat_tree_three_tiers(catalog: Catalog, hw: Hardware, params: RailOptimizedP
     k = group.sus_per_leaf
     fixed = (-(-params.sus_per_pod // k) * hw.rails if params.sus_per_pod is not None
              else None)
-    choice = choose_pod_or_explain(catalog, hw, lp, fixed, f"{params.sus} SUs")
+    what = counted(params.sus, "SU") + (" per rail" if hw.rails == 1 else "")
+    choice = choose_pod_or_explain(catalog, hw, lp, fixed, what)
     size, spines, u, cores, spine_up = choice
     pods = -(-len(lp.cell_sizes) // (size // hw.rails))
     plan = FabricPlan("rail-optimized", hw.speed, tiers=3, pods=pods)

@@ -145,7 +145,7 @@ def three_tier_servers(catalog: Catalog, server: str, switch: str, speed: int | 
     def fits(count: int) -> bool:
         try:
             lp = plan_leaves(hw, count, ratio, "rail")
-            choose_pod_or_explain(catalog, hw, lp, None, f"{count} servers")
+            choose_pod_or_explain(catalog, hw, lp, None, f"{count} servers", useful=False)
         except GeneratorError:
             return False
         return True

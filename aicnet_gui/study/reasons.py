@@ -27,6 +27,11 @@ _ADVICE = (
                                                    "InfiniBand"),
     (re.compile(r"; choose infiniband\b"), "; they carry InfiniBand, not Ethernet"),
     (re.compile(r"use the three-tier template"), "use three tiers"),
+    (re.compile(r"--tiers 3 and --core \S+ would put"), "three tiers would put"),
+    (re.compile(r"--tiers 2 would put"), "two tiers would put"),
+    (re.compile(r"use --tiers auto(?: and drop --core)?"), "use tiers auto"),
+    (re.compile(r"use two tiers \(--tiers 2\)"), "use two tiers"),
+    (re.compile(r"use the two-tier template"), "use two tiers"),
     (re.compile(r"--leaves-per-pod (\d+)"), r"pods of \1 leaves"),
 )
 

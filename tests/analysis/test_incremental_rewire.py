@@ -30,7 +30,10 @@ from aicnet_gui.model.fabric import Link
 
 def _three_tier(catalog) -> FabricDocument:
     doc = FabricDocument(catalog)
-    generate(doc, RailOptimizedParams(sus=4, nodes_per_su=8, tiers="3", sus_per_pod=2))
+    # one SU per leaf: 32 leaves in 2 pods of 2 SUs (a leaf carrying 4 SUs of 8 would make
+    # one pod, whose cores each link one spine: refused)
+    generate(doc, RailOptimizedParams(sus=4, nodes_per_su=8, tiers="3", sus_per_pod=2,
+                                      sus_per_leaf=1))
     return doc
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 import networkx as nx
 import pytest
 
-from aicnet_gui.generators import RailOptimizedParams, plan
+from aicnet_gui.generators import GeneratorError, RailOptimizedParams, plan
 from aicnet_gui.model.catalog_entities import Role
 
 from .test_counts import counts, per_pair
@@ -63,3 +63,72 @@ def test_larger_rails_are_their_own_fat_trees(catalog, sus, leaves, spines, tier
     if sus == 16:
         fat = plan(catalog, RailOptimizedParams(sus=16, server=DGX, leaf=QM9700))
         assert counts(fat)["spine"] == 128 and counts(fat)["core"] == 64
+
+
+@pytest.mark.parametrize(("sus", "asked"), [(1, {"tiers": "3"}), (1, {"tiers": "2"}),
+                                            (1, {"core": QM9700}), (2, {"tiers": "3"})])
+def test_tiers_above_a_one_switch_rail_are_refused(catalog, sus, asked):
+    """1 SU of 32 DGX H100: a rail's 32 NICs fit one 64-port QM9700 (2 SUs: 64 NICs fill it),
+    so a rail is one switch; --tiers 3 used to build a leaf -> spine -> core chain per rail
+    (8/8/8 switches) that joins nothing.  Refused, saying why and what builds."""
+    with pytest.raises(GeneratorError) as info:
+        plan(catalog, RailOptimizedParams(sus=sus, server=DGX, leaf=QM9700, rail_planes=True,
+                                          **asked))
+    message = str(info.value)
+    assert f"a rail's {32 * sus} NICs ({sus} SU x 32 nodes) fit one QM9700" in message
+    assert "so each rail is one switch" in message
+    assert "a spine above a rail's only leaf carries nothing" in message
+    assert "no spine joins the rails" in message
+    assert ("use --tiers auto" in message) == ("tiers" in asked)
+    assert ("drop --core" in message) == ("core" in asked)
+    assert "a rail needs a spine tier from 3 SUs of 32 nodes (96 NICs)" in message
+
+
+def test_a_one_switch_rail_refusal_exits_2(tmp_path, capsys):
+    """The CLI prints the refusal and exits 2, as every generator refusal."""
+    from aicnet_gui.cli import main
+
+    out = tmp_path / "x.fabric"
+    code = main(["generate", "rail-optimized", "--sus", "1", "--rail-planes", "--tiers", "3",
+                 "-o", str(out), "--no-media"])
+    assert code == 2 and not out.exists()
+    assert "so each rail is one switch" in capsys.readouterr().err
+
+
+def test_multi_leaf_rails_still_build_three_tiers(catalog):
+    """4 SUs of 32 DGX H100, --tiers 3, by hand: a rail has 4 x 32 = 128 NICs, a QM9700 leaf
+    at 1:1 takes 32 down and 32 up, so 4 leaves per rail.  Pods of 2 leaves, 2 pods; in a pod
+    2 spines, each leaf 32 up / 2 = 16 links per leaf-spine pair, a spine 2 x 16 = 32 down and
+    32 up; spine j of both pods goes to 1 core (2 x 32 = 64 ports, all of a QM9700), so 2 cores
+    per rail.  Per rail 4 + 4 + 2 switches; 8 rails: 32 leaves, 32 spines, 16 cores.  Every
+    spine has 2 leaves below it and every core 2 spines: no tier is a chain."""
+    fabric = plan(catalog, RailOptimizedParams(sus=4, server=DGX, leaf=QM9700, rail_planes=True,
+                                               tiers="3"))
+    got = counts(fabric)
+    assert (got["leaf"], got["spine"], got["core"], fabric.tiers) == (32, 32, 16, 3)
+    assert per_pair(fabric, "leaf-spine") == {16} and per_pair(fabric, "spine-core") == {32}
+    for graph in _rails(fabric).values():
+        roles = Counter(fabric.devices[i].role for i in graph.nodes)
+        assert roles == {Role.LEAF: 4, Role.SPINE: 4, Role.CORE: 2}
+        assert nx.is_connected(graph)
+    below: dict[int, set[int]] = {}
+    rank = {Role.LEAF: 0, Role.SPINE: 1, Role.CORE: 2}
+    for link in fabric.links:
+        a, b = fabric.devices[link.a].role, fabric.devices[link.b].role
+        if Role.GPU_SERVER in (a, b):
+            continue
+        low, high = (link.a, link.b) if rank[a] < rank[b] else (link.b, link.a)
+        below.setdefault(high, set()).add(low)
+    assert {len(v) for v in below.values()} == {2}
+
+
+def test_three_tiers_over_one_pod_are_refused(catalog):
+    """1 SU (8 leaves) in three tiers is one spine-leaf group: each core would link one spine
+    (the 8/8/8 fabric --tiers 3 used to build); refused, two tiers hold it.  2 SUs still build,
+    by hand: 2 pods of one SU's 8 leaves; 8 spines per pod (a leaf's 32 up, 4 per spine), each
+    32 down and 32 up; spine j of both pods to one core (2 x 32 = 64 ports): 16/16/8."""
+    with pytest.raises(GeneratorError, match="each core links one spine, so the core tier joins "
+                       "no two switches below it.*use two tiers \\(--tiers 2\\)"):
+        plan(catalog, RailOptimizedParams(sus=1, server=DGX, leaf=QM9700, tiers="3"))
+    got = counts(plan(catalog, RailOptimizedParams(sus=2, server=DGX, leaf=QM9700, tiers="3")))
+    assert (got["leaf"], got["spine"], got["core"]) == (16, 16, 8)

@@ -35,7 +35,7 @@ TEMPLATES = {
                                                    leaf=leaf),
     "rail-optimized": lambda server, leaf: RailOptimizedParams(
         sus=1, nodes_per_su=_size(server, 8), server=server, leaf=leaf),
-    "three-tier": lambda server, leaf: ThreeTierParams(servers=_size(server, 64), server=server,
+    "three-tier": lambda server, leaf: ThreeTierParams(servers=_size(server, 128), server=server,
                                                        leaf=leaf),
 }
 LEAVES = sorted(m.id for m in builtin_catalog().devices.values()

@@ -35,7 +35,9 @@ GRID = [
     RailOptimizedParams(sus=16, server=DGX, leaf=QM9700),
     RailOptimizedParams(sus=4, server=DGX, leaf=QM9700, core=QM9700),
     RailOptimizedParams(sus=5, nodes_per_su=16, server=HGX, leaf=SN5600),
-    RailOptimizedParams(sus=2, server=HGX, leaf=SN5600, tiers="3"),
+    # 4 SUs: an SN5600 leaf carries the rail of two SUs, so 16 leaves in two pods (2 SUs are 8
+    # leaves in one pod, refused: each core would link one spine)
+    RailOptimizedParams(sus=4, server=HGX, leaf=SN5600, tiers="3"),
     RailOptimizedParams(sus=4, server=DGX, leaf=QM9700, spine=Q3400),
     TwoTierParams(servers=8, server=HGX, leaf=SN5600),
     TwoTierParams(servers=64, server=HGX, leaf=SN5600),

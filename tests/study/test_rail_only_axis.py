@@ -46,3 +46,35 @@ def test_rail_only_costs_and_draws_less_than_the_fat_tree(layouts):
     assert rail_only.cost is not None and fat.cost is not None
     assert rail_only.cost < fat.cost and rail_only.power_w < fat.power_w
     assert rail_only.links == 512 and fat.links == 1024
+
+
+@pytest.mark.parametrize("servers", [32, 64])
+def test_three_tiers_of_one_switch_rails_cannot_be_built(catalog, servers):
+    """32 or 64 DGX H100 (1 or 2 SUs): a rail's NICs fit one QM9700, so spines and cores above
+    it would join nothing (the study used to build 8/8/8 chains for 32 servers); the candidate
+    cannot be built, and the reason says why and that tiers auto builds one switch per rail."""
+    requirement = Requirement(servers=servers, leaves=["nvidia-qm9700"],
+                              technologies=["infiniband"],
+                              sweep={"tiers": ["3"], "layouts": ["rail-only"]})
+    result = run_study(Study.prepare(requirement, catalog), None, workers=0)
+    (candidate,) = result.candidates
+    assert not candidate.feasible and candidate.metrics is None
+    reason = candidate.reason
+    assert reason is not None
+    assert "so each rail is one switch; three tiers would put a spine and a core" in reason
+    assert "carries nothing" in reason and "use tiers auto for one switch per rail" in reason
+    assert "--" not in reason  # said in the study's words, not the generator's flags
+
+
+def test_three_tiers_of_multi_leaf_rails_build(catalog):
+    """128 DGX H100 (4 SUs), three tiers: 4 leaves per rail in 2 pods of 2, 2 spines per pod,
+    2 cores (test_rail_only.py counts it by hand): 32 leaves, 32 spines, 16 cores."""
+    requirement = Requirement(servers=128, leaves=["nvidia-qm9700"],
+                              technologies=["infiniband"],
+                              sweep={"tiers": ["3"], "layouts": ["rail-only"]})
+    result = run_study(Study.prepare(requirement, catalog), None, workers=0)
+    (candidate,) = result.candidates
+    assert candidate.feasible
+    assert candidate.metrics.switches == {"leaf": {"nvidia-qm9700": 32},
+                                          "spine": {"nvidia-qm9700": 32},
+                                          "core": {"nvidia-qm9700": 16}}
