@@ -93,7 +93,9 @@ GENERATOR_TEMPLATES: tuple[GeneratorTemplate, ...] = (
             Flag("nodes_per_su", "servers per SU (default: the server model's reference SU, "
                  "else 32)", "M"),
             Flag("core", "add a core tier of this switch model", "ID"),
-            Flag("tiers", "auto (default): a core tier only when two tiers cannot hold the SUs"),
+            Flag("tiers", "auto (default): a core tier only when two tiers cannot hold the SUs; "
+                 "a tier whose every switch joins one switch below is refused (a one-pod core, a "
+                 "spine over a rail of one leaf)"),
             Flag("sus_per_pod", "SUs sharing one spine block under the core (default: fewest "
                  "switches)", "N"),
             Flag("sus_per_leaf", "SUs whose rail one leaf carries (default: as many as its "
