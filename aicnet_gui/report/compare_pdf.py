@@ -11,6 +11,7 @@ Fonts are aicnet's embedded DejaVu (report/fonts.py), so any name prints.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -196,8 +197,8 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     for axis in (plot.xValueAxis, plot.yValueAxis):
         axis.labels.fontName = fonts().regular
         axis.labels.fontSize = 6.5
-    plot.xValueAxis.labelTextFormat = compact
-    plot.yValueAxis.labelTextFormat = "%.2f"
+    plot.xValueAxis.labelTextFormat = tick_format(*span(xs))
+    plot.yValueAxis.labelTextFormat = tick_format(*span(ts))
     drawing.add(plot)
     number = {c.index: n for n, c in enumerate(candidates, start=1)}
     x_scale = plot.width / (plot.xValueAxis.valueMax - plot.xValueAxis.valueMin)
@@ -276,6 +277,25 @@ def span(values: list[float]) -> tuple[float, float]:
     low, high = min(values), max(values)
     pad = (high - low) * 0.08 or abs(high) * 0.05 or 1.0
     return low - pad, high + pad
+
+
+def power_left_out(built: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates with a collective time that a power chart leaves out: a switch in them
+    has no maximum power figure (`comparable_power_kw` None)."""
+    return [c for c in built if c.metrics is not None and c.feasible
+            and c.metrics.collective_ms is not None and c.metrics.comparable_power_kw is None]
+
+
+def tick_format(low: float, high: float, ticks: int = 10) -> Callable[[float], str]:
+    """An axis label format for values from `low` to `high`: as many significant digits as
+    tell ticks `(high - low) / ticks` apart (costs of 20.49M to 21.04M: 20.5M, 20.6M, not
+    21M twice), at least three; thousands and up as 5.35M, 700k."""
+    step = (high - low) / ticks
+    largest = max(abs(low), abs(high))
+    digits = 3
+    if step > 0 and largest > 0:
+        digits = max(3, math.ceil(math.log10(largest / step)) + 1)
+    return lambda value: compact(value, digits) if abs(value) >= 1000 else f"{value:.{digits}g}"
 
 
 def compact(value: float, digits: int = 3) -> str:
@@ -411,8 +431,12 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
                                styles["body"]))
     if pair:
         story.append(_side_by_side(pair))
+        number = {c.index: n for n, c in enumerate(built, start=1)}
+        left = [str(number[c.index]) for c in power_left_out(built)] if power is not None else []
         story.append(Paragraph(_esc("Points are numbered as the table's rows: " + "; ".join(
-            f"{n} {c.name}" for n, c in enumerate(built, start=1)) + "."), styles["body"]))
+            f"{n} {c.name}" for n, c in enumerate(built, start=1)) + "." + (
+            f" Not on the power chart: {', '.join(left)} (a switch without a maximum power "
+            "figure)." if left else "")), styles["body"]))
     story.append(PageBreak())
     story.append(Paragraph("Cost and power of the network by part class", styles["h2"]))
     cost_bars = _stacked(built, priced, 1.0,

@@ -30,3 +30,35 @@ def test_points_that_differ_only_by_rounding_share_one_label():
     # the same parts costed twice: 1,234,567.0001 and 1,234,567.0004 are one pixel
     points = [("4", 1234567.0001, 2.5000001), ("6", 1234567.0004, 2.5000004), ("7", 2e6, 2.5)]
     assert shared_labels(points) == ["4, 6", "", "7"]
+
+
+def test_pdf_axis_ticks_of_close_values_are_told_apart():
+    from aicnet_gui.report.compare_pdf import tick_format
+
+    # the hall-a study's costs, 20.49M to 21.04M, and its times, 5.85 to 5.89 ms
+    for low, high, step in ((20.45e6, 21.08e6, 0.1e6), (5.85, 5.90, 0.01)):
+        label = tick_format(low, high)
+        ticks = [low + k * step for k in range(int((high - low) / step) + 1)]
+        labels = [label(t) for t in ticks]
+        assert len(set(labels)) == len(labels), labels
+    assert tick_format(0, 3e6)(2e6) == "2M"  # far apart: three digits, no noise
+    assert tick_format(1.0, 9.0)(5.0) == "5"
+
+
+def test_the_pdf_names_the_candidates_its_power_chart_leaves_out(tmp_path):
+    """SN5600 has no maximum power figure (catalog): its candidates are drawn on the cost
+    chart and named under the power chart, as the window's caption names them."""
+    import subprocess
+    import sys
+
+    from pypdf import PdfReader
+
+    out = tmp_path / "hall.pdf"
+    done = subprocess.run(
+        [sys.executable, "-m", "aicnet_gui.cli", "compare", "--servers", "32", "--technology",
+         "infiniband", "--technology", "rocev2", "--leaf", "nvidia-qm9700", "--leaf",
+         "nvidia-sn5600", "--out", str(tmp_path / "c"), "--pdf", str(out)],
+        capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(page.extract_text() for page in PdfReader(out).pages).replace("\n", " ")
+    assert "Not on the power chart: 2 (a switch without a maximum power figure)" in text

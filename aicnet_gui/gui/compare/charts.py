@@ -26,6 +26,7 @@ from ...report.compare_pdf import (
     MAX_LABELLED,
     NETWORK,
     compact,
+    power_left_out,
     powered,
     priced,
     servers_caption,
@@ -316,8 +317,7 @@ class ComparisonCharts(QTabWidget):
 
 def _no_power_figure(built: Sequence[Candidate]) -> str:
     """The candidates the power chart leaves out because a switch has no maximum figure."""
-    left = [_number(c) for c in built if c.metrics is not None and c.feasible
-            and c.metrics.collective_ms is not None and c.metrics.comparable_power_kw is None]
+    left = [_number(c) for c in power_left_out(built)]
     if not left:
         return ""
     return " #" + ", #".join(left) + " not drawn: a switch without a maximum power figure."
