@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -84,17 +85,24 @@ def _names(state: State, row: int, wanted: frozenset[str] = _ALL_NAMES) -> dict[
     without cables has 200k CABLE-UNSET findings that name the two ends and nothing else)."""
     store = state.store
     col = store.l
+    a, b = int(col["a"][row]), int(col["b"][row])
+    return _end_names(wanted, state.endpoints.ports, state.name(a), store.a_port[row],
+                      int(col["a_ep"][row]), state.name(b), store.b_port[row], int(col["b_ep"][row]))
+
+
+def _end_names(wanted: frozenset[str], ports: Any, a_name: str, a_port: str, a_ep: int,
+               b_name: str, b_port: str, b_ep: int) -> dict[str, str]:
+    """The names of `wanted` from a link's two ends: {A} {B} the devices, {a} {b} device:port,
+    {ca} {cb} the cages (`ports`: the endpoints' ports, at the ends' endpoint indices)."""
     names: dict[str, str] = {}
     if "a" in wanted or "A" in wanted:
-        names["A"] = state.name(int(col["a"][row]))
-        names["a"] = f"{names['A']}:{store.a_port[row]}"
+        names["A"], names["a"] = a_name, f"{a_name}:{a_port}"
     if "b" in wanted or "B" in wanted:
-        names["B"] = state.name(int(col["b"][row]))
-        names["b"] = f"{names['B']}:{store.b_port[row]}"
+        names["B"], names["b"] = b_name, f"{b_name}:{b_port}"
     if "ca" in wanted:
-        names["ca"] = str(state.endpoints.ports[int(col["a_ep"][row])].cage)
+        names["ca"] = str(ports[a_ep].cage)
     if "cb" in wanted:
-        names["cb"] = str(state.endpoints.ports[int(col["b_ep"][row])].cage)
+        names["cb"] = str(ports[b_ep].cage)
     return names
 
 
@@ -154,17 +162,8 @@ def _compat_chunk(state: State, rows: list[int], dev_names: dict[int, str],
         if not issues:
             yield (), failures
             continue
-        names: dict[str, str] = {}
-        if "a" in wanted or "A" in wanted:
-            name = names["A"] = dev_names[a]
-            names["a"] = f"{name}:{a_port[row]}"
-        if "b" in wanted or "B" in wanted:
-            name = names["B"] = dev_names[b]
-            names["b"] = f"{name}:{b_port[row]}"
-        if "ca" in wanted:
-            names["ca"] = str(ports[a_ep].cage)
-        if "cb" in wanted:
-            names["cb"] = str(ports[b_ep].cage)
+        names = _end_names(wanted, ports, dev_names[a], a_port[row], a_ep, dev_names[b],
+                           b_port[row], b_ep)
         objects = (link_ids[row], dev_ids[a], dev_ids[b])
         yield tuple(
             Finding(issue.code, issue.severity, issue.text.format_map(names), objects,
