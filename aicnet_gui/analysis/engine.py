@@ -315,16 +315,19 @@ class Analyzer:
             self._journal = None
 
     def undo_trial(self, changes: ChangeSet, doc: FabricDocument | None,
-                   trial: FindingChanges | AnalysisReport) -> None:
+                   trial: FindingChanges | AnalysisReport | None) -> None:
         """Bring the analyzer back after a trial edit was undone (`changes`: the ChangeSet of
         its inverse, applied; `trial`: what `trial_update` gave): the state is brought up to
         date as by `update`, and the findings of the rules and keys the trial ran again are put
         back as they were, not found again (the state is the one they were found on; a key the
         trial did not run had the same inputs all along).  After a trial that gave a whole
-        report the rules run again, as `update` runs them."""
+        report, or raised (`trial` None), the rules run again, as `update` runs them."""
+        if not self._adopt(doc):  # another catalog: nothing of the state holds
+            self.full()
+            return
         if (not isinstance(trial, FindingChanges) or self.state is None or changes.reset
-                or changes.settings or not self._adopt(doc)):
-            self.trial_update(changes, doc)
+                or changes.settings):
+            self._update(changes, None, False)
             return
         state = self.state
         state.run = {"defer_graph": self.defer_graph}

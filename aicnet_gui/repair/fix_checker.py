@@ -118,11 +118,7 @@ class FixChecker:
         finally:
             undone = copy.apply(applied.inverse)
             # the copy is the document again: a borrowed analyzer goes back to reading `doc`
-            back = copy if self._own else self.doc
-            if after is None:  # the trial raised: run the rules again
-                self.analyzer.trial_update(undone.changes, back)
-            else:
-                self.analyzer.undo_trial(undone.changes, back, after)
+            self.analyzer.undo_trial(undone.changes, copy if self._own else self.doc, after)
         return Outcome(self, after)
 
     def verify(self, finding: Finding, ops: Sequence[Operation]) -> Verdict:
