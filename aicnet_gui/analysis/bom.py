@@ -112,6 +112,7 @@ class Bom:
         """`aicnet bom --json`'s `power_basis`: per model the figure counted, and the models
         whose figure is typical, unverified or missing."""
         figures = self.power_figures
+        at_maximum, left_out = self.maximum_power()
         return {
             "models": {m: {"devices": self.devices_by_model.get(m, 0), "watts_each": b.watts,
                            "figure": b.figure, "verified": b.verified,
@@ -123,8 +124,8 @@ class Bom:
             "no_figure": sorted(m for m, b in figures.items() if b.figure == "none"),
             "unverified_w": self.power_unverified_w(),
             # on the maximum basis alone (aicnet compare's): the total, and the models left out
-            "maximum_w": self.maximum_power()[0],
-            "no_maximum": list(self.maximum_power()[1]),
+            "maximum_w": at_maximum,
+            "no_maximum": list(left_out),
         }
     #: field-replaceable parts per `MODEL:KIND` (bom_parts.py) and their spares
     parts: dict[str, int] = field(default_factory=dict)

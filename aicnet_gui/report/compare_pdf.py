@@ -44,6 +44,7 @@ from ..study.comparison_text import (
     ms,
     no_power_comparison,
     pareto_text,
+    power_left_out,
     power_lines,
 )
 from ..study.traffic_estimates import by_mode_line
@@ -277,13 +278,6 @@ def span(values: list[float]) -> tuple[float, float]:
     low, high = min(values), max(values)
     pad = (high - low) * 0.08 or abs(high) * 0.05 or 1.0
     return low - pad, high + pad
-
-
-def power_left_out(built: Sequence[Candidate]) -> list[Candidate]:
-    """The candidates with a collective time that a power chart leaves out: a switch in them
-    has no maximum power figure (`comparable_power_kw` None)."""
-    return [c for c in built if c.metrics is not None and c.feasible
-            and c.metrics.collective_ms is not None and c.metrics.comparable_power_kw is None]
 
 
 def tick_format(low: float, high: float, ticks: int = 10) -> Callable[[float], str]:

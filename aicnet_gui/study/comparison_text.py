@@ -44,6 +44,13 @@ def power_lines(built: list[Candidate], catalog: Catalog) -> list[str]:
     return lines
 
 
+def power_left_out(built: list[Candidate]) -> list[Candidate]:
+    """The candidates with a collective time that a power chart leaves out: a switch in them
+    has no maximum power figure (`comparable_power_kw` None)."""
+    return [c for c in built if c.metrics is not None and c.feasible
+            and c.metrics.collective_ms is not None and c.metrics.comparable_power_kw is None]
+
+
 def no_power_comparison(built: list[Candidate]) -> str:
     """Why no candidate is drawn on power against time: the switch models with no maximum
     figure, or that none was built with a collective time."""

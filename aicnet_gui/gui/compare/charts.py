@@ -26,7 +26,6 @@ from ...report.compare_pdf import (
     MAX_LABELLED,
     NETWORK,
     compact,
-    power_left_out,
     powered,
     priced,
     servers_caption,
@@ -35,7 +34,7 @@ from ...report.compare_pdf import (
     staircase,
 )
 from ...study.candidate import Candidate
-from ...study.comparison_text import no_power_comparison
+from ...study.comparison_text import no_power_comparison, power_left_out
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#1f2933")
 
