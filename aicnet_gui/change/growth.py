@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..generators import (
-    NO_MEDIA_ADVICE,
     GeneratorError,
     RailOptimizedParams,
     TwoTierParams,
@@ -106,7 +105,7 @@ def _target(doc: FabricDocument, params: Any, uncabled: bool = True
         result = generate(target, params, uncabled=uncabled)  # unresolved links become notes
     except GeneratorError as exc:
         # "generate without media" is no way out of a refused migration (migrate has no flag)
-        reason = str(exc) if uncabled else str(exc).replace(NO_MEDIA_ADVICE, "")
+        reason = str(exc) if uncabled else exc.reason
         raise GrowthError(f"the generator cannot make the target: {reason}") from None
     notes = []
     if result.unresolved:

@@ -19,7 +19,7 @@ Re-choosing media for a document's links (after racks moved) is the media packag
 """
 
 
-from .build import NO_MEDIA_ADVICE, build_design, build_ops, generate, generated_metadata, plan
+from .build import build_design, build_ops, generate, generated_metadata, plan
 from .errors import GeneratorError
 from .generation_result import GenerationResult
 from .leaf_spine import plan_three_tier, plan_two_tier
@@ -35,7 +35,6 @@ from .template_params import (
 from .template_registry import GENERATOR_TEMPLATES, TEMPLATES, GeneratorTemplate, template_named
 
 __all__ = [
-    "NO_MEDIA_ADVICE",
     "GENERATOR_TEMPLATES",
     "TEMPLATES",
     "FloorParams",

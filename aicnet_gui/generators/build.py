@@ -261,12 +261,8 @@ def _refuse_unjoinable(selection: BulkSelection, hint: str = "") -> None:
         raise GeneratorError(
             f"no media in the catalog can cable {count} link(s): {hardware[0].reason}; "
             + (f"{hint}; " if hint else "")
-            + "choose other hardware or speed" + NO_MEDIA_ADVICE)
-
-
-#: the end of `_refuse_unjoinable`'s advice that only `aicnet generate` (and its wizard) can
-#: follow: a migration plan drops it (change/growth.py)
-NO_MEDIA_ADVICE = ", or generate the topology without media (--no-media)"
+            + "choose other hardware or speed",
+            generate_advice=", or generate the topology without media (--no-media)")
 
 
 def _devices(fabric: FabricPlan, optics: DeviceOptics) -> list[Device]:
