@@ -45,7 +45,6 @@ from .forms import form, on_commit, on_screen, section
 from .metrics import gbps
 from .traffic_section import TrafficSection
 
-KIND_TITLES = WORKLOAD_KIND_TITLES
 PATTERNS = {"ring-allreduce": "Ring all-reduce", "all-to-all": "All-to-all"}
 PLACEMENTS = {"topology-aware": "Ranks in topology order", "scattered": "Ranks scattered"}
 #: NCCL all-reduce algorithms of the estimate (`Workload.algorithm`, analysis/collectives.py)
@@ -146,7 +145,7 @@ class WorkloadsDock(QDockWidget):
         self.new_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.new_button)
-        for kind, title in KIND_TITLES.items():
+        for kind, title in WORKLOAD_KIND_TITLES.items():
             action = menu.addAction(f"{title} workload")
             action.triggered.connect(lambda _c=False, k=kind: self.create(k))
         self.new_button.setMenu(menu)
@@ -169,7 +168,7 @@ class WorkloadsDock(QDockWidget):
         self.name = QLineEdit()
         on_commit(self.name, self._commit_name)
         self.kind = QComboBox()
-        for kind, title in KIND_TITLES.items():
+        for kind, title in WORKLOAD_KIND_TITLES.items():
             self.kind.addItem(title, kind)
         self.kind.currentIndexChanged.connect(
             lambda: self._update({"kind": WorkloadKind(self.kind.currentData())}, "Set workload kind"))
