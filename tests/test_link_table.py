@@ -181,3 +181,26 @@ def test_membership_answers_the_same_before_and_after_the_id_index_is_made():
     fresh = loaded_table()
     fresh.remove("l2")
     assert "l2" not in fresh and "l1" in fresh and "nope" not in fresh
+
+
+def test_the_id_index_made_in_parts_is_the_one_made_at_once():
+    """The editor makes the loaded links' id -> row map a part per event-loop turn; any
+    question meanwhile completes it; a table edited since loading shares no map."""
+    columns = loaded_table()._base
+    parts = [columns.build_row(4), columns.build_row(4)]
+    assert parts == [False, True] and columns.build_row(4)
+    assert columns.row == {r["id"]: i for i, r in enumerate(LOADED)}
+    halfway = loaded_table()._base
+    assert not halfway.build_row(1)
+    assert halfway.row == columns.row  # asked before the parts were done
+    duplicated = LinkColumns.validated(columns_from_rows(iter([[row(0), row(1), row(0)]])))
+    with pytest.raises(ValueError, match="not unique"):
+        duplicated.build_row(2)
+        duplicated.build_row(2)
+    table = loaded_table()
+    assert table.loaded_order() is table._base
+    table.remove("l2")
+    assert table.loaded_order() is None
+    changed = loaded_table()
+    changed.put(as_link(row(1, notes="changed")))
+    assert changed.loaded_order() is None

@@ -111,15 +111,34 @@ def test_another_array_before_the_workloads_key_still_reads_in_pieces(raw):
     assert pieced_links(text, 1000) == Fabric.model_validate_json(raw).links
 
 
-@pytest.fixture
-def halves_for_small_files(monkeypatch):
+@pytest.fixture(params=["forked", "spawned"])
+def halves_for_small_files(request, monkeypatch):
     """A links section of any size read in halves, the second in a forked child (also when
-    other tests loaded Qt in this process: no Qt thread runs here)."""
-    from aicnet_gui import forked
+    other tests loaded Qt in this process: no Qt thread runs here) or in a spawned one (as the
+    editor reads it); `pieces.children` lists what each child sent back (None: it failed)."""
+    from aicnet_gui import forked, spawned
     from aicnet_gui.fileio import pieces
 
     monkeypatch.setattr(pieces, "HALVES_BYTES", 0)
-    monkeypatch.setattr(forked, "qt_loaded", lambda: False)
+    if request.param == "forked":
+        monkeypatch.setattr(forked, "qt_loaded", lambda: False)
+        if not forked.fork_useful():
+            pytest.skip("no fork here")
+    else:
+        monkeypatch.setattr(pieces, "fork_useful", lambda: False)
+        if not spawned.spawn_useful():
+            pytest.skip("one CPU here: no child is spawned")
+    children: list[object] = []
+    kind = pieces.Forked if request.param == "forked" else pieces.Spawned
+
+    class Recorded(kind):  # type: ignore[misc, valid-type]
+        def result(self):  # noqa: ANN202
+            value = super().result()
+            children.append(value)
+            return value
+
+    monkeypatch.setattr(pieces, "Forked" if request.param == "forked" else "Spawned", Recorded)
+    monkeypatch.setattr(pieces, "children", children, raising=False)
     return pieces
 
 
@@ -134,10 +153,6 @@ def _with_fields_in_one_half(raw: bytes) -> bytes:
 
 
 def test_halves_give_the_columns_of_the_whole(raw, halves_for_small_files):
-    from aicnet_gui.forked import fork_useful
-
-    if not fork_useful():
-        pytest.skip("no fork here")
     mixed = _with_fields_in_one_half(raw)
     whole = validate_in_pieces(mixed, 1000)
     halves = validate_in_pieces(mixed, 1000, halves=True)
@@ -148,6 +163,9 @@ def test_halves_give_the_columns_of_the_whole(raw, halves_for_small_files):
     plain = validate_in_pieces(raw, 1000, halves=True)
     assert plain[1].values == validate_in_pieces(raw, 1000)[1].values
     assert plain[1].values["notes"] is None  # no link has notes: none in either half
+    # each half read by the child, not by this process after a failed child
+    assert len(halves_for_small_files.children) == 2
+    assert all(isinstance(child, dict) for child in halves_for_small_files.children)
 
 
 @pytest.mark.parametrize("bad_links", [(300,), (20, 300)], ids=["second half", "both halves"])

@@ -2,7 +2,7 @@
 
 The Topology's link layer finds a cable's row by its id.  After an open its rows are the
 document's loaded links in their order, whose id -> row map the document already holds
-(`LinkTable.loaded_rows`, 1.2M entries at 200,000 GPUs: ~65 MB as a second dict).
+(`LinkTable.loaded_order`, 1.2M entries at 200,000 GPUs: ~65 MB as a second dict).
 `SharedIndex` reads that map and keeps only what changed since (a cable added, moved to
 another row or removed) in its own small dict.
 """

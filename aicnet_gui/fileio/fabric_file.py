@@ -180,9 +180,9 @@ def loads_fabric(raw: bytes, catalog: Catalog, file: str = "<memory>", parallel:
 
     The common case, a well-formed file of the current schema, is parsed and validated in one
     pass by pydantic's Rust core.  Anything else takes the careful path (UTF-8, JSON, format,
-    version, migrations, validation) that names exactly what is wrong and where.  `parallel` (a
-    single-threaded, short-lived process: the CLI): a big file's links are read in two halves,
-    one in a forked child (pieces.py).  `like`: another revision, opened from a file and not
+    version, migrations, validation) that names exactly what is wrong and where.  `parallel`: a
+    big file's links are read in two halves, one in a child process (pieces.py: forked in the
+    CLI, spawned in the editor).  `like`: another revision, opened from a file and not
     edited since, whose link lines this file's identical lines take their values from
     (pieces.py; `aicnet diff`).
     """

@@ -19,6 +19,7 @@ as a whole then, or after a failure here, in the careful way that reports the er
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import compress
@@ -27,10 +28,11 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from ..forked import Forked
+from ..forked import Forked, fork_useful
 from ..model.fabric import Fabric
 from ..model.limits import MAX_LINKS
 from ..model.link_table import DEFAULTS, FIELDS, LinkColumns, columns_from_rows
+from ..spawned import Spawned
 from .line_cache import LINE_SEPARATOR, OBJECT_SEPARATOR, SECTION_END
 
 _OPEN = b'\n  "links": [\n    {'
@@ -218,13 +220,24 @@ def _link_columns(raw: bytes, first: int, end: int, piece_bytes: int, halves: bo
         fabric = the_rest()
         return fabric, LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
     second = middle + len(LINE_SEPARATOR)
-    with Forked(partial(_validated_columns, raw, second, end, piece_bytes)) as pending:
+    with _second_half(raw, second, end, piece_bytes) as pending:
         fabric = the_rest()
         head = _validated_columns(raw, first, middle, piece_bytes)
         tail = pending.result()
     if tail is None:
         tail = _validated_columns(raw, second, end, piece_bytes)
     return fabric, LinkColumns(_joined(head, tail))
+
+
+def _second_half(raw: bytes, start: int, end: int,
+                 piece_bytes: int) -> Forked[dict[str, list[Any] | None]] | Spawned[dict[str, list[Any] | None]]:
+    """The links between `start` and `end` read in a child: forked where that is safe (the
+    CLI: it has the file's bytes already), else spawned with those bytes (the editor, whose Qt
+    threads forbid a fork: aicnet_gui/spawned.py); `result()` None when neither can run."""
+    if fork_useful():
+        return Forked(partial(_validated_columns, raw, start, end, piece_bytes))
+    return Spawned(_validated_columns, pickle.PickleBuffer(memoryview(raw)[start:end]), 0,
+                   end - start, piece_bytes)
 
 
 def _validated_columns(raw: bytes, start: int, end: int, piece_bytes: int) -> dict[str, list[Any] | None]:

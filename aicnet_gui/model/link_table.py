@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, partial
-from itertools import chain, compress, filterfalse, repeat
+from itertools import chain, compress, filterfalse, islice, repeat
 from operator import attrgetter, is_not, itemgetter
 from typing import Annotated, Any
 
@@ -65,13 +65,14 @@ class LinkColumns:
     """The links of an opened file, one list per field (a field no link sets is None), and the
     row of each id.  Never changed once made: tables and their copies share it."""
 
-    __slots__ = ("n", "ids", "values", "_row", "_present", "_made", "_scans")
+    __slots__ = ("n", "ids", "values", "_row", "_row_part", "_present", "_made", "_scans")
 
     def __init__(self, values: dict[str, list[Any] | None]) -> None:
         self.ids: list[str] = values["id"]  # type: ignore[assignment]
         self.n = len(self.ids)
         self.values = values
         self._row: dict[str, int] | None = None
+        self._row_part: dict[str, int] | None = None  # `row` while `build_row` makes it
         self._scans = 0  # membership questions answered by a scan of the ids (`scan_instead`)
         self._present = tuple(name for name in FIELDS if values.get(name) is not None)
         # row -> its Link, once asked for (shared by every table on these columns; a dict's
@@ -80,11 +81,32 @@ class LinkColumns:
 
     @property
     def row(self) -> dict[str, int]:
-        """Id -> row, made on first use (a load and `aicnet validate` never ask)."""
+        """Id -> row, made on first use (a load and `aicnet validate` never ask), or
+        completed when `build_row` has made part of it."""
         row = self._row
         if row is None:
-            row = self._row = dict(zip(self.ids, range(self.n), strict=True))
+            self.build_row()
+            row = self._row
+            assert row is not None
         return row
+
+    def build_row(self, rows: int | None = None) -> bool:
+        """Make `row` now, at most `rows` more rows a call (the editor makes it after its
+        first frame, a part per turn of the event loop: ~0.3 s in one piece at 1.2M links);
+        True once it is complete."""
+        if self._row is not None:
+            return True
+        part = self._row_part if self._row_part is not None else {}
+        start = len(part)
+        stop = self.n if rows is None else min(self.n, start + rows)
+        part.update(zip(islice(self.ids, start, stop), range(start, stop), strict=True))
+        if len(part) != stop:
+            raise ValueError("link ids are not unique")  # the document never loads such columns
+        if stop == self.n:
+            self._row, self._row_part = part, None
+            return True
+        self._row_part = part
+        return False
 
     def scan_instead(self) -> bool:
         """Whether to answer "is this id a row's?" by scanning the ids (~2 ms at 300k rows)
@@ -316,14 +338,15 @@ class LinkTable(Mapping[str, Link]):
             return None
         return base
 
-    def loaded_rows(self) -> Mapping[str, int] | None:
-        """Id -> row of every link while the table is exactly as loaded (nothing changed,
-        removed or added: its order is the columns' own), else None.  The map is the columns'
-        (never changed): a reader that lays out the links in this order shares it."""
+    def loaded_order(self) -> LinkColumns | None:
+        """The columns the table was loaded from while it is exactly as loaded (nothing
+        changed, removed or added: its order is the columns' own), else None.  Their `row` map
+        (never changed) is then every link's row: a reader that lays out the links in this
+        order shares it (made when first asked, or in parts by `LinkColumns.build_row`)."""
         base = self._base
         if base is None or self._loaded != base.n or self._tail:
             return None
-        return base.row
+        return base
 
     def tokens(self) -> list[object]:
         """Per link, in order: its id as read while it is as loaded, else its `Link` (see the

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import marshal
-import os
 import queue
 import struct
 import subprocess
@@ -30,9 +29,9 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Sequence
-from pathlib import Path
 from typing import BinaryIO
 
+from ..spawned import cores_for_this_process, python_command
 from .qr import qr_rects
 
 PARALLEL_MIN = 4_000  # fewer codes are quicker here than starting the workers (~0.3 s)
@@ -45,10 +44,7 @@ Codes = list[tuple[int, str]]
 
 def worker_count() -> int:
     """Worker processes for a big run: every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return cores_for_this_process()
 
 
 def _send(stream: BinaryIO, value: object) -> None:
@@ -76,13 +72,9 @@ class _Worker:
     """One encoder process and the thread that hands it requests one at a time, in order."""
 
     def __init__(self) -> None:
-        package_root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH"))
-                                            if p)
+        command, env = python_command(WORKER_MODULE)
         self.process = subprocess.Popen(  # noqa: S603 - our own module, this interpreter
-            [sys.executable, "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env=env)
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         self.requests: queue.SimpleQueue[tuple[str, list[str]] | None] = queue.SimpleQueue()
         self.results: queue.SimpleQueue[Codes | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._serve, name="aicnet-qr", daemon=True)

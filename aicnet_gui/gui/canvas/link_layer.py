@@ -24,7 +24,7 @@ bundled, counted for the overview, picked or selected, and come back when the fi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import MutableMapping
 from itertools import repeat, starmap
 
 import numpy as np
@@ -33,6 +33,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...editing.shared_index import SharedIndex
+from ...model.link_table import LinkColumns
 from .. import load_ramp, theme
 from . import lod
 
@@ -132,8 +133,9 @@ class LinkLayer(QGraphicsItem):
         #: link id -> row; built on first use after a bulk `load` (98k ids cost ~25 ms, not
         #: needed for drawing): see `_index`
         self._index_cache: MutableMapping[str, int] | None = {}
-        #: the document's id -> row map a bulk load's rows equal (`load_coded`), until indexed
-        self._shared_rows: Mapping[str, int] | None = None
+        #: the document's link columns whose `row` map a bulk load's rows equal (`load_coded`),
+        #: until indexed
+        self._shared_rows: LinkColumns | None = None
         self._count = 0
         self._ids: list[str | None] = []
         self._free: list[int] = []
@@ -233,7 +235,7 @@ class LinkLayer(QGraphicsItem):
             if self._shared_rows is not None and self._count == self._n:
                 # the rows are the document's loaded links in order: its map, this layer's
                 # changes on top (no second map of 1.2M ids: ~65 MB, ~0.1 s)
-                self._index_cache = SharedIndex(self._shared_rows)
+                self._index_cache = SharedIndex(self._shared_rows.row)
             elif self._count == self._n:  # every row alive (a bulk load): one pass in C
                 self._index_cache = dict(zip(ids, range(self._n), strict=True))
             else:
@@ -246,9 +248,15 @@ class LinkLayer(QGraphicsItem):
         """True while the id index of a bulk `load` is still to be built."""
         return self._index_cache is None
 
-    def ensure_index(self) -> None:
-        """Build the id index now (after the first frame, before a click or a report needs it)."""
+    def ensure_index(self, rows: int | None = None) -> bool:
+        """Build the id index now (after the first frame, before a click or a report needs it),
+        making at most `rows` rows of the document's shared map a call; True once it is built."""
+        shared = self._shared_rows
+        if (self._index_cache is None and shared is not None and rows is not None
+                and not shared.build_row(rows)):
+            return False
         _ = self._index
+        return True
 
     def __len__(self) -> int:
         return self._count
@@ -476,9 +484,10 @@ class LinkLayer(QGraphicsItem):
                    speed_pens: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray,
                    rails: np.ndarray | None = None, planes: np.ndarray | None = None,
                    plane_names: list[str | None] | None = None,
-                   rows: Mapping[str, int] | None = None) -> None:
+                   rows: LinkColumns | None = None) -> None:
         """`load` with the colours given as indices into `palette` (the file loader's columns);
-        `rows`: a map of `ids` to their positions to share as the id index (never changed).
+        `rows`: columns whose ids are `ids`, in order: their `row` map is shared as the id index
+        (never changed).
 
         The columns are copied into the layer's own arrays, made here in the GUI thread.  (Taking
         the loader's arrays as they are saves ~25 ms of page faults at 300k cables, but keeps
@@ -509,7 +518,7 @@ class LinkLayer(QGraphicsItem):
         self._ids = list(ids)
         self.rows_version += 1
         self._index_cache = None
-        self._shared_rows = rows if rows is not None and len(rows) == n else None
+        self._shared_rows = rows if rows is not None and rows.n == n else None
         self._count = n
         ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
         left, top = min(float(ax.min()), float(bx.min())), min(float(ay.min()), float(by.min()))

@@ -15,7 +15,6 @@ also counts the overview's blocks and bundles here (`prepare_overview`), from th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter, itemgetter
@@ -27,6 +26,7 @@ from ...editing.overview import BlockKey, Overview
 from ...model import arrays
 from ...model.document import FabricDocument
 from ...model.fabric import Device
+from ...model.link_table import LinkColumns
 from .. import theme
 from .geometry import DeviceGeometry, device_geometry
 
@@ -79,9 +79,10 @@ class TopologyData:
     h: np.ndarray = field(default_factory=_floats)
     # cables that can be drawn (both ends on a known port)
     link_ids: list[str] = field(default_factory=list)
-    link_rows: Mapping[str, int] | None = None
-    """Link id -> row in these columns when that is the document's own map of its loaded links
-    (every loaded cable drawn, in order: `LinkTable.loaded_rows`), else None."""
+    link_rows: LinkColumns | None = None
+    """The document's loaded link columns when their rows are these (every loaded cable
+    drawn, in order: `LinkTable.loaded_order`; their `row` map is then this id -> row), else
+    None."""
     coords: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     palette: list[str] = field(default_factory=list)
     """Colours (#rrggbb) the `pens` and `speed_pens` columns index."""
@@ -339,7 +340,7 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     ok = (pa >= 0) & (pb >= 0)
     ids, rails, colours, planes = columns.ids, columns.rails, columns.colours, columns.planes
     if ok.all():
-        data.link_rows = doc.links.loaded_rows()
+        data.link_rows = doc.links.loaded_order()
     else:
         keep = np.flatnonzero(ok)
         ia, ib, pa, pb = ia[keep], ib[keep], pa[keep], pb[keep]

@@ -42,7 +42,7 @@ def load_for_editor(path: str | Path, catalog: Catalog) -> LoadedFabric:
     """Read `path` (raises FabricFileError) and prepare it for the editor."""
     path = Path(path)
     start = time.perf_counter()
-    fabric = load_fabric(path, catalog)
+    fabric = load_fabric(path, catalog, parallel=True)  # a big file's links read on two cores
     loaded = time.perf_counter()
     with gc_paused():
         laid_out = lay_out_if_unusable(fabric)
