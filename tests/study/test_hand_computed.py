@@ -92,3 +92,26 @@ def test_sn5600_rocev2_at_1_to_1(pair):
     assert m.cost == by_hand and m.technology == "rocev2"
     # fewer, bigger switches: 12 x 2U against 24 x 1U, the same RU for the switches
     assert m.rack_units == pair["infiniband-qm9700"].metrics.rack_units
+
+
+def test_infiniband_and_rocev2_run_the_same_all_reduce_nccl_predicts(pair):
+    """The same 64 DGX H100 (8 x 400G ConnectX-7) on either fabric: NCCL's own model gives one
+    time.  Its NET latency has no InfiniBand / RoCE entry (tuning.cc hwLatencies[NCCL_HW_NET]
+    plus the NIC's reported latency, which the IB verbs plugin sets to 0 "Not set" on both link
+    layers: src/transport/net_ib/init.cc), the NICs' rate is the same, and both 1:1 fabrics
+    carry it (rail-aligned, 0 % lost under ECMP and adaptive routing alike).  An older
+    screenshot's IB 5.68 ms / RoCE 5.86 ms came from aicnet's former per-step latency guess
+    (5 us IB, 8 us RoCE, 15 us Ethernet, no source), replaced by NCCL's model."""
+    # 512 ranks in 64 NVLink domains: NCCL picks the NVLS tree (Simple).  Per channel
+    # min(48 x .85 x 7/8 x 2, 48, 45.5) = 45.5 GB/s, 8 channels: bus 364 GB/s, algBW
+    # 364 x 512 / 1022; latency NVLINK 25 + 2 log2(64) x NET 20.9 = 275.8 us
+    by_hand_ms = (25 + 2 * 6 * 20.9 + 1.024e9 / (1000 * 364 * 512 / 1022)) / 1000
+    assert by_hand_ms == pytest.approx(5.8912, abs=1e-4)
+    # the traffic model's static ECMP, and the fabric's own mode where it is another (the IB
+    # fabric's adaptive routing; the RoCEv2 one runs ECMP): the fabric loses nothing
+    for name, modes in (("infiniband-qm9700", ["ecmp", "adaptive"]), ("rocev2-sn5600", ["ecmp"])):
+        (w,) = pair[name].metrics.workloads
+        assert (w.gpus, w.algorithm) == (512, "nvls_tree")
+        assert w.allreduce_ms == pytest.approx(by_hand_ms, abs=1e-4), name
+        assert [e.model.split(" ")[1] for e in w.estimates[1:]] == modes
+        assert [e.allreduce_ms for e in w.estimates] == [w.allreduce_ms] * (1 + len(modes))
