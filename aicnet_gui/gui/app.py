@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..fileio.atomic import remove_killed_writes
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -113,17 +117,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def wait_for(app, done, timeout_s: float = 60.0) -> bool:  # noqa: ANN001
-    """Process events until `done()` (the validation and BOM run in worker threads)."""
-    import time
+def wait_for(done: Callable[[], bool], signals: Sequence[SignalInstance],
+             timeout_s: float = 60.0) -> bool:
+    """Run the event loop until `done()`, looked at again whenever one of `signals` comes (the
+    validation, the bill of materials and the traffic model run in worker threads and say when
+    they have published); False when `timeout_s` passed first.  Nothing polls: the loop sleeps
+    in the event dispatcher until an event (a worker's result, the deadline) arrives."""
+    from PySide6.QtCore import QEventLoop, QTimer
 
-    deadline = time.monotonic() + timeout_s
-    while not done():
-        if time.monotonic() > deadline:
-            return False
-        app.processEvents()
-        time.sleep(0.01)
-    return True
+    if done():
+        return True
+    loop = QEventLoop()
+
+    def look(*_args: object) -> None:
+        if done():
+            loop.quit()
+
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    for signal in signals:
+        signal.connect(look)
+    try:
+        deadline.start(max(0, round(timeout_s * 1000)))
+        loop.exec()
+    finally:
+        deadline.stop()
+        for signal in signals:
+            signal.disconnect(look)
+    return done()
 
 
 def screenshot(app, window, file: str | None, out: Path, size: tuple[int, int], view: str,  # noqa: ANN001
@@ -185,14 +207,14 @@ def _wait_for_results(app, window, dock: str, args: argparse.Namespace | None) -
     """Wait for the live validation (and the bill of materials when the Metrics dock shows,
     the traffic run when the traffic colours do); colour the canvas as `args` asks."""
     validator = window.validator
-    wait_for(app, validator.current)
+    wait_for(validator.current, [validator.report_ready])
     if dock == "metrics":
-        wait_for(app, lambda: validator.bom is not None)
+        wait_for(lambda: validator.bom is not None, [validator.bom_ready])
     if getattr(args, "colour", "cable") != "cable":
         window.set_colour_mode(args.colour)
     if getattr(args, "colour", "cable") == "traffic":
         runner = window.traffic.runner
-        wait_for(app, runner.current, timeout_s=300.0)
+        wait_for(runner.current, [runner.result_ready], timeout_s=300.0)
         if getattr(args, "traffic_mode", None):
             window.traffic.section.choose_mode(args.traffic_mode)
         if dock == "workloads":  # the dock scrolled to its traffic section

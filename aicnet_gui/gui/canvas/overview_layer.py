@@ -30,7 +30,7 @@ from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...editing import overview
@@ -39,6 +39,7 @@ from ...model.document import FabricDocument
 from ...model.edits import ChangeSet
 from .. import load_ramp, theme
 from .device_layer import DeviceLayer
+from .fabric_scene import FabricScene
 from .link_layer import LinkLayer
 from .scene_data import PreparedOverview, TopologyData
 from .view import MIN_SCALE, FabricView
@@ -131,6 +132,8 @@ class OverviewLayer(QGraphicsItem):
         self._plane: str | None = None
         self._hidden: set[str] = set()
         self._texts: dict[int, list[str]] = {}
+        if isinstance(scene, FabricScene):
+            scene.add_sized_on_screen(self)  # fit takes in the grown blocks and the titles
 
     # ---------------------------------------------------------------- following the document
     def reset(self, prepared: PreparedOverview | None = None) -> None:
@@ -506,6 +509,29 @@ class OverviewLayer(QGraphicsItem):
                          f"{int(bundles.counts[i]):,} cables")
         lines.append("Zoom in (or double-click) to see its devices")
         return "<br>".join(lines)
+
+    def drawn_rect(self, scale: float) -> QRectF:
+        """Where the blocks and their titles are drawn at view scale `scale`, in scene units
+        (null: the overview is not drawn there).  They reach past the devices by a few pixels:
+        a switch tier grown to PART_MIN_PX, a title a line high on its plate, centred on a row
+        thinner than that (the last, partial run of pods of a design fitted whole)."""
+        if not self.wanted(scale) or scale <= 0:
+            return QRectF()
+        level, _bundles = self.level(scale)
+        line = QFontMetrics(theme.font(9.0, True)).height() + 2  # as _paint_titles, and the pen
+        out = QRectF()
+        for block in level.blocks:
+            if not self.block_shown(block):
+                continue
+            rects = self.block_rects(block, scale)
+            box = self.label_rect(block, scale)
+            if box.width() * scale >= LABEL_MIN_PX[0] and box.height() * scale >= LABEL_MIN_PX[1]:
+                middle = box.center().y()
+                rects.append(QRectF(box.left(), middle - line / 2 / scale, box.width(),
+                                    line / scale))
+            for rect in rects:
+                out = rect if out.isNull() else out.united(rect)
+        return out
 
     # ---------------------------------------------------------------- painting
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)

@@ -9,6 +9,7 @@ the view go on to the window.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PySide6.QtCore import QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -35,6 +36,17 @@ MIN_SCALE = 0.01
 shows the whole design down to FAR_MIN_SCALE, and the wheel zooms out as far as that fit."""
 FAR_MIN_SCALE = 0.001
 MAX_SCALE = 4.0
+FIT_MARGIN = 0.03
+FIT_MARGIN_UNITS = 20.0
+"""Fit leaves a margin of FIT_MARGIN of the longer side of what it shows plus FIT_MARGIN_UNITS
+(scene units) around it, and at least FIT_MARGIN_PX on screen."""
+FIT_MARGIN_PX = 24.0
+"""The least margin fit leaves on screen around what it shows, whatever the design's size (a
+9-pt title is about 15 px high: a design fitted into a window kept 13 px under its last row's
+title, the 3 % of a tall design)."""
+FIT_ROUNDS = 4
+"""Rounds of taking in what the scene draws past its content at the scale fitted (each one
+shrinks the scale a little, which grows what is drawn in pixels a little in scene units)."""
 
 
 class FabricView(QGraphicsView):
@@ -85,15 +97,18 @@ class FabricView(QGraphicsView):
         self.zoom_by(scale / self.scale_factor())
 
     def fit_rect(self, rect: QRectF, max_scale: float = 1.5, min_scale: float = MIN_SCALE) -> None:
-        """Show `rect` whole, at most at `max_scale`; never below `min_scale` (then its top left
-        is shown, and the rest is a scroll or a zoom out away).  The legend sits outside
-        the viewport, so the whole viewport is there to fit into."""
+        """Show `rect` whole with a margin, at most at `max_scale`; never below `min_scale`
+        (then its top left is shown, and the rest is a scroll or a zoom out away).  The legend
+        sits outside the viewport, so the whole viewport is there to fit into."""
         if rect.isNull() or rect.isEmpty():
             return
         box, scale = self._fitting(rect, max_scale)
+        self._show(box, max(scale, min_scale))
+
+    def _show(self, box: QRectF, scale: float) -> None:
+        """Zoom to `scale` centred on `box`, or on its top left where it does not fit."""
         viewport = self.viewport().rect()
         width, height = max(viewport.width(), 40), max(viewport.height(), 40)
-        scale = max(scale, min_scale)
         self.setTransform(QTransform.fromScale(scale, scale))
         centre = box.center()
         # held at the readable minimum, the design does not fit: show its top left (the first
@@ -105,24 +120,42 @@ class FabricView(QGraphicsView):
         self.centerOn(centre)
         self.zoom_changed.emit(self.scale_factor())
 
-    def _fitting(self, rect: QRectF, max_scale: float = 1.5) -> tuple[QRectF, float]:
-        """(`rect` with its margin, the scale that shows it whole in the viewport)."""
-        margin = max(rect.width(), rect.height()) * 0.03 + 20
-        box = rect.adjusted(-margin, -margin, margin, margin)
+    def _fitting(self, rect: QRectF, max_scale: float = 1.5,
+                 drawn: Callable[[float], QRectF] | None = None) -> tuple[QRectF, float]:
+        """(`rect` with its margin, the scale that shows it whole in the viewport).
+
+        The margin is 3 % of the longer side, and at least FIT_MARGIN_PX on screen.  `drawn`
+        says what the scene draws at a scale past `rect` (scene units): a caption or a block
+        grown to a size on screen, whose size in the scene depends on the scale; it is taken
+        in, at the scale it is shown at (a few rounds: the scale depends on it)."""
         viewport = self.viewport().rect()
         width, height = max(viewport.width(), 40), max(viewport.height(), 40)
-        return box, min(width / box.width(), height / box.height(), max_scale)
+        pixels = min(FIT_MARGIN_PX, width / 6, height / 6)
+        whole = QRectF(rect)
+        scale = _fit_scale(whole, width, height, pixels, max_scale)
+        for _ in range(FIT_ROUNDS if drawn is not None else 0):
+            extra = drawn(scale)
+            if extra.isNull() or whole.contains(extra):
+                break
+            whole = whole.united(extra)
+            scale = _fit_scale(whole, width, height, pixels, max_scale)
+        margin = max(_scene_margin(whole), pixels / scale)
+        return whole.adjusted(-margin, -margin, margin, margin), scale
 
     def fit_all(self) -> None:
         """Fit the scene's content: all of it, small or big (below FAR_SCALE the batched layers
-        draw it, names where they fit; the user zooms in from there).  A scene that draws far
-        out is fitted whole however big (down to FAR_MIN_SCALE), and the wheel then zooms out
-        as far as that; any other stops at MIN_SCALE, its top left shown."""
+        draw it, names where they fit; the user zooms in from there), with what the scene
+        draws around it at that zoom (the overview's titles) and a margin.  A scene that draws
+        far out is fitted whole however big (down to FAR_MIN_SCALE), and the wheel then zooms
+        out as far as that; any other stops at MIN_SCALE, its top left shown."""
         rect = self._scene.content_rect()
         self._least = MIN_SCALE
-        if self._scene.draws_far_out() and not (rect.isNull() or rect.isEmpty()):
-            self._least = min(MIN_SCALE, max(FAR_MIN_SCALE, self._fitting(rect)[1]))
-        self.fit_rect(rect, min_scale=self._least)
+        if rect.isNull() or rect.isEmpty():
+            return
+        box, scale = self._fitting(rect, drawn=self._scene.drawn_rect)
+        if self._scene.draws_far_out():
+            self._least = min(MIN_SCALE, max(FAR_MIN_SCALE, scale))
+        self._show(box, max(scale, self._least))
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
         delta = event.angleDelta()
@@ -282,3 +315,22 @@ class FabricView(QGraphicsView):
 def _frange(start: float, stop: float, step: float) -> list[float]:
     count = int((stop - start) / step) + 2
     return [start + i * step for i in range(min(count, 2000))]
+
+
+def _scene_margin(rect: QRectF) -> float:
+    """The margin in scene units around `rect` (before the FIT_MARGIN_PX minimum)."""
+    return max(rect.width(), rect.height()) * FIT_MARGIN + FIT_MARGIN_UNITS
+
+
+def _fit_scale(rect: QRectF, width: float, height: float, pixels: float,
+               max_scale: float) -> float:
+    """The largest scale (at most `max_scale`) at which `rect` with its margin fits into
+    `width` x `height` pixels: the scene margin scaled, or `pixels`, whichever is more, on every
+    side."""
+    margin = _scene_margin(rect)
+    scale = max_scale
+    for room, size in ((width, rect.width()), (height, rect.height())):
+        scale = min(scale, room / (size + 2 * margin))  # the scene margin is the larger one
+        if size > 0:
+            scale = min(scale, (room - 2 * pixels) / size)  # the pixel margin is
+    return scale
