@@ -42,6 +42,8 @@ SERVER_SIDE = ("gpu_server", "storage")
 #: the blocks a far level merges, and the kind and title word of a run of them
 RUNS = {"pod": "pods", "su": "sus"}
 RUN_TITLES = {"pods": "Pods", "sus": "SUs"}
+#: a run of one (the last, partial run far out): named as the block it is
+ONE_OF_RUN = {"pods": "Pod", "sus": "SU"}
 
 
 class BlockKey(NamedTuple):
@@ -97,6 +99,8 @@ def title(key: BlockKey, one_pod: bool = False) -> str:
     if key.kind == "pod":
         return f"Pod {key.value}"
     if key.kind in RUN_TITLES:
+        if "-" not in key.value:
+            return f"{ONE_OF_RUN[key.kind]} {key.value}"
         return f"{RUN_TITLES[key.kind]} {key.value.replace('-', '–')}"
     if key.kind == "tier":
         return TIER_TITLES.get(key.value, key.value.capitalize()) + plane

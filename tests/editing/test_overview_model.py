@@ -126,3 +126,11 @@ def test_far_out_pods_merge_in_runs_and_the_switch_planes_stay_blocks():
     assert [made.coarse.blocks[i].title for i in range(len(to_far))] == [
         "Spines · plane 1", "Spines · plane 2", *(f"Pod {n}" for n in range(1, 7))]
     assert to_far.tolist() == [0, 1, 2, 2, 2, 2, 3, 3]
+
+
+def test_a_run_of_one_is_titled_as_the_block_it_is():
+    """Far out, the last run may hold a single pod or SU: "Pod 49", not "Pods 49"."""
+    assert overview.title(BlockKey("pods", "49")) == "Pod 49"
+    assert overview.title(BlockKey("sus", "7")) == "SU 7"
+    assert overview.title(BlockKey("pods", "1-16")) == "Pods 1–16"
+    assert overview.title(BlockKey("sus", "3-4")) == "SUs 3–4"

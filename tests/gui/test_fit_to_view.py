@@ -160,7 +160,7 @@ def test_far_out_the_thin_last_run_of_pods_and_its_plate_are_inside_with_a_margi
     assert scale < MIN_SCALE and scene.overview.active
     level, _bundles = scene.overview.level(scale)
     runs = [b for b in level.blocks if b.key.kind == "pods"]
-    assert [b.title for b in runs] == ["Pods 1–16", "Pods 17–32", "Pods 33–48", "Pods 49"]
+    assert [b.title for b in runs] == ["Pods 1–16", "Pods 17–32", "Pods 33–48", "Pod 49"]
     last = runs[-1]
     row = on_screen(view, scene.overview.label_rect(last, scale))
     frame = drawn(view)
