@@ -23,14 +23,17 @@ import os
 import sys
 
 VARIABLE = "NUMPY_MADVISE_HUGEPAGE"
+_set_here = False  # whether `prefer_small_pages` set the variable (not the user)
 
 
 def prefer_small_pages() -> bool:
     """Turn numpy's huge-page advice off unless `NUMPY_MADVISE_HUGEPAGE` is set; True when
     aicnet turned it off (False: the user's setting is kept)."""
+    global _set_here
     if VARIABLE in os.environ:
         return False
     os.environ[VARIABLE] = "0"
+    _set_here = True
     numpy = sys.modules.get("numpy")
     if numpy is not None:  # imported before aicnet: numpy read the variable already
         core = getattr(numpy, "_core", None) or getattr(numpy, "core", None)
@@ -38,3 +41,11 @@ def prefer_small_pages() -> bool:
         if setter is not None:
             setter(False)
     return True
+
+
+def users_environment(environment: dict[str, str]) -> dict[str, str]:
+    """`environment` without the setting aicnet made here (the user's own is kept): what
+    another program, or another version of aicnet measured beside this one, is to run with."""
+    if _set_here:
+        environment = {k: v for k, v in environment.items() if k != VARIABLE}
+    return environment

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from bytecode import compile_sources
 
+from aicnet_gui.memory_pages import users_environment
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -29,7 +31,9 @@ def trees(before: Path | None) -> list[tuple[str, Path]]:
 
 def env(tree: Path) -> dict[str, str]:
     """The environment that runs aicnet from `tree` (its package first on the path)."""
-    values = dict(os.environ)
+    # not the huge-page setting this process's aicnet made (aicnet_gui/memory_pages.py): the
+    # tree's own aicnet makes its own, an older one none
+    values = users_environment(dict(os.environ))
     values["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), values.get("PYTHONPATH")) if p)
     return values
 

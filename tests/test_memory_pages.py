@@ -40,3 +40,12 @@ def test_child_processes_inherit_it() -> None:
             f"print(subprocess.run([sys.executable, '-c', {ASK!r}], capture_output=True, "
             "text=True).stdout.strip())")
     assert _advice(code) == "False"
+
+
+def test_a_program_run_beside_aicnet_gets_the_users_environment():
+    """What the benchmarks run another checkout with: aicnet's own setting taken out, a value
+    the user set kept."""
+    code = ("import os, aicnet_gui; from aicnet_gui.memory_pages import users_environment; "
+            "print(users_environment(dict(os.environ)).get('NUMPY_MADVISE_HUGEPAGE'))")
+    assert _advice(code) == "None"
+    assert _advice(code, NUMPY_MADVISE_HUGEPAGE="1") == "1"
