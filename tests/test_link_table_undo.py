@@ -2,7 +2,7 @@
 back), against an independent model of the same edits: a dict of id -> Link kept in parallel,
 with the one rule the table adds to a dict's order (a loaded link put back as the very object
 that was loaded takes its loaded place again).  Checked after every step: ids in order, values,
-tokens(), as_loaded() and loaded_rows() (the id -> row map the link layer shares)."""
+tokens(), as_loaded() and loaded_order() (whose id -> row map the link layer shares)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def check(table: LinkTable, oracle: Oracle) -> None:
     assert table.resolve(tokens) == [oracle.value[i] for i in order]
     as_loaded = oracle.as_loaded()
     assert (table.as_loaded() is not None) == as_loaded
-    rows = table.loaded_rows()
+    rows = _shared_rows(table)
     assert (rows is not None) == as_loaded
     if rows is not None:  # the map is right for the links as they are now
         assert dict(rows) == {i: r for r, i in enumerate(order)}
@@ -141,22 +141,22 @@ def test_replace_remove_and_undo_read_as_the_model_says(made, steps):
         check(table, oracle)
     assert dict(table.items()) == {f"l{i}": oracle.loaded[i] for i in range(N)}
     if oracle.as_loaded():
-        assert table.loaded_rows() is table._base.row
+        assert _shared_rows(table) is table._base.row
     for copy, order, values in copies:
         assert list(copy) == order and dict(copy.items()) == values
 
 
 def test_a_link_replaced_then_undone_gives_back_the_shared_row_map():
     table, loaded = _loaded([True] * N)
-    rows = table.loaded_rows()
+    rows = _shared_rows(table)
     assert rows is not None and rows["l3"] == 3
     table.put(loaded[3].model_copy(update={"rail": 40}))  # replaced in place
-    assert table.loaded_rows() is None and table.as_loaded() is None
+    assert _shared_rows(table) is None and table.as_loaded() is None
     assert list(table) == [f"l{i}" for i in range(N)]  # its place kept
     table.remove("l3")
-    assert table.loaded_rows() is None
+    assert _shared_rows(table) is None
     table.put(loaded[3])  # the undo of both
-    assert table.loaded_rows() is rows and table.as_loaded() is not None
+    assert _shared_rows(table) is rows and table.as_loaded() is not None
     assert [rows[i] for i in table] == list(range(N))
 
 
@@ -173,7 +173,13 @@ def test_an_edited_link_removed_and_both_undone_holds_the_loaded_link_last():
     table.put(loaded[0])
     assert dict(table.items()) == {f"l{i}": loaded[i] for i in range(N)}
     assert list(table) == ["l1", "l2", "l3", "l4", "l5", "l0"]
-    assert table.loaded_rows() is None and table.as_loaded() is None
+    assert _shared_rows(table) is None and table.as_loaded() is None
+
+
+def _shared_rows(table):  # noqa: ANN001, ANN202
+    """The id -> row map the link layer shares (`LinkTable.loaded_order`), None when none."""
+    order = table.loaded_order()
+    return None if order is None else order.row
 
 
 def _undo_one(table, oracle, link_id, value) -> None:  # noqa: ANN001
