@@ -1,7 +1,8 @@
 """The comparison report of a study (`aicnet compare --pdf`), drawn with reportlab.
 
 Page by page: the requirement and one row per built candidate (counts, power, cost, collective
-time, bisection, the worst switch failure, growth, findings, Pareto marks), the candidates that
+time under the candidate's own load balancing and the load balancing it ran, the even-spread
+bound, bisection, the worst switch failure, growth, findings, Pareto marks), the candidates that
 cannot be built with their reasons; cost against collective time with the Pareto frontier (and
 power against time); cost and power stacked by part class; counts per candidate.  Every number
 is the candidate's own (study/candidate.py); the charts draw the same values the table prints.
@@ -37,8 +38,11 @@ from reportlab.platypus import (
 
 from ..model.catalog import Catalog
 from ..model.fabric import Requirement
-from ..study.candidate import Candidate, StudyResult
+from ..study.candidate import EVEN_SPREAD, Candidate, StudyResult
 from ..study.comparison_text import (
+    FALLBACK_MARK,
+    balancing_text,
+    collective_text,
     kw,
     money,
     ms,
@@ -47,7 +51,7 @@ from ..study.comparison_text import (
     power_left_out,
     power_lines,
 )
-from ..study.traffic_estimates import by_mode_line
+from ..study.traffic_estimates import SEEDS, by_mode_line, fallback_lines
 from .fonts import fonts
 from .outfile import write_bytes
 
@@ -107,16 +111,17 @@ def _requirement_lines(requirement: Requirement, result: StudyResult,
 
 
 TABLE_HEAD = ("#", "Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
-              "Racks", "kW", "Unverified kW", "Cost", "All-reduce", "Bus GB/s", "Bisection", "Worst switch "
-              "failure", "Growth", "Findings", "Pareto")
+              "Racks", "kW", "Unverified kW", "Cost", "All-reduce (load balancing)", "Bus GB/s",
+              "Even spread", "Bisection", "Worst switch failure", "Growth", "Findings", "Pareto")
 
 
 def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object]:
     m = c.metrics
     assert m is not None
     cell = styles["cell"]
-    primary = next((w for w in m.workloads if w.id == m.primary), None)
-    bus = primary.bus_gbps / 8 if primary is not None and primary.bus_gbps else None
+    primary = m.primary_result
+    bus = (primary.collective_bus_gbps / 8 if primary is not None and primary.collective_bus_gbps
+           else None)
     growth = (m.growth.verdict if m.growth is not None else "-")
     name = c.name + ("" if c.feasible else f" (does not fit: {c.reason})")
     switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
@@ -125,7 +130,8 @@ def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object
             kw(m),
             "-" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}",
             Paragraph(_esc(money(m.cost, m.currency)), cell),
-            ms(m.collective_ms), "-" if bus is None else f"{bus:,.0f}",
+            Paragraph(_esc(f"{collective_text(m)} ({balancing_text(m)})"), cell),
+            "-" if bus is None else f"{bus:,.0f}", ms(m.even_spread_ms),
             f"{m.bisection_gbps / 1000:g} Tb/s",
             Paragraph(_esc(m.failure.words() if m.failure else "-"), cell),
             Paragraph(_esc(growth), cell),
@@ -150,7 +156,7 @@ def _table(rows: list[list[object]], widths: Sequence[float], font: str) -> Long
 
 def _candidate_table(built: list[Candidate], styles: dict[str, ParagraphStyle]) -> LongTable:
     head = [Paragraph(_esc(h), styles["head"]) for h in TABLE_HEAD]
-    widths = [6, 23, 16, 17, 12, 12, 10, 9, 12, 16, 22, 15, 12, 16, 23, 20, 13, 14]
+    widths = [6, 22, 16, 15, 11, 11, 9, 9, 12, 16, 21, 19, 11, 12, 15, 21, 18, 13, 14]
     rows = [_row(n, c, styles) for n, c in enumerate(built, start=1)]
     return _table([head, *rows], [w * mm for w in widths],
                   fonts().cond)
@@ -216,7 +222,8 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     drawing.add(String(width / 2, height - 6 * mm, title, fontName=fonts().bold, fontSize=8.5,
                        textAnchor="middle"))
     _axis_label(drawing, x_title, plot.x + plot.width / 2, 3 * mm)
-    _axis_label(drawing, "all-reduce, ms", 5 * mm, plot.y + plot.height / 2, vertical=True)
+    _axis_label(drawing, "all-reduce under its load balancing, ms", 5 * mm,
+                plot.y + plot.height / 2, vertical=True)
     return drawing
 
 
@@ -405,8 +412,14 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     story: list[object] = [PageBreak(), Paragraph("Cost, power and collective time", styles["h2"])]
     first = built[0].metrics if built else None
     time_of = f"the all-reduce of workload {first.primary}" if first and first.primary else ""
+    stand_in = [c.name for c in built if c.metrics is not None
+                and c.metrics.collective_basis == EVEN_SPREAD]
     story.append(Paragraph(_esc(
-        f"Time is {time_of} (the analysis' collective model). Red points are on the Pareto "
+        f"Time is {time_of} under each candidate's own load balancing (the traffic model, as in "
+        "the table)"
+        + (f"; for {', '.join(stand_in)} the even-spread bound, the traffic model giving no time"
+           if stand_in else "")
+        + ". Red points are on the Pareto "
         "frontier (no other candidate is both cheaper or cooler and faster), grey ones are "
         "dominated; candidates that do not fit the site are left out."), styles["body"]))
     currency = next((c.metrics.currency for c in built if c.metrics and c.metrics.currency), "")
@@ -451,6 +464,24 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     return story
 
 
+def _time_notes(built: list[Candidate]) -> list[str]:
+    """What the all-reduce and even-spread columns are, and the candidates whose all-reduce is
+    the even-spread bound (the traffic model giving none)."""
+    first = built[0].metrics if built else None
+    if first is None or not first.primary:
+        return []
+    lines = [f"All-reduce: workload {first.primary} under each candidate's own load balancing "
+             "(in brackets: what its switches run), from the traffic model (NCCL's flows routed "
+             f"as the switches route them; static ECMP the mean of {SEEDS} hash draws): the "
+             "Pareto marks' time. Even spread: the fabric's even-spread bound (the analysis: its "
+             "bandwidth spread evenly over the links, no hash collisions)."]
+    missing = fallback_lines(built)
+    if missing:
+        lines.append(f"{FALLBACK_MARK} No traffic-model time: the even-spread bound stands in "
+                     "(and is compared): " + "; ".join(missing) + ".")
+    return lines
+
+
 def _side_by_side(drawings: list[Drawing]) -> Drawing:
     width = sum(d.width for d in drawings) + 8 * mm * (len(drawings) - 1)
     height = max(d.height for d in drawings)
@@ -489,12 +520,13 @@ def comparison_pdf(result: StudyResult, requirement: Requirement, catalog: Catal
         story.append(Paragraph(_esc(power + "."), styles["body"]))
         cost_note = built[0].metrics.cost_note  # type: ignore[union-attr]
         story.append(Paragraph(_esc("Cost: " + cost_note + "."), styles["body"]))
+        story += [Paragraph(_esc(line), styles["body"]) for line in _time_notes(built)]
         routed = [line for line in map(by_mode_line, built) if line]
         if routed:
             story.append(Paragraph(_esc(
                 "All-reduce by load balancing (the traffic model: NCCL's flows routed as the "
-                "switches route them), where the modes differ: " + "; ".join(routed) + "."),
-                styles["body"]))
+                "switches route them), where the modes or the even spread differ: "
+                + " | ".join(routed) + "."), styles["body"]))
     if refused:
         head = [Paragraph("Candidate", styles["head"]), Paragraph("Why it cannot be built",
                                                                   styles["head"])]

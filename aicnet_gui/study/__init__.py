@@ -4,8 +4,10 @@ them side by side (`aicnet compare`; the GUI's comparison view calls the same AP
     requirement (model/fabric.py `Requirement`) -> combinations of the allowed values (axes.py)
     -> one complete design per combination, built by the generators (generator_calls.py, the one module
        that calls them), placed in racks, every link with media, written as a `.fabric`
-    -> metrics read from that design's own BOM, analysis, what-if sweep and growth plan
-       (candidate_metrics.py, resilience.py, headroom.py, classes.py)
+    -> metrics read from that design's own BOM, analysis, traffic model (the collective time
+       under the design's own load balancing, the analysis' even spread beside it), what-if
+       sweep and growth plan (candidate_metrics.py, traffic_estimates.py, resilience.py,
+       headroom.py, classes.py)
     -> Pareto marks on (cost, collective time) and (power, collective time) (pareto.py)
 
 Candidates build in worker processes, one design each (run.py, worker.py), with progress and

@@ -4,6 +4,18 @@ process returns it), the metrics read from its design, and the study's result as
 `Candidate.to_json` is the `aicnet compare --json` entry; the keys scripts rely on are
 `name, file, feasible, reason, metrics: {switches (leaf, spine, core), optics, cables, power_kw,
 cost, cost_incomplete, unpriced, bisection_gbps, allreduce_ms: {workload id: ms}, pareto}`.
+
+Two all-reduce times per workload:
+
+- the **collective time** (`collective_ms`, the table's all-reduce, the Pareto marks' and the
+  charts' time): the traffic model's (aicnet_gui/traffic) under the load balancing the
+  candidate is configured to run (its `load_balancing` setting, as its switches and NICs run
+  it: static ECMP hashing with its collisions, adaptive routing, spraying), or, where the
+  traffic model gives no figure, the even-spread bound, labelled so (`collective_basis`
+  `even-spread`, with why in the workload's `collective_note`);
+- the **even-spread bound** (`even_spread_ms`; `allreduce_ms` is the same figure, kept under
+  its old key): the analysis' fluid model, the fabric's bandwidth spread evenly over its links
+  (no hash collisions), the fastest the fabric allows.
 """
 
 from __future__ import annotations
@@ -21,15 +33,24 @@ POWER_BASIS = ("maximum: every part at its maximum figure (devices at their maxi
                ">=) and named; unverified kW: the part from secondary, unverified figures")
 
 
+#: `collective_basis`: the traffic model's time under the candidate's own load balancing, or
+#: the even-spread bound standing in for it
+TRAFFIC = "traffic"
+EVEN_SPREAD = "even-spread"
+
+
 @dataclass(frozen=True)
 class CollectiveEstimate:
-    """One model's all-reduce estimate for a workload.  Today the analysis' collective model
-    (a fluid model of the fabric under ECMP, NCCL's ring / tree / SHARP algorithms); the
-    traffic package's load-balancing modes add one entry each."""
+    """One model's all-reduce estimate for a workload: the analysis' collective model (a fluid
+    model of the fabric, its bandwidth spread evenly over equal paths, NCCL's ring / tree /
+    SHARP algorithms), then one entry per load-balancing mode the traffic package routed
+    (`mode`, the modes the switches ran under it in `runs`)."""
 
     model: str
     allreduce_ms: float | None
     bus_gbps: float | None
+    mode: str | None = None  # the traffic model's mode (ecmp, adaptive, spray); None: analysis
+    runs: tuple[str, ...] = ()  # the modes the switches ran under `mode`, most common first
 
 
 @dataclass(frozen=True)
@@ -47,6 +68,58 @@ class WorkloadResult:
     algorithm: str
     bottleneck: str
     estimates: tuple[CollectiveEstimate, ...] = ()
+    #: the mode the candidate is configured to run, as the traffic model routes it (its
+    #: `load_balancing` setting; flowlets are routed as adaptive); None: not routed
+    load_balancing: str | None = None
+    #: why the traffic model gives no time under that mode (None when it gives one)
+    traffic_note: str | None = None
+
+    @property
+    def even_spread_ms(self) -> float | None:
+        """The analysis' all-reduce: the fabric's bandwidth spread evenly over its links."""
+        return self.allreduce_ms
+
+    @property
+    def configured(self) -> CollectiveEstimate | None:
+        """The traffic model's estimate under the candidate's own load balancing, when it
+        gives a time."""
+        if self.load_balancing is None:
+            return None
+        return next((e for e in self.estimates if e.mode == self.load_balancing
+                     and e.allreduce_ms is not None), None)
+
+    @property
+    def collective_ms(self) -> float | None:
+        """The all-reduce under the candidate's own load balancing (the traffic model's), else
+        the even-spread bound (`collective_basis` says which)."""
+        configured = self.configured
+        return configured.allreduce_ms if configured is not None else self.allreduce_ms
+
+    @property
+    def collective_bus_gbps(self) -> float | None:
+        configured = self.configured
+        return configured.bus_gbps if configured is not None else self.bus_gbps
+
+    @property
+    def collective_basis(self) -> str | None:
+        """TRAFFIC, EVEN_SPREAD (no traffic figure: `collective_note` says why), or None
+        when there is no time at all."""
+        if self.configured is not None:
+            return TRAFFIC
+        return EVEN_SPREAD if self.allreduce_ms is not None else None
+
+    @property
+    def collective_note(self) -> str | None:
+        """Why the collective time is the even-spread bound, when it is."""
+        if self.collective_basis != EVEN_SPREAD:
+            return None
+        return self.traffic_note or "the traffic model gave no time under its load balancing"
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The modes the switches run under the candidate's setting (the traffic model's)."""
+        configured = self.configured
+        return configured.runs if configured is not None else ()
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "kind": self.kind, "pattern": self.pattern,
@@ -54,8 +127,15 @@ class WorkloadResult:
                 "bisection_gbps": self.bisection_gbps, "allreduce_ms": self.allreduce_ms,
                 "bus_gbps": self.bus_gbps, "algorithm": self.algorithm,
                 "bottleneck": self.bottleneck,
+                "even_spread_ms": self.even_spread_ms,
+                "collective_ms": self.collective_ms,
+                "collective_bus_gbps": self.collective_bus_gbps,
+                "collective_basis": self.collective_basis,
+                "collective_note": self.collective_note,
+                "load_balancing": self.load_balancing, "load_balancing_runs": list(self.runs),
                 "estimates": [{"model": e.model, "allreduce_ms": e.allreduce_ms,
-                               "bus_gbps": e.bus_gbps} for e in self.estimates]}
+                               "bus_gbps": e.bus_gbps, "mode": e.mode, "runs": list(e.runs)}
+                              for e in self.estimates]}
 
 
 @dataclass(frozen=True)
@@ -162,11 +242,14 @@ class CandidateMetrics:
     oversubscription_path: tuple[str, ...]
     oversubscription_tiers: dict[str, float]
     workloads: tuple[WorkloadResult, ...]
-    primary: str | None  # the workload whose all-reduce time the Pareto marks use
+    primary: str | None  # the workload whose collective time the Pareto marks use
     findings: dict[str, int]  # severity -> count
     finding_codes: dict[str, dict[str, int]]  # severity -> code -> count
     failure: FailureResult | None = None
     growth: GrowthResult | None = None
+    #: the design's load-balancing setting (Settings.load_balancing): what the candidate is
+    #: configured to run, and the traffic model routes its collective time by
+    load_balancing: str | None = None
 
     @property
     def power_kw(self) -> float:
@@ -184,15 +267,33 @@ class CandidateMetrics:
 
     @property
     def allreduce_ms(self) -> dict[str, float | None]:
+        """Per workload, the even-spread bound (the analysis' all-reduce; the JSON's old key)."""
         return {w.id: w.allreduce_ms for w in self.workloads}
 
     @property
+    def primary_result(self) -> WorkloadResult | None:
+        """The workload whose collective time the Pareto marks use."""
+        return next((w for w in self.workloads if w.id == self.primary), None)
+
+    @property
     def collective_ms(self) -> float | None:
-        """The primary workload's all-reduce time (the Pareto marks' time axis)."""
-        for w in self.workloads:
-            if w.id == self.primary:
-                return w.allreduce_ms
-        return None
+        """The primary workload's all-reduce under the candidate's own load balancing (the
+        traffic model's; the even-spread bound where it gives none): the table's all-reduce,
+        the Pareto marks' time axis."""
+        w = self.primary_result
+        return None if w is None else w.collective_ms
+
+    @property
+    def collective_basis(self) -> str | None:
+        """What `collective_ms` is: TRAFFIC, or EVEN_SPREAD standing in for it."""
+        w = self.primary_result
+        return None if w is None else w.collective_basis
+
+    @property
+    def even_spread_ms(self) -> float | None:
+        """The primary workload's even-spread bound (the analysis' all-reduce)."""
+        w = self.primary_result
+        return None if w is None else w.even_spread_ms
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -217,6 +318,10 @@ class CandidateMetrics:
                                  "path": list(self.oversubscription_path),
                                  "tiers": self.oversubscription_tiers},
             "allreduce_ms": self.allreduce_ms, "primary_workload": self.primary,
+            "load_balancing": self.load_balancing,
+            "collective_ms": {w.id: w.collective_ms for w in self.workloads},
+            "collective_basis": {w.id: w.collective_basis for w in self.workloads},
+            "even_spread_ms": {w.id: w.even_spread_ms for w in self.workloads},
             "workloads": [w.to_json() for w in self.workloads],
             "worst_failure": self.failure.to_json() if self.failure else None,
             "growth": self.growth.to_json() if self.growth else None,

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from ..model.catalog import Catalog
 from ..model.wording import counted
-from .candidate import Candidate, CandidateMetrics, StudyResult
-from .traffic_estimates import by_mode_line
+from .candidate import EVEN_SPREAD, Candidate, CandidateMetrics, StudyResult
+from .traffic_estimates import SEEDS, by_mode_line, fallback_lines
 
 HEADER = ("candidate", "leaf/spine/core", "optics", "cables", "racks", "kW", "cost",
-          "all-reduce", "bisection", "findings", "worst switch failure", "pareto")
+          "all-reduce", "load balancing", "even spread", "bisection", "findings",
+          "worst switch failure", "pareto")
+#: after a collective time that is the even-spread bound standing in for the traffic model's
+FALLBACK_MARK = "*"
 
 
 def _switches(c: Candidate) -> str:
@@ -67,6 +70,41 @@ def ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f} ms"
 
 
+def collective_text(m: CandidateMetrics) -> str:
+    """The collective time, `*` after it when it is the even-spread bound standing in."""
+    mark = FALLBACK_MARK if m.collective_basis == EVEN_SPREAD else ""
+    return ms(m.collective_ms) + mark
+
+
+def balancing_text(m: CandidateMetrics) -> str:
+    """The load balancing the collective time was routed by: the modes the switches run
+    under the candidate's setting (`adaptive`, `flowlet`, `ecmp`), or the setting itself,
+    `(not routed)`, when the traffic model gave no time."""
+    w = m.primary_result
+    if w is not None and w.runs:
+        return "+".join(w.runs)
+    return f"{m.load_balancing or '-'} (not routed)"
+
+
+def time_lines(built: list[Candidate]) -> list[str]:
+    """What the all-reduce and even-spread columns are, and each candidate whose all-reduce
+    is the even-spread bound because the traffic model gives none."""
+    first = built[0].metrics if built else None
+    if first is None or not first.primary:
+        return []
+    lines = [f"all-reduce: workload {first.primary} under each candidate's own load balancing "
+             f"(the traffic model: NCCL's flows routed as its switches run them, static ECMP "
+             f"the mean of {SEEDS} hash draws): the Pareto marks' time",
+             "even spread: the fabric's even-spread bound (the analysis: its bandwidth spread "
+             "evenly over the links, no hash collisions)"]
+    missing = fallback_lines(built)
+    if missing:
+        lines.append(f"{FALLBACK_MARK} no traffic-model time: the even-spread bound stands in "
+                     "(and is compared):")
+        lines += [f"  {line}" for line in missing]
+    return lines
+
+
 def pareto_text(c: Candidate) -> str:
     """`cost+power` on both frontiers, `power` on one, `dominated`, `-` not compared."""
     mark = c.pareto
@@ -86,7 +124,8 @@ def row(c: Candidate) -> tuple[str, ...]:
     found = m.findings
     return (c.name + ("" if c.feasible else " (!)"), _switches(c), f"{sum(m.optics.values()):,}",
             f"{sum(m.cables.values()):,}", str(m.racks), kw(m),
-            money(m.cost, m.currency), ms(m.collective_ms), f"{m.bisection_gbps / 1000:g} Tb/s",
+            money(m.cost, m.currency), collective_text(m), balancing_text(m),
+            ms(m.even_spread_ms), f"{m.bisection_gbps / 1000:g} Tb/s",
             f"{found['error']}E {found['warning']}W", failure, pareto_text(c))
 
 
@@ -106,13 +145,13 @@ def render(result: StudyResult, catalog: Catalog) -> list[str]:
     if built:
         lines.append("")
         lines += _table([HEADER, *(row(c) for c in built)])
-    first = built[0].metrics if built else None
-    if first is not None and first.primary:
-        lines.append(f"all-reduce: workload {first.primary} (the Pareto marks' time); "
-                     "pareto: on the (cost, time) and/or (power, time) frontier")
+    lines += time_lines(built)
+    if built:
+        lines.append("pareto: on the (cost, time) and/or (power, time) frontier")
     routed = [line for line in map(by_mode_line, built) if line]
     if routed:
-        lines.append("all-reduce by load balancing (the traffic model, where it differs):")
+        lines.append("all-reduce by load balancing (the traffic model, where the modes or the "
+                     "even spread differ):")
         lines += [f"  {line}" for line in routed]
     for c in built:
         if not c.feasible:

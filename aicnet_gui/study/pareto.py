@@ -2,7 +2,9 @@
 collective time).
 
 Candidate a dominates b on a pair of axes when a is no worse on both and better on at least
-one (lower cost or power, shorter all-reduce of the study's primary workload).  Only built
+one (lower cost or power, shorter all-reduce of the study's primary workload under the
+candidate's own load balancing: `CandidateMetrics.collective_ms`, the traffic model's time, the
+even-spread bound where it gives none, labelled so).  Only built
 candidates that fit the site and have both numbers are compared; a candidate without a cost
 (no price list, a part without price) is not compared on cost, and one whose power total
 leaves a device model without a figure out is not compared on power; each says so (None).

@@ -25,7 +25,7 @@ from ..analysis import Analyzer, compute_bom
 from ..catalog.loader import load_catalog
 from ..fileio import load_fabric, save_fabric
 from ..model.catalog import Catalog
-from ..model.document import ModelError
+from ..model.document import FabricDocument, ModelError
 from ..model.edits import (
     AddWorkload,
     Operation,
@@ -173,21 +173,32 @@ def _measure(built: Built, task: Task, path: Path | None, catalog: Catalog,
     if path is not None:
         save_fabric(doc, path, keep_backup=False)
         doc = load_fabric(path, catalog)
+    return measure(doc, built.template, built.speed_gbps, task.requirement, task.prices,
+                   checkpoint)
+
+
+def measure(doc: FabricDocument, template: str, speed_gbps: int | None,
+            requirement: Requirement, prices: PriceCheck | None = None,
+            checkpoint: Checkpoint = lambda: None) -> CandidateMetrics:
+    """Every metric of a candidate, read from its design `doc`: the analysis, the BOM (priced
+    by `prices`), the traffic model's collective times, the failure sweep and the growth plan
+    to the requirement's target."""
     report = Analyzer(doc).full()
-    prices = task.prices
     bom = compute_bom(doc, prices.prices if prices is not None else None)
     fields = {**bom_fields(doc, bom, prices), **report_fields(doc, report)}
     checkpoint()
-    by_mode = traffic_estimates(doc, checkpoint)
+    traffic = traffic_estimates(doc, checkpoint)
     fields["workloads"] = tuple(  # type: ignore[assignment]
-        replace(w, estimates=w.estimates + by_mode.get(w.id, ()))
+        replace(w, estimates=w.estimates + traffic.estimates.get(w.id, ()),
+                load_balancing=traffic.mode, traffic_note=traffic.missing.get(w.id))
         for w in fields["workloads"])  # type: ignore[attr-defined]
     failure = worst_switch_failure(doc, fields["primary"], checkpoint)  # type: ignore[arg-type]
     growth = None
-    if task.requirement.growth is not None:
-        growth = growth_headroom(doc, report, task.requirement.growth, checkpoint)
-    return CandidateMetrics(template=built.template, technology=doc.settings.technology.value,
-                            speed_gbps=built.speed_gbps, failure=failure, growth=growth,
+    if requirement.growth is not None:
+        growth = growth_headroom(doc, report, requirement.growth, checkpoint)
+    return CandidateMetrics(template=template, technology=doc.settings.technology.value,
+                            speed_gbps=speed_gbps, failure=failure, growth=growth,
+                            load_balancing=doc.settings.load_balancing,
                             **fields)  # type: ignore[arg-type]
 
 

@@ -31,7 +31,7 @@ def test_a_top_of_rack_candidate_shows_what_static_ecmp_costs(catalog, tmp_path)
     assert by_model["ecmp"].allreduce_ms == round(again.modes["ecmp"].time_ms, 4)
     text = "\n".join(render(result, catalog))
     assert "all-reduce by load balancing" in text and f"{candidate.name}: ecmp " in text
-    assert f"(the analysis: {workload.allreduce_ms:.2f} ms)" in text
+    assert f"; even spread {workload.allreduce_ms:.2f} ms" in text
 
 
 def test_one_mode_that_differs_from_the_analysis_is_said_too(catalog, tmp_path):

@@ -33,7 +33,7 @@ from ...report.compare_pdf import (
     span,
     staircase,
 )
-from ...study.candidate import Candidate
+from ...study.candidate import EVEN_SPREAD, Candidate
 from ...study.comparison_text import no_power_comparison, power_left_out
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#1f2933")
@@ -267,10 +267,13 @@ class ComparisonCharts(QTabWidget):
         built = sorted((c for c in candidates if c.metrics is not None), key=lambda c: c.index)
         first = built[0].metrics if built else None
         primary = first.primary if first else None
-        time_title = f"all-reduce of {primary}, ms" if primary else "all-reduce, ms"
+        time_title = (f"all-reduce of {primary} under its load balancing, ms" if primary
+                      else "all-reduce, ms")
         currency = next((c.metrics.currency for c in built if c.metrics and c.metrics.currency), "")
         frontier = ("Red: on the Pareto frontier (no other candidate is both {} and faster); grey: "
-                    "dominated. Candidates that do not fit the site are left out.")
+                    "dominated. Time: the traffic model's under each candidate's own load "
+                    "balancing" + _stand_ins(built) + ". Candidates that do not fit the site "
+                    "are left out.")
         drawn = self.cost_time.show(built, f"cost ({currency})" if currency else "cost",
                                     time_title)
         self.cost_time.panel.caption.setText(
@@ -312,6 +315,15 @@ class ComparisonCharts(QTabWidget):
     def point_of(self, chart: str, candidate_index: int) -> tuple[float, float] | None:
         """Where a candidate is drawn on "cost_time" or "power_time" (tests, screenshots)."""
         return getattr(self, chart)._points.get(candidate_index)
+
+
+def _stand_ins(built: Sequence[Candidate]) -> str:
+    """The candidates drawn at their even-spread bound (no traffic-model time)."""
+    numbers = [_number(c) for c in built
+               if c.metrics is not None and c.metrics.collective_basis == EVEN_SPREAD]
+    if not numbers:
+        return ""
+    return " (#" + ", #".join(numbers) + ": the even-spread bound, no traffic-model time)"
 
 
 def _no_power_figure(built: Sequence[Candidate]) -> str:

@@ -5,7 +5,10 @@ Every number is the candidate's own (study/candidate.py); the words for cost, ti
 Pareto marks are the command line's (study/comparison_text.py), so the window and `aicnet compare` say
 the same.  A candidate that was not built has its reason in the status column and no numbers.
 Columns that depend on the study (one per workload; typical power and the share on unverified
-catalog figures, once the BOM gives them) are made from the candidates present.
+catalog figures, once the BOM gives them) are made from the candidates present.  A workload's
+all-reduce is its time under the candidate's own load balancing (the traffic model's; `*`: the
+even-spread bound standing in, the tooltip says why); the primary workload's load balancing
+and its even-spread bound have a column each.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...model.wording import counted
-from ...study.candidate import Candidate, CandidateMetrics, WorkloadResult
-from ...study.comparison_text import kw, money, ms, pareto_text
+from ...study.candidate import EVEN_SPREAD, Candidate, CandidateMetrics, WorkloadResult
+from ...study.comparison_text import FALLBACK_MARK, balancing_text, kw, money, ms, pareto_text
 
 ROLES = ("leaf", "spine", "core")
 Value = float | str | None
@@ -113,10 +116,20 @@ def power_tip(m: CandidateMetrics) -> str:
     return "\n".join(lines)
 
 
+def workload_text(w: WorkloadResult) -> str:
+    """The all-reduce under the candidate's own load balancing; `*` the even-spread bound."""
+    return ms(w.collective_ms) + (FALLBACK_MARK if w.collective_basis == EVEN_SPREAD else "")
+
+
 def workload_tip(w: WorkloadResult) -> str:
-    bus = "-" if w.bus_gbps is None else f"{w.bus_gbps:,.0f} GB/s"
+    bus = "-" if w.collective_bus_gbps is None else f"{w.collective_bus_gbps / 8:,.0f} GB/s"
+    if w.collective_basis == EVEN_SPREAD:
+        how = f"the even-spread bound: no traffic-model time ({w.collective_note})"
+    else:
+        how = (f"under its own load balancing ({', '.join(w.runs)}), the traffic model")
     lines = [f"{w.name}: {w.kind}, {w.pattern}, {w.gpus:,} GPUs on {w.servers:,} servers",
-             f"all-reduce ({w.algorithm}): {ms(w.allreduce_ms)}, bus bandwidth {bus}",
+             f"all-reduce ({w.algorithm}): {ms(w.collective_ms)}, bus bandwidth {bus}, {how}",
+             f"even spread (the fabric's even-spread bound, the analysis): {ms(w.even_spread_ms)}",
              f"per GPU: {w.per_gpu_gbps:,.0f} Gb/s; bottleneck: {w.bottleneck}"]
     lines += [f"{e.model}: {ms(e.allreduce_ms)}" for e in w.estimates]
     return "\n".join(lines)
@@ -188,15 +201,16 @@ def _workload(c: Candidate, workload_id: str) -> WorkloadResult | None:
 def _workload_column(workload_id: str, primary: bool) -> Column:
     def time(c: Candidate) -> Value:
         w = _workload(c, workload_id)
-        return None if w is None else w.allreduce_ms
+        return None if w is None else w.collective_ms
 
     def text(c: Candidate) -> str:
         w = _workload(c, workload_id)
-        return "" if w is None else ms(w.allreduce_ms)
+        return "" if w is None else workload_text(w)
 
     def tip(c: Candidate) -> str:
         w = _workload(c, workload_id)
-        head = "the Pareto marks' time\n" if primary else ""
+        head = ("the Pareto marks' time (under the candidate's own load balancing)\n"
+                if primary else "")
         return "" if w is None else head + workload_tip(w)
 
     return Column(f"allreduce:{workload_id}", f"All-reduce {workload_id}" + (" ★" if primary else ""),
@@ -255,9 +269,34 @@ FIXED_TAIL: tuple[Column, ...] = (
 )
 
 
+def _balancing_tip(c: Candidate) -> str:
+    m = c.metrics
+    if m is None:
+        return ""
+    w = m.primary_result
+    lines = [f"setting: {m.load_balancing or '-'}"]
+    if w is not None and w.runs:
+        lines.append(f"the switches run: {', '.join(w.runs)} (the traffic model's routing of "
+                     "the ★ all-reduce)")
+    elif w is not None:
+        lines.append(f"not routed: {w.collective_note}")
+    return "\n".join(lines)
+
+
+BALANCING = Column("load_balancing", "Load balancing", _shown(balancing_text),
+                   _shown(balancing_text), _balancing_tip, numeric=False)
+EVEN_SPREAD_TIME = Column(
+    "even_spread", "Even spread ★", _shown(lambda m: ms(m.even_spread_ms)),
+    _metric(lambda m: m.even_spread_ms),
+    lambda c: ("the ★ workload's all-reduce with the fabric's bandwidth spread evenly over its "
+               "links (the analysis: no hash collisions), the fabric's even-spread bound"
+               if c.metrics else ""))
+
+
 def columns_for(candidates: Sequence[Candidate]) -> tuple[Column, ...]:
     """The columns of a table of `candidates`: the fixed ones, typical and unverified power when
-    any candidate has them, one all-reduce column per workload (the primary one starred)."""
+    any candidate has them, one all-reduce column per workload (the primary one starred), the
+    primary workload's load balancing and even-spread bound."""
     built = [c.metrics for c in candidates if c.metrics is not None]
     power = tuple(col for col, read in ((POWER_TYPICAL, "power_typical_w"),
                                         (POWER_UNVERIFIED, "power_unverified_w"))
@@ -267,4 +306,5 @@ def columns_for(candidates: Sequence[Candidate]) -> tuple[Column, ...]:
         for w in m.workloads:
             workloads[w.id] = workloads.get(w.id, False) or w.id == m.primary
     per_workload = tuple(_workload_column(w, primary) for w, primary in workloads.items())
-    return FIXED_HEAD + power + (COST, BISECTION) + per_workload + FIXED_TAIL
+    primary = (BALANCING, EVEN_SPREAD_TIME) if any(workloads.values()) else ()
+    return FIXED_HEAD + power + (COST, BISECTION) + per_workload + primary + FIXED_TAIL

@@ -28,7 +28,7 @@ from ...model.document import FabricDocument
 from ...model.edits import SetRequirement
 from ...model.fabric import Requirement
 from ...study import Candidate, Study, StudyError, StudyProgress, StudyResult
-from ...study.comparison_text import power_lines
+from ...study.comparison_text import power_lines, time_lines
 from ...study.pareto import mark
 from ..dialogs import messages
 from ..workers.background import BackgroundJob
@@ -189,8 +189,9 @@ class Comparison(QObject):
             assert m is not None
             lines.append("; ".join(line.strip() for line in power_lines(built, catalog)) + ".")
             lines.append(f"Cost: {m.cost_note}.")
-            if m.primary:
-                lines.append(f"★ all-reduce of workload {m.primary}: the Pareto marks' time.")
+            times = time_lines(built)
+            if times:
+                lines.append("★ " + "; ".join(line.strip() for line in times) + ".")
         if result.price_problems:
             lines.append(f"Price list {result.price_list}: {len(result.price_problems)} "
                          "problem(s), cost shown as incomplete: " + "; ".join(result.price_problems))
