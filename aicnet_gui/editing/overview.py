@@ -236,6 +236,47 @@ def _slice_planes(blocks: list[Block], left: float, right: float) -> None:
         block.parts = [(left + i * step, top, left + (i + 1) * step - step * 0.04, bottom)]
 
 
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def grown_apart(boxes: Sequence[Rect], grow: Sequence[bool], least: tuple[float, float],
+                gap: float) -> list[Rect]:
+    """The boxes as drawn far out: those to `grow` (a switch tier's, a row of switches a pixel
+    high there) grown about their centre to at least `least` (width, height: a line of text),
+    then, lowest first, each moved up clear of the boxes under it that growing made it cover,
+    `gap` above them.  Grown in place the tiers of a flat design covered each other and the top
+    of the servers (a fitted 400-SU design drew Spines under Cores and Leaves over its run of
+    pods, and as a title never goes over another, Spines and the pods had none); moved up,
+    leaves, spines and cores stack over the servers in their order, each a band of its own.
+    The other boxes stay as they are, and a grown box stays centred where what it covers is
+    above it or was covered before it grew (a hand-drawn overlap)."""
+    width, height = least
+    drawn: list[Rect] = []
+    for box, grown in zip(boxes, grow, strict=True):
+        left, top, right, bottom = box
+        if grown:
+            w, h = max(right - left, width), max(bottom - top, height)
+            left, right = (left + right - w) / 2, (left + right + w) / 2
+            top, bottom = (top + bottom - h) / 2, (top + bottom + h) / 2
+        drawn.append((left, top, right, bottom))
+    middle = [(b[1] + b[3]) / 2 for b in boxes]
+    settled = [i for i, grown in enumerate(grow) if not grown]
+    for i in sorted((i for i, grown in enumerate(grow) if grown), key=lambda i: -middle[i]):
+        left, top, right, bottom = drawn[i]
+        while True:  # each box under it lifts it at most once: lifted, it is clear of that one
+            under = [drawn[j][1] for j in settled
+                     if middle[j] > middle[i] and _overlap((left, top, right, bottom), drawn[j])
+                     and not _overlap(boxes[i], boxes[j])]
+            if not under:
+                break
+            lift = bottom - (min(under) - gap)
+            top, bottom = top - lift, bottom - lift
+        drawn[i] = (left, top, right, bottom)
+        settled.append(i)
+    return drawn
+
+
 def _merge_rows(rects: Iterable[Rect]) -> list[Rect]:
     """Boxes of fine blocks grouped by their top edge (a layout row), one rectangle per row."""
     rows: dict[float, Rect] = {}

@@ -134,3 +134,28 @@ def test_a_run_of_one_is_titled_as_the_block_it_is():
     assert overview.title(BlockKey("sus", "7")) == "SU 7"
     assert overview.title(BlockKey("pods", "1-16")) == "Pods 1–16"
     assert overview.title(BlockKey("sus", "3-4")) == "SUs 3–4"
+
+
+def test_grown_switch_tiers_stack_up_clear_of_what_is_under_them():
+    """Far out a row of switches is a pixel high, grown to a line of text about its centre: the
+    cores, spines and leaves of a flat design covered each other and the top of the servers.
+    Lowest first, each grown tier moves up clear of the boxes under it that growing made it
+    cover, `gap` apart; the servers stay where they are, and so does a tier that covers
+    nothing (or covered it before it grew)."""
+    cores, spines, leaves = (40, 0, 60, 1), (40, 7, 60, 8), (0, 14, 100, 15)
+    servers, aside = (0, 19, 20, 60), (200, 0, 260, 1)
+    boxes = [cores, spines, leaves, servers, aside]
+    drawn = overview.grown_apart(boxes, [True, True, True, False, True], (6.0, 16.0), gap=3.0)
+    assert drawn[3] == servers
+    assert drawn[4] == (200, -7.5, 260, 8.5)  # nothing under it: grown about its centre
+    assert drawn[2] == (0, 0, 100, 16)  # 3 above the servers
+    assert drawn[1] == (40, -19, 60, -3)  # 3 above the leaves
+    assert drawn[0] == (40, -38, 60, -22)
+    assert all(b[3] - b[1] == 16 for i, b in enumerate(drawn) if i != 3)
+    assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                   for i, a in enumerate(drawn) for b in drawn[i + 1:])
+    # tall enough already: as they are; overlapping before they grew: left as they were
+    assert overview.grown_apart([(0, 0, 50, 30), (0, 40, 50, 80)], [True, False], (6, 16), 3) == [
+        (0, 0, 50, 30), (0, 40, 50, 80)]
+    assert overview.grown_apart([(0, 30, 50, 31), (0, 25, 50, 80)], [True, False], (6, 16), 3) == [
+        (0, 22.5, 50, 38.5), (0, 25, 50, 80)]

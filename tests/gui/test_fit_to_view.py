@@ -26,19 +26,28 @@ SIZES = [(1440, 900), (1600, 1000)]
 
 @pytest.fixture
 def drawn(monkeypatch):  # noqa: ANN001, ANN201
-    """drawn(view) -> where one frame of `view` puts the overview's blocks, titles (and their
-    contents lines) and title plates, on the viewport (empty: the overview is not drawn)."""
+    """drawn(view) -> where one frame of `view` puts the overview's blocks (`blocks`, and by
+    block title `by_block`), titles (and their contents lines) and title plates, on the
+    viewport, and the titles of the blocks named (`named`); empty: the overview is not drawn."""
+    from aicnet_gui.gui.canvas import overview_layer
     from aicnet_gui.gui.canvas.overview_layer import OverviewLayer
 
-    seen: dict[str, list[QRectF]] = {}
+    seen: dict[str, list] = {}
     paint_blocks, paint_titles = OverviewLayer._paint_blocks, OverviewLayer._paint_titles
-    paint_plate = OverviewLayer._paint_plate
+    paint_plate, place_titles = OverviewLayer._paint_plate, overview_layer._place_titles
 
     def blocks(self, painter, blocks, scale, shown):  # noqa: ANN001, ANN202
         transform = painter.worldTransform()
-        seen["blocks"] = [transform.mapRect(rect) for block, drawn in zip(blocks, shown, strict=True)
-                          if drawn for rect in self.block_rects(block, scale)]
+        seen["by_block"] = [(block.title, [transform.mapRect(rect)
+                                           for rect in self.block_rects(block, scale)])
+                            for block, drawn in zip(blocks, shown, strict=True) if drawn]
+        seen["blocks"] = [rect for _title, rects in seen["by_block"] for rect in rects]
         return paint_blocks(self, painter, blocks, scale, shown)
+
+    def place(painter, labels, halve):  # noqa: ANN001, ANN202
+        placed, crowded = place_titles(painter, labels, halve)
+        seen["named"] = [label.block.title for label, *_rest in placed]  # the last round's
+        return placed, crowded
 
     def titles(self, painter, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
         seen["titles"] = list(paint_titles(self, painter, *args, **kwargs))
@@ -51,6 +60,7 @@ def drawn(monkeypatch):  # noqa: ANN001, ANN201
     monkeypatch.setattr(OverviewLayer, "_paint_blocks", blocks)
     monkeypatch.setattr(OverviewLayer, "_paint_titles", titles)
     monkeypatch.setattr(OverviewLayer, "_paint_plate", staticmethod(plate))
+    monkeypatch.setattr(overview_layer, "_place_titles", place)
 
     def frame(view) -> dict[str, list[QRectF]]:  # noqa: ANN001
         seen.clear()
@@ -87,14 +97,17 @@ def fitted(make_window, qtbot, path: Path, size: tuple[int, int]):  # noqa: ANN0
 
 
 def _generated(folder: Path, **params: object) -> Path:
+    """A rail-optimized design saved in `folder`: 64 DGX B300 on SN5610 an SU unless `params`
+    say otherwise."""
     from aicnet_gui.catalog.loader import builtin_catalog
     from aicnet_gui.fileio import save_fabric
     from aicnet_gui.generators import RailOptimizedParams, generate
     from aicnet_gui.model.document import FabricDocument
 
     doc = FabricDocument(builtin_catalog())
-    generate(doc, RailOptimizedParams(server="nvidia-dgx-b300", leaf="nvidia-sn5610",
-                                      nodes_per_su=64, choose_media=False, **params))
+    chosen: dict[str, object] = {"server": "nvidia-dgx-b300", "leaf": "nvidia-sn5610",
+                                 "nodes_per_su": 64, "choose_media": False}
+    generate(doc, RailOptimizedParams(**{**chosen, **params}))
     path = folder / "design.fabric"
     save_fabric(doc, path)
     return path
@@ -114,6 +127,15 @@ def pods_design(tmp_path_factory) -> Path:
     four to a row, as the planes2 design's 49 pods of eight SUs, so that far out the runs of
     16 pods leave pod 49 alone on a thin last row."""
     return _generated(tmp_path_factory.mktemp("pods"), sus=98, sus_per_pod=2)
+
+
+@pytest.fixture(scope="module")
+def flat_design(tmp_path_factory) -> Path:
+    """400 SUs of 4 DGX H100 on QM9700, 16 SUs a pod (2,656 devices, three tiers): about seven
+    times as wide as high, fitted it is a band a hundred pixels high in which each row of
+    switches (cores, spines, leaves over the servers) is a fraction of a pixel."""
+    return _generated(tmp_path_factory.mktemp("flat"), sus=400, nodes_per_su=4,
+                      server="nvidia-dgx-h100", leaf="nvidia-qm9700")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -168,3 +190,25 @@ def test_far_out_the_thin_last_run_of_pods_and_its_plate_are_inside_with_a_margi
     assert any(plate.intersects(row) and plate.height() > row.height() for plate in plates), (
         "the last run's title is not on a plate over a thin row: the test shows nothing")
     assert outside(view, frame["blocks"] + frame["titles"] + plates) == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_far_out_every_block_drawn_is_named_and_none_covers_another(
+        make_window, qtbot, drawn, flat_design, size):
+    """The switch tiers of the flat design, rows a pixel high grown to a line of text, covered
+    each other and the top of the servers: Spines lay under Cores, Leaves over the run of pods,
+    and a title never goes over another, so Spines and (at 1440 x 900) Pods 1-25 had none.
+    Grown tiers stack up clear of what is under them, each its own band, every one named."""
+    scene, view = fitted(make_window, qtbot, flat_design, size)
+    assert scene.overview.active
+    frame = drawn(view)
+    shown = [title for title, _rects in frame["by_block"]]
+    assert {"Cores", "Spines", "Leaves"} <= set(shown)
+    assert any(title.startswith("Pods") for title in shown)
+    assert sorted(frame["named"]) == sorted(shown)
+    boxes = frame["by_block"]
+    for i, (title, rects) in enumerate(boxes):
+        for other, others in boxes[i + 1:]:
+            assert not any(a.intersects(b) for a in rects for b in others), (
+                f"{title} and {other} are drawn one over the other")
+    assert outside(view, frame["blocks"] + frame["titles"] + frame.get("plates", [])) == []

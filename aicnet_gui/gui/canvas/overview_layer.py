@@ -8,8 +8,10 @@ cables it stands for.  When even the SU boxes are too small for their text, SUs 
 pods and switch tiers into one block per plane (the coarse level).  Further out than the view's
 usual least zoom (`FAR_LEVEL_SCALE`: a design of 200,000 GPUs fitted in a window), pods merge
 into runs ("Pods 1-16", the shortest run whose band is `RUN_MIN_PX` high), each plane's
-switch tiers still their own blocks.  Zooming in, the blocks give way to the device bars and
-cables of the other layers.
+switch tiers still their own blocks.  A switch tier's rows, a pixel high far out, are grown to
+a line of text and stacked up clear of the blocks under them (leaves, spines and cores over the
+servers): no block covers another or its title.  Zooming in, the blocks give way to the device
+bars and cables of the other layers.
 
 The item holds no truth: it is recomputed from the document, the device layer's rectangles and
 the link layer's end columns when it is drawn after a change.  An edit that only moves devices
@@ -65,6 +67,8 @@ line of text fits)."""
 LABEL_MIN_PX = (36.0, 4.0)
 PART_MIN_PX = (6.0, 16.0)
 """A block part is drawn at least this big on screen (a row of switches is 2 px high far out)."""
+STACK_GAP_PX = 3.0
+"""Grown switch tiers stack up this far apart on screen, over each other and the servers."""
 MAX_BUNDLE_LABELS = 200
 FAR_LEVEL_SCALE = MIN_SCALE
 """Below this view scale (reached only by fitting a design too big for it) pods are drawn in
@@ -132,6 +136,10 @@ class OverviewLayer(QGraphicsItem):
         self._plane: str | None = None
         self._hidden: set[str] = set()
         self._texts: dict[int, list[str]] = {}
+        #: where the switch blocks of a level are drawn at a scale (grown and stacked, by id of
+        #: the block; the level is held, so no id is reused): (level, scale, `_geometry`, boxes)
+        self._stacked: tuple[Level, float, int, dict[int, QRectF]] | None = None
+        self._geometry = 0  # bumped whenever the blocks or their parts may have changed
         if isinstance(scene, FabricScene):
             scene.add_sized_on_screen(self)  # fit takes in the grown blocks and the titles
 
@@ -143,6 +151,8 @@ class OverviewLayer(QGraphicsItem):
         self._keys.clear()
         self._ids = []
         self._fine = self._coarse = None
+        self._stacked = None
+        self._geometry += 1
         self._far.clear()
         self._counted = None
         self._devices_dirty = self._links_dirty = True
@@ -307,6 +317,8 @@ class OverviewLayer(QGraphicsItem):
         return True
 
     def _refresh_devices(self) -> None:
+        self._geometry += 1
+        self._stacked = None
         if self._only_moved():
             self._move_parts()
             self._moved.clear()
@@ -567,16 +579,55 @@ class OverviewLayer(QGraphicsItem):
 
     def block_rects(self, block: Block, scale: float) -> list[QRectF]:
         """Where a block is drawn: an SU or pod part per layout row; a switch tier as one box
-        around its rows (grown to be seen, its rows' boxes would overlap far out)."""
+        around its rows (grown to be seen, its rows' boxes would overlap far out, and stacked
+        up clear of what is under it: `switch_box`)."""
         if main_role(block) in overview.SERVER_SIDE:
             return [self.part_rect(part, scale, False) for part in block.parts]
-        return [self.part_rect(block.bounds(), scale, True)]
+        return [self.switch_box(block, scale)]
 
     def label_rect(self, block: Block, scale: float) -> QRectF:
         """Where the block's title goes and its bundles end."""
         if main_role(block) in overview.SERVER_SIDE:
             return self.part_rect(block.label_part(), scale, False)
-        return self.part_rect(block.bounds(), scale, True)
+        return self.switch_box(block, scale)
+
+    def switch_box(self, block: Block, scale: float) -> QRectF:
+        """Where a switch block of the level drawn at `scale` is drawn: the box around its rows
+        grown to PART_MIN_PX on screen and moved up clear of the blocks under it that it would
+        cover (overview.grown_apart: the cores, spines and leaves of a flat design fitted whole
+        are rows a pixel high a few pixels apart; grown in place they covered each other and
+        the servers' top, and lost their titles).  A block of no level at `scale` is grown in
+        place."""
+        stacked = self._stacked
+        if stacked is None or stacked[1] != scale or stacked[2] != self._geometry or (
+                id(block) not in stacked[3]):
+            level = self.level(scale)[0]
+            if stacked is None or stacked[0] is not level or stacked[1] != scale or (
+                    stacked[2] != self._geometry):
+                stacked = self._stacked = (level, scale, self._geometry,
+                                           self._stack(level, scale))
+        box = stacked[3].get(id(block))
+        return QRectF(box) if box is not None else self.part_rect(block.bounds(), scale, True)
+
+    @staticmethod
+    def _stack(level: Level, scale: float) -> dict[int, QRectF]:
+        """The switch blocks of `level` grown and stacked at `scale`, by id of the block (the
+        server-side blocks' parts stay where they are)."""
+        boxes: list[overview.Rect] = []
+        switches: list[Block] = []
+        for block in level.blocks:
+            if main_role(block) in overview.SERVER_SIDE:
+                boxes.extend(block.parts)
+            else:
+                switches.append(block)
+        fixed = len(boxes)
+        boxes.extend(block.bounds() for block in switches)
+        per_px = 1.0 / max(scale, 1e-9)
+        drawn = overview.grown_apart(boxes, [False] * fixed + [True] * len(switches),
+                                     (PART_MIN_PX[0] * per_px, PART_MIN_PX[1] * per_px),
+                                     STACK_GAP_PX * per_px)
+        return {id(block): QRectF(left, top, right - left, bottom - top)
+                for block, (left, top, right, bottom) in zip(switches, drawn[fixed:], strict=True)}
 
     @staticmethod
     def part_rect(part: tuple[float, float, float, float], scale: float,
