@@ -76,10 +76,11 @@ first frame (the batched device layer draws the devices meanwhile)."""
 ITEM_SLICE_MS = 12.0
 """Device items created per event-loop turn after the first frame, in milliseconds."""
 DEVICE_INDEX_ENDS = 100_000
-#: link ids entered in the cables' id index per slice after the first frame (~25 ms)
-LINK_ROWS = 100_000
 """Link ends entered into the document's device index per event-loop turn after the first
 frame (~25 ms each; a 300k-link design has 600k ends)."""
+LINK_ROWS = 100_000
+"""Link ids entered into the cables' id index per event-loop turn after the first frame
+(~25 ms each)."""
 FIRST_FRAME_WAIT_MS = 300
 """When no view paints a new document (hidden, another tab), its items are built after this."""
 PICK_MARGIN = 4.0
