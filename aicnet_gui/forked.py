@@ -15,12 +15,12 @@ way (an exception, a crash, a result that does not pickle), `result()` gives Non
 caller does the work
 itself, so the outcome, errors included, is the one of doing it in this process.
 
-Every layer may import this module (it imports nothing of aicnet's but gc_control).
+Every layer may import this module (it imports nothing of aicnet's but gc_control and
+spawned's count of cores).
 """
 
 from __future__ import annotations
 
-import os
 import pickle
 import signal
 import sys
@@ -30,6 +30,7 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from .gc_control import gc_held
+from .spawned import cores_for_this_process
 
 Result = TypeVar("Result")
 
@@ -38,10 +39,7 @@ def fork_useful() -> bool:
     """Whether a forked child can run beside this process safely and on a core of its own."""
     if not sys.platform.startswith("linux") or threading.active_count() > 1 or qt_loaded():
         return False
-    try:
-        return len(os.sched_getaffinity(0)) >= 2
-    except (AttributeError, OSError):
-        return (os.cpu_count() or 1) >= 2
+    return cores_for_this_process() >= 2
 
 
 def qt_loaded() -> bool:
