@@ -61,7 +61,7 @@ from . import (
 from .delta import Delta
 from .dirty import Dependency, dependency_of
 from .fabric_paths import worst_path
-from .findings import ERROR, Finding, Fix
+from .findings import ERROR, Finding, Fix, sort_findings
 from .refresh import apply_changes, build
 from .report import (
     LINK_FIELDS,
@@ -416,7 +416,7 @@ class Analyzer:
         store = state.store
         findings = [f for per_key in self._found.values() for items in per_key.values() for f in items]
         findings.extend(self._internal_errors())
-        findings.sort(key=Finding.sort_key)
+        sort_findings(findings)
         n_dev = store.n_devices
         targets = state.settings.oversubscription
         if self._device_lists is None:

@@ -18,7 +18,7 @@ import numpy as np
 from ..media.facts import cable_media
 from ..model.memo import IdentityMemo
 from ..model.wording import fmt_m
-from .findings import ERROR, WARNING, Finding, Fix
+from .findings import ERROR, WARNING, Finding, Fix, written_later
 from .fixes import set_cable, set_cage_mode, set_cage_optic
 from .index import NONE
 from .signatures import Issue, SigResult
@@ -162,13 +162,30 @@ def _compat_chunk(state: State, rows: list[int], dev_names: dict[int, str],
         if not issues:
             yield (), failures
             continue
+        objects = (link_ids[row], dev_ids[a], dev_ids[b])
+        if all(fix is not None for _issue, fix in issues):
+            # every fix shared: the messages are written when read (`WrittenLater`)
+            parts: tuple[Any, ...] = (dev_names[a], a_port[row], dev_names[b], b_port[row])
+            if "ca" in wanted or "cb" in wanted:
+                parts += (str(ports[a_ep].cage), str(ports[b_ep].cage))
+            yield tuple(written_later(issue.code, issue.severity, _link_text,
+                                      (issue.text, *parts), objects, fix)
+                        for issue, fix in issues), failures
+            continue
         names = _end_names(wanted, ports, dev_names[a], a_port[row], a_ep, dev_names[b],
                            b_port[row], b_ep)
-        objects = (link_ids[row], dev_ids[a], dev_ids[b])
         yield tuple(
             Finding(issue.code, issue.severity, issue.text.format_map(names), objects,
                     fix if fix is not None else _fix(state, row, issue.fix, issue.fix_text, names))
             for issue, fix in issues), failures
+
+
+def _link_text(text: str, a_name: str, a_port: str, b_name: str, b_port: str,
+               a_cage: str = "", b_cage: str = "") -> str:
+    """A link-compat template written with the names of `_end_names` (all of them: a template
+    uses some)."""
+    return text.format_map({"A": a_name, "a": f"{a_name}:{a_port}", "B": b_name,
+                            "b": f"{b_name}:{b_port}", "ca": a_cage, "cb": b_cage})
 
 
 _SigPlan = tuple[tuple[tuple[Issue, Fix | None], ...], frozenset[str], tuple[Failure, ...]]

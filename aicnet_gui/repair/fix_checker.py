@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from ..analysis import AnalysisReport, Analyzer, Finding, Fix, Severity
 from ..analysis.engine import FindingChanges
+from ..analysis.findings import sort_findings
 from ..model.document import FabricDocument, ModelError
 from ..model.edits import Operation
 
@@ -248,8 +249,8 @@ class Outcome:
                         gone[content] -= 1
                     else:
                         kept.append(f)
-            findings = sorted([*kept, *(f for f in after.added if _key(f) in keys)],
-                              key=Finding.sort_key)
+            findings = [*kept, *(f for f in after.added if _key(f) in keys)]
+            sort_findings(findings)
         first: dict[Key, Finding] = {}
         for f in findings:
             key = _key(f)
