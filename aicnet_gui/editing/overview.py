@@ -7,8 +7,11 @@ the generators record on each device (tags `su` and `pod`, the switch's `plane`)
 device's tier as the fallback of a hand-drawn design:
 
 - fine level: one block per scalable unit (its servers and leaves: "SU 17: 32 servers, 8
-  leaves"); servers without an SU go by pod, else by tier ("Servers"); every switch tier above
-  is one block per plane ("Spines", "Cores · plane 2"), leaves outside an SU too.
+  leaves"), or per leaf group where one leaf per rail carries several SUs (its leaves tagged
+  `sus` "3-4": "SUs 3–4: 128 servers, 32 leaves", as the layout draws them, the leaves over
+  the servers of all its SUs); servers without an SU go by pod, else by tier ("Servers");
+  every switch tier above is one block per plane ("Spines", "Cores · plane 2"), leaves outside
+  an SU too.
 - coarse level: SUs merged by pod or spine-leaf group ("Pod 3: 256 servers, 64 leaves"), the
   switch tiers as above.
 - far levels (`group_pods`): the pods of the coarse level merged a run of N at a time ("Pods
@@ -30,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..generators.canvas_layout import LeafGroups
 from ..model.wording import counted
 from .units import natural_key
 
@@ -61,9 +65,24 @@ class BlockKey(NamedTuple):
         return (order.index(self.kind), natural_key(self.plane), natural_key(self.value))
 
 
-def device_keys(role: str, tags: dict[str, str], plane: str | None) -> tuple[BlockKey, BlockKey]:
-    """(fine, coarse) block of a device with `role`, generator `tags` and switch `plane`."""
-    return _keys(role, tags.get("su"), tags.get("pod"), plane or "")
+def leaf_groups(tags: Iterable[dict[str, str]]) -> LeafGroups:
+    """The leaf groups of a design (each leaf that carries several SUs, tag `sus` "3-4") from
+    the `tags` of its devices: the SU blocks `device_keys` puts servers in."""
+    return LeafGroups(t.get("sus") for t in tags)
+
+
+def device_keys(role: str, tags: dict[str, str], plane: str | None,
+                groups: LeafGroups | None = None) -> tuple[BlockKey, BlockKey]:
+    """(fine, coarse) block of a device with `role`, generator `tags` and switch `plane`.  A
+    leaf that carries several SUs (`sus` "3-4") and the servers of those SUs (`groups`) are one
+    block, "SUs 3–4", as the layout draws them: the leaves over the servers of all of them."""
+    su = tags.get("su")
+    if su is None:
+        if role == "leaf":
+            su = tags.get("sus")
+    elif groups and role in SERVER_SIDE:
+        su = groups.of(su)
+    return _keys(role, su, tags.get("pod"), plane or "")
 
 
 @lru_cache(maxsize=4096)
@@ -94,8 +113,8 @@ def title(key: BlockKey, one_pod: bool = False) -> str:
     """`SU 17`, `Pod 3`, `Spines pod 3 · plane 2`, `Cores` ...; `one_pod`: the design has a
     single pod, so a switch block does not name it."""
     plane = f" · plane {key.plane}" if key.plane else ""
-    if key.kind == "su":
-        return f"SU {key.value}"
+    if key.kind == "su":  # an SU, or the SUs of one leaf group ("3-4")
+        return f"SUs {key.value.replace('-', '–')}" if "-" in key.value else f"SU {key.value}"
     if key.kind == "pod":
         return f"Pod {key.value}"
     if key.kind in RUN_TITLES:
@@ -387,7 +406,8 @@ def group_pods(level: Level, bundles: Bundles, size: int) -> tuple[Level, Bundle
     for kind, members in runs.items():
         for start in range(0, len(members), size):
             run = members[start:start + size]
-            first, last = run[0].key.value, run[-1].key.value
+            # the first and last SU of a run of leaf groups ("1-2" ... "31-32": "1-32")
+            first, last = run[0].key.value.split("-")[0], run[-1].key.value.split("-")[-1]
             key = BlockKey(RUNS[kind], first if first == last else f"{first}-{last}")
             for block in run:
                 key_of[id(block)] = key

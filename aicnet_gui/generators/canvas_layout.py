@@ -8,14 +8,18 @@ shows without overlaps and without laying the fabric out again when a file opens
 `layout_devices` puts core switches on top, then spines, leaves, and servers and storage at the
 bottom.  Servers are grouped by scalable unit (tag `su`, else `pod`, else rack) and each group's
 leaves sit right above it (in rows of at most `MAX_LEAF_ROW_W`), so a rail-optimized fabric
-reads as blocks.  Rows of blocks wrap so that the picture is about `ASPECT` wide per unit of
-height, from two SUs to a 4,096-server fabric; a row holds whole pods (the SUs of one
-pod never share a row with part of another), so a pod's blocks form a rectangle of their own.  Positions are top-left corners in scene
-units, snapped to the editor's 20-unit grid.
+reads as blocks.  Where one leaf per rail carries several SUs (a leaf group: its leaves tagged
+`sus` "3-4" instead of one `su`), the group is one block, its leaves over the servers of all
+its SUs, each SU in rows of its own (`LeafGroups`).  Rows of blocks wrap so that the picture is
+about `ASPECT` wide per unit of height, from two SUs to a 4,096-server fabric; a row holds
+whole pods (the SUs of one pod never share a row with part of another), so a pod's blocks form
+a rectangle of their own.  Positions are top-left corners in scene units, snapped to the
+editor's 20-unit grid.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import defaultdict
@@ -64,7 +68,9 @@ H_GAP = 40.0
 V_GAP = 36.0
 TIER_GAP = 240.0
 BLOCK_GAP = 160.0
-MAX_ROW_W = 16000.0
+#: between the SUs of one leaf group's block (each SU's servers a tile of their own; the rows
+#: of one SU are V_GAP apart, its columns H_GAP)
+SU_GAP = 2 * V_GAP
 ASPECT = 2.0
 MAX_GROUP_LEAVES_PER_ROW = 16
 #: the widest row of one group's leaves: 8 QM9700 (one SU of 8 rails) fit; the 8 rails of a DGX
@@ -96,11 +102,69 @@ def snap(value: float) -> float:
     return round(value / GRID) * GRID
 
 
-def group_key(device: Placeable) -> str:
-    """The block a server or leaf belongs to: its scalable unit, pod or rack."""
-    for tag in ("su", "pod"):
-        if tag in device.tags:
-            return f"{tag}:{device.tags[tag]}"
+class LeafGroups:
+    """Which leaf group carries an SU: a leaf that carries its rail of several SUs is tagged
+    with their span (`sus` "3-4", leaf_groups.py), its servers each with their own `su`.  Made
+    from the spans of a design's leaves; an SU no span covers is its own group."""
+
+    __slots__ = ("_firsts", "_memo", "_spans")
+
+    def __init__(self, spans: Iterable[str | None]) -> None:
+        parsed = []
+        for span in set(spans):
+            first, last = _span(span)
+            if first is not None and last is not None:
+                parsed.append((first, last, span))
+        parsed.sort()
+        self._spans = parsed
+        self._firsts = [first for first, _last, _span_ in parsed]
+        self._memo: dict[str, str] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._spans)
+
+    @property
+    def spans(self) -> tuple[str, ...]:
+        """The groups' spans in SU order: two `LeafGroups` with the same place SUs alike."""
+        return tuple(span for _first, _last, span in self._spans)
+
+    def of(self, su: str) -> str:
+        """The span of the leaf group that carries SU `su` ("3-4"), else `su` itself."""
+        known = self._memo.get(su)
+        if known is not None:
+            return known
+        group = su
+        if su.isdigit():
+            number = int(su)
+            at = bisect.bisect_right(self._firsts, number) - 1
+            if at >= 0 and self._spans[at][0] <= number <= self._spans[at][1]:
+                group = self._spans[at][2]  # type: ignore[assignment]
+        self._memo[su] = group
+        return group
+
+
+def _span(span: str | None) -> tuple[int | None, int | None]:
+    """("3-4") -> (3, 4); (None, None) for anything else."""
+    if not span:
+        return None, None
+    first, dash, last = span.partition("-")
+    if not dash or not first.isdigit() or not last.isdigit() or int(first) > int(last):
+        return None, None
+    return int(first), int(last)
+
+
+def group_key(device: Placeable, groups: LeafGroups | None = None) -> str:
+    """The block a server or leaf belongs to: its scalable unit (or the leaf group of SUs its
+    leaves carry together, `groups`), pod or rack."""
+    tags = device.tags
+    span = tags.get("sus")
+    if span is not None and _span(span)[0] is not None:
+        return f"su:{span}"
+    su = tags.get("su")
+    if su is not None:
+        return f"su:{groups.of(su) if groups else su}"
+    if "pod" in tags:
+        return f"pod:{tags['pod']}"
     return f"rack:{device.rack}" if device.rack else ""
 
 
@@ -134,6 +198,49 @@ def _row_cols(devices: list[Placeable], size_of: Callable[[Placeable], Size], ma
     return max(1, min(len(devices), int((max_w + H_GAP) // cell_w)))
 
 
+def _by_su(servers: list[Placeable]) -> list[list[Placeable]]:
+    """The servers of a block by SU (tag `su`), in order: a leaf group's block holds several."""
+    runs: dict[str | None, list[Placeable]] = {}
+    for device in servers:
+        runs.setdefault(device.tags.get("su"), []).append(device)
+    return list(runs.values())
+
+
+def _su_tiles(runs: list[list[Placeable]], size_of: Callable[[Placeable], Size],
+              most_cols: int) -> tuple[dict[str, tuple[float, float]], float, float]:
+    """The servers of a block, about `most_cols` columns wide, as one tile per run (an SU of a
+    leaf group), `SU_GAP` apart: the SUs of a group never share a row of a tile.  An SU as wide
+    as the block or wider is a tile of its own rows (two 64-node DGX B300 SUs under their 32
+    leaves: one over the other); narrower ones sit side by side (eight 4-node SUs under their 8
+    QM9700: two to a row), so the servers stay about as wide as the leaves over them.  One run
+    is the grid it always was.  Returns positions, width, height."""
+    positions: dict[str, tuple[float, float]] = {}
+    cells = [d for run in runs for d in run]
+    if not cells:
+        return positions, 0.0, 0.0
+    cell_w = max(size_of(d)[0] for d in cells) + H_GAP
+    cell_h = max(size_of(d)[1] for d in cells) + V_GAP
+    most = max(len(run) for run in runs)
+    if len(runs) == 1 or most >= most_cols:
+        cols, per_row = _balanced(most, most_cols), 1
+    else:
+        cols, per_row = most, max(1, min(len(runs), round(most_cols / most)))
+    tile_w = cols * cell_w - H_GAP
+    width = height = 0.0
+    for start in range(0, len(runs), per_row):
+        y = height + SU_GAP if height else 0.0
+        tallest = 0.0
+        for k, run in enumerate(runs[start:start + per_row]):
+            x = k * (tile_w + SU_GAP)
+            for index, device in enumerate(run):
+                row, col = divmod(index, cols)
+                positions[device.id] = (x + col * cell_w, y + row * cell_h)
+            tallest = max(tallest, math.ceil(len(run) / cols) * cell_h - V_GAP)
+            width = max(width, x + min(cols, len(run)) * cell_w - H_GAP)
+        height = y + tallest
+    return positions, width, height
+
+
 _Block = tuple[float, dict[str, tuple[float, float]], dict[str, tuple[float, float]], float, float,
                float, float]
 
@@ -147,14 +254,29 @@ def _block(leaves: list[Placeable], servers: list[Placeable],
     if servers:
         server_w = max(size_of(d)[0] for d in servers) + H_GAP
         target = leaf_w if leaves else math.sqrt(len(servers) * 3) * server_w
-        cols = _balanced(len(servers), max(1, int((max(target, server_w) + H_GAP) // server_w)))
-    server_pos, server_w_total, server_h = _grid(servers, size_of, cols, 0.0, 0.0)
-    leaf_right = max((x + size_of(d)[0] for d, (x, _y) in zip(leaves, leaf_pos.values(), strict=True)),
-                     default=0.0)
-    server_right = max((x + size_of(d)[0] for d, (x, _y) in zip(servers, server_pos.values(), strict=True)),
-                       default=0.0)
+        cols = max(1, int((max(target, server_w) + H_GAP) // server_w))
+    server_pos, server_w_total, server_h = _su_tiles(_by_su(servers), size_of, cols)
+    if leaves and servers:
+        leaf_cell = max(size_of(d)[0] for d in leaves) + H_GAP
+        if (leaf_w - server_w_total) / 2 >= leaf_cell - H_GAP:
+            # the servers are narrower than the row of leaves by more than a leaf each side
+            # (eight QM9700 over SUs of 6 or 11 nodes): the leaves wrap to their width, so
+            # every leaf is over them
+            fit = max(1, int((server_w_total + H_GAP) // leaf_cell))
+            leaf_pos, leaf_w, leaf_h = _grid(leaves, size_of, _balanced(len(leaves), fit),
+                                             0.0, 0.0)
+    leaf_right = max((leaf_pos[d.id][0] + size_of(d)[0] for d in leaves), default=0.0)
+    server_right = max((server_pos[d.id][0] + size_of(d)[0] for d in servers), default=0.0)
     return (max(leaf_w, server_w_total), leaf_pos, server_pos, leaf_h, server_h, leaf_right,
             server_right)
+
+
+def _tier_row_w(blocks_w: float) -> float:
+    """The widest row of a switch tier over blocks `blocks_w` wide: as wide as they are, at
+    least 2,000 units.  Rows held to 16,000 units made the 6,400 spines and 4,096 cores of a
+    400-SU four-plane DGX B300 design a tower taller than its 54,000-unit-wide rows of blocks
+    (0.7:1; as wide as the blocks, 1.3:1)."""
+    return max(blocks_w, 2000.0)
 
 
 def layout_devices(devices_in: Iterable[Placeable], tier_of: Callable[[Placeable], int],
@@ -172,10 +294,12 @@ def layout_devices(devices_in: Iterable[Placeable], tier_of: Callable[[Placeable
         return sizes[device.id]
 
     # bottom two tiers: blocks per group (servers below, their leaves above)
+    # a leaf that carries several SUs sits over the servers of all of them: one block per group
+    leaf_groups = LeafGroups(d.tags.get("sus") for d in by_tier.get(1, []))
     groups: dict[str, dict[int, list[Placeable]]] = defaultdict(lambda: {0: [], 1: []})
     for tier in (0, 1):
         for device in by_tier.get(tier, []):
-            groups[group_key(device)][tier].append(device)
+            groups[group_key(device, leaf_groups)][tier].append(device)
     ordered = sorted(groups.items(), key=lambda item: natural_key(item[0]))
     blocks = [_block(members[1], members[0], size) for _key, members in ordered]
 
@@ -189,7 +313,7 @@ def layout_devices(devices_in: Iterable[Placeable], tier_of: Callable[[Placeable
         devices = by_tier.get(tier, [])
         if not devices:
             continue
-        cols = _row_cols(devices, size, min(max(total_w, 2000.0), MAX_ROW_W))
+        cols = _row_cols(devices, size, _tier_row_w(total_w))
         pos, width, height = _grid(devices, size, cols, 0.0, y)
         shift = max(0.0, (total_w - width) / 2)
         positions.update({k: (px + shift, py) for k, (px, py) in pos.items()})

@@ -159,3 +159,29 @@ def test_grown_switch_tiers_stack_up_clear_of_what_is_under_them():
         (0, 0, 50, 30), (0, 40, 50, 80)]
     assert overview.grown_apart([(0, 30, 50, 31), (0, 25, 50, 80)], [True, False], (6, 16), 3) == [
         (0, 22.5, 50, 38.5), (0, 25, 50, 80)]
+
+
+def test_a_leaf_group_and_the_servers_of_its_sus_are_one_block():
+    """A leaf that carries its rail of SUs 3 and 4 (tag `sus`) and the servers of both SUs
+    are one block, "SUs 3–4", in their pod; far out runs of groups name their first and last
+    SU ("SUs 1–4"), and an SU no leaf group carries stays its own."""
+    tags = [{"sus": "1-2", "pod": "1"}, {"su": "1", "pod": "1"}, {"su": "2", "pod": "1"},
+            {"sus": "3-4", "pod": "1"}, {"su": "3", "pod": "1"}, {"su": "4", "pod": "1"},
+            {"su": "5", "pod": "1"}, {"su": "5", "pod": "1"}]
+    roles = ["leaf", "gpu_server", "gpu_server"] * 2 + ["leaf", "gpu_server"]
+    groups = overview.leaf_groups(tags)
+    keys = [overview.device_keys(r, t, None, groups) for r, t in zip(roles, tags, strict=True)]
+    assert [k[0] for k in keys] == [BlockKey("su", v) for v in ["1-2"] * 3 + ["3-4"] * 3 + ["5"] * 2]
+    assert {k[1] for k in keys} == {BlockKey("pod", "1")}
+    assert overview.title(BlockKey("su", "3-4")) == "SUs 3–4"
+    n = len(tags)
+    x = np.array([0, 0, 0, 1000, 1000, 1000, 2000, 2000], dtype=float)
+    y = np.array([0, 200, 300, 0, 200, 300, 0, 200], dtype=float)
+    made = overview.prepare([k[0] for k in keys], [k[0] for k in keys], roles, x, y,
+                            np.full(n, 150.0), np.full(n, 40.0), np.zeros(0, np.int64),
+                            np.zeros(0, np.int64))
+    assert [b.title for b in made.fine.blocks] == ["SUs 1–2", "SUs 3–4", "SU 5"]
+    far, _bundles, _to = overview.group_pods(made.fine, made.fine_bundles, 2)
+    assert sorted(b.title for b in far.blocks) == ["SU 5", "SUs 1–4"]
+    one, _bundles, _to = overview.group_pods(made.fine, made.fine_bundles, 1)
+    assert sorted(b.title for b in one.blocks) == ["SU 5", "SUs 1–2", "SUs 3–4"]

@@ -131,9 +131,11 @@ def pods_design(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def flat_design(tmp_path_factory) -> Path:
-    """400 SUs of 4 DGX H100 on QM9700, 16 SUs a pod (2,656 devices, three tiers): about seven
-    times as wide as high, fitted it is a band a hundred pixels high in which each row of
-    switches (cores, spines, leaves over the servers) is a fraction of a pixel."""
+    """400 SUs of 4 DGX H100 on QM9700, 16 SUs a pod (2,656 devices, three tiers), each leaf
+    carrying its rail of 8 SUs: laid out with its leaves in bands of their own it was about
+    seven times as wide as high, fitted a band a hundred pixels high in which each row of
+    switches (cores, spines, leaves over the servers) was a fraction of a pixel; with each leaf
+    group's leaves over its SUs it is a grid of 50 blocks about as wide as high."""
     return _generated(tmp_path_factory.mktemp("flat"), sus=400, nodes_per_su=4,
                       server="nvidia-dgx-h100", leaf="nvidia-qm9700")
 
@@ -198,13 +200,14 @@ def test_far_out_every_block_drawn_is_named_and_none_covers_another(
     """The switch tiers of the flat design, rows a pixel high grown to a line of text, covered
     each other and the top of the servers: Spines lay under Cores, Leaves over the run of pods,
     and a title never goes over another, so Spines and (at 1440 x 900) Pods 1-25 had none.
-    Grown tiers stack up clear of what is under them, each its own band, every one named."""
+    Grown tiers stack up clear of what is under them, each its own band, every one named; the
+    leaves are in the blocks of the leaf groups they belong to ("SUs 9–16")."""
     scene, view = fitted(make_window, qtbot, flat_design, size)
     assert scene.overview.active
     frame = drawn(view)
     shown = [title for title, _rects in frame["by_block"]]
-    assert {"Cores", "Spines", "Leaves"} <= set(shown)
-    assert any(title.startswith("Pods") for title in shown)
+    assert {"Cores", "Spines"} <= set(shown) and "Leaves" not in shown
+    assert any(title.startswith(("Pods", "SUs")) for title in shown)
     assert sorted(frame["named"]) == sorted(shown)
     boxes = frame["by_block"]
     for i, (title, rects) in enumerate(boxes):

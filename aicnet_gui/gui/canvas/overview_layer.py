@@ -8,7 +8,9 @@ cables it stands for.  When even the SU boxes are too small for their text, SUs 
 pods and switch tiers into one block per plane (the coarse level).  Further out than the view's
 usual least zoom (`FAR_LEVEL_SCALE`: a design of 200,000 GPUs fitted in a window), pods merge
 into runs ("Pods 1-16", the shortest run whose band is `RUN_MIN_PX` high), each plane's
-switch tiers still their own blocks.  A switch tier's rows, a pixel high far out, are grown to
+switch tiers still their own blocks.  A design of one pod has nothing to merge its SUs by: too
+small for their text, they merge in runs at any zoom ("SUs 1–8", from one SU or leaf group a
+run, the shortest whose box is `SU_RUN_MIN_PX` big), each run titled.  A switch tier's rows, a pixel high far out, are grown to
 a line of text and stacked up clear of the blocks under them (leaves, spines and cores over the
 servers): no block covers another or its title.  Zooming in, the blocks give way to the device
 bars and cables of the other layers.
@@ -75,6 +77,19 @@ FAR_LEVEL_SCALE = MIN_SCALE
 runs; at it and above, what every design showed before."""
 RUN_MIN_PX = 30.0
 """A run of pods far out is at least this high on screen (its title and contents fit)."""
+SU_RUN_MIN_PX = (80.0, 12.0)
+"""A run of SUs (or leaf groups) of a one-pod design is at least this big on screen: its blocks
+sit side by side in rows, and a run is legible once its title ("SUs 13–16") fits a row."""
+
+
+def _legible(runs: list[overview.Rect], scale: float, sus: bool) -> bool:
+    """Whether runs whose label parts are `runs` read at `scale`: a typical band of pods
+    RUN_MIN_PX high, a typical run of SUs side by side (`sus`) SU_RUN_MIN_PX big."""
+    height = float(np.median([r[3] - r[1] for r in runs])) * scale
+    if not sus:
+        return height >= RUN_MIN_PX
+    width = float(np.median([r[2] - r[0] for r in runs])) * scale
+    return width >= SU_RUN_MIN_PX[0] and height >= SU_RUN_MIN_PX[1]
 
 
 def _tint(role: str, odd: bool = False) -> tuple[QColor, QColor]:
@@ -102,10 +117,14 @@ class OverviewLayer(QGraphicsItem):
         self.setVisible(False)
         #: device id -> (the Device object the keys were made from, fine, coarse, role)
         self._keys: dict[str, tuple[object, overview.BlockKey, overview.BlockKey, str]] = {}
+        #: the leaf groups `_keys` were made with (a server's block is its leaf group's)
+        self._groups = overview.leaf_groups(())
         self._ids: list[str] = []
         self._row_of: dict[str, int] = {}
         #: median width and height of the fine server-side blocks (picks the level)
         self._typical: tuple[float, float] | None = None
+        #: whether the coarse level merges every SU into one pod (`_one_pod`), None: not known
+        self._single_pod: bool | None = None
         self._fine: Level | None = None
         self._coarse: Level | None = None
         self._fine_bundles: Bundles | None = None
@@ -157,13 +176,15 @@ class OverviewLayer(QGraphicsItem):
         self._counted = None
         self._devices_dirty = self._links_dirty = True
         self._moved.clear()
-        self._typical = None
+        self._typical = self._single_pod = None
         self._unkeyed = None
         self._plane = None
         self._hidden = set()
         self._texts.clear()
+        self._groups = overview.leaf_groups(())
         if prepared is not None:
             self._ids = prepared.ids
+            self._groups = prepared.groups
             self._unkeyed = prepared  # the id maps are made when an edit first needs them
             made = prepared.overview
             self._fine, self._coarse = made.fine, made.coarse
@@ -275,7 +296,7 @@ class OverviewLayer(QGraphicsItem):
         if self._devices_dirty:
             self._texts.clear()
             self._key_maps()
-            self._typical = None
+            self._typical = self._single_pod = None
             self._refresh_devices()
 
     def su_blocks(self) -> list[tuple[str, QRectF]]:
@@ -310,7 +331,8 @@ class OverviewLayer(QGraphicsItem):
                 return False
             if entry[0] is not device:
                 role = doc.role_of(device).value
-                fine, coarse = overview.device_keys(role, device.tags, device.plane)
+                fine, coarse = overview.device_keys(role, device.tags, device.plane,
+                                                    self._groups)
                 if (fine, coarse, role) != entry[1:]:
                     return False
                 cache[device_id] = (device, fine, coarse, role)
@@ -328,12 +350,16 @@ class OverviewLayer(QGraphicsItem):
         cache = self._keys
         ids = list(doc.devices)
         keys_changed = ids != self._ids
+        groups = overview.leaf_groups(device.tags for device in doc.devices.values())
+        if groups.spans != self._groups.spans:  # a leaf's `sus` changed: servers change block
+            cache.clear()
+        self._groups = groups
         fine_keys, coarse_keys, roles = [], [], []
         for device_id, device in doc.devices.items():
             entry = cache.get(device_id)
             if entry is None or entry[0] is not device:
                 role = doc.role_of(device).value
-                fine, coarse = overview.device_keys(role, device.tags, device.plane)
+                fine, coarse = overview.device_keys(role, device.tags, device.plane, groups)
                 if entry is None or (entry[1], entry[2], entry[3]) != (fine, coarse, role):
                     keys_changed = True
                 entry = cache[device_id] = (device, fine, coarse, role)
@@ -424,26 +450,42 @@ class OverviewLayer(QGraphicsItem):
                              float(np.median([r[3] - r[1] for r in sizes]))) if sizes else (0.0, 0.0)
         width, height = self._typical
         if width and (width * scale < FINE_MIN_PX[0] or height * scale < FINE_MIN_PX[1]):
-            if scale < FAR_LEVEL_SCALE:
+            if scale < FAR_LEVEL_SCALE or self._one_pod():
                 return self._far_level(scale)
             return self._coarse, self._coarse_bundles
         return self._fine, self._fine_bundles
 
+    def _one_pod(self) -> bool:
+        """True when the coarse level would merge every SU into a single pod: a two-tier design
+        of 32 leaf groups (64 SUs of DGX B300 in four planes) drew one `Pod 1` over five rows,
+        titled once, where its SUs are what tells it apart; such a design merges its SUs in
+        runs instead (`_far_level`), from one SU (or leaf group) a block up."""
+        if self._single_pod is None:
+            assert self._fine is not None and self._coarse is not None
+            pods = sum(1 for b in self._coarse.blocks if b.key.kind == "pod")
+            self._single_pod = pods == 1 and sum(
+                1 for b in self._fine.blocks if b.key.kind == "su") > 1
+        return self._single_pod
+
     def _far_level(self, scale: float) -> tuple[Level, Bundles]:
         """The shortest run of pods whose typical band is RUN_MIN_PX high at `scale` (all pods
-        in one run at most); the coarse level when it has no more than one pod."""
+        in one run at most); the coarse level when it has no more than one pod.  A design of
+        one pod runs its SUs instead, one a run first (`_one_pod`)."""
         assert self._coarse is not None and self._coarse_bundles is not None
-        pods = sum(1 for b in self._coarse.blocks if b.key.kind in overview.RUNS)
-        size = 2
+        assert self._fine is not None and self._fine_bundles is not None
+        one_pod = self._one_pod()
+        source, source_bundles = ((self._fine, self._fine_bundles) if one_pod
+                                  else (self._coarse, self._coarse_bundles))
+        pods = sum(1 for b in source.blocks if b.key.kind in overview.RUNS)
+        size = 1 if one_pod else 2
         while size < pods * 2:
             made = self._far.get(size)
             if made is None:
-                level, bundles, to_far = overview.group_pods(self._coarse, self._coarse_bundles,
-                                                              size)
-                made = self._far[size] = (level, bundles, to_far[self._fine_to_coarse])
+                level, bundles, to_far = overview.group_pods(source, source_bundles, size)
+                made = self._far[size] = (level, bundles,
+                                          to_far if one_pod else to_far[self._fine_to_coarse])
             runs = [b.label_part() for b in made[0].blocks if b.key.kind in overview.RUN_TITLES]
-            if size >= pods or (runs and float(np.median([r[3] - r[1] for r in runs])) * scale
-                                >= RUN_MIN_PX):
+            if size >= pods or (runs and _legible(runs, scale, one_pod)):
                 return made[0], made[1]
             size *= 2
         return self._coarse, self._coarse_bundles

@@ -22,7 +22,7 @@ from operator import attrgetter, itemgetter
 import numpy as np
 
 from ...editing import overview
-from ...editing.overview import BlockKey, Overview
+from ...editing.overview import BlockKey, LeafGroups, Overview
 from ...model import arrays
 from ...model.document import FabricDocument
 from ...model.fabric import Device
@@ -159,6 +159,8 @@ class PreparedOverview:
     coarse_keys: list[BlockKey]
     roles: list[str]
     overview: Overview
+    #: the leaf groups the servers' keys were made with (overview.leaf_groups)
+    groups: LeafGroups
 
 
 def prepare_overview(doc: FabricDocument, data: TopologyData) -> PreparedOverview:
@@ -168,11 +170,13 @@ def prepare_overview(doc: FabricDocument, data: TopologyData) -> PreparedOvervie
     same rows, so the result is the same."""
     devices = list(doc.devices.values())
     device_keys = overview.device_keys
-    pairs = list(map(device_keys, data.roles, map(_TAGS, devices), map(_PLANE, devices)))
+    groups = overview.leaf_groups(map(_TAGS, devices))
+    pairs = list(map(device_keys, data.roles, map(_TAGS, devices), map(_PLANE, devices),
+                     repeat(groups)))
     fine, coarse = list(map(_FIRST, pairs)), list(map(_SECOND, pairs))
     made = overview.prepare(fine, coarse, data.roles, data.x, data.y, data.w, data.h, data.dev_a,
                             data.dev_b)
-    return PreparedOverview(data.ids, devices, fine, coarse, data.roles, made)
+    return PreparedOverview(data.ids, devices, fine, coarse, data.roles, made, groups)
 
 
 class _PortTable:
