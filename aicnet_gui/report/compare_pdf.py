@@ -2,17 +2,21 @@
 
 Page by page: the requirement and one row per built candidate (counts, power, cost, collective
 time under the candidate's own load balancing and the load balancing it ran, the even-spread
-bound, bisection, the worst switch failure, growth, findings, Pareto marks), the candidates that
-cannot be built with their reasons; cost against collective time with the Pareto frontier (and
-power against time); cost and power stacked by part class; counts per candidate.  Every number
-is the candidate's own (study/candidate.py); the charts draw the same values the table prints.
-Fonts are aicnet's embedded DejaVu (report/fonts.py), so any name prints.
+bound, bisection, the worst switch failure, growth when the requirement has a target, findings,
+Pareto marks), the candidates that cannot be built with their reasons; cost against collective
+time with the Pareto frontier (and power against time); cost and power stacked by part class;
+counts per candidate.  Every number is the candidate's own (study/candidate.py); the charts draw
+the same values the table prints.  Candidates carry the window's numbers (`#`, the study's
+order, the same on every chart); a time that is the even-spread bound standing in for the
+traffic model's is marked `*` in the table and on the charts (a hollow point).  Fonts are
+aicnet's embedded DejaVu (report/fonts.py), so any name prints.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -71,6 +75,8 @@ def _styles() -> dict[str, ParagraphStyle]:
         "title": ParagraphStyle("title", fontName=f.bold, fontSize=16, leading=20),
         "h2": ParagraphStyle("h2", fontName=f.bold, fontSize=11, leading=14, spaceBefore=6),
         "body": ParagraphStyle("body", fontName=f.regular, fontSize=8.5, leading=11),
+        "item": ParagraphStyle("item", fontName=f.regular, fontSize=8.5, leading=11,
+                               leftIndent=4 * mm),
         "cell": ParagraphStyle("cell", fontName=f.cond, fontSize=7, leading=8.5),
         "head": ParagraphStyle("head", fontName=f.cond_bold, fontSize=7, leading=8.5),
     }
@@ -110,32 +116,88 @@ def _requirement_lines(requirement: Requirement, result: StudyResult,
     return lines + list(result.notes)
 
 
-TABLE_HEAD = ("#", "Candidate", "Technology", "Leaf / spine / core", "Optics", "Cables", "Fibre km",
-              "Racks", "kW", "Unverified kW", "Cost", "All-reduce (load balancing)", "Bus GB/s",
-              "Even spread", "Bisection", "Worst switch failure", "Growth", "Findings", "Pareto")
+#: the candidate table's columns and their widths in mm (each as wide as its header's longest
+#: word); the worst switch failure takes what is left of the page.  With a growth target the
+#: Growth column takes GROWTH_MM, and the candidate's names NARROW_NAME_MM (broken at hyphens)
+TABLE_HEAD = (("#", 5), ("Candidate", 33), ("Technology", 16), ("Leaf / spine / core", 13),
+              ("Optics", 10), ("Cables", 10), ("Fibre km", 8), ("Racks", 9), ("kW", 12),
+              ("Unverified kW", 15), ("Cost", 21), ("All-reduce ★", 15), ("Load balancing", 15),
+              ("Bus GB/s", 9), ("Even spread ★", 12), ("Bisection", 14),
+              ("Worst switch failure", None), ("Growth", None), ("Findings", 13), ("Pareto", 15))
+GROWTH_MM, NARROW_NAME_MM = 21, 23
+CELL_PADDING = 2  # points either side (_GRID)
 
 
-def _row(n: int, c: Candidate, styles: dict[str, ParagraphStyle]) -> list[object]:
+def number(c: Candidate) -> str:
+    """A candidate's number: the window's `#` (its place in the study), on every page."""
+    return str(c.index + 1)
+
+
+def name_lines(name: str, width: float, font: str, size: float) -> list[str]:
+    """`name` in lines no wider than `width` points, broken after a hyphen
+    (`infiniband-qm9700-` / `1to1-rail`), never inside a part unless one part alone is wider."""
+    lines: list[str] = []
+    line = ""
+    for part in re.findall(r"[^-]*-|[^-]+$", name):
+        if stringWidth(line + part, font, size) <= width:
+            line += part
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for char in part:  # a part too wide for a line of its own: cut where it must be
+            if line and stringWidth(line + char, font, size) > width:
+                lines.append(line)
+                line = ""
+            line += char
+    return [*lines, line] if line or not lines else lines
+
+
+def _name_cell(c: Candidate, width: float, style: ParagraphStyle) -> Paragraph:
+    lines = name_lines(c.name, width - 2 * CELL_PADDING, style.fontName, style.fontSize)
+    text = "<br/>".join(_esc(line) for line in lines)
+    if not c.feasible:
+        text += f"<br/>(does not fit: {_esc(c.reason or '')})"
+    return Paragraph(text, style)
+
+
+def _with_growth(built: list[Candidate]) -> bool:
+    return any(c.metrics is not None and c.metrics.growth is not None for c in built)
+
+
+def _columns(built: list[Candidate]) -> list[tuple[str, float]]:
+    """The table's columns (title, width in points) for `built`."""
+    growth = _with_growth(built)
+    widths = {h: w for h, w in TABLE_HEAD}
+    if growth:
+        widths.update({"Growth": GROWTH_MM, "Candidate": NARROW_NAME_MM})
+    columns = [(h, widths[h]) for h, _w in TABLE_HEAD if h != "Growth" or growth]
+    rest = (PAGE[0] - 2 * MARGIN) - sum(w * mm for _h, w in columns if w is not None)
+    return [(h, rest if w is None else w * mm) for h, w in columns]
+
+
+def _row(c: Candidate, styles: dict[str, ParagraphStyle], name_width: float,
+         growth: bool) -> list[object]:
     m = c.metrics
     assert m is not None
     cell = styles["cell"]
     primary = m.primary_result
     bus = (primary.collective_bus_gbps / 8 if primary is not None and primary.collective_bus_gbps
            else None)
-    growth = (m.growth.verdict if m.growth is not None else "-")
-    name = c.name + ("" if c.feasible else f" (does not fit: {c.reason})")
     switches = " / ".join(str(sum(m.switches[r].values())) for r in ("leaf", "spine", "core"))
-    return [str(n), Paragraph(_esc(name), cell), m.technology, switches, f"{sum(m.optics.values()):,}",
-            f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}", str(m.racks),
-            kw(m),
-            "-" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}",
-            Paragraph(_esc(money(m.cost, m.currency)), cell),
-            Paragraph(_esc(f"{collective_text(m)} ({balancing_text(m)})"), cell),
-            "-" if bus is None else f"{bus:,.0f}", ms(m.even_spread_ms),
-            f"{m.bisection_gbps / 1000:g} Tb/s",
-            Paragraph(_esc(m.failure.words() if m.failure else "-"), cell),
-            Paragraph(_esc(growth), cell),
-            f"{m.findings['error']} E, {m.findings['warning']} W", pareto_text(c)]
+    row: list[object] = [
+        number(c), _name_cell(c, name_width, cell), m.technology, switches,
+        f"{sum(m.optics.values()):,}", f"{sum(m.cables.values()):,}", f"{m.fibre_m / 1000:,.1f}",
+        str(m.racks), kw(m),
+        "-" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}",
+        Paragraph(_esc(money(m.cost, m.currency)), cell), collective_text(m),
+        Paragraph(_esc(balancing_text(m)), cell),
+        "-" if bus is None else f"{bus:,.0f}", ms(m.even_spread_ms),
+        f"{m.bisection_gbps / 1000:g} Tb/s",
+        Paragraph(_esc(m.failure.words() if m.failure else "-"), cell)]
+    if growth:
+        row.append(Paragraph(_esc(m.growth.verdict if m.growth is not None else "-"), cell))
+    return row + [f"{m.findings['error']} E, {m.findings['warning']} W", pareto_text(c)]
 
 
 _GRID = TableStyle([
@@ -143,7 +205,8 @@ _GRID = TableStyle([
     ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
     ("VALIGN", (0, 0), (-1, -1), "TOP"),
     ("FONTSIZE", (0, 0), (-1, -1), 7),
-    ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+    ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+    ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
 ])
 
 
@@ -155,11 +218,12 @@ def _table(rows: list[list[object]], widths: Sequence[float], font: str) -> Long
 
 
 def _candidate_table(built: list[Candidate], styles: dict[str, ParagraphStyle]) -> LongTable:
-    head = [Paragraph(_esc(h), styles["head"]) for h in TABLE_HEAD]
-    widths = [6, 22, 16, 15, 11, 11, 9, 9, 12, 16, 21, 19, 11, 12, 15, 21, 18, 13, 14]
-    rows = [_row(n, c, styles) for n, c in enumerate(built, start=1)]
-    return _table([head, *rows], [w * mm for w in widths],
-                  fonts().cond)
+    columns = _columns(built)
+    head = [Paragraph(_esc(h), styles["head"]) for h, _w in columns]
+    name_width = dict(columns)["Candidate"]
+    growth = _with_growth(built)
+    rows = [_row(c, styles, name_width, growth) for c in built]
+    return _table([head, *rows], [w for _h, w in columns], fonts().cond)
 
 
 def _axis_label(drawing: Drawing, text: str, x: float, y: float, vertical: bool = False) -> None:
@@ -187,16 +251,28 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     drawing = Drawing(width, height)
     plot = LinePlot()
     plot.x, plot.y, plot.width, plot.height = 18 * mm, 14 * mm, width - 26 * mm, height - 26 * mm
-    front = staircase(sorted((x, t) for c, x, t in points if on_frontier(c)))
-    rest = [(x, t) for c, x, t in points if not on_frontier(c)]
-    series = [front or [(points[0][1], points[0][2])], rest or [front[0]]]
-    plot.data = series
-    plot.lines[0].strokeColor = FRONTIER
-    plot.lines[0].strokeWidth = 1
-    plot.lines[0].symbol = makeMarker("FilledCircle", size=4, fillColor=FRONTIER)
-    plot.lines[1].strokeColor = None
-    plot.lines[1].strokeWidth = 0
-    plot.lines[1].symbol = makeMarker("FilledCircle", size=3.5, fillColor=DOMINATED)
+    # the steps as a line without markers, then the points: solid, hollow where the
+    # even-spread bound stands in (so no marker sits on a step's corner)
+    steps = staircase(sorted((x, t) for c, x, t in points if on_frontier(c)))
+    series: list[tuple[list[tuple[float, float]], object]] = []
+    if len(steps) > 1:
+        series.append((steps, None))
+    for frontier in (True, False):
+        colour = FRONTIER if frontier else DOMINATED
+        size = 4 if frontier else 3.5
+        for hollow in (False, True):
+            data = [(x, t) for c, x, t in points
+                    if bool(on_frontier(c)) == frontier and stands_in(c) == hollow]
+            if data:
+                symbol = (makeMarker("Circle", size=size + 0.5, fillColor=colors.white,
+                                     strokeColor=colour, strokeWidth=0.9) if hollow
+                          else makeMarker("FilledCircle", size=size, fillColor=colour))
+                series.append((data, symbol))
+    plot.data = [data for data, _symbol in series]
+    for i, (_data, symbol) in enumerate(series):
+        plot.lines[i].symbol = symbol
+        plot.lines[i].strokeColor = FRONTIER if symbol is None else None
+        plot.lines[i].strokeWidth = 1 if symbol is None else 0
     xs = [x for _c, x, _t in points]
     ts = [t for _c, _x, t in points]
     plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = span(xs)
@@ -207,14 +283,13 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     plot.xValueAxis.labelTextFormat = tick_format(*span(xs))
     plot.yValueAxis.labelTextFormat = tick_format(*span(ts))
     drawing.add(plot)
-    number = {c.index: n for n, c in enumerate(candidates, start=1)}
     x_scale = plot.width / (plot.xValueAxis.valueMax - plot.xValueAxis.valueMin)
     t_scale = plot.height / (plot.yValueAxis.valueMax - plot.yValueAxis.valueMin)
     drawn = [(plot.x + (x - plot.xValueAxis.valueMin) * x_scale,
               plot.y + (t - plot.yValueAxis.valueMin) * t_scale, c) for c, x, t in points]
     placed: list[tuple[float, float, float]] = []
     for px, py, group in label_groups(drawn):
-        text = ", ".join(str(number[c.index]) for c in group)
+        text = ", ".join(point_label(c) for c in group)
         lx, ly = free_label_spot(px + 3, py + 2, stringWidth(text, fonts().cond, 5.5), placed)
         drawing.add(String(lx, ly, text, fontName=fonts().cond, fontSize=5.5,
                            fillColor=FRONTIER if any(on_frontier(c) for c in group)
@@ -225,6 +300,17 @@ def _scatter(candidates: list[Candidate], value: Callable[[Candidate], float | N
     _axis_label(drawing, "all-reduce under its load balancing, ms", 5 * mm,
                 plot.y + plot.height / 2, vertical=True)
     return drawing
+
+
+def stands_in(c: Candidate) -> bool:
+    """The candidate's collective time is the even-spread bound (the traffic model gave none)."""
+    return c.metrics is not None and c.metrics.collective_basis == EVEN_SPREAD
+
+
+def point_label(c: Candidate) -> str:
+    """The number a candidate's point carries: `*` after it when its time is the even-spread
+    bound standing in (as in the table)."""
+    return number(c) + (FALLBACK_MARK if stands_in(c) else "")
 
 
 def label_groups(drawn: list[tuple[float, float, Candidate]],
@@ -248,8 +334,8 @@ def free_label_spot(x: float, y: float, width: float,
                     line: float = 6.0) -> tuple[float, float]:
     """Where a label of `width` goes: at (x, y), or a line higher each time it would overlap
     a label already placed (`placed` holds (x, y, width) and gains this one)."""
-    while any(abs(y - py) < line and x < px + pw + 1 and px < x + width + 1
-              for px, py, pw in placed):
+    while any(abs(y - py) < line - 1e-6 and x < px + pw + 1 and px < x + width + 1
+              for px, py, pw in placed):  # (a line apart is clear, after rounding too)
         y += line
     placed.append((x, y, width))
     return x, y
@@ -307,10 +393,11 @@ def compact(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
-def _bar_chart(names: list[str], data: list[list[float]], width: float, height: float,
-               title: str, colours: list[object], legend: list[str] | None = None,
+def _bar_chart(labels: list[tuple[str, str]], data: list[list[float]], width: float,
+               height: float, title: str, colours: list[object], legend: list[str] | None = None,
                stacked: bool = False) -> Drawing:
-    """Bars per candidate (several series side by side, or stacked), named below."""
+    """Bars per candidate (several series side by side, or stacked), named below by their
+    (number, name) `labels`: `7 rocev2-sn5600-tor`, or the number alone when there are many."""
     drawing = Drawing(width, height)
     chart = VerticalBarChart()
     right = 38 * mm if legend else 6 * mm
@@ -319,8 +406,8 @@ def _bar_chart(names: list[str], data: list[list[float]], width: float, height: 
     chart.data = data
     if stacked:
         chart.categoryAxis.style = "stacked"
-    many = len(names) > MAX_LABELLED
-    chart.categoryAxis.categoryNames = [str(i) if many else n for i, n in enumerate(names, 1)]
+    many = len(labels) > MAX_LABELLED
+    chart.categoryAxis.categoryNames = [n if many else f"{n} {name}" for n, name in labels]
     chart.categoryAxis.labels.angle = 30
     chart.categoryAxis.labels.boxAnchor = "ne"
     chart.categoryAxis.labels.fontName = fonts().cond
@@ -328,6 +415,10 @@ def _bar_chart(names: list[str], data: list[list[float]], width: float, height: 
     chart.valueAxis.labels.fontName = fonts().regular
     chart.valueAxis.labels.fontSize = 6.5
     chart.valueAxis.valueMin = 0
+    tallest = max((sum(values) for values in zip(*data, strict=True)) if stacked
+                  else (v for series in data for v in series), default=0.0)
+    if tallest > 0:  # headroom, so that the tallest bar does not end on the chart's edge
+        chart.valueAxis.valueMax = tallest * 1.08
     chart.valueAxis.labelTextFormat = compact
     for i, colour in enumerate(colours):
         chart.bars[i].fillColor = colour
@@ -356,15 +447,43 @@ def powered(c: Candidate) -> dict[str, float] | None:
 
 
 def _stacked(candidates: list[Candidate], split: Callable[[Candidate], dict[str, float] | None],
-             scale: float, title: str) -> Drawing | None:
+             scale: float, title: str, lower_bounds: frozenset[int] = frozenset()) -> Drawing | None:
     """The network's part classes stacked per candidate (the servers, the same hardware in
-    every candidate, would flatten the differences: the caption gives them)."""
+    every candidate, would flatten the differences: the caption gives them); the candidates
+    in `lower_bounds` are named with `(>=)`."""
     shown = [c for c in candidates if split(c)]
     if not shown:
         return None
     data = [[split(c)[k] / scale for c in shown] for k in NETWORK]  # type: ignore[index]
-    return _bar_chart([c.name for c in shown], data, 260 * mm, 78 * mm, title,
+    labels = [(number(c), c.name + (" (>=)" if c.index in lower_bounds else "")) for c in shown]
+    return _bar_chart(labels, data, 260 * mm, 78 * mm, title,
                       [CLASS_COLOURS[k] for k in NETWORK], list(NETWORK), stacked=True)
+
+
+def unpowered_switches(candidates: Sequence[Candidate]) -> dict[str, list[Candidate]]:
+    """The switch models with no maximum power figure (counted at 0 W) and the candidates
+    whose power bars therefore leave them out."""
+    out: dict[str, list[Candidate]] = {}
+    for c in candidates:
+        m = c.metrics
+        if m is None:
+            continue
+        for model in sorted({model for by_model in m.switches.values() for model in by_model
+                             if model in m.power_unknown}):
+            out.setdefault(model, []).append(c)
+    return out
+
+
+def unpowered_caption(candidates: Sequence[Candidate]) -> str:
+    """What the power bars leave out: `nvidia-sn5600 has no maximum power figure: its switches
+    are not in the bars of #7, #8 (lower bounds).` ("" when nothing)."""
+    missing = unpowered_switches(candidates)
+    if not missing:
+        return ""
+    return " ".join(
+        f"{model} has no maximum power figure: its switches are not in the bars of #"
+        + ", #".join(number(c) for c in cs) + " (lower bounds)."
+        for model, cs in missing.items())
 
 
 def servers_caption(candidates: list[Candidate],
@@ -393,7 +512,7 @@ COUNTS: tuple[tuple[str, Callable[[Candidate], float]], ...] = (
 
 def _counts(candidates: list[Candidate]) -> Drawing:
     """One small bar chart per count, each on its own scale."""
-    names = [c.name for c in candidates]
+    names = [(number(c), c.name) for c in candidates]
     width, height = 130 * mm, 78 * mm
     grid = Drawing(2 * width, 2 * height)
     palette = [CLASS_COLOURS["switches"], CLASS_COLOURS["optics"], CLASS_COLOURS["cables"],
@@ -412,13 +531,12 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     story: list[object] = [PageBreak(), Paragraph("Cost, power and collective time", styles["h2"])]
     first = built[0].metrics if built else None
     time_of = f"the all-reduce of workload {first.primary}" if first and first.primary else ""
-    stand_in = [c.name for c in built if c.metrics is not None
-                and c.metrics.collective_basis == EVEN_SPREAD]
+    stand_in = [f"{point_label(c)} {c.name}" for c in built if stands_in(c)]
     story.append(Paragraph(_esc(
         f"Time is {time_of} under each candidate's own load balancing (the traffic model, as in "
         "the table)"
-        + (f"; for {', '.join(stand_in)} the even-spread bound, the traffic model giving no time"
-           if stand_in else "")
+        + (f"; for {', '.join(stand_in)} (hollow points, numbered with {FALLBACK_MARK}) the "
+           "even-spread bound, the traffic model giving no time" if stand_in else "")
         + ". Red points are on the Pareto "
         "frontier (no other candidate is both cheaper or cooler and faster), grey ones are "
         "dominated; candidates that do not fit the site are left out."), styles["body"]))
@@ -438,10 +556,9 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
                                styles["body"]))
     if pair:
         story.append(_side_by_side(pair))
-        number = {c.index: n for n, c in enumerate(built, start=1)}
-        left = [str(number[c.index]) for c in power_left_out(built)] if power is not None else []
-        story.append(Paragraph(_esc("Points are numbered as the table's rows: " + "; ".join(
-            f"{n} {c.name}" for n, c in enumerate(built, start=1)) + "." + (
+        left = [number(c) for c in power_left_out(built)] if power is not None else []
+        story.append(Paragraph(_esc("Points are numbered as the table's #: " + "; ".join(
+            f"{number(c)} {c.name}" for c in built) + "." + (
             f" Not on the power chart: {', '.join(left)} (a switch without a maximum power "
             "figure)." if left else "")), styles["body"]))
     story.append(PageBreak())
@@ -453,13 +570,15 @@ def _charts(result: StudyResult, styles: dict[str, ParagraphStyle]) -> list[obje
     else:
         story += [cost_bars, Paragraph(_esc(servers_caption(built, priced, 1.0, currency, digits=0)),
                                        styles["body"])]
-    power_bars = _stacked(built, powered, 1000.0, "Power by part class (kW)")
+    unpowered = frozenset(c.index for cs in unpowered_switches(built).values() for c in cs)
+    power_bars = _stacked(built, powered, 1000.0, "Power by part class (kW)", unpowered)
     if power_bars is None:
         story.append(Paragraph("The power split does not add up to the BOM's total: no power "
                                "bars.", styles["body"]))
     else:
-        story += [power_bars, Paragraph(_esc(servers_caption(built, powered, 1000.0, "kW")),
-                                        styles["body"])]
+        caption = " ".join(filter(None, (servers_caption(built, powered, 1000.0, "kW"),
+                                         unpowered_caption(built))))
+        story += [power_bars, Paragraph(_esc(caption), styles["body"])]
     story += [PageBreak(), Paragraph("Counts per candidate", styles["h2"]), _counts(built)]
     return story
 
@@ -471,7 +590,7 @@ def _time_notes(built: list[Candidate]) -> list[str]:
     if first is None or not first.primary:
         return []
     lines = [f"All-reduce: workload {first.primary} under each candidate's own load balancing "
-             "(in brackets: what its switches run), from the traffic model (NCCL's flows routed "
+             "(Load balancing: what its switches run), from the traffic model (NCCL's flows routed "
              f"as the switches route them; static ECMP the mean of {SEEDS} hash draws): the "
              "Pareto marks' time. Even spread: the fabric's even-spread bound (the analysis: its "
              "bandwidth spread evenly over the links, no hash collisions)."]
@@ -523,18 +642,19 @@ def comparison_pdf(result: StudyResult, requirement: Requirement, catalog: Catal
         story += [Paragraph(_esc(line), styles["body"]) for line in _time_notes(built)]
         routed = [line for line in map(by_mode_line, built) if line]
         if routed:
-            story.append(Paragraph(_esc(
+            lead = Paragraph(_esc(
                 "All-reduce by load balancing (the traffic model: NCCL's flows routed as the "
-                "switches route them), where the modes or the even spread differ: "
-                + " | ".join(routed) + "."), styles["body"]))
+                "switches route them), where the modes or the even spread differ:"),
+                styles["body"])
+            # the lead never alone at the foot of a page: it goes over with its first line
+            items = [Paragraph(_esc(line), styles["item"]) for line in routed]
+            story += [KeepTogether([lead, items[0]]), *items[1:]]
     if refused:
-        head = [Paragraph("Candidate", styles["head"]), Paragraph("Why it cannot be built",
-                                                                  styles["head"])]
-        rows = [[Paragraph(_esc(c.name), styles["cell"]), Paragraph(_esc(c.reason or ""),
-                                                                    styles["cell"])]
-                for c in refused]
+        head = [Paragraph(h, styles["head"]) for h in ("#", "Candidate", "Why it cannot be built")]
+        rows = [[number(c), Paragraph(_esc(c.name), styles["cell"]),
+                 Paragraph(_esc(c.reason or ""), styles["cell"])] for c in refused]
         story.append(KeepTogether([Paragraph("Cannot be built", styles["h2"])]))
-        story.append(_table([head, *rows], [50 * mm, PAGE[0] - 2 * MARGIN - 50 * mm],
+        story.append(_table([head, *rows], [5 * mm, 50 * mm, PAGE[0] - 2 * MARGIN - 55 * mm],
                             fonts().cond))
     if result.price_problems:
         story.append(Paragraph("Price list problems (cost shown as incomplete)", styles["h2"]))

@@ -24,6 +24,15 @@ def test_a_label_that_would_cover_another_moves_up_a_line():
     assert free_label_spot(112, 52, 5, placed) == (112, 64)  # two labels in its way
 
 
+def test_a_label_moves_one_line_not_two_when_the_line_is_not_a_whole_number():
+    # the window places its labels in pixels, a line of 17.6 px: -200 + 17.6 is 17.599999...
+    # from -200, which had counted as still overlapping and moved the label a second line
+    placed: list[tuple[float, float, float]] = []
+    free_label_spot(100.0, -200.0, 15.6, placed, line=17.6)
+    _x, y = free_label_spot(100.8, -200.0, 15.6, placed, line=17.6)
+    assert abs(y - (-200.0 + 17.6)) < 1e-9
+
+
 def test_points_that_differ_only_by_rounding_share_one_label():
     from aicnet_gui.report.compare_pdf import shared_labels
 
@@ -61,4 +70,5 @@ def test_the_pdf_names_the_candidates_its_power_chart_leaves_out(tmp_path):
         capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     text = " ".join(page.extract_text() for page in PdfReader(out).pages).replace("\n", " ")
-    assert "Not on the power chart: 2 (a switch without a maximum power figure)" in text
+    # numbered as in the window (#4: the fourth candidate; the PDF had numbered it 2, its row)
+    assert "Not on the power chart: 4 (a switch without a maximum power figure)" in text

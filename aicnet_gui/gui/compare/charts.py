@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QPointF, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ...report.compare_pdf import (
@@ -26,15 +26,17 @@ from ...report.compare_pdf import (
     MAX_LABELLED,
     NETWORK,
     compact,
+    free_label_spot,
     powered,
     priced,
     servers_caption,
     shared_labels,
     span,
     staircase,
+    unpowered_caption,
 )
 from ...study.candidate import EVEN_SPREAD, Candidate
-from ...study.comparison_text import no_power_comparison, power_left_out
+from ...study.comparison_text import FALLBACK_MARK, no_power_comparison, power_left_out
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#1f2933")
 
@@ -49,6 +51,25 @@ def _hex(colour: Any) -> str:
 
 def _number(c: Candidate) -> str:
     return str(c.index + 1)
+
+
+def _stands_in(c: Candidate) -> bool:
+    """The candidate's time is the even-spread bound, the traffic model giving none."""
+    return c.metrics is not None and c.metrics.collective_basis == EVEN_SPREAD
+
+
+def point_label(c: Candidate) -> str:
+    """A point's number, `*` after it when its time is the even-spread bound standing in."""
+    return _number(c) + (FALLBACK_MARK if _stands_in(c) else "")
+
+
+def point_tip(c: Candidate, x: float, t: float) -> str:
+    """What hovering over a candidate's point says."""
+    tip = f"#{c.index + 1} {c.name}\n{x:,.4g} · {t:.3f} ms"
+    if _stands_in(c):
+        tip += (f"{FALLBACK_MARK}: the even-spread bound stands in (the traffic model gave no "
+                "time); compared at it")
+    return tip
 
 
 class _CompactAxis(pg.AxisItem):
@@ -110,13 +131,20 @@ class _Scatter:
         self.plot.setMenuEnabled(False)
         self.panel = _Panel(self.widget)
         self._points: dict[int, tuple[float, float]] = {}
+        self._labels: dict[int, str] = {}  # candidate index -> its number as drawn
+        self._tips: dict[int, str] = {}
+        self._texts: list[tuple[pg.TextItem, float, float]] = []  # a label, its point
         self._picked = picked
         self._ring = pg.ScatterPlotItem(size=18, pen=pg.mkPen(HIGHLIGHT, width=2), brush=None)
         self._ring.setZValue(10)
+        # labels of points close on screen are stacked a line apart, again after a zoom or resize
+        self.plot.vb.sigResized.connect(self.place_labels)
+        self.plot.vb.sigRangeChanged.connect(self.place_labels)
 
     def show(self, candidates: Sequence[Candidate], x_title: str, y_title: str) -> int:
         """Draw the candidates that have both numbers; how many were drawn."""
         plot = self.plot
+        self._texts = []
         plot.clear()
         drawn = [(c, self.x_of(c), c.metrics.collective_ms) for c in candidates  # type: ignore[union-attr]
                  if c.metrics is not None and c.feasible and self.x_of(c) is not None
@@ -128,17 +156,16 @@ class _Scatter:
         if front:
             xs, ts = zip(*front, strict=True)
             plot.addItem(pg.PlotDataItem(xs, ts, pen=pg.mkPen(_hex(FRONTIER), width=1.5)))
-        spots = [{"pos": (x, t), "data": c.index, "size": 10 if self.on_frontier(c) else 8,
-                  "brush": pg.mkBrush(_hex(FRONTIER) if self.on_frontier(c) else _hex(DOMINATED)),
-                  "pen": None} for c, x, t in drawn]
-        names = {c.index: c.name for c, _x, _t in drawn}
-        points = pg.ScatterPlotItem(
-            spots=spots, hoverable=True, hoverSize=13,
-            tip=lambda x, y, data: f"#{data + 1} {names[data]}\n{x:,.4g} · {y:.3f} ms")
+        spots = [self._spot(c, x, t) for c, x, t in drawn]  # type: ignore[arg-type]
+        self._labels = {c.index: point_label(c) for c, _x, _t in drawn}
+        self._tips = {c.index: point_tip(c, x, t) for c, x, t in drawn}  # type: ignore[arg-type]
+        tips = self._tips
+        points = pg.ScatterPlotItem(spots=spots, hoverable=True, hoverSize=13,
+                                    tip=lambda _x, _y, data: tips[data])
         points.sigClicked.connect(lambda _item, hits, _ev: hits and self._picked(hits[0].data()))
         plot.addItem(points)
         if len(drawn) <= MAX_LABELLED:
-            texts = shared_labels([(_number(c), x, t) for c, x, t in drawn])  # type: ignore[misc]
+            texts = shared_labels([(point_label(c), x, t) for c, x, t in drawn])  # type: ignore[misc]
             for (c, x, t), text in zip(drawn, texts, strict=True):
                 if not text:
                     continue
@@ -146,16 +173,54 @@ class _Scatter:
                                     else "#1f2933", anchor=(-0.3, 1.1))
                 label.setPos(x, t)
                 plot.addItem(label)
+                self._texts.append((label, x, t))  # type: ignore[arg-type]
         plot.addItem(self._ring)
         self._ring.setData([])
         if drawn:  # the PDF's ranges: equal times (or costs) still give a readable axis
             plot.setXRange(*span([x for _c, x, _t in drawn]), padding=0)  # type: ignore[misc]
             plot.setYRange(*span([t for _c, _x, t in drawn]), padding=0)  # type: ignore[misc]
+        self.place_labels()
         return len(drawn)
+
+    def place_labels(self, *_args: object) -> None:
+        """Each label beside its point, a line higher where it would cover a label already
+        placed (the PDF's free_label_spot, in pixels: points a few pixels apart at this size
+        and zoom, such as 20.49M, 20.54M and 20.58M on a third of a window)."""
+        vb = self.plot.vb
+        placed: list[tuple[float, float, float]] = []
+        for label, x, t in self._texts:
+            size = label.textItem.boundingRect()
+            width, height = size.width(), size.height()
+            if not height:
+                continue
+            at = vb.mapViewToScene(QPointF(x, t))
+            # the label's left edge is 0.3 of its width right of the point (its anchor); y up
+            px, py = at.x() + 0.3 * width, -at.y()
+            _lx, ly = free_label_spot(px, py, width, placed, line=height)
+            label.setAnchor((-0.3, 1.1 + (ly - py) / height))
+
+    def _spot(self, c: Candidate, x: float, t: float) -> dict[str, Any]:
+        """A point: red on the frontier, grey dominated; hollow where the even-spread bound
+        stands in for the traffic model's time."""
+        colour = _hex(FRONTIER) if self.on_frontier(c) else _hex(DOMINATED)
+        size = 10 if self.on_frontier(c) else 8
+        if _stands_in(c):
+            return {"pos": (x, t), "data": c.index, "size": size, "brush": pg.mkBrush("w"),
+                    "pen": pg.mkPen(colour, width=2)}
+        return {"pos": (x, t), "data": c.index, "size": size, "brush": pg.mkBrush(colour),
+                "pen": None}
 
     def highlight(self, candidate_index: int | None) -> None:
         point = self._points.get(candidate_index) if candidate_index is not None else None
         self._ring.setData([] if point is None else [{"pos": point}])
+
+    def label_of(self, candidate_index: int) -> str | None:
+        """The number a drawn candidate's point carries (tests, screenshots)."""
+        return self._labels.get(candidate_index)
+
+    def tip_of(self, candidate_index: int) -> str | None:
+        """What hovering over a drawn candidate's point says."""
+        return self._tips.get(candidate_index)
 
 
 class _Bars:
@@ -288,7 +353,8 @@ class ComparisonCharts(QTabWidget):
                     f"priced cost, spares included ({currency or '-'})", currency,
                     "No part has a price: no cost bars.", digits=0)
         self._stack(self.power_bars, built, powered, 1000.0, "power, kW", "kW",
-                    "The power split does not add up to the BOM's total: no power bars.")
+                    "The power split does not add up to the BOM's total: no power bars.",
+                    also=unpowered_caption(built))
         self.counts_panel.show_chart(bool(built))
         colours = [CLASS_COLOURS["switches"], CLASS_COLOURS["optics"], CLASS_COLOURS["cables"],
                    CLASS_COLOURS["servers"]]
@@ -296,15 +362,17 @@ class ComparisonCharts(QTabWidget):
             bars.show(built, [(title, _hex(colour), value)], "", legend=False)
 
     def _stack(self, panel: tuple[_Bars, _Panel], built: list[Candidate], split: Split,
-               scale: float, y_title: str, unit: str, empty: str, digits: int = 1) -> None:
+               scale: float, y_title: str, unit: str, empty: str, digits: int = 1,
+               also: str = "") -> None:
         bars, frame = panel
         shown = [c for c in built if split(c)]
         series = [(part, _hex(CLASS_COLOURS[part]),
                    lambda c, p=part: split(c)[p] / scale)  # type: ignore[index]
                   for part in NETWORK]
         bars.show(shown, series, y_title, legend=True)
-        frame.caption.setText(servers_caption(built, split, scale, unit, digits) if shown
-                              else empty)
+        frame.caption.setText(" ".join(filter(None, (servers_caption(built, split, scale, unit,
+                                                                     digits), also)))
+                              if shown else empty)
         frame.show_chart(bool(shown))
 
     def highlight(self, candidate_index: int | None) -> None:
@@ -323,7 +391,8 @@ def _stand_ins(built: Sequence[Candidate]) -> str:
                if c.metrics is not None and c.metrics.collective_basis == EVEN_SPREAD]
     if not numbers:
         return ""
-    return " (#" + ", #".join(numbers) + ": the even-spread bound, no traffic-model time)"
+    return (" (#" + ", #".join(numbers) + f", drawn hollow and numbered with {FALLBACK_MARK}: the "
+            "even-spread bound, the traffic model giving no time)")
 
 
 def _no_power_figure(built: Sequence[Candidate]) -> str:

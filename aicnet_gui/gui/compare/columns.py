@@ -9,6 +9,11 @@ catalog figures, once the BOM gives them) are made from the candidates present. 
 all-reduce is its time under the candidate's own load balancing (the traffic model's; `*`: the
 even-spread bound standing in, the tooltip says why); the primary workload's load balancing
 and its even-spread bound have a column each.
+
+The columns a comparison is decided by come first, after the candidate: cost, power, the
+primary all-reduce, its load balancing, the even-spread bound and the Pareto mark, so that
+they show without scrolling in a 1600-pixel window; the counts and the rest follow.  Long
+titles take two lines, and every header has a tooltip saying what the column is.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ class Column:
     sort: Callable[[Candidate], Value]
     tip: Callable[[Candidate], str] = lambda _c: ""
     numeric: bool = True
+    #: what the column is (the header's tooltip)
+    about: str = ""
 
 
 def _metric(read: Callable[[CandidateMetrics], Value]) -> Callable[[Candidate], Value]:
@@ -187,6 +194,10 @@ def pareto_tip(c: Candidate) -> str:
             lines.append(f"{title}: on the frontier")
         else:
             lines.append(f"{title}: dominated by " + ", ".join(mark.dominated_by.get(key, ())))
+    m = c.metrics
+    if m is not None and m.collective_basis == EVEN_SPREAD:
+        lines.append(f"compared at its even-spread bound ({ms(m.collective_ms)}{FALLBACK_MARK}): "
+                     "the traffic model gave no time")
     return "\n".join(lines)
 
 
@@ -213,59 +224,83 @@ def _workload_column(workload_id: str, primary: bool) -> Column:
                 if primary else "")
         return "" if w is None else head + workload_tip(w)
 
-    return Column(f"allreduce:{workload_id}", f"All-reduce {workload_id}" + (" ★" if primary else ""),
-                  text, time, tip)
+    about = (f"workload {workload_id}'s all-reduce under the candidate's own load balancing (the "
+             "traffic model's time; * where the even-spread bound stands in for it)"
+             + (". ★: the time the Pareto marks, the charts and the sort use" if primary else ""))
+    return Column(f"allreduce:{workload_id}",
+                  "All-reduce" + (" ★" if primary else "") + f"\n{workload_id}", text, time, tip,
+                  about=about)
 
 
 FIXED_HEAD: tuple[Column, ...] = (
-    Column("number", "#", lambda c: str(c.index + 1), lambda c: float(c.index)),
+    Column("number", "#", lambda c: str(c.index + 1), lambda c: float(c.index),
+           about="the candidate's number, as on the charts and in the PDF"),
     Column("name", "Candidate", lambda c: c.name, lambda c: c.name,
-           lambda c: "\n".join((c.description, *c.notes)), numeric=False),
+           lambda c: "\n".join((c.description, *c.notes)), numeric=False,
+           about="the candidate (hover over a name for what it is); bold: on a Pareto frontier"),
     Column("status", "Feasible", status, lambda c: 0 if c.feasible else 1 if c.built else 2,
-           lambda c: c.reason or "built, fits the site", numeric=False),
-    Column("switches", "Leaf / spine / core", _shown(switches_text), _metric(total_switches),
-           lambda c: switches_tip(c.metrics) if c.metrics else ""),
+           lambda c: c.reason or "built, fits the site", numeric=False,
+           about="built; built but does not fit the site; or cannot be built (Why not says why)"),
+)
+COST = Column("cost", "Cost", _shown(cost_text), _metric(lambda m: m.cost),
+              lambda c: cost_tip(c.metrics) if c.metrics else "",
+              about="the bill of materials priced from your price list, spares included")
+POWER = Column("power", "Power\nkW", _shown(kw), _metric(lambda m: m.power_w),
+               lambda c: power_tip(c.metrics) if c.metrics else "",
+               about="every part at its maximum figure; >=: a model without a maximum is not "
+                     "counted (a lower bound)")
+PARETO = Column("pareto", "Pareto", pareto_text, pareto_rank, pareto_tip, numeric=False,
+                about="on the (cost, time) and/or (power, time) frontier, or dominated (hover: by "
+                      "which); the time is the ★ all-reduce")
+COUNTS: tuple[Column, ...] = (
+    Column("switches", "Switches\nleaf/spine/core", _shown(switches_text),
+           _metric(total_switches), lambda c: switches_tip(c.metrics) if c.metrics else "",
+           about="switches per tier: leaves / spines / cores (hover: the models)"),
     Column("optics", "Optics", _shown(lambda m: f"{sum(m.optics.values()):,}"),
            _metric(lambda m: sum(m.optics.values())),
-           lambda c: _parts_tip(c.metrics.optics) if c.metrics else ""),
+           lambda c: _parts_tip(c.metrics.optics) if c.metrics else "",
+           about="transceivers, one per cage (hover: per part)"),
     Column("cables", "Cables", _shown(lambda m: f"{sum(m.cables.values()):,}"),
            _metric(lambda m: sum(m.cables.values())),
-           lambda c: cables_tip(c.metrics) if c.metrics else ""),
+           lambda c: cables_tip(c.metrics) if c.metrics else "",
+           about="physical cables (hover: per part and type, fibre metres)"),
     Column("racks", "Racks", _shown(lambda m: str(m.racks)), _metric(lambda m: m.racks),
-           lambda c: f"{c.metrics.rows} rows, {c.metrics.rack_units:,} RU used" if c.metrics else ""),
-    Column("power", "Power kW", _shown(kw), _metric(lambda m: m.power_w),
-           lambda c: power_tip(c.metrics) if c.metrics else ""),
+           lambda c: f"{c.metrics.rows} rows, {c.metrics.rack_units:,} RU used" if c.metrics else "",
+           about="racks used (hover: rows and rack units)"),
 )
 POWER_TYPICAL = Column(
-    "power_typical", "Typical kW",
+    "power_typical", "Typical\nkW",
     _shown(lambda m: "" if m.power_typical_w is None else f"{m.power_typical_w / 1000:,.1f}"),
-    _metric(lambda m: m.power_typical_w), lambda c: power_tip(c.metrics) if c.metrics else "")
+    _metric(lambda m: m.power_typical_w), lambda c: power_tip(c.metrics) if c.metrics else "",
+    about="the total at typical figures")
 POWER_UNVERIFIED = Column(
-    "power_unverified", "Unverified kW",
+    "power_unverified", "Unverified\nkW",
     _shown(lambda m: "" if m.power_unverified_w is None else f"{m.power_unverified_w / 1000:,.1f}"),
-    _metric(lambda m: m.power_unverified_w), lambda c: power_tip(c.metrics) if c.metrics else "")
-COST = Column("cost", "Cost", _shown(cost_text), _metric(lambda m: m.cost),
-              lambda c: cost_tip(c.metrics) if c.metrics else "")
+    _metric(lambda m: m.power_unverified_w), lambda c: power_tip(c.metrics) if c.metrics else "",
+    about="the part of the power total from devices counted at a secondary, unverified figure")
 BISECTION = Column("bisection", "Bisection", _shown(lambda m: f"{m.bisection_gbps / 1000:g} Tb/s"),
                    _metric(lambda m: m.bisection_gbps),
-                   lambda c: f"workload {c.metrics.bisection_workload}" if c.metrics else "")
+                   lambda c: f"workload {c.metrics.bisection_workload}" if c.metrics else "",
+                   about="max-flow between the two halves of the widest workload's servers")
 FIXED_TAIL: tuple[Column, ...] = (
-    Column("failure", "Worst switch failure",
+    Column("failure", "Worst switch\nfailure",
            _shown(lambda m: m.failure.words() if m.failure else "-"),
            _metric(lambda m: None if m.failure is None
                    else m.failure.gpus_lost * 1e6 + m.failure.worst_drop * 1e3 + m.failure.gpus_reduced),
            lambda c: c.metrics.failure.evaluated if c.metrics and c.metrics.failure else "",
-           numeric=False),
+           numeric=False, about="the worst single switch failure, every switch failed alone"),
     Column("growth", "Growth", _shown(growth_text),
            _metric(lambda m: None if m.growth is None
                    else (1e9 if m.growth.fits else float(m.growth.headroom_servers or 0))),
            lambda c: c.metrics.growth.verdict if c.metrics and c.metrics.growth else
-           "the requirement sets no growth target", numeric=False),
+           "the requirement sets no growth target", numeric=False,
+           about="whether the growth target fits, or how many servers fit before a change"),
     Column("findings", "Findings", _shown(findings_text), _metric(findings_rank),
-           lambda c: findings_tip(c.metrics) if c.metrics else "", numeric=False),
-    Column("pareto", "Pareto", pareto_text, pareto_rank, pareto_tip, numeric=False),
+           lambda c: findings_tip(c.metrics) if c.metrics else "", numeric=False,
+           about="the design's findings: errors, warnings, infos (hover: per code)"),
     Column("reason", "Why not", lambda c: c.reason or "", lambda c: c.reason,
-           lambda c: c.reason or "", numeric=False),
+           lambda c: c.reason or "", numeric=False,
+           about="why a candidate cannot be built or does not fit the site"),
 )
 
 
@@ -283,20 +318,25 @@ def _balancing_tip(c: Candidate) -> str:
     return "\n".join(lines)
 
 
-BALANCING = Column("load_balancing", "Load balancing", _shown(balancing_text),
-                   _shown(balancing_text), _balancing_tip, numeric=False)
+BALANCING = Column("load_balancing", "Load\nbalancing", _shown(balancing_text),
+                   _shown(balancing_text), _balancing_tip, numeric=False,
+                   about="what the switches run for the ★ all-reduce under the candidate's "
+                         "setting (static ECMP, adaptive routing, flowlets, spraying)")
 EVEN_SPREAD_TIME = Column(
-    "even_spread", "Even spread ★", _shown(lambda m: ms(m.even_spread_ms)),
+    "even_spread", "Even\nspread ★", _shown(lambda m: ms(m.even_spread_ms)),
     _metric(lambda m: m.even_spread_ms),
     lambda c: ("the ★ workload's all-reduce with the fabric's bandwidth spread evenly over its "
                "links (the analysis: no hash collisions), the fabric's even-spread bound"
-               if c.metrics else ""))
+               if c.metrics else ""),
+    about="the ★ all-reduce with the bandwidth spread evenly over the links (the analysis, no "
+          "hash collisions): the fabric's even-spread bound")
 
 
 def columns_for(candidates: Sequence[Candidate]) -> tuple[Column, ...]:
-    """The columns of a table of `candidates`: the fixed ones, typical and unverified power when
-    any candidate has them, one all-reduce column per workload (the primary one starred), the
-    primary workload's load balancing and even-spread bound."""
+    """The columns of a table of `candidates`: the candidate; what decides (cost, power, the
+    primary workload's all-reduce, its load balancing and even-spread bound, the Pareto mark);
+    the other workloads' all-reduce; the counts (with typical and unverified power when any
+    candidate has them) and bisection; failure, growth, findings and why not."""
     built = [c.metrics for c in candidates if c.metrics is not None]
     power = tuple(col for col, read in ((POWER_TYPICAL, "power_typical_w"),
                                         (POWER_UNVERIFIED, "power_unverified_w"))
@@ -305,6 +345,8 @@ def columns_for(candidates: Sequence[Candidate]) -> tuple[Column, ...]:
     for m in built:
         for w in m.workloads:
             workloads[w.id] = workloads.get(w.id, False) or w.id == m.primary
-    per_workload = tuple(_workload_column(w, primary) for w, primary in workloads.items())
-    primary = (BALANCING, EVEN_SPREAD_TIME) if any(workloads.values()) else ()
-    return FIXED_HEAD + power + (COST, BISECTION) + per_workload + primary + FIXED_TAIL
+    starred = tuple(_workload_column(w, True) for w, primary in workloads.items() if primary)
+    others = tuple(_workload_column(w, False) for w, primary in workloads.items() if not primary)
+    primary = (BALANCING, EVEN_SPREAD_TIME) if starred else ()
+    return (FIXED_HEAD + (COST, POWER) + starred + primary + (PARETO,) + others + COUNTS
+            + power + (BISECTION,) + FIXED_TAIL)

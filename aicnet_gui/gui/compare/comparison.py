@@ -28,8 +28,9 @@ from ...model.document import FabricDocument
 from ...model.edits import SetRequirement
 from ...model.fabric import Requirement
 from ...study import Candidate, Study, StudyError, StudyProgress, StudyResult
-from ...study.comparison_text import power_lines, time_lines
+from ...study.comparison_text import FALLBACK_MARK, power_lines, time_lines
 from ...study.pareto import mark
+from ...study.traffic_estimates import fallback_lines
 from ..dialogs import messages
 from ..workers.background import BackgroundJob
 from . import places
@@ -190,8 +191,12 @@ class Comparison(QObject):
             lines.append("; ".join(line.strip() for line in power_lines(built, catalog)) + ".")
             lines.append(f"Cost: {m.cost_note}.")
             times = time_lines(built)
-            if times:
-                lines.append("★ " + "; ".join(line.strip() for line in times) + ".")
+            if times:  # what the columns are; then the stand-ins, a sentence of their own
+                lines.append("★ " + "; ".join(line.strip() for line in times[:2]) + ".")
+            missing = fallback_lines(built)
+            if missing:
+                lines.append(f"{FALLBACK_MARK} no traffic-model time, the even-spread bound "
+                             "stands in (and is compared): " + "; ".join(missing) + ".")
         if result.price_problems:
             lines.append(f"Price list {result.price_list}: {len(result.price_problems)} "
                          "problem(s), cost shown as incomplete: " + "; ".join(result.price_problems))

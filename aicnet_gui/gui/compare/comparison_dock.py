@@ -35,6 +35,8 @@ from .. import resources
 from .table_model import CANDIDATE_ROLE, CandidateSort, CandidateTable
 
 MAX_COLUMN = 240
+#: the table's and the charts' shares of the dock's width
+TABLE_SHARE = (2, 1)
 
 
 def _seconds(value: float) -> str:
@@ -184,10 +186,13 @@ class ComparisonDock(QDockWidget):
         self.charts = ComparisonCharts()
         self.charts.picked.connect(self.select)
         self.splitter.addWidget(self.charts)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        # the table two thirds: its deciding columns (comparison's columns.py) show whole in a
+        # 1600-pixel window; the charts keep a third
+        self.splitter.setStretchFactor(0, TABLE_SHARE[0])
+        self.splitter.setStretchFactor(1, TABLE_SHARE[1])
         width = max(self.width(), 900)
-        self.splitter.setSizes([width * 3 // 5, width * 2 // 5])
+        total = sum(TABLE_SHARE)
+        self.splitter.setSizes([width * TABLE_SHARE[0] // total, width * TABLE_SHARE[1] // total])
 
     # ---------------------------------------------------------------- what it shows
     def show_study(self, name: str, total: int) -> None:

@@ -102,6 +102,8 @@ class CandidateTable(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section].title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.columns[section].about or None
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
