@@ -45,17 +45,22 @@ def _strings(drawing) -> list[str]:  # noqa: ANN001
     return out
 
 
-def _plots(drawing) -> list[LinePlot]:  # noqa: ANN001
+def _found(drawing, kind) -> list:  # noqa: ANN001
+    """Every node of `kind` in a reportlab drawing's tree."""
     found = []
 
     def walk(node) -> None:  # noqa: ANN001
-        if isinstance(node, LinePlot):
+        if isinstance(node, kind):
             found.append(node)
         for child in getattr(node, "contents", ()):
             walk(child)
 
     walk(drawing)
     return found
+
+
+def _plots(drawing) -> list[LinePlot]:  # noqa: ANN001
+    return _found(drawing, LinePlot)
 
 
 def test_a_name_breaks_only_after_a_hyphen():
@@ -155,17 +160,9 @@ def test_the_tallest_bar_ends_below_the_charts_edge(refused):
 
     _study, result = refused
     built = [c for c in result.candidates if c.metrics is not None]
-    charts = []
-
-    def walk(node) -> None:  # noqa: ANN001
-        if isinstance(node, VerticalBarChart):
-            charts.append(node)
-        for child in getattr(node, "contents", ()):
-            walk(child)
-
-    walk(_stacked(built, powered, 1000.0, "power"))
+    charts = _found(_stacked(built, powered, 1000.0, "power"), VerticalBarChart)
     stacked = len(charts)
-    walk(_counts(built))
+    charts += _found(_counts(built), VerticalBarChart)
     assert stacked == 1 and len(charts) == 5
     for n, chart in enumerate(charts):
         tallest = max(map(sum, zip(*chart.data, strict=True))) if n < stacked else max(
