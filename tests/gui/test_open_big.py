@@ -126,15 +126,28 @@ def test_marks_shown_before_the_items_exist_reach_them(window, qtbot, lazy):  # 
         window.topology.show_badges({leaf: ("error", 2)}, set(), set())
         window.topology.set_highlight({server}, leaf)
 
+    scene = window.topology
+    seen: dict = {}
+
+    def on_built() -> None:
+        # read in the slot of `built`: the first report of the new document (which starts on
+        # `built` and would set the real badges) cannot have arrived yet
+        doc = window.document.fabric
+        leaf = doc.device_by_name("leaf-01")
+        if leaf is None:  # the start document's canvas
+            return
+        item = scene.items_by_id[leaf.id]
+        server_item = scene.items_by_id[doc.device_by_name("gpu-001").id]
+        seen.update(badge=item.badge, highlight=item.highlight, member=server_item.highlight,
+                    badge_of=scene.badge_of(leaf.id))
+
+    scene.built.connect(on_built)
     opened = open_big(window, qtbot, mark)
     assert opened["building"]
-    scene = window.topology
-    qtbot.waitUntil(lambda: not scene.building(), timeout=30000)
-    leaf = window.document.fabric.device_by_name("leaf-01").id
-    item = scene.items_by_id[leaf]
-    assert item.badge == ("error", 2) and item.highlight == "bottleneck"
-    assert scene.items_by_id[window.document.fabric.device_by_name("gpu-001").id].highlight == "member"
-    assert scene.badge_of(leaf) == ("error", 2)
+    qtbot.waitUntil(lambda: "badge" in seen, timeout=30000)
+    scene.built.disconnect(on_built)
+    assert seen == {"badge": ("error", 2), "highlight": "bottleneck", "member": "member",
+                    "badge_of": ("error", 2)}
 
 
 def test_an_edit_right_after_the_open_moves_the_device_and_its_cables(window, qtbot, lazy):  # noqa: ANN001
