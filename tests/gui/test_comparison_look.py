@@ -137,6 +137,14 @@ def test_the_power_bars_say_which_switches_they_leave_out(qtbot, refused, catalo
     caption = dock.charts.power_bars[1].caption.text()
     assert "nvidia-sn5600 has no maximum power figure" in caption
     assert "not in the bars of " + ", ".join(f"#{c.index + 1}" for c in left) in caption
+    # and the bars are numbered as lower bounds, as the PDF names them; the others are not
+    ticks = dict(dock.charts.power_bars[0].plot.getAxis("bottom")._tickLevels[0])
+    shown = [c for c in result.candidates if c.metrics is not None and c.metrics.power_by_class]
+    lower = {c.index for c in left}
+    assert ticks and set(ticks.values()) == {
+        f"{c.index + 1}" + (" (>=)" if c.index in lower else "") for c in shown}
+    cost_ticks = dock.charts.cost_bars[0].plot.getAxis("bottom")._tickLevels[0]
+    assert not any("(>=)" in label for _x, label in cost_ticks)
 
 
 def test_labels_of_points_close_on_screen_do_not_cover_each_other(qtbot, refused):

@@ -34,6 +34,7 @@ from ...report.compare_pdf import (
     span,
     staircase,
     unpowered_caption,
+    unpowered_switches,
 )
 from ...study.candidate import EVEN_SPREAD, Candidate
 from ...study.comparison_text import FALLBACK_MARK, no_power_comparison, power_left_out
@@ -239,7 +240,9 @@ class _Bars:
         self._outline.setZValue(10)
 
     def show(self, candidates: Sequence[Candidate], series: Sequence[tuple[str, str, Callable[[Candidate], float]]],
-             y_title: str, legend: bool) -> None:
+             y_title: str, legend: bool, lower_bounds: frozenset[int] = frozenset()) -> None:
+        """`lower_bounds`: the indexes of candidates whose bars leave a part out (numbered with
+        "(>=)", as the PDF names them)."""
         plot = self.plot
         plot.clear()
         if plot.legend is not None:
@@ -259,8 +262,9 @@ class _Bars:
         self._order = [c.index for c in candidates]
         self._tops = {c.index: (x, top) for c, x, top in zip(candidates, xs, bottom, strict=True)}
         many = len(candidates) > MAX_LABELLED
-        plot.getAxis("bottom").setTicks([[(x, _number(c)) for x, c in zip(xs, candidates, strict=True)
-                                          if not many or x % 5 == 0]])
+        plot.getAxis("bottom").setTicks([[
+            (x, _number(c) + (" (>=)" if c.index in lower_bounds else ""))
+            for x, c in zip(xs, candidates, strict=True) if not many or x % 5 == 0]])
         plot.setLabel("left", y_title)
         plot.setLabel("bottom", "candidate (#)" if legend else "")
         plot.addItem(self._outline)
@@ -354,7 +358,9 @@ class ComparisonCharts(QTabWidget):
                     "No part has a price: no cost bars.", digits=0)
         self._stack(self.power_bars, built, powered, 1000.0, "power, kW", "kW",
                     "The power split does not add up to the BOM's total: no power bars.",
-                    also=unpowered_caption(built))
+                    also=unpowered_caption(built),
+                    lower_bounds=frozenset(c.index for cs in unpowered_switches(built).values()
+                                           for c in cs))
         self.counts_panel.show_chart(bool(built))
         colours = [CLASS_COLOURS["switches"], CLASS_COLOURS["optics"], CLASS_COLOURS["cables"],
                    CLASS_COLOURS["servers"]]
@@ -363,13 +369,13 @@ class ComparisonCharts(QTabWidget):
 
     def _stack(self, panel: tuple[_Bars, _Panel], built: list[Candidate], split: Split,
                scale: float, y_title: str, unit: str, empty: str, digits: int = 1,
-               also: str = "") -> None:
+               also: str = "", lower_bounds: frozenset[int] = frozenset()) -> None:
         bars, frame = panel
         shown = [c for c in built if split(c)]
         series = [(part, _hex(CLASS_COLOURS[part]),
                    lambda c, p=part: split(c)[p] / scale)  # type: ignore[index]
                   for part in NETWORK]
-        bars.show(shown, series, y_title, legend=True)
+        bars.show(shown, series, y_title, legend=True, lower_bounds=lower_bounds)
         frame.caption.setText(" ".join(filter(None, (servers_caption(built, split, scale, unit,
                                                                      digits), also)))
                               if shown else empty)
