@@ -2,8 +2,10 @@
 multi-plane fabric switches also by plane), links bundled.
 
 Every tier (servers at the bottom, then leaf, spine, core) is one row of boxes.  A tier with few
-devices shows each device; a bigger tier groups them by their `su` tag, else `pod`, else rack,
-and merges neighbouring groups when there are still too many for one row.  All links between
+devices shows each device; a bigger tier groups them by their `su` tag (a leaf that serves
+several SUs by its `sus` run: `SUs 3–4`), else `pod`, else rack, and merges neighbouring groups
+when there are still too many for one row: within each plane, and the servers along the leaf
+boxes' runs of SUs, so that a server box sits under the leaf boxes it is cabled to.  All links between
 two boxes become one line whose width grows with the link count and whose label says
 `count x speed`.  Vector drawing straight on the canvas; the legend explains colours and widths.
 """
@@ -43,6 +45,24 @@ def _natural(text: str) -> list:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
 
 
+def _box_order(title: str) -> list:
+    """Boxes in natural order, a leaf group of SUs (`SUs 3–4`) among the single SUs."""
+    return _natural(title.replace("SUs ", "SU ", 1))
+
+
+_SPAN = re.compile(r"^(\d+)-(\d+)$")
+
+
+def _su_span(tags: dict[str, str]) -> str | None:
+    """The title of a leaf that serves several SUs (tag `sus` = "3-4", as the generators
+    write it): `SUs 3–4`; None without a well-formed tag."""
+    match = _SPAN.match(tags.get("sus", ""))
+    if match is None or int(match.group(1)) > int(match.group(2)):
+        return None
+    first, last = match.groups()
+    return f"SU {first}" if first == last else f"SUs {first}–{last}"
+
+
 @dataclass
 class Node:
     key: str
@@ -71,8 +91,16 @@ class Diagram:
     grouping: dict[int, str]
 
 
+_GROUP_TITLE = re.compile(r"^SUs? (\d+)(?:–(\d+))?(.*)$")
+
+
 def _range_title(first: str, last: str) -> str:
-    """`SU 1` and `SU 11` -> `SU 1…11`; otherwise `first … last`."""
+    """`SU 1` and `SU 11` -> `SUs 1–11` (as the canvas titles a run of SUs), leaf groups
+    `SUs 1–2` and `SUs 7–8` -> `SUs 1–8` (with the same plane after); `rack 1` and `rack 9` ->
+    `rack 1…9`; otherwise `first … last`."""
+    a, b = _GROUP_TITLE.match(first), _GROUP_TITLE.match(last)
+    if a and b and a.group(3) == b.group(3):
+        return f"SUs {a.group(1)}–{b.group(2) or b.group(1)}{a.group(3)}"
     a, b = re.match(r"^(.*?)(\d+)$", first), re.match(r"^(.*?)(\d+)$", last)
     if a and b and a.group(1) == b.group(1):
         return f"{a.group(1)}{a.group(2)}…{b.group(2)}"
@@ -86,11 +114,98 @@ def _group_key(doc: FabricDocument, device_id: str, how: str) -> str:
     if how == "device":
         return device.name
     plane = f" plane {device.plane}" if device.plane else ""
+    if how == "su" and not device.tags.get("su"):
+        span = _su_span(device.tags)
+        if span is not None:
+            return span + plane
     if how in ("su", "pod"):
         value = device.tags.get(how)
         return (f"{how.upper()} {value}" if value else "untagged") + plane
     rack = doc.racks.get(device.rack) if device.rack else None
     return (f"rack {rack.name}" if rack else "no rack") + plane
+
+
+def _tagged(tags: dict[str, str], tag: str) -> bool:
+    """Whether a device can be boxed by `tag`; by SU also a leaf that serves several."""
+    return bool(tags.get(tag)) or (tag == "su" and _su_span(tags) is not None)
+
+
+def _boxes(doc: FabricDocument, members: list[str],
+           leaf_boxes: dict[str, list[str]] | None) -> tuple[str, dict[str, list[str]]]:
+    """How a tier is boxed and its boxes (title -> devices), in order; too many boxes are
+    merged into runs, a tier boxed by SU along the runs of SUs of `leaf_boxes` (the leaf
+    tier's boxes by SU) where every box falls inside one of them."""
+    if len(members) <= MAX_NODES:
+        how = "device"
+    else:
+        how = "rack"
+        for tag in ("su", "pod"):
+            tagged = sum(1 for m in members if _tagged(doc.devices[m].tags, tag))
+            if tagged >= 0.8 * len(members):
+                how = tag
+                break
+    groups: dict[str, list[str]] = defaultdict(list)
+    for device_id in members:
+        groups[_group_key(doc, device_id, how)].append(device_id)
+    names = sorted(groups, key=_box_order)
+    if len(names) <= MAX_NODES:
+        return how, {name: groups[name] for name in names}
+    runs = _runs_along(names, leaf_boxes) if how == "su" and leaf_boxes else None
+    if runs is None:
+        runs = _runs_per_plane(names)
+    merged: dict[str, list[str]] = {}
+    for chunk in runs:
+        title = chunk[0] if len(chunk) == 1 else _range_title(chunk[0], chunk[-1])
+        merged[title] = [m for name in chunk for m in groups[name]]
+    return how, {title: merged[title] for title in sorted(merged, key=_box_order)}
+
+
+def _runs_per_plane(names: list[str]) -> list[list[str]]:
+    """`names` cut into at most `MAX_NODES` runs of neighbours; in a multi-plane fabric each
+    plane's boxes (`… plane 2`) are cut apart, so that no run mixes planes."""
+    planes: dict[str, list[str]] = {}
+    for name in names:
+        head, sep, plane = name.rpartition(" plane ")
+        planes.setdefault(plane if sep and head else "", []).append(name)
+    per_plane = MAX_NODES // len(planes)
+    if len(planes) == 1 or per_plane == 0:
+        per = math.ceil(len(names) / MAX_NODES)
+        return [names[i:i + per] for i in range(0, len(names), per)]
+    runs: list[list[str]] = []
+    for members in planes.values():
+        per = math.ceil(len(members) / per_plane)
+        runs += [members[i:i + per] for i in range(0, len(members), per)]
+    return runs
+
+
+def _su_numbers(title: str) -> range | None:
+    """The SUs a box title names (`SU 3`, `SUs 3–4`, with a plane after), or None."""
+    match = _GROUP_TITLE.match(title)
+    if match is None:
+        return None
+    first = int(match.group(1))
+    return range(first, int(match.group(2) or first) + 1)
+
+
+def _runs_along(names: list[str], leaf_boxes: dict[str, list[str]]) -> list[list[str]] | None:
+    """`names` (SU boxes in order) cut where the leaf boxes' runs of SUs end, so that a server
+    box sits under one leaf box; None when a name is not an SU or crosses a run, or when the
+    runs still make too many boxes."""
+    run_of: dict[int, int] = {}
+    for title in leaf_boxes:
+        numbers = _su_numbers(title)
+        if numbers is None:
+            return None
+        for su in numbers:
+            run_of[su] = numbers.start
+    runs: dict[int, list[str]] = {}
+    for name in names:
+        numbers = _su_numbers(name)
+        starts = {run_of.get(su) for su in numbers} if numbers is not None else {None}
+        if len(starts) != 1 or None in starts:
+            return None
+        runs.setdefault(starts.pop(), []).append(name)
+    return list(runs.values()) if len(runs) <= MAX_NODES else None
 
 
 def build_diagram(doc: FabricDocument) -> Diagram:
@@ -101,33 +216,16 @@ def build_diagram(doc: FabricDocument) -> Diagram:
     node_of: dict[str, str] = {}
     nodes: dict[str, Node] = {}
     grouping: dict[int, str] = {}
-    for tier, members in sorted(by_tier.items()):
-        if len(members) <= MAX_NODES:
-            how = "device"
-        else:
-            how = "rack"
-            for tag in ("su", "pod"):
-                tagged = sum(1 for m in members if doc.devices[m].tags.get(tag))
-                if tagged >= 0.8 * len(members):
-                    how = tag
-                    break
-        groups: dict[str, list[str]] = defaultdict(list)
-        for device_id in members:
-            groups[_group_key(doc, device_id, how)].append(device_id)
-        names = sorted(groups, key=_natural)
-        if len(names) > MAX_NODES:
-            per = math.ceil(len(names) / MAX_NODES)
-            merged: dict[str, list[str]] = {}
-            for i in range(0, len(names), per):
-                chunk = names[i:i + per]
-                title = chunk[0] if len(chunk) == 1 else _range_title(chunk[0], chunk[-1])
-                merged[title] = [m for name in chunk for m in groups[name]]
-            groups, names = merged, list(merged)
-        grouping[tier] = how
-        for name in names:
+    boxes: dict[int, dict[str, list[str]]] = {}
+    # the leaves first: servers boxed by SU follow their leaf boxes' runs of SUs
+    for tier in sorted(by_tier, key=lambda t: (t != 1, t)):
+        grouping[tier], boxes[tier] = _boxes(doc, by_tier[tier],
+                                             boxes.get(1) if grouping.get(1) == "su" else None)
+    for tier in sorted(boxes):
+        for name, members in boxes[tier].items():
             key = f"{tier}:{name}"
             node = nodes[key] = Node(key, tier, name)
-            for device_id in groups[name]:
+            for device_id in members:
                 node.members.append(device_id)
                 node.models[doc.device_model(device_id).model] += 1
                 node_of[device_id] = key
@@ -221,6 +319,8 @@ def _place_rows(doc: FabricDocument, diagram: Diagram, area: Box, left: float,
         label = TIER_TITLES.get(tier, f"tier {tier}")
         bold.text(left, centre_y + 2, label, 8.5, width=66)
         sub = {"device": "each device", "su": "by SU", "pod": "by pod", "rack": "by rack"}[how]
+        if how == "su" and any(n.title.startswith("SUs ") for n in row_nodes):
+            sub = "by SU group"
         if how != "device" and any(doc.devices[m].plane for n in row_nodes for m in n.members):
             sub += ", plane"
         regular.text(left, centre_y - 8, f"({sub})", 7, width=66, rgb=(0.35, 0.35, 0.35))
@@ -275,10 +375,16 @@ def _draw_boxes(writer: PdfWriter, diagram: Diagram, bold: FastText, cond: FastT
         canvas.roundRect(node.x, node.y, node.w, node.h, 4, stroke=1, fill=1)
         models = ", ".join(f"{n}x {m}" if n > 1 else m for m, n in node.models.most_common(2))
         count = len(node.members)
-        lines = [node.title, f"{count} devices" if count > 1 else models]
+        size = min(8.0, max(5.5, node.h / 5.2))
+        title, second = node.title, f"{count} devices" if count > 1 else models
+        head, sep, plane = title.rpartition(" plane ")
+        if sep and head and bold.fit(title, size, node.w - 6)[0] != title:
+            # too narrow for `SUs 1–6 plane 1`: the plane takes the second line (the models'
+            # line below counts the devices), not cut off
+            title, second = head, f"plane {plane}"
+        lines = [title, second]
         if count > 1:
             lines.append(models)
-        size = min(8.0, max(5.5, node.h / 5.2))
         top = node.y + node.h / 2 + (len(lines) - 1) * size * 0.6 - size * 0.3
         for i, line in enumerate(lines):
             font = bold if i == 0 else cond
