@@ -5,8 +5,8 @@ Every tier (servers at the bottom, then leaf, spine, core) is one row of boxes. 
 devices shows each device; a bigger tier groups them by their `su` tag (a leaf that serves
 several SUs by its `sus` run: `SUs 3–4`), else `pod`, else rack, and merges neighbouring groups
 when there are still too many for one row: within each plane, and the servers along the leaf
-boxes' runs of SUs, so that a server box sits under the leaf boxes it is cabled to.  All links between
-two boxes become one line whose width grows with the link count and whose label says
+boxes' runs of SUs, so that a server box sits under the leaf boxes it is cabled to.  All links
+between two boxes become one line whose width grows with the link count and whose label says
 `count x speed`.  Vector drawing straight on the canvas; the legend explains colours and widths.
 """
 
@@ -383,7 +383,7 @@ def _draw_boxes(writer: PdfWriter, diagram: Diagram, bold: FastText, cond: FastT
             # line below counts the devices), not cut off
             title, second = head, f"plane {plane}"
         lines = [title, second]
-        if count > 1:
+        if count > 1 or second != models:
             lines.append(models)
         top = node.y + node.h / 2 + (len(lines) - 1) * size * 0.6 - size * 0.3
         for i, line in enumerate(lines):
