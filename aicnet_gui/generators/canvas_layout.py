@@ -112,7 +112,7 @@ class LeafGroups:
     def __init__(self, spans: Iterable[str | None]) -> None:
         parsed = []
         for span in set(spans):
-            first, last = _span(span)
+            first, last = sus_span(span)
             if first is not None and last is not None:
                 parsed.append((first, last, span))
         parsed.sort()
@@ -143,7 +143,7 @@ class LeafGroups:
         return group
 
 
-def _span(span: str | None) -> tuple[int | None, int | None]:
+def sus_span(span: str | None) -> tuple[int | None, int | None]:
     """("3-4") -> (3, 4); (None, None) for anything else."""
     if not span:
         return None, None
@@ -158,7 +158,7 @@ def group_key(device: Placeable, groups: LeafGroups | None = None) -> str:
     leaves carry together, `groups`), pod or rack."""
     tags = device.tags
     span = tags.get("sus")
-    if span is not None and _span(span)[0] is not None:
+    if span is not None and sus_span(span)[0] is not None:
         return f"su:{span}"
     su = tags.get("su")
     if su is not None:

@@ -17,6 +17,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from ..generators.canvas_layout import sus_span
 from ..model.document import FabricDocument
 from ..model.wording import counted
 from .pdfpage import Box, PdfWriter
@@ -50,16 +51,12 @@ def _box_order(title: str) -> list:
     return _natural(title.replace("SUs ", "SU ", 1))
 
 
-_SPAN = re.compile(r"^(\d+)-(\d+)$")
-
-
 def _su_span(tags: dict[str, str]) -> str | None:
     """The title of a leaf that serves several SUs (tag `sus` = "3-4", as the generators
     write it): `SUs 3–4`; None without a well-formed tag."""
-    match = _SPAN.match(tags.get("sus", ""))
-    if match is None or int(match.group(1)) > int(match.group(2)):
+    first, last = sus_span(tags.get("sus"))
+    if first is None:
         return None
-    first, last = match.groups()
     return f"SU {first}" if first == last else f"SUs {first}–{last}"
 
 
