@@ -44,6 +44,7 @@ from .edits import (
     UpdateSettings,
     UpdateWorkload,
 )
+from .end_check import ends_on_free_ports
 from .fabric import (
     Device,
     EmbeddedCatalog,
@@ -211,7 +212,7 @@ class FabricDocument:
     def _clean_columns(self, columns: LinkColumns) -> bool:
         """Whether loaded links keep every invariant in an empty document's link table (ids
         unique and no other object's, each port used once, ends on existing ports, cables
-        known), checked with sets, looped in C."""
+        known): the ids with sets, looped in C, the ends as numbers (end_check.py)."""
         if self.links:
             return False
         ids = set(columns.ids)
@@ -220,15 +221,8 @@ class FabricDocument:
                                          and ids.isdisjoint(self.workloads.keys())):
             return False
         del ids
-        ends_a, ends_b = columns.values["a"], columns.values["b"]
-        ends = set(ends_a)  # type: ignore[arg-type]
-        ends.update(ends_b)  # type: ignore[arg-type]
-        if len(ends) != 2 * columns.n:
-            return False
-        del ends
-        # in link order, not the set's: neighbouring links share devices (a set's order made
-        # this pass 8x slower at 300k links, its look-ups all over memory)
-        if not (self._ends_exist(ends_a) and self._ends_exist(ends_b)):  # type: ignore[arg-type]
+        if not ends_on_free_ports(self._device_ports, columns.values["a"],  # type: ignore[arg-type]
+                                  columns.values["b"]):  # type: ignore[arg-type]
             return False
         cables = columns.values["cable"]
         used = set(cables) if cables is not None else set()
