@@ -41,9 +41,13 @@ _WORKLOADS = b',\n  "workloads": '
 PIECE_BYTES = 256 * 1024
 #: a links section above this many bytes (~110k links) is read in halves where asked
 HALVES_BYTES = 16 * 1024 * 1024
-#: the part of the links this process reads when the child reads the rest: the child also
-#: pickles its columns (~0.1 s at 150k links), this process unpickles them (~0.03 s)
+#: the part of the links this process reads when a forked child reads the rest: the child
+#: also pickles its columns (~0.1 s at 150k links), this process unpickles them (~0.03 s)
 HEAD_SHARE = 0.56
+#: the same for a spawned child (the editor), which first starts an interpreter and imports
+#: pydantic and the link model (~0.35 s): at 1.2M links the loader thread waited 0.5-0.8 s
+#: for it with 0.56, and ~0.2 s (the unpickling) from 0.64 on (planes2, the editor's open)
+SPAWNED_HEAD_SHARE = 0.64
 
 
 class TooMany(ValueError):
@@ -209,18 +213,20 @@ def _link_columns(raw: bytes, first: int, end: int, piece_bytes: int, halves: bo
     """`the_rest()` (the file but its links) and the links between `first` and `end` as
     validated columns.  With `halves`, above `HALVES_BYTES` and where a fork helps
     (aicnet_gui/forked.py): the second half (from the first link that starts past `HEAD_SHARE`
-    of it) parsed and validated in a forked child while this process validates the rest of the
+    of it, `SPAWNED_HEAD_SHARE` for a spawned child) parsed and validated in a forked child while this process validates the rest of the
     file and then the first half, and the two joined.  Columns are validated value by value, so
     the halves validate as the whole does; a failure is the one of reading alone: the rest of
     the file's first, then the first half's (the child's half is then done here, to raise its
     own)."""
-    middle = raw.find(OBJECT_SEPARATOR, first + int((end - first) * HEAD_SHARE), end) \
+    forking = fork_useful()
+    share = HEAD_SHARE if forking else SPAWNED_HEAD_SHARE
+    middle = raw.find(OBJECT_SEPARATOR, first + int((end - first) * share), end) \
         if halves and end - first > HALVES_BYTES else -1
     if middle < 0:
         fabric = the_rest()
         return fabric, LinkColumns.validated(columns_from_rows(_pieces(raw, first, end, piece_bytes)))
     second = middle + len(LINE_SEPARATOR)
-    with _second_half(raw, second, end, piece_bytes) as pending:
+    with _second_half(raw, second, end, piece_bytes, forking) as pending:
         fabric = the_rest()
         head = _validated_columns(raw, first, middle, piece_bytes)
         tail = pending.result()
@@ -229,12 +235,12 @@ def _link_columns(raw: bytes, first: int, end: int, piece_bytes: int, halves: bo
     return fabric, LinkColumns(_joined(head, tail))
 
 
-def _second_half(raw: bytes, start: int, end: int,
-                 piece_bytes: int) -> Forked[dict[str, list[Any] | None]] | Spawned[dict[str, list[Any] | None]]:
+def _second_half(raw: bytes, start: int, end: int, piece_bytes: int,
+                 forking: bool) -> Forked[dict[str, list[Any] | None]] | Spawned[dict[str, list[Any] | None]]:
     """The links between `start` and `end` read in a child: forked where that is safe (the
     CLI: it has the file's bytes already), else spawned with those bytes (the editor, whose Qt
     threads forbid a fork: aicnet_gui/spawned.py); `result()` None when neither can run."""
-    if fork_useful():
+    if forking:
         return Forked(partial(_validated_columns, raw, start, end, piece_bytes))
     return Spawned(_validated_columns, pickle.PickleBuffer(memoryview(raw)[start:end]), 0,
                    end - start, piece_bytes)
