@@ -13,7 +13,7 @@ import pytest
 from aicnet_gui.fileio import FabricFileError
 from aicnet_gui.fileio.fabric_file import dumps_fabric, loads_fabric
 from aicnet_gui.generators import RailOptimizedParams, generate
-from aicnet_gui.model.end_check import ends_on_free_ports
+from aicnet_gui.model.end_check import resolve_ends
 from tests.test_pieces import dumps_like_aicnet
 
 
@@ -51,17 +51,38 @@ def test_the_check_agrees_with_sets_and_look_ups_on_random_designs():
     for _ in range(4000):
         tables, a, b = _random_case(rng)
         expected = _oracle(tables, a, b)
-        assert ends_on_free_ports(tables, a, b) is expected, (tables, a, b)
+        assert (resolve_ends(tables, a, b) is not None) is expected, (tables, a, b)
         verdicts.append(expected)
     assert 200 < sum(verdicts) < 3800  # both answers were put to it
+
+
+def test_values_at_the_ends_are_the_maps_read_at_each_end():
+    """A reader's own per-device maps (shared, as the store's endpoint maps and the scene's
+    port rows are) read at every end, as a dict look-up per end reads them."""
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(3000):
+        tables, a, b = _random_case(rng)
+        resolved = resolve_ends(tables, a, b)
+        if resolved is None:
+            continue
+        shared = [{name: rng.randint(0, 99) for name in ("p0", "p1", "p2", "p3", "q0", "q1")
+                   if rng.random() < 0.7} for _ in range(3)]
+        per_device = [rng.choice(shared) for _ in resolved.device_ids]
+        maps = dict(zip(resolved.device_ids, per_device, strict=True))
+        got_a, got_b = resolved.values_at_ends(per_device, -7)
+        assert got_a.tolist() == [maps[device].get(port, -7) for device, port in a]
+        assert got_b.tolist() == [maps[device].get(port, -7) for device, port in b]
+        checked += len(a) + len(b)
+    assert checked > 1000
 
 
 def test_a_port_an_a_end_and_a_b_end_share_is_caught():
     table = {"p1": object(), "p2": object()}
     tables = {"s1": table, "s2": table}
-    assert ends_on_free_ports(tables, [("s1", "p1")], [("s2", "p1")])
-    assert not ends_on_free_ports(tables, [("s1", "p1")], [("s1", "p1")])
-    assert not ends_on_free_ports(tables, [("s1", "p1"), ("s1", "p1")], [])
+    assert resolve_ends(tables, [("s1", "p1")], [("s2", "p1")]) is not None
+    assert resolve_ends(tables, [("s1", "p1")], [("s1", "p1")]) is None
+    assert resolve_ends(tables, [("s1", "p1"), ("s1", "p1")], []) is None
 
 
 @pytest.fixture(scope="module")

@@ -347,22 +347,12 @@ class Store:
         if not n:
             self.link_ids, self._link_row, self.a_port, self.b_port, self.assembly = [], {}, [], [], []
             return
-        ad, ap = list(map(_FIRST, ends_a)), list(map(_SECOND, ends_a))
-        bd, bp = list(map(_FIRST, ends_b)), list(map(_SECOND, ends_b))
-        del ends_a, ends_b
+        ap, bp = list(map(_SECOND, ends_a)), list(map(_SECOND, ends_b))
         self.link_ids = ids
         self._link_row = None  # built on first use: a clean full run never needs it
         self.a_port, self.b_port, self.assembly = ap, bp, asm
-        dev_row = self.dev_row
-        a_rows = np.fromiter(map(dev_row.__getitem__, ad), np.int64, n)
-        b_rows = np.fromiter(map(dev_row.__getitem__, bd), np.int64, n)
-        # an end's endpoint: its device's port map (one of a few shared ones) at its port name,
-        # and its optic: the device's cage -> optic map at the endpoint's cage, each a take in
-        # a table of the distinct maps (one dict look-up per end, for the name's code)
-        port_map_of, port_maps = _distinct(self.dev_ports)
-        codes, ep_table = arrays.lookup_table(port_maps, NONE)
-        a_ep = ep_table[port_map_of[a_rows], np.fromiter(map(codes.__getitem__, ap), np.int64, n)]
-        b_ep = ep_table[port_map_of[b_rows], np.fromiter(map(codes.__getitem__, bp), np.int64, n)]
+        a_rows, b_rows, a_ep, b_ep = self._end_rows(ends_a, ends_b)
+        del ends_a, ends_b
         if min(a_ep.min(), b_ep.min()) < 0:  # the document never holds one
             raise KeyError("a link end on no port of its device")
         ep_cage = self.ep.arrays()["cage"]
@@ -386,6 +376,30 @@ class Store:
         col["rail_tag"][:] = np.nan if rail.count(None) == n else np.array(rail, dtype=float)
         if asm.count(None) != n:
             col["has_asm"][:] = np.fromiter(map(is_not, asm, repeat(None)), bool, n)
+
+    def _end_rows(self, ends_a: list[tuple[str, str]], ends_b: list[tuple[str, str]]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(A device rows, B device rows, A endpoints, B endpoints) of the links' ends.  An
+        end's endpoint is its device's port map (one of a few shared ones) at its port name:
+        from the numbers the document kept of a file opened and not changed since (its devices
+        are these rows, end_check.py), else a take in a table of the distinct maps (one dict
+        look-up per end, for the name's code) after a look-up of each end's device."""
+        resolved = self.doc.loaded_ends()
+        if resolved is not None and resolved.device_ids == self.dev_ids:
+            a_ep, b_ep = resolved.values_at_ends(self.dev_ports, NONE)
+            a_rows, b_rows = (rows.astype(np.int64) for rows in resolved.devices)
+            return a_rows, b_rows, a_ep, b_ep
+        n = len(ends_a)
+        dev_row = self.dev_row
+        a_rows = np.fromiter(map(dev_row.__getitem__, map(_FIRST, ends_a)), np.int64, n)
+        b_rows = np.fromiter(map(dev_row.__getitem__, map(_FIRST, ends_b)), np.int64, n)
+        port_map_of, port_maps = _distinct(self.dev_ports)
+        codes, ep_table = arrays.lookup_table(port_maps, NONE)
+        a_ep = ep_table[port_map_of[a_rows],
+                        np.fromiter(map(codes.__getitem__, map(_SECOND, ends_a)), np.int64, n)]
+        b_ep = ep_table[port_map_of[b_rows],
+                        np.fromiter(map(codes.__getitem__, map(_SECOND, ends_b)), np.int64, n)]
+        return a_rows, b_rows, a_ep, b_ep
 
     def _link_values(self, link: Link) -> tuple:
         a_row, b_row = self.dev_row[link.a.device], self.dev_row[link.b.device]

@@ -44,7 +44,7 @@ from .edits import (
     UpdateSettings,
     UpdateWorkload,
 )
-from .end_check import ends_on_free_ports
+from .end_check import ResolvedEnds, resolve_ends
 from .fabric import (
     Device,
     EmbeddedCatalog,
@@ -135,6 +135,8 @@ class FabricDocument:
         self.links = LinkTable()
         self.workloads: dict[str, Workload] = {}
         self.revision = 0
+        # (revision, link columns, their ends as numbers) of an opened file (`loaded_ends`)
+        self._loaded_ends: tuple[int, LinkColumns, ResolvedEnds] | None = None
         self._names: dict[str, str] = {}
         # device -> port -> id of the link there: made from the links on the first question
         # that needs it (`_end_index`) and kept up to date by every edit after that; None until
@@ -203,31 +205,46 @@ class FabricDocument:
         """Take an opened file's links as they are (columns) when they keep every invariant,
         checked as `_clean_link_run` checks a run; else add them one by one, so that the first
         offending link is named."""
-        if not self._clean_columns(columns):
+        resolved = self._clean_columns(columns)
+        if resolved is None:
             table = LinkTable(columns)
             self._add_links_one_by_one(table.values(), None, None, "$.links")
             return
         self.links = LinkTable(columns)
+        self._loaded_ends = (self.revision, columns, resolved)
 
-    def _clean_columns(self, columns: LinkColumns) -> bool:
-        """Whether loaded links keep every invariant in an empty document's link table (ids
-        unique and no other object's, each port used once, ends on existing ports, cables
-        known): the ids with sets, looped in C, the ends as numbers (end_check.py)."""
+    def loaded_ends(self) -> ResolvedEnds | None:
+        """The opened file's link ends as numbers (end_check.py) while nothing was changed
+        since it was opened (the same revision, the links exactly as loaded); else None."""
+        kept = self._loaded_ends
+        if kept is None:
+            return None
+        revision, columns, resolved = kept
+        if revision != self.revision or self.links.as_loaded() is not columns:
+            self._loaded_ends = None  # never valid again: its memory goes
+            return None
+        return resolved
+
+    def _clean_columns(self, columns: LinkColumns) -> ResolvedEnds | None:
+        """The loaded links' ends as numbers when the links keep every invariant in an empty
+        document's link table (ids unique and no other object's, each port used once, ends on
+        existing ports, cables known), else None: the ids checked with sets, looped in C, the
+        ends as numbers (end_check.py)."""
         if self.links:
-            return False
+            return None
         ids = set(columns.ids)
         if len(ids) != columns.n or not (ids.isdisjoint(self.devices.keys())
                                          and ids.isdisjoint(self.racks.keys())
                                          and ids.isdisjoint(self.workloads.keys())):
-            return False
+            return None
         del ids
-        if not ends_on_free_ports(self._device_ports, columns.values["a"],  # type: ignore[arg-type]
-                                  columns.values["b"]):  # type: ignore[arg-type]
-            return False
         cables = columns.values["cable"]
         used = set(cables) if cables is not None else set()
         used.discard(None)
-        return used <= self.catalog.cables.keys()
+        if not used <= self.catalog.cables.keys():
+            return None
+        return resolve_ends(self._device_ports, columns.values["a"],  # type: ignore[arg-type]
+                            columns.values["b"])  # type: ignore[arg-type]
 
     def _end_index(self) -> dict[str, dict[str, str]]:
         """Device id -> port -> id of the link at that port, made from the links on first use
@@ -363,6 +380,7 @@ class FabricDocument:
         copy.links = self.links.copy()
         copy.workloads = dict(self.workloads)
         copy.revision = self.revision
+        copy._loaded_ends = self._loaded_ends  # the copy holds the same links and devices
         copy._names = dict(self._names)
         copy._ends = None
         copy._ends_todo = None

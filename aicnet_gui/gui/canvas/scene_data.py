@@ -294,22 +294,31 @@ def _link_columns(doc: FabricDocument, index: dict[str, int], geometry_of: np.nd
     Link object is made), straight into numpy with map(), which loops in C.  A port end is a
     port-name code per end (one dict look-up) and one numpy take in the geometry x code table
     (`_PortTable.lookup`).  An end on an unknown device gets device row len(index) (its
-    `geometry_of` is the table's all -1 row), an unknown port row -1."""
+    `geometry_of` is the table's all -1 row), an unknown port row -1.  The ends of a file
+    opened and not changed since are read from the numbers the document kept of them
+    (`FabricDocument.loaded_ends`): one take, no look-up (1.2M links: ~0.3 s less)."""
     columns = _LinkColumns()
     ids, ends_a, ends_b, rails, colours, planes = doc.links.columns(
         "id", "a", "b", "rail", "colour", "plane")
     n = len(ids)
     if not n:
         return columns
-    codes, ports_of = table.lookup()
-    unknown_name = repeat(len(codes))
-    missing = repeat(len(index))
-    for ends, rows_name, ports_name in ((ends_a, "ia", "pa"), (ends_b, "ib", "pb")):
-        rows = np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64, count=n)
-        names = np.fromiter(map(codes.get, map(_SECOND, ends), unknown_name), dtype=np.int64,
-                            count=n)
-        setattr(columns, rows_name, rows)
-        setattr(columns, ports_name, ports_of[geometry_of[rows], names])
+    resolved = doc.loaded_ends()
+    if resolved is not None and resolved.device_ids == list(index):
+        # a file opened and not changed since: its ends are numbers already (model/end_check.py)
+        columns.ia, columns.ib = (rows.astype(np.int64) for rows in resolved.devices)
+        columns.pa, columns.pb = resolved.values_at_ends(
+            [table.rows_of[number] for number in geometry_of[:-1].tolist()], -1)
+    else:
+        codes, ports_of = table.lookup()
+        unknown_name = repeat(len(codes))
+        missing = repeat(len(index))
+        for ends, rows_name, ports_name in ((ends_a, "ia", "pa"), (ends_b, "ib", "pb")):
+            rows = np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64, count=n)
+            names = np.fromiter(map(codes.get, map(_SECOND, ends), unknown_name), dtype=np.int64,
+                                count=n)
+            setattr(columns, rows_name, rows)
+            setattr(columns, ports_name, ports_of[geometry_of[rows], names])
     columns.ids = ids
     columns.rails = [rail or 0 for rail in rails] if None in rails else rails
     columns.colours = colours
