@@ -355,6 +355,8 @@ class Store:
         del ends_a, ends_b
         if min(a_ep.min(), b_ep.min()) < 0:  # the document never holds one
             raise KeyError("a link end on no port of its device")
+        # an end's optic: the device's cage -> optic map at the endpoint's cage, a take in a
+        # table of the distinct maps
         ep_cage = self.ep.arrays()["cage"]
         optics_of, optics_maps = _distinct(self.dev_optics)
         _cages, opt_table = arrays.lookup_table(optics_maps, NONE,
