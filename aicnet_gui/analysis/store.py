@@ -584,17 +584,9 @@ class Store:
 
 def _distinct(per_row: list[dict | None]) -> tuple[np.ndarray, list[dict]]:
     """Each row's dict as its number among the distinct dicts (by identity; rows share a few),
-    and those dicts."""
-    number: dict[int, int] = {}
-    distinct: list[dict] = []
-    rows = []
-    for table in per_row:
-        at = number.get(id(table))
-        if at is None:
-            at = number[id(table)] = len(distinct)
-            distinct.append(table if table is not None else {})
-        rows.append(at)
-    return np.array(rows, dtype=np.int64), distinct
+    and those dicts (a row without one: an empty dict)."""
+    numbers, distinct = arrays.by_identity(per_row)
+    return numbers, [table if table is not None else {} for table in distinct]
 
 
 def _table_summary(endpoints: Endpoints, pmap: dict[str, int]) -> tuple[int, int]:

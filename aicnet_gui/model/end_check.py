@@ -51,22 +51,15 @@ class ResolvedEnds:
         has no such port): `per_device` is indexed by device number, and its maps are shared
         by many devices (one object), so each distinct (port table, map) pair is translated
         once and every end is one numpy take."""
-        pair_number: dict[tuple[int, int], int] = {}
-        pairs: list[tuple[int, Mapping[str, int]]] = []
-        pair_of_device = np.empty(len(self.device_ids), dtype=np.int64)
-        for device, (table, values) in enumerate(zip(self.table_of_device.tolist(), per_device,
-                                                     strict=True)):
-            key = (table, id(values))
-            number = pair_number.get(key)
-            if number is None:
-                number = pair_number[key] = len(pairs)
-                pairs.append((table, values))
-            pair_of_device[device] = number
+        map_of_device, maps = arrays.by_identity(per_device)
+        pairs, pair_of_device = arrays.unique(self.table_of_device * max(len(maps), 1)
+                                              + map_of_device, return_inverse=True)
         width = max((len(names) for names in self.port_names), default=0)
         translated = np.full((len(pairs), max(width, 1)), missing, dtype=np.int64)
-        for number, (table, values) in enumerate(pairs):
+        for number, pair in enumerate(pairs.tolist()):
+            table, values = divmod(pair, len(maps))
             names = self.port_names[table]
-            translated[number, :len(names)] = [values.get(name, missing) for name in names]
+            translated[number, :len(names)] = [maps[values].get(name, missing) for name in names]
         return tuple(translated[pair_of_device[devices], places]
                      for devices, places in zip(self.devices, self.places, strict=True))
 
@@ -107,16 +100,8 @@ def _distinct_tables(port_tables: Mapping[str, Mapping[str, Any]]
                      ) -> tuple[list[dict[str, int]], np.ndarray]:
     """(per distinct port table, by identity: port name -> its place; per device: the number
     of its table)."""
-    table_number: dict[int, int] = {}
-    places: list[dict[str, int]] = []
-    table_of: list[int] = []
-    for table in port_tables.values():
-        number = table_number.get(id(table))
-        if number is None:
-            number = table_number[id(table)] = len(places)
-            places.append(dict(zip(table, range(len(table)), strict=True)))
-        table_of.append(number)
-    return places, np.array(table_of, dtype=np.int64)
+    table_of_device, tables = arrays.by_identity(port_tables.values())
+    return [dict(zip(table, range(len(table)), strict=True)) for table in tables], table_of_device
 
 
 def _each_port_once(places: list[dict[str, int]], table_of_device: np.ndarray,
@@ -127,7 +112,7 @@ def _each_port_once(places: list[dict[str, int]], table_of_device: np.ndarray,
         return True
     sizes = np.array([len(table) for table in places], dtype=np.int64)
     first_port = np.zeros(len(table_of_device) + 1, dtype=np.int64)
-    np.cumsum(sizes[table_of_device] if len(sizes) else [], out=first_port[1:])
+    np.cumsum(sizes[table_of_device], out=first_port[1:])
     numbered = [first_port[device] + port.astype(np.int64)
                 for device, port in zip(devices, ports, strict=True)]
     uses = np.bincount(np.concatenate(numbered), minlength=int(first_port[-1]))
