@@ -154,3 +154,36 @@ def test_a_broken_recovery_note_is_ignored_not_a_crash_at_start_up(small, tmp_pa
         assert store.pending() == []
     note.write_bytes(b'{"original": null, "saved_at": 5, "pid": null, "more": 1}')
     assert [r.saved_at for r in store.pending()] == [5.0]
+
+
+_KILLED_AT_THE_LOCK = textwrap.dedent("""
+    import importlib.util, sys
+    spec = importlib.util.spec_from_file_location("atomic", sys.argv[2])
+    atomic = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(atomic)
+    real_lock = atomic._lock
+    def lock_then_wait(fd, blocking):  # the temp file exists and is being locked: stop here
+        taken = real_lock(fd, blocking)
+        print("locked", flush=True)
+        sys.stdin.readline()
+        return taken
+    atomic._lock = lock_then_wait
+    atomic.write_atomic(sys.argv[1], b"new")
+""")
+
+
+def test_a_write_killed_as_its_temp_file_is_made_is_cleaned_by_the_next_start(tmp_path):
+    """SIGKILL cannot be held off: a writer killed the moment its temp file exists, before a
+    single byte is written, has already noted that file, so the next start removes it (the
+    note was once written after the file, and a kill in between left a temp nobody removed)."""
+    target = tmp_path / "pod.fabric"
+    target.write_bytes(b"old")
+    child = subprocess.Popen([sys.executable, "-c", _KILLED_AT_THE_LOCK, str(target),
+                              atomic.__file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert child.stdout is not None and child.stdout.readline() == b"locked\n"
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=60)
+    assert len(_temps(tmp_path)) == 1
+    assert atomic.remove_killed_writes() == 1  # what a start of aicnet does first
+    assert _temps(tmp_path) == [] and target.read_bytes() == b"old"
+    assert not list((atomic._journal()).iterdir())  # and the note went with it

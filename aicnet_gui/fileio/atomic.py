@@ -3,15 +3,16 @@
 Every file aicnet writes (designs, recovery copies, CSV and NetBox exports) goes through
 `atomic_output`:
 
-* the temp file is made by `tempfile.mkstemp` in the target's folder: an unpredictable name,
-  created exclusively (`O_EXCL`), so a symlink planted at a guessable name is never followed;
-  it is named `.<target name>.<random>.tmp`;
+* the temp file is made in the target's folder as `tempfile.mkstemp` makes one: an
+  unpredictable name, created exclusively (`O_EXCL`, `O_NOFOLLOW`), so a symlink planted at a
+  guessable name is never followed; it is named `.<target name>.<random>.tmp`;
 * while it is written the writer holds an exclusive `flock` on it (a temp file another writer
   deleted in the moment before the lock was taken is made again); a temp file that nobody
   holds is left over from a writer that was killed, and `remove_stale_temps` deletes those
   (every write to the same place does, and opening a design does), never a temp that a live
   writer still holds;
-* each write in progress is noted in the user's state folder (`writes/`), so the next start of
+* each write in progress is noted in the user's state folder (`writes/`) before its temp file
+  is made (a kill can come at any moment after), so the next start of
   aicnet (`remove_killed_writes`: the command line, the editor) removes what a writer killed
   with SIGKILL left anywhere; the command line turns SIGTERM and SIGHUP into an interrupt, so a
   write in progress removes its own temp file on the way out;
@@ -182,21 +183,45 @@ def remove_killed_writes() -> int:
     return removed
 
 
-def _locked_temp(folder: Path, prefix: str) -> tuple[int, str]:
-    """A new temp file in `folder`, created exclusively (`mkstemp`) and locked: (fd, path).
+#: how a temp file is created: exclusively, never through a symlink (as `tempfile.mkstemp` does)
+_CREATE_FLAGS = (os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_BINARY", 0))
 
+
+def _locked_temp(folder: Path, prefix: str) -> tuple[int, str, str | None]:
+    """A new temp file in `folder`, noted, created exclusively and locked: (fd, path, note).
+
+    The note is written before the file exists, so a writer killed at any moment after that
+    (SIGKILL cannot be held) leaves a note naming its temp file; a note whose file was never
+    made is dropped by the next start.  The name is random, unpredictable as mkstemp's.
     Between the creation and the lock another writer's `remove_stale_temps` may find the file
     unheld and delete it (it holds the lock while it does); the name is checked after the lock
     is taken, and a file that lost its name is made again."""
     while True:
-        fd, name = tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=folder)
+        name = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{TEMP_SUFFIX}")
+        note = _note_write(name)
+        try:
+            fd = os.open(name, _CREATE_FLAGS, 0o600)
+        except BaseException as error:
+            _drop_note(note)
+            if isinstance(error, FileExistsError):
+                continue
+            raise
         _lock(fd, blocking=True)
         try:
             if os.stat(name).st_ino == os.fstat(fd).st_ino:
-                return fd, name
+                return fd, name, note
         except FileNotFoundError:
             pass
         os.close(fd)
+        _drop_note(note)
+
+
+def _drop_note(note: str | None) -> None:
+    """Remove a write's note (the write is over, or its file was never made)."""
+    if note is not None:
+        with suppress(OSError):
+            os.unlink(note)
 
 
 def _file_mode(path: Path) -> int:
@@ -265,8 +290,7 @@ def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> It
         raise IsADirectoryError(21, "Is a directory", str(path))
     remove_stale_temps(target)
     with _signals_held():  # a SIGTERM now is handled once the temp file is ours to remove
-        fd, temp_name = _locked_temp(folder, _temp_prefix(target))
-        note = _note_write(temp_name)
+        fd, temp_name, note = _locked_temp(folder, _temp_prefix(target))
     try:
         os.fchmod(fd, _file_mode(target))
         with os.fdopen(fd, "wb", closefd=False) as handle:
@@ -283,9 +307,7 @@ def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> It
         raise
     finally:
         os.close(fd)
-        if note is not None:
-            with suppress(OSError):
-                os.unlink(note)
+        _drop_note(note)
 
 
 def write_atomic(path: str | os.PathLike[str], payload: bytes | list[bytes],
