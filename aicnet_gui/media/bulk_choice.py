@@ -111,7 +111,7 @@ def _components(table: LinkColumns) -> _Components:
     rank = np.empty(len(label), dtype=np.int64)
     rank[ids[np.argsort(first_link)]] = np.arange(len(ids))
     comp = rank[comp]
-    order = np.argsort(comp, kind="stable")
+    order = arrays.stable_argsort(comp)
     size = np.bincount(comp, minlength=len(ids))
     start = np.cumsum(size) - size
     end_cage = np.empty(2 * count, dtype=np.int64)

@@ -8,6 +8,11 @@ where a sort takes 30 ms (measured on the 2-core VM with numpy 2.4.6; numpy PR #
 the same method 2x slower than sorting even with few distinct values).  These functions return
 exactly what `np.unique` / `np.isin` return for 1-D integer and boolean arrays, from one sort;
 other dtypes (floats with NaN, strings) go to numpy as before.
+
+`stable_argsort` is `np.argsort(kind="stable")` of an integer array; where the values span
+fewer than 65,536 numbers (device rows, plane and rail numbers) it sorts them as 16-bit keys,
+which numpy sorts by radix: 2.4M link ends by device in 20-30 ms instead of 90-140 ms as
+int64.  `unique` sorts by it too (any correct order gives its results).
 """
 
 from __future__ import annotations
@@ -21,6 +26,30 @@ def _sortable(a: np.ndarray) -> bool:
     return a.dtype.kind in "iub"
 
 
+#: below this many values a plain sort is as fast as looking at the range first
+_RADIX_FROM = 4096
+_RADIX_SPAN = 1 << 16
+
+
+def stable_argsort(values: Any) -> np.ndarray:
+    """`np.argsort(values, kind="stable")` of a 1-D array: the same indices, found by radix
+    sort when the integers span fewer than 65,536 numbers."""
+    a = np.asarray(values)
+    order = _radix_order(a)
+    return order if order is not None else np.argsort(a, kind="stable")
+
+
+def _radix_order(a: np.ndarray) -> np.ndarray | None:
+    """The stable order of `a` by a radix sort of 16-bit keys when `a` is 1-D, long and its
+    integers span fewer than 65,536 numbers; None otherwise."""
+    if a.ndim != 1 or len(a) < _RADIX_FROM or a.dtype.kind not in "iu" or a.dtype.itemsize <= 2:
+        return None
+    low, high = int(a.min()), int(a.max())
+    if high - low >= _RADIX_SPAN:
+        return None
+    return np.argsort((a - a.dtype.type(low)).astype(np.uint16), kind="stable")
+
+
 def unique(values: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False) -> Any:
     """`np.unique(values, return_index=..., return_inverse=..., return_counts=...)` of a 1-D
@@ -31,7 +60,10 @@ def unique(values: Any, return_index: bool = False, return_inverse: bool = False
         return np.unique(a, return_index=return_index, return_inverse=return_inverse,
                          return_counts=return_counts)
     extra = return_index or return_inverse or return_counts
-    order = np.argsort(a) if extra else None  # not stable: 5x faster than a stable sort
+    # a small span sorts by radix; else not stable: 5x faster than a stable sort of int64
+    order = _radix_order(a)
+    if order is None and extra:
+        order = np.argsort(a)
     ordered = a[order] if order is not None else np.sort(a)
     first = np.empty(len(ordered), dtype=bool)
     first[:1] = True

@@ -329,7 +329,7 @@ def _link_columns(doc: FabricDocument, index: dict[str, int], geometry_of: np.nd
 def _used_ports(data: TopologyData, ends: np.ndarray, ports: np.ndarray,
                 names: list[str]) -> None:
     """Group the port rows of every drawn cable end by device (for `used_of`)."""
-    data._used_rows = ports[np.argsort(ends, kind="stable")]
+    data._used_rows = ports[arrays.stable_argsort(ends)]
     data._port_names = names
     counts = np.bincount(ends, minlength=len(data.ids))
     data._used_start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
