@@ -31,12 +31,13 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from stat import S_ISREG
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 try:  # POSIX: a killed writer's lock is released by the kernel
     import fcntl
@@ -264,20 +265,42 @@ def _keep_backup(target: Path) -> None:
 _HELD = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)}
 
 
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGTERM, SIGHUP and SIGINT back in this thread while a temp file is made and
-    noted: their handler (an exception) then runs after the cleanup is in place, never between
-    the file's creation and the `try` that removes it."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:  # pragma: no cover - Windows
-        yield
+_Held = tuple[dict[int, Any], list[int]]
+
+
+def _hold_signals() -> _Held | None:
+    """Hold back the Python handlers of SIGTERM, SIGHUP and SIGINT while a temp file is made
+    and noted: a signal that comes is only recorded, and `_release_signals` (which
+    `atomic_output` calls inside the `try` that removes the file) runs its handler.
+
+    The handlers are swapped, not the signals blocked: a process-wide signal goes to any thread
+    that does not block it, and its Python handler then runs in the main thread at once.  Only
+    the main thread runs Python handlers, so in another thread there is nothing to hold."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous: dict[int, Any] = {}
+    came: list[int] = []
+    for signum in _HELD:
+        handler = signal.getsignal(signum)
+        if handler is not None:  # None: set outside Python, which cannot be put back
+            previous[signum] = signal.signal(signum, lambda number, _frame: came.append(number))
+    return previous, came
+
+
+def _release_signals(held: _Held | None) -> None:
+    """Undo `_hold_signals`: the handlers back, then each signal that came handled as it
+    would have been (an exception from the command line's handler, the default action)."""
+    if held is None:
         return
-    previous = mask(signal.SIG_BLOCK, _HELD)
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, previous)
+    previous, came = held
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+    for signum in dict.fromkeys(came):
+        handler = previous[signum]
+        if callable(handler):
+            handler(signum, None)
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(signum)
 
 
 @contextmanager
@@ -289,9 +312,14 @@ def atomic_output(path: str | os.PathLike[str], keep_backup: bool = False) -> It
     if target.is_dir():
         raise IsADirectoryError(21, "Is a directory", str(path))
     remove_stale_temps(target)
-    with _signals_held():  # a SIGTERM now is handled once the temp file is ours to remove
-        fd, temp_name, note = _locked_temp(folder, _temp_prefix(target))
+    held = _hold_signals()  # a SIGTERM now is handled once the temp file is ours to remove
     try:
+        fd, temp_name, note = _locked_temp(folder, _temp_prefix(target))
+    except BaseException:
+        _release_signals(held)
+        raise
+    try:
+        _release_signals(held)  # inside the try: a signal held back removes the temp file
         os.fchmod(fd, _file_mode(target))
         with os.fdopen(fd, "wb", closefd=False) as handle:
             yield handle

@@ -16,7 +16,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
@@ -137,35 +136,47 @@ def _temps(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
+#: the real command line, held at the moment its PDF's temp file exists and is being locked
+#: (SIGTERM is held back there) until a line comes on stdin: a signal sent then lands in the
+#: narrowest window of the write, every time, on any machine
+_HELD_EXPORT = """
+import sys
+import aicnet_gui.fileio.atomic as atomic
+real_lock, waited = atomic._lock, []
+def lock_then_wait(fd, blocking):
+    taken = real_lock(fd, blocking)
+    if blocking and not waited:
+        waited.append(True)
+        print("locked", flush=True)
+        sys.stdin.readline()
+    return taken
+atomic._lock = lock_then_wait
+from aicnet_gui.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def _start_export(tmp_path: Path, out: Path) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "aicnet_gui.cli", "export", str(ROOT / "examples" /
-                                                                "superpod-4su.fabric"),
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HELD_EXPORT, "export", str(ROOT / "examples" / "superpod-4su.fabric"),
          "--pdf", str(out), "--no-progress"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ | {
-            "PYTHONDONTWRITEBYTECODE": "1"})
-
-
-def _when_writing(child: subprocess.Popen, folder: Path) -> None:
-    """Return once the export's temp file exists (the PDF is then being written)."""
-    deadline = time.monotonic() + 120
-    while not _temps(folder):
-        assert child.poll() is None, "the export ended before it wrote anything"
-        assert time.monotonic() < deadline, "no temp file after 120 s"
-        time.sleep(0.02)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        env=os.environ | {"PYTHONDONTWRITEBYTECODE": "1"})
+    assert child.stdout is not None and child.stdout.readline() == b"locked\n"
+    assert len(_temps(tmp_path)) == 1  # the temp file exists: the write is under way
+    return child
 
 
 def test_5_a_pdf_export_stopped_midway_leaves_no_temp_file(tmp_path):
     out = tmp_path / "plan.pdf"
     out.write_bytes(b"the previous plan")
     child = _start_export(tmp_path, out)
-    _when_writing(child, tmp_path)
     child.send_signal(signal.SIGTERM)  # a polite kill: the write in progress is undone
-    _, err = child.communicate(timeout=120)
+    # the signal, held while the temp file was made, is handled once the export goes on
+    _, err = child.communicate(b"go\n", timeout=120)
     assert child.returncode == 128 + signal.SIGTERM and b"stopped by SIGTERM" in err, err
     assert _temps(tmp_path) == [] and out.read_bytes() == b"the previous plan"
     child = _start_export(tmp_path, out)
-    _when_writing(child, tmp_path)
     child.send_signal(signal.SIGKILL)  # no chance to clean up: the next start of aicnet does
     child.wait(timeout=120)
     assert len(_temps(tmp_path)) == 1 and out.read_bytes() == b"the previous plan"
