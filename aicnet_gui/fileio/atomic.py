@@ -273,9 +273,10 @@ def _hold_signals() -> _Held | None:
     and noted: a signal that comes is only recorded, and `_release_signals` (which
     `atomic_output` calls inside the `try` that removes the file) runs its handler.
 
-    The handlers are swapped, not the signals blocked: a process-wide signal goes to any thread
-    that does not block it, and its Python handler then runs in the main thread at once.  Only
-    the main thread runs Python handlers, so in another thread there is nothing to hold."""
+    The handlers are swapped, not the signals blocked: with the signals blocked, a pending
+    one's handler ran the moment the mask was put back (CPython checks for signals inside
+    `pthread_sigmask`), before the cleanup was in place, and the temp file stayed.  Only the
+    main thread runs Python handlers, so in another thread there is nothing to hold."""
     if threading.current_thread() is not threading.main_thread():
         return None
     previous: dict[int, Any] = {}
