@@ -358,58 +358,11 @@ def _cells(devices: list[Placeable], size_of: Callable[[Placeable], Size]) -> _C
 
 def _block_rows(blocks: list[_Block], pods: list[str | None],
                 upper: Sequence[_Cells] = ()) -> list[list[int]]:
-    """Rows of block indices: of the arrangements `_rows_for` makes for 1, 2, ... blocks a row,
-    the one whose picture is closest to ASPECT (width / height), the switch tiers above the
-    blocks (`upper`) counted in its height as they wrap to its width.  Two SUs of 8 QM9700
-    leaves side by side made a strip of 10:1, and a two-plane B300 pair 37:1, that the fitted
-    view showed as a thin bar: stacked they read as blocks.  Without the spine rows a 64-SU DGX
-    B300 fabric on SN5610 came out 0.46:1, its 1,024 spines a tower over blocks chosen for 2:1;
-    scored by the blocks a row asked for rather than the rows the pods then made, 32 two-plane
-    SUs in pods of 8 came out 0.91:1."""
-    if len(blocks) <= 1:
-        return _rows_for(blocks, pods, 1)
-    best: list[list[int]] = []
-    best_error = math.inf
-    tried: set[tuple[int, ...]] = set()
-    for per_row in range(1, len(blocks) + 1):
-        rows = _rows_for(blocks, pods, per_row)
-        shape = tuple(map(len, rows))
-        if shape in tried:
-            continue
-        tried.add(shape)
-        width, height = _picture_size(blocks, rows, upper)
-        error = abs(math.log(width / height / ASPECT)) if width > 0 and height > 0 else math.inf
-        if error < best_error:
-            best, best_error = rows, error
-        elif width > ASPECT * height:  # wider than asked and worse: more a row only widens it
-            break
-    return best or _rows_for(blocks, pods, 1)
-
-
-def _picture_size(blocks: list[_Block], rows: list[list[int]], upper: Sequence[_Cells]
-                  ) -> tuple[float, float]:
-    """Width and height of the picture `layout_devices` makes of these rows of blocks under the
-    switch tiers `upper`."""
-    width = max((sum(blocks[i][0] for i in row) + BLOCK_GAP * (len(row) - 1) for row in rows),
-                default=0.0)
-    height = 0.0
-    for row in rows:  # a row's leaves, then its servers, each with the gap below it
-        for devices, size in ((1, 3), (2, 4)):
-            tallest = max(blocks[i][size] for i in row)
-            if tallest > 0 or any(blocks[i][devices] for i in row):
-                height += tallest + TIER_GAP
-    row_w = _tier_row_w(width)
-    for count, cell_w, cell_h in upper:
-        cols = max(1, min(count, int((row_w + H_GAP) // cell_w)))
-        height += math.ceil(count / cols) * cell_h - V_GAP + TIER_GAP
-    return width, max(height - TIER_GAP, 0.0)  # no gap below the last row
-
-
-def _rows_for(blocks: list[_Block], pods: list[str | None], per_row: int) -> list[list[int]]:
-    """Rows of block indices for `per_row` blocks a row.  Blocks of one pod stay together: a
-    row holds whole pods (packed in order while they fit), a pod wider than a row gets rows of
-    its own, and blocks in no pod (racks added by hand) fill rows like any blocks; so each pod
-    (a box on the fit-zoom overview) is a rectangle no other pod's blocks reach into."""
+    """Rows of block indices.  Blocks of one pod stay together: a row holds whole pods (packed
+    in order while they fit), a pod wider than a row gets rows of its own, and blocks in no pod
+    (racks added by hand) fill rows like any blocks; so each pod (a box on the fit-zoom
+    overview) is a rectangle no other pod's blocks reach into."""
+    per_row = _blocks_per_row(blocks, upper)
     runs: list[tuple[list[int], bool]] = []  # (blocks, one pod) in order; no-pod blocks merged
     for index, pod in enumerate(pods):
         if runs and (pod is None) == (not runs[-1][1]) and (
@@ -450,6 +403,31 @@ def _rows_for(blocks: list[_Block], pods: list[str | None], per_row: int) -> lis
     if row:
         rows.append(row)
     return rows
+
+
+def _blocks_per_row(blocks: list[_Block], upper: Sequence[_Cells] = ()) -> int:
+    """How many group blocks per row: the number that gives a picture closest to ASPECT (width /
+    height), the switch tiers above the blocks (`upper`) counted in its height as they wrap to
+    its width.  Two SUs of 8 QM9700 leaves side by side made a strip of 10:1, and a two-plane
+    B300 pair 37:1, that the fitted view showed as a thin bar: stacked they read as blocks.
+    Without the spine rows a 64-SU DGX B300 fabric on SN5610 came out 0.46:1, its 512 spines a
+    tower over blocks chosen for 2:1."""
+    if len(blocks) <= 1:
+        return 1
+    width = sum(b[0] for b in blocks) / len(blocks) + BLOCK_GAP
+    height = max(b[3] + b[4] for b in blocks) + 2 * TIER_GAP
+    best, best_error = 1, math.inf
+    for per_row in range(1, len(blocks) + 1):
+        rows = math.ceil(len(blocks) / per_row)
+        row_w = _tier_row_w(per_row * width - BLOCK_GAP)
+        tiers = 0.0
+        for count, cell_w, cell_h in upper:
+            cols = max(1, min(count, int((row_w + H_GAP) // cell_w)))
+            tiers += math.ceil(count / cols) * cell_h - V_GAP + TIER_GAP
+        error = abs(math.log((per_row * width) / (rows * height + tiers) / ASPECT))
+        if error < best_error:
+            best, best_error = per_row, error
+    return best
 
 
 # ---------------------------------------------------------------- checking stored positions

@@ -71,12 +71,3 @@ def test_many_spines_count_in_the_pictures_height(catalog):
                                  floor=B300_FLOOR)
     width, height = _picture(_generated(catalog, params))
     assert 1.0 <= width / height <= 4.0, f"{width:.0f} x {height:.0f}"
-
-
-def test_the_rows_the_pods_make_are_the_ones_scored(catalog):
-    """32 two-plane SUs in pods of 8: the blocks a row asked for (6) were scored, and the pods
-    then made rows of 4, a 0.91:1 picture; the rows the pods really make are scored now."""
-    params = RailOptimizedParams(sus=32, server="nvidia-dgx-b300", leaf="nvidia-sn5610",
-                                 planes=2, floor=B300_FLOOR)
-    width, height = _picture(_generated(catalog, params))
-    assert 1.0 <= width / height <= 4.0, f"{width:.0f} x {height:.0f}"
