@@ -23,7 +23,7 @@ import bisect
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from ..model.catalog_entities import DeviceModel
@@ -304,8 +304,7 @@ def layout_devices(devices_in: Iterable[Placeable], tier_of: Callable[[Placeable
     blocks = [_block(members[1], members[0], size) for _key, members in ordered]
 
     positions: dict[str, tuple[float, float]] = {}
-    upper = [_cells(by_tier[tier], size) for tier in (3, 2) if by_tier.get(tier)]
-    block_rows = _block_rows(blocks, [_pod_of(members) for _key, members in ordered], upper)
+    block_rows = _block_rows(blocks, [_pod_of(members) for _key, members in ordered])
     total_w = max((sum(blocks[i][0] for i in row) + BLOCK_GAP * (len(row) - 1) for row in block_rows),
                   default=0.0)
 
@@ -346,23 +345,12 @@ def _pod_of(members: dict[int, list[Placeable]]) -> str | None:
     return None
 
 
-#: a switch tier above the blocks: (devices, cell width, cell height) of its grid
-_Cells = tuple[int, float, float]
-
-
-def _cells(devices: list[Placeable], size_of: Callable[[Placeable], Size]) -> _Cells:
-    """The grid cells of a tier's devices, as `_grid` makes them."""
-    return (len(devices), max(size_of(d)[0] for d in devices) + H_GAP,
-            max(size_of(d)[1] for d in devices) + V_GAP)
-
-
-def _block_rows(blocks: list[_Block], pods: list[str | None],
-                upper: Sequence[_Cells] = ()) -> list[list[int]]:
+def _block_rows(blocks: list[_Block], pods: list[str | None]) -> list[list[int]]:
     """Rows of block indices.  Blocks of one pod stay together: a row holds whole pods (packed
     in order while they fit), a pod wider than a row gets rows of its own, and blocks in no pod
     (racks added by hand) fill rows like any blocks; so each pod (a box on the fit-zoom
     overview) is a rectangle no other pod's blocks reach into."""
-    per_row = _blocks_per_row(blocks, upper)
+    per_row = _blocks_per_row(blocks)
     runs: list[tuple[list[int], bool]] = []  # (blocks, one pod) in order; no-pod blocks merged
     for index, pod in enumerate(pods):
         if runs and (pod is None) == (not runs[-1][1]) and (
@@ -405,13 +393,10 @@ def _block_rows(blocks: list[_Block], pods: list[str | None],
     return rows
 
 
-def _blocks_per_row(blocks: list[_Block], upper: Sequence[_Cells] = ()) -> int:
+def _blocks_per_row(blocks: list[_Block]) -> int:
     """How many group blocks per row: the number that gives a picture closest to ASPECT (width /
-    height), the switch tiers above the blocks (`upper`) counted in its height as they wrap to
-    its width.  Two SUs of 8 QM9700 leaves side by side made a strip of 10:1, and a two-plane
-    B300 pair 37:1, that the fitted view showed as a thin bar: stacked they read as blocks.
-    Without the spine rows a 64-SU DGX B300 fabric on SN5610 came out 0.46:1, its 512 spines a
-    tower over blocks chosen for 2:1."""
+    height).  Two SUs of 8 QM9700 leaves side by side made a strip of 10:1, and a two-plane
+    B300 pair 37:1, that the fitted view showed as a thin bar: stacked they read as blocks."""
     if len(blocks) <= 1:
         return 1
     width = sum(b[0] for b in blocks) / len(blocks) + BLOCK_GAP
@@ -419,12 +404,7 @@ def _blocks_per_row(blocks: list[_Block], upper: Sequence[_Cells] = ()) -> int:
     best, best_error = 1, math.inf
     for per_row in range(1, len(blocks) + 1):
         rows = math.ceil(len(blocks) / per_row)
-        row_w = _tier_row_w(per_row * width - BLOCK_GAP)
-        tiers = 0.0
-        for count, cell_w, cell_h in upper:
-            cols = max(1, min(count, int((row_w + H_GAP) // cell_w)))
-            tiers += math.ceil(count / cols) * cell_h - V_GAP + TIER_GAP
-        error = abs(math.log((per_row * width) / (rows * height + tiers) / ASPECT))
+        error = abs(math.log((per_row * width) / (rows * height) / ASPECT))
         if error < best_error:
             best, best_error = per_row, error
     return best

@@ -61,13 +61,3 @@ def test_wide_leaves_wrap_into_rows_of_four(catalog):
         if device.role == "leaf":
             rows[device.position[1]] = rows.get(device.position[1], 0) + 1
     assert sorted(rows.values()) == [4, 4]
-
-
-def test_many_spines_count_in_the_pictures_height(catalog):
-    """64 SUs of DGX B300 on SN5610: 512 spines wrap into rows as wide as the blocks below, and
-    the blocks per row are chosen with those rows in the height (they were left out: 0.46:1, a
-    tower)."""
-    params = RailOptimizedParams(sus=64, server="nvidia-dgx-b300", leaf="nvidia-sn5610",
-                                 floor=B300_FLOOR)
-    width, height = _picture(_generated(catalog, params))
-    assert 1.0 <= width / height <= 4.0, f"{width:.0f} x {height:.0f}"
