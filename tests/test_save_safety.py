@@ -19,6 +19,7 @@ from pathlib import Path
 from aicnet_gui.fileio import atomic, dumps_fabric, load_fabric, save_fabric
 from aicnet_gui.fileio.atomic import atomic_output, remove_stale_temps, write_atomic
 from tests.doc_edits import update_link
+from tests.held_lock import HOLD_AT_LOCK
 
 
 def _temps(folder: Path) -> list[str]:
@@ -161,15 +162,9 @@ _KILLED_AT_THE_LOCK = textwrap.dedent("""
     spec = importlib.util.spec_from_file_location("atomic", sys.argv[2])
     atomic = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(atomic)
-    real_lock = atomic._lock
-    def lock_then_wait(fd, blocking):  # the temp file exists and is being locked: stop here
-        taken = real_lock(fd, blocking)
-        print("locked", flush=True)
-        sys.stdin.readline()
-        return taken
-    atomic._lock = lock_then_wait
-    atomic.write_atomic(sys.argv[1], b"new")
-""")
+""") + HOLD_AT_LOCK + """
+atomic.write_atomic(sys.argv[1], b"new")
+"""
 
 
 def test_a_write_killed_as_its_temp_file_is_made_is_cleaned_by_the_next_start(tmp_path):

@@ -22,6 +22,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from tests.held_lock import HOLD_AT_LOCK
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "small-hgx.fabric"
 CALC = "=cmd|' /C calc'!A0"
@@ -137,20 +139,10 @@ def _temps(folder: Path) -> list[str]:
 
 
 #: the real command line, held at the moment its PDF's temp file exists and is being locked
-#: (SIGTERM is held back there) until a line comes on stdin: a signal sent then lands in the
-#: narrowest window of the write, every time, on any machine
+#: (SIGTERM is held back there) until a line comes on stdin (tests/held_lock.py)
 _HELD_EXPORT = """
-import sys
 import aicnet_gui.fileio.atomic as atomic
-real_lock, waited = atomic._lock, []
-def lock_then_wait(fd, blocking):
-    taken = real_lock(fd, blocking)
-    if blocking and not waited:
-        waited.append(True)
-        print("locked", flush=True)
-        sys.stdin.readline()
-    return taken
-atomic._lock = lock_then_wait
+""" + HOLD_AT_LOCK + """
 from aicnet_gui.cli import main
 sys.exit(main(sys.argv[1:]))
 """
