@@ -1,11 +1,12 @@
-"""Work done in a forked child process while this one goes on, its result sent back pickled.
+"""Work done in a forked child process while this one goes on, its result sent back (child_wire.py).
 
 `aicnet diff` of two 300k-link revisions counts two BOMs, each ~0.3 s of one core, and any
 command reads a big file's links (~0.6 s at 300k).  On two cores each revision's BOM is counted
 in a child while this process reads the other revision and matches the two, and a big file's
 links are read in two halves, the second in a child (fileio/pieces.py).  A forked child starts
 at once with everything this process holds (its modules, the documents read so far: nothing is
-sent to it) and sends back only its result (pickled, read back here with the collector held).
+sent to it) and sends back only its result (marshalled or pickled, child_wire.py; read back
+here with the collector held).
 
 Only a caller that knows its process is short-lived and single-threaded (a CLI command) asks
 for it, and only where a fork is safe and useful: on Linux (macOS's system libraries are not
@@ -21,7 +22,6 @@ spawned's count of cores).
 
 from __future__ import annotations
 
-import pickle
 import signal
 import sys
 import threading
@@ -29,6 +29,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from .child_wire import dump_result, load_result
 from .gc_control import gc_held
 from .spawned import cores_for_this_process
 
@@ -91,7 +92,7 @@ class Forked(Generic[Result]):
             return None
         try:
             with gc_held():  # 300k rows of columns: collections would find nothing
-                return pickle.loads(data)  # type: ignore[no-any-return]  # noqa: S301 - our child's
+                return load_result(data)  # type: ignore[no-any-return]
         except Exception:  # noqa: BLE001 - a result that does not read back: the caller does the work
             return None
 
@@ -126,7 +127,7 @@ def _child(work: Callable[[], Any], send: Any, receive: Any) -> None:
         signal.signal(getattr(signal, name), signal.SIG_DFL)
     try:
         with gc_held():
-            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+            data = dump_result(work())
     except BaseException:  # noqa: BLE001 - the parent then does the work and reports it
         data = b""
     try:

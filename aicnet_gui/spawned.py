@@ -6,8 +6,9 @@ child (forked.py), but a process with Qt's threads must not fork.  `Spawned(func
 runs `function(*args)` in `python -m aicnet_gui.spawned_worker` instead: a new interpreter of
 this one (never a fork of the editor's threads, never a re-run of the caller's main script),
 sent the function's module and name and its arguments, pickled, on its stdin; it sends back the
-pickled result on its stdout.  Everything the child needs travels with the request (the bytes
-of the half to read), so what it reads is what this process read.
+result on its stdout (marshalled or pickled, child_wire.py).  Everything the child needs
+travels with the request (the bytes of the half to read), so what it reads is what this
+process read.
 
 Only where it is useful and can work: two CPUs or more for this process and a Python
 interpreter to start (not a frozen application).  Elsewhere, and when the child fails in any
@@ -31,6 +32,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Generic, TypeVar
 
+from .child_wire import dump_result, load_result
 from .gc_control import gc_held
 
 Result = TypeVar("Result")
@@ -124,7 +126,7 @@ class Spawned(Generic[Result]):
             return None
         try:
             with gc_held():  # rows of columns: collections would find nothing
-                return pickle.loads(data)  # type: ignore[no-any-return]  # noqa: S301 - our child's
+                return load_result(data)  # type: ignore[no-any-return]
         except Exception:  # noqa: BLE001 - a result that does not read back: the caller does the work
             return None
 
@@ -178,7 +180,7 @@ def serve_one(requests: IO[bytes], results: IO[bytes]) -> int:
         with gc_held():
             module, name, args = pickle.loads(header, buffers=buffers)  # noqa: S301 - our parent's
             function = _resolve(module, name)
-            answer = pickle.dumps(function(*args), protocol=pickle.HIGHEST_PROTOCOL)
+            answer = dump_result(function(*args))
     except Exception:  # noqa: BLE001 - the parent then does the work and reports it
         return 1
     write_message(results, answer)

@@ -41,13 +41,15 @@ _WORKLOADS = b',\n  "workloads": '
 PIECE_BYTES = 256 * 1024
 #: a links section above this many bytes (~110k links) is read in halves where asked
 HALVES_BYTES = 16 * 1024 * 1024
-#: the part of the links this process reads when a forked child reads the rest: the child
-#: also pickles its columns (~0.1 s at 150k links), this process unpickles them (~0.03 s)
+#: the part of the links this process reads when a forked child reads the rest: this process
+#: also validates the rest of the file (~0.28 s at 1.2M links) and reads the child's columns
+#: back (~0.09 s), the child writes them (child_wire.py: ~0.07 s for 530k rows); 0.50 and 0.56
+#: measured alike at 1.2M links (`aicnet validate` of planes2: 5.54-5.91 s and 5.59-5.87 s)
 HEAD_SHARE = 0.56
 #: the same for a spawned child (the editor), which first starts an interpreter and imports
-#: pydantic and the link model (~0.35 s): at 1.2M links the loader thread waited 0.5-0.8 s
-#: for it with 0.56, and ~0.2 s (the unpickling) from 0.64 on (planes2, the editor's open)
-SPAWNED_HEAD_SHARE = 0.64
+#: pydantic and the link model (~0.35 s) and reads its half's bytes from a pipe: at 1.2M links
+#: the loader thread read the file in 2.19-2.29 s with 0.56, 2.29-2.39 s with 0.60
+SPAWNED_HEAD_SHARE = 0.56
 
 
 class TooMany(ValueError):
