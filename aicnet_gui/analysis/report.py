@@ -9,12 +9,14 @@ per-link and per-device metric tables are computed from those copies on first ac
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from ..json_stream import Streamed
 from ..media.facts import media_label
 from ..model.catalog_entities import CableAssembly
 from ..model.fabric import Device
@@ -29,6 +31,8 @@ def _ratio(down: int, up: int) -> float | None:
 
 
 LINK_FIELDS = ("length", "ordered", "reach", "manual", "cable", "sig")
+#: links a chunk of `ReachMetrics.link_chunks` (~25 MB of dicts)
+LINK_CHUNK = 32_768
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,10 +211,17 @@ class ReachMetrics:
 
     @cached_property
     def links(self) -> dict[str, dict[str, Any]]:
-        """Link id -> its length, stock length, reach and media, sorted by id.  The columns are
-        turned into Python values a column at a time (NaN -> None, cable and signature indices
-        -> their labels through small tables), not link by link: 300k links in `validate
-        --json`."""
+        """Link id -> its length, stock length, reach and media, sorted by id."""
+        joined: dict[str, dict[str, Any]] = {}
+        for chunk in self.link_chunks():
+            joined.update(chunk)
+        return joined
+
+    def link_chunks(self, size: int | None = None) -> Iterator[dict[str, dict[str, Any]]]:
+        """`links` in order, as dicts of at most `size` (LINK_CHUNK) links each (`validate --json` writes
+        them a chunk at a time, json_stream.py: 1.2M links' dicts were ~0.7 GB at once).  The
+        columns are turned into Python values a chunk of a column at a time (NaN -> None,
+        cable and signature indices -> their labels through small tables), not link by link."""
         data = self._data
         links = data.links
         rows = links.base_rows
@@ -223,7 +234,7 @@ class ReachMetrics:
                 cols[name] = np.concatenate(
                     [cols[name], np.array([v[i] for _, v in overlay], dtype=cols[name].dtype)])
 
-        # in id order: the columns taken in that order once, the dict built in it (sorting the
+        # in id order: the columns taken in that order once, the dicts built in it (sorting the
         # 300k finished (id, dict) items compared tuples: 0.4 s of `validate --json`)
         order = sorted(range(len(ids)), key=ids.__getitem__)
         ids = [ids[i] for i in order]
@@ -238,22 +249,25 @@ class ReachMetrics:
         media = [media_label(c) for c in data.cables] + [media_label(None)]
         cable_ids: list[str | None] = [c.id for c in data.cables] + [None]
         limited = [by or None for by in data.reach_by]
-        out = {
-            link_id: {
-                "length_m": length,
-                "manual": manual,
-                "ordered_m": ordered,
-                "max_reach_m": reach,
-                "limited_by": limited[sig],
-                "media": media[cable],
-                "cable": cable_ids[cable],
+        size = size or LINK_CHUNK
+        for start in range(0, len(ids), size):
+            part = slice(start, start + size)
+            yield {
+                link_id: {
+                    "length_m": length,
+                    "manual": manual,
+                    "ordered_m": ordered,
+                    "max_reach_m": reach,
+                    "limited_by": limited[sig],
+                    "media": media[cable],
+                    "cable": cable_ids[cable],
+                }
+                for link_id, length, manual, ordered, reach, sig, cable in zip(
+                    ids[part], optional(cols["length"][part]),
+                    cols["manual"][part].astype(bool).tolist(), optional(cols["ordered"][part]),
+                    optional(cols["reach"][part]), cols["sig"][part].tolist(),
+                    cols["cable"][part].tolist(), strict=True)
             }
-            for link_id, length, manual, ordered, reach, sig, cable in zip(
-                ids, optional(cols["length"]), cols["manual"].astype(bool).tolist(),
-                optional(cols["ordered"]), optional(cols["reach"]), cols["sig"].tolist(),
-                cols["cable"].tolist(), strict=True)
-        }
-        return out
 
     @cached_property
     def summary(self) -> dict[str, Any]:
@@ -283,8 +297,10 @@ class ReachMetrics:
             "longest_m": float(length[known].max()) if known.any() else None,
         }
 
-    def to_json(self) -> dict[str, Any]:
-        return {"summary": self.summary, "links": self.links}
+    def to_json(self, streamed: bool = False) -> dict[str, Any]:
+        """The summary and the links; `streamed`: the links as chunks (json_stream.Streamed)."""
+        links = Streamed(dict, self.link_chunks()) if streamed else self.links
+        return {"summary": self.summary, "links": links}
 
 
 class BreakoutMetrics:
@@ -388,10 +404,12 @@ class Metrics:
     breakouts: BreakoutMetrics
     workloads: tuple[WorkloadMetrics, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, streamed: bool = False) -> dict[str, Any]:
+        """The metrics as JSON values; `streamed`: the per-link table as chunks, for
+        json_stream.write_json."""
         return {
             "oversubscription": self.oversubscription.to_json(),
-            "reach": self.reach.to_json(),
+            "reach": self.reach.to_json(streamed),
             "breakouts": self.breakouts.to_json(),
             "workloads": [w.to_json() for w in self.workloads],
         }

@@ -66,17 +66,19 @@ def open_two_documents(first: str | Path, second: str | Path,
 
 def print_json(data: Any) -> None:
     """`data` as indented JSON on stdout; the UTF-8 bytes go straight to the binary stream when
-    there is one (`validate --json` of 300k links is ~100 MB: no second copy as a str)."""
-    import orjson
+    there is one (`validate --json` of 300k links is ~100 MB: no second copy as a str), its
+    `Streamed` members a chunk at a time (json_stream.py)."""
+    from ..json_stream import write_json
 
-    raw = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:
-        sys.stdout.write(raw.decode())
+        pieces: list[bytes] = []
+        write_json(data, pieces.append)
+        sys.stdout.write(b"".join(pieces).decode())
         sys.stdout.write("\n")
         return
     sys.stdout.flush()
-    buffer.write(raw)
+    write_json(data, buffer.write)
     buffer.write(b"\n")
     buffer.flush()
 
