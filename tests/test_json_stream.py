@@ -94,3 +94,18 @@ def test_validate_json_prints_the_report_as_json(catalog, tmp_path, capsys, monk
     assert len(printed["metrics"]["reach"]["links"]) == len(doc.links)
     assert [f["code"] for f in printed["findings"]] == [f["code"] for f in expected["findings"]]
     assert sum(f["code"] == "CABLE-UNSET" for f in printed["findings"]) == 70
+
+
+def test_print_json_to_a_text_stream_writes_the_same_document(monkeypatch) -> None:
+    """A stdout with no binary buffer (an IDE's console, a StringIO) gets the same text."""
+    import io
+    import sys
+
+    from aicnet_gui.cli.common import print_json
+
+    document = {"findings": [{"code": "X", "message": "é\n"}], "links": {"l1": {"m": 1.5}}}
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stream)
+    print_json({"findings": Streamed(list, [document["findings"]]),
+                "links": Streamed(dict, [{}, document["links"]])})
+    assert stream.getvalue() == orjson.dumps(document, option=INDENTED).decode() + "\n"
