@@ -4,7 +4,7 @@ is made of Python's own types only, else pickle.
 The halves of a big file's links come back as columns of strings, tuples and numbers (1.2M
 links: ~530k rows a child).  pickle.dumps of them took 0.33-0.45 s, most of the child's share
 after its parsing (its memo keeps every string and tuple in a dict); marshal writes the same
-columns in ~0.06 s, with the strings shared as they were (its references) and read back as
+columns in 0.06-0.09 s, with the strings shared as they were (its references) and read back as
 fast.  marshal refuses anything else (a dataclass, an enum, a subclass of str): such a result
 goes by pickle.  Both ends run the same interpreter (a fork, or a child of `sys.executable`),
 so marshal's format, which only holds within one Python version, is the same on both.
