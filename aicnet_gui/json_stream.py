@@ -40,10 +40,11 @@ class Streamed:
 
 
 def write_json(data: Any, write: Callable[[bytes], Any], option: int = INDENTED) -> None:
-    """`data` as orjson writes it with `option` (which must hold OPT_INDENT_2), given to
-    `write` in pieces: each `Streamed` member a chunk at a time."""
-    if not option & orjson.OPT_INDENT_2:
-        raise ValueError("streamed JSON is written indented (OPT_INDENT_2)")
+    """`data` as orjson writes it with `option` (which must hold OPT_INDENT_2, and not
+    OPT_SORT_KEYS: a member's keys would be sorted a chunk at a time), given to `write` in
+    pieces: each `Streamed` member a chunk at a time."""
+    if not option & orjson.OPT_INDENT_2 or option & orjson.OPT_SORT_KEYS:
+        raise ValueError("streamed JSON is written indented (OPT_INDENT_2), its keys unsorted")
     members: list[Streamed] = []
     token = secrets.token_hex(8)
 

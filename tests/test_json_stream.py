@@ -69,6 +69,8 @@ def test_a_chunk_of_the_wrong_kind_is_refused() -> None:
         _written({"a": Streamed(dict, [[1]])})
     with pytest.raises(TypeError, match="not JSON serializable"):
         _written({"a": object()})
+    with pytest.raises(ValueError, match="unsorted"):
+        write_json({"a": 1}, print, option=INDENTED | orjson.OPT_SORT_KEYS)
 
 
 def test_validate_json_prints_the_report_as_json(catalog, tmp_path, capsys, monkeypatch) -> None:

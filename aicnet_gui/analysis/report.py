@@ -218,10 +218,11 @@ class ReachMetrics:
         return joined
 
     def link_chunks(self, size: int | None = None) -> Iterator[dict[str, dict[str, Any]]]:
-        """`links` in order, as dicts of at most `size` (LINK_CHUNK) links each (`validate --json` writes
-        them a chunk at a time, json_stream.py: 1.2M links' dicts were ~0.7 GB at once).  The
-        columns are turned into Python values a chunk of a column at a time (NaN -> None,
-        cable and signature indices -> their labels through small tables), not link by link."""
+        """`links` in order, as dicts of at most `size` (LINK_CHUNK) links each: `validate
+        --json` writes them a chunk at a time (json_stream.py; 1.2M links' dicts were ~0.7 GB
+        at once).  The columns are turned into Python values a chunk of a column at a time
+        (NaN -> None, cable and signature indices -> their labels through small tables), not
+        link by link."""
         data = self._data
         links = data.links
         rows = links.base_rows
