@@ -47,9 +47,10 @@ HALVES_BYTES = 16 * 1024 * 1024
 #: measured alike at 1.2M links (`aicnet validate` of planes2: 5.54-5.91 s and 5.59-5.87 s)
 HEAD_SHARE = 0.56
 #: the same for a spawned child (the editor), which first starts an interpreter and imports
-#: pydantic and the link model (~0.35 s) and reads its half's bytes from a pipe: at 1.2M links
-#: the loader thread read the file in 2.19-2.29 s with 0.56, 2.29-2.39 s with 0.60
-SPAWNED_HEAD_SHARE = 0.56
+#: pydantic and the link model (~0.35 s) and reads its half's bytes from a pipe; at 1.2M links
+#: File > Open took 3,133-3,210 ms with 0.50, 3,217-3,315 ms with 0.56 and 3,325-3,329 ms with
+#: 0.44 (planes2, `bench_canvas.py --designs planes2`, alternated)
+SPAWNED_HEAD_SHARE = 0.50
 
 
 class TooMany(ValueError):
