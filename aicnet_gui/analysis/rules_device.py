@@ -347,13 +347,20 @@ def _twin_port_mixed(at: _CageEnds, optic: Transceiver,
 
 
 def _split_groups(group: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """The groups among `group` whose members carry more than one distinct `key`."""
+    """The groups among `group` whose members carry more than one distinct `key` (sorted, each
+    once).  Each (group, key) pair is one number when they fit in 63 bits (a sort of 4.8M link
+    ends' pairs: `np.lexsort` took ~0.5 s), else the pairs are sorted by `np.lexsort`."""
     if len(group) < 2:
         return group[:0]
-    order = np.lexsort((key, group))
-    g, k = group[order], key[order]
-    split = (g[1:] == g[:-1]) & (k[1:] != k[:-1])
-    return g[1:][split]
+    span = int(key.max()) + 1 if int(key.min()) >= 0 else 0
+    if span and int(group.min()) >= 0 and int(group.max()) < (2**62) // span:
+        pairs = arrays.unique(group.astype(np.int64) * span + key)  # distinct (group, key)
+        g = pairs // span
+    else:
+        order = np.lexsort((key, group))
+        g, k = group[order], key[order]
+        g = g[np.concatenate(([True], (g[1:] != g[:-1]) | (k[1:] != k[:-1])))]
+    return arrays.unique(g[1:][g[1:] == g[:-1]])
 
 
 def cage_candidates(state: State) -> Iterable[int]:
@@ -391,18 +398,25 @@ def cage_candidates(state: State) -> Iterable[int]:
                          for r in rows2[asm_rows].tolist()]
     cage_group = dev * MAX_CAGE + ep["cage"][ends_ep]
     integrated = (cable != NONE) & ~cindex.c_fibre[cable]
-    hot = set(_split_groups(cage_group, key).tolist()) & set(cage_group[integrated].tolist())
+    hot: list[np.ndarray] = []  # the cage groups found, as arrays (4.8M ends: no Python sets)
+    if integrated.any():  # a cage with an integrated cable end and more than one cable
+        shared = _split_groups(cage_group, key)
+        hot.append(shared[arrays.isin(shared, cage_group[integrated])])
     has_optic = opt != NONE
-    legs = ep["legs"][ends_ep]
-    per_port = np.maximum(1, legs // cindex.o_ports[opt])
-    port_group = cage_group * 64 + (ep["leg"][ends_ep] - 1) // per_port
-    hot.update((_split_groups(port_group[has_optic], key[has_optic]) // 64).tolist())
+    if has_optic.any():  # an optical port carrying more than one cord
+        legs = ep["legs"][ends_ep]
+        per_port = np.maximum(1, legs // cindex.o_ports[opt])
+        port_group = cage_group * 64 + (ep["leg"][ends_ep] - 1) // per_port
+        hot.append(_split_groups(port_group[has_optic], key[has_optic]) // 64)
     fibre = has_optic & (cindex.o_ports[opt] == 2) & (cable != NONE) & cindex.c_fibre[cable]
-    splitter = cindex.c_legs[cable] > 1
-    hot.update(set(cage_group[fibre & splitter].tolist())
-               & set(cage_group[fibre & ~splitter].tolist()))
-    devices = {group // MAX_CAGE for group in hot}
-    return [row for row in flagged.tolist() if row in devices]
+    if fibre.any():  # a twin-port optic with straight and splitter cords
+        splitter = cindex.c_legs[cable] > 1
+        split_cages = cage_group[fibre & splitter]
+        hot.append(split_cages[arrays.isin(split_cages, cage_group[fibre & ~splitter])])
+    if not hot:
+        return []
+    devices = np.concatenate(hot) // MAX_CAGE
+    return flagged[arrays.isin(flagged, devices)].tolist()
 
 
 # ---------------------------------------------------------------------------- oversubscription

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
 from conftest import DAC800, HGX, MMF, NIC_OPTIC, SN5600, TWIN_SR4, ib, two_leaf_fabric
 
 from aicnet_gui.analysis import Analyzer, analyze
-from aicnet_gui.analysis.rules_device import cage_candidates, cage_check
+from aicnet_gui.analysis.rules_device import _split_groups, cage_candidates, cage_check
 from aicnet_gui.model.catalog import Catalog
 from aicnet_gui.model.document import FabricDocument
 from tests.doc_edits import remove_link, update_settings
@@ -97,6 +99,24 @@ def test_the_full_run_prefilter_keeps_every_device_with_a_cage_finding(build):
     reported = {row for row in state.store.device_rows().tolist() if list(cage_check(state, row))}
     assert {state.dev_id(row) for row in reported} == {"leaf-1", "a"}
     assert reported <= set(cage_candidates(state))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_split_groups_are_the_groups_with_more_than_one_key(seed):
+    """`_split_groups` (one sorted number per (group, key) pair, or np.lexsort when the pairs do
+    not fit in 63 bits) against a dict of each group's keys."""
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(0, 400))
+    big = seed % 3 == 2  # keys that do not fit beside the groups in one number: lexsort
+    group = rng.integers(0, 60, size)
+    key = rng.integers(0, 2**40 if big else 9, size) if size else np.zeros(0, dtype=np.int64)
+    if big and size:
+        group = group * 2**30
+    keys: dict[int, set[int]] = {}
+    for g, k in zip(group.tolist(), key.tolist(), strict=True):
+        keys.setdefault(g, set()).add(k)
+    expected = sorted(g for g, found in keys.items() if len(found) > 1)
+    assert _split_groups(group, key).tolist() == expected
 
 
 def test_optic_above_the_cage_power_class(build, catalog):
