@@ -158,16 +158,21 @@ def _compat_chunk(state: State, rows: list[int], dev_names: dict[int, str],
         known = of_sig.get(sig)
         if known is None:
             known = of_sig[sig] = _sig_plan(state.sigs.results[sig])
-        issues, wanted, failures = known
+        issues, wanted, failures, shared, cages = known
         if not issues:
             yield (), failures
             continue
         objects = (link_ids[row], dev_ids[a], dev_ids[b])
-        if all(fix is not None for _issue, fix in issues):
+        if shared:
             # every fix shared: the messages are written when read (`WrittenLater`)
             parts: tuple[Any, ...] = (dev_names[a], a_port[row], dev_names[b], b_port[row])
-            if "ca" in wanted or "cb" in wanted:
+            if cages:
                 parts += (str(ports[a_ep].cage), str(ports[b_ep].cage))
+            if len(issues) == 1:  # the usual case (CABLE-UNSET on every link of a design)
+                (issue, fix), = issues
+                yield (written_later(issue.code, issue.severity, _link_text, (issue.text, *parts),
+                                     objects, fix),), failures
+                continue
             yield tuple(written_later(issue.code, issue.severity, _link_text,
                                       (issue.text, *parts), objects, fix)
                         for issue, fix in issues), failures
@@ -188,17 +193,21 @@ def _link_text(text: str, a_name: str, a_port: str, b_name: str, b_port: str,
                             "b": f"{b_name}:{b_port}", "ca": a_cage, "cb": b_cage})
 
 
-_SigPlan = tuple[tuple[tuple[Issue, Fix | None], ...], frozenset[str], tuple[Failure, ...]]
+_SigPlan = tuple[tuple[tuple[Issue, Fix | None], ...], frozenset[str], tuple[Failure, ...],
+                 bool, bool]
 
 
 def _sig_plan(result: SigResult) -> _SigPlan:
     """A signature's issues, each with the fix every link of it shares (None: made per link),
-    the names their texts use, and its failures.  A fix in words with no name in it is the
-    same for every link (one object: Fix is immutable) and is not formatted each time."""
+    the names their texts use, its failures, whether every fix is shared (the messages then
+    written when read) and whether the texts name the cages.  A fix in words with no name in
+    it is the same for every link (one object: Fix is immutable) and is not formatted each
+    time; what is the same for every link of the signature is worked out here, once."""
     issues = tuple((issue, Fix(issue.fix_text) if issue.fix is None and "{" not in issue.fix_text
                     and "}" not in issue.fix_text else None) for issue in result.issues)
-    return (issues, _fields(result.issues) if result.issues else frozenset(),
-            tuple(Failure(name, error) for name, error in result.failures))
+    wanted = _fields(result.issues) if result.issues else frozenset()
+    return (issues, wanted, tuple(Failure(name, error) for name, error in result.failures),
+            all(fix is not None for _issue, fix in issues), "ca" in wanted or "cb" in wanted)
 
 
 def compat_candidates(state: State) -> Iterable[int]:
