@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,6 +109,11 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}{where}"
 
 
+def _other_key_id(key: Any) -> Any:
+    """The id of a key of a scope other than links and devices: the key, "" for None."""
+    return key if key is not None else ""
+
+
 class Analyzer:
     """Analysis of one document; keeps its state between runs for incremental updates."""
 
@@ -173,12 +178,12 @@ class Analyzer:
         failure is that key's."""
         assert rule.check_all is not None and self.state is not None
         found, failed = self._found[rule.name], self._failed[rule.name]  # empty: a full run
-        scope, done = rule.scope, 0
+        key_id_of, done = self._key_ids(rule.scope), 0
         try:
             for key, (findings, failures) in zip(keys, rule.check_all(self.state, keys)):  # noqa: B905
                 done += 1
                 if findings or failures:
-                    key_id = self._key_id(scope, key)
+                    key_id = key_id_of(key)
                     if findings:
                         found[key_id] = findings
                     if failures:
@@ -228,13 +233,18 @@ class Analyzer:
 
     # ================================================================== running rules
     def _key_id(self, scope: str, key: Any) -> Any:
+        return self._key_ids(scope)(key)
+
+    def _key_ids(self, scope: str) -> Callable[[Any], Any]:
+        """The id of a key of `scope` (a link's or device's row: its id; else the key, "" for
+        None), as one callable a full run applies to millions of keys."""
         state = self.state
         assert state is not None
         if scope == "link":
-            return state.store.link_ids[key]
+            return state.store.link_ids.__getitem__
         if scope == "device":
-            return state.store.dev_ids[key]
-        return key if key is not None else ""
+            return state.store.dev_ids.__getitem__
+        return _other_key_id
 
     def _run(self, rule: Rule, key: Any, key_id: Any = None) -> None:
         state = self.state
