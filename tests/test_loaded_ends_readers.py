@@ -54,6 +54,31 @@ def test_the_scene_reads_the_same_cable_ends_from_the_numbers(opened, monkeypatc
     assert fast.link_ids == slow.link_ids and len(fast.link_ids) == len(opened.links)
 
 
+def test_the_device_index_is_the_same_made_from_the_numbers(catalog, opened, monkeypatch):
+    """The device -> port -> link index made from the ends as numbers: the same dicts, their
+    keys in the same order, as entering every end in link order; an edited copy, whose numbers
+    are gone, makes it the other way and still agrees after the edit."""
+    fast = opened.snapshot()
+    fast.build_device_index()
+    slow = opened.snapshot()
+    _without_numbers(slow, monkeypatch)
+    slow.build_device_index()
+    assert list(fast._ends) == list(slow._ends) == list(opened.devices)
+    assert all(list(fast._ends[d].items()) == list(slow._ends[d].items()) for d in slow._ends)
+    assert sum(map(len, fast._ends.values())) == 2 * len(opened.links)
+    made = opened.snapshot()._index_of_loaded_ends()  # the way `fast` made its index
+    assert made is not None and list(made.items()) == list(slow._ends.items())
+    for device_id in list(opened.devices)[::7]:
+        assert fast.link_ids_of(device_id) == slow.link_ids_of(device_id)
+    edited = opened.snapshot()
+    first = next(iter(edited.links))
+    edited.apply([RemoveLink(first)])
+    assert edited.loaded_ends() is None
+    ends = (opened.links[first].a.device, opened.links[first].b.device)
+    assert all(first not in edited.link_ids_of(d) for d in ends)
+    assert all(edited.link_ids_of(d) == slow.link_ids_of(d) - {first} for d in ends)
+
+
 def test_an_edit_gives_the_numbers_up(catalog, opened):
     doc = opened.snapshot()
     assert doc.loaded_ends() is opened.loaded_ends()  # a copy holds the same links
