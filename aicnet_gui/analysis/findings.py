@@ -163,13 +163,11 @@ class WrittenLater(Finding):
 
     @property  # type: ignore[override]
     def message(self) -> str:
-        write = self._write
-        if write is None:  # written already (the message first, then `_write` cleared)
-            return _GET_MESSAGE(self)  # type: ignore[no-any-return]
-        text = write(*self._parts)
-        _SET_MESSAGE(self, text)
-        _SET_WRITE(self, None)
-        return text  # type: ignore[no-any-return]
+        text = self._json_message()
+        if self._write is not None:  # kept: the message first, then `_write` cleared
+            _SET_MESSAGE(self, text)
+            _SET_WRITE(self, None)
+        return text
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Finding, (self.code, self.severity, self.message, self.objects, self.fix)
@@ -179,7 +177,7 @@ class WrittenLater(Finding):
         --json` of 2.4M such findings kept ~0.8 GB of messages it wrote once.  (No exception
         for a slot not set yet: raising and catching 2.4M AttributeErrors took ~3.5 s.)"""
         write = self._write
-        if write is None:
+        if write is None:  # written already
             return _GET_MESSAGE(self)  # type: ignore[no-any-return]
         return write(*self._parts)  # type: ignore[no-any-return]
 
