@@ -83,18 +83,17 @@ class Forked(Generic[Result]):
         self._process = self._receive = None
         try:
             data = receive.recv_bytes()
+            if not data:
+                return None
+            with gc_held():  # 300k rows of columns: collections would find nothing
+                return load_result(data)  # type: ignore[no-any-return]  # read while the child exits
         except (EOFError, OSError):  # the child died before it sent anything
-            data = b""
+            return None
+        except Exception:  # noqa: BLE001 - a result that does not read back: the caller does the work
+            return None
         finally:
             receive.close()
             process.join()
-        if not data:
-            return None
-        try:
-            with gc_held():  # 300k rows of columns: collections would find nothing
-                return load_result(data)  # type: ignore[no-any-return]
-        except Exception:  # noqa: BLE001 - a result that does not read back: the caller does the work
-            return None
 
     def close(self) -> None:
         """Stop the child if it still runs (its result is not wanted)."""

@@ -210,6 +210,25 @@ def test_a_bad_device_read_beside_the_halves_fails_as_in_the_whole(raw, catalog,
     assert loaded.value.json_path == "$.devices[1].rack"
 
 
+def test_too_many_links_read_in_halves_are_refused_before_any_is_parsed(raw, catalog,
+                                                                        halves_for_small_files,
+                                                                        monkeypatch):
+    """The links are counted while the child (started first) reads its half: too many stop it
+    and refuse the file before this process parses a link, as reading alone does."""
+    import multiprocessing
+
+    pieces = halves_for_small_files
+    parsed: list[int] = []
+    real_pieces = pieces._pieces
+    monkeypatch.setattr(pieces, "_pieces", lambda *args: (parsed.append(1), real_pieces(*args))[1])
+    monkeypatch.setattr(pieces, "MAX_LINKS", 10)
+    with pytest.raises(pieces.TooMany) as refused:
+        validate_in_pieces(raw, 1000, halves=True)
+    assert refused.value.count == len(json.loads(raw)["links"]) > 10
+    assert parsed == [] and halves_for_small_files.children == []
+    assert not multiprocessing.active_children()
+
+
 def _relative(old_raw: bytes, new_raw: bytes):  # noqa: ANN202
     """`new_raw`'s links read with `old_raw`'s lines known, and read whole."""
     from aicnet_gui.fileio.pieces import known_links

@@ -58,6 +58,19 @@ def _generator():  # noqa: ANN202
     yield 1
 
 
+def test_a_child_that_fails_after_sending_its_result_gives_none():
+    """The result is read back while the child exits; a child that then exits with an error
+    is still a failed child."""
+    assert Spawned(_answer_then_fail).result() is None
+
+
+def _answer_then_fail() -> int:
+    import atexit
+
+    atexit.register(os._exit, 3)  # after the result is written, the child exits with 3
+    return 42
+
+
 def test_a_child_still_running_is_stopped_when_the_block_ends():
     with pytest.raises(RuntimeError), Spawned(time.sleep, 600) as pending:
         process = pending._process
