@@ -48,10 +48,12 @@ def test_the_scene_reads_the_same_cable_ends_from_the_numbers(opened, monkeypatc
     fast = topology_data(opened)
     _without_numbers(opened, monkeypatch)
     slow = topology_data(opened)
-    for name in ("coords", "dev_a", "dev_b", "pens", "speed_pens", "rails", "link_planes",
-                 "_used_rows", "_used_start"):
+    for name in ("coords", "dev_a", "dev_b", "pens", "speed_pens", "rails", "link_planes"):
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
     assert fast.link_ids == slow.link_ids and len(fast.link_ids) == len(opened.links)
+    used = [fast.used_of(row) for row in range(len(fast))]
+    assert used == [slow.used_of(row) for row in range(len(slow))]
+    assert sum(map(len, used)) == 2 * len(opened.links)  # every cable end's port, once
 
 
 def test_the_device_index_is_the_same_made_from_the_numbers(catalog, opened, monkeypatch):

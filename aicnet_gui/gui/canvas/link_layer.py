@@ -20,12 +20,19 @@ group and device.
 A plane filter (`set_plane_filter`, a view setting of multi-plane fabrics) leaves out the cables
 of other compute planes and every cable with an end on a hidden device: they are not drawn,
 bundled, counted for the overview, picked or selected, and come back when the filter is cleared.
+
+A big design just opened may give its cables later (`defer_load`, scene_data.py
+`complete_cables`): the layer then knows their bounds and draws nothing (the overview draws
+far out), and every method about cables first loads them (`load_deferred`); methods about the
+devices alone and the selection (`_NO_WAIT`) do not wait for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
+from functools import wraps
 from itertools import repeat, starmap
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -94,6 +101,14 @@ def _stubs(ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray, a_in:
     ax[far] = bx[far] - dx[~from_a] * tb
     ay[far] = by[far] - dy[~from_a] * tb
     return ax, ay, bx, by
+
+
+def _bounds_of(ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray) -> QRectF:
+    """The rectangle of every cable's end points, with a margin for the pen."""
+    left, top = min(float(ax.min()), float(bx.min())), min(float(ay.min()), float(by.min()))
+    right = max(float(ax.max()), float(bx.max()))
+    bottom = max(float(ay.max()), float(by.max()))
+    return QRectF(QPointF(left, top), QPointF(right, bottom)).adjusted(-8, -8, 8, 8)
 
 
 class Bundles:
@@ -176,6 +191,8 @@ class LinkLayer(QGraphicsItem):
         self.mode = "cable"
         #: below this view scale cables are drawn as bundles (set by the scene by fabric size)
         self.detail_scale = lod.PORTS_MIN_SCALE
+        #: what loads the cables given later (`defer_load`); None: they are here
+        self._deferred: Callable[[], None] | None = None
 
     # ---------------------------------------------------------------- storage
     def _alloc(self, cap: int) -> None:
@@ -356,8 +373,32 @@ class LinkLayer(QGraphicsItem):
         self._highlight.clear()
         self._marked = False
         self._bounds = QRectF()
+        self._deferred = None
         self._invalidate_bundles()
         self.update()
+
+    def defer_load(self, coords: np.ndarray, load: Callable[[], None]) -> None:
+        """The cables whose end points are `coords` (n x 4: ax, ay, bx, by) come later: `load()`
+        gives them (by `load_coded`) before anything asks about a cable (`load_deferred`).
+        Meanwhile the layer has their bounds (the scene's and the fit's are the same) and draws
+        nothing."""
+        self._clear_links()
+        if len(coords):
+            self._bounds = _bounds_of(*(coords[:, k] for k in range(4)))
+        self._deferred = load
+        self.ends_version += 1
+
+    def cables_deferred(self) -> bool:
+        return self._deferred is not None
+
+    def load_deferred(self) -> None:
+        """Load the cables `defer_load` promised, if they are still to come.  They are the ones
+        the overview counted: its counts stay (`ends_version` is kept)."""
+        load, self._deferred = self._deferred, None
+        if load is not None:
+            version = self.ends_version
+            load()
+            self.ends_version = version
 
     def set_devices(self, entries: list[tuple]) -> None:
         """Register devices: (id, centre x, centre y, group key or None[, tier])."""
@@ -520,11 +561,7 @@ class LinkLayer(QGraphicsItem):
         self._index_cache = None
         self._shared_rows = rows if rows is not None and rows.n == n else None
         self._count = n
-        ax, ay, bx, by = self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n]
-        left, top = min(float(ax.min()), float(bx.min())), min(float(ay.min()), float(by.min()))
-        right = max(float(ax.max()), float(bx.max()))
-        bottom = max(float(ay.max()), float(by.max()))
-        self._bounds = QRectF(QPointF(left, top), QPointF(right, bottom)).adjusted(-8, -8, 8, 8)
+        self._bounds = _bounds_of(self._ax[:n], self._ay[:n], self._bx[:n], self._by[:n])
         self._mode_pens(None)
         self._invalidate_bundles()
         self.update()
@@ -883,8 +920,8 @@ class LinkLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        if not self._count:
-            return
+        if not self._count:  # (cables still to come are loaded before a frame shows this layer:
+            return  # TopologyScene.before_frame)
         scale = painter.worldTransform().m11()
         exposed = option.exposedRect
         painter.save()
@@ -1104,3 +1141,31 @@ class LinkLayer(QGraphicsItem):
             painter.setPen(QPen(theme.DEVICE_TEXT))
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
+
+
+#: methods of the layer about devices, pens and planes alone, those that load or drop the
+#: cables themselves, the selection (none while cables are still to come: selecting one loads
+#: them) and the colour mode and device classes (kept, and applied to the cables when they
+#: come: `load_coded`): they never wait for cables given later (every other public method does)
+_NO_WAIT = frozenset({
+    "pen_index", "device_index", "plane_code", "clear", "set_devices", "load_devices",
+    "device_count", "device_rows", "set_device", "move_device", "load", "load_coded",
+    "defer_load", "cables_deferred", "load_deferred", "paint", "boundingRect", "selected_ids",
+    "set_mode", "set_device_classes",
+})
+
+
+def _after_deferred(method: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(method)
+    def run(self: LinkLayer, *args: Any, **kwargs: Any) -> Any:
+        if self._deferred is not None:
+            self.load_deferred()
+        return method(self, *args, **kwargs)
+
+    return run
+
+
+for _name, _method in list(vars(LinkLayer).items()):
+    if (callable(_method) and _name not in _NO_WAIT
+            and (not _name.startswith("_") or _name == "__len__")):
+        setattr(LinkLayer, _name, _after_deferred(_method))

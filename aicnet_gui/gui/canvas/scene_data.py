@@ -11,6 +11,13 @@ The per-cable work is a few map() calls over the document's link columns (dict l
 looped in C, straight into numpy); everything else (port rows, end points, colours, the ports
 each device uses, the cable count per tier pair) is numpy on those columns.  The file loader
 also counts the overview's blocks and bundles here (`prepare_overview`), from the same columns.
+
+A big design (`DEFERRED_CABLES_FROM` cables) opened in the editor is first drawn far out, as the
+overview's blocks and bundles: its first frame needs each cable's end devices and end points
+(the overview's counts, the scene's bounds), not its id, colours, rail or plane.  Those are then
+read after that frame (`TopologyData.complete_cables`, from a snapshot of the same revision),
+when the link layer first needs them (link_layer.py `defer_load`): at 1.2M cables ~0.3 s less
+before the first frame.
 """
 
 from __future__ import annotations
@@ -32,6 +39,9 @@ from .geometry import DeviceGeometry, device_geometry
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _TAGS, _PLANE = attrgetter("tags"), attrgetter("plane")
+#: from this many cables the file loader leaves their ids, colours, rails and planes to after
+#: the first frame (`topology_data`'s `defer_cables`)
+DEFERRED_CABLES_FROM = 200_000
 
 
 def group_key(device: Device, tier: int) -> str | None:
@@ -102,6 +112,11 @@ class TopologyData:
     _used_rows: np.ndarray = field(default_factory=_ints)
     _used_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
     _port_names: list[str] = field(default_factory=list)
+    # the drawn cables' end device rows and port rows (int32), grouped into the two above on
+    # the first question (`_grouped`): only device items ask, after the first frame
+    _ends_ports: tuple[np.ndarray, np.ndarray] | None = None
+    # where the cable columns not read yet come from (`complete_cables`); None: all read
+    _cables: _CableSource | None = None
     _used_lists: tuple[list[str], list[int]] | None = None
     _shared_used: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)
     overview: PreparedOverview | None = None
@@ -116,6 +131,8 @@ class TopologyData:
         or a zoomed-in frame makes a few items before the slices make them all).  Devices that
         use the same ports share one set (every full leaf of a model, every server): a set per
         device item was ~150 MB at 1.2M cables, the shared ones take a few MB."""
+        self.complete_cables()
+        self._grouped()
         if self._used_lists is None:
             rows = self._used_rows[self._used_start[row]:self._used_start[row + 1]].tolist()
             names = self._port_names
@@ -127,14 +144,59 @@ class TopologyData:
 
     def list_used(self) -> None:
         """List the names of every device's used ports at once (before making many items)."""
+        self.complete_cables()
+        self._grouped()
         if self._used_lists is None:
             names = self._port_names
             self._used_lists = ([names[r] for r in self._used_rows.tolist()],
                                 self._used_start.tolist())
 
+    def cables_pending(self) -> bool:
+        """Whether the cables' ids, colours, rails and planes are still to be read
+        (`complete_cables`): their end devices and end points are read."""
+        return self._cables is not None
+
+    def complete_cables(self) -> None:
+        """Read the cable columns left to after the first frame (`topology_data`'s
+        `defer_cables`); nothing when they are read."""
+        source, self._cables = self._cables, None
+        if source is None:
+            return
+        links = source.doc.links
+        ids, rails, colours, planes = links.columns("id", "rail", "colour", "plane")
+        rails = [rail or 0 for rail in rails] if None in rails else rails
+        if source.keep is None:
+            self.link_rows = links.loaded_order()
+        else:
+            rows = source.keep.tolist()
+            ids = [ids[r] for r in rows]
+            rails = [rails[r] for r in rows]
+            colours = [colours[r] for r in rows]
+            planes = [planes[r] for r in rows]
+        self.link_ids = ids
+        self.rails = np.array(rails, dtype=np.int16)
+        codes = {name: code for code, name in enumerate(dict.fromkeys([None, *planes]))}
+        self.plane_names = list(codes)
+        self.link_planes = np.fromiter(map(codes.__getitem__, planes), dtype=np.int16,
+                                       count=len(planes))
+        _colours(colours, source.pa, source.table, self)
+        _used_ports(self, self.dev_a, self.dev_b, source.pa, source.pb, source.table.names)
+
+    def _grouped(self) -> None:
+        """Group the port rows of every drawn cable end by device, once (1.2M cables: ~60 ms,
+        not spent before the first frame)."""
+        if self._ends_ports is None:
+            return
+        ends, ports = self._ends_ports
+        self._ends_ports = None
+        self._used_rows = ports[arrays.stable_argsort(ends)]
+        counts = np.bincount(ends, minlength=len(self.ids))
+        self._used_start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+
     def drop_cables(self) -> None:
         """Forget the cable columns once the link layer holds its own copy of them (~75 MB at
         1.2M cables, else held while the device items are made, the first validation's peak)."""
+        self._cables = None
         self.link_ids = []
         self.link_rows = None
         self.coords = np.zeros((0, 4))
@@ -277,66 +339,62 @@ def _colours(names: list[str | None], speed: np.ndarray, table: _PortTable,
 
 
 @dataclass(slots=True)
-class _LinkColumns:
-    ids: list[str] = field(default_factory=list)
-    ia: np.ndarray = field(default_factory=_ints)
-    ib: np.ndarray = field(default_factory=_ints)
-    pa: np.ndarray = field(default_factory=_ints)
-    pb: np.ndarray = field(default_factory=_ints)
-    rails: list[int] = field(default_factory=list)
-    colours: list[str | None] = field(default_factory=list)
-    planes: list[str | None] = field(default_factory=list)
+class _CableSource:
+    """What `TopologyData.complete_cables` reads the cable columns from: the document (a
+    snapshot of the revision the data is of, when they are read later), the port table, the
+    rows of the drawable cables (None: all) and their end ports' rows."""
+
+    doc: FabricDocument
+    table: _PortTable
+    keep: np.ndarray | None
+    pa: np.ndarray
+    pb: np.ndarray
 
 
-def _link_columns(doc: FabricDocument, index: dict[str, int], geometry_of: np.ndarray,
-                  table: _PortTable) -> _LinkColumns:
-    """Columns of the cables, from the document's own link columns (model/link_table.py: no
-    Link object is made), straight into numpy with map(), which loops in C.  A port end is a
-    port-name code per end (one dict look-up) and one numpy take in the geometry x code table
+def _end_rows(doc: FabricDocument, index: dict[str, int], geometry_of: np.ndarray,
+              table: _PortTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(device row of each A end, of each B end, port row of each A end, of each B end) of
+    every cable, from the document's own link columns (model/link_table.py: no Link object is
+    made), straight into numpy with map(), which loops in C.  A port end is a port-name code
+    per end (one dict look-up) and one numpy take in the geometry x code table
     (`_PortTable.lookup`).  An end on an unknown device gets device row len(index) (its
     `geometry_of` is the table's all -1 row), an unknown port row -1.  The ends of a file
     opened and not changed since are read from the numbers the document kept of them
     (`FabricDocument.loaded_ends`): one take, no look-up (1.2M links: ~0.3 s less)."""
-    columns = _LinkColumns()
-    ids, ends_a, ends_b, rails, colours, planes = doc.links.columns(
-        "id", "a", "b", "rail", "colour", "plane")
-    n = len(ids)
-    if not n:
-        return columns
     resolved = doc.loaded_ends()
     if resolved is not None and resolved.device_ids == list(index):
         # a file opened and not changed since: its ends are numbers already (model/end_check.py)
-        columns.ia, columns.ib = (rows.astype(np.int64) for rows in resolved.devices)
-        columns.pa, columns.pb = resolved.values_at_ends(
+        ia, ib = (rows.astype(np.int64) for rows in resolved.devices)
+        pa, pb = resolved.values_at_ends(
             [table.rows_of[number] for number in geometry_of[:-1].tolist()], -1)
-    else:
-        codes, ports_of = table.lookup()
-        unknown_name = repeat(len(codes))
-        missing = repeat(len(index))
-        for ends, rows_name, ports_name in ((ends_a, "ia", "pa"), (ends_b, "ib", "pb")):
-            rows = np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64, count=n)
-            names = np.fromiter(map(codes.get, map(_SECOND, ends), unknown_name), dtype=np.int64,
-                                count=n)
-            setattr(columns, rows_name, rows)
-            setattr(columns, ports_name, ports_of[geometry_of[rows], names])
-    columns.ids = ids
-    columns.rails = [rail or 0 for rail in rails] if None in rails else rails
-    columns.colours = colours
-    columns.planes = planes
-    return columns
+        return ia, ib, pa, pb
+    ends_a, ends_b = doc.links.columns("a", "b")
+    n = len(ends_a)
+    codes, ports_of = table.lookup()
+    unknown_name = repeat(len(codes))
+    missing = repeat(len(index))
+    found: list[np.ndarray] = []
+    for ends in (ends_a, ends_b):
+        rows = np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64, count=n)
+        names = np.fromiter(map(codes.get, map(_SECOND, ends), unknown_name), dtype=np.int64,
+                            count=n)
+        found += [rows, ports_of[geometry_of[rows], names]]
+    return found[0], found[2], found[1], found[3]
 
 
-def _used_ports(data: TopologyData, ends: np.ndarray, ports: np.ndarray,
-                names: list[str]) -> None:
-    """Group the port rows of every drawn cable end by device (for `used_of`)."""
-    data._used_rows = ports[arrays.stable_argsort(ends)]
+def _used_ports(data: TopologyData, ia: np.ndarray, ib: np.ndarray, pa: np.ndarray,
+                pb: np.ndarray, names: list[str]) -> None:
+    """Keep the device and port rows of every drawn cable end, for `used_of` to group by
+    device."""
+    data._ends_ports = (np.concatenate((ia, ib), dtype=np.int32, casting="same_kind"),
+                        np.concatenate((pa, pb), dtype=np.int32, casting="same_kind"))
     data._port_names = names
-    counts = np.bincount(ends, minlength=len(data.ids))
-    data._used_start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
 
 
-def topology_data(doc: FabricDocument) -> TopologyData:
-    """Read everything the Topology scene draws from `doc` (any thread; reads only)."""
+def topology_data(doc: FabricDocument, defer_cables: bool = False) -> TopologyData:
+    """Read everything the Topology scene draws from `doc` (any thread; reads only);
+    `defer_cables`: the cables' ids, colours, rails and planes later, by `complete_cables`
+    (from a snapshot of `doc` taken now)."""
     data = TopologyData(doc.revision)
     table = _PortTable()
     port_rows = _devices(doc, data, table)
@@ -347,21 +405,12 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     # row ndev: an unknown device, whose geometry number is the lookup table's all -1 row
     geometry_of = np.array([*port_rows, len(table.rows_of)], dtype=np.int64)
     index = {device_id: i for i, device_id in enumerate(data.ids)}
-    columns = _link_columns(doc, index, geometry_of, table)
-    ia, ib, pa, pb = columns.ia, columns.ib, columns.pa, columns.pb
+    ia, ib, pa, pb = _end_rows(doc, index, geometry_of, table)
     data.tier_pairs = _tier_pairs(data.tiers, np.where(ia < ndev, ia, -1), np.where(ib < ndev, ib, -1))
     ok = (pa >= 0) & (pb >= 0)
-    ids, rails, colours, planes = columns.ids, columns.rails, columns.colours, columns.planes
-    if ok.all():
-        data.link_rows = doc.links.loaded_order()
-    else:
-        keep = np.flatnonzero(ok)
+    keep = None if ok.all() else np.flatnonzero(ok)
+    if keep is not None:
         ia, ib, pa, pb = ia[keep], ib[keep], pa[keep], pb[keep]
-        rows = keep.tolist()
-        ids = [ids[r] for r in rows]
-        rails = [rails[r] for r in rows]
-        colours = [colours[r] for r in rows]
-        planes = [planes[r] for r in rows]
     cx, cy = np.array(table.cx), np.array(table.cy)
     # column-major: each column is one contiguous array the link layer takes as it is
     coords = data.coords = np.empty((len(ia), 4), dtype=np.float64, order="F")
@@ -370,11 +419,7 @@ def topology_data(doc: FabricDocument) -> TopologyData:
     np.add(data.x[ib], cx[pb], out=coords[:, 2])
     np.add(data.y[ib], cy[pb], out=coords[:, 3])
     data.dev_a, data.dev_b = ia, ib
-    data.link_ids = ids
-    data.rails = np.array(rails, dtype=np.int16)
-    codes = {name: code for code, name in enumerate(dict.fromkeys([None, *planes]))}
-    data.plane_names = list(codes)
-    data.link_planes = np.fromiter(map(codes.__getitem__, planes), dtype=np.int16, count=len(planes))
-    _colours(colours, pa, table, data)
-    _used_ports(data, np.concatenate((ia, ib)), np.concatenate((pa, pb)), table.names)
+    data._cables = _CableSource(doc.snapshot() if defer_cables else doc, table, keep, pa, pb)
+    if not defer_cables:
+        data.complete_cables()
     return data

@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -113,17 +114,25 @@ class TopologyMirror(SceneMirror[TopologyData]):
         self.device_layer.load(data.ids, data.x, data.y, data.w, data.h, data.roles, data.names)
         self.links.load_devices(data.ids, data.x + data.w / 2, data.y + data.h / 2, data.groups,
                                 data.tiers)
-        if data.link_ids:
-            self.links.load_coded(data.link_ids, data.coords, data.palette, data.pens,
-                                  data.speed_pens, data.dev_a, data.dev_b, data.rails,
-                                  data.link_planes, data.plane_names, data.link_rows)
-            data.drop_cables()  # the items still to be made need the device columns only
+        if data.cables_pending():  # a big file just opened: its cables after the first frame
+            self.links.defer_load(data.coords, partial(self._load_cables, data))
+        else:
+            self._load_cables(data)
         self._geometries = {id(g): g for g in data.distinct_geometries()}
         self._geometry_use = Counter(map(id, data.geometries))
         self.pending, self.pending_next = data, 0
         self._made = np.zeros(len(data), dtype=np.bool_)
         if items_now:
             self.ensure_items()
+
+    def _load_cables(self, data: TopologyData) -> None:
+        """Give the link layer every cable of `data` (read now if they were left for later)."""
+        data.complete_cables()
+        if data.link_ids:
+            self.links.load_coded(data.link_ids, data.coords, data.palette, data.pens,
+                                  data.speed_pens, data.dev_a, data.dev_b, data.rails,
+                                  data.link_planes, data.plane_names, data.link_rows)
+            data.drop_cables()  # the items still to be made need the device columns only
 
     def items_pending(self) -> bool:
         return self.pending is not None

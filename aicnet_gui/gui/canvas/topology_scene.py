@@ -255,6 +255,8 @@ class TopologyScene(FabricScene):
     def before_frame(self, visible: QRectF) -> None:
         """Zoomed in while the device items are still being built: the devices in view get
         theirs before the frame (the device layer, which would draw them, is hidden)."""
+        if self.links.cables_deferred() and self.links.isVisible():
+            self.links.load_deferred()  # zoomed in before they came: the cables first
         if self.mirror.pending is not None and not self.far:
             self.mirror.ensure_items_in(visible)
 
@@ -268,6 +270,12 @@ class TopologyScene(FabricScene):
         """Create the pending device items for ITEM_SLICE_MS, then yield to the event loop;
         `built` when none is left."""
         self._awaiting_frame = False
+        if self.links.cables_deferred():
+            # a big file's cables (their ids, colours, rails, planes: scene_data.py
+            # `complete_cables`), left to after its first frame, which drew the overview
+            self.links.load_deferred()
+            self._build_timer.start(0)
+            return
         if self.links.index_pending():
             # the cables' id index: the document's id -> row map of its loaded links, made here
             # in parts of LINK_ROWS (~0.3 s in one piece at 1.2M links), not in the loader

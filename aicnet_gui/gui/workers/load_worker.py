@@ -24,7 +24,7 @@ from ...gc_control import gc_paused
 from ...model.catalog import Catalog
 from ...model.document import FabricDocument
 from ..canvas.overview_layer import OVERVIEW_MIN_DEVICES
-from ..canvas.scene_data import TopologyData, prepare_overview, topology_data
+from ..canvas.scene_data import DEFERRED_CABLES_FROM, TopologyData, prepare_overview, topology_data
 
 
 @dataclass
@@ -46,7 +46,9 @@ def load_for_editor(path: str | Path, catalog: Catalog) -> LoadedFabric:
     loaded = time.perf_counter()
     with gc_paused():
         laid_out = lay_out_if_unusable(fabric)
-        scene = topology_data(fabric)
+        # a big design's first frame is its overview: its cables' ids, colours, rails and
+        # planes are read after that frame (scene_data.py `complete_cables`)
+        scene = topology_data(fabric, defer_cables=len(fabric.links) >= DEFERRED_CABLES_FROM)
         # cached per revision: the status bar and inspector need not count again
         prime_counts(fabric, scene.ids, scene.roles, scene.tiers.tolist(), scene.gpus, scene.tier_pairs)
         snapshot = fabric.snapshot()  # the first validation's copy, made off the GUI thread
