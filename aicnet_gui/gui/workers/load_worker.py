@@ -3,7 +3,9 @@ compute what the Topology scene draws (as columns, with the overview's blocks an
 count it, and take the snapshot the first validation reads, so the GUI thread only hands the
 columns to the canvas's batched layers.  The document's device -> port -> link index (~80 ms at
 300k links) is not built here: nothing before the first frame needs it, so the scene builds it right
-after that frame, before the device items (`TopologyScene._build_slice`).
+after that frame, before the device items (`TopologyScene._build_slice`).  Nor, from
+`DEFERRED_CABLES_FROM` cables, are the cables' ids, colours, rails and planes read: the first
+frame draws the overview, and they follow it (scene_data.py `complete_cables`).
 
 Everything here runs on a document no one else holds yet, so it needs no snapshot.  (Taking the
 first validation's snapshot here rather than in the GUI thread costs ~15 ms before the first
