@@ -105,6 +105,26 @@ def test_the_scene_columns_put_every_cable_on_its_ports(catalog):
     assert primed.links_by_tier == {"server-leaf": 256, "leaf-spine": 256}
 
 
+def test_the_cables_counted_by_tier_pair_agree_with_counting_each_cable():
+    """`_tier_pairs` (one bincount, folded) against a count cable by cable, lower tier first;
+    an end on an unknown device (row -1 or past the devices) is not counted."""
+    from collections import Counter
+
+    from aicnet_gui.gui.canvas.scene_data import _tier_pairs
+
+    rng = np.random.default_rng(3)
+    for devices, cables in ((1, 5), (7, 0), (30, 400), (200, 5000)):
+        tiers = rng.integers(0, 4, devices)
+        ia = rng.integers(-1, devices + 1, cables)
+        ib = rng.integers(0, devices, cables) if devices > 1 else np.zeros(cables, dtype=np.int64)
+        expected = Counter(
+            (min(int(tiers[a]), int(tiers[b])), max(int(tiers[a]), int(tiers[b])))
+            for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if 0 <= a < devices)
+        assert _tier_pairs(tiers, ia, ib) == dict(expected)
+        known = (ia >= 0) & (ia < devices)
+        assert _tier_pairs(tiers, ia[known], ib[known]) == dict(expected)
+
+
 def test_the_vectorised_overlap_share_agrees_with_the_reference():
     import random
 
