@@ -229,6 +229,26 @@ def test_too_many_links_read_in_halves_are_refused_before_any_is_parsed(raw, cat
     assert not multiprocessing.active_children()
 
 
+@pytest.mark.parametrize("parallel", [False, True], ids=["alone", "halves"])
+def test_a_workload_with_a_link_id_is_refused_at_its_place(raw, catalog, parallel,
+                                                           monkeypatch):
+    """The loader tells the workloads' ids from the link ids with the set it checked the
+    links with (`LinkColumns.absent`): one that is a link's id is still refused, named."""
+    from aicnet_gui.fileio import pieces
+
+    monkeypatch.setattr(pieces, "HALVES_BYTES", 0)
+    link_id = json.loads(raw)["links"][7]["id"]
+    bad = raw.replace(b'{"id":"workload-1",', b'{"id":"' + link_id.encode() + b'",', 1)
+    assert bad != raw
+    with pytest.raises(FabricFileError) as loaded:
+        loads_fabric(bad, catalog, "bad.fabric", parallel=parallel)
+    assert loaded.value.json_path == "$.workloads[0]"
+    assert f"id {link_id!r} is already used" in str(loaded.value)
+    doc = loads_fabric(raw, catalog, "good.fabric", parallel=parallel)
+    assert "workload-1" in doc.workloads and doc.links.as_loaded().absent == {"workload-1"}
+    assert "workload-1" not in doc.links and link_id in doc.links
+
+
 def _relative(old_raw: bytes, new_raw: bytes):  # noqa: ANN202
     """`new_raw`'s links read with `old_raw`'s lines known, and read whole."""
     from aicnet_gui.fileio.pieces import known_links

@@ -63,9 +63,10 @@ SCANS_BEFORE_ROW = 8
 
 class LinkColumns:
     """The links of an opened file, one list per field (a field no link sets is None), and the
-    row of each id.  Never changed once made: tables and their copies share it."""
+    row of each id.  Never changed once made (but for `absent`, set by the load that made it):
+    tables and their copies share it."""
 
-    __slots__ = ("n", "ids", "values", "_row", "_row_part", "_present", "_made", "_scans")
+    __slots__ = ("n", "ids", "values", "_row", "_row_part", "_present", "_made", "_scans", "absent")
 
     def __init__(self, values: dict[str, list[Any] | None]) -> None:
         self.ids: list[str] = values["id"]  # type: ignore[assignment]
@@ -74,6 +75,9 @@ class LinkColumns:
         self._row: dict[str, int] | None = None
         self._row_part: dict[str, int] | None = None  # `row` while `build_row` makes it
         self._scans = 0  # membership questions answered by a scan of the ids (`scan_instead`)
+        #: ids known to be no row's (the document's load: the workloads' ids it checked against
+        #: the link ids' set), answered without a scan
+        self.absent: frozenset[str] = frozenset()
         self._present = tuple(name for name in FIELDS if values.get(name) is not None)
         # row -> its Link, once asked for (shared by every table on these columns; a dict's
         # setdefault keeps one object per row when two threads make the same row at once)
@@ -253,7 +257,7 @@ class LinkTable(Mapping[str, Link]):
         if link_id in self._tail:
             return True
         base = self._base
-        if base is None or not isinstance(link_id, str):
+        if base is None or not isinstance(link_id, str) or link_id in base.absent:
             return False
         if self._kept == base.n and base.scan_instead():  # no row gone: a row's id is a link's
             return link_id in base.ids
