@@ -19,12 +19,11 @@ from itertools import chain, islice
 from operator import attrgetter, itemgetter
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from . import arrays
 from .catalog import Catalog, UnknownCatalogId
 from .catalog_entities import ROLE_TIER, DeviceModel, Role
+from .device_index import LoadedIndex, index_of_ends
 from .edits import (
     AddDevice,
     AddLink,
@@ -254,21 +253,37 @@ class FabricDocument:
 
     def _end_index(self) -> dict[str, dict[str, str]]:
         """Device id -> port -> id of the link at that port, made from the links on first use
-        (~0.15 s at 300k links) and kept up to date by every edit after that."""
+        (~0.15 s at 300k links) and kept up to date by every edit after that; an opened file
+        not changed since makes it a device at a time from its ends as numbers
+        (device_index.py `LoadedIndex`)."""
+        if self._ends is None and self._ends_todo is None:
+            self._ends = self._loaded_index()
         if self._ends is None or self._ends_todo is not None:
             self.build_device_index()
         return self._ends  # type: ignore[return-value]
 
+    def _loaded_index(self) -> LoadedIndex | None:
+        """The index of an opened file's links made as it is asked (`LoadedIndex`), None when
+        their ends as numbers are gone (an edit since the load)."""
+        resolved = self.loaded_ends()
+        kept = self._loaded_ends
+        if resolved is None or kept is None:
+            return None
+        return LoadedIndex(resolved, kept[1].ids)
+
     def build_device_index(self, ends: int | None = None) -> bool:
         """Make the device -> port -> link index now rather than on its first question, at
         most `ends` link ends a call (the editor makes it after its first frame, a part per
-        turn of the event loop); True once it is complete.  Any question or edit before then
-        completes it first."""
-        if self._ends is None and ends is None:
-            index = self._index_of_loaded_ends()
-            if index is not None:
-                self._ends, self._ends_todo = index, None
-                return True
+        turn of the event loop); True once it answers every device.  Any question or edit
+        before then completes it first.  An opened file not changed since gets the index that
+        makes a device's entry when it is first asked for (`LoadedIndex`), made whole only when
+        the whole is asked for (`ends` None)."""
+        if self._ends is None and self._ends_todo is None:
+            self._ends = self._loaded_index()
+        if isinstance(self._ends, LoadedIndex):
+            if ends is None:
+                self._ends.complete()
+            return True
         if self._ends is None:
             ids, ends_a, ends_b = self.links.columns("id", "a", "b")
             # what is left to enter first, then the index: `_end_index` never sees the index
@@ -285,36 +300,13 @@ class FabricDocument:
         return self._ends_todo is None
 
     def _index_of_loaded_ends(self) -> dict[str, dict[str, str]] | None:
-        """The device -> port -> link index of an opened file's links made from their ends as
-        numbers (`loaded_ends`), None when they are gone: the ends grouped by device with one
-        stable sort, each device's dict made from its slice in C.  The same dicts, in the same
-        order, as entering every end in link order (A ends, then B ends): 4.8M ends 2.16 s that
-        way, 1.10 s so; a fix checked on a design without cables makes the index twice (the
-        document's and its copy's)."""
+        """The whole device -> port -> link index made from an opened file's ends as numbers
+        (`loaded_ends`, device_index.py `index_of_ends`), None when they are gone."""
         resolved = self.loaded_ends()
         kept = self._loaded_ends
         if resolved is None or kept is None:
             return None
-        index: dict[str, dict[str, str]] = {device_id: {} for device_id in self.devices}
-        link_ids = kept[1].ids
-        if not link_ids:
-            return index
-        devices = np.concatenate(resolved.devices).astype(np.int64)
-        starts = np.cumsum([0] + [len(names) for names in resolved.port_names[:-1]])
-        names = np.array(list(chain.from_iterable(resolved.port_names)), dtype=object)
-        end_names = names[starts[resolved.table_of_device[devices]]
-                          + np.concatenate(resolved.places)]
-        order = arrays.stable_argsort(devices)
-        devices, end_names = devices[order], end_names[order].tolist()
-        # end i is link i's A end, or link i - n's B end
-        end_links = list(map(link_ids.__getitem__, (order % len(link_ids)).tolist()))
-        cuts = (np.flatnonzero(np.diff(devices)) + 1).tolist()
-        firsts, stops = [0, *cuts], [*cuts, len(devices)]
-        device_ids = resolved.device_ids
-        for number, start, stop in zip(devices[firsts].tolist(), firsts, stops, strict=True):
-            index[device_ids[number]] = dict(zip(end_names[start:stop], end_links[start:stop],
-                                                 strict=True))
-        return index
+        return index_of_ends(resolved, kept[1].ids)
 
     def _ends_exist(self, ends: Collection[tuple[str, str]]) -> bool:
         """Every (device, port) names a device and a port of its current table (looped in C,

@@ -287,7 +287,8 @@ class TopologyScene(FabricScene):
             # the editor's first edit (or drag) asks which links a device has: the document's
             # index is built here, after the first frame (~0.15 s at 300k links, in parts of
             # DEVICE_INDEX_ENDS link ends; nothing if it exists), not before that frame in the
-            # loader, nor in the middle of that edit
+            # loader, nor in the middle of that edit; a file just opened gets the index that
+            # makes a device's entry when it is asked for (model/device_index.py), at once
             self._device_index_built = self.doc.build_device_index(DEVICE_INDEX_ENDS)
             self._build_timer.start(0)
             return
