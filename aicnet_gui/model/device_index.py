@@ -18,8 +18,8 @@ loaded devices still there in the file's order, then those added or put back sin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import suppress
+from functools import wraps
 from itertools import chain
 from typing import Any
 
@@ -132,57 +132,29 @@ class LoadedIndex(dict):  # type: ignore[type-arg]
     def __delitem__(self, device_id: str) -> None:
         self.pop(device_id)
 
-    # ------------------------------------------------------------ the index as a whole
-    def __iter__(self) -> Iterator[str]:
-        self.complete()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self.complete()
-        return dict.__len__(self)
-
-    def __contains__(self, device_id: object) -> bool:
-        self.complete()
-        return dict.__contains__(self, device_id)
-
-    def __eq__(self, other: object) -> bool:
-        self.complete()
-        return dict.__eq__(self, other)
-
     __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        self.complete()
-        return dict.__repr__(self)
-
-    def keys(self) -> Any:
-        self.complete()
-        return dict.keys(self)
-
-    def values(self) -> Any:
-        self.complete()
-        return dict.values(self)
-
-    def items(self) -> Any:
-        self.complete()
-        return dict.items(self)
 
     def copy(self) -> dict[str, dict[str, str]]:
         self.complete()
         return dict(dict.items(self))
 
-    def setdefault(self, device_id: str, default: Any = None) -> Any:
-        self.complete()
-        return dict.setdefault(self, device_id, default)
 
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        self.complete()
-        dict.update(self, *args, **kwargs)
+#: what reads (or changes) the index as a whole: `LoadedIndex` makes every entry first
+_WHOLE = ("__iter__", "__reversed__", "__len__", "__contains__", "__eq__", "__ne__", "__repr__",
+          "__or__", "__ror__", "__ior__", "keys", "values", "items", "setdefault", "update",
+          "popitem", "clear")
 
-    def popitem(self) -> tuple[str, dict[str, str]]:
-        self.complete()
-        return dict.popitem(self)
 
-    def clear(self) -> None:
+def _whole_first(name: str) -> Any:
+    method = getattr(dict, name)
+
+    @wraps(method)
+    def run(self: LoadedIndex, *args: Any, **kwargs: Any) -> Any:
         self.complete()
-        dict.clear(self)
+        return method(self, *args, **kwargs)
+
+    return run
+
+
+for _name in _WHOLE:
+    setattr(LoadedIndex, _name, _whole_first(_name))

@@ -6,15 +6,12 @@ what an open without the deferral gives."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from aicnet_gui.model.edits import RemoveLink
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-FABRIC = EXAMPLES / "superpod-4su.fabric"  # 176 devices, 2048 cables
+from .test_open_big import open_big  # superpod-4su.fabric: 176 devices, 2048 cables
 
 
 @pytest.fixture
@@ -56,23 +53,6 @@ def same_state(one: dict, other: dict) -> None:
             assert one[name] == other[name], name
 
 
-def open_file(window, qtbot, right_after=None) -> dict:  # noqa: ANN001
-    """Open FABRIC in the background; `right_after(window)` runs in the slot of `opened`
-    (before the window painted the new document), its result under "seen"."""
-    result: dict = {}
-
-    def on_opened(_path) -> None:  # noqa: ANN001
-        result["deferred"] = window.topology.links.cables_deferred()
-        if right_after is not None:
-            result["seen"] = right_after(window)
-
-    window.opened.connect(on_opened)
-    with qtbot.waitSignal(window.opened, timeout=60000):
-        assert window.open_in_background(FABRIC, ask=False)
-    window.opened.disconnect(on_opened)
-    return result
-
-
 def built(window, qtbot) -> None:  # noqa: ANN001
     qtbot.waitUntil(lambda: not window.topology.building(), timeout=60000)
 
@@ -80,7 +60,7 @@ def built(window, qtbot) -> None:  # noqa: ANN001
 def test_the_cables_come_after_the_overview_frame_as_an_open_without_deferral_gives(
         window, qtbot, monkeypatch):  # noqa: ANN001
     links = window.topology.links
-    assert not open_file(window, qtbot)["deferred"]  # a small file: its cables at once
+    assert not open_big(window, qtbot)["deferred"]  # a small file: its cables at once
     built(window, qtbot)
     whole = layer_state(links)
     bundles_counted = window.topology.overview._counted
@@ -92,7 +72,7 @@ def test_the_cables_come_after_the_overview_frame_as_an_open_without_deferral_gi
     monkeypatch.setattr(load_worker, "DEFERRED_CABLES_FROM", 1)
     monkeypatch.setattr(topology_scene, "LAZY_MIN_DEVICES", 50)
     monkeypatch.setattr(overview_layer, "OVERVIEW_SCALE", 50.0)
-    seen = open_file(window, qtbot, lambda w: (w.topology.links._count,
+    seen = open_big(window, qtbot, lambda w: (w.topology.links._count,
                                                w.topology.links.boundingRect().getCoords()))
     assert seen["deferred"] and seen["seen"] == (0, whole["bounds"])  # the bounds are known
     window.topology_view.viewport().repaint()  # the first frame: the overview, no cable
@@ -118,7 +98,7 @@ def test_an_edit_before_the_cables_come_is_drawn_on_them(window, qtbot, deferred
         window.document.execute([RemoveLink(link_id)], "Delete cable")
         return window.topology.links.cables_deferred()
 
-    seen = open_file(window, qtbot, remove_one)
+    seen = open_big(window, qtbot, remove_one)
     assert seen["deferred"] and not seen["seen"]  # the edit loaded them, then removed one
     links = window.topology.links
     ids = layer_state(links)["ids"]
@@ -133,7 +113,7 @@ def test_a_cable_selected_before_the_cables_come_is_selected(window, qtbot, defe
         window.topology.select_ids([], [link_id])
         return link_id, window.topology.selected_link_ids()
 
-    seen = open_file(window, qtbot, select_one)
+    seen = open_big(window, qtbot, select_one)
     link_id, selected = seen["seen"]
     assert seen["deferred"] and selected == [link_id]
     assert not window.topology.links.cables_deferred()
@@ -150,6 +130,6 @@ def test_a_view_zoomed_in_before_the_cables_come_draws_them(window, qtbot, defer
         view.viewport().repaint()
         return window.topology.links.isVisible(), window.topology.links.cables_deferred()
 
-    seen = open_file(window, qtbot, zoom_in)
+    seen = open_big(window, qtbot, zoom_in)
     assert seen["deferred"] and seen["seen"] == (True, False)
     assert len(window.topology.links) == 2048

@@ -24,11 +24,13 @@ def lazy(monkeypatch):  # noqa: ANN001, ANN201
 
 def open_big(window, qtbot, right_after=None) -> dict:  # noqa: ANN001
     """Open FABRIC in the background; `right_after(window)` runs in the slot of `opened` (before
-    the window has painted the new document) and its result is returned under "seen"."""
+    the window has painted the new document) and its result is returned under "seen"; under
+    "building" and "deferred", whether its items and its cables were still to come then."""
     result: dict = {}
 
     def on_opened(_path) -> None:  # noqa: ANN001
         result["building"] = window.topology.building()
+        result["deferred"] = window.topology.links.cables_deferred()
         if right_after is not None:
             result["seen"] = right_after(window)
 
