@@ -18,6 +18,12 @@ from aicnet_gui.model.document import FabricDocument
 from aicnet_gui.model.edits import AddDevice, RemoveDevice, RemoveLink
 
 
+@pytest.fixture(autouse=True)
+def _as_asked_at_any_size(monkeypatch):  # noqa: ANN001, ANN202
+    """This small design gets the index made as asked (from LAZY_FROM_LINKS links otherwise)."""
+    monkeypatch.setattr(device_index, "LAZY_FROM_LINKS", 0)
+
+
 @pytest.fixture(scope="module")
 def raw(catalog) -> bytes:
     doc = FabricDocument(catalog)
@@ -104,9 +110,13 @@ def test_a_look_at_the_whole_makes_it_whole_and_a_copy_has_its_own(raw, catalog)
     assert len(doc._ends) == len(doc.devices)
 
 
-def test_the_editor_gets_the_index_at_once_after_its_first_frame(raw, catalog):
+def test_the_editor_gets_the_index_at_once_after_its_first_frame(raw, catalog, monkeypatch):
     """`build_device_index` with a budget (the editor's slices after its first frame) gives
-    an opened file the index made as asked: nothing to enter in parts."""
+    an opened file the index made as asked: nothing to enter in parts; a file under
+    LAZY_FROM_LINKS links gets a plain dict, made whole when first asked for."""
     doc = _opened(raw, catalog, numbers=True)
     assert doc.build_device_index(100) and isinstance(doc._ends, LoadedIndex)
     assert doc._ends.lazy() and dict.__len__(doc._ends) == 0
+    monkeypatch.setattr(device_index, "LAZY_FROM_LINKS", len(doc.links) + 1)
+    small = _opened(raw, catalog, numbers=True)
+    assert small.link_ids_of(next(iter(small.devices))) and type(small._ends) is dict

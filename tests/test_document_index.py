@@ -52,10 +52,19 @@ def generated(catalog) -> bytes:
     return dumps_fabric(doc)
 
 
-@pytest.mark.parametrize("opened", [False, True], ids=["built", "opened"])
+@pytest.mark.parametrize("opened", [False, "opened", "opened, index as asked"],
+                         ids=["built", "opened", "opened-lazy"])
 @pytest.mark.parametrize("index_first", [None, 50, 10**9], ids=["index-after", "index-in-part",
                                                                   "index-before"])
-def test_edits_keep_the_end_index_true(generated, catalog, opened, index_first):
+def test_edits_keep_the_end_index_true(generated, catalog, opened, index_first, monkeypatch):
+    """The index answers as the links say after random edits: made from the links, from an
+    opened file's ends as numbers whole, or a device at a time (`LoadedIndex`, which a file
+    this small gets only with LAZY_FROM_LINKS lowered)."""
+    from aicnet_gui.model import device_index
+
+    lazy = opened == "opened, index as asked"
+    if lazy:
+        monkeypatch.setattr(device_index, "LAZY_FROM_LINKS", 0)
     doc = loads_fabric(generated, catalog)
     if not opened:  # the same design with its links as objects
         built = FabricDocument(catalog)
@@ -65,8 +74,9 @@ def test_edits_keep_the_end_index_true(generated, catalog, opened, index_first):
         built.apply([AddWorkload(w) for w in doc.workloads.values()])
         doc = built
     if index_first is not None:  # made before the edits, whole or only its first ends (an
-        # opened file's index answers every device at once: model/device_index.py)
-        assert doc.build_device_index(index_first) == (opened or index_first > 2 * len(doc.links))
+        # index made as asked answers every device at once: model/device_index.py)
+        assert doc.build_device_index(index_first) == (lazy or index_first > 2 * len(doc.links))
+    assert isinstance(doc._ends, device_index.LoadedIndex) == (lazy and index_first is not None)
     rng = random.Random(7)
     undo = []
     for _step in range(60):
