@@ -262,3 +262,32 @@ def test_cables_of_a_file_opened_are_found_by_the_documents_own_map_and_edits_fo
     assert victim in links._index and len(links) == len(doc.links)
     assert set(links.link_ids()) == set(doc.links)
     assert doc.links._base.row == loaded
+
+
+def test_edits_in_the_window_keep_the_index_made_as_asked_true(window, qtbot, lazy, monkeypatch):  # noqa: ANN001
+    """A file opened in the window gets the device index made a device at a time (from
+    LAZY_FROM_LINKS links; lowered here): the editor's step after the first frame makes no
+    entry, and a cable deleted, a device deleted and both undone leave the index answering
+    as the links say (tests/test_document_index.py's brute force), as a whole too."""
+    from aicnet_gui.model import device_index
+    from tests.test_document_index import assert_index_answers
+
+    monkeypatch.setattr(device_index, "LAZY_FROM_LINKS", 0)
+    open_big(window, qtbot)
+    qtbot.waitUntil(lambda: not window.topology.building(), timeout=60000)
+    doc = window.document.fabric
+    index = doc._ends
+    assert isinstance(index, device_index.LoadedIndex) and index.lazy()
+    assert dict.__len__(index) == 0  # nothing made yet
+    cable = sorted(doc.links)[9]
+    server = doc.links[cable].a.device
+    window.editor.delete([], [cable])
+    assert cable not in doc.link_ids_of(server)
+    leaf = doc.device_by_name("leaf-05").id
+    window.editor.delete([leaf], [])
+    assert leaf not in doc.devices and index.lazy()  # still made as asked
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    assert cable in doc.link_ids_of(server) and leaf in doc.devices
+    assert_index_answers(doc)  # asks about every device: the index is made whole
+    assert not index.lazy() and list(index) == list(doc.devices)
