@@ -266,15 +266,21 @@ class FabricDocument:
             self.build_device_index()
         return self._ends  # type: ignore[return-value]
 
-    def _loaded_index(self) -> LoadedIndex | None:
-        """The index of an opened file's links made as it is asked (`LoadedIndex`), None when
-        their ends as numbers are gone (an edit since the load) or the file has fewer than
-        `LAZY_FROM_LINKS` links (its index is then made whole when first asked for)."""
+    def _loaded_numbers(self) -> tuple[ResolvedEnds, list[str]] | None:
+        """An opened file's link ends as numbers and its link ids, row by row; None when they
+        are gone (an edit since the load)."""
         resolved = self.loaded_ends()
         kept = self._loaded_ends
-        if resolved is None or kept is None or kept[1].n < device_index.LAZY_FROM_LINKS:
+        return None if resolved is None or kept is None else (resolved, kept[1].ids)
+
+    def _loaded_index(self) -> LoadedIndex | None:
+        """The index of an opened file's links made as it is asked (`LoadedIndex`), None when
+        their ends as numbers are gone or the file has fewer than `LAZY_FROM_LINKS` links (its
+        index is then made whole when first asked for)."""
+        numbers = self._loaded_numbers()
+        if numbers is None or len(numbers[1]) < device_index.LAZY_FROM_LINKS:
             return None
-        return LoadedIndex(resolved, kept[1].ids)
+        return LoadedIndex(*numbers)
 
     def build_device_index(self, ends: int | None = None) -> bool:
         """Make the device -> port -> link index now rather than on its first question, at
@@ -311,11 +317,8 @@ class FabricDocument:
     def _index_of_loaded_ends(self) -> dict[str, dict[str, str]] | None:
         """The whole device -> port -> link index made from an opened file's ends as numbers
         (`loaded_ends`, device_index.py `index_of_ends`), None when they are gone."""
-        resolved = self.loaded_ends()
-        kept = self._loaded_ends
-        if resolved is None or kept is None:
-            return None
-        return index_of_ends(resolved, kept[1].ids)
+        numbers = self._loaded_numbers()
+        return None if numbers is None else index_of_ends(*numbers)
 
     def _ends_exist(self, ends: Collection[tuple[str, str]]) -> bool:
         """Every (device, port) names a device and a port of its current table (looped in C,
