@@ -131,7 +131,6 @@ class TopologyData:
         or a zoomed-in frame makes a few items before the slices make them all).  Devices that
         use the same ports share one set (every full leaf of a model, every server): a set per
         device item was ~150 MB at 1.2M cables, the shared ones take a few MB."""
-        self.complete_cables()
         self._grouped()
         if self._used_lists is None:
             rows = self._used_rows[self._used_start[row]:self._used_start[row + 1]].tolist()
@@ -144,7 +143,6 @@ class TopologyData:
 
     def list_used(self) -> None:
         """List the names of every device's used ports at once (before making many items)."""
-        self.complete_cables()
         self._grouped()
         if self._used_lists is None:
             names = self._port_names
@@ -184,7 +182,8 @@ class TopologyData:
 
     def _grouped(self) -> None:
         """Group the port rows of every drawn cable end by device, once (1.2M cables: ~60 ms,
-        not spent before the first frame)."""
+        not spent before the first frame), the cable columns read first if they were left."""
+        self.complete_cables()
         if self._ends_ports is None:
             return
         ends, ports = self._ends_ports
@@ -382,13 +381,15 @@ def _end_rows(doc: FabricDocument, index: dict[str, int], geometry_of: np.ndarra
     codes, ports_of = table.lookup()
     unknown_name = repeat(len(codes))
     missing = repeat(len(index))
-    found: list[np.ndarray] = []
+    rows: list[np.ndarray] = []
+    ports: list[np.ndarray] = []
     for ends in (ends_a, ends_b):
-        rows = np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64, count=n)
+        rows.append(np.fromiter(map(index.get, map(_FIRST, ends), missing), dtype=np.int64,
+                                count=n))
         names = np.fromiter(map(codes.get, map(_SECOND, ends), unknown_name), dtype=np.int64,
                             count=n)
-        found += [rows, ports_of[geometry_of[rows], names]]
-    return found[0], found[2], found[1], found[3]
+        ports.append(ports_of[geometry_of[rows[-1]], names])
+    return rows[0], rows[1], ports[0], ports[1]
 
 
 def _used_ports(data: TopologyData, ia: np.ndarray, ib: np.ndarray, pa: np.ndarray,
